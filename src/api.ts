@@ -1,0 +1,34 @@
+import { HttpApi, OpenApi } from "effect/http-api"
+import { BrandingApi, BusinessFrontApi } from "./business/front.api.ts"
+import { BusinessDeskApi } from "./business/desk.api.ts"
+import { CustomFieldsDeskApi } from "./custom-fields/desk.api.ts"
+import { HealthApi } from "./health/api.ts"
+import { LocationsDeskApi } from "./locations/desk.api.ts"
+import { LocationsFrontApi } from "./locations/front.api.ts"
+
+/**
+ * The whole HTTP contract. Conventions shared by every endpoint (host tenancy, `.json`
+ * suffix, tokens, locale, rate limits, form bodies, error bodies) are applied by the request
+ * pipeline (platform/request-pipeline.ts) and the access middlewares (auth/access.ts).
+ */
+export const Api = HttpApi.make("studio")
+  .add(HealthApi)
+  .add(BusinessFrontApi)
+  .add(BrandingApi)
+  .add(BusinessDeskApi)
+  .add(LocationsFrontApi)
+  .add(LocationsDeskApi)
+  .add(CustomFieldsDeskApi)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Studio Service Core API v2",
+      version: "2",
+      description: [
+        "Business endpoints answer on the business host `{subdomain}.{BASE_DOMAIN}`; account endpoints on `{BASE_DOMAIN}`.",
+        "Authenticate with `Authorization: Bearer <token>` or `?access_token=<token>`. Unauthenticated client-mode calls need `?client_id=`.",
+        "Bodies are wrapped in the singular resource name, as JSON or Rails-style form fields. A `.json` suffix on any path is the same endpoint.",
+        "Errors: `{\"errors\": [...]}` (translated per `X-FD-Locale`), authentication problems `{\"error\": \"...\"}`.",
+        "Rate limits: 180 requests/minute per token, 360 per IP; `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` on every response."
+      ].join("\n\n")
+    })
+  )

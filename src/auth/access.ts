@@ -1,0 +1,143 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { HttpApiMiddleware } from "effect/http-api"
+import { NotFound, StaffOnly, Unauthorized, fail } from "../shared/errors.ts"
+import { RequestContext } from "../shared/request-context.ts"
+import { AppConfig } from "../platform/config.ts"
+import { Applications } from "./applications.ts"
+import { CurrentBusiness } from "./tenant.ts"
+import { AccessTokens, type StaffRole, type TokenGrant } from "./tokens.ts"
+
+/**
+ * The three ways into a business's endpoints (spec, common rules 7 and 8):
+ * - `BusinessHost`: no credentials at all (branding).
+ * - `FrontAccess`: client mode; a token of any person, or no token but a known `client_id`.
+ * - `DeskAccess`: staff mode; a token whose person is staff in this business.
+ * Each provides `CurrentBusiness`; a call on the account-level host is a 404.
+ */
+
+/** The caller in client mode: the token's grant, or None for a `client_id`-only call. */
+export interface ClientCallerShape {
+  readonly grant: Option.Option<TokenGrant>
+}
+export class CurrentClient extends Context.Service<CurrentClient, ClientCallerShape>()("studio/CurrentClient") {}
+
+export interface StaffCallerShape {
+  readonly tokenId: number
+  readonly accountId: number
+  readonly personId: number
+  readonly staffMemberId: number
+  readonly role: StaffRole
+}
+export class CurrentStaff extends Context.Service<CurrentStaff, StaffCallerShape>()("studio/CurrentStaff") {}
+
+export class BusinessHost extends HttpApiMiddleware.Service<BusinessHost, {
+  provides: CurrentBusiness
+  requires: RequestContext
+}>()("studio/BusinessHost", { error: NotFound }) {}
+
+export class FrontAccess extends HttpApiMiddleware.Service<FrontAccess, {
+  provides: CurrentBusiness | CurrentClient
+  requires: RequestContext
+}>()("studio/FrontAccess", { error: [NotFound, Unauthorized] }) {}
+
+export class DeskAccess extends HttpApiMiddleware.Service<DeskAccess, {
+  provides: CurrentBusiness | CurrentStaff
+  requires: RequestContext
+}>()("studio/DeskAccess", { error: [NotFound, Unauthorized, StaffOnly] }) {}
+
+const unauthorized = (error: string) => Effect.fail(new Unauthorized({ error }))
+
+export const AUTH_MESSAGES = {
+  clientIdRequired: "The application client id (client_id) is required for unauthenticated requests",
+  unknownClientId: "Unknown application client id",
+  invalidToken: "The access token is invalid or has been revoked",
+  wrongBusiness: "The access token was granted for another business",
+  tokenRequired: "An access token is required",
+  staffRequired: "The access token does not belong to a staff member of this business",
+  demoted: "This staff member no longer has access to staff mode"
+} as const
+
+/** The business of the request, or a 404 on the account-level host. */
+const requireBusiness = Effect.gen(function* () {
+  const context = yield* RequestContext
+  if (Option.isSome(context.business)) return context.business.value
+  const config = yield* AppConfig
+  return yield* fail(NotFound, { key: "business_host_required", params: { base_domain: config.baseDomain } })
+})
+
+/** A live token valid on this business's host, or the `{"error"}` 401 saying why not. */
+const verifyToken = (token: string, businessId: number) =>
+  Effect.gen(function* () {
+    const tokens = yield* AccessTokens
+    const grant = yield* tokens.verify(token, Option.some(businessId))
+    if (Option.isNone(grant)) return yield* unauthorized(AUTH_MESSAGES.invalidToken)
+    if (Option.isSome(grant.value.tokenBusinessId) && grant.value.tokenBusinessId.value !== businessId) {
+      return yield* unauthorized(AUTH_MESSAGES.wrongBusiness)
+    }
+    return grant.value
+  })
+
+export const AccessLive = Layer.mergeAll(
+  Layer.effect(BusinessHost)(
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      return (httpEffect) =>
+        Effect.flatMap(requireBusiness, (business) => Effect.provideService(httpEffect, CurrentBusiness, business)).pipe(
+          Effect.provideService(AppConfig, config)
+        )
+    })
+  ),
+  Layer.effect(FrontAccess)(
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const tokens = yield* AccessTokens
+      const applications = yield* Applications
+      return (httpEffect) =>
+        Effect.gen(function* () {
+          const business = yield* requireBusiness
+          const context = yield* RequestContext
+          let grant: Option.Option<TokenGrant> = Option.none()
+          if (Option.isSome(context.accessToken)) {
+            grant = Option.some(yield* verifyToken(context.accessToken.value, business.id))
+          } else if (Option.isNone(context.clientId)) {
+            return yield* unauthorized(AUTH_MESSAGES.clientIdRequired)
+          } else if (!(yield* applications.isKnownClientId(context.clientId.value))) {
+            return yield* unauthorized(AUTH_MESSAGES.unknownClientId)
+          }
+          return yield* httpEffect.pipe(
+            Effect.provideService(CurrentBusiness, business),
+            Effect.provideService(CurrentClient, { grant })
+          )
+        }).pipe(Effect.provideService(AppConfig, config), Effect.provideService(AccessTokens, tokens))
+    })
+  ),
+  Layer.effect(DeskAccess)(
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const tokens = yield* AccessTokens
+      return (httpEffect) =>
+        Effect.gen(function* () {
+          const business = yield* requireBusiness
+          const context = yield* RequestContext
+          if (Option.isNone(context.accessToken)) return yield* unauthorized(AUTH_MESSAGES.tokenRequired)
+          const grant = yield* verifyToken(context.accessToken.value, business.id)
+          if (Option.isNone(grant.staff) || Option.isNone(grant.personId)) {
+            return yield* Effect.fail(new StaffOnly({ error: AUTH_MESSAGES.staffRequired }))
+          }
+          if (grant.staff.value.role === "demoted") {
+            return yield* Effect.fail(new StaffOnly({ error: AUTH_MESSAGES.demoted }))
+          }
+          return yield* httpEffect.pipe(
+            Effect.provideService(CurrentBusiness, business),
+            Effect.provideService(CurrentStaff, {
+              tokenId: grant.tokenId,
+              accountId: grant.accountId,
+              personId: grant.personId.value,
+              staffMemberId: grant.staff.value.staffMemberId,
+              role: grant.staff.value.role
+            })
+          )
+        }).pipe(Effect.provideService(AppConfig, config), Effect.provideService(AccessTokens, tokens))
+    })
+  )
+)

@@ -1,0 +1,52 @@
+import { Clock, Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { createHash, randomBytes } from "node:crypto"
+
+/**
+ * OAuth client applications. Unauthenticated front calls name theirs with `client_id`
+ * (spec, common rule 8), so known ids are cached briefly.
+ */
+export interface ApplicationsShape {
+  readonly isKnownClientId: (clientId: string) => Effect.Effect<boolean>
+  /** Registers an application; the secret is returned once and stored hashed. */
+  readonly create: (options: {
+    readonly name: string
+    readonly redirectUri: string
+    readonly clientId?: string
+    readonly isPublic?: boolean
+  }) => Effect.Effect<{ readonly client_id: string; readonly client_secret: string | null }>
+}
+
+export class Applications extends Context.Service<Applications, ApplicationsShape>()("studio/Applications") {}
+
+export const hashClientSecret = (secret: string): string => createHash("sha256").update(secret, "utf8").digest("hex")
+
+const TTL_MS = 30_000
+
+export const ApplicationsLive = Layer.effect(Applications)(
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const known = new Map<string, { readonly exists: boolean; readonly expires: number }>()
+    return Applications.of({
+      isKnownClientId: Effect.fn("Applications.isKnownClientId")(function* (clientId) {
+        if (clientId.length === 0 || clientId.length > 200) return false
+        const now = yield* Clock.currentTimeMillis
+        const hit = known.get(clientId)
+        if (hit && hit.expires > now) return hit.exists
+        const rows = yield* sql`select 1 from oauth_applications where client_id = ${clientId}`.pipe(Effect.orDie)
+        if (known.size > 10_000) known.clear()
+        known.set(clientId, { exists: rows.length > 0, expires: now + TTL_MS })
+        return rows.length > 0
+      }),
+      create: Effect.fn("Applications.create")(function* (options) {
+        const clientId = options.clientId ?? randomBytes(16).toString("hex")
+        const secret = options.isPublic ? null : randomBytes(32).toString("base64url")
+        yield* sql`insert into oauth_applications (client_id, client_secret_hash, name, redirect_uri, is_public)
+                   values (${clientId}, ${secret === null ? null : hashClientSecret(secret)}, ${options.name},
+                           ${options.redirectUri}, ${options.isPublic ?? false})`.pipe(Effect.orDie)
+        known.delete(clientId)
+        return { client_id: clientId, client_secret: secret }
+      })
+    })
+  })
+)

@@ -1,0 +1,73 @@
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import type { BusinessRow } from "../shared/request-context.ts"
+
+/**
+ * Tenancy by host (spec, common rule 1): `{subdomain}.{BASE_DOMAIN}` is a business host and
+ * the bare `BASE_DOMAIN` the account-level host. Any other host is not ours.
+ */
+export type HostKind =
+  | { readonly _tag: "Account" }
+  | { readonly _tag: "Business"; readonly subdomain: string }
+  | { readonly _tag: "Foreign"; readonly host: string }
+
+export const classifyHost = (hostHeader: string | undefined, baseDomain: string): HostKind => {
+  const host = (hostHeader ?? "").trim().toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "")
+  if (host === baseDomain) return { _tag: "Account" }
+  const suffix = `.${baseDomain}`
+  if (host.endsWith(suffix)) {
+    const subdomain = host.slice(0, -suffix.length)
+    if (/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(subdomain)) return { _tag: "Business", subdomain }
+  }
+  return { _tag: "Foreign", host }
+}
+
+export class CurrentBusiness extends Context.Service<CurrentBusiness, BusinessRow>()("studio/CurrentBusiness") {}
+
+const BusinessRowSchema = Schema.Struct({
+  id: Schema.Number,
+  subdomain: Schema.String,
+  name: Schema.String,
+  time_zone: Schema.String,
+  currency_code: Schema.String,
+  default_locale: Schema.String
+})
+
+/**
+ * Subdomain → business, read on every request, so answers are kept for a few seconds
+ * (a renamed or new business is seen within `TTL_MS`; unknown subdomains are cached too, so
+ * probing random hosts cannot hammer the database).
+ */
+export interface BusinessDirectoryShape {
+  readonly bySubdomain: (subdomain: string) => Effect.Effect<Option.Option<BusinessRow>>
+}
+export class BusinessDirectory extends Context.Service<BusinessDirectory, BusinessDirectoryShape>()(
+  "studio/BusinessDirectory"
+) {}
+
+const TTL_MS = 5_000
+const decodeRows = Schema.decodeUnknownSync(Schema.Array(BusinessRowSchema))
+
+export const BusinessDirectoryLive = Layer.effect(BusinessDirectory)(
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const cache = new Map<string, { readonly row: Option.Option<BusinessRow>; readonly expires: number }>()
+    const load = (subdomain: string) =>
+      sql`select id, subdomain, name, time_zone, currency_code, default_locale
+          from businesses where subdomain = ${subdomain}`.pipe(
+        Effect.map((rows) => Option.fromNullishOr(decodeRows(rows)[0])),
+        Effect.orDie
+      )
+    return BusinessDirectory.of({
+      bySubdomain: Effect.fn("BusinessDirectory.bySubdomain")(function* (subdomain) {
+        const now = yield* Clock.currentTimeMillis
+        const hit = cache.get(subdomain)
+        if (hit && hit.expires > now) return hit.row
+        const row = yield* load(subdomain)
+        if (cache.size > 10_000) cache.clear()
+        cache.set(subdomain, { row, expires: now + TTL_MS })
+        return row
+      })
+    })
+  })
+)

@@ -1,0 +1,39 @@
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { createServer } from "node:http"
+import { Api } from "./api.ts"
+import { AccessLive } from "./auth/access.ts"
+import { BrandingLive, BusinessDeskLive, BusinessFrontLive } from "./business/handlers.ts"
+import { CustomFieldsDeskLive } from "./custom-fields/handlers.ts"
+import { HealthLive } from "./health/handlers.ts"
+import { LocationsDeskLive, LocationsFrontLive } from "./locations/handlers.ts"
+import { AppConfig } from "./platform/config.ts"
+import { RequestPipeline } from "./platform/request-pipeline.ts"
+
+/** Every handler group of `Api`: the only place handler layers are provided. */
+const HandlersLive = Layer.mergeAll(
+  HealthLive,
+  BusinessFrontLive,
+  BrandingLive,
+  BusinessDeskLive,
+  LocationsFrontLive,
+  LocationsDeskLive,
+  CustomFieldsDeskLive
+)
+
+/** The routes: the API, its OpenAPI document and docs page, behind the request pipeline. */
+export const HttpAppLive = Layer.mergeAll(
+  HttpApiBuilder.layer(Api, { openapiPath: "/api/openapi.json" }).pipe(Layer.provide(HandlersLive)),
+  HttpApiScalar.layer(Api, { path: "/api/docs" }),
+  RequestPipeline
+).pipe(Layer.provide(AccessLive))
+
+/** The HTTP server on `PORT`; closing the layer stops accepting and drains open requests. */
+export const HttpServerLive = Layer.unwrap(
+  AppConfig.useSync((config) =>
+    HttpRouter.serve(HttpAppLive, { disableLogger: true, disableListenLog: true }).pipe(
+      Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+    ))
+)

@@ -1,0 +1,38 @@
+import { Layer, Logger, References } from "effect"
+import { AccessTokensLive } from "./auth/tokens.ts"
+import { ApplicationsLive } from "./auth/applications.ts"
+import { BusinessDirectoryLive } from "./auth/tenant.ts"
+import { BusinessRepo } from "./business/repo.ts"
+import { CustomFieldsRepo } from "./custom-fields/repo.ts"
+import { LocationsRepo } from "./locations/repo.ts"
+import { AppConfig, AppConfigLive } from "./platform/config.ts"
+import { DatabaseUrlLive, SqlLive } from "./platform/database.ts"
+import { MemoryRateLimiterLive } from "./platform/rate-limit.ts"
+
+/**
+ * The one layer graph. Infrastructure is provided here and nowhere else:
+ * config → database URL (embedded PostgreSQL when DATABASE_URL is unset) → SQL client →
+ * repos and auth services. The server (src/http.ts) and the worker (workers/runner.ts) are
+ * built on top by src/main.ts and the CLI.
+ */
+export const LoggerLive = Layer.mergeAll(
+  Logger.layer([Logger.consoleJson]),
+  Layer.effect(References.MinimumLogLevel)(
+    AppConfig.useSync((config) => {
+      const level = config.logLevel.toLowerCase()
+      return level === "debug" ? "Debug" : level === "warn" ? "Warn" : level === "error" ? "Error" : level === "none" ? "None" : "Info"
+    })
+  )
+)
+
+export const DatabaseLive = SqlLive.pipe(Layer.provideMerge(DatabaseUrlLive))
+
+const RepositoriesLive = Layer.mergeAll(LocationsRepo.layer, BusinessRepo.layer, CustomFieldsRepo.layer)
+
+const AuthServicesLive = Layer.mergeAll(BusinessDirectoryLive, AccessTokensLive, ApplicationsLive)
+
+/** Everything the HTTP handlers and the jobs use, on an already configured database. */
+export const ServicesLive = Layer.mergeAll(RepositoriesLive, AuthServicesLive, MemoryRateLimiterLive)
+
+export const BaseLive = (config: Layer.Layer<AppConfig> = AppConfigLive) =>
+  ServicesLive.pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(LoggerLive), Layer.provideMerge(config))

@@ -1,0 +1,47 @@
+import { NodeRuntime } from "@effect/platform-node"
+import { Console, Effect, Layer } from "effect"
+import { seedDemo } from "./demo/seed.ts"
+import { HttpServerLive } from "./http.ts"
+import { BaseLive } from "./layers.ts"
+import { AppConfig } from "./platform/config.ts"
+import { migrateDatabase } from "./platform/startup.ts"
+import { WorkerLive } from "../workers/runner.ts"
+
+/**
+ * `npm start`: PostgreSQL (embedded unless DATABASE_URL is set), migrations, the demo
+ * business, then the HTTP server and the graphile-worker runner in one process.
+ * SIGINT/SIGTERM interrupt the program: the server stops accepting and drains, the worker
+ * finishes its jobs, then the embedded PostgreSQL stops.
+ */
+const program = Effect.gen(function* () {
+  const startedAt = performance.now()
+  yield* migrateDatabase
+  const demo = yield* seedDemo
+  yield* Layer.build(Layer.mergeAll(HttpServerLive, WorkerLive))
+  const config = yield* AppConfig
+  const port = config.port === 80 ? "" : `:${config.port}`
+  const base = `http://${config.baseDomain}${port}`
+  const business = `http://${demo.subdomain}.${config.baseDomain}${port}`
+  yield* Console.log(
+    [
+      "",
+      `Studio Service is ready (${Math.round(performance.now() - startedAt)} ms).`,
+      "",
+      `  API docs         ${base}/api/docs   (OpenAPI: ${base}/api/openapi.json)`,
+      `  Business host    ${business}`,
+      "",
+      "Try:",
+      `  curl -s '${base}/api/v2/front/business?client_id=${demo.clientId}' -H 'Host: ${demo.subdomain}.${config.baseDomain}'`,
+      `  curl -s '${business}/api/v2/desk/locations' -H 'Authorization: Bearer ${demo.ownerToken}'`,
+      `  curl -s '${business}/api/v2/front/locations' -H 'Authorization: Bearer ${demo.clientToken}'`,
+      "",
+      `Tokens: owner@demo.test (owner) ${demo.ownerToken}`,
+      `        client@demo.test (client) ${demo.clientToken}`,
+      `Demo accounts' password: ${demo.password}`,
+      ""
+    ].join("\n")
+  )
+  return yield* Effect.never
+})
+
+program.pipe(Effect.scoped, Effect.provide(BaseLive()), NodeRuntime.runMain)

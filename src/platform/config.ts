@@ -1,0 +1,45 @@
+import { Config, Context, Effect, Layer, Option } from "effect"
+import * as path from "node:path"
+
+/**
+ * Every setting of the service, read once from the environment.
+ * The README lists them; defaults make `npm start` work with nothing set.
+ */
+export interface AppConfigShape {
+  readonly port: number
+  readonly host: string
+  /** `{subdomain}.{baseDomain}` is a business host; the bare `baseDomain` is the account-level host. */
+  readonly baseDomain: string
+  /** Absent: the embedded PostgreSQL in `{dataDir}/postgres` is started. */
+  readonly databaseUrl: Option.Option<string>
+  readonly dataDir: string
+  readonly embeddedPostgresPort: number
+  readonly rateLimitPerToken: number
+  readonly rateLimitPerIp: number
+  readonly rateLimitWindowSeconds: number
+  readonly logLevel: string
+  readonly workerConcurrency: number
+  readonly workerPollIntervalMs: number
+}
+
+export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("studio/AppConfig") {}
+
+export const readAppConfig = Effect.gen(function* () {
+  const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
+  return AppConfig.of({
+    port: yield* Config.Port("PORT").pipe(Config.withDefault(3000)),
+    host: yield* Config.String("HOST").pipe(Config.withDefault("0.0.0.0")),
+    baseDomain: (yield* Config.String("BASE_DOMAIN").pipe(Config.withDefault("localhost"))).toLowerCase(),
+    databaseUrl: yield* Config.option(Config.String("DATABASE_URL")),
+    dataDir: path.resolve(dataDir),
+    embeddedPostgresPort: yield* Config.Port("EMBEDDED_POSTGRES_PORT").pipe(Config.withDefault(54329)),
+    rateLimitPerToken: yield* Config.Int("RATE_LIMIT_PER_TOKEN").pipe(Config.withDefault(180)),
+    rateLimitPerIp: yield* Config.Int("RATE_LIMIT_PER_IP").pipe(Config.withDefault(360)),
+    rateLimitWindowSeconds: yield* Config.Int("RATE_LIMIT_WINDOW_SECONDS").pipe(Config.withDefault(60)),
+    logLevel: yield* Config.String("LOG_LEVEL").pipe(Config.withDefault("info")),
+    workerConcurrency: yield* Config.Int("WORKER_CONCURRENCY").pipe(Config.withDefault(4)),
+    workerPollIntervalMs: yield* Config.Int("WORKER_POLL_INTERVAL_MS").pipe(Config.withDefault(1000))
+  })
+})
+
+export const AppConfigLive = Layer.effect(AppConfig)(Effect.orDie(readAppConfig))

@@ -1,0 +1,57 @@
+import { PgClient, PgTypes } from "@effect/sql-pg"
+import { Context, Effect, Layer, Option, Redacted, Result } from "effect"
+import * as path from "node:path"
+import { AppConfig } from "./config.ts"
+import { startEmbeddedPostgres } from "./embedded-postgres.ts"
+import { ensureDatabase } from "./migrator.ts"
+
+/**
+ * The connection URL of the system of record: `DATABASE_URL` when set, else the embedded
+ * PostgreSQL in `{DATA_DIR}/postgres`, started with this layer and stopped when it closes
+ * (after the HTTP server and the worker, which are built on top of it).
+ */
+export class DatabaseUrl extends Context.Service<DatabaseUrl, string>()("studio/DatabaseUrl") {}
+
+export const DatabaseUrlLive = Layer.effect(DatabaseUrl)(
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    if (Option.isSome(config.databaseUrl)) return config.databaseUrl.value
+    const server = yield* Effect.acquireRelease(
+      Effect.tryPromise(() =>
+        startEmbeddedPostgres({ dataDir: path.join(config.dataDir, "postgres"), port: config.embeddedPostgresPort })
+      ),
+      (server) => Effect.promise(() => server.stop())
+    ).pipe(Effect.orDie)
+    const url = server.url("studio")
+    yield* Effect.tryPromise(() => ensureDatabase(url)).pipe(Effect.orDie)
+    yield* Effect.logInfo("embedded PostgreSQL started").pipe(
+      Effect.annotateLogs({ data_dir: path.join(config.dataDir, "postgres"), port: config.embeddedPostgresPort })
+    )
+    return url
+  })
+)
+
+/**
+ * `bigint` columns (ids, counts) read as JavaScript numbers: ids stay far below 2^53, and the
+ * API exposes them as JSON integers.
+ */
+const int8AsNumber: PgTypes.Codec<number | bigint> = {
+  encode: (value) => {
+    const bytes = new Uint8Array(8)
+    new DataView(bytes.buffer).setBigInt64(0, BigInt(value))
+    return Result.succeed(bytes)
+  },
+  decode: (bytes) => Result.succeed(Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigInt64(0)))
+}
+
+export const makePgTypes = (): PgTypes.Registry => {
+  const registry = PgTypes.makeRegistry()
+  registry.register(PgTypes.OID.int8, int8AsNumber)
+  return registry
+}
+
+/** The Effect SQL client (its own PostgreSQL wire driver) on the same database. */
+export const SqlLive = Layer.unwrap(
+  DatabaseUrl.useSync((url) =>
+    PgClient.layer({ url: Redacted.make(url), maxConnections: 20, applicationName: "studio-service", types: makePgTypes() }))
+).pipe(Layer.orDie)

@@ -1,0 +1,182 @@
+import { Cause, Effect, Option } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiError } from "effect/http-api"
+import type { unhandled } from "effect/Types"
+import { randomUUID } from "node:crypto"
+import { BusinessDirectory, classifyHost } from "../auth/tenant.ts"
+import { type MessageKey, type MessageParams, t } from "../shared/i18n.ts"
+import { issueMessages } from "../shared/issues.ts"
+import { type Locale, parseLocale, resolveLocale } from "../shared/locale.ts"
+import { parseRailsForm } from "../shared/form-body.ts"
+import { type BusinessRow, RequestContext } from "../shared/request-context.ts"
+import { AppConfig } from "./config.ts"
+import { type RateLimitDecision, RateLimiter } from "./rate-limit.ts"
+
+/**
+ * The conventions every endpoint shares, applied once, before routing:
+ * request id and structured access log; `.json` suffix; tenancy by Host; locale; rate limits
+ * with their headers on every response; Rails-style form bodies turned into the JSON body
+ * they stand for; and the error model for what the endpoints themselves cannot answer
+ * (undecodable input → 400, unknown route → 404, a defect → logged, generic 500).
+ */
+
+/** Paths that answer on any host: health checks and the API description. */
+const HOSTLESS_PATHS = new Set(["/healthz", "/readyz", "/api/openapi.json", "/api/docs"])
+
+const errorsResponse = (status: number, locale: Locale, key: MessageKey, params?: MessageParams) =>
+  HttpServerResponse.jsonUnsafe({ errors: [t(locale, key, params)] }, { status })
+
+const rateLimitHeaders = (decision: RateLimitDecision) => ({
+  "ratelimit-limit": String(decision.limit),
+  "ratelimit-remaining": String(decision.remaining),
+  "ratelimit-reset": String(decision.resetAt)
+})
+
+const firstHeader = (value: string | undefined) => value?.split(",")[0]?.trim()
+
+export const RequestPipeline = HttpRouter.middleware<{ provides: RequestContext }>()(
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const directory = yield* BusinessDirectory
+    const limiter = yield* RateLimiter
+
+    // Every failure is answered here; `unhandled` in the type only tells the router so.
+    return (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled, HttpServerRequest.HttpServerRequest> =>
+      HttpServerRequest.HttpServerRequest.use((original) => {
+        const incomingId = original.headers["x-request-id"]
+        const requestId = incomingId && /^[\w.:-]{1,100}$/.test(incomingId) ? incomingId : randomUUID()
+        return Effect.annotateLogs(handle(httpEffect, original, requestId), { request_id: requestId })
+      })
+
+    function handle<E, R>(
+      httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+      original: HttpServerRequest.HttpServerRequest,
+      requestId: string
+    ) {
+      return Effect.gen(function* () {
+        const startedAt = performance.now()
+
+        const url = new URL(original.url, "http://localhost")
+        const path =
+          url.pathname.endsWith(".json") && !HOSTLESS_PATHS.has(url.pathname) ? url.pathname.slice(0, -5) : url.pathname
+        const headerLocale = original.headers["x-fd-locale"]
+
+        const finish = (response: HttpServerResponse.HttpServerResponse, decision?: RateLimitDecision) => {
+          const withHeaders = HttpServerResponse.setHeaders(response, {
+            "x-request-id": requestId,
+            ...(decision ? rateLimitHeaders(decision) : {})
+          })
+          return Effect.as(
+            Effect.logInfo("request").pipe(
+              Effect.annotateLogs({
+                method: original.method,
+                path,
+                status: withHeaders.status,
+                duration_ms: Math.round((performance.now() - startedAt) * 100) / 100
+              })
+            ),
+            withHeaders
+          )
+        }
+
+        // Rate limits first: every call counts against its IP, authenticated calls also
+        // against their token; the headers show the limit that applies to the caller.
+        const accessToken =
+          original.headers["authorization"]?.match(/^\s*Bearer\s+(\S+)\s*$/i)?.[1] ??
+          url.searchParams.get("access_token") ??
+          undefined
+        const ip = Option.getOrElse(original.remoteAddress, () => "unknown")
+        const ipDecision = yield* limiter.hit(`ip:${ip}`, config.rateLimitPerIp, config.rateLimitWindowSeconds)
+        const tokenDecision = accessToken
+          ? yield* limiter.hit(`token:${accessToken}`, config.rateLimitPerToken, config.rateLimitWindowSeconds)
+          : undefined
+        const decision = tokenDecision && (ipDecision.allowed || !tokenDecision.allowed) ? tokenDecision : ipDecision
+        if (!ipDecision.allowed || (tokenDecision && !tokenDecision.allowed)) {
+          const seconds = Math.max(1, decision.resetAt - Math.floor(Date.now() / 1000))
+          return yield* finish(
+            HttpServerResponse.setHeader(
+              errorsResponse(429, parseLocale(headerLocale) ?? "en", "rate_limited", { seconds }),
+              "retry-after",
+              String(seconds)
+            ),
+            decision
+          )
+        }
+
+        let business: Option.Option<BusinessRow> = Option.none()
+        if (!HOSTLESS_PATHS.has(path)) {
+          const host = classifyHost(firstHeader(original.headers["x-forwarded-host"]) ?? original.headers["host"], config.baseDomain)
+          if (host._tag === "Foreign") {
+            return yield* finish(errorsResponse(404, parseLocale(headerLocale) ?? "en", "unknown_host", { host: host.host }), decision)
+          }
+          if (host._tag === "Business") {
+            business = yield* directory.bySubdomain(host.subdomain)
+            if (Option.isNone(business)) {
+              return yield* finish(
+                errorsResponse(404, parseLocale(headerLocale) ?? "en", "unknown_host", {
+                  host: `${host.subdomain}.${config.baseDomain}`
+                }),
+                decision
+              )
+            }
+          }
+        }
+        const locale = resolveLocale(headerLocale, Option.getOrUndefined(Option.map(business, (b) => b.default_locale)))
+
+        let request = path === url.pathname ? original : original.modify({ url: path + url.search })
+        const contentType = original.headers["content-type"] ?? ""
+        if (contentType.startsWith("application/x-www-form-urlencoded")) {
+          const text = yield* Effect.option(original.text)
+          if (Option.isNone(text)) return yield* finish(errorsResponse(400, locale, "invalid_body"), decision)
+          const headers = { ...original.headers, "content-type": "application/json" }
+          delete (headers as Record<string, string>)["content-length"]
+          request = HttpServerRequest.fromWeb(
+            new Request(new URL(path + url.search, "http://localhost"), {
+              method: original.method,
+              headers,
+              body: JSON.stringify(parseRailsForm(text.value))
+            })
+          ).modify({ remoteAddress: original.remoteAddress })
+        }
+
+        const scheme = firstHeader(original.headers["x-forwarded-proto"]) === "https" ? "https" : "http"
+        const hostHeader = firstHeader(original.headers["x-forwarded-host"]) ?? original.headers["host"] ?? "localhost"
+        const context = RequestContext.of({
+          requestId,
+          locale,
+          business,
+          origin: `${scheme}://${hostHeader}`,
+          originalUrl: url.pathname + url.search,
+          accessToken: Option.fromNullishOr(accessToken),
+          clientId: Option.fromNullishOr(url.searchParams.get("client_id"))
+        })
+
+        const response = yield* httpEffect.pipe(
+          Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+          Effect.provideService(RequestContext, context),
+          Effect.catchCause((cause) => {
+            const failure = Cause.squash(cause)
+            if (HttpApiError.HttpApiSchemaError.is(failure) && failure.kind !== "Body" && failure.kind !== "ResponseHeaders") {
+              return Effect.succeed(
+                HttpServerResponse.jsonUnsafe({ errors: issueMessages(failure.cause.issue, failure.kind, locale) }, { status: 400 })
+              )
+            }
+            const tag = (failure as { readonly reason?: { readonly _tag?: string } } | undefined)?.reason?._tag
+            if (tag === "RouteNotFound") {
+              return Effect.succeed(errorsResponse(404, locale, "route_not_found", { method: original.method, path }))
+            }
+            if (tag === "RequestParseError") {
+              return Effect.succeed(errorsResponse(400, locale, "invalid_json"))
+            }
+            return Effect.as(
+              Effect.logError("unhandled failure", cause),
+              errorsResponse(500, locale, "internal_error", { request_id: requestId })
+            )
+          })
+        )
+        return yield* finish(response, decision)
+      })
+    }
+  }),
+  { global: true }
+)
