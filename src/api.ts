@@ -19,6 +19,8 @@ export const Api = HttpApi.make("studio")
   .add(LocationsFrontApi)
   .add(LocationsDeskApi)
   .add(CustomFieldsDeskApi)
+  // Report every offending field of a request at once, not only the first.
+  .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotateMerge(
     OpenApi.annotations({
       title: "Studio Service Core API v2",

@@ -34,6 +34,6 @@ export const HttpAppLive = Layer.mergeAll(
 export const HttpServerLive = Layer.unwrap(
   AppConfig.useSync((config) =>
     HttpRouter.serve(HttpAppLive, { disableLogger: true, disableListenLog: true }).pipe(
-      Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
     ))
 )

@@ -32,17 +32,14 @@ export class CurrentStaff extends Context.Service<CurrentStaff, StaffCallerShape
 
 export class BusinessHost extends HttpApiMiddleware.Service<BusinessHost, {
   provides: CurrentBusiness
-  requires: RequestContext
 }>()("studio/BusinessHost", { error: NotFound }) {}
 
 export class FrontAccess extends HttpApiMiddleware.Service<FrontAccess, {
   provides: CurrentBusiness | CurrentClient
-  requires: RequestContext
 }>()("studio/FrontAccess", { error: [NotFound, Unauthorized] }) {}
 
 export class DeskAccess extends HttpApiMiddleware.Service<DeskAccess, {
   provides: CurrentBusiness | CurrentStaff
-  requires: RequestContext
 }>()("studio/DeskAccess", { error: [NotFound, Unauthorized, StaffOnly] }) {}
 
 const unauthorized = (error: string) => Effect.fail(new Unauthorized({ error }))

@@ -20,8 +20,9 @@ export interface RateLimitStore {
 export class RateLimiter extends Context.Service<RateLimiter, RateLimitStore>()("studio/RateLimiter") {}
 
 /**
- * Fixed windows aligned to multiples of the window length: cheap, and every client sees the
- * same reset instant. Stale windows are swept when the map grows.
+ * Fixed windows per key, each starting at the key's first request: cheap, and a client's
+ * window never resets in the middle of a burst just because a wall-clock minute turned.
+ * Stale windows are swept when the map grows.
  */
 export const makeMemoryRateLimitStore = (): RateLimitStore => {
   const windows = new Map<string, { start: number; count: number }>()
@@ -30,16 +31,16 @@ export const makeMemoryRateLimitStore = (): RateLimitStore => {
     hit: (key, limit, windowSeconds) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
         const windowMs = windowSeconds * 1000
-        const start = now - (now % windowMs)
         if (windows.size > 10_000 && now - lastSweep > windowMs) {
           lastSweep = now
-          for (const [k, w] of windows) if (w.start < start) windows.delete(k)
+          for (const [k, w] of windows) if (w.start + windowMs <= now) windows.delete(k)
         }
         let window = windows.get(key)
-        if (!window || window.start !== start) {
-          window = { start, count: 0 }
+        if (!window || window.start + windowMs <= now) {
+          window = { start: now, count: 0 }
           windows.set(key, window)
         }
+        const start = window.start
         window.count += 1
         return {
           allowed: window.count <= limit,

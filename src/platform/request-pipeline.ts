@@ -8,7 +8,7 @@ import { type MessageKey, type MessageParams, t } from "../shared/i18n.ts"
 import { issueMessages } from "../shared/issues.ts"
 import { type Locale, parseLocale, resolveLocale } from "../shared/locale.ts"
 import { parseRailsForm } from "../shared/form-body.ts"
-import { type BusinessRow, RequestContext } from "../shared/request-context.ts"
+import { type BusinessRow, RequestContext, type RequestContextShape } from "../shared/request-context.ts"
 import { AppConfig } from "./config.ts"
 import { type RateLimitDecision, RateLimiter } from "./rate-limit.ts"
 
@@ -34,7 +34,7 @@ const rateLimitHeaders = (decision: RateLimitDecision) => ({
 
 const firstHeader = (value: string | undefined) => value?.split(",")[0]?.trim()
 
-export const RequestPipeline = HttpRouter.middleware<{ provides: RequestContext }>()(
+export const RequestPipeline = HttpRouter.middleware(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const directory = yield* BusinessDirectory
@@ -141,7 +141,7 @@ export const RequestPipeline = HttpRouter.middleware<{ provides: RequestContext 
 
         const scheme = firstHeader(original.headers["x-forwarded-proto"]) === "https" ? "https" : "http"
         const hostHeader = firstHeader(original.headers["x-forwarded-host"]) ?? original.headers["host"] ?? "localhost"
-        const context = RequestContext.of({
+        const context: RequestContextShape = {
           requestId,
           locale,
           business,
@@ -149,7 +149,7 @@ export const RequestPipeline = HttpRouter.middleware<{ provides: RequestContext 
           originalUrl: url.pathname + url.search,
           accessToken: Option.fromNullishOr(accessToken),
           clientId: Option.fromNullishOr(url.searchParams.get("client_id"))
-        })
+        }
 
         const response = yield* httpEffect.pipe(
           Effect.provideService(HttpServerRequest.HttpServerRequest, request),

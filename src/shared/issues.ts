@@ -71,13 +71,21 @@ const collect = (
       return
     }
     case "AnyOf": {
-      const found = inherited ? { key: inherited } : keyForType(issue.ast)
-      return void out.push({ path, ...found })
+      if (inherited) return void out.push({ path, key: inherited })
+      // A union without its own message that failed in one member only (the payload's
+      // content-type union) reports that member's issues.
+      const [only, ...others] = issue.issues
+      if (only && others.length === 0 && !annotationKey(issue.ast.annotations)) return collect(only, path, undefined, out)
+      return void out.push({ path, ...keyForType(issue.ast) })
     }
     case "MissingKey":
       return void out.push({ path, key: "field_required" })
     case "InvalidType":
       return void out.push({ path, ...(inherited ? { key: inherited } : keyForType(issue.ast)) })
+    case "InvalidValue":
+      // HttpApi's own message for a body that does not parse as JSON.
+      if (issue.annotations?.message === "Expected a valid JSON body") return void out.push({ path, key: "invalid_json" })
+      return void out.push({ path, key: inherited ?? "field_is_invalid" })
     default:
       return void out.push({ path, key: inherited ?? "field_is_invalid" })
   }
@@ -93,7 +101,7 @@ export const issueMessages = (issue: SchemaIssue.Issue, source: IssueSource, loc
   collect(issue, [], undefined, found)
   const messages = found.map(({ key, params, path }) => {
     if (source === "Payload") {
-      if (path.length === 0) return t(locale, "body_must_be_object")
+      if (path.length === 0) return t(locale, key === "invalid_json" ? key : "body_must_be_object")
       // Bodies are wrapped in the singular resource name: report the field inside the wrapper.
       if (path.length === 1 && key === "field_required") return t(locale, "body_root_missing", { root: String(path[0]) })
       return t(locale, key, { ...params, field: fieldName(path.length > 1 ? path.slice(1) : path) })

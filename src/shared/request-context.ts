@@ -28,4 +28,19 @@ export interface RequestContextShape {
   readonly clientId: Option.Option<string>
 }
 
-export class RequestContext extends Context.Service<RequestContext, RequestContextShape>()("studio/RequestContext") {}
+/**
+ * A reference rather than a required service: the request pipeline provides it for every
+ * request, and code that runs outside a request (jobs, the CLI) gets the neutral default
+ * (English, no business) instead of a type-level requirement threaded through every layer.
+ */
+export const RequestContext = Context.Reference<RequestContextShape>("studio/RequestContext", {
+  defaultValue: () => ({
+    requestId: "none",
+    locale: "en",
+    business: Option.none(),
+    origin: "http://localhost",
+    originalUrl: "/",
+    accessToken: Option.none(),
+    clientId: Option.none()
+  })
+})

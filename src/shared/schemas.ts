@@ -9,13 +9,13 @@ import type { MessageKey } from "./i18n.ts"
  */
 const message = (key: MessageKey) => ({ messageKey: key })
 
-const digits = /^\d{1,15}$/
+const positiveDigits = /^[1-9]\d{0,14}$/
 
 /** A record id in a path or query: a positive integer written in digits. */
 export const IdFromString = Schema.String.check(
-  Schema.isPattern(digits, { ...message("field_must_be_positive_integer"), expected: "a positive integer" })
+  Schema.isPattern(positiveDigits, { ...message("field_must_be_positive_integer"), expected: "a positive integer" })
 ).pipe(
-  Schema.decodeTo(Schema.Int.check(Schema.isGreaterThan(0, message("field_must_be_positive_integer"))), SchemaTransformation.numberFromString),
+  Schema.decodeTo(Schema.Int, SchemaTransformation.numberFromString),
   Schema.annotate({ ...message("field_must_be_positive_integer"), description: "A positive integer id" })
 )
 
@@ -87,7 +87,7 @@ export const DateString = Schema.String.check(
 
 /** Comma-delimited list of ids (`1,2,3`), spec common rule 5. */
 export const IdListFromString = Schema.String.check(
-  Schema.isPattern(/^\s*\d{1,15}(\s*,\s*\d{1,15})*\s*$/, message("field_must_be_positive_integer"))
+  Schema.isPattern(/^\s*[1-9]\d{0,14}(\s*,\s*[1-9]\d{0,14})*\s*$/, message("field_must_be_positive_integer"))
 ).pipe(
   Schema.decodeTo(
     Schema.Array(Schema.Int),

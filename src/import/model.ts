@@ -1,0 +1,323 @@
+import { Schema } from "effect"
+import { STAFF_ROLES } from "../auth/tokens.ts"
+import { CUSTOM_FIELD_TYPES } from "../custom-fields/model.ts"
+import { LOCALES } from "../shared/locale.ts"
+import { isValidTimeZone } from "../shared/time-zones.ts"
+
+/**
+ * The import format: one JSON document describing a whole business (settings, locations,
+ * custom fields, staff, clients and their dependents). One Schema validates it and documents
+ * it; the cross-references inside the document are checked by the document's own filter, so
+ * every problem is reported with its path in one pass. Records refer to each other by `key`
+ * (a location key), never by database id: the document can be written before the business
+ * exists.
+ */
+
+const SUBDOMAIN = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+
+const Text = (max: number, description?: string) =>
+  Schema.String.check(
+    Schema.makeFilter((s: string) => s.trim().length > 0 || "must not be blank"),
+    Schema.isMaxLength(max, { message: `must be at most ${max} characters` })
+  ).annotate(description ? { description } : {})
+
+const OptionalText = (max: number) =>
+  Schema.String.check(Schema.isMaxLength(max, { message: `must be at most ${max} characters` }))
+
+export const Subdomain = Schema.String.check(
+  Schema.isPattern(SUBDOMAIN, {
+    message: "must be 1-63 lowercase letters, digits or hyphens, not starting or ending with a hyphen"
+  })
+).annotate({ description: "The business host is `{subdomain}.{BASE_DOMAIN}`", examples: ["demo"] })
+
+export const TimeZone = Schema.String.check(
+  Schema.makeFilter((s: string) => isValidTimeZone(s) || `"${s}" is not an IANA time zone (e.g. America/New_York)`)
+).annotate({ description: "IANA time zone name", examples: ["America/New_York"] })
+
+export const Email = Schema.String.check(
+  Schema.isMaxLength(254, { message: "must be at most 254 characters" }),
+  Schema.isPattern(EMAIL, { message: "must be an e-mail address" })
+).annotate({ description: "E-mail address; one account per address across businesses" })
+
+const HexColor = Schema.String.check(
+  Schema.isPattern(HEX_COLOR, { message: "must be a hex color such as #1a73e8" })
+).annotate({ description: "CSS hex color, e.g. #1a73e8" })
+
+const HttpUrl = Schema.String.check(
+  Schema.makeFilter((s: string) => {
+    const url = URL.parse(s)
+    return (url !== null && (url.protocol === "https:" || url.protocol === "http:")) || "must be an absolute http(s) URL"
+  })
+).annotate({ description: "Absolute http(s) URL" })
+
+const Birthdate = Schema.String.check(
+  Schema.makeFilter((s: string) => {
+    const match = DATE.exec(s)
+    if (!match) return "must be a date, YYYY-MM-DD"
+    const date = new Date(`${s}T00:00:00Z`)
+    return (!Number.isNaN(date.getTime()) && date.toISOString().startsWith(s)) || "must be a real calendar date, YYYY-MM-DD"
+  })
+).annotate({ description: "Date of birth, YYYY-MM-DD" })
+
+const Password = Schema.String.check(
+  Schema.isMinLength(8, { message: "must be at least 8 characters" }),
+  Schema.isMaxLength(200, { message: "must be at most 200 characters" })
+).annotate({ description: "Initial password of the account (stored hashed; never replaces an existing account's password)" })
+
+const Key = Schema.String.check(
+  Schema.isPattern(/^[A-Za-z0-9_.:-]{1,100}$/, { message: "must be 1-100 letters, digits, or _ . : -" })
+)
+
+export const BrandColors = Schema.Struct({
+  accent: Schema.optionalKey(HexColor),
+  brand: Schema.optionalKey(HexColor),
+  header: Schema.optionalKey(HexColor),
+  background: Schema.optionalKey(HexColor),
+  client_mode_accent: Schema.optionalKey(HexColor),
+  client_mode_brand: Schema.optionalKey(HexColor),
+  client_mode_header: Schema.optionalKey(HexColor),
+  client_mode_background: Schema.optionalKey(HexColor),
+  client_mode_navigation: Schema.optionalKey(HexColor)
+})
+
+export const ImportBusiness = Schema.Struct({
+  subdomain: Subdomain,
+  name: Text(200),
+  time_zone: TimeZone,
+  currency_code: Schema.String.check(
+    Schema.isPattern(/^[A-Z]{3}$/, { message: "must be an ISO 4217 code in capitals, e.g. USD" })
+  ),
+  default_locale: Schema.Literals(LOCALES),
+  website: Schema.optionalKey(HttpUrl),
+  email_address: Schema.optionalKey(Email),
+  phone: Schema.optionalKey(Text(50)),
+  franchise_parent_subdomain: Schema.optionalKey(
+    Subdomain.annotate({ description: "Subdomain of an existing business this one is a franchisee of" })
+  ),
+  branding: Schema.optionalKey(
+    Schema.Struct({
+      colors: Schema.optionalKey(BrandColors),
+      logo_url: Schema.optionalKey(HttpUrl),
+      cover_photo_url: Schema.optionalKey(HttpUrl)
+    })
+  )
+})
+
+export const ImportLocation = Schema.Struct({
+  key: Key.annotate({ description: "Unique in the document; clients refer to the location by it" }),
+  name: Text(200),
+  slug: Schema.optionalKey(
+    Schema.String.check(
+      Schema.isMaxLength(100, { message: "must be at most 100 characters" }),
+      Schema.isPattern(SLUG, { message: "must be lowercase letters and digits separated by single hyphens" })
+    ).annotate({ description: "Unique in the business; derived from the name when absent" })
+  ),
+  address: Schema.optionalKey(Text(500)),
+  latitude: Schema.optionalKey(Schema.Number.check(Schema.isBetween({ minimum: -90, maximum: 90 }, { message: "must be between -90 and 90" }))),
+  longitude: Schema.optionalKey(
+    Schema.Number.check(Schema.isBetween({ minimum: -180, maximum: 180 }, { message: "must be between -180 and 180" }))
+  ),
+  phone: Schema.optionalKey(Text(50)),
+  description: Schema.optionalKey(OptionalText(5000)),
+  time_zone: Schema.optionalKey(TimeZone.annotate({ description: "Defaults to the business time zone" })),
+  show_in_client_mode: Schema.optionalKey(Schema.Boolean.annotate({ description: "Defaults to true" }))
+})
+
+export const ImportCustomField = Schema.Struct({
+  name: Text(200).annotate({ description: "Unique in the business" }),
+  why: Schema.optionalKey(OptionalText(1000).annotate({ description: "Why the business asks, shown to clients" })),
+  data_type: Schema.Literals(CUSTOM_FIELD_TYPES),
+  multi_select: Schema.optionalKey(Schema.Boolean.annotate({ description: "Select fields only" })),
+  hidden_in_client_mode: Schema.optionalKey(Schema.Boolean),
+  required: Schema.optionalKey(Schema.Boolean),
+  options: Schema.optionalKey(
+    Schema.Array(Text(200)).annotate({ description: "The choices of a select field, in order (required for select)" })
+  )
+})
+
+export const ImportStaffMember = Schema.Struct({
+  email: Email,
+  first_name: Text(100),
+  last_name: OptionalText(100),
+  role: Schema.Literals(STAFF_ROLES),
+  bio: Schema.optionalKey(OptionalText(5000)),
+  hidden_in_client_mode: Schema.optionalKey(Schema.Boolean),
+  password: Schema.optionalKey(Password)
+})
+
+const clientFields = {
+  key: Schema.optionalKey(Key.annotate({ description: "Unique among clients and dependents of the document" })),
+  email: Schema.optionalKey(Email.annotate({ description: "Links the person to the account with this address (created when missing)" })),
+  first_name: Text(100),
+  last_name: OptionalText(100),
+  middle_name: Schema.optionalKey(OptionalText(100)),
+  phone: Schema.optionalKey(Text(50)),
+  birthdate: Schema.optionalKey(Birthdate),
+  is_member: Schema.optionalKey(Schema.Boolean),
+  location: Schema.optionalKey(Key.annotate({ description: "Key of the client's home location" })),
+  password: Schema.optionalKey(Password.annotate({ description: "Needs an e-mail address (the account's password)" }))
+}
+
+export const ImportDependent = Schema.Struct(clientFields).annotate({ identifier: "ImportDependent" })
+
+export const ImportClient = Schema.Struct({
+  ...clientFields,
+  dependents: Schema.optionalKey(
+    Schema.Array(ImportDependent).annotate({
+      description: "People the client acts for (children); without an e-mail a dependent gets no account"
+    })
+  )
+})
+
+const notYet = (what: string) =>
+  Schema.optionalKey(
+    Schema.Never.annotate({
+      description: `Not supported yet: ${what} are imported once their tables exist`,
+      message: `${what} are not supported by the import format yet; remove "${what}" from the document`
+    })
+  )
+
+const BaseDocument = Schema.Struct({
+  business: ImportBusiness,
+  locations: Schema.optionalKey(Schema.Array(ImportLocation)),
+  custom_fields: Schema.optionalKey(Schema.Array(ImportCustomField)),
+  staff: Schema.optionalKey(Schema.Array(ImportStaffMember)),
+  clients: Schema.optionalKey(Schema.Array(ImportClient)),
+  services: notYet("services"),
+  events: notYet("events")
+})
+type BaseDocument = typeof BaseDocument.Type
+
+/** Lowercase, ASCII, hyphenated: "Studio Nord (Berlin)" → "studio-nord-berlin". */
+export const slugify = (name: string): string =>
+  name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 100)
+    .replace(/-+$/, "")
+
+/** The slug a location gets: its own, else one from its name, else from its key. */
+export const locationSlug = (location: { readonly slug?: string; readonly name: string; readonly key: string }): string =>
+  location.slug ?? (slugify(location.name) || slugify(location.key) || "location")
+
+type Problem = { readonly path: ReadonlyArray<PropertyKey>; readonly issue: string }
+
+/**
+ * The rules that span records: references resolve, keys, e-mails, slugs and names are unique
+ * (the database would refuse duplicates anyway, but only the first, and without a path).
+ */
+const crossReferences = (doc: BaseDocument): ReadonlyArray<Problem> => {
+  const problems: Array<Problem> = []
+  const firstSeen = <K>(seen: Map<K, string>, key: K, where: string, path: ReadonlyArray<PropertyKey>, what: string) => {
+    const previous = seen.get(key)
+    if (previous !== undefined) problems.push({ path, issue: `${what} is already used by ${previous}` })
+    else seen.set(key, where)
+  }
+
+  if (doc.business.franchise_parent_subdomain === doc.business.subdomain) {
+    problems.push({ path: ["business", "franchise_parent_subdomain"], issue: "a business cannot be its own franchise parent" })
+  }
+
+  const locations = doc.locations ?? []
+  const locationKeys = new Map<string, string>()
+  const slugs = new Map<string, string>()
+  locations.forEach((location, i) => {
+    firstSeen(locationKeys, location.key, `locations[${i}]`, ["locations", i, "key"], `key "${location.key}"`)
+    const slug = locationSlug(location)
+    firstSeen(
+      slugs,
+      slug,
+      `locations[${i}]`,
+      ["locations", i, location.slug === undefined ? "name" : "slug"],
+      location.slug === undefined ? `the slug "${slug}" derived from the name (set "slug")` : `slug "${slug}"`
+    )
+  })
+
+  const fieldNames = new Map<string, string>()
+  ;(doc.custom_fields ?? []).forEach((field, i) => {
+    const at = (...rest: Array<PropertyKey>) => ["custom_fields", i, ...rest]
+    firstSeen(fieldNames, field.name.trim().toLowerCase(), `custom_fields[${i}]`, at("name"), `name "${field.name}"`)
+    if (field.data_type === "select") {
+      if (!field.options || field.options.length === 0) problems.push({ path: at("options"), issue: "a select field needs at least one option" })
+    } else {
+      if (field.options !== undefined && field.options.length > 0) {
+        problems.push({ path: at("options"), issue: `only select fields have options (this one is ${field.data_type})` })
+      }
+      if (field.multi_select) problems.push({ path: at("multi_select"), issue: "only select fields can be multi-select" })
+    }
+    const values = new Map<string, string>()
+    ;(field.options ?? []).forEach((value, j) =>
+      firstSeen(values, value, `custom_fields[${i}].options[${j}]`, at("options", j), `option "${value}"`)
+    )
+  })
+
+  const emails = new Map<string, string>()
+  let primaryOwner: string | undefined
+  ;(doc.staff ?? []).forEach((member, i) => {
+    firstSeen(emails, member.email.toLowerCase(), `staff[${i}]`, ["staff", i, "email"], `e-mail ${member.email}`)
+    if (member.role === "primary_owner") {
+      if (primaryOwner !== undefined) {
+        problems.push({ path: ["staff", i, "role"], issue: `a business has at most one primary_owner (already ${primaryOwner})` })
+      } else primaryOwner = `staff[${i}]`
+    }
+  })
+
+  const clientKeys = new Map<string, string>()
+  const checkPerson = (
+    person: { readonly key?: string; readonly email?: string; readonly location?: string; readonly password?: string },
+    path: ReadonlyArray<PropertyKey>,
+    where: string
+  ) => {
+    if (person.key !== undefined) firstSeen(clientKeys, person.key, where, [...path, "key"], `key "${person.key}"`)
+    if (person.email !== undefined) firstSeen(emails, person.email.toLowerCase(), where, [...path, "email"], `e-mail ${person.email}`)
+    if (person.location !== undefined && !locationKeys.has(person.location)) {
+      problems.push({ path: [...path, "location"], issue: `no location with key "${person.location}" in this document` })
+    }
+    if (person.password !== undefined && person.email === undefined) {
+      problems.push({ path: [...path, "password"], issue: "a password needs an e-mail address (it belongs to the account)" })
+    }
+  }
+  ;(doc.clients ?? []).forEach((client, i) => {
+    checkPerson(client, ["clients", i], `clients[${i}]`)
+    ;(client.dependents ?? []).forEach((dependent, j) =>
+      checkPerson(dependent, ["clients", i, "dependents", j], `clients[${i}].dependents[${j}]`)
+    )
+  })
+  return problems
+}
+
+export const ImportDocument = BaseDocument.check(Schema.makeFilter(crossReferences)).annotate({
+  identifier: "ImportDocument",
+  description:
+    "A whole business as one JSON document, imported all-or-nothing by `npm run studio -- import FILE.json`. " +
+    "Unknown keys are rejected; services and events are not part of the format yet."
+})
+export type ImportDocument = typeof ImportDocument.Type
+/** What a document looks like before decoding: the shape to write one in TypeScript. */
+export type ImportDocumentInput = typeof ImportDocument.Encoded
+export type ImportClient = typeof ImportClient.Type
+export type ImportDependent = typeof ImportDependent.Type
+
+/** What an import created. */
+export const ImportSummary = Schema.Struct({
+  business_id: Schema.Int,
+  subdomain: Schema.String,
+  counts: Schema.Struct({
+    locations: Schema.Int,
+    custom_fields: Schema.Int,
+    custom_field_options: Schema.Int,
+    staff: Schema.Int,
+    clients: Schema.Int,
+    dependents: Schema.Int,
+    accounts_created: Schema.Int,
+    accounts_linked: Schema.Int.annotate({ description: "People linked to an account that existed before the import" })
+  })
+}).annotate({ identifier: "ImportSummary" })
+export type ImportSummary = typeof ImportSummary.Type

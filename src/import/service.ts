@@ -1,0 +1,258 @@
+import { Effect, Option, Schema, SchemaIssue } from "effect"
+import { SqlClient } from "effect/sql"
+import { hashPassword } from "../auth/passwords.ts"
+import { ImportError } from "./errors.ts"
+import { type ImportDocument, ImportDocument as ImportDocumentSchema, type ImportSummary, locationSlug } from "./model.ts"
+import * as Repo from "./repo.ts"
+
+/**
+ * Imports a whole business from one document, all or nothing: the document is checked in
+ * full first (every problem reported with its path), passwords are hashed before the
+ * transaction opens (scrypt is slow and must not hold a connection and locks), then one
+ * transaction writes the business, its locations, custom fields, accounts, people, staff
+ * and dependents. Any failure rolls everything back.
+ */
+
+const formatPath = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> = []): string =>
+  path
+    .map((segment) => (typeof segment === "object" ? segment.key : segment))
+    .map((key, i) => (typeof key === "number" ? `[${key}]` : `${i > 0 ? "." : ""}${String(key)}`))
+    .join("") || "(document)"
+
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1({
+  leafHook: (issue) => {
+    if (issue._tag === "UnexpectedKey") return "unknown key"
+    if (issue._tag === "MissingKey") return "is required"
+    if (issue._tag === "InvalidType" && issue.ast._tag === "Objects") return "must be a JSON object"
+    if (issue._tag === "InvalidType" && issue.ast._tag === "Arrays") return "must be a JSON array"
+    return SchemaIssue.defaultLeafHook(issue)
+  }
+})
+
+/** One line per problem: `clients[3].email: must be an e-mail address`. */
+export const issueLines = (issue: SchemaIssue.Issue): ReadonlyArray<string> => [
+  ...new Set(formatter(issue).issues.map((found) => `${formatPath(found.path)}: ${found.message}`))
+]
+
+/** Strict: unknown keys are errors, so a misspelt optional field is not silently dropped. */
+export const decodeImportDocument = (input: unknown): Effect.Effect<ImportDocument, ImportError> =>
+  Schema.decodeUnknownEffect(ImportDocumentSchema)(input, { errors: "all", onExcessProperty: "error" }).pipe(
+    Effect.mapError((error) => new ImportError({ reason: "invalid_document", messages: issueLines(error.issue) }))
+  )
+
+export interface ImportOptions {
+  /**
+   * Hash each distinct password once and give every account with that password the same
+   * hash (same salt). For generated data such as the demo, where 50+ accounts share one
+   * password and scrypt costs ~50-100 ms a hash; real imports hash each account separately.
+   */
+  readonly shareHashes?: boolean
+}
+
+interface PersonSource {
+  readonly email?: string
+  readonly first_name: string
+  readonly last_name: string
+  readonly password?: string
+}
+
+const everyPerson = (doc: ImportDocument): ReadonlyArray<PersonSource> => [
+  ...(doc.staff ?? []),
+  ...(doc.clients ?? []).flatMap((client) => [client, ...(client.dependents ?? [])])
+]
+
+/** Hashes by lower-cased e-mail; scrypt runs on libuv's thread pool (4 threads by default). */
+const hashPasswords = (doc: ImportDocument, options: ImportOptions) => {
+  const wanted = everyPerson(doc).flatMap((person) =>
+    person.email !== undefined && person.password !== undefined ? [{ email: person.email, password: person.password }] : []
+  )
+  const shared = new Map<string, Promise<string>>()
+  const hashOf = (password: string) => {
+    if (!options.shareHashes) return hashPassword(password)
+    let hash = shared.get(password)
+    if (!hash) shared.set(password, (hash = hashPassword(password)))
+    return hash
+  }
+  return Effect.forEach(
+    wanted,
+    ({ email, password }) => Effect.map(Effect.promise(() => hashOf(password)), (hash) => [email.toLowerCase(), hash] as const),
+    { concurrency: 4 }
+  ).pipe(Effect.map((entries) => new Map(entries)), Effect.withSpan("Import.hashPasswords"))
+}
+
+const subdomainTaken = (subdomain: string) =>
+  new ImportError({ reason: "subdomain_taken", messages: [`business.subdomain: "${subdomain}" is already taken`] })
+
+const parentNotFound = (subdomain: string) =>
+  new ImportError({
+    reason: "franchise_parent_not_found",
+    messages: [`business.franchise_parent_subdomain: no business with subdomain "${subdomain}"`]
+  })
+
+/** The checks that need the database, made before the slow hashing and again in the transaction. */
+const checkAgainstDatabase = Effect.fn("Import.checkAgainstDatabase")(function* (doc: ImportDocument) {
+  if (Option.isSome(yield* Repo.findBusinessId(doc.business.subdomain))) return yield* subdomainTaken(doc.business.subdomain)
+  const parent = doc.business.franchise_parent_subdomain
+  if (parent === undefined) return Option.none<number>()
+  const parentId = yield* Repo.findBusinessId(parent)
+  if (Option.isNone(parentId)) return yield* parentNotFound(parent)
+  return parentId
+})
+
+const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: ReadonlyMap<string, string>) {
+  const business = doc.business
+  const parentId = yield* checkAgainstDatabase(doc)
+  const colors = Object.fromEntries(
+    Object.entries(business.branding?.colors ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined)
+  )
+  const businessId = yield* Repo.insertBusiness({
+    subdomain: business.subdomain,
+    name: business.name.trim(),
+    time_zone: business.time_zone,
+    currency_code: business.currency_code,
+    default_locale: business.default_locale,
+    franchise_parent_id: Option.getOrNull(parentId),
+    website: business.website ?? null,
+    email_address: business.email_address ?? null,
+    phone: business.phone ?? null,
+    brand_colors: colors,
+    logo_url: business.branding?.logo_url ?? null,
+    cover_photo_url: business.branding?.cover_photo_url ?? null
+  }).pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(subdomainTaken(business.subdomain)), onSome: Effect.succeed })))
+
+  const locations = doc.locations ?? []
+  const idsBySlug = yield* Repo.insertLocations(
+    locations.map((location, position) => ({
+      business_id: businessId,
+      name: location.name.trim(),
+      slug: locationSlug(location),
+      address: location.address ?? null,
+      latitude: location.latitude ?? null,
+      longitude: location.longitude ?? null,
+      phone: location.phone ?? null,
+      description: location.description ?? null,
+      time_zone: location.time_zone ?? business.time_zone,
+      show_in_client_mode: location.show_in_client_mode ?? true,
+      position
+    }))
+  )
+  const locationIds = new Map(locations.map((location) => [location.key, idsBySlug.get(locationSlug(location))!]))
+
+  const fields = doc.custom_fields ?? []
+  const fieldIds = yield* Repo.insertCustomFields(
+    fields.map((field, position) => ({
+      business_id: businessId,
+      name: field.name.trim(),
+      why: field.why ?? null,
+      data_type: field.data_type,
+      multi_select: field.multi_select ?? false,
+      hidden_in_client_mode: field.hidden_in_client_mode ?? false,
+      required: field.required ?? false,
+      position
+    }))
+  )
+  const options = fields.flatMap((field) =>
+    (field.options ?? []).map((value, position) => ({
+      business_id: businessId,
+      custom_field_id: fieldIds.get(field.name.trim())!,
+      value: value.trim(),
+      position
+    }))
+  )
+  yield* Repo.insertCustomFieldOptions(options)
+
+  const withEmail = everyPerson(doc).filter((person): person is PersonSource & { readonly email: string } => person.email !== undefined)
+  const accounts = yield* Repo.upsertAccounts(
+    withEmail.map((person) => ({
+      email: person.email,
+      first_name: person.first_name.trim(),
+      last_name: person.last_name.trim(),
+      password_hash: hashes.get(person.email.toLowerCase()) ?? null
+    }))
+  )
+  const accountId = (email: string | undefined) => (email === undefined ? null : accounts.get(email.toLowerCase())!.id)
+
+  const staff = doc.staff ?? []
+  const clients = doc.clients ?? []
+  const dependentCount = clients.reduce((n, client) => n + (client.dependents?.length ?? 0), 0)
+  const ids = [...(yield* Repo.reservePersonIds(staff.length + clients.length + dependentCount))]
+  const nextId = () => ids.shift()!
+
+  const people: Array<Repo.PersonInsert> = []
+  const staffMembers: Array<Repo.StaffMemberInsert> = []
+  const relationships: Array<Repo.RelationshipInsert> = []
+  const person = (
+    id: number,
+    source: PersonSource & {
+      readonly middle_name?: string
+      readonly phone?: string
+      readonly birthdate?: string
+      readonly is_member?: boolean
+      readonly location?: string
+    }
+  ): Repo.PersonInsert => ({
+    business_id: businessId,
+    id,
+    account_id: accountId(source.email),
+    first_name: source.first_name.trim(),
+    middle_name: source.middle_name?.trim() || null,
+    last_name: source.last_name.trim(),
+    email: source.email ?? null,
+    phone: source.phone ?? null,
+    birthdate: source.birthdate ?? null,
+    is_member: source.is_member ?? false,
+    location_id: source.location === undefined ? null : locationIds.get(source.location)!
+  })
+  for (const member of staff) {
+    const id = nextId()
+    people.push(person(id, member))
+    staffMembers.push({
+      business_id: businessId,
+      person_id: id,
+      role: member.role,
+      bio: member.bio ?? null,
+      hidden_in_client_mode: member.hidden_in_client_mode ?? false
+    })
+  }
+  for (const client of clients) {
+    const providerId = nextId()
+    people.push(person(providerId, client))
+    for (const dependent of client.dependents ?? []) {
+      const dependentId = nextId()
+      people.push(person(dependentId, dependent))
+      relationships.push({ business_id: businessId, provider_id: providerId, dependent_id: dependentId })
+    }
+  }
+  yield* Repo.insertPeople(people)
+  yield* Repo.insertStaffMembers(staffMembers)
+  yield* Repo.insertRelationships(relationships)
+
+  const created = [...accounts.values()].filter((account) => account.inserted).length
+  return {
+    business_id: businessId,
+    subdomain: business.subdomain,
+    counts: {
+      locations: locations.length,
+      custom_fields: fields.length,
+      custom_field_options: options.length,
+      staff: staff.length,
+      clients: clients.length,
+      dependents: dependentCount,
+      accounts_created: created,
+      accounts_linked: accounts.size - created
+    }
+  } satisfies ImportSummary
+})
+
+export const importBusiness = Effect.fn("Import.business")(function* (input: unknown, options: ImportOptions = {}) {
+  const doc = yield* decodeImportDocument(input)
+  // Fail fast on a taken subdomain or a missing parent before spending seconds on scrypt.
+  yield* checkAgainstDatabase(doc)
+  const hashes = yield* hashPasswords(doc, options)
+  const sql = yield* SqlClient.SqlClient
+  const summary = yield* sql.withTransaction(write(doc, hashes)).pipe(Effect.catchTag("SqlError", Effect.die))
+  yield* Effect.logInfo("business imported").pipe(
+    Effect.annotateLogs({ business_id: summary.business_id, subdomain: summary.subdomain, ...summary.counts })
+  )
+  return summary
+})

@@ -1,0 +1,56 @@
+import * as http from "node:http"
+
+export interface TestResponse {
+  readonly status: number
+  readonly headers: http.IncomingHttpHeaders
+  readonly text: string
+  /** The body parsed as JSON (undefined when it is not JSON). */
+  readonly json: any
+}
+
+export interface RequestOptions {
+  readonly host?: string
+  readonly headers?: Record<string, string>
+  /** An object is sent as JSON; a string as is (set content-type yourself). */
+  readonly body?: unknown
+  readonly token?: string
+}
+
+/**
+ * An HTTP request over a real socket to the test server, with any Host header (fetch forbids
+ * setting Host, and tenancy is by host).
+ */
+export const makeRequester =
+  (port: number, defaultHost: string) =>
+  (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> =>
+    new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { host: options.host ?? defaultHost, ...options.headers }
+      if (options.token) headers["authorization"] = `Bearer ${options.token}`
+      let payload: string | undefined
+      if (options.body !== undefined) {
+        if (typeof options.body === "string") {
+          payload = options.body
+        } else {
+          payload = JSON.stringify(options.body)
+          headers["content-type"] ??= "application/json"
+        }
+        headers["content-length"] = String(Buffer.byteLength(payload))
+      }
+      const request = http.request({ host: "127.0.0.1", port, method, path, headers, agent: false }, (response) => {
+        const chunks: Array<Buffer> = []
+        response.on("data", (chunk: Buffer) => chunks.push(chunk))
+        response.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8")
+          let json: unknown
+          try {
+            json = text.length > 0 ? JSON.parse(text) : undefined
+          } catch {
+            json = undefined
+          }
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json })
+        })
+      })
+      request.on("error", reject)
+      if (payload !== undefined) request.write(payload)
+      request.end()
+    })

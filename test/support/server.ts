@@ -1,0 +1,51 @@
+import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { HttpServer } from "effect/http"
+import { HttpServerLive } from "../../src/http.ts"
+import { BaseLive } from "../../src/layers.ts"
+import { AppConfig, type AppConfigShape } from "../../src/platform/config.ts"
+import { createTestDatabase } from "./database.ts"
+import { makeRequester } from "./http.ts"
+
+export const TEST_BASE_DOMAIN = "studio.test"
+
+/**
+ * The real service (the same layer graph as `npm start`) on an ephemeral port, on a fresh
+ * database of its own. Rate limits are high unless a test sets them.
+ */
+export const startTestServer = async (overrides: Partial<AppConfigShape> = {}) => {
+  const database = await createTestDatabase()
+  const config: AppConfigShape = {
+    port: 0,
+    host: "127.0.0.1",
+    baseDomain: TEST_BASE_DOMAIN,
+    databaseUrl: Option.some(database.url),
+    dataDir: ".data/test",
+    embeddedPostgresPort: 0,
+    rateLimitPerToken: 100_000,
+    rateLimitPerIp: 100_000,
+    rateLimitWindowSeconds: 60,
+    logLevel: process.env.TEST_LOG_LEVEL ?? "none",
+    workerConcurrency: 1,
+    workerPollIntervalMs: 200,
+    ...overrides
+  }
+  const runtime = ManagedRuntime.make(
+    HttpServerLive.pipe(Layer.provideMerge(BaseLive(Layer.succeed(AppConfig)(config))))
+  )
+  const address = await runtime.runPromise(HttpServer.HttpServer.use((server) => Effect.succeed(server.address)))
+  const port = "port" in address ? address.port : 0
+  return {
+    port,
+    config,
+    pool: database.pool,
+    databaseUrl: database.url,
+    runtime,
+    request: makeRequester(port, `demo.${TEST_BASE_DOMAIN}`),
+    close: async () => {
+      await runtime.dispose()
+      await database.drop()
+    }
+  }
+}
+
+export type TestServer = Awaited<ReturnType<typeof startTestServer>>
