@@ -58,7 +58,7 @@ export interface Message {
 export const fail = <C extends MessagesError>(
   errorClass: C,
   ...messages: ReadonlyArray<Message>
-): Effect.Effect<never, InstanceType<C>, RequestContext> =>
+): Effect.Effect<never, InstanceType<C>> =>
   RequestContext.use((context) =>
     Effect.fail(
       new errorClass({ errors: messages.map((m) => t(context.locale, m.key, m.params)) }) as InstanceType<C>

@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { IdFromString } from "./schemas.ts"
+import { positiveIntParam } from "./schemas.ts"
 import { RequestContext } from "./request-context.ts"
 
 /**
@@ -8,8 +8,8 @@ import { RequestContext } from "./request-context.ts"
  * A `per_page` above the maximum is clamped to it (docs/decisions.md).
  */
 export const PageQuery = {
-  page: Schema.optional(IdFromString.annotate({ description: "Page number, starting at 1" })),
-  per_page: Schema.optional(IdFromString.annotate({ description: "Records per page (at most 100)" }))
+  page: Schema.optional(positiveIntParam("Page number, starting at 1")),
+  per_page: Schema.optional(positiveIntParam("Records per page, at most 100"))
 }
 
 export const PageFields = {
@@ -43,7 +43,7 @@ export interface PageLinks {
 }
 
 /** `total_count` and the absolute `next`/`prev` URLs: the request's own URL with another `page`. */
-export const pageLinks = (page: Page, totalCount: number): Effect.Effect<PageLinks, never, RequestContext> =>
+export const pageLinks = (page: Page, totalCount: number): Effect.Effect<PageLinks> =>
   RequestContext.useSync((context) => {
     const url = new URL(context.originalUrl, context.origin)
     const link = (n: number) => {

@@ -11,13 +11,17 @@ const message = (key: MessageKey) => ({ messageKey: key })
 
 const positiveDigits = /^[1-9]\d{0,14}$/
 
-/** A record id in a path or query: a positive integer written in digits. */
-export const IdFromString = Schema.String.check(
-  Schema.isPattern(positiveDigits, { ...message("field_must_be_positive_integer"), expected: "a positive integer" })
-).pipe(
-  Schema.decodeTo(Schema.Int, SchemaTransformation.numberFromString),
-  Schema.annotate({ ...message("field_must_be_positive_integer"), description: "A positive integer id" })
-)
+/**
+ * A positive integer in a path or query, written in digits. The description sits on the
+ * string side, which is what OpenAPI shows for parameters.
+ */
+export const positiveIntParam = (description: string) =>
+  Schema.String.annotate({ description: `${description} (a positive integer, in digits)` })
+    .check(Schema.isPattern(positiveDigits, { ...message("field_must_be_positive_integer"), expected: "a positive integer" }))
+    .pipe(Schema.decodeTo(Schema.Int, SchemaTransformation.numberFromString))
+
+/** A record id in a path or query. */
+export const IdFromString = positiveIntParam("Record id")
 
 /** An integer given as a JSON number or a string of digits (form bodies, lenient clients). */
 export const IntInput = Schema.Union([
@@ -40,9 +44,6 @@ export const BooleanInput = Schema.Union([
   )
 ]).annotate({ ...message("field_must_be_boolean"), description: "true or false" })
 
-/** A page number of a paginated list (1-based). */
-export const PageParam = IdFromString.annotate({ description: "Page number, starting at 1" })
-
 /**
  * Timestamps in: ISO 8601 with a `Z` or an offset, with or without a colon
  * (`2015-07-06T00:00:00-0700`, spec compatibility notes).
@@ -64,15 +65,17 @@ export const parseTimestamp = (value: string): Date | undefined => {
 /** Timestamps out: UTC, second precision, with the `Z` designator. */
 export const formatTimestamp = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, "Z")
 
-export const TimestampInput = Schema.String.check(
-  Schema.makeFilter((s: string) => parseTimestamp(s) !== undefined, message("field_must_be_timestamp"))
-).pipe(
-  Schema.decodeTo(
-    Schema.Date,
-    SchemaTransformation.transform({ decode: (s: string) => parseTimestamp(s)!, encode: formatTimestamp })
-  ),
-  Schema.annotate({ ...message("field_must_be_timestamp"), description: "ISO 8601 timestamp with offset" })
-)
+export const TimestampInput = Schema.String.annotate({
+  description: "ISO 8601 timestamp with a Z or an offset, with or without a colon (2015-07-06T00:00:00-0700)"
+})
+  .check(Schema.makeFilter((s: string) => parseTimestamp(s) !== undefined, message("field_must_be_timestamp")))
+  .pipe(
+    Schema.decodeTo(
+      Schema.Date,
+      SchemaTransformation.transform({ decode: (s: string) => parseTimestamp(s)!, encode: formatTimestamp })
+    ),
+    Schema.annotate(message("field_must_be_timestamp"))
+  )
 
 /** A timestamp in a response: a UTC ISO 8601 string. */
 export const Timestamp = Schema.String.annotate({
@@ -86,15 +89,15 @@ export const DateString = Schema.String.check(
 ).annotate({ ...message("field_must_be_date"), description: "Date, YYYY-MM-DD" })
 
 /** Comma-delimited list of ids (`1,2,3`), spec common rule 5. */
-export const IdListFromString = Schema.String.check(
-  Schema.isPattern(/^\s*[1-9]\d{0,14}(\s*,\s*[1-9]\d{0,14})*\s*$/, message("field_must_be_positive_integer"))
-).pipe(
-  Schema.decodeTo(
-    Schema.Array(Schema.Int),
-    SchemaTransformation.transform({
-      decode: (s: string): ReadonlyArray<number> => s.split(",").map((part) => Number(part.trim())),
-      encode: (ids: ReadonlyArray<number>) => ids.join(",")
-    })
-  ),
-  Schema.annotate({ ...message("field_must_be_positive_integer"), description: "Comma-delimited ids" })
-)
+export const IdListFromString = Schema.String.annotate({ description: "Comma-delimited positive integer ids (1,2,3)" })
+  .check(Schema.isPattern(/^\s*[1-9]\d{0,14}(\s*,\s*[1-9]\d{0,14})*\s*$/, message("field_must_be_positive_integer")))
+  .pipe(
+    Schema.decodeTo(
+      Schema.Array(Schema.Int),
+      SchemaTransformation.transform({
+        decode: (s: string): ReadonlyArray<number> => s.split(",").map((part) => Number(part.trim())),
+        encode: (ids: ReadonlyArray<number>) => ids.join(",")
+      })
+    ),
+    Schema.annotate(message("field_must_be_positive_integer"))
+  )
