@@ -93,7 +93,7 @@ const writeTokensFile = (file: string, contents: typeof TokensFile.Type) =>
       ))
   )
 
-export const seedDemo: Effect.Effect<DemoSeed, never, SqlClient.SqlClient | AccessTokens | Applications | AppConfig> = Effect.gen(
+const seed = Effect.gen(
   function* () {
     const config = yield* AppConfig
     const tokens = yield* AccessTokens
@@ -131,5 +131,19 @@ export const seedDemo: Effect.Effect<DemoSeed, never, SqlClient.SqlClient | Acce
     yield* writeTokensFile(file, { business_id: businessId, owner_token: ownerToken, client_token: clientToken })
     yield* Effect.logInfo("demo tokens issued").pipe(Effect.annotateLogs({ file }))
     return { ...result, ownerToken, clientToken }
+  }
+)
+
+/**
+ * One seeding at a time per database: processes starting together (two servers, a server and
+ * `seed demo`) wait for each other here instead of racing on the import, the application and
+ * the tokens file.
+ */
+export const seedDemo: Effect.Effect<DemoSeed, never, SqlClient.SqlClient | AccessTokens | Applications | AppConfig> = Effect.gen(
+  function* () {
+    const sql = yield* SqlClient.SqlClient
+    return yield* sql.withTransaction(
+      sql`select pg_advisory_xact_lock(hashtext('studio:seed-demo'))`.pipe(Effect.andThen(seed))
+    ).pipe(Effect.catchTag("SqlError", Effect.die))
   }
 ).pipe(Effect.withSpan("Demo.seed"))

@@ -13,10 +13,10 @@ import { isValidTimeZone } from "../shared/time-zones.ts"
  * exists.
  */
 
-const SUBDOMAIN = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/
+const SUBDOMAIN = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/u
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/u
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/u
+const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/u
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 
 const Text = (max: number, description?: string) =>
@@ -69,7 +69,7 @@ const Password = Schema.String.check(
 ).annotate({ description: "Initial password of the account (stored hashed; never replaces an existing account's password)" })
 
 const Key = Schema.String.check(
-  Schema.isPattern(/^[A-Za-z0-9_.:-]{1,100}$/, { message: "must be 1-100 letters, digits, or _ . : -" })
+  Schema.isPattern(/^[A-Za-z0-9_.:-]{1,100}$/u, { message: "must be 1-100 letters, digits, or _ . : -" })
 )
 
 export const BrandColors = Schema.Struct({
@@ -89,7 +89,7 @@ export const ImportBusiness = Schema.Struct({
   name: Text(200),
   time_zone: TimeZone,
   currency_code: Schema.String.check(
-    Schema.isPattern(/^[A-Z]{3}$/, { message: "must be an ISO 4217 code in capitals, e.g. USD" })
+    Schema.isPattern(/^[A-Z]{3}$/u, { message: "must be an ISO 4217 code in capitals, e.g. USD" })
   ),
   default_locale: Schema.Literals(LOCALES),
   website: Schema.optionalKey(HttpUrl),
@@ -177,7 +177,7 @@ const notYet = (what: string) =>
   Schema.optionalKey(
     Schema.Never.annotate({
       description: `Not supported yet: ${what} are imported once their tables exist`,
-      message: `${what} are not supported by the import format yet; remove "${what}" from the document`
+      message: `not supported yet: the import format has no ${what} so far; remove this key`
     })
   )
 

@@ -214,3 +214,41 @@ export const insertRelationships = Effect.fn("ImportRepo.insertRelationships")(f
   const sql = yield* SqlClient.SqlClient
   for (const chunk of chunked(rows)) yield* sql`insert into person_relationships ${sql.insert(chunk)}`
 }, Effect.orDie)
+
+// Lookups of the operator CLI (`business create`, `token`).
+
+const PersonSummary = Schema.Struct({
+  person_id: Schema.Number,
+  email: Schema.String,
+  account_id: Schema.NullOr(Schema.Number),
+  staff_member_id: Schema.NullOr(Schema.Number),
+  role: Schema.NullOr(Schema.String)
+})
+const decodePersonSummaries = Schema.decodeUnknownEffect(Schema.Array(PersonSummary))
+
+export const findAccountId = Effect.fn("ImportRepo.findAccountId")(function* (email: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql`select id from accounts where email = ${email}`.pipe(Effect.flatMap(decodeIds))
+  return Option.fromNullishOr(rows[0]?.id)
+}, Effect.orDie)
+
+/** The live person of an account in a business. */
+export const findPersonOfAccount = Effect.fn("ImportRepo.findPersonOfAccount")(function* (businessId: number, accountId: number) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql`select id from people
+                          where business_id = ${businessId} and account_id = ${accountId} and deleted_at is null`.pipe(
+    Effect.flatMap(decodeIds)
+  )
+  return Option.fromNullishOr(rows[0]?.id)
+}, Effect.orDie)
+
+export const findPersonByEmail = Effect.fn("ImportRepo.findPersonByEmail")(function* (businessId: number, email: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql`
+    select p.id as person_id, p.email::text as email, p.account_id, s.id as staff_member_id, s.role
+    from people p left join staff_members s on s.business_id = p.business_id and s.person_id = p.id
+    where p.business_id = ${businessId} and p.email = ${email} and p.deleted_at is null`.pipe(
+    Effect.flatMap(decodePersonSummaries)
+  )
+  return Option.fromNullishOr(rows[0])
+}, Effect.orDie)
