@@ -3,6 +3,7 @@ import { HttpServer } from "effect/http"
 import { HttpServerLive } from "../../src/http.ts"
 import { BaseLive } from "../../src/layers.ts"
 import { AppConfig, type AppConfigShape } from "../../src/platform/config.ts"
+import pg from "pg"
 import { createTestDatabase } from "./database.ts"
 import { makeRequester } from "./http.ts"
 
@@ -14,6 +15,18 @@ export const TEST_BASE_DOMAIN = "studio.test"
  */
 export const startTestServer = async (overrides: Partial<AppConfigShape> = {}) => {
   const database = await createTestDatabase()
+  return startTestServerOn(database.url, overrides, database.drop, database.pool)
+}
+
+/** The service on an existing database (one a CLI process wrote to, say). */
+export const startTestServerOn = async (
+  databaseUrl: string,
+  overrides: Partial<AppConfigShape> = {},
+  drop: () => Promise<void> = async () => {},
+  pool?: pg.Pool
+) => {
+  const database = { url: databaseUrl, drop, pool: pool ?? new pg.Pool({ connectionString: databaseUrl, max: 3 }) }
+  const ownPool = pool === undefined
   const config: AppConfigShape = {
     port: 0,
     host: "127.0.0.1",
@@ -43,6 +56,7 @@ export const startTestServer = async (overrides: Partial<AppConfigShape> = {}) =
     request: makeRequester(port, `demo.${TEST_BASE_DOMAIN}`),
     close: async () => {
       await runtime.dispose()
+      if (ownPool) await database.pool.end()
       await database.drop()
     }
   }
