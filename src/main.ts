@@ -1,5 +1,5 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Layer } from "effect"
+import { Cause, Console, Effect, Layer } from "effect"
 import { seedDemo } from "./demo/seed.ts"
 import { HttpServerLive } from "./http.ts"
 import { BaseLive } from "./layers.ts"
@@ -44,4 +44,16 @@ const program = Effect.gen(function* () {
   return yield* Effect.never
 })
 
-program.pipe(Effect.scoped, Effect.provide(BaseLive()), NodeRuntime.runMain)
+/** A start that cannot happen (port taken, database unreachable) is one clear line, exit code 1. */
+const explainStartupFailure = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+  Effect.catchCause(self, (cause) =>
+    Cause.hasInterruptsOnly(cause)
+      ? Effect.failCause(cause)
+      : Effect.sync(() => {
+          const error = Cause.squash(cause)
+          const reason = error instanceof Error ? [error.message, (error.cause as Error | undefined)?.message].filter(Boolean).join(": ") : String(error)
+          process.stderr.write(`error: Studio Service could not start: ${reason}\n`)
+          process.exit(1)
+        }))
+
+program.pipe(Effect.scoped, Effect.provide(BaseLive()), explainStartupFailure, NodeRuntime.runMain)

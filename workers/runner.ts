@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { run, type TaskList } from "graphile-worker"
+import pg from "pg"
 import { AppConfig } from "../src/platform/config.ts"
 import { DatabaseUrl } from "../src/platform/database.ts"
 import { quietWorkerLogger } from "../src/platform/migrator.ts"
@@ -21,10 +22,19 @@ export const WorkerLive = Layer.effectDiscard(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const connectionString = yield* DatabaseUrl
+    // Our own pool, so it closes only after the runner has stopped (and before PostgreSQL does).
+    const pgPool = yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const pool = new pg.Pool({ connectionString, max: config.workerConcurrency + 2 })
+        pool.on("error", (error) => quietWorkerLogger.error(`worker pool: ${error.message}`))
+        return pool
+      }),
+      (pool) => Effect.promise(() => pool.end())
+    )
     const runner = yield* Effect.acquireRelease(
       Effect.tryPromise(() =>
         run({
-          connectionString,
+          pgPool,
           concurrency: config.workerConcurrency,
           pollInterval: config.workerPollIntervalMs,
           noHandleSignals: true,
@@ -33,7 +43,10 @@ export const WorkerLive = Layer.effectDiscard(
           crontab
         })
       ).pipe(Effect.orDie),
-      (runner) => Effect.promise(() => runner.stop())
+      (runner) => Effect.promise(async () => {
+        await runner.stop()
+        await runner.promise.catch(() => {})
+      })
     )
     yield* Effect.logInfo("worker started").pipe(Effect.annotateLogs({ concurrency: config.workerConcurrency }))
     return runner

