@@ -62,9 +62,11 @@ export const RequestPipeline = HttpRouter.middleware(
         const headerLocale = original.headers["x-fd-locale"]
 
         const finish = (response: HttpServerResponse.HttpServerResponse, decision?: RateLimitDecision) => {
+          // An endpoint with a stricter limit of its own (the Reporting API) sets its headers first.
+          const ownLimit = response.headers["ratelimit-limit"] !== undefined
           const withHeaders = HttpServerResponse.setHeaders(response, {
             "x-request-id": requestId,
-            ...(decision ? rateLimitHeaders(decision) : {})
+            ...(decision && !ownLimit ? rateLimitHeaders(decision) : {})
           })
           return Effect.as(
             Effect.logInfo("request").pipe(
