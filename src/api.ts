@@ -1,10 +1,13 @@
 import { HttpApi, OpenApi } from "effect/http-api"
+import { AccountApi, AccountPasswordsApi } from "./accounts/api.ts"
 import { BrandingApi, BusinessFrontApi } from "./business/front.api.ts"
 import { BusinessDeskApi } from "./business/desk.api.ts"
 import { CustomFieldsDeskApi } from "./custom-fields/desk.api.ts"
 import { HealthApi } from "./health/api.ts"
 import { LocationsDeskApi } from "./locations/desk.api.ts"
 import { LocationsFrontApi } from "./locations/front.api.ts"
+import { PeopleDeskApi } from "./people/desk.api.ts"
+import { PeopleFrontApi } from "./people/front.api.ts"
 
 /**
  * The whole HTTP contract. Conventions shared by every endpoint (host tenancy, `.json`
@@ -19,6 +22,10 @@ export const Api = HttpApi.make("studio")
   .add(LocationsFrontApi)
   .add(LocationsDeskApi)
   .add(CustomFieldsDeskApi)
+  .add(PeopleFrontApi)
+  .add(PeopleDeskApi)
+  .add(AccountApi)
+  .add(AccountPasswordsApi)
   // Report every offending field of a request at once, not only the first.
   .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotateMerge(

@@ -4,11 +4,14 @@ import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { createServer } from "node:http"
 import { Api } from "./api.ts"
+import { AccountLive, AccountPasswordsLive } from "./accounts/handlers.ts"
 import { AccessLive } from "./auth/access.ts"
+import { OAuthRoutesLive } from "./oauth/routes.ts"
 import { BrandingLive, BusinessDeskLive, BusinessFrontLive } from "./business/handlers.ts"
 import { CustomFieldsDeskLive } from "./custom-fields/handlers.ts"
 import { HealthLive } from "./health/handlers.ts"
 import { LocationsDeskLive, LocationsFrontLive } from "./locations/handlers.ts"
+import { PeopleDeskLive, PeopleFrontLive } from "./people/handlers.ts"
 import { AppConfig } from "./platform/config.ts"
 import { RequestPipeline } from "./platform/request-pipeline.ts"
 
@@ -20,13 +23,18 @@ const HandlersLive = Layer.mergeAll(
   BusinessDeskLive,
   LocationsFrontLive,
   LocationsDeskLive,
-  CustomFieldsDeskLive
+  CustomFieldsDeskLive,
+  PeopleFrontLive,
+  PeopleDeskLive,
+  AccountLive,
+  AccountPasswordsLive
 )
 
 /** The routes: the API, its OpenAPI document and docs page, behind the request pipeline. */
 export const HttpAppLive = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/api/openapi.json" }).pipe(Layer.provide(HandlersLive)),
   HttpApiScalar.layer(Api, { path: "/api/docs" }),
+  OAuthRoutesLive,
   RequestPipeline
 ).pipe(Layer.provide(AccessLive))
 

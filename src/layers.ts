@@ -1,10 +1,13 @@
 import { Layer, Logger, References } from "effect"
+import { AccountsRepo } from "./accounts/repo.ts"
 import { AccessTokensLive } from "./auth/tokens.ts"
+import { OAuthRepo } from "./oauth/repo.ts"
 import { ApplicationsLive } from "./auth/applications.ts"
 import { BusinessDirectoryLive } from "./auth/tenant.ts"
 import { BusinessRepo } from "./business/repo.ts"
 import { CustomFieldsRepo } from "./custom-fields/repo.ts"
 import { LocationsRepo } from "./locations/repo.ts"
+import { PeopleRepo } from "./people/repo.ts"
 import { AppConfig, AppConfigLive } from "./platform/config.ts"
 import { DatabaseUrlLive, SqlLive } from "./platform/database.ts"
 import { MemoryRateLimiterLive } from "./platform/rate-limit.ts"
@@ -27,7 +30,14 @@ export const LoggerLive = Layer.mergeAll(
 
 export const DatabaseLive = SqlLive.pipe(Layer.provideMerge(DatabaseUrlLive))
 
-const RepositoriesLive = Layer.mergeAll(LocationsRepo.layer, BusinessRepo.layer, CustomFieldsRepo.layer)
+const RepositoriesLive = Layer.mergeAll(
+  LocationsRepo.layer,
+  BusinessRepo.layer,
+  CustomFieldsRepo.layer,
+  PeopleRepo.layer,
+  AccountsRepo.layer,
+  OAuthRepo.layer
+)
 
 const AuthServicesLive = Layer.mergeAll(BusinessDirectoryLive, AccessTokensLive, ApplicationsLive)
 

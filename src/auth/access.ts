@@ -42,6 +42,20 @@ export class DeskAccess extends HttpApiMiddleware.Service<DeskAccess, {
   provides: CurrentBusiness | CurrentStaff
 }>()("studio/DeskAccess", { error: [NotFound, Unauthorized, StaffOnly] }) {}
 
+/** The caller of account endpoints: a token granted at the account-level host. */
+export interface AccountCallerShape {
+  readonly tokenId: number
+  readonly accountId: number
+}
+export class CurrentAccount extends Context.Service<CurrentAccount, AccountCallerShape>()("studio/CurrentAccount") {}
+
+export class AccountAccess extends HttpApiMiddleware.Service<AccountAccess, {
+  provides: CurrentAccount
+}>()("studio/AccountAccess", { error: [NotFound, Unauthorized] }) {}
+
+/** Account-level host only, no token needed (password reset requests). */
+export class AccountHost extends HttpApiMiddleware.Service<AccountHost>()("studio/AccountHost", { error: NotFound }) {}
+
 const unauthorized = (error: string) => Effect.fail(new Unauthorized({ error }))
 
 export const AUTH_MESSAGES = {
@@ -51,8 +65,17 @@ export const AUTH_MESSAGES = {
   wrongBusiness: "The access token was granted for another business",
   tokenRequired: "An access token is required",
   staffRequired: "The access token does not belong to a staff member of this business",
-  demoted: "This staff member no longer has access to staff mode"
+  demoted: "This staff member no longer has access to staff mode",
+  accountTokenRequired: "Account endpoints need a token granted at the account-level host"
 } as const
+
+/** A 404 on a business host: account endpoints live on the bare BASE_DOMAIN. */
+const requireAccountHost = Effect.gen(function* () {
+  const context = yield* RequestContext
+  if (Option.isNone(context.business)) return
+  const config = yield* AppConfig
+  return yield* fail(NotFound, { key: "account_host_required", params: { base_domain: config.baseDomain } })
+})
 
 /** The business of the request, or a 404 on the account-level host. */
 const requireBusiness = Effect.gen(function* () {
@@ -75,6 +98,30 @@ const verifyToken = (token: string, businessId: number) =>
   })
 
 export const AccessLive = Layer.mergeAll(
+  Layer.effect(AccountHost)(
+    AppConfig.useSync((config) =>
+      (httpEffect) => Effect.flatMap(requireAccountHost, () => httpEffect).pipe(Effect.provideService(AppConfig, config))
+    )
+  ),
+  Layer.effect(AccountAccess)(
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const tokens = yield* AccessTokens
+      return (httpEffect) =>
+        Effect.gen(function* () {
+          yield* requireAccountHost
+          const context = yield* RequestContext
+          if (Option.isNone(context.accessToken)) return yield* unauthorized(AUTH_MESSAGES.tokenRequired)
+          const grant = yield* tokens.verify(context.accessToken.value, Option.none())
+          if (Option.isNone(grant)) return yield* unauthorized(AUTH_MESSAGES.invalidToken)
+          if (Option.isSome(grant.value.tokenBusinessId)) return yield* unauthorized(AUTH_MESSAGES.accountTokenRequired)
+          return yield* Effect.provideService(httpEffect, CurrentAccount, {
+            tokenId: grant.value.tokenId,
+            accountId: grant.value.accountId
+          })
+        }).pipe(Effect.provideService(AppConfig, config))
+    })
+  ),
   Layer.effect(BusinessHost)(
     Effect.gen(function* () {
       const config = yield* AppConfig

@@ -13,6 +13,8 @@ export interface ApplicationsShape {
     readonly name: string
     readonly redirectUri: string
     readonly clientId?: string
+    /** A chosen secret (the demo application's documented one); random otherwise. */
+    readonly clientSecret?: string
     readonly isPublic?: boolean
   }) => Effect.Effect<{ readonly client_id: string; readonly client_secret: string | null }>
 }
@@ -40,7 +42,7 @@ export const ApplicationsLive = Layer.effect(Applications)(
       }),
       create: Effect.fn("Applications.create")(function* (options) {
         const clientId = options.clientId ?? randomBytes(16).toString("hex")
-        const secret = options.isPublic ? null : randomBytes(32).toString("base64url")
+        const secret = options.isPublic ? null : (options.clientSecret ?? randomBytes(32).toString("base64url"))
         yield* sql`insert into oauth_applications (client_id, client_secret_hash, name, redirect_uri, is_public)
                    values (${clientId}, ${secret === null ? null : hashClientSecret(secret)}, ${options.name},
                            ${options.redirectUri}, ${options.isPublic ?? false})`.pipe(Effect.orDie)

@@ -44,6 +44,8 @@ export interface AccessTokensShape {
     readonly applicationId: Option.Option<number>
   }) => Effect.Effect<string>
   readonly revoke: (token: string) => Effect.Effect<boolean>
+  /** Drops every cached grant: after tokens were revoked in bulk (a replayed authorization code). */
+  readonly forgetCached: Effect.Effect<void>
 }
 
 export class AccessTokens extends Context.Service<AccessTokens, AccessTokensShape>()("studio/AccessTokens") {}
@@ -112,7 +114,8 @@ export const AccessTokensLive = Layer.effect(AccessTokens)(
         const rows = yield* sql`update access_tokens set revoked_at = now()
                                 where token_hash = ${hash} and revoked_at is null returning id`.pipe(Effect.orDie)
         return rows.length > 0
-      })
+      }),
+      forgetCached: Effect.sync(() => cache.clear())
     })
   })
 )

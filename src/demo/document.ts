@@ -9,6 +9,8 @@ export const DEMO_SUBDOMAIN = "demo"
 export const DEMO_PASSWORD = "studio-demo"
 export const DEMO_CLIENT_ID = "demo-app"
 export const DEMO_REDIRECT_URI = "http://localhost:3000/oauth/callback"
+/** Published on purpose, like the demo password: it grants nothing without a user's login. */
+export const DEMO_CLIENT_SECRET = "demo-app-secret"
 export const DEMO_OWNER_EMAIL = "owner@demo.test"
 export const DEMO_CLIENT_EMAIL = "client@demo.test"
 

@@ -10,6 +10,7 @@ import { AppConfig } from "../platform/config.ts"
 import {
   DEMO_CLIENT_EMAIL,
   DEMO_CLIENT_ID,
+  DEMO_CLIENT_SECRET,
   DEMO_OWNER_EMAIL,
   DEMO_PASSWORD,
   DEMO_REDIRECT_URI,
@@ -65,7 +66,12 @@ const ensureApplication = Effect.gen(function* () {
   )
   const existing = yield* find
   if (Option.isSome(existing)) return existing.value
-  yield* (yield* Applications).create({ name: "Demo app", redirectUri: DEMO_REDIRECT_URI, clientId: DEMO_CLIENT_ID })
+  yield* (yield* Applications).create({
+    name: "Demo app",
+    redirectUri: DEMO_REDIRECT_URI,
+    clientId: DEMO_CLIENT_ID,
+    clientSecret: DEMO_CLIENT_SECRET
+  })
   return Option.getOrThrow(yield* find)
 })
 

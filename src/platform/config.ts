@@ -20,6 +20,9 @@ export interface AppConfigShape {
   readonly logLevel: string
   readonly workerConcurrency: number
   readonly workerPollIntervalMs: number
+  /** `smtp://user:pass@host:587`; absent: mail goes to the development mailbox (table mail_messages). */
+  readonly smtpUrl: Option.Option<string>
+  readonly mailFrom: string
 }
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("studio/AppConfig") {}
@@ -38,7 +41,9 @@ export const readAppConfig = Effect.gen(function* () {
     rateLimitWindowSeconds: yield* Config.Int("RATE_LIMIT_WINDOW_SECONDS").pipe(Config.withDefault(60)),
     logLevel: yield* Config.String("LOG_LEVEL").pipe(Config.withDefault("info")),
     workerConcurrency: yield* Config.Int("WORKER_CONCURRENCY").pipe(Config.withDefault(4)),
-    workerPollIntervalMs: yield* Config.Int("WORKER_POLL_INTERVAL_MS").pipe(Config.withDefault(1000))
+    workerPollIntervalMs: yield* Config.Int("WORKER_POLL_INTERVAL_MS").pipe(Config.withDefault(1000)),
+    smtpUrl: yield* Config.option(Config.String("SMTP_URL")),
+    mailFrom: yield* Config.String("MAIL_FROM").pipe(Config.withDefault("Studio Service <no-reply@localhost>"))
   })
 })
 

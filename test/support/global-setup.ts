@@ -29,11 +29,19 @@ const startServer = async (): Promise<{ url: (database: string) => string; stop:
   }
   const container = await startContainer()
   if (container) return container
-  const dataDir = path.resolve(".data/test/postgres")
-  // A fresh cluster per run: nothing left over from an earlier run can leak into this one.
-  fs.rmSync(path.dirname(dataDir), { recursive: true, force: true })
+  // A fresh cluster per run, in a folder of its own: nothing left over from an earlier run leaks
+  // into this one, and runs side by side (two terminals) do not touch each other's cluster.
+  const runDir = path.resolve(`.data/test/run-${process.pid}`)
+  fs.rmSync(runDir, { recursive: true, force: true })
   const port = 55000 + Math.floor(Math.random() * 5000)
-  return startEmbeddedPostgres({ dataDir, port, ephemeral: true })
+  const server = await startEmbeddedPostgres({ dataDir: path.join(runDir, "postgres"), port, ephemeral: true })
+  return {
+    url: server.url,
+    stop: async () => {
+      await server.stop()
+      fs.rmSync(runDir, { recursive: true, force: true })
+    }
+  }
 }
 
 const startContainer = async () => {

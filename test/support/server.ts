@@ -2,6 +2,7 @@ import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { HttpServer } from "effect/http"
 import { HttpServerLive } from "../../src/http.ts"
 import { BaseLive } from "../../src/layers.ts"
+import { WorkerLive } from "../../workers/runner.ts"
 import { AppConfig, type AppConfigShape } from "../../src/platform/config.ts"
 import pg from "pg"
 import { createTestDatabase } from "./database.ts"
@@ -13,7 +14,10 @@ export const TEST_BASE_DOMAIN = "studio.test"
  * The real service (the same layer graph as `npm start`) on an ephemeral port, on a fresh
  * database of its own. Rate limits are high unless a test sets them.
  */
-export const startTestServer = async (overrides: Partial<AppConfigShape> = {}) => {
+/** `worker: true` also runs the graphile-worker runner, for tests that need jobs to run. */
+export type TestServerOptions = Partial<AppConfigShape> & { readonly worker?: boolean }
+
+export const startTestServer = async (overrides: TestServerOptions = {}) => {
   const database = await createTestDatabase()
   return startTestServerOn(database.url, overrides, database.drop, database.pool)
 }
@@ -21,12 +25,13 @@ export const startTestServer = async (overrides: Partial<AppConfigShape> = {}) =
 /** The service on an existing database (one a CLI process wrote to, say). */
 export const startTestServerOn = async (
   databaseUrl: string,
-  overrides: Partial<AppConfigShape> = {},
+  overrides: TestServerOptions = {},
   drop: () => Promise<void> = async () => {},
   pool?: pg.Pool
 ) => {
   const database = { url: databaseUrl, drop, pool: pool ?? new pg.Pool({ connectionString: databaseUrl, max: 3 }) }
   const ownPool = pool === undefined
+  const { worker = false, ...configOverrides } = overrides
   const config: AppConfigShape = {
     port: 0,
     host: "127.0.0.1",
@@ -40,11 +45,12 @@ export const startTestServerOn = async (
     logLevel: process.env.TEST_LOG_LEVEL ?? "none",
     workerConcurrency: 1,
     workerPollIntervalMs: 200,
-    ...overrides
+    smtpUrl: Option.none(),
+    mailFrom: "Studio Test <no-reply@studio.test>",
+    ...configOverrides
   }
-  const runtime = ManagedRuntime.make(
-    HttpServerLive.pipe(Layer.provideMerge(BaseLive(Layer.succeed(AppConfig)(config))))
-  )
+  const app = worker ? Layer.merge(HttpServerLive, WorkerLive) : HttpServerLive
+  const runtime = ManagedRuntime.make(app.pipe(Layer.provideMerge(BaseLive(Layer.succeed(AppConfig)(config)))))
   const address = await runtime.runPromise(HttpServer.HttpServer.use((server) => Effect.succeed(server.address)))
   const port = "port" in address ? address.port : 0
   return {

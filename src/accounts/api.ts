@@ -1,0 +1,43 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { AccountAccess, AccountHost } from "../auth/access.ts"
+import { BusinessFront } from "../business/model.ts"
+import { docs } from "../shared/docs.ts"
+import { NotFound } from "../shared/errors.ts"
+import { PageFields, PageQuery } from "../shared/pagination.ts"
+import { Account, PasswordRequest } from "./model.ts"
+
+const Created = Schema.Struct({}).pipe(HttpApiSchema.status(201)).annotate({ description: "Accepted: an empty object" })
+
+export const AccountApi = HttpApiGroup.make("account")
+  .add(
+    HttpApiEndpoint.get("get", "/api/v2/account", {
+      success: Schema.Struct({ accounts: Schema.Array(Account) }),
+      error: NotFound
+    }).annotateMerge(docs("The account of the token", "Account-level host only, with a token granted there."))
+  )
+  .add(
+    HttpApiEndpoint.get("businesses", "/api/v2/account/businesses", {
+      query: PageQuery,
+      success: Schema.Struct({ businesses: Schema.Array(BusinessFront), ...PageFields })
+    }).annotateMerge(docs("The account's businesses", "Every business where the account has a person, by name."))
+  )
+  .add(
+    HttpApiEndpoint.post("confirmations", "/api/v2/account/confirmations", { success: Created }).annotateMerge(
+      docs("Send an e-mail confirmation", "Always 201; no mail when the address is confirmed already.")
+    )
+  )
+  .middleware(AccountAccess)
+  .annotateMerge(docs("Account"))
+
+export const AccountPasswordsApi = HttpApiGroup.make("accountPasswords")
+  .add(
+    HttpApiEndpoint.post("create", "/api/v2/account/passwords", {
+      payload: PasswordRequest,
+      success: Created
+    }).annotateMerge(
+      docs("Send a password reset e-mail", "Body `email`. Always 201, whether or not an account exists. No token needed.")
+    )
+  )
+  .middleware(AccountHost)
+  .annotateMerge(docs("Account passwords"))

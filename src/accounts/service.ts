@@ -1,0 +1,82 @@
+import { Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { CurrentAccount } from "../auth/access.ts"
+import { sendMail } from "../mail/service.ts"
+import { OAuthRepo } from "../oauth/repo.ts"
+import type { Locale } from "../shared/locale.ts"
+import { pageLinks, pageOf } from "../shared/pagination.ts"
+import { RequestContext } from "../shared/request-context.ts"
+import { formatTimestamp } from "../shared/schemas.ts"
+import { emailConfirmationLink, issueAccountToken, passwordResetLink } from "./account-tokens.ts"
+import { AccountsRepo } from "./repo.ts"
+
+export const getAccount = Effect.fn("Accounts.get")(function* () {
+  const caller = yield* CurrentAccount
+  const account = yield* (yield* AccountsRepo).find(caller.accountId)
+  if (!account) return yield* Effect.die(new Error(`token ${caller.tokenId} names a missing account`))
+  return {
+    accounts: [{ ...account, email_confirmed_at: account.email_confirmed_at ? formatTimestamp(account.email_confirmed_at) : null }]
+  }
+})
+
+export const listAccountBusinesses = Effect.fn("Accounts.businesses")(function* (query: {
+  readonly page?: number | undefined
+  readonly per_page?: number | undefined
+}) {
+  const caller = yield* CurrentAccount
+  const page = pageOf(query, 100)
+  const { rows, total } = yield* (yield* AccountsRepo).businesses(caller.accountId, page)
+  return { businesses: rows, ...(yield* pageLinks(page, total)) }
+})
+
+export const sendConfirmation = Effect.fn("Accounts.sendConfirmation")(function* () {
+  const caller = yield* CurrentAccount
+  const context = yield* RequestContext
+  const account = yield* (yield* AccountsRepo).find(caller.accountId)
+  if (!account || account.email_confirmed_at !== null) return {}
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.withTransaction(
+    Effect.gen(function* () {
+      const token = yield* issueAccountToken(account.id, "email_confirmation")
+      yield* sendMail({
+        template: "email_confirmation",
+        to: account.email,
+        locale: context.locale,
+        params: { name: account.first_name || account.email, link: emailConfirmationLink(context.origin, token) }
+      })
+    })
+  ).pipe(Effect.orDie)
+  return {}
+})
+
+export const createPasswordReset = Effect.fn("Accounts.createPasswordReset")(function* (payload: {
+  readonly email?: string | undefined
+  readonly account?: { readonly email?: string | undefined } | undefined
+}) {
+  const context = yield* RequestContext
+  const email = (payload.email ?? payload.account?.email ?? "").trim()
+  if (email.length > 0 && email.length <= 254) yield* requestPasswordReset(email, context.locale, context.origin)
+  return {}
+})
+
+/** Sends a password-reset link when the account exists; the caller says the same either way. */
+export const requestPasswordReset = Effect.fn("Accounts.requestPasswordReset")(function* (
+  email: string,
+  locale: Locale,
+  origin: string
+) {
+  const account = yield* (yield* OAuthRepo).accountByEmail(email.trim())
+  if (Option.isNone(account)) return
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.withTransaction(
+    Effect.gen(function* () {
+      const resetToken = yield* issueAccountToken(account.value.id, "password_reset")
+      yield* sendMail({
+        template: "password_reset",
+        to: account.value.email,
+        locale,
+        params: { name: account.value.first_name || account.value.email, link: passwordResetLink(origin, resetToken) }
+      })
+    })
+  ).pipe(Effect.orDie)
+})

@@ -1,0 +1,44 @@
+import { Effect } from "effect"
+import { Forbidden, fail } from "../shared/errors.ts"
+import { CurrentStaff } from "./access.ts"
+import type { StaffRole } from "./tokens.ts"
+
+/**
+ * Staff policies: each action names the one it needs, and a refusal is a 403 with a message
+ * saying who may do it (translated like every `errors` message).
+ */
+const rank: Record<StaffRole, number> = {
+  primary_owner: 5,
+  owner: 4,
+  manager: 3,
+  standard: 2,
+  limited: 1,
+  demoted: 0
+}
+
+export const isOwner = (role: StaffRole) => rank[role] >= rank.owner
+export const isManagerOrHigher = (role: StaffRole) => rank[role] >= rank.manager
+
+/** Owners and the primary owner. */
+export const requireOwner = Effect.gen(function* () {
+  const staff = yield* CurrentStaff
+  if (!isOwner(staff.role)) return yield* fail(Forbidden, { key: "owner_required" })
+  return staff
+})
+
+/** Managers, owners and the primary owner. */
+export const requireManagerOrHigher = Effect.gen(function* () {
+  const staff = yield* CurrentStaff
+  if (!isManagerOrHigher(staff.role)) return yield* fail(Forbidden, { key: "manager_required" })
+  return staff
+})
+
+/** The record's author (by person id), or a manager or higher. */
+export const requireAuthorOrManager = (authorPersonId: number | null) =>
+  Effect.gen(function* () {
+    const staff = yield* CurrentStaff
+    if (staff.personId !== authorPersonId && !isManagerOrHigher(staff.role)) {
+      return yield* fail(Forbidden, { key: "author_or_manager_required" })
+    }
+    return staff
+  })

@@ -1,0 +1,156 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { randomBytes } from "node:crypto"
+
+/** The SQL of the OAuth authorization server and the login pages. */
+const AccountLogin = Schema.Struct({
+  id: Schema.Number,
+  email: Schema.String,
+  first_name: Schema.String,
+  last_name: Schema.String,
+  password_hash: Schema.NullOr(Schema.String),
+  email_confirmed_at: Schema.NullOr(Schema.Date)
+})
+export type AccountLogin = typeof AccountLogin.Type
+
+const Application = Schema.Struct({
+  id: Schema.Number,
+  client_id: Schema.String,
+  client_secret_hash: Schema.NullOr(Schema.String),
+  name: Schema.String,
+  redirect_uri: Schema.String,
+  is_public: Schema.Boolean
+})
+export type Application = typeof Application.Type
+
+const AuthorizationCode = Schema.Struct({
+  application_id: Schema.Number,
+  account_id: Schema.Number,
+  business_id: Schema.NullOr(Schema.Number),
+  redirect_uri: Schema.String,
+  code_challenge: Schema.NullOr(Schema.String),
+  expired: Schema.Boolean,
+  used: Schema.Boolean
+})
+export type AuthorizationCode = typeof AuthorizationCode.Type
+
+const BrandingRow = Schema.Struct({
+  name: Schema.String,
+  brand_colors: Schema.Record(Schema.String, Schema.Unknown),
+  logo_url: Schema.NullOr(Schema.String)
+})
+export type LoginBranding = typeof BrandingRow.Type
+
+const first = <S extends Schema.Top>(schema: S) =>
+  (rows: ReadonlyArray<unknown>) =>
+    Effect.map(Schema.decodeUnknownEffect(Schema.Array(schema))(rows), (decoded) => Option.fromNullishOr(decoded[0]))
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return {
+    accountByEmail: (email: string) =>
+      sql`select id, email, first_name, last_name, password_hash, email_confirmed_at from accounts where email = ${email}`.pipe(
+        Effect.flatMap(first(AccountLogin)),
+        Effect.orDie
+      ),
+
+    accountById: (id: number) =>
+      sql`select id, email, first_name, last_name, password_hash, email_confirmed_at from accounts where id = ${id}`.pipe(
+        Effect.flatMap(first(AccountLogin)),
+        Effect.orDie
+      ),
+
+    setPassword: (accountId: number, passwordHash: string) =>
+      sql`update accounts set password_hash = ${passwordHash}, updated_at = now() where id = ${accountId}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
+
+    confirmEmail: (accountId: number) =>
+      sql`update accounts set email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
+          where id = ${accountId}`.pipe(Effect.asVoid, Effect.orDie),
+
+    applicationByClientId: (clientId: string) =>
+      sql`select id, client_id, client_secret_hash, name, redirect_uri, is_public
+          from oauth_applications where client_id = ${clientId}`.pipe(Effect.flatMap(first(Application)), Effect.orDie),
+
+    branding: (businessId: number) =>
+      sql`select name, brand_colors, logo_url from businesses where id = ${businessId}`.pipe(
+        Effect.flatMap(first(BrandingRow)),
+        Effect.orDie
+      ),
+
+    insertCode: (code: {
+      readonly codeHash: Buffer
+      readonly applicationId: number
+      readonly accountId: number
+      readonly businessId: number | null
+      readonly redirectUri: string
+      readonly codeChallenge: string | null
+      readonly lifetimeSeconds: number
+    }) =>
+      sql`insert into oauth_authorization_codes
+            (code_hash, application_id, account_id, business_id, redirect_uri, code_challenge, expires_at)
+          values (${code.codeHash}, ${code.applicationId}, ${code.accountId}, ${code.businessId}, ${code.redirectUri},
+                  ${code.codeChallenge}, now() + ${`${code.lifetimeSeconds} seconds`}::interval)`.pipe(Effect.asVoid, Effect.orDie),
+
+    /**
+     * Marks a code used and returns it as it was: `used` tells a replay, `expired` a late
+     * exchange. One statement, so two concurrent exchanges cannot both see it unused.
+     */
+    takeCode: (codeHash: Buffer) =>
+      sql`with previous as (
+            select code_hash, used_at is not null as used from oauth_authorization_codes where code_hash = ${codeHash} for update
+          )
+          update oauth_authorization_codes c set used_at = coalesce(c.used_at, now())
+          from previous p where c.code_hash = p.code_hash
+          returning c.application_id, c.account_id, c.business_id, c.redirect_uri, c.code_challenge,
+                    c.expires_at <= now() as expired, p.used`.pipe(Effect.flatMap(first(AuthorizationCode)), Effect.orDie),
+
+    insertToken: (token: {
+      readonly tokenHash: Buffer
+      readonly accountId: number
+      readonly businessId: number | null
+      readonly applicationId: number
+      readonly codeHash: Buffer
+    }) =>
+      sql`insert into access_tokens (token_hash, account_id, business_id, application_id, authorization_code_hash)
+          values (${token.tokenHash}, ${token.accountId}, ${token.businessId}, ${token.applicationId}, ${token.codeHash})`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
+
+    revokeTokensOfCode: (codeHash: Buffer) =>
+      sql`update access_tokens set revoked_at = now()
+          where authorization_code_hash = ${codeHash} and revoked_at is null`.pipe(Effect.asVoid, Effect.orDie),
+
+    /** The application a live token was issued to (None: no such token; Some(null): not through OAuth). */
+    tokenApplication: (tokenHash: Buffer) =>
+      sql`select application_id from access_tokens where token_hash = ${tokenHash} and revoked_at is null`.pipe(
+        Effect.flatMap(first(Schema.Struct({ application_id: Schema.NullOr(Schema.Number) }))),
+        Effect.map(Option.map((row) => row.application_id)),
+        Effect.orDie
+      ),
+
+    /** Revokes a token; with an application, only that application's own tokens. */
+    revokeToken: (tokenHash: Buffer, applicationId: Option.Option<number>) =>
+      sql`update access_tokens set revoked_at = now()
+          where token_hash = ${tokenHash} and revoked_at is null
+          ${Option.isSome(applicationId) ? sql`and application_id = ${applicationId.value}` : sql``}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
+
+    /** The secret signing session cookies: made once per deployment, shared by its processes. */
+    sessionSecret: Effect.gen(function* () {
+      yield* sql`insert into app_secrets (name, value) values ('session', ${randomBytes(32).toString("hex")})
+                 on conflict (name) do nothing`
+      const rows = yield* sql<{ readonly value: string }>`select value from app_secrets where name = 'session'`
+      return rows[0]!.value
+    }).pipe(Effect.orDie)
+  }
+})
+
+export class OAuthRepo extends Context.Service<OAuthRepo, Effect.Success<typeof make>>()("studio/OAuthRepo") {
+  static readonly layer = Layer.effect(OAuthRepo)(make)
+}

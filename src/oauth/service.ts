@@ -1,0 +1,177 @@
+import { Effect, Option } from "effect"
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import { hashClientSecret } from "../auth/applications.ts"
+import { verifyPassword } from "../auth/passwords.ts"
+import { AccessTokens, generateToken, hashToken } from "../auth/tokens.ts"
+import { type Application, OAuthRepo } from "./repo.ts"
+
+/**
+ * The rules of the authorization-code grant (RFC 6749 section 4.1, PKCE RFC 7636): codes
+ * are single-use and live 10 minutes; the redirect URI must equal the registered one exactly;
+ * PKCE (S256) is verified when a challenge was given and required for public applications;
+ * a replayed code revokes every token it produced. Tokens do not expire.
+ */
+export const CODE_LIFETIME_SECONDS = 600
+
+/** An RFC 6749 error: `{"error": code, "error_description": ...}`. */
+export class OAuthError {
+  readonly _tag = "OAuthError"
+  readonly error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type"
+  readonly description: string
+  readonly status: number
+  constructor(error: OAuthError["error"], description: string, status = 400) {
+    this.error = error
+    this.description = description
+    this.status = status
+  }
+}
+
+const s256 = (verifier: string) => createHash("sha256").update(verifier, "ascii").digest("base64url")
+
+/** RFC 7636: 43–128 characters of the unreserved set. */
+export const isValidPkceValue = (value: string) => /^[A-Za-z0-9\-._~]{43,128}$/.test(value)
+
+const sameSecret = (secret: string, hash: string | null) => {
+  if (hash === null) return false
+  const given = Buffer.from(hashClientSecret(secret), "hex")
+  const stored = Buffer.from(hash, "hex")
+  return given.length === stored.length && timingSafeEqual(given, stored)
+}
+
+/** Checks an e-mail and password; `None` for any mismatch, without telling which. */
+export const checkPassword = Effect.fn("OAuth.checkPassword")(function* (email: string, password: string) {
+  const repo = yield* OAuthRepo
+  const account = yield* repo.accountByEmail(email.trim())
+  if (Option.isNone(account) || account.value.password_hash === null) {
+    // Spend the same time as a real check, so response times do not tell which e-mails exist.
+    yield* Effect.promise(() => verifyPassword(password, DUMMY_HASH))
+    return Option.none()
+  }
+  const ok = yield* Effect.promise(() => verifyPassword(password, account.value.password_hash!))
+  return ok ? Option.some(account.value) : Option.none()
+})
+const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+
+export const issueCode = Effect.fn("OAuth.issueCode")(function* (options: {
+  readonly application: Application
+  readonly accountId: number
+  readonly businessId: number | null
+  readonly redirectUri: string
+  readonly codeChallenge: string | null
+}) {
+  const code = randomBytes(32).toString("base64url")
+  yield* (yield* OAuthRepo).insertCode({
+    codeHash: hashToken(code),
+    applicationId: options.application.id,
+    accountId: options.accountId,
+    businessId: options.businessId,
+    redirectUri: options.redirectUri,
+    codeChallenge: options.codeChallenge,
+    lifetimeSeconds: CODE_LIFETIME_SECONDS
+  })
+  return code
+})
+
+export interface TokenRequest {
+  readonly grant_type?: string | undefined
+  readonly code?: string | undefined
+  readonly redirect_uri?: string | undefined
+  readonly client_id?: string | undefined
+  readonly client_secret?: string | undefined
+  readonly code_verifier?: string | undefined
+}
+
+/** Client credentials from the body (client_secret_post) or the Basic header (client_secret_basic). */
+export const clientCredentials = (
+  body: TokenRequest,
+  authorization: string | undefined
+): { readonly clientId?: string; readonly secret?: string; readonly basic: boolean } | OAuthError => {
+  const basic = authorization?.match(/^\s*Basic\s+([A-Za-z0-9+/=]+)\s*$/i)?.[1]
+  if (basic) {
+    const decoded = Buffer.from(basic, "base64").toString("utf8")
+    const colon = decoded.indexOf(":")
+    if (colon < 0) return new OAuthError("invalid_client", "Malformed Basic credentials", 401)
+    try {
+      const clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " "))
+      const secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " "))
+      if (body.client_id !== undefined && body.client_id !== clientId) {
+        return new OAuthError("invalid_request", "client_id differs from the Basic credentials")
+      }
+      if (body.client_secret !== undefined) {
+        return new OAuthError("invalid_request", "Use one client authentication method, not two")
+      }
+      return { clientId, secret, basic: true }
+    } catch {
+      return new OAuthError("invalid_client", "Malformed Basic credentials", 401)
+    }
+  }
+  return { ...(body.client_id !== undefined ? { clientId: body.client_id } : {}), ...(body.client_secret !== undefined ? { secret: body.client_secret } : {}), basic: false }
+}
+
+/** Authenticates the client: a confidential one by its secret, a public one by its id alone. */
+export const authenticateClient = Effect.fn("OAuth.authenticateClient")(function* (
+  credentials: { readonly clientId?: string; readonly secret?: string; readonly basic: boolean }
+) {
+  if (!credentials.clientId) return yield* Effect.fail(new OAuthError("invalid_client", "Client authentication is required", 401))
+  const application = yield* (yield* OAuthRepo).applicationByClientId(credentials.clientId)
+  if (Option.isNone(application)) return yield* Effect.fail(new OAuthError("invalid_client", "Unknown client", 401))
+  if (application.value.is_public) {
+    if (credentials.secret !== undefined) return yield* Effect.fail(new OAuthError("invalid_client", "A public client has no secret", 401))
+    return application.value
+  }
+  if (credentials.secret === undefined || !sameSecret(credentials.secret, application.value.client_secret_hash)) {
+    return yield* Effect.fail(new OAuthError("invalid_client", "Client authentication failed", 401))
+  }
+  return application.value
+})
+
+export const exchangeCode = Effect.fn("OAuth.exchangeCode")(function* (body: TokenRequest, application: Application) {
+  const repo = yield* OAuthRepo
+  if (body.grant_type !== "authorization_code") {
+    return yield* Effect.fail(
+      body.grant_type === undefined
+        ? new OAuthError("invalid_request", "grant_type is required")
+        : new OAuthError("unsupported_grant_type", "Only the authorization_code grant is supported")
+    )
+  }
+  if (!body.code) return yield* Effect.fail(new OAuthError("invalid_request", "code is required"))
+  if (!body.redirect_uri) return yield* Effect.fail(new OAuthError("invalid_request", "redirect_uri is required"))
+  const codeHash = hashToken(body.code)
+  const taken = yield* repo.takeCode(codeHash)
+  if (Option.isNone(taken)) return yield* Effect.fail(new OAuthError("invalid_grant", "Unknown authorization code"))
+  const code = taken.value
+  if (code.used) {
+    yield* repo.revokeTokensOfCode(codeHash)
+    yield* (yield* AccessTokens).forgetCached
+    return yield* Effect.fail(new OAuthError("invalid_grant", "The authorization code was used already; its tokens are revoked"))
+  }
+  if (code.expired) return yield* Effect.fail(new OAuthError("invalid_grant", "The authorization code has expired"))
+  if (code.application_id !== application.id) {
+    return yield* Effect.fail(new OAuthError("invalid_grant", "The authorization code was issued to another client"))
+  }
+  if (code.redirect_uri !== body.redirect_uri) {
+    return yield* Effect.fail(new OAuthError("invalid_grant", "redirect_uri does not match the authorization request"))
+  }
+  if (application.is_public && code.code_challenge === null) {
+    return yield* Effect.fail(new OAuthError("invalid_grant", "A public client must use PKCE"))
+  }
+  if (code.code_challenge !== null) {
+    if (!body.code_verifier || !isValidPkceValue(body.code_verifier)) {
+      return yield* Effect.fail(new OAuthError("invalid_grant", "code_verifier is missing or malformed"))
+    }
+    if (s256(body.code_verifier) !== code.code_challenge) {
+      return yield* Effect.fail(new OAuthError("invalid_grant", "code_verifier does not match the code challenge"))
+    }
+  } else if (body.code_verifier !== undefined) {
+    return yield* Effect.fail(new OAuthError("invalid_grant", "No code challenge was given for this code"))
+  }
+  const token = generateToken()
+  yield* repo.insertToken({
+    tokenHash: hashToken(token),
+    accountId: code.account_id,
+    businessId: code.business_id,
+    applicationId: application.id,
+    codeHash
+  })
+  return token
+})

@@ -1,0 +1,355 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, type Statement } from "effect/sql"
+import { type Page, totalCount } from "../shared/pagination.ts"
+import {
+  CustomFieldDefinitionRow,
+  CustomFieldValueRow,
+  type CustomFieldValueWrite,
+  type PersonListFilters,
+  PersonRow,
+  type PersonSort,
+  type PersonSortKey,
+  type PersonWrite,
+  RelationshipRow
+} from "./model.ts"
+
+/**
+ * The SQL of people. Every statement names `business_id`; writes run on the caller's
+ * connection, so inside `sql.withTransaction` they commit or roll back together. Deleted
+ * people (`deleted_at` set) are left out everywhere except `find` with `includeDeleted`.
+ */
+const decodePeople = Schema.decodeUnknownEffect(Schema.Array(PersonRow))
+const decodeListed = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ ...PersonRow.fields, total_count: Schema.Number })))
+const decodeScored = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ ...PersonRow.fields, score: Schema.Number, total_count: Schema.Number }))
+)
+const decodeValues = Schema.decodeUnknownEffect(Schema.Array(CustomFieldValueRow))
+const decodeRelationships = Schema.decodeUnknownEffect(Schema.Array(RelationshipRow))
+const decodeDefinitions = Schema.decodeUnknownEffect(Schema.Array(CustomFieldDefinitionRow))
+const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
+const decodeBlockers = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ is_staff: Schema.Boolean, dependents: Schema.Number }))
+)
+
+/** The full name as search and its trigram index see it (same expression as the index). */
+const FULL_NAME = "lower(p.first_name || ' ' || coalesce(p.middle_name || ' ', '') || p.last_name)"
+
+const SORT_COLUMNS: Record<PersonSortKey, string> = {
+  id: "p.id",
+  created_at: "p.created_at",
+  updated_at: "p.updated_at",
+  first_name: "lower(p.first_name)",
+  last_name: "lower(p.last_name)"
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, "\\$&")
+
+export interface SearchTerms {
+  /** Lowercased text matched against full names; None: names are not searched. */
+  readonly name: Option.Option<string>
+  /** Lowercased text matched against e-mail addresses. */
+  readonly email: Option.Option<string>
+  /** Digits matched against complete phone numbers. */
+  readonly phoneDigits: Option.Option<string>
+}
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+
+  const columns = sql`p.id, p.business_id, p.account_id, p.pronoun, p.first_name, p.middle_name, p.last_name,
+    p.email::text as email, p.phone, p.address, p.birthdate, p.guardian_name, p.guardian_email, p.profile_photo_url,
+    p.is_member, p.joined_at, p.time_zone, p.location_id, l.name as location_name, l.slug as location_slug,
+    p.hidden_at, p.deleted_at, p.created_at, p.updated_at`
+  const fromPeople = sql`people p left join locations l on l.business_id = p.business_id and l.id = p.location_id`
+
+  const listWhere = (businessId: number, filters: PersonListFilters) =>
+    sql`p.business_id = ${businessId} and p.deleted_at is null
+        ${filters.createdSince ? sql`and p.created_at >= ${filters.createdSince}` : sql``}
+        ${filters.updatedSince ? sql`and p.updated_at >= ${filters.updatedSince}` : sql``}
+        ${filters.isMember !== undefined ? sql`and p.is_member = ${filters.isMember}` : sql``}`
+
+  const orderBy = (sorts: ReadonlyArray<PersonSort>) => {
+    const parts = sorts.map((s) => `${SORT_COLUMNS[s.key]} ${s.descending ? "desc" : "asc"}`)
+    if (!sorts.some((s) => s.key === "id")) parts.push("p.id asc")
+    return sql.literal(parts.join(", "))
+  }
+
+  return {
+    /** People by id, in id order; `includeDeleted` also finds soft-deleted ones. */
+    find: (businessId: number, ids: ReadonlyArray<number>, options: { readonly includeDeleted: boolean }) =>
+      ids.length === 0
+        ? Effect.succeed([] as ReadonlyArray<PersonRow>)
+        : sql`select ${columns} from ${fromPeople}
+              where p.business_id = ${businessId} and p.id = any(${ids})
+              ${options.includeDeleted ? sql`` : sql`and p.deleted_at is null`}
+              order by p.id`.pipe(Effect.flatMap(decodePeople), Effect.orDie),
+
+    /** Live people among `ids` (to check references). */
+    existingIds: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0
+        ? Effect.succeed(new Set<number>())
+        : sql`select id from people where business_id = ${businessId} and id = any(${ids}) and deleted_at is null`.pipe(
+          Effect.flatMap(decodeIds),
+          Effect.map((rows) => new Set(rows.map((row) => row.id))),
+          Effect.orDie
+        ),
+
+    /** One page of live people with the list filters, in the requested order. */
+    list: (businessId: number, page: Page, filters: PersonListFilters, sorts: ReadonlyArray<PersonSort>) =>
+      Effect.gen(function* () {
+        const where = listWhere(businessId, filters)
+        const rows = yield* sql`
+          select ${columns}, count(*) over () as total_count
+          from ${fromPeople}
+          where ${where}
+          order by ${orderBy(sorts)}
+          limit ${page.limit} offset ${page.offset}`.pipe(Effect.flatMap(decodeListed))
+        const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`
+          select count(*) as n from people p where ${where}`)
+        return { rows: rows as ReadonlyArray<PersonRow>, total }
+      }).pipe(Effect.orDie),
+
+    /**
+     * Search by name (trigram similarity, or every word contained), e-mail (contained) and
+     * complete phone number (its digits). The score is the best of the fields searched:
+     * up to 2 for each (2 = exact).
+     */
+    search: (businessId: number, terms: SearchTerms, page: Page) =>
+      Effect.gen(function* () {
+        const fullName = sql.literal(FULL_NAME)
+        const matches: Array<Statement.Fragment> = []
+        const scores: Array<Statement.Fragment> = []
+        if (Option.isSome(terms.name)) {
+          const q = terms.name.value
+          const words = q.split(/\s+/).filter((w) => w.length > 0)
+          const allWords = sql.and(words.map((w) => sql`${fullName} like ${`%${escapeLike(w)}%`}`))
+          matches.push(sql`(${allWords} or ${q} <% ${fullName})`)
+          scores.push(sql`case when ${fullName} = ${q} then 2
+                               when ${allWords} or ${q} <% ${fullName} then word_similarity(${q}, ${fullName}) + similarity(${q}, ${fullName})
+                               else 0 end`)
+        }
+        if (Option.isSome(terms.email)) {
+          const q = terms.email.value
+          const contains = sql`lower(p.email::text) like ${`%${escapeLike(q)}%`}`
+          matches.push(contains)
+          scores.push(sql`case when lower(p.email::text) = ${q} then 2
+                               when ${contains} then word_similarity(${q}, lower(p.email::text)) + similarity(${q}, lower(p.email::text))
+                               else 0 end`)
+        }
+        if (Option.isSome(terms.phoneDigits)) {
+          matches.push(sql`p.phone_digits = ${terms.phoneDigits.value}`)
+          scores.push(sql`case when p.phone_digits = ${terms.phoneDigits.value} then 2 else 0 end`)
+        }
+        if (matches.length === 0) return { rows: [], total: 0 }
+        const score = scores.length === 1 ? scores[0]! : sql`greatest(${sql.csv(scores)})`
+        const rows = yield* sql`
+          select ${columns}, round((${score})::numeric, 2)::float8 as score, count(*) over () as total_count
+          from ${fromPeople}
+          where p.business_id = ${businessId} and p.deleted_at is null and ${sql.or(matches)}
+          order by score desc, p.id
+          limit ${page.limit} offset ${page.offset}`.pipe(Effect.flatMap(decodeScored))
+        const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`
+          select count(*) as n from people p
+          where p.business_id = ${businessId} and p.deleted_at is null and ${sql.or(matches)}`)
+        return { rows, total }
+      }).pipe(Effect.orDie),
+
+    /** Custom field values of these people, fields in position order; hidden fields only when asked. */
+    customFieldValues: (businessId: number, personIds: ReadonlyArray<number>, options: { readonly includeHidden: boolean }) =>
+      personIds.length === 0
+        ? Effect.succeed([] as ReadonlyArray<CustomFieldValueRow>)
+        : sql`
+          select v.person_id, v.custom_field_id, f.name, f.data_type, v.text_value, v.boolean_value,
+                 coalesce((select json_agg(json_build_object('id', o.id, 'value', o.value) order by o.position, o.id)
+                           from person_custom_field_selections s
+                           join custom_field_options o on o.business_id = s.business_id and o.id = s.custom_field_option_id
+                           where s.business_id = v.business_id and s.person_id = v.person_id
+                             and s.custom_field_id = v.custom_field_id), '[]') as options
+          from person_custom_field_values v
+          join custom_fields f on f.business_id = v.business_id and f.id = v.custom_field_id
+          where v.business_id = ${businessId} and v.person_id = any(${personIds})
+          ${options.includeHidden ? sql`` : sql`and not f.hidden_in_client_mode`}
+          order by v.person_id, f.position, f.id`.pipe(Effect.flatMap(decodeValues), Effect.orDie),
+
+    /** Relationships where these people are provider or dependent, between live people. */
+    relationships: (businessId: number, personIds: ReadonlyArray<number>) =>
+      personIds.length === 0
+        ? Effect.succeed([] as ReadonlyArray<RelationshipRow>)
+        : sql`
+          select r.provider_id, r.dependent_id,
+                 pp.first_name || ' ' || pp.last_name as provider_name,
+                 dp.first_name || ' ' || dp.last_name as dependent_name
+          from person_relationships r
+          join people pp on pp.business_id = r.business_id and pp.id = r.provider_id and pp.deleted_at is null
+          join people dp on dp.business_id = r.business_id and dp.id = r.dependent_id and dp.deleted_at is null
+          where r.business_id = ${businessId} and (r.provider_id = any(${personIds}) or r.dependent_id = any(${personIds}))
+          order by r.provider_id, r.dependent_id`.pipe(Effect.flatMap(decodeRelationships), Effect.orDie),
+
+    /** The person of an account in this business (the token's person). */
+    personOfAccount: (businessId: number, accountId: number) =>
+      sql`select id from people where business_id = ${businessId} and account_id = ${accountId} and deleted_at is null
+          order by id limit 1`.pipe(
+        Effect.flatMap(decodeIds),
+        Effect.map((rows) => Option.fromNullishOr(rows[0]?.id)),
+        Effect.orDie
+      ),
+
+    /** Custom fields of the business among `ids`, with their options. */
+    customFieldDefinitions: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0
+        ? Effect.succeed([] as ReadonlyArray<CustomFieldDefinitionRow>)
+        : sql`
+          select f.id, f.name, f.data_type, f.multi_select,
+                 coalesce((select json_agg(json_build_object('id', o.id, 'value', o.value) order by o.position, o.id)
+                           from custom_field_options o
+                           where o.business_id = f.business_id and o.custom_field_id = f.id), '[]') as options
+          from custom_fields f
+          where f.business_id = ${businessId} and f.id = any(${ids})`.pipe(Effect.flatMap(decodeDefinitions), Effect.orDie),
+
+    locationExists: (businessId: number, id: number) =>
+      sql`select id from locations where business_id = ${businessId} and id = ${id}`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      ),
+
+    /** Whether another live person of the business has this e-mail address. */
+    emailTaken: (businessId: number, email: string, exceptPersonId: number | null) =>
+      sql`select id from people
+          where business_id = ${businessId} and email = ${email} and deleted_at is null
+          ${exceptPersonId === null ? sql`` : sql`and id <> ${exceptPersonId}`}`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      ),
+
+    /** The account of an e-mail address, created (without a password) when there is none. */
+    accountForEmail: (email: string, firstName: string, lastName: string) =>
+      sql`insert into accounts (email, first_name, last_name) values (${email}, ${firstName}, ${lastName})
+          on conflict (email) do update set email = accounts.email
+          returning id`.pipe(
+        Effect.flatMap(decodeIds),
+        Effect.map((rows) => rows[0]!.id),
+        Effect.orDie
+      ),
+
+    /** None when a live person of the business already has the e-mail address. */
+    insert: (businessId: number, write: PersonWrite) =>
+      sql`insert into people ${sql.insert({ business_id: businessId, ...defined(write) })}
+          on conflict (business_id, email) where email is not null and deleted_at is null do nothing
+          returning id`.pipe(
+        Effect.flatMap(decodeIds),
+        Effect.map((rows) => Option.fromNullishOr(rows[0]?.id)),
+        Effect.orDie
+      ),
+
+    update: (businessId: number, id: number, write: PersonWrite) => {
+      const fields = defined(write)
+      return sql`update people set updated_at = now()
+                 ${Object.keys(fields).length > 0 ? sql`, ${sql.update(fields)}` : sql``}
+                 where business_id = ${businessId} and id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+    },
+
+    /** Bumps `updated_at` of people whose representation changed through another record. */
+    touch: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0
+        ? Effect.void
+        : sql`update people set updated_at = now() where business_id = ${businessId} and id = any(${ids})`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+
+    /**
+     * Makes `dependentIds` exactly the dependents of `providerId`. A dependent has one provider,
+     * so one taken from another provider leaves that one. Returns the people whose
+     * relationships changed.
+     */
+    replaceDependents: (businessId: number, providerId: number, dependentIds: ReadonlyArray<number>) =>
+      Effect.gen(function* () {
+        const removed = yield* sql`
+          delete from person_relationships
+          where business_id = ${businessId}
+            and ((provider_id = ${providerId} and dependent_id <> all(${dependentIds}::bigint[]))
+                 or (dependent_id = any(${dependentIds}::bigint[]) and provider_id <> ${providerId}))
+          returning provider_id, dependent_id`.pipe(
+          Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ provider_id: Schema.Number, dependent_id: Schema.Number }))))
+        )
+        const added = dependentIds.length === 0 ? [] : yield* sql`
+          insert into person_relationships (business_id, provider_id, dependent_id)
+          select ${businessId}, ${providerId}, d from unnest(${dependentIds}::bigint[]) as d
+          on conflict do nothing
+          returning dependent_id as id`.pipe(Effect.flatMap(decodeIds))
+        return [...new Set([...removed.flatMap((r) => [r.provider_id, r.dependent_id]), ...added.map((r) => r.id)])]
+      }).pipe(Effect.orDie),
+
+    /** Sets or removes (null) the single provider of a person; returns the people whose relationships changed. */
+    setProvider: (businessId: number, dependentId: number, providerId: number | null) =>
+      Effect.gen(function* () {
+        const removed = yield* sql`
+          delete from person_relationships
+          where business_id = ${businessId} and dependent_id = ${dependentId}
+            ${providerId === null ? sql`` : sql`and provider_id <> ${providerId}`}
+          returning provider_id as id`.pipe(Effect.flatMap(decodeIds))
+        const added = providerId === null ? [] : yield* sql`
+          insert into person_relationships (business_id, provider_id, dependent_id)
+          values (${businessId}, ${providerId}, ${dependentId})
+          on conflict do nothing
+          returning provider_id as id`.pipe(Effect.flatMap(decodeIds))
+        return [...new Set([...removed.map((r) => r.id), ...added.map((r) => r.id)])]
+      }).pipe(Effect.orDie),
+
+    /** Writes (or clears) custom field values of one person; select fields replace their selections. */
+    writeCustomFieldValues: (businessId: number, personId: number, values: ReadonlyArray<CustomFieldValueWrite>) =>
+      Effect.forEach(
+        values,
+        (value) =>
+          value.clear
+            ? sql`delete from person_custom_field_values
+                  where business_id = ${businessId} and person_id = ${personId} and custom_field_id = ${value.customFieldId}`
+            : Effect.gen(function* () {
+              yield* sql`
+                insert into person_custom_field_values (business_id, person_id, custom_field_id, text_value, boolean_value)
+                values (${businessId}, ${personId}, ${value.customFieldId}, ${value.text}, ${value.boolean})
+                on conflict (business_id, person_id, custom_field_id)
+                do update set text_value = excluded.text_value, boolean_value = excluded.boolean_value`
+              const removed = yield* sql`
+                delete from person_custom_field_selections
+                where business_id = ${businessId} and person_id = ${personId} and custom_field_id = ${value.customFieldId}
+                  and custom_field_option_id <> all(${value.optionIds}::bigint[])
+                returning 1 as id`
+              const added = value.optionIds.length === 0 ? [] : yield* sql`
+                insert into person_custom_field_selections (business_id, person_id, custom_field_id, custom_field_option_id)
+                select ${businessId}, ${personId}, ${value.customFieldId}, o from unnest(${value.optionIds}::bigint[]) as o
+                on conflict do nothing
+                returning 1 as id`
+              if (removed.length + added.length > 0) {
+                yield* sql`update person_custom_field_values set updated_at = now()
+                           where business_id = ${businessId} and person_id = ${personId} and custom_field_id = ${value.customFieldId}`
+              }
+            }),
+        { discard: true }
+      ).pipe(Effect.orDie),
+
+    /** What keeps a person from being deleted, among the records that exist so far. */
+    deleteBlockers: (businessId: number, personId: number) =>
+      sql`select exists (select 1 from staff_members s where s.business_id = ${businessId} and s.person_id = ${personId}) as is_staff,
+                 (select count(*) from person_relationships r
+                  join people d on d.business_id = r.business_id and d.id = r.dependent_id and d.deleted_at is null
+                  where r.business_id = ${businessId} and r.provider_id = ${personId}) as dependents`.pipe(
+        Effect.flatMap(decodeBlockers),
+        Effect.map((rows) => rows[0]!),
+        Effect.orDie
+      ),
+
+    /** Soft delete: the record stays (reports, history), its e-mail address is free again. */
+    softDelete: (businessId: number, personId: number) =>
+      sql`update people set deleted_at = now(), updated_at = now()
+          where business_id = ${businessId} and id = ${personId} and deleted_at is null`.pipe(Effect.asVoid, Effect.orDie)
+  }
+})
+
+/** The keys of a write that are set (undefined means "leave unchanged"). */
+const defined = (write: PersonWrite): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(write).filter(([, value]) => value !== undefined))
+
+export class PeopleRepo extends Context.Service<PeopleRepo, Effect.Success<typeof make>>()("studio/PeopleRepo") {
+  static readonly layer = Layer.effect(PeopleRepo)(make)
+}
