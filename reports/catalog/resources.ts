@@ -1,0 +1,43 @@
+import { clientsCatalog } from "./clients.ts"
+import type { ResourceCatalog } from "./types.ts"
+
+/** The ten report resources of the spec, in its order. */
+export const REPORT_RESOURCES = [
+  "clients",
+  "enrollments",
+  "event_occurrence_staff_members",
+  "event_occurrences",
+  "invoice_items",
+  "invoice_item_transactions",
+  "invoices",
+  "monthly_business_metrics",
+  "pays",
+  "person_plans"
+] as const
+export type ReportResource = (typeof REPORT_RESOURCES)[number]
+
+/**
+ * A resource answers queries once the Core API holds the data it reports on. Until then it
+ * answers a clear 422 rather than empty rows that would read as "no activity".
+ */
+export type ResourceStatus =
+  | { readonly _tag: "Available"; readonly catalog: ResourceCatalog }
+  | { readonly _tag: "Pending"; readonly waitsFor: "scheduling" | "billing" }
+
+const statuses: Record<ReportResource, ResourceStatus> = {
+  clients: { _tag: "Available", catalog: clientsCatalog },
+  enrollments: { _tag: "Pending", waitsFor: "scheduling" },
+  event_occurrence_staff_members: { _tag: "Pending", waitsFor: "scheduling" },
+  event_occurrences: { _tag: "Pending", waitsFor: "scheduling" },
+  invoice_items: { _tag: "Pending", waitsFor: "billing" },
+  invoice_item_transactions: { _tag: "Pending", waitsFor: "billing" },
+  invoices: { _tag: "Pending", waitsFor: "billing" },
+  monthly_business_metrics: { _tag: "Pending", waitsFor: "billing" },
+  pays: { _tag: "Pending", waitsFor: "billing" },
+  person_plans: { _tag: "Pending", waitsFor: "billing" }
+}
+
+export const isReportResource = (name: string): name is ReportResource => Object.hasOwn(statuses, name)
+
+/** The status of a resource name from a URL, or undefined when the spec has no such resource. */
+export const resourceStatus = (name: string): ResourceStatus | undefined => (isReportResource(name) ? statuses[name] : undefined)

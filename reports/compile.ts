@@ -1,0 +1,310 @@
+import type { ResourceCatalog, WireType } from "./catalog/types.ts"
+import type { NormalizedFilter, NormalizedQuery, ParamValue, SortTarget } from "./normalize.ts"
+
+/**
+ * A normalized query → DuckDB SQL with named parameters. Pure: the same query and options
+ * give the same text (golden tests pin it). Identifiers and expressions come only from the
+ * catalog; every value (filter values, scope, key, limit, clock) is a `$pN` parameter, cast
+ * to the field's DuckDB type in the text so the type never depends on how JSON spelled it.
+ *
+ * Ordering and pagination. Rows are ordered by the requested sort keys, then by the
+ * resource's key columns (detail) or the group value (summary), which makes the order total.
+ * NULLs sort last in both directions, and text sorts case-insensitively. `starting_after`
+ * names a row: its sort values are looked up (the "anchor") and the page holds the rows
+ * strictly after it in that order (keyset pagination), so pages never skip or repeat rows
+ * even when rows are added between requests. One extra row is fetched to tell `has_more`.
+ */
+
+export interface CompiledSql {
+  readonly sql: string
+  readonly params: Readonly<Record<string, ParamValue>>
+}
+
+export interface CompiledQuery {
+  /** The page: output columns `c0..cN` (summary: `group_label` first), then `key`, then `tz` when datetimes are returned. */
+  readonly page: CompiledSql
+  /** `total_count` when requested. */
+  readonly count: CompiledSql | undefined
+  /** Whether `starting_after` names a row (asked only when the page comes back empty). */
+  readonly anchorExists: CompiledSql | undefined
+}
+
+export interface CompileOptions {
+  /** The businesses whose rows the caller may see. */
+  readonly scope: ReadonlyArray<number>
+  /** The query's clock, for fields relative to today. */
+  readonly now: Date
+}
+
+const DUCKDB_TYPES: Record<WireType, string> = {
+  boolean: "BOOLEAN",
+  currency: "BIGINT",
+  date: "DATE",
+  datetime: "TIMESTAMPTZ",
+  time: "TIME",
+  range: "VARCHAR",
+  enum: "VARCHAR",
+  float: "DOUBLE",
+  integer: "BIGINT",
+  string: "VARCHAR"
+}
+
+/** Parameters of one statement, numbered in order of appearance. `$now` is always bound. */
+const makeParams = (now: Date) => {
+  const params: Record<string, ParamValue> = { now: now.toISOString() }
+  let n = 0
+  return {
+    params,
+    add: (value: ParamValue, type: string): string => {
+      n += 1
+      params[`p${n}`] = value
+      return `CAST($p${n} AS ${type})`
+    }
+  }
+}
+type Params = ReturnType<typeof makeParams>
+
+const isText = (type: WireType) => type === "string" || type === "enum"
+
+// ---------------------------------------------------------------------------------------------
+// Filters
+
+const compileFilter = (filter: NormalizedFilter, p: Params): string => {
+  switch (filter.kind) {
+    case "and":
+    case "or":
+      if (filter.filters.length === 0) return filter.kind === "and" ? "TRUE" : "FALSE"
+      return `(${filter.filters.map((f) => compileFilter(f, p)).join(filter.kind === "and" ? " AND " : " OR ")})`
+    case "emp":
+      return isText(filter.column.type) ? `(${filter.column.sql} IS NULL OR ${filter.column.sql} = '')` : `(${filter.column.sql} IS NULL)`
+    case "nemp":
+      return isText(filter.column.type)
+        ? `(${filter.column.sql} IS NOT NULL AND ${filter.column.sql} <> '')`
+        : `(${filter.column.sql} IS NOT NULL)`
+    case "btw": {
+      const { sql, type } = filter.column
+      // Text compares case-insensitively, like it sorts.
+      return isText(type)
+        ? `(lower(${sql}) BETWEEN lower(${p.add(filter.low, "VARCHAR")}) AND lower(${p.add(filter.high, "VARCHAR")}))`
+        : `(${sql} BETWEEN ${p.add(filter.low, DUCKDB_TYPES[type])} AND ${p.add(filter.high, DUCKDB_TYPES[type])})`
+    }
+    case "compare": {
+      const { sql, type } = filter.column
+      if (isText(type)) {
+        const value = `lower(${p.add(filter.value, "VARCHAR")})`
+        switch (filter.op) {
+          case "eq":
+            return `(lower(${sql}) = ${value})`
+          // A row without a value does not equal, nor contain, the given value.
+          case "ne":
+            return `(${sql} IS NULL OR lower(${sql}) <> ${value})`
+          case "gt":
+            return `(lower(${sql}) > ${value})`
+          case "lt":
+            return `(lower(${sql}) < ${value})`
+          case "contains":
+            return `contains(lower(${sql}), ${value})`
+          case "wo":
+            return `(${sql} IS NULL OR NOT contains(lower(${sql}), ${value}))`
+          case "starts":
+            return `starts_with(lower(${sql}), ${value})`
+          case "ends":
+            return `ends_with(lower(${sql}), ${value})`
+        }
+      }
+      const value = p.add(filter.value, DUCKDB_TYPES[type])
+      switch (filter.op) {
+        case "eq":
+          return `(${sql} = ${value})`
+        case "ne":
+          return `(${sql} IS NULL OR ${sql} <> ${value})`
+        case "gt":
+          return `(${sql} > ${value})`
+        case "lt":
+          return `(${sql} < ${value})`
+        default:
+          // normalize.ts admits text operations on text fields only.
+          throw new Error(`${filter.op} on ${type}`)
+      }
+    }
+  }
+}
+
+/** A filter alone, as the predicate text and parameters it compiles to (golden tests pin these). */
+export const compileFilterOnly = (filter: NormalizedFilter, now: Date): CompiledSql => {
+  const p = makeParams(now)
+  return { sql: compileFilter(filter, p), params: p.params }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ordering and keyset
+
+interface OrderColumn {
+  /** Column of the page relation `q`. */
+  readonly name: string
+  readonly direction: "asc" | "desc"
+  readonly nullable: boolean
+}
+
+const orderBy = (columns: ReadonlyArray<OrderColumn>) =>
+  columns.map((c) => `q.${c.name} ${c.direction === "asc" ? "ASC" : "DESC"}${c.nullable ? " NULLS LAST" : ""}`).join(", ")
+
+/**
+ * Rows of `q` strictly after the anchor `a` in the order of `columns` (the last column is
+ * unique, so the order is total). With NULLS LAST, nothing is after a NULL on that column,
+ * and a NULL is after every value.
+ */
+const after = (columns: ReadonlyArray<OrderColumn>): string => {
+  const strictly = (c: OrderColumn) => {
+    const op = c.direction === "asc" ? ">" : "<"
+    return c.nullable ? `(a.${c.name} IS NOT NULL AND (q.${c.name} IS NULL OR q.${c.name} ${op} a.${c.name}))` : `q.${c.name} ${op} a.${c.name}`
+  }
+  const equal = (c: OrderColumn) => (c.nullable ? `q.${c.name} IS NOT DISTINCT FROM a.${c.name}` : `q.${c.name} = a.${c.name}`)
+  let predicate = strictly(columns[columns.length - 1]!)
+  for (let i = columns.length - 2; i >= 0; i--) {
+    predicate = `(${strictly(columns[i]!)} OR (${equal(columns[i]!)} AND ${predicate}))`
+  }
+  return predicate
+}
+
+/** Text sorts case-insensitively; other types by value. */
+const sortExpression = (sql: string, type: WireType) => (isText(type) ? `lower(${sql})` : sql)
+
+/** The opaque key of a summary row: its group value, readable when short. */
+const groupKey = (g: string) =>
+  `CASE WHEN ${g} IS NULL THEN 'null' WHEN length(CAST(${g} AS VARCHAR)) <= 200 THEN 'v:' || CAST(${g} AS VARCHAR) ` +
+  `ELSE 'h:' || md5(CAST(${g} AS VARCHAR)) END`
+
+const scopeCondition = (catalog: ResourceCatalog, scope: ReadonlyArray<number>, p: Params) =>
+  scope.length === 0 ? "FALSE" : `${catalog.businessIdSql} IN (${scope.map((id) => p.add(id, "BIGINT")).join(", ")})`
+
+const whereClause = (query: NormalizedQuery, options: CompileOptions, p: Params) => {
+  const scope = scopeCondition(query.catalog, options.scope, p)
+  return query.filter ? `${scope} AND ${compileFilter(query.filter, p)}` : scope
+}
+
+const hasDatetime = (columns: ReadonlyArray<{ readonly type: WireType }>) => columns.some((c) => c.type === "datetime")
+
+// ---------------------------------------------------------------------------------------------
+
+export const compile = (query: NormalizedQuery, options: CompileOptions): CompiledQuery =>
+  query.mode === "detail" ? compileDetail(query, options) : compileSummary(query, options)
+
+/** Detail queries sort by row values only (normalize.ts). */
+const rowSql = (target: SortTarget): string => {
+  if (target.kind === "aggregate") throw new Error("aggregate sort in a detail query")
+  return target.column.sql
+}
+
+const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, options: CompileOptions): CompiledQuery => {
+  const { catalog } = query
+  const sortColumns = query.sort.map((key, i) => ({
+    sql: sortExpression(rowSql(key.target), key.type),
+    order: { name: `s${i}`, direction: key.direction, nullable: true } satisfies OrderColumn
+  }))
+  const keyColumns = catalog.keyOrder.map((sql, i) => ({ sql, order: { name: `k${i}`, direction: "asc", nullable: false } satisfies OrderColumn }))
+  const order = [...sortColumns, ...keyColumns].map((c) => c.order)
+  const orderSelect = [...sortColumns, ...keyColumns].map((c) => `${c.sql} AS ${c.order.name}`)
+  const withTz = hasDatetime(query.columns)
+
+  const page = makeParams(options.now)
+  const select = [
+    ...query.columns.map((c, i) => `${c.sql} AS c${i}`),
+    `${catalog.keySql} AS key`,
+    ...(withTz ? [`${catalog.timeZoneSql} AS tz`] : []),
+    ...orderSelect
+  ]
+  const outputs = [...query.columns.map((_, i) => `q.c${i}`), "q.key", ...(withTz ? ["q.tz"] : [])]
+  let sql = `WITH q AS (SELECT ${select.join(", ")} FROM ${catalog.source} r WHERE ${whereClause(query, options, page)})`
+  if (query.startingAfter !== undefined) {
+    // The anchor is looked up without the filter: a row that stopped matching still marks the place.
+    const anchorWhere = `${scopeCondition(catalog, options.scope, page)} AND ${catalog.keySql} = ${page.add(query.startingAfter, "VARCHAR")}`
+    sql += `, a AS (SELECT ${orderSelect.join(", ")} FROM ${catalog.source} r WHERE ${anchorWhere})`
+    sql += ` SELECT ${outputs.join(", ")} FROM q, a WHERE ${after(order)}`
+  } else {
+    sql += ` SELECT ${outputs.join(", ")} FROM q`
+  }
+  sql += ` ORDER BY ${orderBy(order)} LIMIT ${page.add(query.limit + 1, "BIGINT")}`
+
+  let count: CompiledSql | undefined
+  if (query.totalCount) {
+    const p = makeParams(options.now)
+    count = { sql: `SELECT count(*) AS n FROM ${catalog.source} r WHERE ${whereClause(query, options, p)}`, params: p.params }
+  }
+  let anchorExists: CompiledSql | undefined
+  if (query.startingAfter !== undefined) {
+    const p = makeParams(options.now)
+    const where = `${scopeCondition(catalog, options.scope, p)} AND ${catalog.keySql} = ${p.add(query.startingAfter, "VARCHAR")}`
+    anchorExists = { sql: `SELECT count(*) AS n FROM ${catalog.source} r WHERE ${where}`, params: p.params }
+  }
+  return { page: { sql, params: page.params }, count, anchorExists }
+}
+
+const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, options: CompileOptions): CompiledQuery => {
+  const { catalog, group } = query
+  // Aggregates only sorted by are computed too, as `x0..`; requested ones are `c0..`.
+  const extra: Array<string> = []
+  const sortColumns = query.sort.map((key, i): { sql: string; order: OrderColumn } => {
+    let ref: string
+    if (key.target.kind === "aggregate") {
+      const wanted = key.target.summary
+      const at = query.columns.findIndex((c) => c.name === wanted.name)
+      if (at >= 0) ref = `g.c${at}`
+      else {
+        ref = `g.x${extra.length}`
+        extra.push(`${wanted.sql} AS x${extra.length}`)
+      }
+    } else {
+      ref = "g.group_label"
+    }
+    return { sql: sortExpression(ref, key.type), order: { name: `s${i}`, direction: key.direction, nullable: true } }
+  })
+  // Without a sort, summary rows come in group order; the group value itself breaks ties.
+  if (sortColumns.length === 0 && (group.type === "string" || group.type === "enum")) {
+    sortColumns.push({ sql: "lower(g.group_label)", order: { name: "s0", direction: "asc", nullable: true } })
+  }
+  const order = [...sortColumns.map((c) => c.order), { name: "group_label", direction: "asc", nullable: true } satisfies OrderColumn]
+  const withTz = group.type === "datetime"
+
+  const grouped = (p: Params) => {
+    const select = [
+      `${group.sql} AS group_label`,
+      ...query.columns.map((c, i) => `${c.sql} AS c${i}`),
+      ...extra,
+      ...(withTz ? [`any_value(${catalog.timeZoneSql}) AS tz`] : [])
+    ]
+    return `g AS (SELECT ${select.join(", ")} FROM ${catalog.source} r WHERE ${whereClause(query, options, p)} GROUP BY 1)`
+  }
+  const keyed = `q AS (SELECT g.*, ${[...sortColumns.map((c) => `${c.sql} AS ${c.order.name}`), `${groupKey("g.group_label")} AS key`].join(", ")} FROM g)`
+
+  const page = makeParams(options.now)
+  const outputs = ["q.group_label", ...query.columns.map((_, i) => `q.c${i}`), "q.key", ...(withTz ? ["q.tz"] : [])]
+  let sql = `WITH ${grouped(page)}, ${keyed}`
+  if (query.startingAfter !== undefined) {
+    const anchorColumns = order.map((c) => c.name).join(", ")
+    sql += `, a AS (SELECT ${anchorColumns} FROM q WHERE q.key = ${page.add(query.startingAfter, "VARCHAR")})`
+    sql += ` SELECT ${outputs.join(", ")} FROM q, a WHERE ${after(order)}`
+  } else {
+    sql += ` SELECT ${outputs.join(", ")} FROM q`
+  }
+  sql += ` ORDER BY ${orderBy(order)} LIMIT ${page.add(query.limit + 1, "BIGINT")}`
+
+  let count: CompiledSql | undefined
+  if (query.totalCount) {
+    const p = makeParams(options.now)
+    count = {
+      sql: `SELECT count(*) AS n FROM (SELECT ${group.sql} AS group_label FROM ${catalog.source} r WHERE ${whereClause(query, options, p)} GROUP BY 1)`,
+      params: p.params
+    }
+  }
+  let anchorExists: CompiledSql | undefined
+  if (query.startingAfter !== undefined) {
+    const p = makeParams(options.now)
+    anchorExists = {
+      sql: `WITH ${grouped(p)}, ${keyed} SELECT count(*) AS n FROM q WHERE q.key = ${p.add(query.startingAfter, "VARCHAR")}`,
+      params: p.params
+    }
+  }
+  return { page: { sql, params: page.params }, count, anchorExists }
+}
+

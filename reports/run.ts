@@ -1,0 +1,144 @@
+import {
+  type DuckDBConnection,
+  DuckDBDateValue,
+  DuckDBListValue,
+  DuckDBTimestampTZValue,
+  DuckDBTimeValue,
+  type DuckDBValue
+} from "@duckdb/node-api"
+import type { WireType } from "./catalog/types.ts"
+import type { CompiledQuery, CompiledSql } from "./compile.ts"
+import type { NormalizedQuery, ResponseField } from "./normalize.ts"
+import { type QueryProblem, problem } from "./problems.ts"
+
+/**
+ * Runs a compiled query on a DuckDB connection (prepared statements, named parameters) and
+ * turns the rows into the spec's wire types: booleans `t`/`f`, currency and integers as
+ * numbers, dates `YYYY-MM-DD`, datetimes ISO 8601 with the row's offset, times `HH:MM:SS`,
+ * ranges as two-element arrays.
+ */
+
+export type WireValue = string | number | null | ReadonlyArray<string | null>
+
+export interface QueryPage {
+  readonly fields: ReadonlyArray<ResponseField>
+  readonly rows: ReadonlyArray<ReadonlyArray<WireValue>>
+  readonly hasMore: boolean
+  readonly lastKey: string | null
+  readonly totalCount: number | undefined
+  /** Seconds spent in DuckDB. */
+  readonly duration: number
+}
+
+export type RunResult =
+  | { readonly _tag: "Ok"; readonly page: QueryPage }
+  | { readonly _tag: "Invalid"; readonly problems: ReadonlyArray<QueryProblem> }
+
+export const execute = async (connection: DuckDBConnection, statement: CompiledSql): Promise<ReadonlyArray<ReadonlyArray<DuckDBValue>>> => {
+  const prepared = await connection.prepare(statement.sql)
+  try {
+    prepared.bind({ ...statement.params })
+    const reader = await prepared.runAndReadAll()
+    return reader.getRows()
+  } finally {
+    prepared.destroySync()
+  }
+}
+
+export const runQuery = async (connection: DuckDBConnection, query: NormalizedQuery, compiled: CompiledQuery): Promise<RunResult> => {
+  const started = performance.now()
+  const raw = await execute(connection, compiled.page)
+  if (raw.length === 0 && compiled.anchorExists) {
+    const [[n] = []] = await execute(connection, compiled.anchorExists)
+    if (Number(n ?? 0) === 0) return { _tag: "Invalid", problems: [problem("report_starting_after_unknown")] }
+  }
+  const totalCount = compiled.count ? Number((await execute(connection, compiled.count))[0]?.[0] ?? 0) : undefined
+  const duration = (performance.now() - started) / 1000
+
+  const hasMore = raw.length > query.limit
+  const pageRows = hasMore ? raw.slice(0, query.limit) : raw
+  const width = query.fields.length
+  const types = query.fields.map((f) => f.type)
+  const rows = pageRows.map((row) => {
+    const tz = row.length > width + 1 ? String(row[width + 1]) : "UTC"
+    return types.map((type, i) => toWire(row[i] ?? null, type, tz))
+  })
+  const last = pageRows[pageRows.length - 1]
+  return {
+    _tag: "Ok",
+    page: {
+      fields: query.fields,
+      rows,
+      hasMore,
+      lastKey: last === undefined ? null : String(last[width]),
+      totalCount,
+      duration: Math.round(duration * 1e6) / 1e6
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wire types
+
+export const toWire = (value: DuckDBValue, type: WireType, timeZone: string): WireValue => {
+  if (value === null || value === undefined) return null
+  switch (type) {
+    case "boolean":
+      return value === true ? "t" : "f"
+    case "integer":
+    case "currency":
+      return Number(value)
+    case "float":
+      return Number(value)
+    case "date":
+      return value instanceof DuckDBDateValue ? value.toString() : String(value)
+    case "time":
+      return value instanceof DuckDBTimeValue ? value.toString() : String(value)
+    case "datetime":
+      return value instanceof DuckDBTimestampTZValue ? formatDateTime(value.micros, timeZone) : String(value)
+    case "range":
+      return value instanceof DuckDBListValue ? value.items.map((item) => (item === null ? null : String(item))) : null
+    case "enum":
+    case "string":
+      return String(value)
+  }
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>()
+const formatterFor = (timeZone: string) => {
+  let formatter = formatters.get(timeZone)
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit"
+    })
+    formatters.set(timeZone, formatter)
+  }
+  return formatter
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0")
+
+/** `2015-07-06T09:30:00-07:00`: the wall time in `timeZone` with its offset (spec: datetimes carry their zone). */
+export const formatDateTime = (micros: bigint, timeZone: string): string => {
+  const millis = Number(micros / 1000n)
+  const seconds = Math.floor(millis / 1000) * 1000
+  let formatter: Intl.DateTimeFormat
+  try {
+    formatter = formatterFor(timeZone)
+  } catch {
+    formatter = formatterFor("UTC")
+  }
+  const parts = Object.fromEntries(formatter.formatToParts(new Date(seconds)).map((p) => [p.type, p.value]))
+  const [year, month, day, hour, minute, second] = ["year", "month", "day", "hour", "minute", "second"].map((k) => Number(parts[k]))
+  const local = Date.UTC(year!, month! - 1, day!, hour!, minute!, second!)
+  const offset = Math.round((local - seconds) / 60_000)
+  const zone = offset === 0 ? "Z" : `${offset < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`
+  return `${pad(year!, 4)}-${pad(month!)}-${pad(day!)}T${pad(hour!)}:${pad(minute!)}:${pad(second!)}${zone}`
+}

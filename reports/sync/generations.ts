@@ -1,0 +1,68 @@
+import * as fs from "node:fs"
+import * as path from "node:path"
+
+/**
+ * The report store on disk: `{dir}/store-<n>.duckdb`, one file per generation, and
+ * `{dir}/current.json`, which names the generation readers use. A generation is written
+ * completely (checkpointed and closed) before `current.json` is replaced by an atomic
+ * rename, so a reader only ever opens a finished store. DuckDB lets one process write a file
+ * or many read it, never both: writers therefore always write a new file, and a generation
+ * is never written again once published.
+ */
+
+export interface CurrentGeneration {
+  readonly generation: number
+  readonly file: string
+  /** PostgreSQL's clock at the snapshot the generation was read in: the next refresh starts there. */
+  readonly synced_at: string
+  /** When the last full rebuild in its lineage ran. */
+  readonly rebuilt_at: string
+  readonly mode: "full" | "incremental"
+}
+
+export const POINTER = "current.json"
+const STORE_FILE = /^store-(\d+)\.duckdb(\.wal)?$/
+
+export const storeFile = (generation: number) => `store-${generation}.duckdb`
+
+export const readCurrent = (dir: string): CurrentGeneration | undefined => {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, POINTER), "utf8")) as CurrentGeneration
+  } catch {
+    return undefined
+  }
+}
+
+/** Publishes a finished generation: readers switch to it on their next query. */
+export const publish = (dir: string, current: CurrentGeneration) => {
+  const temporary = path.join(dir, `${POINTER}.${process.pid}.tmp`)
+  fs.writeFileSync(temporary, JSON.stringify(current, null, 2))
+  fs.renameSync(temporary, path.join(dir, POINTER))
+}
+
+/** The number for a new generation: above every file present, published or left by a crash. */
+export const nextGeneration = (dir: string): number => {
+  let highest = readCurrent(dir)?.generation ?? 0
+  for (const name of fs.readdirSync(dir)) {
+    const match = STORE_FILE.exec(name)
+    if (match) highest = Math.max(highest, Number(match[1]))
+  }
+  return highest + 1
+}
+
+/**
+ * Deletes generations older than the previous one. The previous one stays: a reader that read
+ * `current.json` just before the switch may still be opening it. (A reader that has a file
+ * open keeps reading it after deletion; the space is freed when it closes.) Leftovers of
+ * interrupted syncs go too. Runs under the sync lock, so no other sync is writing here.
+ */
+export const removeOldGenerations = (dir: string, current: number) => {
+  for (const name of fs.readdirSync(dir)) {
+    const match = STORE_FILE.exec(name)
+    // Files above the current generation are leftovers of a sync that crashed before publishing.
+    const stale = match
+      ? Number(match[1]) < current - 1 || Number(match[1]) > current
+      : name.endsWith(".csv") || name.endsWith(".tmp")
+    if (stale) fs.rmSync(path.join(dir, name), { force: true })
+  }
+}

@@ -1,0 +1,237 @@
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { pipeline } from "node:stream/promises"
+import pg from "pg"
+import { to as copyTo } from "pg-copy-streams"
+import {
+  type CurrentGeneration,
+  nextGeneration,
+  publish,
+  readCurrent,
+  removeOldGenerations,
+  storeFile
+} from "./generations.ts"
+import { type StoreTable, changedPeopleSql, clientsTable, createTableSql, customFieldsTable } from "./tables.ts"
+
+/**
+ * Builds the report store from PostgreSQL.
+ *
+ * - `full`: every table read in one REPEATABLE READ snapshot, streamed out with
+ *   `COPY (SELECT ...) TO STDOUT (FORMAT csv)` into a temporary file and loaded with DuckDB's
+ *   own `read_csv` (explicit columns, no extensions), into a new generation file that is
+ *   checkpointed, closed, then published.
+ * - `incremental`: the people whose rows may have changed since the current generation's
+ *   snapshot (minus an overlap for transactions that committed late) are read again. When
+ *   their rows differ from the store's, the current file is copied to a new generation, the
+ *   rows are replaced there, and it is published. When nothing differs only the watermark
+ *   moves, so quiet minutes cost no copy.
+ *
+ * Syncs are serialized by a PostgreSQL advisory lock (the worker's queue, the CLI and a
+ * second worker process all take it). PostgreSQL is read through `pg`, not the Effect SQL
+ * client, because streaming COPY needs pg-copy-streams.
+ */
+
+export type SyncMode = "full" | "incremental"
+
+export interface SyncOptions {
+  readonly databaseUrl: string
+  /** `{DATA_DIR}/reports` */
+  readonly dir: string
+  readonly mode: SyncMode
+}
+
+export interface SyncSummary {
+  /** `unchanged`: an incremental refresh that found nothing to apply. */
+  readonly outcome: "full" | "incremental" | "unchanged"
+  readonly generation: number
+  /** Rows written per table (the changed rows for an incremental refresh). */
+  readonly rows: Readonly<Record<string, number>>
+  readonly synced_at: string
+  readonly duration_ms: number
+}
+
+/** Transactions longer than this that commit after a sync's snapshot are caught by the nightly rebuild. */
+export const OVERLAP_MS = 2 * 60_000
+
+/** No extension is ever downloaded or loaded on demand: the store uses DuckDB's built-ins only. */
+export const DUCKDB_OPTIONS = { autoinstall_known_extensions: "false", autoload_known_extensions: "false" } as const
+
+const TABLES: ReadonlyArray<StoreTable> = [clientsTable, customFieldsTable]
+
+export const syncReports = async (options: SyncOptions): Promise<SyncSummary> => {
+  const started = performance.now()
+  fs.mkdirSync(options.dir, { recursive: true })
+  const client = new pg.Client({ connectionString: options.databaseUrl, application_name: "studio-report-sync" })
+  await client.connect()
+  try {
+    await client.query("select pg_advisory_lock(hashtext('studio:report_sync'))")
+    try {
+      const current = readCurrent(options.dir)
+      const result =
+        options.mode === "incremental" && current && fs.existsSync(path.join(options.dir, current.file))
+          ? await incrementalRefresh(client, options.dir, current)
+          : await fullRebuild(client, options.dir)
+      return { ...result, duration_ms: Math.round(performance.now() - started) }
+    } finally {
+      await client.query("select pg_advisory_unlock(hashtext('studio:report_sync'))").catch(() => {})
+    }
+  } finally {
+    await client.end()
+  }
+}
+
+type Result = Omit<SyncSummary, "duration_ms">
+
+/** Runs `body` in one snapshot of PostgreSQL; returns its result and the snapshot's clock. */
+const inSnapshot = async <A>(client: pg.Client, body: () => Promise<A>): Promise<{ result: A; at: string }> => {
+  await client.query("begin isolation level repeatable read")
+  try {
+    const { rows } = await client.query<{ now: Date }>("select now() as now")
+    const result = await body()
+    await client.query("commit")
+    return { result, at: rows[0]!.now.toISOString() }
+  } catch (error) {
+    await client.query("rollback").catch(() => {})
+    throw error
+  }
+}
+
+const fullRebuild = async (client: pg.Client, dir: string): Promise<Result> => {
+  const generation = nextGeneration(dir)
+  const target = path.join(dir, storeFile(generation))
+  const rows: Record<string, number> = {}
+  let at: string
+  try {
+    ;({ at } = await inSnapshot(client, () =>
+      withDuckDB(target, async (connection) => {
+        for (const table of TABLES) {
+          await connection.run(createTableSql(table))
+          rows[table.name] = await copyInto(client, connection, dir, table, table.name, "true")
+        }
+        await connection.run("CHECKPOINT")
+      })
+    ))
+  } catch (error) {
+    removeFile(target)
+    throw error
+  }
+  publish(dir, { generation, file: storeFile(generation), synced_at: at, rebuilt_at: at, mode: "full" })
+  removeOldGenerations(dir, generation)
+  return { outcome: "full", generation, rows, synced_at: at }
+}
+
+const incrementalRefresh = async (client: pg.Client, dir: string, current: CurrentGeneration): Promise<Result> => {
+  const since = new Date(Date.parse(current.synced_at) - OVERLAP_MS)
+  const csv = { clients: path.join(dir, `clients-${process.pid}.csv`), custom_fields: path.join(dir, `custom_fields-${process.pid}.csv`) }
+  try {
+    const { result: changed, at } = await inSnapshot(client, async () => {
+      await client.query("create temporary table report_changed_people (business_id bigint, id bigint) on commit drop")
+      await client.query(`insert into report_changed_people ${changedPeopleSql}`, [since])
+      const people = await copyToFile(
+        client,
+        clientsTable.select("(p.business_id, p.id) in (select business_id, id from report_changed_people)"),
+        csv.clients
+      )
+      await copyToFile(client, customFieldsTable.select("true"), csv.custom_fields)
+      return people
+    })
+
+    // Compare with the store first: most minutes change nothing, and then no copy is made.
+    const differs = await withDuckDB(":memory:", async (connection) => {
+      await connection.run(`ATTACH ${literal(path.join(dir, current.file))} AS cur (READ_ONLY)`)
+      await connection.run(`CREATE TABLE fresh_clients AS ${readCsv(clientsTable, csv.clients)}`)
+      await connection.run(`CREATE TABLE fresh_custom_fields AS ${readCsv(customFieldsTable, csv.custom_fields)}`)
+      const reader = await connection.runAndReadAll(`SELECT
+          (SELECT count(*) FROM (SELECT * FROM fresh_clients EXCEPT SELECT c.* FROM cur.clients c SEMI JOIN fresh_clients f ON f.key = c.key))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_custom_fields EXCEPT SELECT * FROM cur.custom_fields))
+        + (SELECT count(*) FROM (SELECT * FROM cur.custom_fields EXCEPT SELECT * FROM fresh_custom_fields))`)
+      return Number(reader.getRows()[0]?.[0] ?? 0) > 0
+    })
+    if (!differs) {
+      // Only the watermark moves; readers keep the file they have.
+      publish(dir, { ...current, synced_at: at })
+      return { outcome: "unchanged", generation: current.generation, rows: { clients: 0 }, synced_at: at }
+    }
+
+    const generation = nextGeneration(dir)
+    const target = path.join(dir, storeFile(generation))
+    try {
+      // A published generation is never written again: readers may hold it open.
+      fs.copyFileSync(path.join(dir, current.file), target)
+      await withDuckDB(target, async (connection) => {
+        await connection.run("BEGIN TRANSACTION")
+        await connection.run(`CREATE TEMPORARY TABLE fresh_clients AS ${readCsv(clientsTable, csv.clients)}`)
+        await connection.run("DELETE FROM clients WHERE key IN (SELECT key FROM fresh_clients)")
+        await connection.run("INSERT INTO clients SELECT * FROM fresh_clients")
+        await connection.run("DELETE FROM custom_fields")
+        await connection.run(`INSERT INTO custom_fields ${readCsv(customFieldsTable, csv.custom_fields)}`)
+        await connection.run("COMMIT")
+        await connection.run("CHECKPOINT")
+      })
+    } catch (error) {
+      removeFile(target)
+      throw error
+    }
+    publish(dir, { generation, file: storeFile(generation), synced_at: at, rebuilt_at: current.rebuilt_at, mode: "incremental" })
+    removeOldGenerations(dir, generation)
+    return { outcome: "incremental", generation, rows: { clients: changed }, synced_at: at }
+  } finally {
+    removeFile(csv.clients)
+    removeFile(csv.custom_fields)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const withDuckDB = async <A>(file: string, body: (connection: DuckDBConnection) => Promise<A>): Promise<A> => {
+  const instance = await DuckDBInstance.create(file, DUCKDB_OPTIONS)
+  try {
+    const connection = await instance.connect()
+    try {
+      return await body(connection)
+    } finally {
+      connection.closeSync()
+    }
+  } finally {
+    instance.closeSync()
+  }
+}
+
+/** Streams a PostgreSQL query into a CSV file; returns the row count. */
+const copyToFile = async (client: pg.Client, select: string, file: string): Promise<number> => {
+  const stream = client.query(copyTo(`COPY (${select}) TO STDOUT (FORMAT csv)`))
+  await pipeline(stream, fs.createWriteStream(file))
+  return stream.rowCount
+}
+
+/** A PostgreSQL table into the DuckDB table `into`, through a CSV file. */
+const copyInto = async (client: pg.Client, connection: DuckDBConnection, dir: string, table: StoreTable, into: string, where: string) => {
+  const file = path.join(dir, `${table.name}-${process.pid}.csv`)
+  try {
+    const rows = await copyToFile(client, table.select(where), file)
+    await connection.run(`INSERT INTO ${into} ${readCsv(table, file)}`)
+    return rows
+  } finally {
+    removeFile(file)
+  }
+}
+
+/**
+ * DuckDB's reader over PostgreSQL's CSV: explicit column types (nothing sniffed), and
+ * `allow_quoted_nulls = false` because PostgreSQL writes NULL as an empty field and the
+ * empty string as `""`.
+ */
+const readCsv = (table: StoreTable, file: string) => {
+  const columns = table.columns.map(([name, type]) => `'${name}': '${type.replace(/ NOT NULL$/, "")}'`).join(", ")
+  return `SELECT * FROM read_csv(${literal(file)}, header = false, auto_detect = false, allow_quoted_nulls = false, ` +
+    `delim = ',', quote = '"', escape = '"', columns = {${columns}})`
+}
+
+/** A SQL string literal of one of our own paths. */
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`
+
+const removeFile = (file: string) => {
+  fs.rmSync(file, { force: true })
+  fs.rmSync(`${file}.wal`, { force: true })
+}

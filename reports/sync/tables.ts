@@ -1,0 +1,218 @@
+/**
+ * The tables of the report store: their DuckDB columns and the PostgreSQL query that fills
+ * them. One denormalized table per report resource, plus `custom_fields` (the definitions
+ * that `clients.custom_fields` expands to). The PostgreSQL query is the one place a field's
+ * source is decided: fields whose source data does not exist in the Core API yet are
+ * constants here (NULL, 0 or false, each with its reason), so when that data lands only this
+ * file changes.
+ */
+
+export interface StoreTable {
+  readonly name: string
+  /** Column name and DuckDB type, in the order the PostgreSQL query returns them. */
+  readonly columns: ReadonlyArray<readonly [string, string]>
+  /**
+   * The PostgreSQL SELECT, restricted by `where` (a condition on the row's person `p` for
+   * clients). COPY cannot take bind parameters, so `where` is a fixed text (see sync.ts).
+   */
+  readonly select: (where: string) => string
+}
+
+export const createTableSql = (table: StoreTable) =>
+  `CREATE TABLE ${table.name} (${table.columns.map(([name, type]) => `${name} ${type}`).join(", ")})`
+
+/** Clients: one row per person, in every state (person_state tells active, hidden, deleted). */
+export const clientsTable: StoreTable = {
+  name: "clients",
+  columns: [
+    ["key", "VARCHAR NOT NULL"],
+    ["business_id", "BIGINT NOT NULL"],
+    ["business_name", "VARCHAR"],
+    ["business_subdomain", "VARCHAR"],
+    ["franchise_id", "BIGINT"],
+    ["currency_code", "VARCHAR"],
+    ["time_zone", "VARCHAR NOT NULL"],
+    ["person_id", "BIGINT NOT NULL"],
+    ["first_name", "VARCHAR"],
+    ["middle_name", "VARCHAR"],
+    ["last_name", "VARCHAR"],
+    ["full_name", "VARCHAR"],
+    ["email", "VARCHAR"],
+    ["phone", "VARCHAR"],
+    ["address", "VARCHAR"],
+    ["birthdate", "DATE"],
+    ["account_claim_date", "DATE"],
+    ["account_credit_amount", "BIGINT"],
+    ["account_manager_emails", "VARCHAR"],
+    ["account_manager_names", "VARCHAR"],
+    ["account_manager_phones", "VARCHAR"],
+    ["also_staff", "BOOLEAN"],
+    ["client_since_date", "DATE"],
+    ["completed_visits", "BIGINT"],
+    ["current_plan_revenue_category", "VARCHAR"],
+    ["current_plan_types", "VARCHAR"],
+    ["current_plans", "VARCHAR"],
+    ["dependent_names", "VARCHAR"],
+    ["first_visit_date", "DATE"],
+    ["future_visits", "BIGINT"],
+    ["guardian_email", "VARCHAR"],
+    ["guardian_name", "VARCHAR"],
+    ["has_membership", "BOOLEAN"],
+    ["has_payment_on_file", "BOOLEAN"],
+    ["has_plan_on_hold", "BOOLEAN"],
+    ["has_signed_waiver", "BOOLEAN"],
+    ["home_location_name", "VARCHAR"],
+    ["is_schedulable", "BOOLEAN"],
+    ["last_email_bounced", "BOOLEAN"],
+    ["last_invoice_amount", "BIGINT"],
+    ["last_invoice_date", "DATE"],
+    ["last_invoice_id", "BIGINT"],
+    ["last_invoice_unpaid", "BOOLEAN"],
+    ["last_membership_end_date", "DATE"],
+    ["last_signed_waiver_name", "VARCHAR"],
+    ["last_site_access_date", "DATE"],
+    ["last_visit_date", "DATE"],
+    ["last_visit_id", "BIGINT"],
+    ["last_visit_service", "VARCHAR"],
+    ["net_paid_amount", "BIGINT"],
+    ["next_pass_plan_end_date", "DATE"],
+    ["person_state", "VARCHAR NOT NULL"],
+    ["primary_staff_name", "VARCHAR"],
+    ["revenue_amount", "BIGINT"],
+    ["source_name", "VARCHAR"],
+    ["staff_member_who_added", "VARCHAR"],
+    ["unpaid_visits", "BIGINT"]
+  ],
+  select: (where) => `
+    select
+      p.business_id || '-' || p.id as key,
+      p.business_id,
+      b.name as business_name,
+      b.subdomain as business_subdomain,
+      -- A franchisee reports its holding; a holding itself; a plain business nothing.
+      coalesce(b.franchise_parent_id,
+               case when exists (select 1 from businesses f where f.franchise_parent_id = b.id) then b.id end) as franchise_id,
+      b.currency_code,
+      b.time_zone,
+      p.id as person_id,
+      p.first_name,
+      p.middle_name,
+      p.last_name,
+      nullif(concat_ws(' ', nullif(p.first_name, ''), nullif(p.last_name, '')), '') as full_name,
+      p.email::text as email,
+      p.phone,
+      null::text as address, -- people have no address in the Core API yet
+      p.birthdate,
+      -- Claimed: the person's account can sign in (it has a password); dated by its confirmation.
+      case when a.password_hash is not null
+           then (coalesce(a.email_confirmed_at, a.created_at) at time zone b.time_zone)::date end as account_claim_date,
+      0::bigint as account_credit_amount, -- no account credit yet (billing)
+      managers.emails as account_manager_emails,
+      managers.names as account_manager_names,
+      managers.phones as account_manager_phones,
+      s.id is not null as also_staff,
+      (p.joined_at at time zone b.time_zone)::date as client_since_date,
+      0::bigint as completed_visits, -- no visits yet (scheduling)
+      null::text as current_plan_revenue_category, -- no plans yet (billing)
+      null::text as current_plan_types, -- no plans yet
+      null::text as current_plans, -- no plans yet
+      dependents.names as dependent_names,
+      null::date as first_visit_date, -- no visits yet
+      0::bigint as future_visits, -- no visits yet
+      managers.first_email as guardian_email,
+      managers.first_name as guardian_name,
+      p.is_member as has_membership, -- the Core API's membership flag until plans exist
+      false as has_payment_on_file, -- no payment methods yet (billing)
+      false as has_plan_on_hold, -- no plans yet
+      false as has_signed_waiver, -- no waivers yet
+      l.name as home_location_name,
+      (p.deleted_at is null and p.hidden_at is null) as is_schedulable,
+      false as last_email_bounced, -- no bounce tracking yet
+      null::bigint as last_invoice_amount, -- no invoices yet (billing)
+      null::date as last_invoice_date, -- no invoices yet
+      null::bigint as last_invoice_id, -- no invoices yet
+      false as last_invoice_unpaid, -- no invoices yet
+      null::date as last_membership_end_date, -- no plans yet
+      null::text as last_signed_waiver_name, -- no waivers yet
+      null::date as last_site_access_date, -- no sign-in log yet
+      null::date as last_visit_date, -- no visits yet
+      null::bigint as last_visit_id, -- no visits yet
+      null::text as last_visit_service, -- no visits yet
+      0::bigint as net_paid_amount, -- no transactions yet (billing)
+      null::date as next_pass_plan_end_date, -- no plans yet
+      case when p.deleted_at is not null then 'deleted' when p.hidden_at is not null then 'hidden' else 'active' end as person_state,
+      null::text as primary_staff_name, -- people have no primary staff member yet
+      0::bigint as revenue_amount, -- no transactions yet
+      'unknown' as source_name, -- the Core API does not record how a person was added yet
+      null::text as staff_member_who_added, -- nor by whom
+      0::bigint as unpaid_visits -- no visits yet
+    from people p
+    join businesses b on b.id = p.business_id
+    left join accounts a on a.id = p.account_id
+    left join staff_members s on s.business_id = p.business_id and s.person_id = p.id
+    left join locations l on l.business_id = p.business_id and l.id = p.location_id
+    -- Account managers: the providers (parents, guardians) who act for this person.
+    left join lateral (
+      select string_agg(m.email::text, ', ' order by m.last_name, m.first_name, m.id) as emails,
+             string_agg(concat_ws(' ', m.first_name, m.last_name), ', ' order by m.last_name, m.first_name, m.id) as names,
+             string_agg(m.phone, ', ' order by m.last_name, m.first_name, m.id) as phones,
+             (array_agg(m.email::text order by r.created_at, m.id))[1] as first_email,
+             (array_agg(concat_ws(' ', m.first_name, m.last_name) order by r.created_at, m.id))[1] as first_name
+      from person_relationships r
+      join people m on m.business_id = r.business_id and m.id = r.provider_id
+      where r.business_id = p.business_id and r.dependent_id = p.id
+    ) managers on true
+    left join lateral (
+      select string_agg(concat_ws(' ', d.first_name, d.last_name), ', ' order by d.last_name, d.first_name, d.id) as names
+      from person_relationships r
+      join people d on d.business_id = r.business_id and d.id = r.dependent_id
+      where r.business_id = p.business_id and r.provider_id = p.id
+    ) dependents on true
+    where ${where}`
+}
+
+/** Custom field definitions: what `custom_fields` expands to. */
+export const customFieldsTable: StoreTable = {
+  name: "custom_fields",
+  columns: [
+    ["business_id", "BIGINT NOT NULL"],
+    ["id", "BIGINT NOT NULL"],
+    ["name", "VARCHAR NOT NULL"],
+    ["data_type", "VARCHAR NOT NULL"],
+    ["position", "INTEGER NOT NULL"]
+  ],
+  select: (where) => `select business_id, id, name, data_type, position from custom_fields where ${where}`
+}
+
+/**
+ * PostgreSQL rows whose change can alter a client row, as `(business_id, id)` of the people
+ * concerned. Runs inside the sync's snapshot with `$1` = changed since. Deleting a
+ * relationship or a staff member leaves no timestamp behind: those show at the nightly rebuild.
+ */
+export const changedPeopleSql = `
+  select p.business_id, p.id from people p
+   where greatest(p.updated_at, p.created_at, p.deleted_at, p.hidden_at) > $1
+  union
+  select s.business_id, s.person_id from staff_members s where greatest(s.updated_at, s.created_at) > $1
+  union
+  select r.business_id, r.provider_id from person_relationships r where r.created_at > $1
+  union
+  select r.business_id, r.dependent_id from person_relationships r where r.created_at > $1
+  union
+  select p.business_id, p.id from people p join accounts a on a.id = p.account_id where a.updated_at > $1
+  union
+  select p.business_id, p.id from people p join locations l on l.business_id = p.business_id and l.id = p.location_id
+   where l.updated_at > $1
+  union
+  select p.business_id, p.id from people p join businesses b on b.id = p.business_id where b.updated_at > $1
+  union
+  -- A new (or re-parented) franchisee changes its holding's franchise_id.
+  select p.business_id, p.id from people p join businesses f on f.franchise_parent_id = p.business_id
+   where greatest(f.created_at, f.updated_at) > $1
+  union
+  -- A provider's own changes show in their dependents' rows, and the other way round.
+  select r.business_id, r.dependent_id from person_relationships r
+    join people m on m.business_id = r.business_id and m.id = r.provider_id where m.updated_at > $1
+  union
+  select r.business_id, r.provider_id from person_relationships r
+    join people d on d.business_id = r.business_id and d.id = r.dependent_id where d.updated_at > $1`
