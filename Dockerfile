@@ -1,0 +1,34 @@
+# Studio Service: the API server and the graphile-worker runner (one image, two commands).
+# Production needs an external PostgreSQL: set DATABASE_URL (without it the service would
+# start an embedded PostgreSQL inside the container, which is for development only).
+FROM node:24-bookworm-slim
+
+ENV NODE_ENV=production \
+    PORT=3000 \
+    HOST=0.0.0.0 \
+    DATA_DIR=/data
+
+WORKDIR /app
+
+# Dependencies first, so source edits do not invalidate this layer.
+# --ignore-scripts: the only install script in the lockfile is the `node` package's, which
+# downloads a second Node 24 binary for `npm run` on development machines; the image already
+# has Node 24, so its shim is removed and `node` is the image's own.
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts \
+ && rm -f node_modules/.bin/node \
+ && npm cache clean --force
+
+# Node runs the TypeScript sources directly (type stripping): no build step.
+# What is left out (tests, benchmarks, local data) is listed in .dockerignore.
+COPY . .
+
+# DATA_DIR holds local state (demo tokens, report files); the non-root user must own it.
+RUN mkdir -p /data && chown node:node /data
+VOLUME ["/data"]
+
+USER node
+EXPOSE 3000
+
+# Server and worker in one process; docker-compose.yml runs them as separate services.
+CMD ["node", "src/main.ts"]

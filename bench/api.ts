@@ -1,0 +1,238 @@
+import { deepStrictEqual } from "node:assert"
+import * as fs from "node:fs"
+import * as http from "node:http"
+import * as os from "node:os"
+import * as path from "node:path"
+import pg from "pg"
+import { startEmbeddedPostgres, type EmbeddedServer } from "../src/platform/embedded-postgres.ts"
+import { migrate } from "../src/platform/migrator.ts"
+import { type LoadResult, runLoad } from "./support/load.ts"
+import { cpuMsOf, postgresCpuMs, postmasterPid } from "./support/cpu.ts"
+import { type Child, freePort, memoryOf, startChild } from "./support/processes.ts"
+import { seedBench } from "./support/seed.ts"
+
+/**
+ * `npm run bench:api`: `GET /api/v2/desk/locations` through the whole service (token auth,
+ * host tenancy, rate limits, locale, routing, schemas) against a bare `node:http` + `pg`
+ * server answering the same query from the same database, both measured in this run, each in
+ * its own process, the load generated from this one. Reports the throughput ratio.
+ *
+ * BENCH_DURATION (s, default 10) per measured round; BENCH_CONNECTIONS (default 50);
+ * BENCH_WARMUP (s, default 3); BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service.
+ */
+const DURATION = Number(process.env.BENCH_DURATION ?? 10)
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const ROUNDS = 2
+const TARGET_RATIO = 0.8
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF
+const BASE_DOMAIN = "localhost"
+const PATH = "/api/v2/desk/locations"
+
+const root = path.resolve(import.meta.dirname, "..")
+const dataDir = path.join(root, ".data/bench/postgres")
+
+const log = (message: string) => process.stderr.write(`${message}\n`)
+
+const get = (port: number, headers: Record<string, string>) =>
+  new Promise<{ status: number; json: unknown }>((resolve, reject) => {
+    const request = http.request({ host: "127.0.0.1", port, path: PATH, headers, agent: false }, (response) => {
+      const chunks: Array<Buffer> = []
+      response.on("data", (chunk: Buffer) => chunks.push(chunk))
+      response.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8")
+        try {
+          resolve({ status: response.statusCode ?? 0, json: JSON.parse(text) })
+        } catch {
+          reject(new Error(`not JSON (status ${response.statusCode}): ${text.slice(0, 500)}`))
+        }
+      })
+    })
+    request.on("error", reject)
+    request.end()
+  })
+
+const children: Array<Child> = []
+let postgres: EmbeddedServer | undefined
+
+const cleanUp = async () => {
+  await Promise.allSettled(children.map((child) => child.stop()))
+  children.length = 0
+  if (postgres) {
+    const server = postgres
+    postgres = undefined
+    await server.stop().catch(() => {})
+  }
+  fs.rmSync(path.dirname(dataDir), { recursive: true, force: true })
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    log(`\n${signal}: cleaning up`)
+    void cleanUp().finally(() => process.exit(130))
+  })
+}
+
+/** A round's load figures and the CPU each party spent per request (µs). */
+interface Measured extends LoadResult {
+  readonly cpuUs: { readonly server: number; readonly postgres: number; readonly loadGenerator: number }
+}
+
+const mean = (results: ReadonlyArray<Measured>): Measured => {
+  const avg = (pick: (r: Measured) => number) => results.reduce((sum, r) => sum + pick(r), 0) / results.length
+  const sum = (pick: (r: Measured) => number) => results.reduce((total, r) => total + pick(r), 0)
+  return {
+    requestsPerSecond: avg((r) => r.requestsPerSecond),
+    p50Ms: avg((r) => r.p50Ms),
+    p99Ms: avg((r) => r.p99Ms),
+    errors: sum((r) => r.errors),
+    non2xx: sum((r) => r.non2xx),
+    total: sum((r) => r.total),
+    cpuUs: {
+      server: avg((r) => r.cpuUs.server),
+      postgres: avg((r) => r.cpuUs.postgres),
+      loadGenerator: avg((r) => r.cpuUs.loadGenerator)
+    }
+  }
+}
+
+const main = async () => {
+  const startedAt = performance.now()
+  const loadBefore = os.loadavg()[0]!
+  fs.rmSync(path.dirname(dataDir), { recursive: true, force: true })
+  const pgPort = await freePort(56000, 59999)
+  log(`PostgreSQL: starting on port ${pgPort} (${dataDir})`)
+  postgres = await startEmbeddedPostgres({ dataDir, port: pgPort, ephemeral: true })
+  const admin = new pg.Client({ connectionString: postgres.url("postgres") })
+  await admin.connect()
+  await admin.query("create database studio_bench")
+  await admin.end()
+  const databaseUrl = postgres.url("studio_bench")
+  await migrate(databaseUrl)
+  const seed = await seedBench(databaseUrl)
+  log(`seeded business ${seed.subdomain} (id ${seed.businessId}) with 10 locations and an owner token`)
+
+  const host = `${seed.subdomain}.${BASE_DOMAIN}`
+  const serviceHeaders = { host, authorization: `Bearer ${seed.token}` }
+  const baselineHeaders = { host }
+
+  const servicePort = await freePort(40000, 49999)
+  const baselinePort = await freePort(40000, 49999)
+  const service = await startChild(
+    "service",
+    path.join(root, "bench/support/serve.ts"),
+    { DATABASE_URL: databaseUrl, PORT: String(servicePort), BASE_DOMAIN, LOG_LEVEL: "none" },
+    CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : []
+  )
+  children.push(service)
+  const baseline = await startChild("baseline", path.join(root, "bench/support/baseline.ts"), {
+    DATABASE_URL: databaseUrl,
+    PORT: String(baselinePort),
+    BUSINESS_ID: String(seed.businessId)
+  })
+  children.push(baseline)
+  log(`service pid ${service.process.pid} on :${service.port}, baseline pid ${baseline.process.pid} on :${baseline.port}`)
+
+  // Both must give the same correct answer before their speed means anything.
+  const serviceAnswer = await get(service.port, serviceHeaders)
+  const baselineAnswer = await get(baseline.port, baselineHeaders)
+  if (serviceAnswer.status !== 200) {
+    throw new Error(`service answered ${serviceAnswer.status}: ${JSON.stringify(serviceAnswer.json)}`)
+  }
+  if (baselineAnswer.status !== 200) {
+    throw new Error(`baseline answered ${baselineAnswer.status}: ${JSON.stringify(baselineAnswer.json)}`)
+  }
+  const body = serviceAnswer.json as { locations: Array<unknown>; total_count: number }
+  if (body.locations?.length !== 10 || body.total_count !== 10) {
+    throw new Error(`service answered an unexpected body: ${JSON.stringify(body)}`)
+  }
+  deepStrictEqual(baselineAnswer.json, serviceAnswer.json, "the baseline and the service answer different bodies")
+  log("both answer 200 with the same 10 locations")
+
+  const targets = {
+    baseline: { url: `http://127.0.0.1:${baseline.port}${PATH}`, headers: baselineHeaders },
+    service: { url: `http://127.0.0.1:${service.port}${PATH}`, headers: serviceHeaders }
+  }
+  const servers = { baseline, service }
+  const postmaster = postmasterPid(dataDir)
+  const load = async (name: keyof typeof targets, seconds: number): Promise<Measured> => {
+    const serverPid = servers[name].process.pid!
+    const before = { server: cpuMsOf(serverPid), postgres: postmaster ? postgresCpuMs(postmaster) : 0, self: process.cpuUsage() }
+    const result = await runLoad(targets[name].url, { connections: CONNECTIONS, seconds, headers: targets[name].headers })
+    const self = process.cpuUsage(before.self)
+    const perRequest = (ms: number) => (ms * 1000) / Math.max(1, result.total)
+    return {
+      ...result,
+      cpuUs: {
+        server: perRequest(cpuMsOf(serverPid) - before.server),
+        postgres: perRequest((postmaster ? postgresCpuMs(postmaster) : 0) - before.postgres),
+        loadGenerator: perRequest((self.user + self.system) / 1000)
+      }
+    }
+  }
+
+  for (const name of ["baseline", "service"] as const) {
+    log(`warm-up ${name} ${WARMUP} s`)
+    await load(name, WARMUP)
+  }
+  const results: Record<keyof typeof targets, Array<Measured>> = { baseline: [], service: [] }
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const name of ["baseline", "service"] as const) {
+      log(`round ${round}/${ROUNDS}: ${name} ${DURATION} s, ${CONNECTIONS} connections`)
+      const result = await load(name, DURATION)
+      log(
+        `  ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms; CPU per request: ` +
+          `server ${result.cpuUs.server.toFixed(0)} µs, PostgreSQL ${result.cpuUs.postgres.toFixed(0)} µs, ` +
+          `load generator ${result.cpuUs.loadGenerator.toFixed(0)} µs`
+      )
+      results[name].push(result)
+    }
+  }
+
+  const serviceMemory = memoryOf(service.process.pid!)
+  const baselineMemory = memoryOf(baseline.process.pid!)
+  const b = mean(results.baseline)
+  const s = mean(results.service)
+  const ratio = s.requestsPerSecond / b.requestsPerSecond
+  const clean = s.errors + s.non2xx + b.errors + b.non2xx === 0
+
+  const cell = (value: string | number, width: number) => String(value).padStart(width)
+  const row = (name: string, r: Measured) =>
+    `| ${name.padEnd(8)} | ${cell(Math.round(r.requestsPerSecond), 6)} | ${cell(r.p50Ms.toFixed(1), 8)} | ${cell(r.p99Ms.toFixed(1), 8)} ` +
+    `| ${cell(r.errors, 6)} | ${cell(r.non2xx, 7)} | ${cell(r.cpuUs.server.toFixed(0), 18)} | ${cell(r.cpuUs.postgres.toFixed(0), 10)} ` +
+    `| ${cell(r.cpuUs.loadGenerator.toFixed(0), 15)} |`
+  const mib = (m: ReturnType<typeof memoryOf>) => (m ? `${m.currentMiB.toFixed(0)} MiB now, ${m.peakMiB.toFixed(0)} MiB peak` : "n/a")
+  console.log(
+    [
+      "",
+      `GET ${PATH}: ${CONNECTIONS} connections, ${WARMUP} s warm-up each, ${ROUNDS} × ${DURATION} s alternating, mean`,
+      `Node ${process.version}, ${os.cpus().length} CPUs (load generator, servers and PostgreSQL share them); ` +
+        `1-min load average before the run ${loadBefore.toFixed(2)}` +
+        (loadBefore > 1 ? " (other work was running: figures are noisy, rerun on an idle machine)" : ""),
+      "",
+      "CPU columns: CPU time per request (µs) of the server process, of PostgreSQL, and of the load generator.",
+      "",
+      "| target   |  req/s | p50 (ms) | p99 (ms) | errors | non-2xx | server CPU/req µs | PG CPU µs | load gen CPU µs |",
+      "|----------|-------:|---------:|---------:|-------:|--------:|------------------:|----------:|----------------:|",
+      row("baseline", b),
+      row("service", s),
+      "",
+      `service / baseline throughput: ${ratio.toFixed(2)}× (target ≥ ${TARGET_RATIO}× with zero errors) → ${
+        ratio >= TARGET_RATIO && clean ? "PASS" : "BELOW TARGET"
+      }`,
+      `service RSS: ${mib(serviceMemory)}; baseline RSS: ${mib(baselineMemory)}`,
+      `total bench time ${((performance.now() - startedAt) / 1000).toFixed(0)} s`,
+      ""
+    ].join("\n")
+  )
+}
+
+try {
+  await main()
+} catch (error) {
+  process.exitCode = 1
+  log(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+  for (const child of children) if (child.stderr()) log(`--- ${child.name} stderr ---\n${child.stderr()}`)
+} finally {
+  await cleanUp()
+}

@@ -1,0 +1,85 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as net from "node:net"
+
+/** A port nobody listens on in `[from, to]`, tried at random. */
+export const freePort = async (from: number, to: number): Promise<number> => {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = from + Math.floor(Math.random() * (to - from + 1))
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = net.createServer()
+      probe.once("error", () => resolve(false))
+      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)))
+    })
+    if (free) return port
+  }
+  throw new Error(`no free port in ${from}-${to}`)
+}
+
+export interface Child {
+  readonly name: string
+  readonly process: ChildProcess
+  readonly port: number
+  /** What the child wrote to stderr, for the report when it fails. */
+  readonly stderr: () => string
+  readonly stop: () => Promise<void>
+}
+
+/**
+ * Runs a `.ts` script on this Node in its own process and waits for its `ready <port>` line.
+ * `stop` sends SIGTERM, then SIGKILL if it has not exited within 5 s.
+ */
+export const startChild = (
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  extraNodeArgs: ReadonlyArray<string> = []
+): Promise<Child> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...extraNodeArgs, script], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stderr = ""
+    let stdout = ""
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-20_000)
+    })
+    const exited = new Promise<void>((done) => child.once("exit", () => done()))
+    const stop = async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      child.kill("SIGTERM")
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000)
+      await exited
+      clearTimeout(timer)
+    }
+    const timeout = setTimeout(() => {
+      void stop()
+      reject(new Error(`${name} did not report ready within 30 s\n${stderr}`))
+    }, 30_000)
+    child.once("exit", (code, signal) => {
+      clearTimeout(timeout)
+      reject(new Error(`${name} exited before it was ready (code ${code}, signal ${signal})\n${stderr}`))
+    })
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk
+      const match = stdout.match(/^ready (\d+)$/m)
+      if (match) {
+        clearTimeout(timeout)
+        child.stdout.removeAllListeners("data")
+        child.stdout.resume()
+        resolve({ name, process: child, port: Number(match[1]), stderr: () => stderr, stop })
+      }
+    })
+  })
+
+/** Peak and current resident memory of a live process, in MiB (Linux `/proc`). */
+export const memoryOf = (pid: number): { peakMiB: number; currentMiB: number } | undefined => {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8")
+    const kib = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"))?.[1] ?? NaN)
+    return { peakMiB: kib("VmHWM") / 1024, currentMiB: kib("VmRSS") / 1024 }
+  } catch {
+    return undefined
+  }
+}
