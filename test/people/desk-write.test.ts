@@ -361,6 +361,18 @@ describe("PUT /api/v2/desk/people/:id", () => {
     expect(viaForm.json.people[0]).toMatchObject({ first_name: "Una-Maria", last_name: "Formed", birthdate: null })
   })
 
+  it("keep e-mail addresses unique on update, the person's own address aside", async () => {
+    await post({ person: { first_name: "First", last_name: "Owner", email: "first-owner@example.test" } })
+    const other = (await post({ person: { first_name: "Second", last_name: "Owner", email: "second@example.test" } })).json.people[0]
+    const taken = await put(other.id, { person: { email: "First-Owner@example.test" } })
+    expect(taken.status).toBe(422)
+    expect(taken.json.errors).toEqual(["email has already been taken"])
+    const own = await put(other.id, { person: { email: "Second@example.test" } })
+    expect(own.status).toBe(200)
+    expect(own.json.people[0].email).toBe("Second@example.test")
+    expect((await put(other.id, { person: { email: "nope" } })).json.errors).toEqual(["email is invalid"])
+  })
+
   it("link an account when a person without one gets an address, and invite them", async () => {
     const created = (await post({ person: { first_name: "Late", last_name: "Address" } })).json.people[0]
     const before = (await pendingJobs(server.pool, "send_mail")).length
