@@ -2,10 +2,15 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { AccountAccess, AccountHost } from "../auth/access.ts"
 import { BusinessFront } from "../business/model.ts"
+import { PersonFront } from "../people/model.ts"
 import { docs } from "../shared/docs.ts"
 import { NotFound } from "../shared/errors.ts"
 import { PageFields, PageQuery } from "../shared/pagination.ts"
 import { Account, PasswordRequest } from "./model.ts"
+
+const AccountPerson = Schema.Struct({ ...PersonFront.fields, business_id: Schema.Int, subdomain: Schema.String }).annotate({
+  identifier: "AccountPerson"
+})
 
 const Created = Schema.Struct({}).pipe(HttpApiSchema.status(201)).annotate({ description: "Accepted: an empty object" })
 
@@ -21,6 +26,11 @@ export const AccountApi = HttpApiGroup.make("account")
       query: PageQuery,
       success: Schema.Struct({ businesses: Schema.Array(BusinessFront), ...PageFields })
     }).annotateMerge(docs("The account's businesses", "Every business where the account has a person, by name."))
+  )
+  .add(
+    HttpApiEndpoint.get("people", "/api/v2/account/people", {
+      success: Schema.Struct({ people: Schema.Array(AccountPerson) })
+    }).annotateMerge(docs("The account's person records", "One per business, as client mode shows them, with business_id and subdomain."))
   )
   .add(
     HttpApiEndpoint.post("confirmations", "/api/v2/account/confirmations", { success: Created }).annotateMerge(

@@ -29,7 +29,21 @@ const make = Effect.gen(function* () {
         const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`
           select count(distinct p.business_id) as n from people p where p.account_id = ${accountId} and p.deleted_at is null`)
         return { rows, total }
-      }).pipe(Effect.orDie)
+      }).pipe(Effect.orDie),
+
+    /** The account's people, one per business, with the business they belong to. */
+    people: (accountId: number) =>
+      sql`select p.business_id, b.subdomain, p.id as person_id
+          from people p join businesses b on b.id = p.business_id
+          where p.account_id = ${accountId} and p.deleted_at is null
+          order by b.name, b.id, p.id`.pipe(
+        Effect.flatMap(
+          Schema.decodeUnknownEffect(
+            Schema.Array(Schema.Struct({ business_id: Schema.Number, subdomain: Schema.String, person_id: Schema.Number }))
+          )
+        ),
+        Effect.orDie
+      )
   }
 })
 

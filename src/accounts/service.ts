@@ -9,6 +9,7 @@ import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import { emailConfirmationLink, issueAccountToken, passwordResetLink } from "./account-tokens.ts"
 import { AccountsRepo } from "./repo.ts"
+import { frontPeopleOf } from "../people/service.ts"
 
 export const getAccount = Effect.fn("Accounts.get")(function* () {
   const caller = yield* CurrentAccount
@@ -27,6 +28,19 @@ export const listAccountBusinesses = Effect.fn("Accounts.businesses")(function* 
   const page = pageOf(query, 100)
   const { rows, total } = yield* (yield* AccountsRepo).businesses(caller.accountId, page)
   return { businesses: rows, ...(yield* pageLinks(page, total)) }
+})
+
+/** Every person record of the account, as client mode shows it, with its business. */
+export const listAccountPeople = Effect.fn("Accounts.people")(function* () {
+  const caller = yield* CurrentAccount
+  const memberships = yield* (yield* AccountsRepo).people(caller.accountId)
+  const people = []
+  for (const businessId of new Set(memberships.map((m) => m.business_id))) {
+    const inBusiness = memberships.filter((m) => m.business_id === businessId)
+    const records = yield* frontPeopleOf(businessId, inBusiness.map((m) => m.person_id))
+    for (const record of records) people.push({ ...record, business_id: businessId, subdomain: inBusiness[0]!.subdomain })
+  }
+  return { people }
 })
 
 export const sendConfirmation = Effect.fn("Accounts.sendConfirmation")(function* () {

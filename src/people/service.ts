@@ -133,6 +133,14 @@ export const deskPeople = Effect.fn("People.deskPeople")(function* (
   return rows.map((row) => toDesk(row, values.get(row.id) ?? [], business, { relationships, balance }))
 })
 
+/** People as clients see them (no hidden custom fields), for any business: the account's own records. */
+export const frontPeopleOf = Effect.fn("People.frontPeopleOf")(function* (businessId: number, ids: ReadonlyArray<number>) {
+  const repo = yield* PeopleRepo
+  const rows = yield* repo.find(businessId, ids, { includeDeleted: false })
+  const values = groupBy(yield* repo.customFieldValues(businessId, ids, { includeHidden: false }), (v) => v.person_id)
+  return rows.map((row) => toFront(row, values.get(row.id) ?? []))
+})
+
 // ---------------------------------------------------------------------------------------------
 // Client mode
 

@@ -61,6 +61,22 @@ describe("GET /api/v2/account", () => {
   })
 })
 
+describe("GET /api/v2/account/people", () => {
+  it("lists the account's person in each business, with business_id and subdomain", async () => {
+    const response = await server.request("GET", "/api/v2/account/people", { ...accountHost, token: accountToken })
+    expect(response.status).toBe(200)
+    expect(response.json.people.map((p: { subdomain: string }) => p.subdomain)).toEqual(["yoga", "demo"])
+    expect(response.json.people[1]).toMatchObject({ first_name: "Ada", email: "ada@example.test", custom_fields: [] })
+    expect(typeof response.json.people[0].business_id).toBe("number")
+    expect(response.json.people[0]).not.toHaveProperty("is_member")
+  })
+
+  it("needs the account-level host and its token", async () => {
+    expect((await server.request("GET", "/api/v2/account/people", { token: accountToken })).status).toBe(404)
+    expect((await server.request("GET", "/api/v2/account/people", { ...accountHost, token: businessToken })).status).toBe(401)
+  })
+})
+
 describe("POST /api/v2/account/passwords", () => {
   it("always answers 201, mails a reset link only to an existing account, and the link sets a new password once", async () => {
     const before = await lastMailId()
