@@ -163,7 +163,14 @@ export const updatePerson = Effect.fn("People.update")(function* (id: number, in
       yield* repo.touch(business.id, [...new Set(changed)].filter((other) => other !== id))
       if (prepared.sendInvite && prepared.email !== null && accountId !== null) yield* invite(accountId, prepared.email, names.first_name)
     })
-  ).pipe(Effect.catchTag("SqlError", Effect.die))
+  ).pipe(
+    // The e-mail check above can race another request taking the same address: the unique
+    // index decides, and the loser hears the same 422 the check would have given.
+    Effect.catchTag("SqlError", (error) =>
+      error.reason._tag === "UniqueViolation" && error.reason.constraint === "people_business_email_idx"
+        ? fail(Unprocessable, { key: "field_taken", params: { field: "email" } })
+        : Effect.die(error))
+  )
   const rows = yield* repo.find(business.id, [id], { includeDeleted: false })
   return { people: yield* deskPeople(rows, { relationships: true, balances: false }) }
 })
