@@ -56,10 +56,12 @@ export const BusinessDirectoryLive = Layer.effect(BusinessDirectory)(
       sql`select id, subdomain, name, time_zone, currency_code, default_locale
           from businesses where subdomain = ${subdomain}`.pipe(
         Effect.map((rows) => Option.fromNullishOr(decodeRows(rows)[0])),
-        Effect.orDie
+        Effect.orDie,
+        Effect.withSpan("BusinessDirectory.load")
       )
     return BusinessDirectory.of({
-      bySubdomain: Effect.fn("BusinessDirectory.bySubdomain")(function* (subdomain) {
+      // Every request passes here: a span only on a cache miss (in `load`), not per call.
+      bySubdomain: Effect.fnUntraced(function* (subdomain) {
         const now = yield* Clock.currentTimeMillis
         const hit = cache.get(subdomain)
         if (hit && hit.expires > now) return hit.row

@@ -84,11 +84,13 @@ export const AccessTokensLive = Layer.effect(AccessTokens)(
                 : Option.none()
           }))
         ),
-        Effect.orDie
+        Effect.orDie,
+        Effect.withSpan("AccessTokens.load")
       )
 
     return AccessTokens.of({
-      verify: Effect.fn("AccessTokens.verify")(function* (token, businessId) {
+      // Every request passes here: a span only on a cache miss (in `load`), not per call.
+      verify: Effect.fnUntraced(function* (token, businessId) {
         if (token.length < 16 || token.length > 512) return Option.none()
         const hash = hashToken(token)
         const key = cacheKey(hash, businessId)
