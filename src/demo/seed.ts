@@ -5,6 +5,7 @@ import * as path from "node:path"
 import { Applications } from "../auth/applications.ts"
 import { AccessTokens } from "../auth/tokens.ts"
 import { findBusinessId } from "../import/repo.ts"
+import type { ScheduleImportServices } from "../import/schedule.ts"
 import { importBusiness } from "../import/service.ts"
 import { AppConfig } from "../platform/config.ts"
 import {
@@ -145,7 +146,11 @@ const seed = Effect.gen(
  * `seed demo`) wait for each other here instead of racing on the import, the application and
  * the tokens file.
  */
-export const seedDemo: Effect.Effect<DemoSeed, never, SqlClient.SqlClient | AccessTokens | Applications | AppConfig> = Effect.gen(
+export const seedDemo: Effect.Effect<
+  DemoSeed,
+  never,
+  SqlClient.SqlClient | AccessTokens | Applications | AppConfig | ScheduleImportServices
+> = Effect.gen(
   function* () {
     const sql = yield* SqlClient.SqlClient
     return yield* sql.withTransaction(

@@ -3,6 +3,7 @@ import { STAFF_ROLES } from "../auth/tokens.ts"
 import { CUSTOM_FIELD_TYPES } from "../custom-fields/model.ts"
 import { LOCALES } from "../shared/locale.ts"
 import { isValidTimeZone } from "../shared/time-zones.ts"
+import { ImportEvent, ImportService, ImportWorkingHours, scheduleProblems } from "./schedule.ts"
 
 /**
  * The import format: one JSON document describing a whole business (settings, locations,
@@ -146,7 +147,10 @@ export const ImportStaffMember = Schema.Struct({
   role: Schema.Literals(STAFF_ROLES),
   bio: Schema.optionalKey(OptionalText(5000)),
   hidden_in_client_mode: Schema.optionalKey(Schema.Boolean),
-  password: Schema.optionalKey(Password)
+  password: Schema.optionalKey(Password),
+  working_hours: Schema.optionalKey(
+    Schema.Array(ImportWorkingHours).annotate({ description: "Weekly hours in which clients can book appointments with them" })
+  )
 })
 
 const clientFields = {
@@ -173,22 +177,16 @@ export const ImportClient = Schema.Struct({
   )
 })
 
-const notYet = (what: string) =>
-  Schema.optionalKey(
-    Schema.Never.annotate({
-      description: `Not supported yet: ${what} are imported once their tables exist`,
-      message: `not supported yet: the import format has no ${what} so far; remove this key`
-    })
-  )
-
 const BaseDocument = Schema.Struct({
   business: ImportBusiness,
   locations: Schema.optionalKey(Schema.Array(ImportLocation)),
   custom_fields: Schema.optionalKey(Schema.Array(ImportCustomField)),
   staff: Schema.optionalKey(Schema.Array(ImportStaffMember)),
   clients: Schema.optionalKey(Schema.Array(ImportClient)),
-  services: notYet("services"),
-  events: notYet("events")
+  services: Schema.optionalKey(Schema.Array(ImportService)),
+  events: Schema.optionalKey(
+    Schema.Array(ImportEvent).annotate({ description: "Schedules of group classes and courses; materialized on import" })
+  )
 })
 type BaseDocument = typeof BaseDocument.Type
 
@@ -290,6 +288,7 @@ const crossReferences = (doc: BaseDocument): ReadonlyArray<Problem> => {
       checkPerson(dependent, ["clients", i, "dependents", j], `clients[${i}].dependents[${j}]`)
     )
   })
+  problems.push(...scheduleProblems(doc))
   return problems
 }
 
@@ -297,7 +296,7 @@ export const ImportDocument = BaseDocument.check(Schema.makeFilter(crossReferenc
   identifier: "ImportDocument",
   description:
     "A whole business as one JSON document, imported all-or-nothing by `npm run studio -- import FILE.json`. " +
-    "Unknown keys are rejected; services and events are not part of the format yet."
+    "Unknown keys are rejected. Services, staff working hours and events make the schedule; events are materialized on import."
 })
 export type ImportDocument = typeof ImportDocument.Type
 /** What a document looks like before decoding: the shape to write one in TypeScript. */
@@ -317,7 +316,10 @@ export const ImportSummary = Schema.Struct({
     clients: Schema.Int,
     dependents: Schema.Int,
     accounts_created: Schema.Int,
-    accounts_linked: Schema.Int.annotate({ description: "People linked to an account that existed before the import" })
+    accounts_linked: Schema.Int.annotate({ description: "People linked to an account that existed before the import" }),
+    services: Schema.Int,
+    events: Schema.Int,
+    event_occurrences: Schema.Int.annotate({ description: "Occurrences materialized for the events' rolling window" })
   })
 }).annotate({ identifier: "ImportSummary" })
 export type ImportSummary = typeof ImportSummary.Type

@@ -4,13 +4,15 @@ import { hashPassword } from "../auth/passwords.ts"
 import { ImportError } from "./errors.ts"
 import { type ImportDocument, ImportDocument as ImportDocumentSchema, type ImportSummary, locationSlug } from "./model.ts"
 import * as Repo from "./repo.ts"
+import { writeSchedule } from "./schedule.ts"
 
 /**
  * Imports a whole business from one document, all or nothing: the document is checked in
  * full first (every problem reported with its path), passwords are hashed before the
  * transaction opens (scrypt is slow and must not hold a connection and locks), then one
- * transaction writes the business, its locations, custom fields, accounts, people, staff
- * and dependents. Any failure rolls everything back.
+ * transaction writes the business, its locations, custom fields, accounts, people, staff,
+ * dependents and schedule (services, working hours, events and their occurrences). Any
+ * failure rolls everything back.
  */
 
 const formatPath = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> = []): string =>
@@ -226,6 +228,11 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
   yield* Repo.insertPeople(people)
   yield* Repo.insertStaffMembers(staffMembers)
   yield* Repo.insertRelationships(relationships)
+  const schedule = yield* writeSchedule(doc, {
+    businessId,
+    locationIds,
+    personIdsByEmail: new Map(people.flatMap((row) => (row.email === null ? [] : [[row.email.toLowerCase(), row.id] as const])))
+  })
 
   const created = [...accounts.values()].filter((account) => account.inserted).length
   return {
@@ -239,7 +246,8 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
       clients: clients.length,
       dependents: dependentCount,
       accounts_created: created,
-      accounts_linked: accounts.size - created
+      accounts_linked: accounts.size - created,
+      ...schedule
     }
   } satisfies ImportSummary
 })

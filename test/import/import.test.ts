@@ -64,8 +64,13 @@ describe("import", () => {
     const failed = await run(importBusiness(invalid))
     expect(Exit.isFailure(failed)).toBe(true)
     expect(JSON.stringify(failed)).toContain("nowhere")
-    const unsupported = await run(importBusiness({ ...document("broken"), services: [] }))
-    expect(JSON.stringify(unsupported)).toContain("services: not supported yet")
+    const dangling = await run(
+      importBusiness({
+        ...document("broken"),
+        events: [{ service: "nope", frequency: "once", start_date: "2026-12-01", start_time: "09:00", end_time: "10:00" }]
+      })
+    )
+    expect(JSON.stringify(dangling)).toContain('no service with key \\"nope\\"')
 
     const after = await server.pool.query("select count(*)::int as n from accounts")
     expect(after.rows[0].n).toBe(before.rows[0].n)

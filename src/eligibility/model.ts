@@ -1,0 +1,39 @@
+import { Schema } from "effect"
+
+/**
+ * Enrollment eligibility (spec, "Enrollment eligibility record" and its codes table): for each
+ * person, whether they can enroll, the considerations that do not block it (warnings) and the
+ * reasons it is blocked (restrictions), each with a description in the request's locale.
+ */
+export const ELIGIBILITY_CODES = [
+  "credit_card_required",
+  "client_purchase_disabled",
+  "already_enrolled",
+  "cancelled",
+  "client_mode_booking_not_allowed",
+  "clients_not_allowed",
+  "deleted",
+  "full",
+  "in_the_past",
+  "inside_blackout_window",
+  "too_far_in_advance",
+  "members_not_allowed",
+  "plan_required"
+] as const
+export type EligibilityCode = (typeof ELIGIBILITY_CODES)[number]
+
+export const EligibilityItem = Schema.Struct({
+  code: Schema.Literals(ELIGIBILITY_CODES),
+  description: Schema.String.annotate({ description: "In the request's locale (X-FD-Locale)" })
+}).annotate({ identifier: "EligibilityItem" })
+
+export const EnrollmentEligibility = Schema.Struct({
+  person_id: Schema.Int,
+  can_enroll: Schema.Boolean.annotate({ description: "True when there are no restrictions" }),
+  warnings: Schema.Array(EligibilityItem),
+  restrictions: Schema.Array(EligibilityItem)
+}).annotate({ identifier: "EnrollmentEligibility" })
+export type EnrollmentEligibility = typeof EnrollmentEligibility.Type
+
+export const EligibilityPersonRow = Schema.Struct({ id: Schema.Number, is_member: Schema.Boolean })
+export type EligibilityPersonRow = typeof EligibilityPersonRow.Type

@@ -1,0 +1,70 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { DeskAccess } from "../auth/access.ts"
+import { docs } from "../shared/docs.ts"
+import { BadRequest, NotFound } from "../shared/errors.ts"
+import { IdFromString, IdListFromString, TimestampInput } from "../shared/schemas.ts"
+import { EventOccurrenceDesk, EventOccurrenceDeskOne, GROUP_BY, OccurrenceSummary } from "./model.ts"
+
+const stateParam = Schema.optional(
+  Schema.String.annotate({ description: "Comma-delimited among active, canceled, reserved, deleted (default active)" })
+)
+
+const filters = {
+  from: Schema.optional(TimestampInput.annotate({ description: "Default: the start of today in the business's time zone" })),
+  to: Schema.optional(TimestampInput.annotate({ description: "Default: the end of `from`'s day (today) in the business's time zone" })),
+  state: stateParam,
+  staff_member_ids: Schema.optional(IdListFromString),
+  service_ids: Schema.optional(IdListFromString),
+  location_ids: Schema.optional(IdListFromString)
+}
+
+export const OccurrenceListQuery = {
+  ...filters,
+  ids: Schema.optional(
+    IdListFromString.annotate({ description: "Only these occurrences (unknown ids are no error); without from and to, whatever their day" })
+  ),
+  event_ids: Schema.optional(IdListFromString)
+}
+
+export const OccurrenceSummaryQuery = {
+  ...filters,
+  group_by: Schema.optional(Schema.Literals(GROUP_BY).annotate({ description: "day (default) or hour" })),
+  service_types: Schema.optional(Schema.String.annotate({ description: "Comma-delimited service types" }))
+}
+
+export const EventOccurrencesDeskApi = HttpApiGroup.make("eventOccurrencesDesk")
+  .add(
+    HttpApiEndpoint.get("list", "/api/v2/desk/event_occurrences", {
+      query: OccurrenceListQuery,
+      success: Schema.Struct({ event_occurrences: Schema.Array(EventOccurrenceDesk) }),
+      error: BadRequest
+    }).annotateMerge(
+      docs(
+        "List event occurrences",
+        "Every service type, appointments included. Occurrences starting from `from` to `to` (default: today in the business's " +
+          "time zone), by start. An id in staff_member_ids, service_ids, event_ids or location_ids that does not exist is a 400."
+      )
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("summary", "/api/v2/desk/event_occurrences/summary", {
+      query: OccurrenceSummaryQuery,
+      success: Schema.Struct({ event_occurrence_summaries: Schema.Array(OccurrenceSummary) }),
+      error: BadRequest
+    }).annotateMerge(
+      docs(
+        "Count event occurrences per day or hour",
+        "Buckets of the business's time zone that have occurrences, in order. `service_types`: Appointment, Course, GroupClass (default all)."
+      )
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/api/v2/desk/event_occurrences/:id", {
+      params: { id: IdFromString },
+      success: Schema.Struct({ event_occurrences: Schema.Array(EventOccurrenceDeskOne) }),
+      error: NotFound
+    }).annotateMerge(docs("Get an event occurrence", "In any state, with its roster and visits."))
+  )
+  .middleware(DeskAccess)
+  .annotateMerge(docs("Event occurrences (staff mode)"))

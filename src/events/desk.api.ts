@@ -1,0 +1,34 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { DeskAccess } from "../auth/access.ts"
+import { docs } from "../shared/docs.ts"
+import { BadRequest, NotFound } from "../shared/errors.ts"
+import { IdFromString, IdListFromString, TimestampInput } from "../shared/schemas.ts"
+import { EventWire } from "./model.ts"
+
+export const EventListQuery = {
+  from: Schema.optional(TimestampInput),
+  to: Schema.optional(TimestampInput.annotate({ description: "At most 120 days after `from` when `from` is given" })),
+  ids: Schema.optional(IdListFromString),
+  service_ids: Schema.optional(IdListFromString)
+}
+
+export const EventsDeskApi = HttpApiGroup.make("eventsDesk")
+  .add(
+    HttpApiEndpoint.get("list", "/api/v2/desk/events", {
+      query: EventListQuery,
+      success: Schema.Struct({ events: Schema.Array(EventWire) }),
+      error: BadRequest
+    }).annotateMerge(
+      docs("List events", "Events whose sessions overlap `from`..`to` (at most 120 days); with neither, all events.")
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/api/v2/desk/events/:id", {
+      params: { id: IdFromString },
+      success: Schema.Struct({ events: Schema.Array(EventWire) }),
+      error: NotFound
+    }).annotateMerge(docs("Get an event"))
+  )
+  .middleware(DeskAccess)
+  .annotateMerge(docs("Events (staff mode)"))

@@ -1,0 +1,87 @@
+import { Schema } from "effect"
+import { StaffMemberRef } from "../staff-members/model.ts"
+import { Timestamp } from "../shared/schemas.ts"
+import { WEEKDAYS } from "../shared/zoned-time.ts"
+
+/**
+ * Events: the schedule of a group class or course (spec, vocabulary). The public API's event
+ * record has id, name, service_id, start_time, end_time, created_at, updated_at; the shape
+ * of the recurrence is ours (compatibility notes): `recurrence` below.
+ */
+export const FREQUENCIES = ["once", "weekly"] as const
+export type Frequency = (typeof FREQUENCIES)[number]
+
+export const Recurrence = Schema.Struct({
+  frequency: Schema.Literals(FREQUENCIES).annotate({ description: "once: a single session on start_date; weekly: on `days`" }),
+  days: Schema.Array(Schema.Literals(WEEKDAYS)).annotate({ description: "Weekly: the days of the week, sunday first" }),
+  interval_weeks: Schema.Int.annotate({ description: "Weekly: every this many weeks, counted from the week (Sunday to Saturday) of start_date" }),
+  start_date: Schema.String.annotate({ description: "First possible date, YYYY-MM-DD (local)" }),
+  end_date: Schema.NullOr(Schema.String).annotate({ description: "Last possible date, YYYY-MM-DD; null: no end date" }),
+  session_count: Schema.NullOr(Schema.Int).annotate({ description: "A fixed run of this many sessions (courses); null: not limited by count" }),
+  local_start_time: Schema.String.annotate({ description: "Wall-clock start at the location, HH:MM" }),
+  local_end_time: Schema.String.annotate({ description: "Wall-clock end, HH:MM; earlier than the start: the next day" })
+}).annotate({ identifier: "Recurrence" })
+export type Recurrence = typeof Recurrence.Type
+
+export const EventWire = Schema.Struct({
+  id: Schema.Int,
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  service_id: Schema.Int,
+  location_id: Schema.NullOr(Schema.Int),
+  start_time: Timestamp.annotate({ description: "Start of the first session (UTC)" }),
+  end_time: Schema.NullOr(Timestamp).annotate({ description: "End of the last session (UTC); null for a schedule without end" }),
+  timezone: Schema.String.annotate({ description: "IANA time zone of the wall-clock times (the location's, else the business's)" }),
+  capacity: Schema.NullOr(Schema.Int).annotate({ description: "Places per session; null: unlimited" }),
+  staff_members: Schema.Array(StaffMemberRef),
+  recurrence: Recurrence,
+  created_at: Timestamp,
+  updated_at: Timestamp
+}).annotate({ identifier: "Event" })
+export type EventWire = typeof EventWire.Type
+
+/** A row of `events` joined with what its wire shape and the materializer need. */
+export const EventRow = Schema.Struct({
+  id: Schema.Number,
+  service_id: Schema.Number,
+  service_type: Schema.String,
+  location_id: Schema.NullOr(Schema.Number),
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  frequency: Schema.Literals(FREQUENCIES),
+  weekdays: Schema.Array(Schema.Number),
+  interval_weeks: Schema.Number,
+  start_date: Schema.String,
+  end_date: Schema.NullOr(Schema.String),
+  session_count: Schema.NullOr(Schema.Number),
+  start_time: Schema.String,
+  end_time: Schema.String,
+  capacity: Schema.NullOr(Schema.Number),
+  time_zone: Schema.String,
+  materialized_through: Schema.NullOr(Schema.String),
+  deleted_at: Schema.NullOr(Schema.Date),
+  staff: Schema.Array(Schema.Struct({ id: Schema.Number, first_name: Schema.String, last_name: Schema.String, hidden: Schema.Boolean })),
+  created_at: Schema.Date,
+  updated_at: Schema.Date
+})
+export type EventRow = typeof EventRow.Type
+
+/** What creating or replacing an event takes (the import, tests, later the desk API). */
+export interface EventInput {
+  readonly service_id: number
+  readonly location_id: number | null
+  readonly name: string
+  readonly description?: string | null
+  readonly frequency: Frequency
+  /** 0 = Sunday .. 6 = Saturday; weekly only. */
+  readonly weekdays: ReadonlyArray<number>
+  readonly interval_weeks?: number
+  readonly start_date: string
+  readonly end_date?: string | null
+  readonly session_count?: number | null
+  /** `HH:MM`, local */
+  readonly start_time: string
+  readonly end_time: string
+  readonly capacity?: number | null
+  readonly staff_member_ids: ReadonlyArray<number>
+}

@@ -1,0 +1,151 @@
+/**
+ * Wall-clock time in a named (IANA) time zone, for the schedule: recurring classes happen at
+ * 09:00 local time whatever the offset that day, "today" is the business's today, and an
+ * availability date is a location's date. Dates are `YYYY-MM-DD` strings and times `HH:MM`
+ * (or `HH:MM:SS`); instants are epoch milliseconds. Pure functions: callers read "now" from
+ * Effect's Clock.
+ */
+
+export interface LocalDateTime {
+  readonly date: string
+  /** Minutes since local midnight, 0..1439. */
+  readonly minutes: number
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>()
+const formatterOf = (timeZone: string): Intl.DateTimeFormat => {
+  let formatter = formatters.get(timeZone)
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit"
+    })
+    if (formatters.size < 1_000) formatters.set(timeZone, formatter)
+  }
+  return formatter
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0")
+
+interface Fields {
+  readonly year: number
+  readonly month: number
+  readonly day: number
+  readonly hour: number
+  readonly minute: number
+  readonly second: number
+}
+
+const fieldsAt = (instant: number, timeZone: string): Fields => {
+  const parts: Record<string, number> = {}
+  for (const part of formatterOf(timeZone).formatToParts(new Date(instant))) {
+    if (part.type !== "literal") parts[part.type] = Number(part.value)
+  }
+  return {
+    year: parts["year"]!,
+    month: parts["month"]!,
+    day: parts["day"]!,
+    hour: parts["hour"]! % 24,
+    minute: parts["minute"]!,
+    second: parts["second"]!
+  }
+}
+
+/** The zone's offset from UTC at an instant, in milliseconds (positive east of Greenwich). */
+export const offsetAt = (instant: number, timeZone: string): number => {
+  const f = fieldsAt(instant, timeZone)
+  const asUtc = Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second)
+  return asUtc - (instant - (((instant % 1000) + 1000) % 1000))
+}
+
+/** The local date and minute of the day of an instant. */
+export const localAt = (instant: number, timeZone: string): LocalDateTime => {
+  const f = fieldsAt(instant, timeZone)
+  return { date: `${pad(f.year, 4)}-${pad(f.month)}-${pad(f.day)}`, minutes: f.hour * 60 + f.minute }
+}
+
+/** The local date of an instant. */
+export const localDateAt = (instant: number, timeZone: string): string => localAt(instant, timeZone).date
+
+const DAY_MS = 86_400_000
+
+const parseDate = (date: string): { y: number; m: number; d: number } => {
+  const [y, m, d] = date.split("-").map(Number)
+  return { y: y!, m: m!, d: d! }
+}
+
+/** `HH:MM` or `HH:MM:SS` → minutes since midnight (seconds dropped). */
+export const minutesOf = (time: string): number => {
+  const [h, m] = time.split(":").map(Number)
+  return h! * 60 + m!
+}
+
+/** Minutes since midnight → `HH:MM`. */
+export const timeOf = (minutes: number): string => `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`
+
+/**
+ * The instant a wall-clock time happens in a zone. Like Temporal's "compatible"
+ * disambiguation: a time skipped by a spring-forward gap moves forward by the gap (02:30
+ * becomes 03:30), a time repeated by a fall-back overlap is the earlier of the two.
+ * `minutes` may exceed a day (1440 + 30 is 00:30 on the next date).
+ */
+export const instantOf = (date: string, minutes: number, timeZone: string): number => {
+  const { y, m, d } = parseDate(date)
+  const wall = Date.UTC(y, m - 1, d, 0, minutes)
+  const before = offsetAt(wall - DAY_MS, timeZone)
+  const after = offsetAt(wall + DAY_MS, timeZone)
+  const earlier = wall - before
+  const later = wall - after
+  const fits = (candidate: number) => {
+    const local = localAt(candidate, timeZone)
+    return Date.UTC(...dateParts(local.date), 0, local.minutes) === wall
+  }
+  const candidates = [Math.min(earlier, later), Math.max(earlier, later)].filter(fits)
+  if (candidates.length > 0) return candidates[0]!
+  // In a gap: the offset in force before the transition puts the time after it.
+  return earlier
+}
+
+const dateParts = (date: string): [number, number, number] => {
+  const { y, m, d } = parseDate(date)
+  return [y, m - 1, d]
+}
+
+/** The first instant of a local date (local midnight, or the first time after a gap). */
+export const startOfDay = (date: string, timeZone: string): number => instantOf(date, 0, timeZone)
+
+/** The first instant of the next local date: days are half-open intervals. */
+export const endOfDay = (date: string, timeZone: string): number => startOfDay(addDays(date, 1), timeZone)
+
+/** Calendar arithmetic on `YYYY-MM-DD` dates. */
+export const addDays = (date: string, days: number): string =>
+  new Date(Date.UTC(...dateParts(date)) + days * DAY_MS).toISOString().slice(0, 10)
+
+/** Whole days from `from` to `to` (negative when `to` is earlier). */
+export const daysBetween = (from: string, to: string): number =>
+  Math.round((Date.UTC(...dateParts(to)) - Date.UTC(...dateParts(from))) / DAY_MS)
+
+/** 0 = Sunday .. 6 = Saturday, as PostgreSQL's `extract(dow ...)`. */
+export const weekdayOf = (date: string): number => new Date(Date.UTC(...dateParts(date))).getUTCDay()
+
+/** The last day of the date's month. */
+export const endOfMonth = (date: string): string => {
+  const { y, m } = parseDate(date)
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10)
+}
+
+/** Whether a `YYYY-MM-DD` string names a real calendar date. */
+export const isCalendarDate = (date: string): boolean => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return false
+  const parsed = new Date(`${date}T00:00:00Z`)
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(date)
+}
+
+export const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const
+export type Weekday = (typeof WEEKDAYS)[number]

@@ -1,0 +1,69 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { insertRows } from "../shared/sql-rows.ts"
+import { type Page, totalCount } from "../shared/pagination.ts"
+import { StaffMemberRow, type WorkingHoursInsert } from "./model.ts"
+
+/**
+ * The SQL of staff members. `clientVisibleOnly` is client mode's rule: staff hidden in client
+ * mode and demoted staff (no longer working here) are not shown.
+ */
+const decodeRows = Schema.decodeUnknownEffect(Schema.Array(StaffMemberRow))
+const decodeListed = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ ...StaffMemberRow.fields, total_count: Schema.Number })))
+
+const decodeRefs = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number, person_id: Schema.Number })))
+
+export interface StaffScope {
+  readonly clientVisibleOnly: boolean
+}
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const columns = sql`s.id, s.person_id, s.role, s.bio, s.hidden_in_client_mode, p.first_name, p.middle_name, p.last_name,
+    p.email::text as email, p.phone, p.profile_photo_url`
+  const from = sql`staff_members s join people p on p.business_id = s.business_id and p.id = s.person_id`
+  const visible = (scope: StaffScope) =>
+    scope.clientVisibleOnly ? sql`and not s.hidden_in_client_mode and s.role <> 'demoted'` : sql``
+
+  return {
+    list: (businessId: number, scope: StaffScope, page: Page) =>
+      Effect.gen(function* () {
+        const rows = yield* sql`
+          select ${columns}, count(*) over () as total_count
+          from ${from}
+          where s.business_id = ${businessId} ${visible(scope)}
+          order by lower(p.first_name), lower(p.last_name), s.id
+          limit ${page.limit} offset ${page.offset}`.pipe(Effect.flatMap(decodeListed))
+        const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`
+          select count(*) as n from staff_members s where s.business_id = ${businessId} ${visible(scope)}`)
+        return { rows: rows as ReadonlyArray<StaffMemberRow>, total }
+      }).pipe(Effect.orDie),
+
+    /** Staff members by id within the scope, in id order. */
+    findMany: (businessId: number, ids: ReadonlyArray<number>, scope: StaffScope) =>
+      ids.length === 0
+        ? Effect.succeed([] as ReadonlyArray<StaffMemberRow>)
+        : sql`select ${columns} from ${from}
+              where s.business_id = ${businessId} and s.id = any(${ids}) ${visible(scope)}
+              order by s.id`.pipe(Effect.flatMap(decodeRows), Effect.orDie),
+
+    /** Staff member id by person id: the import names staff by e-mail, hence by person. */
+    idsByPerson: (businessId: number) =>
+      sql`select id, person_id from staff_members where business_id = ${businessId}`.pipe(
+        Effect.flatMap(decodeRefs),
+        Effect.map((rows) => new Map(rows.map((row) => [row.person_id, row.id]))),
+        Effect.orDie
+      ),
+
+    insertWorkingHours: (businessId: number, rows: ReadonlyArray<WorkingHoursInsert>) => {
+      const values = insertRows(rows.map((row) => ({ business_id: businessId, ...row })))
+      return values
+        ? sql`insert into staff_working_hours ${sql.insert(values)}`.pipe(Effect.asVoid, Effect.orDie)
+        : Effect.void
+    }
+  }
+})
+
+export class StaffMembersRepo extends Context.Service<StaffMembersRepo, Effect.Success<typeof make>>()("studio/StaffMembersRepo") {
+  static readonly layer = Layer.effect(StaffMembersRepo)(make)
+}

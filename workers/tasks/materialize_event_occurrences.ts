@@ -1,0 +1,28 @@
+import { Effect, Schema } from "effect"
+import { enqueueDueMaterializations, materializeEvent } from "../../src/event-occurrences/materialize.ts"
+
+/**
+ * Materializes one event's occurrences for the rolling window (enqueued, keyed by event, in
+ * the transaction of every event change), or, without an event (the daily cron entry), queues
+ * that job for every event whose window needs extending. graphile-worker adds `_cron` to the
+ * cron payload; unknown keys are ignored.
+ */
+const Payload = Schema.Union([
+  Schema.Struct({ business_id: Schema.Int, event_id: Schema.Int }),
+  Schema.Struct({})
+])
+const decode = Schema.decodeUnknownEffect(Payload)
+
+export const materializeEventOccurrencesTask = (payload: unknown) =>
+  Effect.gen(function* () {
+    const job = yield* decode(payload).pipe(Effect.orDie)
+    if ("event_id" in job) {
+      const result = yield* materializeEvent(job.business_id, job.event_id)
+      yield* Effect.logInfo("event occurrences materialized").pipe(
+        Effect.annotateLogs({ business_id: job.business_id, event_id: job.event_id, ...result })
+      )
+    } else {
+      const queued = yield* enqueueDueMaterializations()
+      yield* Effect.logInfo("event occurrence windows queued for extension").pipe(Effect.annotateLogs({ events: queued }))
+    }
+  })
