@@ -49,17 +49,20 @@ const DUCKDB_TYPES: Record<WireType, string> = {
   string: "VARCHAR"
 }
 
-/** Parameters of one statement, numbered in order of appearance. `$now` is always bound. */
+/**
+ * Parameters of one statement, numbered in order of appearance, plus `$now` when the text
+ * uses it (DuckDB refuses a parameter the statement does not have).
+ */
 const makeParams = (now: Date) => {
-  const params: Record<string, ParamValue> = { now: now.toISOString() }
+  const params: Record<string, ParamValue> = {}
   let n = 0
   return {
-    params,
     add: (value: ParamValue, type: string): string => {
       n += 1
       params[`p${n}`] = value
       return `CAST($p${n} AS ${type})`
-    }
+    },
+    statement: (sql: string): CompiledSql => ({ sql, params: sql.includes("$now") ? { now: now.toISOString(), ...params } : { ...params } })
   }
 }
 type Params = ReturnType<typeof makeParams>
@@ -133,7 +136,7 @@ const compileFilter = (filter: NormalizedFilter, p: Params): string => {
 /** A filter alone, as the predicate text and parameters it compiles to (golden tests pin these). */
 export const compileFilterOnly = (filter: NormalizedFilter, now: Date): CompiledSql => {
   const p = makeParams(now)
-  return { sql: compileFilter(filter, p), params: p.params }
+  return p.statement(compileFilter(filter, p))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -229,15 +232,15 @@ const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, opti
   let count: CompiledSql | undefined
   if (query.totalCount) {
     const p = makeParams(options.now)
-    count = { sql: `SELECT count(*) AS n FROM ${catalog.source} r WHERE ${whereClause(query, options, p)}`, params: p.params }
+    count = p.statement(`SELECT count(*) AS n FROM ${catalog.source} r WHERE ${whereClause(query, options, p)}`)
   }
   let anchorExists: CompiledSql | undefined
   if (query.startingAfter !== undefined) {
     const p = makeParams(options.now)
     const where = `${scopeCondition(catalog, options.scope, p)} AND ${catalog.keySql} = ${p.add(query.startingAfter, "VARCHAR")}`
-    anchorExists = { sql: `SELECT count(*) AS n FROM ${catalog.source} r WHERE ${where}`, params: p.params }
+    anchorExists = p.statement(`SELECT count(*) AS n FROM ${catalog.source} r WHERE ${where}`)
   }
-  return { page: { sql, params: page.params }, count, anchorExists }
+  return { page: page.statement(sql), count, anchorExists }
 }
 
 const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, options: CompileOptions): CompiledQuery => {
@@ -292,19 +295,15 @@ const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, op
   let count: CompiledSql | undefined
   if (query.totalCount) {
     const p = makeParams(options.now)
-    count = {
-      sql: `SELECT count(*) AS n FROM (SELECT ${group.sql} AS group_label FROM ${catalog.source} r WHERE ${whereClause(query, options, p)} GROUP BY 1)`,
-      params: p.params
-    }
+    count = p.statement(
+      `SELECT count(*) AS n FROM (SELECT ${group.sql} AS group_label FROM ${catalog.source} r WHERE ${whereClause(query, options, p)} GROUP BY 1)`
+    )
   }
   let anchorExists: CompiledSql | undefined
   if (query.startingAfter !== undefined) {
     const p = makeParams(options.now)
-    anchorExists = {
-      sql: `WITH ${grouped(p)}, ${keyed} SELECT count(*) AS n FROM q WHERE q.key = ${p.add(query.startingAfter, "VARCHAR")}`,
-      params: p.params
-    }
+    anchorExists = p.statement(`WITH ${grouped(p)}, ${keyed} SELECT count(*) AS n FROM q WHERE q.key = ${p.add(query.startingAfter, "VARCHAR")}`)
   }
-  return { page: { sql, params: page.params }, count, anchorExists }
+  return { page: page.statement(sql), count, anchorExists }
 }
 

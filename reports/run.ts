@@ -6,7 +6,8 @@ import {
   DuckDBTimeValue,
   type DuckDBValue
 } from "@duckdb/node-api"
-import type { WireType } from "./catalog/types.ts"
+import { Schema } from "effect"
+import type { CatalogContext, WireType } from "./catalog/types.ts"
 import type { CompiledQuery, CompiledSql } from "./compile.ts"
 import type { NormalizedQuery, ResponseField } from "./normalize.ts"
 import { type QueryProblem, problem } from "./problems.ts"
@@ -75,6 +76,26 @@ export const runQuery = async (connection: DuckDBConnection, query: NormalizedQu
       duration: Math.round(duration * 1e6) / 1e6
     }
   }
+}
+
+const CustomFieldRow = Schema.Struct({
+  id: Schema.Number,
+  name: Schema.String,
+  data_type: Schema.Literals(["select", "text", "boolean"])
+})
+const decodeCustomFields = Schema.decodeUnknownSync(Schema.Array(CustomFieldRow))
+
+/** Custom fields of the businesses in scope, from the store, in display order (what `custom_fields` expands to). */
+export const readCustomFields = async (
+  connection: DuckDBConnection,
+  businessIds: ReadonlyArray<number>
+): Promise<CatalogContext["customFields"]> => {
+  const reader = await connection.runAndReadAll(
+    `SELECT CAST(id AS DOUBLE) AS id, name, data_type FROM custom_fields
+     WHERE business_id IN (${businessIds.map((_, i) => `$${i + 1}`).join(", ")}) ORDER BY position, id`,
+    [...businessIds]
+  )
+  return decodeCustomFields(reader.getRowObjects())
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import { Option, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 
@@ -10,27 +11,34 @@ import * as path from "node:path"
  * is never written again once published.
  */
 
-export interface CurrentGeneration {
-  readonly generation: number
-  readonly file: string
+export const CurrentGeneration = Schema.Struct({
+  generation: Schema.Int,
+  file: Schema.String,
   /** PostgreSQL's clock at the snapshot the generation was read in: the next refresh starts there. */
-  readonly synced_at: string
+  synced_at: Schema.String,
   /** When the last full rebuild in its lineage ran. */
-  readonly rebuilt_at: string
-  readonly mode: "full" | "incremental"
-}
+  rebuilt_at: Schema.String,
+  mode: Schema.Literals(["full", "incremental"]),
+  /** A digest of the tables' columns: a store of another shape is rebuilt, not refreshed. */
+  schema: Schema.String
+})
+export type CurrentGeneration = typeof CurrentGeneration.Type
+const decodeCurrent = Schema.decodeUnknownOption(Schema.fromJsonString(CurrentGeneration))
 
 export const POINTER = "current.json"
 const STORE_FILE = /^store-(\d+)\.duckdb(\.wal)?$/
 
 export const storeFile = (generation: number) => `store-${generation}.duckdb`
 
+/** The published generation; undefined before the first sync (or when the pointer is unreadable). */
 export const readCurrent = (dir: string): CurrentGeneration | undefined => {
+  let text: string
   try {
-    return JSON.parse(fs.readFileSync(path.join(dir, POINTER), "utf8")) as CurrentGeneration
+    text = fs.readFileSync(path.join(dir, POINTER), "utf8")
   } catch {
     return undefined
   }
+  return Option.getOrUndefined(decodeCurrent(text))
 }
 
 /** Publishes a finished generation: readers switch to it on their next query. */

@@ -1,4 +1,5 @@
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
+import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { pipeline } from "node:stream/promises"
@@ -25,7 +26,8 @@ import { type StoreTable, changedPeopleSql, clientsTable, createTableSql, custom
  *   snapshot (minus an overlap for transactions that committed late) are read again. When
  *   their rows differ from the store's, the current file is copied to a new generation, the
  *   rows are replaced there, and it is published. When nothing differs only the watermark
- *   moves, so quiet minutes cost no copy.
+ *   moves, so quiet minutes cost no copy. A store written by a release with other tables
+ *   (`STORE_SCHEMA`), or none at all, is rebuilt in full instead.
  *
  * Syncs are serialized by a PostgreSQL advisory lock (the worker's queue, the CLI and a
  * second worker process all take it). PostgreSQL is read through `pg`, not the Effect SQL
@@ -59,6 +61,9 @@ export const DUCKDB_OPTIONS = { autoinstall_known_extensions: "false", autoload_
 
 const TABLES: ReadonlyArray<StoreTable> = [clientsTable, customFieldsTable]
 
+/** Changes when a release changes the store's tables: the next sync then rebuilds in full. */
+export const STORE_SCHEMA = createHash("sha256").update(TABLES.map(createTableSql).join(";")).digest("hex").slice(0, 16)
+
 export const syncReports = async (options: SyncOptions): Promise<SyncSummary> => {
   const started = performance.now()
   fs.mkdirSync(options.dir, { recursive: true })
@@ -66,14 +71,16 @@ export const syncReports = async (options: SyncOptions): Promise<SyncSummary> =>
   await client.connect()
   try {
     await client.query("select pg_advisory_lock(hashtext('studio:report_sync'))")
+    const releaseDir = lockDirectory(options.dir)
     try {
       const current = readCurrent(options.dir)
       const result =
-        options.mode === "incremental" && current && fs.existsSync(path.join(options.dir, current.file))
+        options.mode === "incremental" && current && current.schema === STORE_SCHEMA && fs.existsSync(path.join(options.dir, current.file))
           ? await incrementalRefresh(client, options.dir, current)
           : await fullRebuild(client, options.dir)
       return { ...result, duration_ms: Math.round(performance.now() - started) }
     } finally {
+      releaseDir()
       await client.query("select pg_advisory_unlock(hashtext('studio:report_sync'))").catch(() => {})
     }
   } finally {
@@ -82,6 +89,29 @@ export const syncReports = async (options: SyncOptions): Promise<SyncSummary> =>
 }
 
 type Result = Omit<SyncSummary, "duration_ms">
+
+/** A lock older than this was left by a sync that died: no sync runs this long. */
+const STALE_LOCK_MS = 30 * 60_000
+
+/**
+ * The advisory lock serializes the syncs of one database. This file guards the directory as
+ * well, against two databases pointed at one DATA_DIR (a misconfiguration, or test servers
+ * sharing a folder): the second sync fails, and its job is retried, rather than both writing
+ * generations at once.
+ */
+const lockDirectory = (dir: string): (() => void) => {
+  const file = path.join(dir, "sync.lock")
+  try {
+    fs.writeFileSync(file, `${process.pid}\n`, { flag: "wx" })
+  } catch (error) {
+    const age = Date.now() - (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0)
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST" || age < STALE_LOCK_MS) {
+      throw new Error(`another sync is writing the report store in ${dir}`, { cause: error })
+    }
+    fs.writeFileSync(file, `${process.pid}\n`)
+  }
+  return () => fs.rmSync(file, { force: true })
+}
 
 /** Runs `body` in one snapshot of PostgreSQL; returns its result and the snapshot's clock. */
 const inSnapshot = async <A>(client: pg.Client, body: () => Promise<A>): Promise<{ result: A; at: string }> => {
@@ -116,7 +146,7 @@ const fullRebuild = async (client: pg.Client, dir: string): Promise<Result> => {
     removeFile(target)
     throw error
   }
-  publish(dir, { generation, file: storeFile(generation), synced_at: at, rebuilt_at: at, mode: "full" })
+  publish(dir, { generation, file: storeFile(generation), synced_at: at, rebuilt_at: at, mode: "full", schema: STORE_SCHEMA })
   removeOldGenerations(dir, generation)
   return { outcome: "full", generation, rows, synced_at: at }
 }
@@ -173,7 +203,7 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
       removeFile(target)
       throw error
     }
-    publish(dir, { generation, file: storeFile(generation), synced_at: at, rebuilt_at: current.rebuilt_at, mode: "incremental" })
+    publish(dir, { ...current, generation, file: storeFile(generation), synced_at: at, mode: "incremental" })
     removeOldGenerations(dir, generation)
     return { outcome: "incremental", generation, rows: { clients: changed }, synced_at: at }
   } finally {

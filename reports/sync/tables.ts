@@ -21,6 +21,9 @@ export interface StoreTable {
 export const createTableSql = (table: StoreTable) =>
   `CREATE TABLE ${table.name} (${table.columns.map(([name, type]) => `${name} ${type}`).join(", ")})`
 
+/** "First Last", without stray spaces when a part is empty. */
+const fullName = (alias: string) => `nullif(concat_ws(' ', nullif(${alias}.first_name, ''), nullif(${alias}.last_name, '')), '')`
+
 /** Clients: one row per person, in every state (person_state tells active, hidden, deleted). */
 export const clientsTable: StoreTable = {
   name: "clients",
@@ -98,7 +101,7 @@ export const clientsTable: StoreTable = {
       p.first_name,
       p.middle_name,
       p.last_name,
-      nullif(concat_ws(' ', nullif(p.first_name, ''), nullif(p.last_name, '')), '') as full_name,
+      ${fullName("p")} as full_name,
       p.email::text as email,
       p.phone,
       null::text as address, -- people have no address in the Core API yet
@@ -154,16 +157,16 @@ export const clientsTable: StoreTable = {
     -- Account managers: the providers (parents, guardians) who act for this person.
     left join lateral (
       select string_agg(m.email::text, ', ' order by m.last_name, m.first_name, m.id) as emails,
-             string_agg(concat_ws(' ', m.first_name, m.last_name), ', ' order by m.last_name, m.first_name, m.id) as names,
+             string_agg(${fullName("m")}, ', ' order by m.last_name, m.first_name, m.id) as names,
              string_agg(m.phone, ', ' order by m.last_name, m.first_name, m.id) as phones,
              (array_agg(m.email::text order by r.created_at, m.id))[1] as first_email,
-             (array_agg(concat_ws(' ', m.first_name, m.last_name) order by r.created_at, m.id))[1] as first_name
+             (array_agg(${fullName("m")} order by r.created_at, m.id))[1] as first_name
       from person_relationships r
       join people m on m.business_id = r.business_id and m.id = r.provider_id
       where r.business_id = p.business_id and r.dependent_id = p.id
     ) managers on true
     left join lateral (
-      select string_agg(concat_ws(' ', d.first_name, d.last_name), ', ' order by d.last_name, d.first_name, d.id) as names
+      select string_agg(${fullName("d")}, ', ' order by d.last_name, d.first_name, d.id) as names
       from person_relationships r
       join people d on d.business_id = r.business_id and d.id = r.dependent_id
       where r.business_id = p.business_id and r.provider_id = p.id

@@ -27,15 +27,15 @@ describe("operations", () => {
   it("eq", () => {
     expect(where(["eq", "first_name", "Ann"])).toEqual({
       sql: "(lower(r.first_name) = lower(CAST($p1 AS VARCHAR)))",
-      params: { now: "2024-06-15T12:00:00.000Z", p1: "Ann" }
+      params: { p1: "Ann" }
     })
     expect(where(["eq", "completed_visits", 3])).toEqual({
       sql: "(r.completed_visits = CAST($p1 AS BIGINT))",
-      params: { now: "2024-06-15T12:00:00.000Z", p1: 3 }
+      params: { p1: 3 }
     })
     expect(where(["eq", "also_staff", "t"])).toEqual({
       sql: "(r.also_staff = CAST($p1 AS BOOLEAN))",
-      params: { now: "2024-06-15T12:00:00.000Z", p1: true }
+      params: { p1: true }
     })
     expect(where(["eq", "birthdate", "2000-02-29"]).sql).toBe("(r.birthdate = CAST($p1 AS DATE))")
   })
@@ -43,7 +43,7 @@ describe("operations", () => {
   it("ne and its alias neq", () => {
     const expected = {
       sql: "(r.email IS NULL OR lower(r.email) <> lower(CAST($p1 AS VARCHAR)))",
-      params: { now: "2024-06-15T12:00:00.000Z", p1: "a@b.test" }
+      params: { p1: "a@b.test" }
     }
     expect(where(["ne", "email", "a@b.test"])).toEqual(expected)
     expect(where(["neq", "email", "a@b.test"])).toEqual(expected)
@@ -53,11 +53,11 @@ describe("operations", () => {
   it("gt and lt", () => {
     expect(where(["gt", "client_since_date", "2024-01-01"])).toEqual({
       sql: "(r.client_since_date > CAST($p1 AS DATE))",
-      params: { now: "2024-06-15T12:00:00.000Z", p1: "2024-01-01" }
+      params: { p1: "2024-01-01" }
     })
     expect(where(["lt", "age", "30"])).toEqual({
       sql: "(date_sub('year', r.birthdate, r.today) < CAST($p1 AS BIGINT))",
-      params: { now: "2024-06-15T12:00:00.000Z", p1: 30 }
+      params: { p1: 30 }
     })
     expect(where(["lt", "last_name", "M"]).sql).toBe("(lower(r.last_name) < lower(CAST($p1 AS VARCHAR)))")
   })
@@ -65,7 +65,7 @@ describe("operations", () => {
   it("btw, in both forms", () => {
     const expected = {
       sql: "(r.completed_visits BETWEEN CAST($p1 AS BIGINT) AND CAST($p2 AS BIGINT))",
-      params: { now: "2024-06-15T12:00:00.000Z", p1: 1, p2: 5 }
+      params: { p1: 1, p2: 5 }
     }
     expect(where(["btw", "completed_visits", 1, 5])).toEqual(expected)
     expect(where(["btw", "completed_visits", [1, 5]])).toEqual(expected)
@@ -75,7 +75,7 @@ describe("operations", () => {
   })
 
   it("contains, wo, starts, ends", () => {
-    const params = { now: "2024-06-15T12:00:00.000Z", p1: "Ex%" }
+    const params = { p1: "Ex%" }
     expect(where(["contains", "email", "Ex%"])).toEqual({ sql: "contains(lower(r.email), lower(CAST($p1 AS VARCHAR)))", params })
     expect(where(["wo", "email", "Ex%"])).toEqual({
       sql: "(r.email IS NULL OR NOT contains(lower(r.email), lower(CAST($p1 AS VARCHAR))))",
@@ -86,7 +86,7 @@ describe("operations", () => {
   })
 
   it("emp and nemp", () => {
-    const params = { now: "2024-06-15T12:00:00.000Z" }
+    const params = {}
     expect(where(["emp", "email"])).toEqual({ sql: "(r.email IS NULL OR r.email = '')", params })
     expect(where(["nemp", "email"])).toEqual({ sql: "(r.email IS NOT NULL AND r.email <> '')", params })
     expect(where(["emp", "birthdate"])).toEqual({ sql: "(r.birthdate IS NULL)", params })
@@ -100,11 +100,11 @@ describe("combinators", () => {
       sql:
         "((lower(r.first_name) = lower(CAST($p1 AS VARCHAR))) AND " +
         "((date_sub('year', r.birthdate, r.today) > CAST($p2 AS BIGINT)) OR (r.birthdate IS NULL)))",
-      params: { now: "2024-06-15T12:00:00.000Z", p1: "a", p2: 18 }
+      params: { p1: "a", p2: 18 }
     })
     expect(where(["or", [["eq", "person_state", "active"], ["eq", "person_state", "hidden"]]])).toEqual({
       sql: "((lower(r.person_state) = lower(CAST($p1 AS VARCHAR))) OR (lower(r.person_state) = lower(CAST($p2 AS VARCHAR))))",
-      params: { now: "2024-06-15T12:00:00.000Z", p1: "active", p2: "hidden" }
+      params: { p1: "active", p2: "hidden" }
     })
     expect(where(["and", []]).sql).toBe("TRUE")
     expect(where(["or", []]).sql).toBe("FALSE")

@@ -1,0 +1,69 @@
+import { Effect, Option, Schema } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../src/api.ts"
+import { CurrentStaff } from "../src/auth/access.ts"
+import { AppConfig } from "../src/platform/config.ts"
+import { type RateLimitDecision, RateLimiter } from "../src/platform/rate-limit.ts"
+import { BadRequest, Forbidden, NotFound, Unprocessable } from "../src/shared/errors.ts"
+import { t } from "../src/shared/i18n.ts"
+import { RequestContext } from "../src/shared/request-context.ts"
+import { JSON_API, QueryResponse, ReportsUnavailable } from "./api.ts"
+import { queryReport } from "./service.ts"
+
+/**
+ * The query endpoint answers every outcome itself, success or refusal, so each carries the
+ * Reporting API's own `RateLimit-*` headers (60 a minute per token and per IP, counted
+ * apart from the Core API's limits; the request pipeline keeps headers an endpoint set).
+ */
+
+const statusOf = (error: BadRequest | Forbidden | NotFound | Unprocessable | ReportsUnavailable): number =>
+  error instanceof Forbidden ? 403
+  : error instanceof NotFound ? 404
+  : error instanceof Unprocessable ? 422
+  : error instanceof ReportsUnavailable ? 503
+  : 400
+
+const encodeResponse = Schema.encodeSync(QueryResponse)
+
+const rateLimit = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const limiter = yield* RateLimiter
+    const staff = yield* CurrentStaff
+    const ip = Option.getOrElse(request.remoteAddress, () => "unknown")
+    const byToken = yield* limiter.hit(`reports:token:${staff.tokenId}`, config.reportRateLimit, config.rateLimitWindowSeconds)
+    const byIp = yield* limiter.hit(`reports:ip:${ip}`, config.reportRateLimit, config.rateLimitWindowSeconds)
+    // The headers show the limit that refuses the call, else the token's.
+    return !byIp.allowed && byToken.allowed ? byIp : byToken
+  })
+
+const headersOf = (decision: RateLimitDecision) => ({
+  "ratelimit-limit": String(decision.limit),
+  "ratelimit-remaining": String(decision.remaining),
+  "ratelimit-reset": String(decision.resetAt)
+})
+
+const errorsResponse = (status: number, errors: ReadonlyArray<string>, headers: Record<string, string>) =>
+  HttpServerResponse.jsonUnsafe({ errors }, { status, headers, contentType: JSON_API })
+
+export const ReportsLive = HttpApiBuilder.group(Api, "reports", (handlers) =>
+  handlers.handle("query", ({ params, payload, request }) =>
+    Effect.gen(function* () {
+      const decision = yield* rateLimit(request)
+      const headers = headersOf(decision)
+      if (!decision.allowed) {
+        const { locale } = yield* RequestContext
+        const seconds = Math.max(1, decision.resetAt - Math.floor(Date.now() / 1000))
+        return errorsResponse(429, [t(locale, "rate_limited", { seconds })], { ...headers, "retry-after": String(seconds) })
+      }
+      return yield* queryReport(params.resource, payload.data.attributes).pipe(
+        Effect.map((body) => HttpServerResponse.jsonUnsafe(encodeResponse(body), { status: 200, headers, contentType: JSON_API })),
+        Effect.catch((error) => {
+          const status = statusOf(error)
+          // A store is being built: worth asking again in a minute.
+          return Effect.succeed(errorsResponse(status, error.errors, status === 503 ? { ...headers, "retry-after": "60" } : headers))
+        })
+      )
+    })
+  ))

@@ -1,0 +1,75 @@
+import { Clock, Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { CurrentStaff } from "../src/auth/access.ts"
+import { isOwner } from "../src/auth/policies.ts"
+import { CurrentBusiness } from "../src/auth/tenant.ts"
+import { BadRequest, Forbidden, NotFound, Unprocessable, fail } from "../src/shared/errors.ts"
+import { t } from "../src/shared/i18n.ts"
+import { RequestContext } from "../src/shared/request-context.ts"
+import { resourceStatus } from "./catalog/resources.ts"
+import type { CatalogContext } from "./catalog/types.ts"
+import { compile } from "./compile.ts"
+import type { QueryAttributes } from "./grammar.ts"
+import { normalize } from "./normalize.ts"
+import { ReportsRepo } from "./repo.ts"
+import { type QueryPage, readCustomFields, runQuery } from "./run.ts"
+import { ReportStore } from "./store.ts"
+import { ReportsUnavailable, type QueryResponse } from "./api.ts"
+
+/**
+ * One report query, end to end: access (owners, or staff with a grant), the resource, the
+ * caller's scope (their business, and a franchise holding's franchisees), then decode →
+ * normalize → compile → run on the current store generation.
+ */
+export const queryReport = Effect.fn("Reports.query")(function* (resource: string, attributes: QueryAttributes) {
+  const business = yield* CurrentBusiness
+  const staff = yield* CurrentStaff
+  const repo = yield* ReportsRepo
+
+  if (!isOwner(staff.role) && !(yield* repo.hasGrant(business.id, staff.staffMemberId))) {
+    return yield* fail(Forbidden, { key: "report_access_denied" })
+  }
+  const status = resourceStatus(resource)
+  if (!status) return yield* fail(NotFound, { key: "report_unknown_resource", params: { resource: JSON.stringify(resource) } })
+  if (status._tag === "Pending") return yield* fail(Unprocessable, { key: "report_not_available", params: { resource } })
+
+  const scope = yield* repo.scope(business.id)
+  const now = new Date(yield* Clock.currentTimeMillis)
+  const result = yield* (yield* ReportStore)
+    .read(async (connection) => {
+      const context: CatalogContext = {
+        customFields: await readCustomFields(connection, scope.businessIds),
+        franchiseHolding: scope.franchiseHolding
+      }
+      const normalized = normalize(attributes, status.catalog, context)
+      if (normalized._tag === "Invalid") return normalized
+      return runQuery(connection, normalized.query, compile(normalized.query, { scope: scope.businessIds, now }))
+    })
+    .pipe(
+      Effect.catchTag("ReportStoreUnavailable", () =>
+        // No store yet (a fresh install): ask the worker for one and tell the client to come back.
+        Effect.andThen(
+          repo.requestFullSync,
+          RequestContext.use(({ locale }) => Effect.fail(new ReportsUnavailable({ errors: [t(locale, "report_store_unavailable")] })))
+        ))
+    )
+  if (result._tag === "Invalid") return yield* fail(BadRequest, ...result.problems)
+  return responseOf(result.page)
+})
+
+const responseOf = (page: QueryPage): QueryResponse => ({
+  data: {
+    type: "queries",
+    id: randomUUID(),
+    attributes: {
+      rows: page.rows,
+      fields: page.fields,
+      duration: page.duration,
+      has_more: page.hasMore,
+      last_key: page.lastKey,
+      ...(page.totalCount === undefined ? {} : { total_count: page.totalCount }),
+      meta: {}
+    }
+  },
+  meta: {}
+})

@@ -1,0 +1,201 @@
+import { DuckDBInstance } from "@duckdb/node-api"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeReader } from "../../reports/store.ts"
+import { readCurrent } from "../../reports/sync/generations.ts"
+import { DUCKDB_OPTIONS, syncReports } from "../../reports/sync/sync.ts"
+import { createTestDatabase } from "../support/database.ts"
+import { createBusiness, createLocation, createPerson } from "../support/factories.ts"
+
+/**
+ * The store built from PostgreSQL: full rebuilds into new generations, incremental refreshes,
+ * the switch readers see, and PostgreSQL values surviving the trip through CSV.
+ */
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>
+const dir = path.resolve(`.data/test/reports-sync-${process.pid}`)
+let business: { id: number }
+let ada: Awaited<ReturnType<typeof createPerson>>
+let child: Awaited<ReturnType<typeof createPerson>>
+
+const sync = (mode: "full" | "incremental") => syncReports({ databaseUrl: database.url, dir, mode })
+
+/** Rows of the current generation, read the way the server reads them. */
+const readClients = async (where = "true") => {
+  const current = readCurrent(dir)!
+  const instance = await DuckDBInstance.create(path.join(dir, current.file), { ...DUCKDB_OPTIONS, access_mode: "READ_ONLY" })
+  try {
+    const connection = await instance.connect()
+    const reader = await connection.runAndReadAll(`SELECT * FROM clients WHERE ${where} ORDER BY person_id`)
+    connection.closeSync()
+    return reader.getRowObjectsJson()
+  } finally {
+    instance.closeSync()
+  }
+}
+
+beforeAll(async () => {
+  fs.rmSync(dir, { recursive: true, force: true })
+  database = await createTestDatabase()
+  const pool = database.pool
+  const holding = await createBusiness(pool, { subdomain: "holding", time_zone: "Asia/Tokyo", currency_code: "JPY" })
+  business = await createBusiness(pool, { subdomain: "studio", name: "Studio, \"One\"", time_zone: "America/Los_Angeles", franchise_parent_id: holding.id })
+  const location = await createLocation(pool, business.id, { name: "Down,town\nEast" })
+  ada = await createPerson(pool, business.id, { first_name: "Ada", last_name: "Lovelace", role: "standard" })
+  child = await createPerson(pool, business.id, { first_name: "Byron", last_name: "" })
+  await pool.query(
+    `update people set birthdate = '2010-02-03', phone = '', joined_at = '2024-03-01T05:00:00Z', location_id = $3, is_member = true,
+       middle_name = null where business_id = $1 and id = $2`,
+    [business.id, child.personId, location.id]
+  )
+  await pool.query(`insert into person_relationships (business_id, provider_id, dependent_id) values ($1, $2, $3)`, [
+    business.id,
+    ada.personId,
+    child.personId
+  ])
+  await pool.query(`update accounts set password_hash = 'x', email_confirmed_at = '2024-05-02T03:00:00Z' where id = $1`, [ada.accountId])
+  await pool.query(`update people set hidden_at = now() where business_id = $1 and id = $2`, [business.id, ada.personId])
+})
+afterAll(async () => {
+  await database?.drop()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+describe("a full rebuild", () => {
+  it("writes a new generation, publishes it and carries every PostgreSQL value through intact", async () => {
+    const summary = await sync("full")
+    expect(summary).toMatchObject({ outcome: "full", generation: 1, rows: { clients: 2, custom_fields: 0 } })
+    expect(readCurrent(dir)).toMatchObject({ generation: 1, file: "store-1.duckdb", mode: "full" })
+    expect(fs.readdirSync(dir).sort()).toEqual(["current.json", "store-1.duckdb"])
+
+    const [adaRow, childRow] = await readClients()
+    expect(adaRow).toMatchObject({
+      key: `${business.id}-${ada.personId}`,
+      business_name: 'Studio, "One"',
+      business_subdomain: "studio",
+      currency_code: "USD",
+      time_zone: "America/Los_Angeles",
+      full_name: "Ada Lovelace",
+      also_staff: true,
+      person_state: "hidden",
+      is_schedulable: false,
+      // Confirmed 2024-05-02 03:00 UTC: still 1 May in Los Angeles.
+      account_claim_date: "2024-05-01",
+      dependent_names: "Byron",
+      account_manager_names: null,
+      source_name: "unknown",
+      completed_visits: "0",
+      last_visit_date: null
+    })
+    expect(childRow).toMatchObject({
+      first_name: "Byron",
+      last_name: "",
+      full_name: "Byron",
+      phone: "",
+      middle_name: null,
+      birthdate: "2010-02-03",
+      client_since_date: "2024-02-29",
+      home_location_name: "Down,town\nEast",
+      has_membership: true,
+      also_staff: false,
+      person_state: "active",
+      account_manager_names: "Ada Lovelace",
+      guardian_name: "Ada Lovelace",
+      guardian_email: ada.email,
+      account_claim_date: null
+    })
+    // A franchisee reports its holding.
+    expect(Number(adaRow!.franchise_id)).toBeGreaterThan(0)
+  })
+
+  it("replaces the previous generation, keeping one behind for readers mid-switch", async () => {
+    await sync("full")
+    expect((await sync("full")).generation).toBe(3)
+    expect(fs.readdirSync(dir).sort()).toEqual(["current.json", "store-2.duckdb", "store-3.duckdb"])
+  })
+})
+
+describe("an incremental refresh", () => {
+  it("only moves the watermark when nothing changed", async () => {
+    const before = readCurrent(dir)!
+    const summary = await sync("incremental")
+    expect(summary).toMatchObject({ outcome: "unchanged", generation: before.generation })
+    expect(readCurrent(dir)!.file).toBe(before.file)
+    expect(Date.parse(readCurrent(dir)!.synced_at)).toBeGreaterThan(Date.parse(before.synced_at))
+  })
+
+  it("applies changed and new people to a copy published as the next generation", async () => {
+    const before = readCurrent(dir)!
+    await database.pool.query(`update people set first_name = 'Augusta', updated_at = now() where business_id = $1 and id = $2`, [
+      business.id,
+      ada.personId
+    ])
+    const newcomer = await createPerson(database.pool, business.id, { first_name: "Grace", last_name: "Hopper" })
+    const summary = await sync("incremental")
+    expect(summary.outcome).toBe("incremental")
+    expect(summary.generation).toBe(before.generation + 1)
+    const rows = await readClients()
+    expect(rows.map((r) => r.first_name)).toEqual(["Augusta", "Byron", "Grace"])
+    expect(rows.find((r) => r.person_id === String(newcomer.personId))).toMatchObject({ full_name: "Grace Hopper" })
+    // The dependent shows the renamed provider too.
+    expect(rows.find((r) => r.first_name === "Byron")).toMatchObject({ account_manager_names: "Augusta Lovelace" })
+    expect(readCurrent(dir)).toMatchObject({ mode: "incremental", rebuilt_at: before.rebuilt_at })
+  })
+
+  it("rebuilds in full when the store has another shape (a release changed its tables)", async () => {
+    const current = readCurrent(dir)!
+    fs.writeFileSync(path.join(dir, "current.json"), JSON.stringify({ ...current, schema: "older" }))
+    expect(await sync("incremental")).toMatchObject({ outcome: "full", generation: current.generation + 1 })
+    expect(readCurrent(dir)!.schema).not.toBe("older")
+  })
+
+  it("rebuilds in full when there is no store yet", async () => {
+    const other = `${dir}-fresh`
+    try {
+      const summary = await syncReports({ databaseUrl: database.url, dir: other, mode: "incremental" })
+      expect(summary).toMatchObject({ outcome: "full", generation: 1 })
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true })
+    }
+  })
+})
+
+describe("the directory lock", () => {
+  it("refuses a second writer of the same folder, and takes over a lock its owner left behind", async () => {
+    const lock = path.join(dir, "sync.lock")
+    fs.writeFileSync(lock, "12345\n")
+    await expect(sync("incremental")).rejects.toThrow(/another sync is writing the report store/)
+    const hourAgo = new Date(Date.now() - 60 * 60_000)
+    fs.utimesSync(lock, hourAgo, hourAgo)
+    expect((await sync("incremental")).outcome).toBeDefined()
+    expect(fs.existsSync(lock)).toBe(false)
+  })
+})
+
+describe("readers", () => {
+  it("switch to a new generation between queries and finish queries on the old one", async () => {
+    const reader = makeReader(dir)
+    const first = await reader.acquire()
+    expect(first?.file).toBe(readCurrent(dir)!.file)
+    await database.pool.query(`update people set last_name = 'King', updated_at = now() where business_id = $1 and id = $2`, [
+      business.id,
+      ada.personId
+    ])
+    await sync("incremental")
+    const second = await reader.acquire()
+    expect(second?.file).not.toBe(first?.file)
+    // The query in flight on the old generation still reads it.
+    const connection = await first!.instance.connect()
+    const old = await connection.runAndReadAll("SELECT count(*) FROM clients")
+    expect(Number(old.getRows()[0]![0])).toBe(3)
+    connection.closeSync()
+    reader.release(first!)
+    reader.release(second!)
+    reader.close()
+  })
+
+  it("have nothing to read before the first sync", async () => {
+    expect(await makeReader(`${dir}-none`).acquire()).toBeUndefined()
+  })
+})

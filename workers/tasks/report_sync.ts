@@ -1,0 +1,19 @@
+import { Effect, Schema } from "effect"
+import { runReportSync, scheduleNextRefresh } from "../../reports/sync/run.ts"
+
+/**
+ * Builds the report store: `full` rebuilds it into a new generation (nightly, and when a
+ * query finds no store), `incremental` applies the rows changed since the last sync and
+ * queues the next refresh. A failure fails the job, which graphile-worker retries.
+ */
+export const ReportSyncPayload = Schema.Struct({
+  mode: Schema.optional(Schema.Literals(["full", "incremental"]))
+})
+const decode = Schema.decodeUnknownEffect(ReportSyncPayload)
+
+export const reportSyncTask = (payload: unknown) =>
+  Effect.gen(function* () {
+    const { mode = "incremental" } = yield* decode(payload).pipe(Effect.orDie)
+    yield* runReportSync(mode)
+    if (mode === "incremental") yield* scheduleNextRefresh
+  })
