@@ -8,6 +8,20 @@ import { LocationsDeskApi } from "./locations/desk.api.ts"
 import { LocationsFrontApi } from "./locations/front.api.ts"
 import { PeopleDeskApi } from "./people/desk.api.ts"
 import { PeopleFrontApi } from "./people/front.api.ts"
+import { WebhooksApi } from "./webhooks/api.ts"
+import { ReportsApi } from "../reports/api.ts"
+import { AvailabilityDeskApi } from "./availability/desk.api.ts"
+import { AvailabilityFrontApi } from "./availability/front.api.ts"
+import { EligibilityDeskApi } from "./eligibility/desk.api.ts"
+import { EligibilityFrontApi } from "./eligibility/front.api.ts"
+import { EventOccurrencesDeskApi } from "./event-occurrences/desk.api.ts"
+import { EventOccurrencesFrontApi } from "./event-occurrences/front.api.ts"
+import { EventsDeskApi } from "./events/desk.api.ts"
+import { EventsFrontApi } from "./events/front.api.ts"
+import { ServicesDeskApi } from "./services/desk.api.ts"
+import { ServicesFrontApi } from "./services/front.api.ts"
+import { StaffMembersDeskApi } from "./staff-members/desk.api.ts"
+import { StaffMembersFrontApi } from "./staff-members/front.api.ts"
 
 /**
  * The whole HTTP contract. Conventions shared by every endpoint (host tenancy, `.json`
@@ -26,6 +40,20 @@ export const Api = HttpApi.make("studio")
   .add(PeopleDeskApi)
   .add(AccountApi)
   .add(AccountPasswordsApi)
+  .add(WebhooksApi)
+  .add(ReportsApi)
+  .add(ServicesFrontApi)
+  .add(ServicesDeskApi)
+  .add(StaffMembersFrontApi)
+  .add(StaffMembersDeskApi)
+  .add(EventsFrontApi)
+  .add(EventsDeskApi)
+  .add(EventOccurrencesFrontApi)
+  .add(EventOccurrencesDeskApi)
+  .add(AvailabilityFrontApi)
+  .add(AvailabilityDeskApi)
+  .add(EligibilityFrontApi)
+  .add(EligibilityDeskApi)
   // Report every offending field of a request at once, not only the first.
   .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotateMerge(

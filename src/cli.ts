@@ -16,7 +16,10 @@ import { BaseLive } from "./layers.ts"
 import { AppConfig, AppConfigLive, readAppConfig } from "./platform/config.ts"
 import { migrateDatabase } from "./platform/startup.ts"
 import { LOCALES } from "./shared/locale.ts"
+import { WebhooksRepo } from "./webhooks/repo.ts"
+import { setWebhooksFeature } from "./webhooks/service.ts"
 import { WorkerLive } from "../workers/runner.ts"
+import { runReportSync } from "../reports/sync/run.ts"
 
 /**
  * The operator CLI: `npm run studio -- <command>`. Every command runs on the one layer graph
@@ -299,6 +302,39 @@ const app = Command.make("app").pipe(
   Command.withSubcommands([appCreate])
 )
 
+/** `webhooks enable|disable --business S`: the business's webhooks feature (spec, Events). */
+const webhooksFeature = (enabled: boolean) =>
+  Command.make(
+    enabled ? "enable" : "disable",
+    { business: Flag.String("business").pipe(Flag.withDescription("Subdomain of the business")) },
+    (flags) =>
+      withServices(
+        Effect.gen(function* () {
+          yield* migrateDatabase
+          const businessId = yield* findBusiness(flags.business)
+          const removed = enabled ? 0 : yield* (yield* WebhooksRepo).countSubscriptions(businessId)
+          const changed = yield* setWebhooksFeature(businessId, enabled)
+          yield* printJson({
+            business: flags.business.trim().toLowerCase(),
+            webhooks_enabled: enabled,
+            changed,
+            ...(enabled ? {} : { webhooks_deleted: changed ? removed : 0 })
+          })
+        })
+      )
+  ).pipe(
+    Command.withDescription(
+      enabled
+        ? "Turn on the webhooks feature of a business: its owners may subscribe"
+        : "Turn off the webhooks feature of a business: deletes its webhooks (and their delivery logs) and stops notifications"
+    )
+  )
+
+const webhooks = Command.make("webhooks").pipe(
+  Command.withDescription("Manage the webhooks feature of businesses"),
+  Command.withSubcommands([webhooksFeature(true), webhooksFeature(false)])
+)
+
 /** Runs `layer` after migrating, until SIGINT/SIGTERM interrupts the program. */
 const runUntilSignal = <E, R>(layer: Layer.Layer<never, E, R>, started: Effect.Effect<void, never, AppConfig>) =>
   Effect.gen(function* () {
@@ -313,6 +349,24 @@ const worker = Command.make("worker", {}, () =>
   Command.withDescription("Run only the background worker (graphile-worker), until SIGINT/SIGTERM")
 )
 
+const sync = Command.make(
+  "sync",
+  {
+    full: Flag.Boolean("full").pipe(
+      Flag.withDefault(false),
+      Flag.withDescription("Rebuild the whole store into a new generation (default: apply the rows changed since the last sync)")
+    )
+  },
+  (flags) =>
+    withServices(
+      Effect.gen(function* () {
+        yield* migrateDatabase
+        const summary = yield* runReportSync(flags.full ? "full" : "incremental")
+        yield* printJson(summary)
+      })
+    )
+).pipe(Command.withDescription("Sync the report store from PostgreSQL now (prints a summary as JSON)"))
+
 const serve = Command.make("serve", {}, () =>
   withServices(
     runUntilSignal(
@@ -324,7 +378,7 @@ const serve = Command.make("serve", {}, () =>
 
 const studio = Command.make("studio").pipe(
   Command.withDescription("Studio Service operator commands"),
-  Command.withSubcommands([migrate, seed, business, importCommand, token, app, worker, serve])
+  Command.withSubcommands([migrate, seed, business, importCommand, token, app, worker, serve, sync, webhooks])
 )
 
 // ---------------------------------------------------------------------------------------------

@@ -14,6 +14,30 @@ import { LocationsDeskLive, LocationsFrontLive } from "./locations/handlers.ts"
 import { PeopleDeskLive, PeopleFrontLive } from "./people/handlers.ts"
 import { AppConfig } from "./platform/config.ts"
 import { RequestPipeline } from "./platform/request-pipeline.ts"
+import { WebhooksLive } from "./webhooks/handlers.ts"
+import { ReportsLive } from "../reports/handlers.ts"
+import { AvailabilityDeskLive, AvailabilityFrontLive } from "./availability/handlers.ts"
+import { EligibilityDeskLive, EligibilityFrontLive } from "./eligibility/handlers.ts"
+import { EventOccurrencesDeskLive, EventOccurrencesFrontLive } from "./event-occurrences/handlers.ts"
+import { EventsDeskLive, EventsFrontLive } from "./events/handlers.ts"
+import { ServicesDeskLive, ServicesFrontLive } from "./services/handlers.ts"
+import { StaffMembersDeskLive, StaffMembersFrontLive } from "./staff-members/handlers.ts"
+
+/** The schedule's handler groups (issue 4). */
+const ScheduleHandlersLive = Layer.mergeAll(
+  ServicesFrontLive,
+  ServicesDeskLive,
+  StaffMembersFrontLive,
+  StaffMembersDeskLive,
+  EventsFrontLive,
+  EventsDeskLive,
+  EventOccurrencesFrontLive,
+  EventOccurrencesDeskLive,
+  AvailabilityFrontLive,
+  AvailabilityDeskLive,
+  EligibilityFrontLive,
+  EligibilityDeskLive
+)
 
 /** Every handler group of `Api`: the only place handler layers are provided. */
 const HandlersLive = Layer.mergeAll(
@@ -27,7 +51,10 @@ const HandlersLive = Layer.mergeAll(
   PeopleFrontLive,
   PeopleDeskLive,
   AccountLive,
-  AccountPasswordsLive
+  AccountPasswordsLive,
+  WebhooksLive,
+  ReportsLive,
+  ScheduleHandlersLive
 )
 
 /** The routes: the API, its OpenAPI document and docs page, behind the request pipeline. */

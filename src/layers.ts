@@ -11,6 +11,15 @@ import { PeopleRepo } from "./people/repo.ts"
 import { AppConfig, AppConfigLive } from "./platform/config.ts"
 import { DatabaseUrlLive, SqlLive } from "./platform/database.ts"
 import { MemoryRateLimiterLive } from "./platform/rate-limit.ts"
+import { WebhooksRepo } from "./webhooks/repo.ts"
+import { ReportsRepo } from "../reports/repo.ts"
+import { ReportStore } from "../reports/store.ts"
+import { AvailabilityRepo } from "./availability/repo.ts"
+import { EligibilityRepo } from "./eligibility/repo.ts"
+import { EventOccurrencesRepo } from "./event-occurrences/repo.ts"
+import { EventsRepo } from "./events/repo.ts"
+import { ServicesRepo } from "./services/repo.ts"
+import { StaffMembersRepo } from "./staff-members/repo.ts"
 
 /**
  * The one layer graph. Infrastructure is provided here and nowhere else:
@@ -36,13 +45,23 @@ const RepositoriesLive = Layer.mergeAll(
   CustomFieldsRepo.layer,
   PeopleRepo.layer,
   AccountsRepo.layer,
-  OAuthRepo.layer
+  OAuthRepo.layer,
+  WebhooksRepo.layer,
+  ReportsRepo.layer,
+  // The schedule (issue 4). Enrollment facts and commerce (plans, cards) are Context.References
+  // with "nothing yet" defaults (event-occurrences/enrollments.ts, eligibility/commerce.ts).
+  ServicesRepo.layer,
+  StaffMembersRepo.layer,
+  EventsRepo.layer,
+  EventOccurrencesRepo.layer,
+  AvailabilityRepo.layer,
+  EligibilityRepo.layer
 )
 
 const AuthServicesLive = Layer.mergeAll(BusinessDirectoryLive, AccessTokensLive, ApplicationsLive)
 
 /** Everything the HTTP handlers and the jobs use, on an already configured database. */
-export const ServicesLive = Layer.mergeAll(RepositoriesLive, AuthServicesLive, MemoryRateLimiterLive)
+export const ServicesLive = Layer.mergeAll(RepositoriesLive, AuthServicesLive, MemoryRateLimiterLive, ReportStore.layer)
 
 export const BaseLive = (config: Layer.Layer<AppConfig> = AppConfigLive) =>
   ServicesLive.pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(LoggerLive), Layer.provideMerge(config))

@@ -1,5 +1,14 @@
 /**
- * Recurring jobs in graphile-worker's crontab format (UTC, one-minute granularity).
- * Empty until the first scheduled task lands (nightly report sync, upcoming-occurrence webhooks).
+ * Recurring jobs in graphile-worker's crontab format (UTC, one-minute granularity), one per
+ * line: `<cron> <task> ?<options> <payload>`.
+ * - The report store: a full rebuild nightly, and an incremental refresh every minute (each
+ *   refresh also queues the next one sooner, see reports/sync/run.ts). Both run in the
+ *   `reports` queue, one at a time; the job keys keep at most one of each waiting.
+ * - Event occurrences: daily, every event's rolling window moves a day forward (one keyed job
+ *   per event, see src/event-occurrences/materialize.ts); a missed day is caught up.
  */
-export const crontab = ""
+export const crontab = [
+  '0 3 * * * report_sync ?id=report_sync_nightly&queue=reports&jobKey=report_sync_full {"mode":"full"}',
+  '* * * * * report_sync ?id=report_sync_minutely&queue=reports&jobKey=report_sync_incremental {"mode":"incremental"}',
+  "15 9 * * * materialize_event_occurrences ?id=materialize_event_occurrences_daily&fill=1d&jobKey=materialize_event_occurrences_sweep {}"
+].join("\n")

@@ -1,13 +1,19 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { run, type TaskList } from "graphile-worker"
+import { run, type TaskList, type WorkerEvents } from "graphile-worker"
+import { EventEmitter } from "node:events"
 import pg from "pg"
 import { AppConfig } from "../src/platform/config.ts"
 import { DatabaseUrl } from "../src/platform/database.ts"
 import { quietWorkerLogger } from "../src/platform/migrator.ts"
 import type { ServicesLive } from "../src/layers.ts"
 import { crontab } from "./crontab.ts"
+import { startLiveness } from "./liveness.ts"
+import { deliverWebhookTask } from "./tasks/deliver_webhook.ts"
+import { materializeEventOccurrencesTask } from "./tasks/materialize_event_occurrences.ts"
+import { reportSyncTask } from "./tasks/report_sync.ts"
 import { sendMailTask } from "./tasks/send_mail.ts"
+import { webhookFanoutTask } from "./tasks/webhook_fanout.ts"
 
 /**
  * Every background job: one task a file under workers/tasks, registered here by name. Jobs are
@@ -16,7 +22,11 @@ import { sendMailTask } from "./tasks/send_mail.ts"
  * Effect on the service's layer graph; its payload arrives as `unknown` and is decoded there.
  */
 export const tasks = {
-  send_mail: sendMailTask
+  send_mail: sendMailTask,
+  webhook_fanout: webhookFanoutTask,
+  deliver_webhook: deliverWebhookTask,
+  report_sync: reportSyncTask,
+  materialize_event_occurrences: materializeEventOccurrencesTask
 } satisfies Record<string, (payload: unknown) => Effect.Effect<void, unknown, WorkerServices>>
 
 /** What tasks may use: everything the HTTP handlers have. */
@@ -25,7 +35,7 @@ type WorkerServices = Layer.Success<typeof ServicesLive> | AppConfig | SqlClient
 /** graphile-worker's task list, each task run on the captured services; failures throw so the job is retried. */
 const makeTaskList = (services: Context.Context<WorkerServices>): TaskList =>
   Object.fromEntries(
-    Object.entries(tasks).map(([name, task]) => [
+    Object.entries(tasks).map(([name, task]: [string, (payload: unknown) => Effect.Effect<void, unknown, WorkerServices>]) => [
       name,
       (payload, helpers) =>
         Effect.runPromiseWith(services)(
@@ -57,9 +67,22 @@ export const WorkerLive = Layer.effectDiscard(
       }),
       (pool) => Effect.promise(() => pool.end())
     )
+    // Jobs of workers that died mid-job are released at start (and every minute), not in 4 hours.
+    const log = (level: "info" | "error", message: string, fields: Record<string, unknown> = {}) =>
+      void Effect.runForkWith(services)((level === "info" ? Effect.logInfo(message) : Effect.logError(message)).pipe(Effect.annotateLogs(fields)))
+    const liveness = yield* Effect.acquireRelease(
+      Effect.tryPromise(() => startLiveness(pgPool, connectionString, log)).pipe(Effect.orDie),
+      (liveness) => Effect.promise(() => liveness.close())
+    )
+    const released = yield* Effect.tryPromise(() => liveness.sweep()).pipe(Effect.orDie)
+    if (released.length > 0) log("info", "unlocked the jobs of dead workers", { worker_ids: released })
+    const events: WorkerEvents = new EventEmitter()
+    events.on("pool:create", ({ workerPool }) => liveness.register(workerPool.id))
+    events.on("worker:create", ({ worker }) => liveness.register(worker.workerId))
     const runner = yield* Effect.acquireRelease(
       Effect.tryPromise(() =>
         run({
+          events,
           pgPool,
           concurrency: config.workerConcurrency,
           pollInterval: config.workerPollIntervalMs,

@@ -7,6 +7,7 @@ import { sendMail } from "../mail/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { parseLocale } from "../shared/locale.ts"
 import { RequestContext } from "../shared/request-context.ts"
+import { emitWebhookEvent } from "../webhooks/emit.ts"
 import { type PreparedPerson, prepareAttributes } from "./attributes.ts"
 import type { PersonCreateInput, PersonUpdateInput } from "./model.ts"
 import { PeopleRepo } from "./repo.ts"
@@ -97,15 +98,40 @@ export const createPerson = Effect.fn("People.create")(function* (input: PersonC
       }
       if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
       const id = yield* insertPerson(business.id, person, "")
+      const dependentIds: Array<number> = []
       for (const [i, dependent] of dependents.entries()) {
         const dependentId = yield* insertPerson(business.id, dependent, `dependents[${i}].`)
         yield* repo.setProvider(business.id, dependentId, id)
+        dependentIds.push(dependentId)
       }
+      yield* emitPersonEvents("person.created", [id, ...dependentIds])
       return id
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die))
   const rows = yield* repo.find(business.id, [id], { includeDeleted: false })
   return { people: yield* deskPeople(rows, { relationships: true, balances: false }) }
+})
+
+/**
+ * person.* webhooks, one event per person, in the transaction of the change: the person as
+ * desk `GET /people/:id` shows them (`{"people": [person]}`, deleted ones with `deleted_at`).
+ */
+const emitPersonEvents = Effect.fn("People.emitWebhooks")(function* (
+  topic: "person.created" | "person.updated" | "person.deleted",
+  ids: ReadonlyArray<number>
+) {
+  const business = yield* CurrentBusiness
+  const repo = yield* PeopleRepo
+  for (const id of ids) {
+    yield* emitWebhookEvent(
+      business.id,
+      topic,
+      Effect.gen(function* () {
+        const rows = yield* repo.find(business.id, [id], { includeDeleted: true })
+        return { people: yield* deskPeople(rows, { relationships: true, balances: false }) }
+      })
+    )
+  }
 })
 
 /** `dependent_ids`/`provider_ids` as ids: a form's lone `""` item stands for an empty list. */
@@ -160,7 +186,9 @@ export const updatePerson = Effect.fn("People.update")(function* (id: number, in
         ...(providerIds === undefined ? [] : yield* repo.setProvider(business.id, id, providerIds[0] ?? null))
       ]
       // Their dependents[]/providers[] changed too: list clients syncing by updated_since see them.
-      yield* repo.touch(business.id, [...new Set(changed)].filter((other) => other !== id))
+      const others = [...new Set(changed)].filter((other) => other !== id)
+      yield* repo.touch(business.id, others)
+      yield* emitPersonEvents("person.updated", [id, ...others])
       if (prepared.sendInvite && prepared.email !== null && accountId !== null) yield* invite(accountId, prepared.email, names.first_name)
     })
   ).pipe(
@@ -196,6 +224,7 @@ export const deletePerson = Effect.fn("People.delete")(function* (id: number) {
       if (blockers.dependents > 0) messages.push({ key: "person_delete_dependents", params: { count: blockers.dependents } })
       if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
       yield* repo.softDelete(business.id, id)
+      yield* emitPersonEvents("person.deleted", [id])
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die))
 })

@@ -23,6 +23,12 @@ export interface AppConfigShape {
   /** `smtp://user:pass@host:587`; absent: mail goes to the development mailbox (table mail_messages). */
   readonly smtpUrl: Option.Option<string>
   readonly mailFrom: string
+  /** Lets webhook targets resolve to loopback and private addresses (tests, local development); off in production. */
+  readonly webhooksAllowPrivateTargets: boolean
+  /** Reporting API queries per window (rateLimitWindowSeconds) per token and per IP. */
+  readonly reportRateLimit: number
+  /** Seconds between incremental refreshes of the report store (the worker's cron adds one a minute too). */
+  readonly reportRefreshSeconds: number
 }
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("studio/AppConfig") {}
@@ -43,7 +49,10 @@ export const readAppConfig = Effect.gen(function* () {
     workerConcurrency: yield* Config.Int("WORKER_CONCURRENCY").pipe(Config.withDefault(4)),
     workerPollIntervalMs: yield* Config.Int("WORKER_POLL_INTERVAL_MS").pipe(Config.withDefault(1000)),
     smtpUrl: yield* Config.option(Config.String("SMTP_URL")),
-    mailFrom: yield* Config.String("MAIL_FROM").pipe(Config.withDefault("Studio Service <no-reply@localhost>"))
+    mailFrom: yield* Config.String("MAIL_FROM").pipe(Config.withDefault("Studio Service <no-reply@localhost>")),
+    webhooksAllowPrivateTargets: yield* Config.Boolean("WEBHOOKS_ALLOW_PRIVATE_TARGETS").pipe(Config.withDefault(false)),
+    reportRateLimit: yield* Config.Int("REPORT_RATE_LIMIT").pipe(Config.withDefault(60)),
+    reportRefreshSeconds: yield* Config.Int("REPORT_REFRESH_SECONDS").pipe(Config.withDefault(30))
   })
 })
 

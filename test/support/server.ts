@@ -1,4 +1,4 @@
-import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { Clock, Effect, Layer, ManagedRuntime, Option } from "effect"
 import { HttpServer } from "effect/http"
 import { HttpServerLive } from "../../src/http.ts"
 import { BaseLive } from "../../src/layers.ts"
@@ -14,8 +14,16 @@ export const TEST_BASE_DOMAIN = "studio.test"
  * The real service (the same layer graph as `npm start`) on an ephemeral port, on a fresh
  * database of its own. Rate limits are high unless a test sets them.
  */
-/** `worker: true` also runs the graphile-worker runner, for tests that need jobs to run. */
-export type TestServerOptions = Partial<AppConfigShape> & { readonly worker?: boolean }
+/**
+ * `worker: true` also runs the graphile-worker runner, for tests that need jobs to run;
+ * `clock` replaces the wall clock of the server and its jobs (test/support/clock.ts);
+ * `layer` overrides Context.Reference services (a stand-in for work not built yet).
+ */
+export type TestServerOptions = Partial<AppConfigShape> & {
+  readonly worker?: boolean
+  readonly clock?: Clock.Clock
+  readonly layer?: Layer.Layer<never>
+}
 
 export const startTestServer = async (overrides: TestServerOptions = {}) => {
   const database = await createTestDatabase()
@@ -31,7 +39,7 @@ export const startTestServerOn = async (
 ) => {
   const database = { url: databaseUrl, drop, pool: pool ?? new pg.Pool({ connectionString: databaseUrl, max: 3 }) }
   const ownPool = pool === undefined
-  const { worker = false, ...configOverrides } = overrides
+  const { worker = false, clock, layer, ...configOverrides } = overrides
   const config: AppConfigShape = {
     port: 0,
     host: "127.0.0.1",
@@ -47,10 +55,17 @@ export const startTestServerOn = async (
     workerPollIntervalMs: 200,
     smtpUrl: Option.none(),
     mailFrom: "Studio Test <no-reply@studio.test>",
+    // Webhook receivers in tests listen on loopback.
+    webhooksAllowPrivateTargets: true,
+    reportRateLimit: 100_000,
+    reportRefreshSeconds: 30,
     ...configOverrides
   }
   const app = worker ? Layer.merge(HttpServerLive, WorkerLive) : HttpServerLive
-  const runtime = ManagedRuntime.make(app.pipe(Layer.provideMerge(BaseLive(Layer.succeed(AppConfig)(config)))))
+  let base = BaseLive(Layer.succeed(AppConfig)(config))
+  if (clock) base = base.pipe(Layer.provideMerge(Layer.succeed(Clock.Clock)(clock)))
+  if (layer) base = base.pipe(Layer.provideMerge(layer))
+  const runtime = ManagedRuntime.make(app.pipe(Layer.provideMerge(base)))
   const address = await runtime.runPromise(HttpServer.HttpServer.use((server) => Effect.succeed(server.address)))
   const port = "port" in address ? address.port : 0
   return {

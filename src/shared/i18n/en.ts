@@ -122,7 +122,41 @@ export const en = {
   person_relationship_both_ways: "Person %{id} cannot be both a provider and a dependent of this person",
   person_delete_self: "You cannot delete yourself",
   person_delete_staff: "A staff member cannot be deleted; remove their staff access first",
-  person_delete_dependents: "This person has dependents (%{count}); remove them or give them another provider first"
+  person_delete_dependents: "This person has dependents (%{count}); remove them or give them another provider first",
+  // Webhooks
+  webhook_not_found: "Webhook %{id} not found",
+  webhook_event_not_found: "Event %{event_id} was not sent to webhook %{id}",
+  webhooks_feature_disabled: "Webhooks are not enabled for this business",
+  webhook_target_invalid: "target must be an absolute http or https URL of at most %{max} characters",
+  webhook_target_scheme: "target must be an http or https URL",
+  webhook_target_credentials: "target must not contain a user name or password",
+  webhook_target_unresolvable: "The host of target, %{host}, could not be resolved",
+  webhook_target_private: "The host of target, %{host}, is a private, loopback or link-local address, which webhooks cannot reach",
+  webhook_limit_reached: "A business can have at most %{max} webhooks",
+  webhook_id_mismatch: "data.id must be the id of the webhook in the path",
+  webhook_disabled: "Webhook %{id} is disabled; enable it before replaying events",
+  // Schedule (services, staff members, events, event occurrences, availability, eligibility)
+  service_not_found: "Service %{id} not found",
+  staff_member_not_found: "Staff member %{id} not found",
+  event_not_found: "Event %{id} not found",
+  event_occurrence_not_found: "Event occurrence %{id} not found",
+  appointment_not_found: "Appointment service %{id} not found",
+  range_end_before_start: "%{to} must not be earlier than %{from}",
+  range_too_long: "%{from}..%{to} may span at most %{max} days",
+  event_not_of_service: "%{field} %{id} is not an event of service %{service_id}",
+  eligibility_credit_card_required: "No available credit card",
+  eligibility_client_purchase_disabled: "Unable to enroll in this event",
+  eligibility_already_enrolled: "Already enrolled",
+  eligibility_cancelled: "The event has been cancelled",
+  eligibility_client_mode_booking_not_allowed: "This may not be booked online. Please contact us for details.",
+  eligibility_clients_not_allowed: "You must be a member to enroll in this event",
+  eligibility_deleted: "The event has been deleted",
+  eligibility_full: "This event is full",
+  eligibility_in_the_past: "This event has ended",
+  eligibility_inside_blackout_window: "It's too late to enroll for this event",
+  eligibility_too_far_in_advance: "It's too early to enroll for this event",
+  eligibility_members_not_allowed: "This event doesn't offer online enrolling",
+  eligibility_plan_required: "No available visits"
 } as const
 
 export type MessageKey = keyof typeof en

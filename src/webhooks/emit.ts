@@ -1,0 +1,40 @@
+import { Clock, Effect, Option } from "effect"
+import { enqueueJob } from "../platform/jobs.ts"
+import { formatTimestamp } from "../shared/schemas.ts"
+import type { WebhookTopic } from "./model.ts"
+import { WebhooksRepo } from "./repo.ts"
+import { generateMessageId } from "./signing.ts"
+
+/**
+ * The one way a domain change notifies webhooks. Call it inside the transaction of the change
+ * (`sql.withTransaction`): the event row and its fan-out job commit with the change or not at
+ * all. The body every subscriber receives is the Core API response of the record, root key and
+ * all (`{"people": [{...}]}`, the desk representation), after `id` (the event's msg_ id, also
+ * the `webhook-id` header), `topic`, `created_at` and `business_id`.
+ *
+ * The payload is an Effect so it is built only when someone listens: a business without a
+ * subscription to the topic pays one indexed lookup and stores nothing.
+ *
+ * Topics of later domains call it the same way, e.g. visits:
+ *   yield* emitWebhookEvent(business.id, "visit.created", Effect.succeed({ visits: [visit] }))
+ * and scheduled jobs (plan.ended, event_occurrence.upcoming) with the business of each record.
+ */
+export type WebhookPayload = { readonly [root: string]: ReadonlyArray<unknown> }
+
+export const FANOUT_TASK = "webhook_fanout"
+
+export const emitWebhookEvent = Effect.fn("Webhooks.emit")(function* <E, R>(
+  businessId: number,
+  topic: WebhookTopic,
+  payload: Effect.Effect<WebhookPayload, E, R>
+) {
+  const repo = yield* WebhooksRepo
+  if (!(yield* repo.hasSubscribers(businessId, topic))) return Option.none<string>()
+  const records = yield* payload
+  const createdAt = new Date(yield* Clock.currentTimeMillis)
+  const messageId = generateMessageId()
+  const body = JSON.stringify({ id: messageId, topic, created_at: formatTimestamp(createdAt), business_id: businessId, ...records })
+  const eventId = yield* repo.insertEvent(businessId, messageId, topic, body, createdAt)
+  yield* enqueueJob(FANOUT_TASK, { business_id: businessId, event_id: eventId }, { maxAttempts: 10 })
+  return Option.some(messageId)
+})

@@ -1,0 +1,23 @@
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api.ts"
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  replayWebhookEvent,
+  rotateWebhookSecret,
+  updateWebhook
+} from "./service.ts"
+
+export const WebhooksLive = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
+  handlers
+    .handle("create", ({ payload }) => createWebhook(payload))
+    .handle("list", () => listWebhooks())
+    .handle("get", ({ params }) => getWebhook(params.id))
+    .handle("update", ({ params, payload }) => updateWebhook(params.id, payload))
+    .handle("delete", ({ params }) => deleteWebhook(params.id))
+    .handle("rotateSecret", ({ params }) => rotateWebhookSecret(params.id))
+    .handle("deliveries", ({ params, query }) => listWebhookDeliveries(params.id, query))
+    .handle("replay", ({ params }) => replayWebhookEvent(params.id, params.event_id)))

@@ -1,0 +1,303 @@
+import { Clock, Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { requireOwner } from "../auth/policies.ts"
+import { CurrentBusiness } from "../auth/tenant.ts"
+import { AppConfig } from "../platform/config.ts"
+import { Forbidden, type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
+import { RequestContext } from "../shared/request-context.ts"
+import { formatTimestamp } from "../shared/schemas.ts"
+import { enqueueDelivery, PREVIOUS_SECRET_GRACE_MS } from "./delivery.ts"
+import type {
+  AttemptRow,
+  DeliveryResource,
+  DeliveryRow,
+  DeliveryStatus,
+  SubscriptionRow,
+  WebhookCreateDocument,
+  WebhookResource,
+  WebhookUpdateDocument
+} from "./model.ts"
+import { type SubscriptionPatch, WebhooksRepo } from "./repo.ts"
+import { encryptSecret, generateSecret } from "./signing.ts"
+import { checkTargetAddresses, hostOf, parseTarget } from "./targets.ts"
+
+/**
+ * Webhook subscriptions (JSON:API 1.0, `/api/v3/webhooks` on the business host). Owners only
+ * (spec, Events: "available to developers with an owner account"), and only for a business
+ * with the webhooks feature. Another business's subscription ids are not found.
+ */
+
+/** Fan-out is one delivery per subscription: a bound keeps one change from becoming thousands of requests. */
+export const MAX_SUBSCRIPTIONS_PER_BUSINESS = 100
+const MAX_NAME = 200
+const MAX_DESCRIPTION = 1000
+export const DELIVERIES_PER_PAGE = 25
+export const MAX_DELIVERIES_PER_PAGE = 100
+
+// ---------------------------------------------------------------------------------------------
+// Wire shapes
+
+const selfLink = (origin: string, id: number) => `${origin}/api/v3/webhooks/${id}`
+
+const toResource = (origin: string, row: SubscriptionRow, secret?: string): WebhookResource => ({
+  id: String(row.id),
+  type: "webhooks",
+  links: { self: selfLink(origin, row.id) },
+  attributes: {
+    account_id: row.created_by_account_id,
+    business_id: row.business_id,
+    topic: row.topic,
+    target: row.target,
+    name: row.name,
+    description: row.description,
+    enabled: row.enabled,
+    disabled_at: row.disabled_at === null ? null : formatTimestamp(row.disabled_at),
+    disabled_reason: row.disabled_reason,
+    created_at: formatTimestamp(row.created_at),
+    updated_at: formatTimestamp(row.updated_at),
+    ...(secret === undefined ? {} : { secret })
+  }
+})
+
+const toDelivery = (row: DeliveryRow, attempts: ReadonlyArray<AttemptRow>): DeliveryResource => ({
+  id: String(row.id),
+  type: "webhook_deliveries",
+  attributes: {
+    webhook_id: row.subscription_id,
+    event_id: row.message_id,
+    topic: row.topic,
+    kind: row.kind,
+    status: row.status,
+    attempt_count: row.attempt_count,
+    last_status_code: row.last_status_code,
+    next_attempt_at: row.next_attempt_at === null ? null : formatTimestamp(row.next_attempt_at),
+    created_at: formatTimestamp(row.created_at),
+    completed_at: row.completed_at === null ? null : formatTimestamp(row.completed_at),
+    attempts: attempts.map((a) => ({
+      attempt: a.attempt,
+      started_at: formatTimestamp(a.started_at),
+      status_code: a.status_code,
+      latency_ms: a.latency_ms,
+      error: a.error,
+      response_body: a.response_body
+    }))
+  }
+})
+
+// ---------------------------------------------------------------------------------------------
+// Rules
+
+/** The target's problems as messages (none: it may be used); resolves its host. */
+const checkTarget = Effect.fn("Webhooks.checkTarget")(function* (target: string) {
+  const config = yield* AppConfig
+  const parsed = parseTarget(target)
+  if ("problem" in parsed) {
+    return { messages: [{ key: `webhook_target_${parsed.problem}` as const, params: { max: 2048 } }] as Array<Message>, href: target }
+  }
+  const problem = yield* Effect.promise(() => checkTargetAddresses(parsed.url, config.webhooksAllowPrivateTargets))
+  const messages: Array<Message> = problem === undefined ? [] : [{ key: `webhook_target_${problem}`, params: { host: hostOf(parsed.url) } }]
+  return { messages, href: parsed.url.href }
+})
+
+const checkText = (field: string, value: string | null | undefined, max: number, messages: Array<Message>) => {
+  if (typeof value === "string" && value.length > max) messages.push({ key: "field_too_long", params: { field, max } })
+}
+
+const cleanText = (value: string | null | undefined) => (value === undefined ? undefined : value === null || value.trim() === "" ? null : value.trim())
+
+const requireFeature = Effect.fn("Webhooks.requireFeature")(function* (businessId: number, options: { readonly lock: boolean }) {
+  const repo = yield* WebhooksRepo
+  if (!(yield* repo.featureEnabled(businessId, options))) return yield* fail(Forbidden, { key: "webhooks_feature_disabled" })
+})
+
+const findOwn = Effect.fn("Webhooks.find")(function* (id: number) {
+  const business = yield* CurrentBusiness
+  const repo = yield* WebhooksRepo
+  const row = yield* repo.findSubscription(business.id, id)
+  if (Option.isNone(row)) return yield* fail(NotFound, { key: "webhook_not_found", params: { id } })
+  return row.value
+})
+
+// ---------------------------------------------------------------------------------------------
+// Endpoints
+
+export const createWebhook = Effect.fn("Webhooks.create")(function* (document: WebhookCreateDocument) {
+  const staff = yield* requireOwner
+  const business = yield* CurrentBusiness
+  const repo = yield* WebhooksRepo
+  const sql = yield* SqlClient.SqlClient
+  const { origin } = yield* RequestContext
+  yield* requireFeature(business.id, { lock: false })
+
+  const attributes = document.data.attributes
+  const target = yield* checkTarget(attributes.target)
+  const messages = [...target.messages]
+  checkText("name", attributes.name, MAX_NAME, messages)
+  checkText("description", attributes.description, MAX_DESCRIPTION, messages)
+  if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
+
+  const secret = generateSecret()
+  const key = yield* repo.secretsKey
+  const row = yield* sql.withTransaction(
+    Effect.gen(function* () {
+      // Holds the business row: a concurrent switch-off waits, then removes this one too.
+      yield* requireFeature(business.id, { lock: true })
+      if ((yield* repo.countSubscriptions(business.id)) >= MAX_SUBSCRIPTIONS_PER_BUSINESS) {
+        return yield* fail(Unprocessable, { key: "webhook_limit_reached", params: { max: MAX_SUBSCRIPTIONS_PER_BUSINESS } })
+      }
+      return yield* repo.insertSubscription(business.id, {
+        createdByStaffMemberId: staff.staffMemberId,
+        createdByAccountId: staff.accountId,
+        topic: attributes.topic,
+        target: target.href,
+        name: cleanText(attributes.name) ?? null,
+        description: cleanText(attributes.description) ?? null,
+        secretEncrypted: encryptSecret(key, secret)
+      })
+    })
+  ).pipe(Effect.catchTag("SqlError", Effect.die))
+  return { data: toResource(origin, row, secret) }
+})
+
+export const listWebhooks = Effect.fn("Webhooks.list")(function* () {
+  yield* requireOwner
+  const business = yield* CurrentBusiness
+  const repo = yield* WebhooksRepo
+  const { origin } = yield* RequestContext
+  const rows = yield* repo.listSubscriptions(business.id)
+  return {
+    data: rows.map((row) => toResource(origin, row)),
+    links: { self: `${origin}/api/v3/webhooks` },
+    meta: { total_count: rows.length }
+  }
+})
+
+export const getWebhook = Effect.fn("Webhooks.get")(function* (id: number) {
+  yield* requireOwner
+  const { origin } = yield* RequestContext
+  return { data: toResource(origin, yield* findOwn(id)) }
+})
+
+export const updateWebhook = Effect.fn("Webhooks.update")(function* (id: number, document: WebhookUpdateDocument) {
+  yield* requireOwner
+  const business = yield* CurrentBusiness
+  const repo = yield* WebhooksRepo
+  const { origin } = yield* RequestContext
+  const existing = yield* findOwn(id)
+  const attributes = document.data.attributes
+  const messages: Array<Message> = []
+  if (document.data.id !== undefined && document.data.id !== String(id)) messages.push({ key: "webhook_id_mismatch" })
+  let target: string | undefined
+  if (attributes.target !== undefined) {
+    const checked = yield* checkTarget(attributes.target)
+    messages.push(...checked.messages)
+    target = checked.href
+  }
+  checkText("name", attributes.name, MAX_NAME, messages)
+  checkText("description", attributes.description, MAX_DESCRIPTION, messages)
+  if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
+  const patch: SubscriptionPatch = {
+    ...(target === undefined ? {} : { target }),
+    ...(attributes.name === undefined ? {} : { name: cleanText(attributes.name) ?? null }),
+    ...(attributes.description === undefined ? {} : { description: cleanText(attributes.description) ?? null }),
+    ...(attributes.enabled === undefined || attributes.enabled === existing.enabled
+      ? {}
+      : { enabled: attributes.enabled ? true as const : "manual" as const })
+  }
+  const row = yield* repo.updateSubscription(business.id, id, patch)
+  if (Option.isNone(row)) return yield* fail(NotFound, { key: "webhook_not_found", params: { id } })
+  return { data: toResource(origin, row.value) }
+})
+
+export const deleteWebhook = Effect.fn("Webhooks.delete")(function* (id: number) {
+  yield* requireOwner
+  const business = yield* CurrentBusiness
+  const repo = yield* WebhooksRepo
+  if (!(yield* repo.deleteSubscription(business.id, id))) return yield* fail(NotFound, { key: "webhook_not_found", params: { id } })
+})
+
+/** A new secret, returned once; the old one keeps signing beside it for a day, so receivers can switch. */
+export const rotateWebhookSecret = Effect.fn("Webhooks.rotateSecret")(function* (id: number) {
+  yield* requireOwner
+  const business = yield* CurrentBusiness
+  const repo = yield* WebhooksRepo
+  const { origin } = yield* RequestContext
+  yield* findOwn(id)
+  const secret = generateSecret()
+  const key = yield* repo.secretsKey
+  const now = yield* Clock.currentTimeMillis
+  const row = yield* repo.rotateSecret(business.id, id, encryptSecret(key, secret), new Date(now + PREVIOUS_SECRET_GRACE_MS))
+  if (Option.isNone(row)) return yield* fail(NotFound, { key: "webhook_not_found", params: { id } })
+  return { data: toResource(origin, row.value, secret) }
+})
+
+export interface DeliveryListQuery {
+  readonly "page[size]"?: number | undefined
+  readonly "page[before]"?: number | undefined
+  readonly "filter[status]"?: DeliveryStatus | undefined
+}
+
+export const listWebhookDeliveries = Effect.fn("Webhooks.deliveries")(function* (id: number, query: DeliveryListQuery) {
+  yield* requireOwner
+  const business = yield* CurrentBusiness
+  const repo = yield* WebhooksRepo
+  const context = yield* RequestContext
+  yield* findOwn(id)
+  const size = Math.min(query["page[size]"] ?? DELIVERIES_PER_PAGE, MAX_DELIVERIES_PER_PAGE)
+  const { deliveries, attempts } = yield* repo.listDeliveries(business.id, id, {
+    before: query["page[before]"],
+    limit: size + 1,
+    status: query["filter[status]"]
+  })
+  const page = deliveries.slice(0, size)
+  const self = new URL(context.originalUrl, context.origin)
+  let next: string | undefined
+  if (deliveries.length > size) {
+    const url = new URL(self)
+    url.searchParams.set("page[before]", String(page[page.length - 1]!.id))
+    next = url.toString()
+  }
+  return {
+    data: page.map((delivery) => toDelivery(delivery, attempts.filter((a) => a.delivery_id === delivery.id))),
+    links: { self: self.toString(), ...(next === undefined ? {} : { next }) }
+  }
+})
+
+/**
+ * Sends one event to the subscription again, as a new delivery with its own attempts and the
+ * event's own webhook-id (it is the same event; a receiver that already processed it may
+ * skip it). Only events the subscription was sent can be replayed to it.
+ */
+export const replayWebhookEvent = Effect.fn("Webhooks.replay")(function* (id: number, messageId: string) {
+  yield* requireOwner
+  const business = yield* CurrentBusiness
+  const repo = yield* WebhooksRepo
+  const sql = yield* SqlClient.SqlClient
+  const subscription = yield* findOwn(id)
+  if (!subscription.enabled) return yield* fail(Unprocessable, { key: "webhook_disabled", params: { id } })
+  const eventId = yield* repo.eventOfSubscription(business.id, id, messageId)
+  if (Option.isNone(eventId)) return yield* fail(NotFound, { key: "webhook_event_not_found", params: { id, event_id: messageId } })
+  const deliveryId = yield* sql.withTransaction(
+    Effect.gen(function* () {
+      const deliveryId = yield* repo.insertReplay(business.id, id, eventId.value)
+      yield* enqueueDelivery(business.id, deliveryId)
+      return deliveryId
+    })
+  ).pipe(Effect.orDie)
+  const found = yield* repo.findDelivery(business.id, deliveryId)
+  const { delivery, attempts } = Option.getOrThrow(found)
+  return { data: toDelivery(delivery, attempts) }
+})
+
+// ---------------------------------------------------------------------------------------------
+// Operator (CLI)
+
+/**
+ * Turns the webhooks feature of a business on or off. Off deletes every subscription of the
+ * business (a trigger, with their delivery logs) and so stops further notifications: pending
+ * delivery jobs find their delivery gone and end. Returns whether anything changed.
+ */
+export const setWebhooksFeature = Effect.fn("Webhooks.setFeature")(function* (businessId: number, enabled: boolean) {
+  const repo = yield* WebhooksRepo
+  return yield* repo.setFeature(businessId, enabled)
+})

@@ -1,0 +1,17 @@
+import { Effect, Schema } from "effect"
+import { deliverWebhook } from "../../src/webhooks/delivery.ts"
+
+/**
+ * One attempt of one webhook delivery: POST, log the attempt, then settle the delivery or
+ * schedule the next attempt (src/webhooks/delivery.ts). A receiver's failure is not a job
+ * failure; the job fails (and graphile-worker retries it) only when the attempt cannot be
+ * made or recorded, e.g. the database is unreachable.
+ */
+const Payload = Schema.Struct({ business_id: Schema.Number, delivery_id: Schema.Number })
+const decode = Schema.decodeUnknownEffect(Payload)
+
+export const deliverWebhookTask = (payload: unknown) =>
+  Effect.gen(function* () {
+    const job = yield* decode(payload).pipe(Effect.orDie)
+    yield* deliverWebhook(job.business_id, job.delivery_id)
+  })
