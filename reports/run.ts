@@ -1,3 +1,4 @@
+import { formatZoned } from "../src/shared/zoned-time.ts"
 import {
   type DuckDBConnection,
   DuckDBDateValue,
@@ -125,41 +126,12 @@ export const toWire = (value: DuckDBValue, type: WireType, timeZone: string): Wi
   }
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>()
-const formatterFor = (timeZone: string) => {
-  let formatter = formatters.get(timeZone)
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit"
-    })
-    formatters.set(timeZone, formatter)
-  }
-  return formatter
-}
-
-const pad = (n: number, width = 2) => String(n).padStart(width, "0")
-
 /** `2015-07-06T09:30:00-07:00`: the wall time in `timeZone` with its offset (spec: datetimes carry their zone). */
 export const formatDateTime = (micros: bigint, timeZone: string): string => {
   const millis = Number(micros / 1000n)
-  const seconds = Math.floor(millis / 1000) * 1000
-  let formatter: Intl.DateTimeFormat
   try {
-    formatter = formatterFor(timeZone)
+    return formatZoned(millis, timeZone)
   } catch {
-    formatter = formatterFor("UTC")
+    return formatZoned(millis, "UTC")
   }
-  const parts = Object.fromEntries(formatter.formatToParts(new Date(seconds)).map((p) => [p.type, p.value]))
-  const [year, month, day, hour, minute, second] = ["year", "month", "day", "hour", "minute", "second"].map((k) => Number(parts[k]))
-  const local = Date.UTC(year!, month! - 1, day!, hour!, minute!, second!)
-  const offset = Math.round((local - seconds) / 60_000)
-  const zone = offset === 0 ? "Z" : `${offset < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`
-  return `${pad(year!, 4)}-${pad(month!)}-${pad(day!)}T${pad(hour!)}:${pad(minute!)}:${pad(second!)}${zone}`
 }

@@ -64,6 +64,18 @@ export const offsetAt = (instant: number, timeZone: string): number => {
   return asUtc - (instant - (((instant % 1000) + 1000) % 1000))
 }
 
+/**
+ * `2015-07-06T09:30:00-07:00`: the wall time of an instant in `timeZone`, with its offset
+ * (second precision). Throws a RangeError for an unknown zone.
+ */
+export const formatZoned = (instant: number, timeZone: string): string => {
+  const seconds = Math.floor(instant / 1000) * 1000
+  const f = fieldsAt(seconds, timeZone)
+  const offset = Math.round((Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second) - seconds) / 60_000)
+  const zone = offset === 0 ? "Z" : `${offset < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`
+  return `${pad(f.year, 4)}-${pad(f.month)}-${pad(f.day)}T${pad(f.hour)}:${pad(f.minute)}:${pad(f.second)}${zone}`
+}
+
 /** The local date and minute of the day of an instant. */
 export const localAt = (instant: number, timeZone: string): LocalDateTime => {
   const f = fieldsAt(instant, timeZone)
