@@ -4,8 +4,8 @@ import { type ColumnDef, type ResourceCatalog, byName, column, commonDetail, com
 
 /**
  * Event occurrence staff members (`event_occurrence_staff_members`): one row per staff member
- * (instructor, trainer or organizer) of each occurrence. The table comes with the scheduling
- * issue; until then the resource answers 422.
+ * (instructor, trainer or organizer) of each occurrence, read from the schedule's
+ * occurrence staff (sync/tables.ts).
  */
 const detail = byName([
   ...commonDetail({ currency: true }),

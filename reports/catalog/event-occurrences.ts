@@ -8,8 +8,8 @@ import { type ColumnDef, type ResourceCatalog, byName, commonDetail, commonGroup
 
 /**
  * Event occurrences (`event_occurrences`): one row per occurrence, with its enrollment
- * counts. The `event_occurrences` table of the store comes with the scheduling issue; until
- * then the resource answers 422 (catalog/resources.ts).
+ * counts. The store's `event_occurrences` table is read from the schedule (sync/tables.ts);
+ * the enrollment counts are 0 until visits and waitlists exist.
  */
 const detail = byName([...commonDetail({ currency: true }), ...occurrenceDetail])
 const pick = (name: string): ColumnDef => detail.get(name)!

@@ -21,9 +21,9 @@ export type ReportResource = (typeof REPORT_RESOURCES)[number]
 
 /**
  * A resource answers queries once the Core API holds the data it reports on. Until then it
- * answers a clear 422 rather than empty rows that would read as "no activity". The scheduling
- * resources already have their catalog (checked by tests); their store tables come with the
- * scheduling issue.
+ * answers a clear 422 rather than empty rows that would read as "no activity". Event
+ * occurrences and their staff members read the schedule; enrollments already have their
+ * catalog (checked by tests) and wait for visits and waitlists.
  */
 export type ResourceStatus =
   | { readonly _tag: "Available"; readonly catalog: ResourceCatalog }
@@ -32,8 +32,8 @@ export type ResourceStatus =
 const statuses: Record<ReportResource, ResourceStatus> = {
   clients: { _tag: "Available", catalog: clientsCatalog },
   enrollments: { _tag: "Pending", waitsFor: "scheduling", catalog: enrollmentsCatalog },
-  event_occurrence_staff_members: { _tag: "Pending", waitsFor: "scheduling", catalog: eventOccurrenceStaffMembersCatalog },
-  event_occurrences: { _tag: "Pending", waitsFor: "scheduling", catalog: eventOccurrencesCatalog },
+  event_occurrence_staff_members: { _tag: "Available", catalog: eventOccurrenceStaffMembersCatalog },
+  event_occurrences: { _tag: "Available", catalog: eventOccurrencesCatalog },
   invoice_items: { _tag: "Pending", waitsFor: "billing" },
   invoice_item_transactions: { _tag: "Pending", waitsFor: "billing" },
   invoices: { _tag: "Pending", waitsFor: "billing" },

@@ -13,7 +13,16 @@ import {
   removeOldGenerations,
   storeFile
 } from "./generations.ts"
-import { type StoreTable, changedPeopleSql, clientsTable, createTableSql, customFieldsTable } from "./tables.ts"
+import {
+  type StoreTable,
+  changedOccurrencesSql,
+  changedPeopleSql,
+  clientsTable,
+  createTableSql,
+  customFieldsTable,
+  eventOccurrenceStaffMembersTable,
+  eventOccurrencesTable
+} from "./tables.ts"
 
 /**
  * Builds the report store from PostgreSQL.
@@ -22,8 +31,8 @@ import { type StoreTable, changedPeopleSql, clientsTable, createTableSql, custom
  *   `COPY (SELECT ...) TO STDOUT (FORMAT csv)` into a temporary file and loaded with DuckDB's
  *   own `read_csv` (explicit columns, no extensions), into a new generation file that is
  *   checkpointed, closed, then published.
- * - `incremental`: the people whose rows may have changed since the current generation's
- *   snapshot (minus an overlap for transactions that committed late) are read again. When
+ * - `incremental`: the people and event occurrences whose rows may have changed since the
+ *   current generation's snapshot (minus an overlap for transactions that committed late) are read again. When
  *   their rows differ from the store's, the current file is copied to a new generation, the
  *   rows are replaced there, and it is published. When nothing differs only the watermark
  *   moves, so quiet minutes cost no copy. A store written by a release with other tables
@@ -59,7 +68,7 @@ export const OVERLAP_MS = 2 * 60_000
 /** No extension is ever downloaded or loaded on demand: the store uses DuckDB's built-ins only. */
 export const DUCKDB_OPTIONS = { autoinstall_known_extensions: "false", autoload_known_extensions: "false" } as const
 
-const TABLES: ReadonlyArray<StoreTable> = [clientsTable, customFieldsTable]
+const TABLES: ReadonlyArray<StoreTable> = [clientsTable, customFieldsTable, eventOccurrencesTable, eventOccurrenceStaffMembersTable]
 
 /** Changes when a release changes the store's tables: the next sync then rebuilds in full. */
 export const STORE_SCHEMA = createHash("sha256").update(TABLES.map(createTableSql).join(";")).digest("hex").slice(0, 16)
@@ -153,35 +162,56 @@ const fullRebuild = async (client: pg.Client, dir: string): Promise<Result> => {
 
 const incrementalRefresh = async (client: pg.Client, dir: string, current: CurrentGeneration): Promise<Result> => {
   const since = new Date(Date.parse(current.synced_at) - OVERLAP_MS)
-  const csv = { clients: path.join(dir, `clients-${process.pid}.csv`), custom_fields: path.join(dir, `custom_fields-${process.pid}.csv`) }
+  const csv: Record<string, string> = Object.fromEntries(TABLES.map((table) => [table.name, path.join(dir, `${table.name}-${process.pid}.csv`)]))
+  const occurrences = eventOccurrencesTable.name
+  const staff = eventOccurrenceStaffMembersTable.name
   try {
     const { result: changed, at } = await inSnapshot(client, async () => {
       await client.query("create temporary table report_changed_people (business_id bigint, id bigint) on commit drop")
       await client.query(`insert into report_changed_people ${changedPeopleSql}`, [since])
-      const people = await copyToFile(
-        client,
-        clientsTable.select("(p.business_id, p.id) in (select business_id, id from report_changed_people)"),
-        csv.clients
-      )
-      await copyToFile(client, customFieldsTable.select("true"), csv.custom_fields)
-      return people
+      await client.query("create temporary table report_changed_occurrences (business_id bigint, id bigint) on commit drop")
+      await client.query(`insert into report_changed_occurrences ${changedOccurrencesSql}`, [since])
+      const changedOccurrence = "(o.business_id, o.id) in (select business_id, id from report_changed_occurrences)"
+      return {
+        clients: await copyToFile(
+          client,
+          clientsTable.select("(p.business_id, p.id) in (select business_id, id from report_changed_people)"),
+          csv.clients!
+        ),
+        custom_fields: await copyToFile(client, customFieldsTable.select("true"), csv.custom_fields!),
+        [occurrences]: await copyToFile(client, eventOccurrencesTable.select(changedOccurrence), csv[occurrences]!),
+        [staff]: await copyToFile(client, eventOccurrenceStaffMembersTable.select(changedOccurrence), csv[staff]!)
+      }
     })
+
+    // Rows are replaced per changed person or occurrence: an occurrence's staff rows all go
+    // together, so a staff member taken off it disappears.
+    const inChangedOccurrences = (alias: string) =>
+      `EXISTS (SELECT 1 FROM fresh_${occurrences} f WHERE f.business_id = ${alias}.business_id AND f.event_occurrence_id = ${alias}.event_occurrence_id)`
+    const loadFresh = async (connection: DuckDBConnection, temporary: boolean) => {
+      for (const table of TABLES) {
+        await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE fresh_${table.name} AS ${readCsv(table, csv[table.name]!)}`)
+      }
+    }
 
     // Compare with the store first: most minutes change nothing, and then no copy is made.
     const differs = await withDuckDB(":memory:", async (connection) => {
       await connection.run(`ATTACH ${literal(path.join(dir, current.file))} AS cur (READ_ONLY)`)
-      await connection.run(`CREATE TABLE fresh_clients AS ${readCsv(clientsTable, csv.clients)}`)
-      await connection.run(`CREATE TABLE fresh_custom_fields AS ${readCsv(customFieldsTable, csv.custom_fields)}`)
+      await loadFresh(connection, false)
       const reader = await connection.runAndReadAll(`SELECT
           (SELECT count(*) FROM (SELECT * FROM fresh_clients EXCEPT SELECT c.* FROM cur.clients c SEMI JOIN fresh_clients f ON f.key = c.key))
         + (SELECT count(*) FROM (SELECT * FROM fresh_custom_fields EXCEPT SELECT * FROM cur.custom_fields))
-        + (SELECT count(*) FROM (SELECT * FROM cur.custom_fields EXCEPT SELECT * FROM fresh_custom_fields))`)
+        + (SELECT count(*) FROM (SELECT * FROM cur.custom_fields EXCEPT SELECT * FROM fresh_custom_fields))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${occurrences}
+                                 EXCEPT SELECT c.* FROM cur.${occurrences} c SEMI JOIN fresh_${occurrences} f ON f.key = c.key))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${staff} EXCEPT SELECT * FROM cur.${staff} c WHERE ${inChangedOccurrences("c")}))
+        + (SELECT count(*) FROM (SELECT * FROM cur.${staff} c WHERE ${inChangedOccurrences("c")} EXCEPT SELECT * FROM fresh_${staff}))`)
       return Number(reader.getRows()[0]?.[0] ?? 0) > 0
     })
     if (!differs) {
       // Only the watermark moves; readers keep the file they have.
       publish(dir, { ...current, synced_at: at })
-      return { outcome: "unchanged", generation: current.generation, rows: { clients: 0 }, synced_at: at }
+      return { outcome: "unchanged", generation: current.generation, rows: { clients: 0, [occurrences]: 0, [staff]: 0 }, synced_at: at }
     }
 
     const generation = nextGeneration(dir)
@@ -191,11 +221,15 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
       fs.copyFileSync(path.join(dir, current.file), target)
       await withDuckDB(target, async (connection) => {
         await connection.run("BEGIN TRANSACTION")
-        await connection.run(`CREATE TEMPORARY TABLE fresh_clients AS ${readCsv(clientsTable, csv.clients)}`)
+        await loadFresh(connection, true)
         await connection.run("DELETE FROM clients WHERE key IN (SELECT key FROM fresh_clients)")
         await connection.run("INSERT INTO clients SELECT * FROM fresh_clients")
         await connection.run("DELETE FROM custom_fields")
-        await connection.run(`INSERT INTO custom_fields ${readCsv(customFieldsTable, csv.custom_fields)}`)
+        await connection.run("INSERT INTO custom_fields SELECT * FROM fresh_custom_fields")
+        await connection.run(`DELETE FROM ${occurrences} WHERE key IN (SELECT key FROM fresh_${occurrences})`)
+        await connection.run(`INSERT INTO ${occurrences} SELECT * FROM fresh_${occurrences}`)
+        await connection.run(`DELETE FROM ${staff} WHERE ${inChangedOccurrences(staff)}`)
+        await connection.run(`INSERT INTO ${staff} SELECT * FROM fresh_${staff}`)
         await connection.run("COMMIT")
         await connection.run("CHECKPOINT")
       })
@@ -205,10 +239,10 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
     }
     publish(dir, { ...current, generation, file: storeFile(generation), synced_at: at, mode: "incremental" })
     removeOldGenerations(dir, generation)
-    return { outcome: "incremental", generation, rows: { clients: changed }, synced_at: at }
+    const { custom_fields: _, ...rows } = changed
+    return { outcome: "incremental", generation, rows, synced_at: at }
   } finally {
-    removeFile(csv.clients)
-    removeFile(csv.custom_fields)
+    for (const file of Object.values(csv)) removeFile(file)
   }
 }
 

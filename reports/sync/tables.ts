@@ -24,6 +24,11 @@ export const createTableSql = (table: StoreTable) =>
 /** "First Last", without stray spaces when a part is empty. */
 const fullName = (alias: string) => `nullif(concat_ws(' ', nullif(${alias}.first_name, ''), nullif(${alias}.last_name, '')), '')`
 
+/** A franchisee reports its holding; a holding itself; a plain business nothing. */
+const franchiseId = (business: string) =>
+  `coalesce(${business}.franchise_parent_id,
+            case when exists (select 1 from businesses f where f.franchise_parent_id = ${business}.id) then ${business}.id end)`
+
 /** Clients: one row per person, in every state (person_state tells active, hidden, deleted). */
 export const clientsTable: StoreTable = {
   name: "clients",
@@ -92,9 +97,7 @@ export const clientsTable: StoreTable = {
       p.business_id,
       b.name as business_name,
       b.subdomain as business_subdomain,
-      -- A franchisee reports its holding; a holding itself; a plain business nothing.
-      coalesce(b.franchise_parent_id,
-               case when exists (select 1 from businesses f where f.franchise_parent_id = b.id) then b.id end) as franchise_id,
+      ${franchiseId("b")} as franchise_id,
       b.currency_code,
       b.time_zone,
       p.id as person_id,
@@ -219,3 +222,172 @@ export const changedPeopleSql = `
   union
   select r.business_id, r.provider_id from person_relationships r
     join people d on d.business_id = r.business_id and d.id = r.dependent_id where d.updated_at > $1`
+
+// ---------------------------------------------------------------------------------------------
+// The schedule: event occurrences and their staff members
+
+/** An instant as ISO 8601 in UTC, which DuckDB's CSV reader takes as TIMESTAMPTZ whatever the session's zone. */
+const utc = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+
+/**
+ * Counts of an occurrence's enrollments. Visits and waitlists do not exist in the Core API
+ * yet (the enrollment issue): every count is 0 until they do, and only these lines change.
+ */
+const OCCURRENCE_COUNT_COLUMNS = [
+  "completed_enrollment_count", // visits in state completed
+  "completed_unpaid_count", // completed visits that were not paid
+  "enrollment_count", // visits and waitlist entries
+  "expired_enrollment_count", // waitlist entries that expired
+  "is_waitlist_count", // waitlist entries
+  "late_canceled_enrollment_count", // visits in state late_canceled
+  "noshowed_enrollment_count", // visits in state noshowed
+  "paid_count", // visits paid for
+  "registered_enrollment_count", // visits in state registered
+  "removed_enrollment_count", // waitlist entries removed
+  "reserved_enrollment_count", // visits in state reserved
+  "visit_count", // visits
+  "waiting_enrollment_count", // waitlist entries waiting
+  "waitlist_to_visit_count" // visits moved from the waitlist to the roster
+] as const
+
+/** The columns of an occurrence, shared by both tables (the staff table drops instructor_names). */
+const occurrenceColumns: ReadonlyArray<readonly [string, string]> = [
+  ["business_id", "BIGINT NOT NULL"],
+  ["business_name", "VARCHAR"],
+  ["business_subdomain", "VARCHAR"],
+  ["franchise_id", "BIGINT"],
+  ["currency_code", "VARCHAR"],
+  ["time_zone", "VARCHAR NOT NULL"],
+  ["event_occurrence_id", "BIGINT NOT NULL"],
+  ["event_id", "BIGINT"],
+  ["event_name", "VARCHAR"],
+  ["service_id", "BIGINT"],
+  ["service_name", "VARCHAR"],
+  ["service_category", "VARCHAR"],
+  ["service_type", "VARCHAR"],
+  ["service_state", "VARCHAR"],
+  ["service_location_id", "BIGINT"],
+  ["service_location_name", "VARCHAR"],
+  ["start_at", "TIMESTAMPTZ NOT NULL"],
+  ["end_at", "TIMESTAMPTZ NOT NULL"],
+  ["capacity", "BIGINT"],
+  ["attendance_completed", "BOOLEAN"],
+  ...OCCURRENCE_COUNT_COLUMNS.map((name) => [name, "BIGINT"] as const)
+]
+
+/** The SELECT list of `occurrenceColumns` (after `key`) over `o` (occurrence), `b`, `s`, `c`, `l`. */
+const occurrenceSelect = `
+      o.business_id,
+      b.name as business_name,
+      b.subdomain as business_subdomain,
+      ${franchiseId("b")} as franchise_id,
+      b.currency_code,
+      o.time_zone, -- the event location's zone, else the business's (set when the occurrence is made)
+      o.id as event_occurrence_id,
+      o.event_id,
+      o.name as event_name, -- the event's name when the occurrence was made (the service's for an appointment)
+      o.service_id,
+      s.name as service_name,
+      c.name as service_category,
+      case s.type when 'Appointment' then 'appointment' when 'GroupClass' then 'group_class' else 'course' end as service_type,
+      -- Canceled and deleted occurrences are off the schedule; reserved ones (held by a booking) are on it.
+      case when o.state in ('canceled', 'deleted') then 'deleted' else 'active' end as service_state,
+      o.location_id as service_location_id,
+      l.name as service_location_name,
+      ${utc("o.start_at")} as start_at,
+      ${utc("o.end_at")} as end_at,
+      o.capacity::bigint as capacity, -- null: unlimited
+      o.attendance_complete as attendance_completed,
+      ${OCCURRENCE_COUNT_COLUMNS.map((name) => `0::bigint as ${name}`).join(",\n      ")}`
+
+const occurrenceFrom = `
+    from event_occurrences o
+    join businesses b on b.id = o.business_id
+    join services s on s.business_id = o.business_id and s.id = o.service_id
+    left join service_categories c on c.business_id = s.business_id and c.id = s.category_id
+    left join locations l on l.business_id = o.business_id and l.id = o.location_id`
+
+/** Event occurrences: one row per occurrence, in every state (service_state tells deleted ones). */
+export const eventOccurrencesTable: StoreTable = {
+  name: "event_occurrences",
+  columns: [["key", "VARCHAR NOT NULL"], ...occurrenceColumns, ["instructor_names", "VARCHAR"]],
+  select: (where) => `
+    select
+      o.business_id || '-' || o.id as key,${occurrenceSelect},
+      instructors.names as instructor_names
+    ${occurrenceFrom}
+    left join lateral (
+      select string_agg(${fullName("p")}, ', ' order by os.position, sm.id) as names
+      from event_occurrence_staff_members os
+      join staff_members sm on sm.business_id = os.business_id and sm.id = os.staff_member_id
+      join people p on p.business_id = sm.business_id and p.id = sm.person_id
+      where os.business_id = o.business_id and os.event_occurrence_id = o.id
+    ) instructors on true
+    where ${where}`
+}
+
+/** One row per staff member of each occurrence; `where` is a condition on the occurrence `o`. */
+export const eventOccurrenceStaffMembersTable: StoreTable = {
+  name: "event_occurrence_staff_members",
+  columns: [
+    ["key", "VARCHAR NOT NULL"],
+    ...occurrenceColumns,
+    ["person_id", "BIGINT NOT NULL"],
+    ["full_name", "VARCHAR"],
+    ["email", "VARCHAR"],
+    ["phone", "VARCHAR"],
+    ["address", "VARCHAR"],
+    ["home_location_id", "BIGINT"],
+    ["home_location_name", "VARCHAR"],
+    ["role", "VARCHAR"]
+  ],
+  select: (where) => `
+    select
+      o.business_id || '-' || o.id || '-' || p.id as key,${occurrenceSelect},
+      p.id as person_id,
+      ${fullName("p")} as full_name,
+      p.email::text as email,
+      p.phone,
+      null::text as address, -- people have no address in the Core API yet
+      p.location_id as home_location_id,
+      hl.name as home_location_name,
+      sm.role
+    ${occurrenceFrom}
+    join event_occurrence_staff_members os on os.business_id = o.business_id and os.event_occurrence_id = o.id
+    join staff_members sm on sm.business_id = os.business_id and sm.id = os.staff_member_id
+    join people p on p.business_id = sm.business_id and p.id = sm.person_id
+    left join locations hl on hl.business_id = p.business_id and hl.id = p.location_id
+    where ${where}`
+}
+
+/**
+ * Occurrences whose rows (either table) may have changed, as `(business_id, id)`. Runs inside
+ * the sync's snapshot with `$1` = changed since. The schedule's writes bump the occurrence's
+ * `updated_at` when they replace its staff; removing a staff member altogether (a cascade)
+ * leaves no timestamp and shows at the nightly rebuild.
+ */
+export const changedOccurrencesSql = `
+  select o.business_id, o.id from event_occurrences o where greatest(o.updated_at, o.created_at) > $1
+  union
+  select o.business_id, o.id from event_occurrences o join services s on s.business_id = o.business_id and s.id = o.service_id
+   where greatest(s.updated_at, s.created_at) > $1
+  union
+  select o.business_id, o.id from event_occurrences o join services s on s.business_id = o.business_id and s.id = o.service_id
+    join service_categories c on c.business_id = s.business_id and c.id = s.category_id
+   where c.updated_at > $1
+  union
+  select o.business_id, o.id from event_occurrences o join locations l on l.business_id = o.business_id and l.id = o.location_id
+   where l.updated_at > $1
+  union
+  select o.business_id, o.id from event_occurrences o join businesses b on b.id = o.business_id where b.updated_at > $1
+  union
+  -- A new (or re-parented) franchisee changes its holding's franchise_id.
+  select o.business_id, o.id from event_occurrences o join businesses f on f.franchise_parent_id = o.business_id
+   where greatest(f.created_at, f.updated_at) > $1
+  union
+  -- A staff member's role, name, contact or home location shows in the occurrences they give.
+  select os.business_id, os.event_occurrence_id from event_occurrence_staff_members os
+    join staff_members sm on sm.business_id = os.business_id and sm.id = os.staff_member_id
+    join people p on p.business_id = sm.business_id and p.id = sm.person_id
+    left join locations hl on hl.business_id = p.business_id and hl.id = p.location_id
+   where greatest(sm.updated_at, sm.created_at, p.updated_at, hl.updated_at) > $1`

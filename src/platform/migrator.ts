@@ -52,7 +52,16 @@ export const migrate = async (
       applied.push(migration.name)
       log(`applied ${migration.name}`)
     }
-    await runWorkerMigrations({ connectionString, logger: quietWorkerLogger })
+    // Our own pool, ended before we return: no idle graphile-worker connection outlives the
+    // migration (a later `drop database ... with (force)` would otherwise kill it unhandled).
+    const pool = new pg.Pool({ connectionString, max: 1 })
+    pool.on("error", () => {})
+    pool.on("connect", (client) => client.on("error", () => {}))
+    try {
+      await runWorkerMigrations({ pgPool: pool, logger: quietWorkerLogger })
+    } finally {
+      await pool.end()
+    }
   } finally {
     await client.query("select pg_advisory_unlock(hashtext('studio:migrate'))").catch(() => {})
     await client.end()

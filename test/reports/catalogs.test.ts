@@ -6,6 +6,7 @@ import { eventOccurrenceStaffMembersCatalog } from "../../reports/catalog/event-
 import { eventOccurrencesCatalog } from "../../reports/catalog/event-occurrences.ts"
 import type { ResourceCatalog, WireType } from "../../reports/catalog/types.ts"
 import { DUCKDB_OPTIONS } from "../../reports/sync/sync.ts"
+import { eventOccurrenceStaffMembersTable, eventOccurrencesTable } from "../../reports/sync/tables.ts"
 import { clientRow, memoryStore, page, type Row } from "./support.ts"
 
 /**
@@ -85,8 +86,8 @@ const DUCK: Record<WireType, string> = {
 }
 
 /**
- * The scheduling tables come with their issue: their columns are inferred here from what the
- * catalog reads, typed by the field stored under the same name.
+ * The columns a catalog reads, typed by the field stored under the same name: the table shape
+ * for enrollments (whose store table comes with visits), and a check of the store's own tables.
  */
 const inferredTable = (catalog: ResourceCatalog) => {
   const sqls = [
@@ -189,6 +190,22 @@ describe("every catalog entry runs on DuckDB", () => {
         expect(first[at("duration_in_hours")]).toBe(1.5)
       } finally {
         store.close()
+      }
+    })
+  }
+})
+
+describe("the store's scheduling tables", () => {
+  for (const [catalog, table] of [
+    [eventOccurrencesCatalog, eventOccurrencesTable],
+    [eventOccurrenceStaffMembersCatalog, eventOccurrenceStaffMembersTable]
+  ] as const) {
+    it(`${table.name} holds every column ${catalog.resource} reads, in the field's type`, () => {
+      const stored = new Map(table.columns.map(([name, type]) => [name, type.replace(/ NOT NULL$/, "")]))
+      expect(catalog.source).toBe(table.name)
+      for (const [name, type] of inferredTable(catalog)) {
+        expect(stored.has(name), name).toBe(true)
+        if (type !== "VARCHAR") expect(stored.get(name), name).toBe(type)
       }
     })
   }
