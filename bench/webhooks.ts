@@ -6,10 +6,9 @@ import * as os from "node:os"
 import * as path from "node:path"
 import pg from "pg"
 import { Webhook } from "standardwebhooks"
-import { startEmbeddedPostgres, type EmbeddedServer } from "../src/platform/embedded-postgres.ts"
-import { migrate } from "../src/platform/migrator.ts"
+import type { EmbeddedServer } from "../src/platform/embedded-postgres.ts"
 import { cpuMsOf, postgresCpuMs, postmasterPid } from "./support/cpu.ts"
-import { type Child, freePort, startChild } from "./support/processes.ts"
+import { type Child, freePort, startBenchDatabase, startChild } from "./support/processes.ts"
 import { seedBench } from "./support/seed.ts"
 
 /**
@@ -213,15 +212,8 @@ const main = async () => {
   const startedAt = performance.now()
   const loadBefore = os.loadavg()[0]!
   fs.rmSync(benchDir, { recursive: true, force: true })
-  const pgPort = await freePort(56000, 59999)
-  log(`PostgreSQL: starting on port ${pgPort} (${dataDir})`)
-  postgres = await startEmbeddedPostgres({ dataDir, port: pgPort, ephemeral: true })
-  const admin = new pg.Client({ connectionString: postgres.url("postgres") })
-  await admin.connect()
-  await admin.query("create database studio_bench")
-  await admin.end()
-  const databaseUrl = postgres.url("studio_bench")
-  await migrate(databaseUrl)
+  log(`PostgreSQL: starting (${dataDir})`)
+  const { databaseUrl } = await startBenchDatabase(dataDir, (server) => (postgres = server))
   const seed = await seedBench(databaseUrl)
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 })
   pool.on("error", () => {})

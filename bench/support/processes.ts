@@ -1,3 +1,5 @@
+import { type EmbeddedServer, startEmbeddedPostgres } from "../../src/platform/embedded-postgres.ts"
+import { ensureDatabase, migrate } from "../../src/platform/migrator.ts"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
@@ -82,4 +84,18 @@ export const memoryOf = (pid: number): { peakMiB: number; currentMiB: number } |
   } catch {
     return undefined
   }
+}
+
+/**
+ * An embedded PostgreSQL on a free port with a migrated `studio_bench` database. The server is
+ * handed to `onStarted` as soon as it runs, so the caller can stop it even if migrating fails.
+ */
+export const startBenchDatabase = async (dataDir: string, onStarted: (server: EmbeddedServer) => void) => {
+  const port = await freePort(56000, 59999)
+  const server = await startEmbeddedPostgres({ dataDir, port, ephemeral: true })
+  onStarted(server)
+  const databaseUrl = server.url("studio_bench")
+  await ensureDatabase(databaseUrl)
+  await migrate(databaseUrl)
+  return { port, databaseUrl }
 }

@@ -20,8 +20,7 @@ const chunked = <A extends object>(rows: ReadonlyArray<A>): ReadonlyArray<Arr.No
 
 const IdRow = Schema.Struct({ id: Schema.Number })
 const decodeIds = Schema.decodeUnknownEffect(Schema.Array(IdRow))
-const decodeLocations = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number, slug: Schema.String })))
-const decodeFields = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number, name: Schema.String })))
+const decodeKeyedIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number, key: Schema.String })))
 const decodeAccounts = Schema.decodeUnknownEffect(
   Schema.Array(Schema.Struct({ id: Schema.Number, email: Schema.String, inserted: Schema.Boolean }))
 )
@@ -75,17 +74,25 @@ export interface LocationInsert {
   readonly position: number
 }
 
-/** Returns the new ids by slug (unique in the business). */
+/**
+ * Inserts rows of `table` in chunks and returns the new ids by the value of `keyColumn`,
+ * unique in the business (a location's slug, a custom field's name): how later rows refer to them.
+ */
+const insertReturningIds = (table: string, keyColumn: string, rows: ReadonlyArray<object>) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const ids = new Map<string, number>()
+    for (const chunk of chunked(rows)) {
+      const inserted = yield* sql`insert into ${sql(table)} ${sql.insert(chunk)} returning id, ${sql(keyColumn)}::text as key`.pipe(
+        Effect.flatMap(decodeKeyedIds)
+      )
+      for (const row of inserted) ids.set(row.key, row.id)
+    }
+    return ids
+  })
+
 export const insertLocations = Effect.fn("ImportRepo.insertLocations")(function* (rows: ReadonlyArray<LocationInsert>) {
-  const sql = yield* SqlClient.SqlClient
-  const ids = new Map<string, number>()
-  for (const chunk of chunked(rows)) {
-    const inserted = yield* sql`insert into locations ${sql.insert(chunk)} returning id, slug`.pipe(
-      Effect.flatMap(decodeLocations)
-    )
-    for (const row of inserted) ids.set(row.slug, row.id)
-  }
-  return ids
+  return yield* insertReturningIds("locations", "slug", rows)
 }, Effect.orDie)
 
 export interface CustomFieldInsert {
@@ -99,19 +106,10 @@ export interface CustomFieldInsert {
   readonly position: number
 }
 
-/** Returns the new ids by name (unique in the business). */
 export const insertCustomFields = Effect.fn("ImportRepo.insertCustomFields")(function* (
   rows: ReadonlyArray<CustomFieldInsert>
 ) {
-  const sql = yield* SqlClient.SqlClient
-  const ids = new Map<string, number>()
-  for (const chunk of chunked(rows)) {
-    const inserted = yield* sql`insert into custom_fields ${sql.insert(chunk)} returning id, name`.pipe(
-      Effect.flatMap(decodeFields)
-    )
-    for (const row of inserted) ids.set(row.name, row.id)
-  }
-  return ids
+  return yield* insertReturningIds("custom_fields", "name", rows)
 }, Effect.orDie)
 
 export interface CustomFieldOptionInsert {
