@@ -20,6 +20,8 @@ import { EventOccurrencesRepo } from "./event-occurrences/repo.ts"
 import { EventsRepo } from "./events/repo.ts"
 import { ServicesRepo } from "./services/repo.ts"
 import { StaffMembersRepo } from "./staff-members/repo.ts"
+import { EnrollmentsLive } from "./visits/enrollments-live.ts"
+import { VisitsRepo } from "./visits/repo.ts"
 
 /**
  * The one layer graph. Infrastructure is provided here and nowhere else:
@@ -48,14 +50,16 @@ const RepositoriesLive = Layer.mergeAll(
   OAuthRepo.layer,
   WebhooksRepo.layer,
   ReportsRepo.layer,
-  // The schedule (issue 4). Enrollment facts and commerce (plans, cards) are Context.References
-  // with "nothing yet" defaults (event-occurrences/enrollments.ts, eligibility/commerce.ts).
+  // The schedule (issue 4). Commerce (plans, cards) is a Context.Reference with a "nothing yet"
+  // default (eligibility/commerce.ts); enrollment facts come from visits (issue 5).
   ServicesRepo.layer,
   StaffMembersRepo.layer,
   EventsRepo.layer,
   EventOccurrencesRepo.layer,
   AvailabilityRepo.layer,
-  EligibilityRepo.layer
+  EligibilityRepo.layer,
+  // Enrollment (issue 5).
+  EnrollmentsLive.pipe(Layer.provideMerge(VisitsRepo.layer))
 )
 
 const AuthServicesLive = Layer.mergeAll(BusinessDirectoryLive, AccessTokensLive, ApplicationsLive)

@@ -1,5 +1,6 @@
 import { Context, Effect } from "effect"
-import type { PersonRef, VisitWire } from "./model.ts"
+import type { VisitWire } from "../visits/model.ts"
+import type { PersonRef } from "./model.ts"
 
 /**
  * What the schedule needs to know about enrollment (visits, bookings and their leases), which

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { SERVICE_TYPES } from "../services/model.ts"
 import { StaffMemberRef } from "../staff-members/model.ts"
 import { Timestamp } from "../shared/schemas.ts"
+import { VisitWire } from "../visits/model.ts"
 
 /**
  * Event occurrences: one scheduled instance of a service (a class session, a course session,
@@ -15,22 +16,7 @@ export const PersonRef = Schema.Struct({ id: Schema.Int, name: Schema.String, em
 })
 export type PersonRef = typeof PersonRef.Type
 
-/** A visit as the spec lists its fields; visits arrive with the enrollment work. */
-export const VisitWire = Schema.Struct({
-  id: Schema.Int,
-  person_id: Schema.NullOr(Schema.Int),
-  state: Schema.Literals(["reserved", "registered", "completed", "noshowed", "late_canceled"]),
-  event_occurrence_id: Schema.Int,
-  registered_at: Schema.NullOr(Timestamp),
-  completed_at: Schema.NullOr(Timestamp),
-  noshow_at: Schema.NullOr(Timestamp),
-  cancelled_at: Schema.NullOr(Timestamp),
-  created_at: Timestamp,
-  paid: Schema.Boolean,
-  paid_for_by: Schema.NullOr(Schema.String),
-  punch_id: Schema.NullOr(Schema.Int)
-}).annotate({ identifier: "Visit" })
-export type VisitWire = typeof VisitWire.Type
+
 
 export const EventOccurrenceFront = Schema.Struct({
   id: Schema.Int,

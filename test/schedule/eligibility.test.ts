@@ -1,7 +1,5 @@
-import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ELIGIBILITY_CODES } from "../../src/eligibility/model.ts"
-import { Enrollments, type EnrollmentsShape } from "../../src/event-occurrences/enrollments.ts"
 import { setOccurrenceState } from "../../src/event-occurrences/service.ts"
 import { t } from "../../src/shared/i18n.ts"
 import { LOCALES } from "../../src/shared/locale.ts"
@@ -12,21 +10,16 @@ import { createDependent } from "../people/fixtures.ts"
 import { createService, occurrencesOf, scheduleEvent, setStaffHidden } from "./fixtures.ts"
 
 /**
- * Enrollment eligibility in a Los Angeles business. Visits and plans arrive with the
- * enrollment work: a stand-in for its `Enrollments` says which places are taken and who is
- * enrolled, so `full` and `already_enrolled` can be seen here already.
+ * Enrollment eligibility in a Los Angeles business; `full` and `already_enrolled` read real
+ * visits. Plans and cards arrive with billing.
  */
 const clock = makeSettableClock("2026-10-25T18:00:00Z")
-const enrolled = { occurrences: new Map<number, Set<number>>(), courses: new Map<number, Set<number>>(), taken: new Map<number, number>(), courseTaken: new Map<number, number>() }
-const fakeEnrollments: EnrollmentsShape = {
-  placesTaken: (_business, ids) => Effect.succeed(new Map(ids.flatMap((id) => (enrolled.taken.has(id) ? [[id, enrolled.taken.get(id)!] as const] : [])))),
-  coursePlacesTaken: (_business, eventId) => Effect.succeed(enrolled.courseTaken.get(eventId) ?? 0),
-  enrolledInOccurrence: (_business, id, people) => Effect.succeed(new Set(people.filter((p) => enrolled.occurrences.get(id)?.has(p)))),
-  enrolledInCourse: (_business, id, people) => Effect.succeed(new Set(people.filter((p) => enrolled.courses.get(id)?.has(p)))),
-  attendees: () => Effect.succeed(new Map()),
-  visits: () => Effect.succeed([]),
-  waitlistFull: () => Effect.succeed(new Set())
-}
+/** A registered visit, written directly: the visit endpoints are tested in test/enrollment. */
+const visit = (occurrenceId: number, personId: number) =>
+  server.pool.query(
+    `insert into visits (business_id, event_occurrence_id, person_id, state, registered_at) values ($1, $2, $3, 'registered', now())`,
+    [business.id, occurrenceId, personId]
+  )
 
 let server: TestServer
 let business: { id: number }
@@ -47,7 +40,7 @@ let occurrence: Record<"midnight" | "nextWeek" | "restricted" | "fallBack" | "sp
 const onDate = async (eventId: number, date: string) => (await occurrencesOf(server.pool, business.id, eventId)).find((o) => o.date === date)!.id
 
 beforeAll(async () => {
-  server = await startTestServer({ clock: clock.clock, layer: Layer.succeed(Enrollments)(fakeEnrollments) })
+  server = await startTestServer({ clock: clock.clock })
   await createApplication(server.pool, "test-app")
   business = await createBusiness(server.pool, { subdomain: "demo", time_zone: "America/Los_Angeles" })
   await createBusiness(server.pool, { subdomain: "elsewhere" })
@@ -204,8 +197,9 @@ describe("GET /api/v2/front/event_occurrences/:id/enrollment_eligibilities", () 
       "too_far_in_advance"
     ])
     clock.set("2026-12-14T18:00:00Z") // the 19th is inside the seven-day booking window
-    enrolled.taken.set(occurrence.full, 10)
-    enrolled.occurrences.set(occurrence.full, new Set([childId]))
+    await server.pool.query(`update event_occurrences set capacity = 2 where id = $1`, [occurrence.full])
+    await visit(occurrence.full, childId)
+    await visit(occurrence.full, memberId)
     expect(all(await front(`event_occurrences/${occurrence.full}/enrollment_eligibilities`))).toEqual([
       { person_id: parentId, can_enroll: false, warnings: [], restrictions: ["full"] },
       { person_id: childId, can_enroll: false, warnings: [], restrictions: ["already_enrolled", "full"] }
@@ -355,8 +349,9 @@ describe("GET /api/v2/front/services/:id/enrollment_eligibilities", () => {
 
   it("uses a course's whole run for full and already_enrolled", async () => {
     clock.set("2026-11-20T18:00:00Z")
-    enrolled.courseTaken.set(events.course, 2)
-    enrolled.courses.set(events.course, new Set([parentId]))
+    const [firstSession] = await occurrencesOf(server.pool, business.id, events.course)
+    await visit(firstSession!.id, parentId)
+    await visit(firstSession!.id, memberId)
     expect(all(await front(`services/${services.course}/enrollment_eligibilities?event_id=${events.course}`))).toEqual([
       { person_id: parentId, can_enroll: false, warnings: [], restrictions: ["already_enrolled", "full"] },
       { person_id: childId, can_enroll: false, warnings: [], restrictions: ["full"] }

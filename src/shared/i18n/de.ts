@@ -153,5 +153,8 @@ export const de: Catalog = {
   eligibility_inside_blackout_window: "Für eine Anmeldung zu dieser Veranstaltung ist es zu spät",
   eligibility_too_far_in_advance: "Für eine Anmeldung zu dieser Veranstaltung ist es zu früh",
   eligibility_members_not_allowed: "Für diese Veranstaltung ist keine Online-Anmeldung möglich",
-  eligibility_plan_required: "Keine Besuche verfügbar"
+  eligibility_plan_required: "Keine Besuche verfügbar",
+  // Visits and make-ups (issue 5)
+  // Bookings and leases (issue 5)
+  // Waitlists, notes and waivers (issue 5)
 }

@@ -156,7 +156,10 @@ export const en = {
   eligibility_inside_blackout_window: "It's too late to enroll for this event",
   eligibility_too_far_in_advance: "It's too early to enroll for this event",
   eligibility_members_not_allowed: "This event doesn't offer online enrolling",
-  eligibility_plan_required: "No available visits"
+  eligibility_plan_required: "No available visits",
+  // Visits and make-ups (issue 5)
+  // Bookings and leases (issue 5)
+  // Waitlists, notes and waivers (issue 5)
 } as const
 
 export type MessageKey = keyof typeof en

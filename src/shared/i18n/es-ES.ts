@@ -153,5 +153,8 @@ export const esES: Catalog = {
   eligibility_inside_blackout_window: "Es demasiado tarde para inscribirse en este evento",
   eligibility_too_far_in_advance: "Es demasiado pronto para inscribirse en este evento",
   eligibility_members_not_allowed: "Este evento no admite inscripciones en línea",
-  eligibility_plan_required: "No hay visitas disponibles"
+  eligibility_plan_required: "No hay visitas disponibles",
+  // Visits and make-ups (issue 5)
+  // Bookings and leases (issue 5)
+  // Waitlists, notes and waivers (issue 5)
 }

@@ -153,5 +153,8 @@ export const fr: Catalog = {
   eligibility_inside_blackout_window: "Il est trop tard pour s'inscrire à cet événement",
   eligibility_too_far_in_advance: "Il est trop tôt pour s'inscrire à cet événement",
   eligibility_members_not_allowed: "Cet événement ne propose pas d'inscription en ligne",
-  eligibility_plan_required: "Aucune visite disponible"
+  eligibility_plan_required: "Aucune visite disponible",
+  // Visits and make-ups (issue 5)
+  // Bookings and leases (issue 5)
+  // Waitlists, notes and waivers (issue 5)
 }

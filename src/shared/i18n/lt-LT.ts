@@ -153,5 +153,8 @@ export const ltLT: Catalog = {
   eligibility_inside_blackout_window: "Registruotis į šį renginį jau per vėlu",
   eligibility_too_far_in_advance: "Registruotis į šį renginį dar per anksti",
   eligibility_members_not_allowed: "Į šį renginį negalima registruotis internetu",
-  eligibility_plan_required: "Nėra galimų apsilankymų"
+  eligibility_plan_required: "Nėra galimų apsilankymų",
+  // Visits and make-ups (issue 5)
+  // Bookings and leases (issue 5)
+  // Waitlists, notes and waivers (issue 5)
 }

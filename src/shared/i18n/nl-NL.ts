@@ -153,5 +153,8 @@ export const nlNL: Catalog = {
   eligibility_inside_blackout_window: "Het is te laat om je voor dit evenement in te schrijven",
   eligibility_too_far_in_advance: "Het is te vroeg om je voor dit evenement in te schrijven",
   eligibility_members_not_allowed: "Voor dit evenement is online inschrijven niet mogelijk",
-  eligibility_plan_required: "Geen bezoeken beschikbaar"
+  eligibility_plan_required: "Geen bezoeken beschikbaar",
+  // Visits and make-ups (issue 5)
+  // Bookings and leases (issue 5)
+  // Waitlists, notes and waivers (issue 5)
 }

@@ -153,5 +153,8 @@ export const ptBR: Catalog = {
   eligibility_inside_blackout_window: "É tarde demais para se inscrever neste evento",
   eligibility_too_far_in_advance: "É cedo demais para se inscrever neste evento",
   eligibility_members_not_allowed: "Este evento não oferece inscrição on-line",
-  eligibility_plan_required: "Nenhuma visita disponível"
+  eligibility_plan_required: "Nenhuma visita disponível",
+  // Visits and make-ups (issue 5)
+  // Bookings and leases (issue 5)
+  // Waitlists, notes and waivers (issue 5)
 }

@@ -153,5 +153,8 @@ export const ruRU: Catalog = {
   eligibility_inside_blackout_window: "Записаться на это мероприятие уже слишком поздно",
   eligibility_too_far_in_advance: "Записаться на это мероприятие пока слишком рано",
   eligibility_members_not_allowed: "Для этого мероприятия онлайн-запись недоступна",
-  eligibility_plan_required: "Нет доступных посещений"
+  eligibility_plan_required: "Нет доступных посещений",
+  // Visits and make-ups (issue 5)
+  // Bookings and leases (issue 5)
+  // Waitlists, notes and waivers (issue 5)
 }

@@ -153,5 +153,8 @@ export const sv: Catalog = {
   eligibility_inside_blackout_window: "Det är för sent att anmäla sig till det här evenemanget",
   eligibility_too_far_in_advance: "Det är för tidigt att anmäla sig till det här evenemanget",
   eligibility_members_not_allowed: "Det här evenemanget erbjuder inte anmälan online",
-  eligibility_plan_required: "Inga tillgängliga besök"
+  eligibility_plan_required: "Inga tillgängliga besök",
+  // Visits and make-ups (issue 5)
+  // Bookings and leases (issue 5)
+  // Waitlists, notes and waivers (issue 5)
 }

@@ -153,5 +153,8 @@ export const zhCN: Catalog = {
   eligibility_inside_blackout_window: "报名此活动为时已晚",
   eligibility_too_far_in_advance: "现在报名此活动还为时过早",
   eligibility_members_not_allowed: "此活动不提供在线报名",
-  eligibility_plan_required: "没有可用的课次"
+  eligibility_plan_required: "没有可用的课次",
+  // Visits and make-ups (issue 5)
+  // Bookings and leases (issue 5)
+  // Waitlists, notes and waivers (issue 5)
 }

@@ -153,5 +153,8 @@ export const zhTW: Catalog = {
   eligibility_inside_blackout_window: "報名此活動為時已晚",
   eligibility_too_far_in_advance: "現在報名此活動還言之過早",
   eligibility_members_not_allowed: "此活動不提供線上報名",
-  eligibility_plan_required: "沒有可用的課次"
+  eligibility_plan_required: "沒有可用的課次",
+  // Visits and make-ups (issue 5)
+  // Bookings and leases (issue 5)
+  // Waitlists, notes and waivers (issue 5)
 }

@@ -1,0 +1,80 @@
+import { Schema } from "effect"
+import { Timestamp, formatTimestamp } from "../shared/schemas.ts"
+
+/**
+ * Visits: a person tied to an event occurrence (spec: Visit). The state machine is the spec's
+ * table; `reserved` visits may have no person (a lease's hold, or a staff placeholder).
+ */
+export const VISIT_STATES = ["reserved", "registered", "completed", "noshowed", "late_canceled"] as const
+export type VisitState = (typeof VISIT_STATES)[number]
+
+/** States that take a place in the occurrence (docs/decisions.md: completed keeps its place). */
+export const HOLDING_STATES = ["reserved", "registered", "completed"] as const satisfies ReadonlyArray<VisitState>
+
+export const VISIT_STATE_EVENTS = ["register", "complete", "noshow", "late_cancel", "reset"] as const
+export type VisitStateEvent = (typeof VISIT_STATE_EVENTS)[number]
+
+/** The spec's transition table: from which states each event moves, and where to. */
+export const VISIT_TRANSITIONS: Record<VisitStateEvent, { readonly from: ReadonlyArray<VisitState>; readonly to: VisitState }> = {
+  register: { from: ["reserved"], to: "registered" },
+  complete: { from: ["registered"], to: "completed" },
+  noshow: { from: ["registered"], to: "noshowed" },
+  late_cancel: { from: ["registered"], to: "late_canceled" },
+  reset: { from: ["completed", "noshowed", "late_canceled"], to: "registered" }
+}
+
+export const VisitWire = Schema.Struct({
+  id: Schema.Int,
+  person_id: Schema.NullOr(Schema.Int),
+  state: Schema.Literals(VISIT_STATES),
+  event_occurrence_id: Schema.Int,
+  registered_at: Schema.NullOr(Timestamp).annotate({ description: "When the registration completed" }),
+  completed_at: Schema.NullOr(Timestamp).annotate({ description: "Marked complete by staff" }),
+  noshow_at: Schema.NullOr(Timestamp).annotate({ description: "Marked no-show" }),
+  cancelled_at: Schema.NullOr(Timestamp).annotate({ description: "Marked late cancel" }),
+  created_at: Timestamp,
+  paid: Schema.Boolean,
+  paid_for_by: Schema.NullOr(Schema.String).annotate({ description: "The plan that paid (billing)" }),
+  punch_id: Schema.NullOr(Schema.Int)
+}).annotate({ identifier: "Visit" })
+export type VisitWire = typeof VisitWire.Type
+
+export const VisitRow = Schema.Struct({
+  id: Schema.Number,
+  event_occurrence_id: Schema.Number,
+  person_id: Schema.NullOr(Schema.Number),
+  state: Schema.Literals(VISIT_STATES),
+  booking_id: Schema.NullOr(Schema.Number),
+  lease_id: Schema.NullOr(Schema.Number),
+  notify_client: Schema.Boolean,
+  registered_at: Schema.NullOr(Schema.Date),
+  completed_at: Schema.NullOr(Schema.Date),
+  noshow_at: Schema.NullOr(Schema.Date),
+  cancelled_at: Schema.NullOr(Schema.Date),
+  punch_id: Schema.NullOr(Schema.Number),
+  paid_for_by: Schema.NullOr(Schema.String),
+  created_at: Schema.Date,
+  updated_at: Schema.Date
+})
+export type VisitRow = typeof VisitRow.Type
+
+/** The columns VisitRow decodes, for `select ${VISIT_COLUMNS} from visits v`. */
+export const VISIT_COLUMNS = `v.id, v.event_occurrence_id, v.person_id, v.state, v.booking_id, v.lease_id, v.notify_client,
+  v.registered_at, v.completed_at, v.noshow_at, v.cancelled_at, v.punch_id, v.paid_for_by, v.created_at, v.updated_at`
+
+const stamp = (date: Date | null) => (date === null ? null : formatTimestamp(date))
+
+export const toVisitWire = (row: VisitRow): VisitWire => ({
+  id: row.id,
+  person_id: row.person_id,
+  state: row.state,
+  event_occurrence_id: row.event_occurrence_id,
+  registered_at: stamp(row.registered_at),
+  completed_at: stamp(row.completed_at),
+  noshow_at: stamp(row.noshow_at),
+  cancelled_at: stamp(row.cancelled_at),
+  created_at: formatTimestamp(row.created_at),
+  paid: row.punch_id !== null,
+  paid_for_by: row.paid_for_by,
+  punch_id: row.punch_id
+})
