@@ -21,9 +21,9 @@ export type ReportResource = (typeof REPORT_RESOURCES)[number]
 
 /**
  * A resource answers queries once the Core API holds the data it reports on. Until then it
- * answers a clear 422 rather than empty rows that would read as "no activity". Event
- * occurrences and their staff members read the schedule; enrollments already have their
- * catalog (checked by tests) and wait for visits and waitlists.
+ * answers a clear 422 rather than empty rows that would read as "no activity". Clients, event
+ * occurrences, their staff members and enrollments read people, the schedule, visits and
+ * waitlists; the six billing resources wait for billing.
  */
 export type ResourceStatus =
   | { readonly _tag: "Available"; readonly catalog: ResourceCatalog }
@@ -31,7 +31,7 @@ export type ResourceStatus =
 
 const statuses: Record<ReportResource, ResourceStatus> = {
   clients: { _tag: "Available", catalog: clientsCatalog },
-  enrollments: { _tag: "Pending", waitsFor: "scheduling", catalog: enrollmentsCatalog },
+  enrollments: { _tag: "Available", catalog: enrollmentsCatalog },
   event_occurrence_staff_members: { _tag: "Available", catalog: eventOccurrenceStaffMembersCatalog },
   event_occurrences: { _tag: "Available", catalog: eventOccurrencesCatalog },
   invoice_items: { _tag: "Pending", waitsFor: "billing" },

@@ -20,6 +20,7 @@ import {
   clientsTable,
   createTableSql,
   customFieldsTable,
+  enrollmentsTable,
   eventOccurrenceStaffMembersTable,
   eventOccurrencesTable
 } from "./tables.ts"
@@ -68,7 +69,13 @@ export const OVERLAP_MS = 2 * 60_000
 /** No extension is ever downloaded or loaded on demand: the store uses DuckDB's built-ins only. */
 export const DUCKDB_OPTIONS = { autoinstall_known_extensions: "false", autoload_known_extensions: "false" } as const
 
-const TABLES: ReadonlyArray<StoreTable> = [clientsTable, customFieldsTable, eventOccurrencesTable, eventOccurrenceStaffMembersTable]
+const TABLES: ReadonlyArray<StoreTable> = [
+  clientsTable,
+  customFieldsTable,
+  eventOccurrencesTable,
+  eventOccurrenceStaffMembersTable,
+  enrollmentsTable
+]
 
 /** Changes when a release changes the store's tables: the next sync then rebuilds in full. */
 export const STORE_SCHEMA = createHash("sha256").update(TABLES.map(createTableSql).join(";")).digest("hex").slice(0, 16)
@@ -157,6 +164,8 @@ const fullRebuild = async (client: pg.Client, dir: string): Promise<Result> => {
   }
   publish(dir, { generation, file: storeFile(generation), synced_at: at, rebuilt_at: at, mode: "full", schema: STORE_SCHEMA })
   removeOldGenerations(dir, generation)
+  // Deletions before this snapshot are in the store now; later refreshes only look after it.
+  await client.query("delete from report_enrollment_deletions where deleted_at < $1", [new Date(Date.parse(at) - OVERLAP_MS)])
   return { outcome: "full", generation, rows, synced_at: at }
 }
 
@@ -165,6 +174,7 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
   const csv: Record<string, string> = Object.fromEntries(TABLES.map((table) => [table.name, path.join(dir, `${table.name}-${process.pid}.csv`)]))
   const occurrences = eventOccurrencesTable.name
   const staff = eventOccurrenceStaffMembersTable.name
+  const enrollments = enrollmentsTable.name
   try {
     const { result: changed, at } = await inSnapshot(client, async () => {
       await client.query("create temporary table report_changed_people (business_id bigint, id bigint) on commit drop")
@@ -180,12 +190,13 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
         ),
         custom_fields: await copyToFile(client, customFieldsTable.select("true"), csv.custom_fields!),
         [occurrences]: await copyToFile(client, eventOccurrencesTable.select(changedOccurrence), csv[occurrences]!),
-        [staff]: await copyToFile(client, eventOccurrenceStaffMembersTable.select(changedOccurrence), csv[staff]!)
+        [staff]: await copyToFile(client, eventOccurrenceStaffMembersTable.select(changedOccurrence), csv[staff]!),
+        [enrollments]: await copyToFile(client, enrollmentsTable.select(changedOccurrence), csv[enrollments]!)
       }
     })
 
-    // Rows are replaced per changed person or occurrence: an occurrence's staff rows all go
-    // together, so a staff member taken off it disappears.
+    // Rows are replaced per changed person or occurrence: an occurrence's staff and enrollment
+    // rows all go together, so a staff member taken off it, or a deleted visit, disappears.
     const inChangedOccurrences = (alias: string) =>
       `EXISTS (SELECT 1 FROM fresh_${occurrences} f WHERE f.business_id = ${alias}.business_id AND f.event_occurrence_id = ${alias}.event_occurrence_id)`
     const loadFresh = async (connection: DuckDBConnection, temporary: boolean) => {
@@ -205,13 +216,20 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
         + (SELECT count(*) FROM (SELECT * FROM fresh_${occurrences}
                                  EXCEPT SELECT c.* FROM cur.${occurrences} c SEMI JOIN fresh_${occurrences} f ON f.key = c.key))
         + (SELECT count(*) FROM (SELECT * FROM fresh_${staff} EXCEPT SELECT * FROM cur.${staff} c WHERE ${inChangedOccurrences("c")}))
-        + (SELECT count(*) FROM (SELECT * FROM cur.${staff} c WHERE ${inChangedOccurrences("c")} EXCEPT SELECT * FROM fresh_${staff}))`)
+        + (SELECT count(*) FROM (SELECT * FROM cur.${staff} c WHERE ${inChangedOccurrences("c")} EXCEPT SELECT * FROM fresh_${staff}))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${enrollments} EXCEPT SELECT * FROM cur.${enrollments} c WHERE ${inChangedOccurrences("c")}))
+        + (SELECT count(*) FROM (SELECT * FROM cur.${enrollments} c WHERE ${inChangedOccurrences("c")} EXCEPT SELECT * FROM fresh_${enrollments}))`)
       return Number(reader.getRows()[0]?.[0] ?? 0) > 0
     })
     if (!differs) {
       // Only the watermark moves; readers keep the file they have.
       publish(dir, { ...current, synced_at: at })
-      return { outcome: "unchanged", generation: current.generation, rows: { clients: 0, [occurrences]: 0, [staff]: 0 }, synced_at: at }
+      return {
+        outcome: "unchanged",
+        generation: current.generation,
+        rows: { clients: 0, [occurrences]: 0, [staff]: 0, [enrollments]: 0 },
+        synced_at: at
+      }
     }
 
     const generation = nextGeneration(dir)
@@ -230,6 +248,8 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
         await connection.run(`INSERT INTO ${occurrences} SELECT * FROM fresh_${occurrences}`)
         await connection.run(`DELETE FROM ${staff} WHERE ${inChangedOccurrences(staff)}`)
         await connection.run(`INSERT INTO ${staff} SELECT * FROM fresh_${staff}`)
+        await connection.run(`DELETE FROM ${enrollments} WHERE ${inChangedOccurrences(enrollments)}`)
+        await connection.run(`INSERT INTO ${enrollments} SELECT * FROM fresh_${enrollments}`)
         await connection.run("COMMIT")
         await connection.run("CHECKPOINT")
       })

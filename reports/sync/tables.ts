@@ -118,19 +118,19 @@ export const clientsTable: StoreTable = {
       managers.phones as account_manager_phones,
       s.id is not null as also_staff,
       (p.joined_at at time zone b.time_zone)::date as client_since_date,
-      0::bigint as completed_visits, -- no visits yet (scheduling)
+      coalesce(pv.completed, 0)::bigint as completed_visits,
       null::text as current_plan_revenue_category, -- no plans yet (billing)
       null::text as current_plan_types, -- no plans yet
       null::text as current_plans, -- no plans yet
       dependents.names as dependent_names,
-      null::date as first_visit_date, -- no visits yet
-      0::bigint as future_visits, -- no visits yet
+      pv.first_date as first_visit_date,
+      coalesce(pv.future, 0)::bigint as future_visits, -- as of the sync (the nightly rebuild moves "now")
       managers.first_email as guardian_email,
       managers.first_name as guardian_name,
       p.is_member as has_membership, -- the Core API's membership flag until plans exist
       false as has_payment_on_file, -- no payment methods yet (billing)
       false as has_plan_on_hold, -- no plans yet
-      false as has_signed_waiver, -- no waivers yet
+      coalesce(pw.signed, false) as has_signed_waiver,
       l.name as home_location_name,
       (p.deleted_at is null and p.hidden_at is null) as is_schedulable,
       false as last_email_bounced, -- no bounce tracking yet
@@ -139,11 +139,11 @@ export const clientsTable: StoreTable = {
       null::bigint as last_invoice_id, -- no invoices yet
       false as last_invoice_unpaid, -- no invoices yet
       null::date as last_membership_end_date, -- no plans yet
-      null::text as last_signed_waiver_name, -- no waivers yet
+      pw.last_name as last_signed_waiver_name,
       null::date as last_site_access_date, -- no sign-in log yet
-      null::date as last_visit_date, -- no visits yet
-      null::bigint as last_visit_id, -- no visits yet
-      null::text as last_visit_service, -- no visits yet
+      pv.last_date as last_visit_date,
+      pv.last_id as last_visit_id,
+      pv.last_service as last_visit_service,
       0::bigint as net_paid_amount, -- no transactions yet (billing)
       null::date as next_pass_plan_end_date, -- no plans yet
       case when p.deleted_at is not null then 'deleted' when p.hidden_at is not null then 'hidden' else 'active' end as person_state,
@@ -151,7 +151,7 @@ export const clientsTable: StoreTable = {
       0::bigint as revenue_amount, -- no transactions yet
       'unknown' as source_name, -- the Core API does not record how a person was added yet
       null::text as staff_member_who_added, -- nor by whom
-      0::bigint as unpaid_visits -- no visits yet
+      coalesce(pv.unpaid, 0)::bigint as unpaid_visits -- no punches yet (billing): every attended or booked visit is unpaid
     from people p
     join businesses b on b.id = p.business_id
     left join accounts a on a.id = p.account_id
@@ -174,6 +174,29 @@ export const clientsTable: StoreTable = {
       join people d on d.business_id = r.business_id and d.id = r.dependent_id
       where r.business_id = p.business_id and r.provider_id = p.id
     ) dependents on true
+    -- Visits: attended (completed), booked ahead (reserved or registered, not started), and the
+    -- first and last visit that counts (registered or completed; the last one already started).
+    left join lateral (
+      select count(*) filter (where v.state = 'completed') as completed,
+             count(*) filter (where v.state in ('reserved', 'registered') and o.start_at > now()) as future,
+             count(*) filter (where v.state in ('registered', 'completed') and v.punch_id is null) as unpaid,
+             min((o.start_at at time zone b.time_zone)::date) filter (where v.state in ('registered', 'completed')) as first_date,
+             (array_agg((o.start_at at time zone b.time_zone)::date order by o.start_at desc, v.id desc)
+               filter (where v.state in ('registered', 'completed') and o.start_at <= now()))[1] as last_date,
+             (array_agg(v.id order by o.start_at desc, v.id desc)
+               filter (where v.state in ('registered', 'completed') and o.start_at <= now()))[1] as last_id,
+             (array_agg(vs.name order by o.start_at desc, v.id desc)
+               filter (where v.state in ('registered', 'completed') and o.start_at <= now()))[1] as last_service
+      from visits v
+      join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+      join services vs on vs.business_id = o.business_id and vs.id = o.service_id
+      where v.business_id = p.business_id and v.person_id = p.id
+    ) pv on true
+    left join lateral (
+      select bool_or(w.accepted) as signed,
+             (array_agg(w.name order by w.accepted_at desc nulls last, w.id desc) filter (where w.accepted))[1] as last_name
+      from waivers w where w.business_id = p.business_id and w.person_id = p.id
+    ) pw on true
     where ${where}`
 }
 
@@ -221,7 +244,14 @@ export const changedPeopleSql = `
     join people m on m.business_id = r.business_id and m.id = r.provider_id where m.updated_at > $1
   union
   select r.business_id, r.provider_id from person_relationships r
-    join people d on d.business_id = r.business_id and d.id = r.dependent_id where d.updated_at > $1`
+    join people d on d.business_id = r.business_id and d.id = r.dependent_id where d.updated_at > $1
+  union
+  -- Their visits and waivers show in their client row.
+  select v.business_id, v.person_id from visits v where greatest(v.updated_at, v.created_at) > $1 and v.person_id is not null
+  union
+  select d.business_id, d.person_id from report_enrollment_deletions d where d.deleted_at > $1 and d.person_id is not null
+  union
+  select w.business_id, w.person_id from waivers w where greatest(w.updated_at, w.created_at) > $1`
 
 // ---------------------------------------------------------------------------------------------
 // The schedule: event occurrences and their staff members
@@ -230,25 +260,26 @@ export const changedPeopleSql = `
 const utc = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
 
 /**
- * Counts of an occurrence's enrollments. Visits and waitlists do not exist in the Core API
- * yet (the enrollment issue): every count is 0 until they do, and only these lines change.
+ * Counts of an occurrence's enrollments: its visits by state, and its waitlist entries that did
+ * not become visits (an `enrolled` entry is represented by its visit). Each is an aggregate of
+ * the `vc` (visits) and `wc` (waitlist entries) laterals of `occurrenceFrom`.
  */
-const OCCURRENCE_COUNT_COLUMNS = [
-  "completed_enrollment_count", // visits in state completed
-  "completed_unpaid_count", // completed visits that were not paid
-  "enrollment_count", // visits and waitlist entries
-  "expired_enrollment_count", // waitlist entries that expired
-  "is_waitlist_count", // waitlist entries
-  "late_canceled_enrollment_count", // visits in state late_canceled
-  "noshowed_enrollment_count", // visits in state noshowed
-  "paid_count", // visits paid for
-  "registered_enrollment_count", // visits in state registered
-  "removed_enrollment_count", // waitlist entries removed
-  "reserved_enrollment_count", // visits in state reserved
-  "visit_count", // visits
-  "waiting_enrollment_count", // waitlist entries waiting
-  "waitlist_to_visit_count" // visits moved from the waitlist to the roster
-] as const
+const OCCURRENCE_COUNTS: ReadonlyArray<readonly [name: string, sql: string]> = [
+  ["completed_enrollment_count", "vc.completed"],
+  ["completed_unpaid_count", "vc.completed_unpaid"], // no punches yet (billing): every completed visit is unpaid
+  ["enrollment_count", "vc.visits + wc.entries"],
+  ["expired_enrollment_count", "wc.expired"],
+  ["is_waitlist_count", "wc.entries"],
+  ["late_canceled_enrollment_count", "vc.late_canceled"],
+  ["noshowed_enrollment_count", "vc.noshowed"],
+  ["paid_count", "vc.paid"],
+  ["registered_enrollment_count", "vc.registered"],
+  ["removed_enrollment_count", "wc.removed"],
+  ["reserved_enrollment_count", "vc.reserved"],
+  ["visit_count", "vc.visits"],
+  ["waiting_enrollment_count", "wc.waiting"],
+  ["waitlist_to_visit_count", "wc.enrolled"]
+]
 
 /** The columns of an occurrence, shared by both tables (the staff table drops instructor_names). */
 const occurrenceColumns: ReadonlyArray<readonly [string, string]> = [
@@ -272,7 +303,7 @@ const occurrenceColumns: ReadonlyArray<readonly [string, string]> = [
   ["end_at", "TIMESTAMPTZ NOT NULL"],
   ["capacity", "BIGINT"],
   ["attendance_completed", "BOOLEAN"],
-  ...OCCURRENCE_COUNT_COLUMNS.map((name) => [name, "BIGINT"] as const)
+  ...OCCURRENCE_COUNTS.map(([name]) => [name, "BIGINT"] as const)
 ]
 
 /** The SELECT list of `occurrenceColumns` (after `key`) over `o` (occurrence), `b`, `s`, `c`, `l`. */
@@ -298,14 +329,33 @@ const occurrenceSelect = `
       ${utc("o.end_at")} as end_at,
       o.capacity::bigint as capacity, -- null: unlimited
       o.attendance_complete as attendance_completed,
-      ${OCCURRENCE_COUNT_COLUMNS.map((name) => `0::bigint as ${name}`).join(",\n      ")}`
+      ${OCCURRENCE_COUNTS.map(([name, sql]) => `(${sql})::bigint as ${name}`).join(",\n      ")}`
 
 const occurrenceFrom = `
     from event_occurrences o
     join businesses b on b.id = o.business_id
     join services s on s.business_id = o.business_id and s.id = o.service_id
     left join service_categories c on c.business_id = s.business_id and c.id = s.category_id
-    left join locations l on l.business_id = o.business_id and l.id = o.location_id`
+    left join locations l on l.business_id = o.business_id and l.id = o.location_id
+    left join lateral (
+      select count(*) as visits,
+             count(*) filter (where v.state = 'completed') as completed,
+             count(*) filter (where v.state = 'completed' and v.punch_id is null) as completed_unpaid,
+             count(*) filter (where v.state = 'late_canceled') as late_canceled,
+             count(*) filter (where v.state = 'noshowed') as noshowed,
+             count(*) filter (where v.state = 'registered') as registered,
+             count(*) filter (where v.state = 'reserved') as reserved,
+             count(*) filter (where v.punch_id is not null) as paid
+      from visits v where v.business_id = o.business_id and v.event_occurrence_id = o.id
+    ) vc on true
+    left join lateral (
+      select count(*) filter (where w.state <> 'enrolled') as entries,
+             count(*) filter (where w.state in ('waiting', 'pending')) as waiting,
+             count(*) filter (where w.state = 'expired') as expired,
+             count(*) filter (where w.state = 'removed') as removed,
+             count(*) filter (where w.state = 'enrolled') as enrolled
+      from waitlist_entries w where w.business_id = o.business_id and w.event_occurrence_id = o.id
+    ) wc on true`
 
 /** Event occurrences: one row per occurrence, in every state (service_state tells deleted ones). */
 export const eventOccurrencesTable: StoreTable = {
@@ -361,8 +411,9 @@ export const eventOccurrenceStaffMembersTable: StoreTable = {
 }
 
 /**
- * Occurrences whose rows (either table) may have changed, as `(business_id, id)`. Runs inside
- * the sync's snapshot with `$1` = changed since. The schedule's writes bump the occurrence's
+ * Occurrences whose rows (event_occurrences, their staff members, their enrollments) may have
+ * changed, as `(business_id, id)`. Runs inside the sync's snapshot with `$1` = changed since,
+ * after report_changed_people is filled. The schedule's writes bump the occurrence's
  * `updated_at` when they replace its staff; removing a staff member altogether (a cascade)
  * leaves no timestamp and shows at the nightly rebuild.
  */
@@ -390,4 +441,226 @@ export const changedOccurrencesSql = `
     join staff_members sm on sm.business_id = os.business_id and sm.id = os.staff_member_id
     join people p on p.business_id = sm.business_id and p.id = sm.person_id
     left join locations hl on hl.business_id = p.business_id and hl.id = p.location_id
-   where greatest(sm.updated_at, sm.created_at, p.updated_at, hl.updated_at) > $1`
+   where greatest(sm.updated_at, sm.created_at, p.updated_at, hl.updated_at) > $1
+  union
+  -- Enrollments: visits and waitlist entries changed, created or deleted, make-ups issued.
+  select v.business_id, v.event_occurrence_id from visits v where greatest(v.updated_at, v.created_at) > $1
+  union
+  select w.business_id, w.event_occurrence_id from waitlist_entries w where greatest(w.updated_at, w.created_at) > $1
+  union
+  select d.business_id, d.event_occurrence_id from report_enrollment_deletions d where d.deleted_at > $1
+  union
+  select v.business_id, v.event_occurrence_id from make_ups m join visits v on v.business_id = m.business_id and v.id = m.visit_id
+   where m.created_at > $1
+  union
+  -- A changed person (report_changed_people, filled first) shows in every enrollment of theirs,
+  -- and a new visit can change which of their visits is the first.
+  select v.business_id, v.event_occurrence_id from visits v
+    join report_changed_people c on c.business_id = v.business_id and c.id = v.person_id
+  union
+  select w.business_id, w.event_occurrence_id from waitlist_entries w
+    join report_changed_people c on c.business_id = w.business_id and c.id = w.person_id`
+
+// ---------------------------------------------------------------------------------------------
+// Enrollments: one row per visit, and one per waitlist entry that did not become a visit
+
+/** The person, occurrence and service columns shared by both halves of the enrollments SELECT. */
+const enrollmentCommon = (row: "v" | "w") => `
+      o.business_id,
+      b.name as business_name,
+      b.subdomain as business_subdomain,
+      ${franchiseId("b")} as franchise_id,
+      b.currency_code,
+      o.time_zone,
+      managers.emails as account_manager_emails,
+      managers.names as account_manager_names,
+      managers.phones as account_manager_phones,
+      null::text as address, -- people have no address in the Core API yet
+      null::text as available_plans, -- no plans yet (billing)
+      p.birthdate,
+      p.email::text as email,
+      ${fullName("p")} as full_name,
+      hl.name as home_location_name,
+      instructors.names as instructor_names,
+      instructors.first_name as primary_staff_name,
+      p.phone,
+      ${row}.person_id,
+      ${utc("o.end_at")} as end_at,
+      o.event_id,
+      o.name as event_name,
+      o.id as event_occurrence_id,
+      c.name as service_category,
+      o.service_id,
+      o.location_id as service_location_id,
+      l.name as service_location_name,
+      s.name as service_name,
+      case when o.state in ('canceled', 'deleted') then 'deleted' else 'active' end as service_state,
+      case s.type when 'Appointment' then 'appointment' when 'GroupClass' then 'group_class' else 'course' end as service_type,
+      ${utc("o.start_at")} as start_at`
+
+const enrollmentJoins = (row: "v" | "w") => `
+    join event_occurrences o on o.business_id = ${row}.business_id and o.id = ${row}.event_occurrence_id
+    join businesses b on b.id = o.business_id
+    join services s on s.business_id = o.business_id and s.id = o.service_id
+    left join service_categories c on c.business_id = s.business_id and c.id = s.category_id
+    left join locations l on l.business_id = o.business_id and l.id = o.location_id
+    left join people p on p.business_id = ${row}.business_id and p.id = ${row}.person_id
+    left join locations hl on hl.business_id = p.business_id and hl.id = p.location_id
+    left join lateral (
+      select string_agg(m.email::text, ', ' order by m.last_name, m.first_name, m.id) as emails,
+             string_agg(${fullName("m")}, ', ' order by m.last_name, m.first_name, m.id) as names,
+             string_agg(m.phone, ', ' order by m.last_name, m.first_name, m.id) as phones
+      from person_relationships r
+      join people m on m.business_id = r.business_id and m.id = r.provider_id
+      where r.business_id = p.business_id and r.dependent_id = p.id
+    ) managers on true
+    left join lateral (
+      select string_agg(${fullName("sp")}, ', ' order by os.position, sm.id) as names,
+             (array_agg(${fullName("sp")} order by os.position, sm.id))[1] as first_name
+      from event_occurrence_staff_members os
+      join staff_members sm on sm.business_id = os.business_id and sm.id = os.staff_member_id
+      join people sp on sp.business_id = sm.business_id and sp.id = sm.person_id
+      where os.business_id = o.business_id and os.event_occurrence_id = o.id
+    ) instructors on true`
+
+/**
+ * Enrollments. `where` is a condition on the occurrence `o` (rows are replaced per changed
+ * occurrence). A visit's row carries its state; a waitlist entry's row its waiting, expired or
+ * removed state (`pending` reads as waiting; an `enrolled` entry is represented by its visit,
+ * whose waitlist_id and waitlisted_at point back at it). Plans, punches and prices do not exist
+ * yet (billing): visits are unpaid, estimated_amount is 0.
+ */
+export const enrollmentsTable: StoreTable = {
+  name: "enrollments",
+  columns: [
+    ["key", "VARCHAR NOT NULL"],
+    ["business_id", "BIGINT NOT NULL"],
+    ["business_name", "VARCHAR"],
+    ["business_subdomain", "VARCHAR"],
+    ["franchise_id", "BIGINT"],
+    ["currency_code", "VARCHAR"],
+    ["time_zone", "VARCHAR NOT NULL"],
+    ["account_manager_emails", "VARCHAR"],
+    ["account_manager_names", "VARCHAR"],
+    ["account_manager_phones", "VARCHAR"],
+    ["address", "VARCHAR"],
+    ["available_plans", "VARCHAR"],
+    ["birthdate", "DATE"],
+    ["email", "VARCHAR"],
+    ["full_name", "VARCHAR"],
+    ["home_location_name", "VARCHAR"],
+    ["instructor_names", "VARCHAR"],
+    ["primary_staff_name", "VARCHAR"],
+    ["phone", "VARCHAR"],
+    ["person_id", "BIGINT"],
+    ["end_at", "TIMESTAMPTZ NOT NULL"],
+    ["event_id", "BIGINT"],
+    ["event_name", "VARCHAR"],
+    ["event_occurrence_id", "BIGINT NOT NULL"],
+    ["service_category", "VARCHAR"],
+    ["service_id", "BIGINT"],
+    ["service_location_id", "BIGINT"],
+    ["service_location_name", "VARCHAR"],
+    ["service_name", "VARCHAR"],
+    ["service_state", "VARCHAR"],
+    ["service_type", "VARCHAR"],
+    ["start_at", "TIMESTAMPTZ NOT NULL"],
+    ["state", "VARCHAR NOT NULL"],
+    ["visit_id", "BIGINT"],
+    ["waitlist_id", "BIGINT"],
+    ["waitlisted_at", "TIMESTAMPTZ"],
+    ["registered_at", "TIMESTAMPTZ"],
+    ["completed_at", "TIMESTAMPTZ"],
+    ["noshow_at", "TIMESTAMPTZ"],
+    ["cancelled_at", "TIMESTAMPTZ"],
+    ["bulk_enrolled", "BOOLEAN"],
+    ["client_booked", "BOOLEAN"],
+    ["consider_member", "BOOLEAN"],
+    ["first_visit", "BOOLEAN"],
+    ["is_paid", "BOOLEAN"],
+    ["is_rollover", "BOOLEAN"],
+    ["is_waitlist", "BOOLEAN"],
+    ["make_up_issued", "BOOLEAN"],
+    ["paid_with", "VARCHAR"],
+    ["paid_with_complimentary_pass", "BOOLEAN"],
+    ["paid_with_type", "VARCHAR"],
+    ["estimated_amount", "BIGINT"],
+    ["plan_id", "BIGINT"],
+    ["plan_product_id", "BIGINT"],
+    ["punch_id", "BIGINT"],
+    ["punchcard_id", "BIGINT"]
+  ],
+  select: (where) => {
+    const maybeUtc = (column: string) => `case when ${column} is not null then ${utc(column)} end`
+    return `
+    select
+      v.business_id || '-v' || v.id as key,${enrollmentCommon("v")},
+      v.state,
+      v.id as visit_id,
+      we.id as waitlist_id,
+      ${maybeUtc("we.created_at")} as waitlisted_at,
+      ${maybeUtc("v.registered_at")} as registered_at,
+      ${maybeUtc("v.completed_at")} as completed_at,
+      ${maybeUtc("v.noshow_at")} as noshow_at,
+      ${maybeUtc("v.cancelled_at")} as cancelled_at,
+      coalesce(le.kind in ('recurring', 'course'), false) as bulk_enrolled, -- one booking enrolled in many sessions
+      (v.created_by_staff_member_id is null and coalesce(bk.created_by_staff_member_id is null, true)) as client_booked,
+      false as consider_member, -- no passes or plans yet (billing)
+      -- The person's first visit that counts (registered or completed), by the session's start.
+      coalesce(v.id = (
+        select v2.id from visits v2 join event_occurrences o2 on o2.business_id = v2.business_id and o2.id = v2.event_occurrence_id
+        where v2.business_id = v.business_id and v2.person_id = v.person_id and v2.state in ('registered', 'completed')
+        order by o2.start_at, v2.id limit 1), false) as first_visit,
+      v.punch_id is not null as is_paid,
+      false as is_rollover, -- no punches yet (billing)
+      false as is_waitlist,
+      exists (select 1 from make_ups mu where mu.business_id = v.business_id and mu.visit_id = v.id) as make_up_issued,
+      v.paid_for_by as paid_with,
+      false as paid_with_complimentary_pass,
+      case when v.punch_id is null then 'unpaid' end as paid_with_type,
+      0::bigint as estimated_amount, -- no prices yet (billing)
+      null::bigint as plan_id,
+      null::bigint as plan_product_id,
+      v.punch_id,
+      null::bigint as punchcard_id
+    from visits v ${enrollmentJoins("v")}
+    left join leases le on le.business_id = v.business_id and le.id = v.lease_id
+    left join bookings bk on bk.business_id = v.business_id and bk.id = v.booking_id
+    left join lateral (
+      select w.id, w.created_at from waitlist_entries w
+      where w.business_id = v.business_id and w.event_occurrence_id = v.event_occurrence_id and w.person_id = v.person_id
+        and w.state = 'enrolled'
+      order by w.id desc limit 1
+    ) we on true
+    where ${where}
+    union all
+    select
+      w.business_id || '-w' || w.id as key,${enrollmentCommon("w")},
+      case w.state when 'pending' then 'waiting' else w.state end as state,
+      null::bigint as visit_id,
+      w.id as waitlist_id,
+      ${utc("w.created_at")} as waitlisted_at,
+      null::text as registered_at,
+      null::text as completed_at,
+      null::text as noshow_at,
+      null::text as cancelled_at,
+      false as bulk_enrolled,
+      w.created_by_staff_member_id is null as client_booked,
+      false as consider_member,
+      false as first_visit,
+      false as is_paid,
+      false as is_rollover,
+      true as is_waitlist,
+      false as make_up_issued,
+      null::text as paid_with,
+      false as paid_with_complimentary_pass,
+      null::text as paid_with_type,
+      0::bigint as estimated_amount,
+      null::bigint as plan_id,
+      null::bigint as plan_product_id,
+      null::bigint as punch_id,
+      null::bigint as punchcard_id
+    from waitlist_entries w ${enrollmentJoins("w")}
+    where w.state <> 'enrolled' and ${where}`
+  }
+}

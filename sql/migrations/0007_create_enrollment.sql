@@ -208,3 +208,27 @@ create table make_ups (
   foreign key (business_id, created_by_staff_member_id) references staff_members (business_id, id)
 );
 create index make_ups_person_idx on make_ups (business_id, person_id);
+
+-- The report store's incremental refresh finds changed rows by their timestamps; a deleted
+-- visit or waitlist entry leaves none, so deletions are recorded here (by trigger, whoever
+-- deletes) for the refresh to re-read the occurrence and the person. The full rebuild prunes it.
+create table report_enrollment_deletions (
+  business_id bigint not null,
+  event_occurrence_id bigint not null,
+  person_id bigint,
+  deleted_at timestamptz not null default now()
+);
+create index report_enrollment_deletions_at_idx on report_enrollment_deletions (deleted_at);
+
+create function record_enrollment_deletion() returns trigger language plpgsql as $$
+begin
+  insert into report_enrollment_deletions (business_id, event_occurrence_id, person_id)
+  select business_id, event_occurrence_id, person_id from deleted_rows;
+  return null;
+end
+$$;
+
+create trigger visits_record_deletion after delete on visits
+  referencing old table as deleted_rows for each statement execute function record_enrollment_deletion();
+create trigger waitlist_entries_record_deletion after delete on waitlist_entries
+  referencing old table as deleted_rows for each statement execute function record_enrollment_deletion();

@@ -6,7 +6,7 @@ import { eventOccurrenceStaffMembersCatalog } from "../../reports/catalog/event-
 import { eventOccurrencesCatalog } from "../../reports/catalog/event-occurrences.ts"
 import type { ResourceCatalog, WireType } from "../../reports/catalog/types.ts"
 import { DUCKDB_OPTIONS } from "../../reports/sync/sync.ts"
-import { eventOccurrenceStaffMembersTable, eventOccurrencesTable } from "../../reports/sync/tables.ts"
+import { enrollmentsTable, eventOccurrenceStaffMembersTable, eventOccurrencesTable } from "../../reports/sync/tables.ts"
 import { clientRow, memoryStore, page, type Row } from "./support.ts"
 
 /**
@@ -86,8 +86,8 @@ const DUCK: Record<WireType, string> = {
 }
 
 /**
- * The columns a catalog reads, typed by the field stored under the same name: the table shape
- * for enrollments (whose store table comes with visits), and a check of the store's own tables.
+ * The columns a catalog reads, typed by the field stored under the same name: a table shaped
+ * after the catalog alone, and a check of the store's own tables.
  */
 const inferredTable = (catalog: ResourceCatalog) => {
   const sqls = [
@@ -195,10 +195,11 @@ describe("every catalog entry runs on DuckDB", () => {
   }
 })
 
-describe("the store's scheduling tables", () => {
+describe("the store's scheduling and enrollment tables", () => {
   for (const [catalog, table] of [
     [eventOccurrencesCatalog, eventOccurrencesTable],
-    [eventOccurrenceStaffMembersCatalog, eventOccurrenceStaffMembersTable]
+    [eventOccurrenceStaffMembersCatalog, eventOccurrenceStaffMembersTable],
+    [enrollmentsCatalog, enrollmentsTable]
   ] as const) {
     it(`${table.name} holds every column ${catalog.resource} reads, in the field's type`, () => {
       const stored = new Map(table.columns.map(([name, type]) => [name, type.replace(/ NOT NULL$/, "")]))
