@@ -22,6 +22,16 @@ import { ServicesDeskApi } from "./services/desk.api.ts"
 import { ServicesFrontApi } from "./services/front.api.ts"
 import { StaffMembersDeskApi } from "./staff-members/desk.api.ts"
 import { StaffMembersFrontApi } from "./staff-members/front.api.ts"
+import { BookingsDeskApi } from "./bookings/desk.api.ts"
+import { BookingsFrontApi } from "./bookings/front.api.ts"
+import { MakeUpsDeskApi } from "./make-ups/desk.api.ts"
+import { VisitsDeskApi } from "./visits/desk.api.ts"
+import { VisitsFrontApi } from "./visits/front.api.ts"
+import { NotesDeskApi } from "./notes/desk.api.ts"
+import { NotesFrontApi } from "./notes/front.api.ts"
+import { WaitlistsDeskApi } from "./waitlists/desk.api.ts"
+import { WaitlistsFrontApi } from "./waitlists/front.api.ts"
+import { WaiversDeskApi, WaiversFrontApi } from "./waivers/api.ts"
 
 /**
  * The whole HTTP contract. Conventions shared by every endpoint (host tenancy, `.json`
@@ -54,6 +64,20 @@ export const Api = HttpApi.make("studio")
   .add(AvailabilityDeskApi)
   .add(EligibilityFrontApi)
   .add(EligibilityDeskApi)
+  // Visits and make-ups (issue 5)
+  .add(VisitsFrontApi)
+  .add(VisitsDeskApi)
+  .add(MakeUpsDeskApi)
+  // Waitlists, notes and waivers (issue 5)
+  .add(WaitlistsFrontApi)
+  .add(WaitlistsDeskApi)
+  .add(NotesFrontApi)
+  .add(NotesDeskApi)
+  .add(WaiversFrontApi)
+  .add(WaiversDeskApi)
+  // Bookings and leases (issue 5)
+  .add(BookingsFrontApi)
+  .add(BookingsDeskApi)
   // Report every offending field of a request at once, not only the first.
   .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotateMerge(

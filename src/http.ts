@@ -22,6 +22,12 @@ import { EventOccurrencesDeskLive, EventOccurrencesFrontLive } from "./event-occ
 import { EventsDeskLive, EventsFrontLive } from "./events/handlers.ts"
 import { ServicesDeskLive, ServicesFrontLive } from "./services/handlers.ts"
 import { StaffMembersDeskLive, StaffMembersFrontLive } from "./staff-members/handlers.ts"
+import { BookingsDeskLive, BookingsFrontLive } from "./bookings/handlers.ts"
+import { MakeUpsDeskLive } from "./make-ups/handlers.ts"
+import { VisitsDeskLive, VisitsFrontLive } from "./visits/handlers.ts"
+import { NotesDeskLive, NotesFrontLive } from "./notes/handlers.ts"
+import { WaitlistsDeskLive, WaitlistsFrontLive } from "./waitlists/handlers.ts"
+import { WaiversDeskLive, WaiversFrontLive } from "./waivers/handlers.ts"
 
 /** The schedule's handler groups (issue 4). */
 const ScheduleHandlersLive = Layer.mergeAll(
@@ -54,7 +60,21 @@ const HandlersLive = Layer.mergeAll(
   AccountPasswordsLive,
   WebhooksLive,
   ReportsLive,
-  ScheduleHandlersLive
+  ScheduleHandlersLive,
+  // Bookings and leases (issue 5)
+  BookingsFrontLive,
+  BookingsDeskLive,
+  // Visits and make-ups (issue 5)
+  VisitsFrontLive,
+  VisitsDeskLive,
+  MakeUpsDeskLive,
+  // Waitlists, notes and waivers (issue 5)
+  WaitlistsFrontLive,
+  WaitlistsDeskLive,
+  NotesFrontLive,
+  NotesDeskLive,
+  WaiversFrontLive,
+  WaiversDeskLive
 )
 
 /** The routes: the API, its OpenAPI document and docs page, behind the request pipeline. */

@@ -22,6 +22,11 @@ import { ServicesRepo } from "./services/repo.ts"
 import { StaffMembersRepo } from "./staff-members/repo.ts"
 import { EnrollmentsLive } from "./visits/enrollments-live.ts"
 import { VisitsRepo } from "./visits/repo.ts"
+import { BookingsRepo } from "./bookings/repo.ts"
+import { MakeUpsRepo } from "./make-ups/repo.ts"
+import { NotesRepo } from "./notes/repo.ts"
+import { WaitlistsRepo } from "./waitlists/repo.ts"
+import { WaiversRepo } from "./waivers/repo.ts"
 
 /**
  * The one layer graph. Infrastructure is provided here and nowhere else:
@@ -59,7 +64,12 @@ const RepositoriesLive = Layer.mergeAll(
   AvailabilityRepo.layer,
   EligibilityRepo.layer,
   // Enrollment (issue 5).
-  EnrollmentsLive.pipe(Layer.provideMerge(VisitsRepo.layer))
+  EnrollmentsLive.pipe(Layer.provideMerge(VisitsRepo.layer)),
+  BookingsRepo.layer,
+  MakeUpsRepo.layer,
+  WaitlistsRepo.layer,
+  NotesRepo.layer,
+  WaiversRepo.layer
 )
 
 const AuthServicesLive = Layer.mergeAll(BusinessDirectoryLive, AccessTokensLive, ApplicationsLive)

@@ -6,9 +6,15 @@
  *   `reports` queue, one at a time; the job keys keep at most one of each waiting.
  * - Event occurrences: daily, every event's rolling window moves a day forward (one keyed job
  *   per event, see src/event-occurrences/materialize.ts); a missed day is caught up.
+ * - Waitlists: every 15 minutes, waiting entries of occurrences that have started expire
+ *   (src/waitlists/offer.ts); no backfill, the next sweep catches up.
+ * - Bookings: every 5 minutes, incomplete bookings past expiry whose keyed job was lost expire
+ *   (src/bookings/expiry.ts); each booking's own job normally does it at its expires_at.
  */
 export const crontab = [
+  "*/5 * * * * expire_booking ?id=expire_bookings_sweep&jobKey=expire_bookings_sweep {}",
   '0 3 * * * report_sync ?id=report_sync_nightly&queue=reports&jobKey=report_sync_full {"mode":"full"}',
   '* * * * * report_sync ?id=report_sync_minutely&queue=reports&jobKey=report_sync_incremental {"mode":"incremental"}',
-  "15 9 * * * materialize_event_occurrences ?id=materialize_event_occurrences_daily&fill=1d&jobKey=materialize_event_occurrences_sweep {}"
+  "15 9 * * * materialize_event_occurrences ?id=materialize_event_occurrences_daily&fill=1d&jobKey=materialize_event_occurrences_sweep {}",
+  "*/15 * * * * expire_waitlist_entries ?id=expire_waitlist_entries&jobKey=expire_waitlist_entries {}"
 ].join("\n")

@@ -14,6 +14,9 @@ import { materializeEventOccurrencesTask } from "./tasks/materialize_event_occur
 import { reportSyncTask } from "./tasks/report_sync.ts"
 import { sendMailTask } from "./tasks/send_mail.ts"
 import { webhookFanoutTask } from "./tasks/webhook_fanout.ts"
+import { expireBookingTask } from "./tasks/expire_booking.ts"
+import { expireWaitlistEntriesTask } from "./tasks/expire_waitlist_entries.ts"
+import { offerWaitlistPlacesTask } from "./tasks/offer_waitlist_places.ts"
 
 /**
  * Every background job: one task a file under workers/tasks, registered here by name. Jobs are
@@ -26,7 +29,10 @@ export const tasks = {
   webhook_fanout: webhookFanoutTask,
   deliver_webhook: deliverWebhookTask,
   report_sync: reportSyncTask,
-  materialize_event_occurrences: materializeEventOccurrencesTask
+  materialize_event_occurrences: materializeEventOccurrencesTask,
+  expire_booking: expireBookingTask,
+  offer_waitlist_places: offerWaitlistPlacesTask,
+  expire_waitlist_entries: expireWaitlistEntriesTask
 } satisfies Record<string, (payload: unknown) => Effect.Effect<void, unknown, WorkerServices>>
 
 /** What tasks may use: everything the HTTP handlers have. */

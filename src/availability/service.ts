@@ -105,6 +105,36 @@ const computeSlots = Effect.fn("Availability.compute")(function* (
   return byDate
 })
 
+/**
+ * Whether an appointment of `service` can start at `startAt` with that staff member at that
+ * location: the same slots the availability endpoints list (hours, what is already on their
+ * schedule, past times; client mode also the blackout and booking windows). Leases call it
+ * after taking the staff member's lock (src/bookings), so a concurrent lease sees the first.
+ */
+export const isSlotAvailable = Effect.fn("Availability.isSlotAvailable")(function* (
+  service: ServiceRow,
+  slot: { readonly staff_member_id: number; readonly location_id: number; readonly start_at: Date },
+  clientMode: boolean
+) {
+  const business = yield* CurrentBusiness
+  // A day either side of the business's date covers the location's own date whatever its zone.
+  const date = localDateAt(slot.start_at.getTime(), business.time_zone)
+  const byDate = yield* computeSlots(
+    service,
+    addDays(date, -1),
+    addDays(date, 1),
+    { staff_member_ids: [slot.staff_member_id], location_ids: [slot.location_id] },
+    clientMode
+  )
+  const start = formatTimestamp(slot.start_at)
+  for (const slots of byDate.values()) {
+    if (slots.some((s) => s.start_at === start && s.staff_member_id === slot.staff_member_id && s.location_id === slot.location_id)) {
+      return true
+    }
+  }
+  return false
+})
+
 const today = Effect.gen(function* () {
   const business = yield* CurrentBusiness
   return localDateAt(yield* Clock.currentTimeMillis, business.time_zone)

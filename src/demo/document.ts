@@ -41,7 +41,22 @@ const client = (n: number): NonNullable<ImportDocumentInput["clients"]>[number] 
     is_member: n % 3 === 0,
     location: LOCATION_KEYS[n % 2]!,
     password: DEMO_PASSWORD,
-    ...(n === 1 ? { dependents: [{ key: "client-1-child", first_name: "Milo", last_name: last, birthdate: "2017-06-14" }] } : {})
+    // Everyone signed the studio waiver; every fifth client still has the hot room waiver to sign.
+    waivers: [
+      { name: "Liability waiver", accepted: true },
+      ...(n % 5 === 0 ? [{ name: "Hot room waiver", signing_url: `https://sign.demo.studio.example/waivers/hot-room?client=${n}` }] : [])
+    ],
+    ...(n === 1
+      ? {
+        dependents: [{
+          key: "client-1-child",
+          first_name: "Milo",
+          last_name: last,
+          birthdate: "2017-06-14",
+          waivers: [{ name: "Minor waiver", type: "GuardianWaiver" as const, accepted: true }]
+        }]
+      }
+      : {})
   }
 }
 
@@ -138,6 +153,7 @@ export const demoDocument: ImportDocumentInput = {
     }
   ],
   clients: Array.from({ length: 50 }, (_, i) => client(i + 1)),
+  make_up_reasons: ["Illness", "Injury", "Travel", "Class cancelled by the studio"],
   // Every service type: group classes (one for members only, one staff-only and hidden), a
   // course, and appointments booked in the staff's working hours above.
   services: [

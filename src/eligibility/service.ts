@@ -1,15 +1,15 @@
-import { Clock, Effect, Option } from "effect"
-import { AUTH_MESSAGES, CurrentClient } from "../auth/access.ts"
+import { Clock, Effect } from "effect"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { Enrollments } from "../event-occurrences/enrollments.ts"
 import type { OccurrenceRow } from "../event-occurrences/model.ts"
 import { EventOccurrencesRepo } from "../event-occurrences/repo.ts"
 import { findOccurrence } from "../event-occurrences/service.ts"
 import { EventsRepo } from "../events/repo.ts"
+import { clientReach } from "../people/client-reach.ts"
 import { eventSpan } from "../events/service.ts"
 import type { Audience, ServiceRow } from "../services/model.ts"
 import { clientAudience, clientViewer, findService, privateResponse } from "../services/service.ts"
-import { BadRequest, NotFound, Unauthorized, fail, type Message } from "../shared/errors.ts"
+import { BadRequest, fail, type Message } from "../shared/errors.ts"
 import { t } from "../shared/i18n.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { Commerce, type PlanTarget } from "./commerce.ts"
@@ -75,14 +75,9 @@ const records = Effect.fn("Eligibility.records")(function* (
 const frontPeople = Effect.gen(function* () {
   yield* privateResponse
   const business = yield* CurrentBusiness
-  const client = yield* CurrentClient
-  if (Option.isNone(client.grant)) return yield* Effect.fail(new Unauthorized({ error: AUTH_MESSAGES.tokenRequired }))
-  const self = client.grant.value.personId
-  if (Option.isNone(self)) return yield* fail(NotFound, { key: "person_me_not_found" })
-  const repo = yield* EligibilityRepo
-  const dependents = yield* repo.dependents(business.id, self.value)
-  const rows = yield* repo.people(business.id, [self.value, ...dependents])
-  return [...rows.filter((row) => row.id === self.value), ...rows.filter((row) => row.id !== self.value)]
+  const reach = yield* clientReach
+  const rows = yield* (yield* EligibilityRepo).people(business.id, reach.personIds)
+  return [...rows.filter((row) => row.id === reach.selfId), ...rows.filter((row) => row.id !== reach.selfId)]
 })
 
 /** Staff mode checks `person_ids` in the order given; people who do not exist are skipped (spec). */

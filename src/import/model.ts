@@ -153,7 +153,16 @@ export const ImportStaffMember = Schema.Struct({
   )
 })
 
+/** A waiver the person signed or must sign; an accepted one is signed by the person (a dependent's GuardianWaiver: by their provider). */
+export const ImportWaiver = Schema.Struct({
+  name: Text(200),
+  type: Schema.optionalKey(Schema.Literals(["Waiver", "GuardianWaiver"]).annotate({ description: "Defaults to Waiver" })),
+  accepted: Schema.optionalKey(Schema.Boolean.annotate({ description: "Defaults to false" })),
+  signing_url: Schema.optionalKey(HttpUrl.annotate({ description: "Where to sign, for one not yet accepted" }))
+})
+
 const clientFields = {
+  waivers: Schema.optionalKey(Schema.Array(ImportWaiver)),
   key: Schema.optionalKey(Key.annotate({ description: "Unique among clients and dependents of the document" })),
   email: Schema.optionalKey(Email.annotate({ description: "Links the person to the account with this address (created when missing)" })),
   first_name: Text(100),
@@ -184,6 +193,9 @@ const BaseDocument = Schema.Struct({
   staff: Schema.optionalKey(Schema.Array(ImportStaffMember)),
   clients: Schema.optionalKey(Schema.Array(ImportClient)),
   services: Schema.optionalKey(Schema.Array(ImportService)),
+  make_up_reasons: Schema.optionalKey(
+    Schema.Array(Text(200)).annotate({ description: "Reasons staff pick when giving a make-up, in this order; unique" })
+  ),
   events: Schema.optionalKey(
     Schema.Array(ImportEvent).annotate({ description: "Schedules of group classes and courses; materialized on import" })
   )
@@ -288,6 +300,10 @@ const crossReferences = (doc: BaseDocument): ReadonlyArray<Problem> => {
       checkPerson(dependent, ["clients", i, "dependents", j], `clients[${i}].dependents[${j}]`)
     )
   })
+  const reasons = new Map<string, string>()
+  ;(doc.make_up_reasons ?? []).forEach((reason, i) =>
+    firstSeen(reasons, reason.trim().toLowerCase(), `make_up_reasons[${i}]`, ["make_up_reasons", i], `reason "${reason}"`)
+  )
   problems.push(...scheduleProblems(doc))
   return problems
 }
@@ -303,6 +319,7 @@ export type ImportDocument = typeof ImportDocument.Type
 export type ImportDocumentInput = typeof ImportDocument.Encoded
 export type ImportClient = typeof ImportClient.Type
 export type ImportDependent = typeof ImportDependent.Type
+export type ImportWaiver = typeof ImportWaiver.Type
 
 /** What an import created. */
 export const ImportSummary = Schema.Struct({
@@ -319,7 +336,9 @@ export const ImportSummary = Schema.Struct({
     accounts_linked: Schema.Int.annotate({ description: "People linked to an account that existed before the import" }),
     services: Schema.Int,
     events: Schema.Int,
-    event_occurrences: Schema.Int.annotate({ description: "Occurrences materialized for the events' rolling window" })
+    event_occurrences: Schema.Int.annotate({ description: "Occurrences materialized for the events' rolling window" }),
+    waivers: Schema.Int,
+    make_up_reasons: Schema.Int
   })
 }).annotate({ identifier: "ImportSummary" })
 export type ImportSummary = typeof ImportSummary.Type

@@ -213,6 +213,28 @@ export const insertRelationships = Effect.fn("ImportRepo.insertRelationships")(f
   for (const chunk of chunked(rows)) yield* sql`insert into person_relationships ${sql.insert(chunk)}`
 }, Effect.orDie)
 
+export interface WaiverInsert {
+  readonly business_id: number
+  readonly person_id: number
+  readonly name: string
+  readonly type: "Waiver" | "GuardianWaiver"
+  readonly signer_id: number | null
+  readonly signing_url: string | null
+  readonly accepted: boolean
+}
+
+export const insertWaivers = Effect.fn("ImportRepo.insertWaivers")(function* (rows: ReadonlyArray<WaiverInsert>) {
+  const sql = yield* SqlClient.SqlClient
+  for (const chunk of chunked(rows)) yield* sql`insert into waivers ${sql.insert(chunk)}`
+}, Effect.orDie)
+
+export const insertMakeUpReasons = Effect.fn("ImportRepo.insertMakeUpReasons")(function* (
+  rows: ReadonlyArray<{ readonly business_id: number; readonly name: string; readonly position: number }>
+) {
+  const sql = yield* SqlClient.SqlClient
+  for (const chunk of chunked(rows)) yield* sql`insert into make_up_reasons ${sql.insert(chunk)}`
+}, Effect.orDie)
+
 // Lookups of the operator CLI (`business create`, `token`).
 
 const PersonSummary = Schema.Struct({

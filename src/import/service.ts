@@ -2,7 +2,7 @@ import { Effect, Option, Schema, SchemaIssue } from "effect"
 import { SqlClient } from "effect/sql"
 import { hashPassword } from "../auth/passwords.ts"
 import { ImportError } from "./errors.ts"
-import { type ImportDocument, ImportDocument as ImportDocumentSchema, type ImportSummary, locationSlug } from "./model.ts"
+import { type ImportDocument, ImportDocument as ImportDocumentSchema, type ImportSummary, type ImportWaiver, locationSlug } from "./model.ts"
 import * as Repo from "./repo.ts"
 import { writeSchedule } from "./schedule.ts"
 
@@ -183,6 +183,22 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
   const people: Array<Repo.PersonInsert> = []
   const staffMembers: Array<Repo.StaffMemberInsert> = []
   const relationships: Array<Repo.RelationshipInsert> = []
+  const waivers: Array<Repo.WaiverInsert> = []
+  const addWaivers = (personId: number, source: { readonly waivers?: ReadonlyArray<ImportWaiver> }, providerId: number | null) => {
+    for (const waiver of source.waivers ?? []) {
+      const type = waiver.type ?? "Waiver"
+      const accepted = waiver.accepted ?? false
+      waivers.push({
+        business_id: businessId,
+        person_id: personId,
+        name: waiver.name.trim(),
+        type,
+        signer_id: accepted ? (type === "GuardianWaiver" && providerId !== null ? providerId : personId) : null,
+        signing_url: waiver.signing_url ?? null,
+        accepted
+      })
+    }
+  }
   const person = (
     id: number,
     source: PersonSource & {
@@ -219,15 +235,20 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
   for (const client of clients) {
     const providerId = nextId()
     people.push(person(providerId, client))
+    addWaivers(providerId, client, null)
     for (const dependent of client.dependents ?? []) {
       const dependentId = nextId()
       people.push(person(dependentId, dependent))
+      addWaivers(dependentId, dependent, providerId)
       relationships.push({ business_id: businessId, provider_id: providerId, dependent_id: dependentId })
     }
   }
   yield* Repo.insertPeople(people)
   yield* Repo.insertStaffMembers(staffMembers)
   yield* Repo.insertRelationships(relationships)
+  yield* Repo.insertWaivers(waivers)
+  const reasons = doc.make_up_reasons ?? []
+  yield* Repo.insertMakeUpReasons(reasons.map((name, position) => ({ business_id: businessId, name: name.trim(), position })))
   const schedule = yield* writeSchedule(doc, {
     businessId,
     locationIds,
@@ -247,7 +268,9 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
       dependents: dependentCount,
       accounts_created: created,
       accounts_linked: accounts.size - created,
-      ...schedule
+      ...schedule,
+      waivers: waivers.length,
+      make_up_reasons: reasons.length
     }
   } satisfies ImportSummary
 })

@@ -8,7 +8,7 @@ import { enqueueJob } from "../platform/jobs.ts"
  * absolute links built from the request) and delivered by the `send_mail` job, enqueued in
  * the caller's transaction: a rolled-back change sends nothing.
  */
-export const MAIL_TEMPLATES = ["password_reset", "email_confirmation", "invitation"] as const
+export const MAIL_TEMPLATES = ["password_reset", "email_confirmation", "invitation", "visit_confirmation", "visit_cancellation", "waitlist_enrolled", "note_added"] as const
 export type MailTemplate = (typeof MAIL_TEMPLATES)[number]
 
 export const MailPayload = Schema.Struct({
@@ -23,7 +23,11 @@ export type MailPayload = typeof MailPayload.Type
 const keys: Record<MailTemplate, { readonly subject: MessageKey; readonly body: MessageKey }> = {
   password_reset: { subject: "mail_password_reset_subject", body: "mail_password_reset_body" },
   email_confirmation: { subject: "mail_confirmation_subject", body: "mail_confirmation_body" },
-  invitation: { subject: "mail_invitation_subject", body: "mail_invitation_body" }
+  invitation: { subject: "mail_invitation_subject", body: "mail_invitation_body" },
+  visit_confirmation: { subject: "mail_visit_confirmation_subject", body: "mail_visit_confirmation_body" },
+  visit_cancellation: { subject: "mail_visit_cancellation_subject", body: "mail_visit_cancellation_body" },
+  waitlist_enrolled: { subject: "mail_waitlist_enrolled_subject", body: "mail_waitlist_enrolled_body" },
+  note_added: { subject: "mail_note_added_subject", body: "mail_note_added_body" }
 }
 
 export const sendMail = (options: {

@@ -7,6 +7,7 @@ import { sendMail } from "../mail/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { parseLocale } from "../shared/locale.ts"
 import { RequestContext } from "../shared/request-context.ts"
+import { VisitsRepo } from "../visits/repo.ts"
 import { emitWebhookEvent } from "../webhooks/emit.ts"
 import { type PreparedPerson, prepareAttributes } from "./attributes.ts"
 import type { PersonCreateInput, PersonUpdateInput } from "./model.ts"
@@ -53,7 +54,7 @@ const invite = Effect.fn("People.invite")(function* (accountId: number, email: s
 })
 
 /** Writes a new person (prepared, valid) with values and account link; returns the id and the account. */
-const insertPerson = Effect.fn("People.insertPerson")(function* (businessId: number, prepared: PreparedPerson, messagePrefix: string) {
+export const insertPerson = Effect.fn("People.insertPerson")(function* (businessId: number, prepared: PreparedPerson, messagePrefix: string) {
   const repo = yield* PeopleRepo
   const names = { first_name: prepared.write.first_name ?? "", last_name: prepared.write.last_name ?? "" }
   const accountId = prepared.email === null ? null : yield* linkAccount(businessId, prepared.email, names)
@@ -116,7 +117,7 @@ export const createPerson = Effect.fn("People.create")(function* (input: PersonC
  * person.* webhooks, one event per person, in the transaction of the change: the person as
  * desk `GET /people/:id` shows them (`{"people": [person]}`, deleted ones with `deleted_at`).
  */
-const emitPersonEvents = Effect.fn("People.emitWebhooks")(function* (
+export const emitPersonEvents = Effect.fn("People.emitWebhooks")(function* (
   topic: "person.created" | "person.updated" | "person.deleted",
   ids: ReadonlyArray<number>
 ) {
@@ -205,8 +206,8 @@ export const updatePerson = Effect.fn("People.update")(function* (id: number, in
 
 /**
  * Soft delete (spec: 422 with one message per failed condition). The conditions that can be
- * checked so far: not yourself, not a staff member, no dependents. Open invoices, future
- * visits and active plans join this list when those records exist.
+ * checked so far: not yourself, not a staff member, no dependents, no future visits. Open
+ * invoices and active plans join this list when those records exist.
  */
 export const deletePerson = Effect.fn("People.delete")(function* (id: number) {
   const staff = yield* requireManagerOrHigher
@@ -222,6 +223,9 @@ export const deletePerson = Effect.fn("People.delete")(function* (id: number) {
       if (staff.personId === id) messages.push({ key: "person_delete_self" })
       if (blockers.is_staff) messages.push({ key: "person_delete_staff" })
       if (blockers.dependents > 0) messages.push({ key: "person_delete_dependents", params: { count: blockers.dependents } })
+      // Future visits: a place held in an occurrence that has not started (history stays).
+      const futureVisits = yield* (yield* VisitsRepo).futureVisitCount(business.id, id, new Date(yield* Clock.currentTimeMillis))
+      if (futureVisits > 0) messages.push({ key: "person_delete_future_visits", params: { count: futureVisits } })
       if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
       yield* repo.softDelete(business.id, id)
       yield* emitPersonEvents("person.deleted", [id])

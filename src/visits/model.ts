@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Timestamp, formatTimestamp } from "../shared/schemas.ts"
+import { BooleanInput, IntInput, Timestamp, formatTimestamp } from "../shared/schemas.ts"
 
 /**
  * Visits: a person tied to an event occurrence (spec: Visit). The state machine is the spec's
@@ -78,3 +78,52 @@ export const toVisitWire = (row: VisitRow): VisitWire => ({
   paid_for_by: row.paid_for_by,
   punch_id: row.punch_id
 })
+
+// ---------------------------------------------------------------------------------------------
+// Visit endpoints (issue 5): bodies, queries and the completed-visit summary
+
+/** Restrictions staff may ask POST /desk/visits to enforce (spec). */
+export const VISIT_RESTRICTIONS = ["inside_blackout_window", "full", "in_the_past"] as const
+export type VisitRestriction = (typeof VISIT_RESTRICTIONS)[number]
+
+export const VisitCreateFrontInput = Schema.Struct({
+  person_id: Schema.optional(IntInput.annotate({ description: "Default: the token's person; else one of their dependents" })),
+  event_occurrence_id: IntInput
+}).annotate({ identifier: "VisitCreateFront" })
+export type VisitCreateFrontInput = typeof VisitCreateFrontInput.Type
+
+export const VisitCreateDeskInput = Schema.Struct({
+  person_id: Schema.optional(Schema.NullOr(IntInput).annotate({ description: "Required unless state is reserved" })),
+  event_occurrence_id: IntInput,
+  state: Schema.optional(Schema.Literals(VISIT_STATES).annotate({ description: "Default registered" })),
+  notify_client: Schema.optional(BooleanInput.annotate({ description: "Write-only, default true; also governs the notice on delete" })),
+  restrictions: Schema.optional(
+    Schema.Array(Schema.Literals(VISIT_RESTRICTIONS)).annotate({
+      description: "Rules to enforce: inside_blackout_window, full, in_the_past. Without `full` staff may overbook."
+    })
+  )
+}).annotate({ identifier: "VisitCreateDesk" })
+export type VisitCreateDeskInput = typeof VisitCreateDeskInput.Type
+
+export const VisitUpdateInput = Schema.Struct({
+  person_id: Schema.optional(IntInput.annotate({ description: "Settable on a visit without a person; not changeable" })),
+  state_event: Schema.optional(Schema.Literals(VISIT_STATE_EVENTS).annotate({ description: "register, complete, noshow, late_cancel, reset" }))
+}).annotate({ identifier: "VisitUpdate" })
+export type VisitUpdateInput = typeof VisitUpdateInput.Type
+
+export const ServiceVisitSummary = Schema.Struct({
+  service_id: Schema.Int,
+  name: Schema.String,
+  first_completed_at: Timestamp,
+  last_completed_at: Timestamp,
+  completed_count: Schema.Int
+}).annotate({ identifier: "ServiceVisitSummary" })
+
+export const VisitSummary = Schema.Struct({
+  person_id: Schema.Int,
+  first_completed_at: Schema.NullOr(Timestamp).annotate({ description: "Start of the earliest completed visit's occurrence" }),
+  last_completed_at: Schema.NullOr(Timestamp).annotate({ description: "Start of the latest completed visit's occurrence" }),
+  completed_count: Schema.Int,
+  services: Schema.Array(ServiceVisitSummary)
+}).annotate({ identifier: "VisitSummary" })
+export type VisitSummary = typeof VisitSummary.Type

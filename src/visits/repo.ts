@@ -1,7 +1,8 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { OCCURRENCE_STATES } from "../event-occurrences/model.ts"
-import { insertRows } from "../shared/sql-rows.ts"
+import { type Page, totalCount } from "../shared/pagination.ts"
+import { insertTenantRows } from "../shared/sql-rows.ts"
 import { HOLDING_STATES, VISIT_COLUMNS, VisitRow, type VisitState } from "./model.ts"
 
 /**
@@ -44,6 +45,33 @@ export interface VisitInsert {
 
 const holding = HOLDING_STATES as ReadonlyArray<string>
 
+export interface VisitListFilters {
+  readonly from?: Date | undefined
+  readonly to?: Date | undefined
+  readonly occurrenceId?: number | undefined
+}
+
+/** Columns a visit update may write. */
+export type VisitChange = Partial<
+  Pick<VisitInsert, "person_id" | "state" | "registered_at" | "completed_at" | "noshow_at" | "cancelled_at">
+>
+
+const decodeListed = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ ...VisitRow.fields, total_count: Schema.Number })))
+const decodeCompleted = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ service_id: Schema.Number, name: Schema.String, first_at: Schema.Date, last_at: Schema.Date, count: Schema.Number }))
+)
+const decodeCount = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ count: Schema.Number })))
+const decodeRecipients = Schema.decodeUnknownEffect(
+  Schema.Array(
+    Schema.Struct({
+      first_name: Schema.String,
+      email: Schema.NullOr(Schema.String),
+      provider_first_name: Schema.NullOr(Schema.String),
+      via_provider: Schema.Boolean
+    })
+  )
+)
+
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   return {
@@ -81,16 +109,7 @@ const make = Effect.gen(function* () {
         ),
 
     /** Inserts visits; returns their ids in the order given. */
-    insert: (businessId: number, visits: ReadonlyArray<VisitInsert>) => {
-      const rows = insertRows(visits.map((visit) => ({ business_id: businessId, ...visit })))
-      return rows === undefined
-        ? Effect.succeed([] as ReadonlyArray<number>)
-        : sql`insert into visits ${sql.insert(rows)} returning id`.pipe(
-          Effect.flatMap(decodeIds),
-          Effect.map((ids) => ids.map((row) => row.id)),
-          Effect.orDie
-        )
-    },
+    insert: (businessId: number, visits: ReadonlyArray<VisitInsert>) => insertTenantRows(sql, "visits", businessId, visits),
 
     /** Visits by id, in id order. */
     byIds: (businessId: number, ids: ReadonlyArray<number>) =>
@@ -98,6 +117,106 @@ const make = Effect.gen(function* () {
         ? Effect.succeed([] as ReadonlyArray<VisitRow>)
         : sql`select ${sql.literal(VISIT_COLUMNS)} from visits v where v.business_id = ${businessId} and v.id = any(${ids}) order by v.id`.pipe(
           Effect.flatMap(decodeRows),
+          Effect.orDie
+        ),
+
+    // ---- Visit endpoints (issue 5, visits and make-ups) ----
+
+    /**
+     * A person's visits, by their occurrence's start then id; `from`..`to` (both inclusive)
+     * bounds the occurrence's start.
+     */
+    listForPerson: (businessId: number, personId: number, page: Page, filters: VisitListFilters) =>
+      Effect.gen(function* () {
+        const where = sql.and([
+          sql`v.business_id = ${businessId}`,
+          sql`v.person_id = ${personId}`,
+          ...(filters.from === undefined ? [] : [sql`o.start_at >= ${filters.from}`]),
+          ...(filters.to === undefined ? [] : [sql`o.start_at <= ${filters.to}`]),
+          ...(filters.occurrenceId === undefined ? [] : [sql`v.event_occurrence_id = ${filters.occurrenceId}`])
+        ])
+        const from = sql`visits v join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id`
+        const rows = yield* sql`select ${sql.literal(VISIT_COLUMNS)}, count(*) over () as total_count from ${from}
+                                where ${where} order by o.start_at, v.id limit ${page.limit} offset ${page.offset}`.pipe(
+          Effect.flatMap(decodeListed)
+        )
+        const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`select count(*) as n from ${from} where ${where}`)
+        return { rows: rows as ReadonlyArray<VisitRow>, total }
+      }).pipe(Effect.orDie),
+
+    /** An occurrence's visits, in the order they were made (the roster's order). */
+    listForOccurrence: (businessId: number, occurrenceId: number, page: Page) =>
+      Effect.gen(function* () {
+        const rows = yield* sql`select ${sql.literal(VISIT_COLUMNS)}, count(*) over () as total_count from visits v
+                                where v.business_id = ${businessId} and v.event_occurrence_id = ${occurrenceId}
+                                order by v.created_at, v.id limit ${page.limit} offset ${page.offset}`.pipe(Effect.flatMap(decodeListed))
+        const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`select count(*) as n from visits
+          where business_id = ${businessId} and event_occurrence_id = ${occurrenceId}`)
+        return { rows: rows as ReadonlyArray<VisitRow>, total }
+      }).pipe(Effect.orDie),
+
+    /** One visit, locked for the rest of the transaction (updates and deletes). */
+    findForUpdate: (businessId: number, id: number) =>
+      sql`select ${sql.literal(VISIT_COLUMNS)} from visits v where v.business_id = ${businessId} and v.id = ${id} for update`.pipe(
+        Effect.flatMap(decodeRows),
+        Effect.map((rows) => rows[0]),
+        Effect.orDie
+      ),
+
+    /** Writes the given columns of a visit (and updated_at). */
+    update: (businessId: number, id: number, fields: VisitChange, now: Date) =>
+      sql`update visits set ${sql.update({ ...fields, updated_at: now })} where business_id = ${businessId} and id = ${id}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
+
+    delete: (businessId: number, id: number) =>
+      sql`delete from visits where business_id = ${businessId} and id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+
+    /** Completed visits of a person per service: first and last occurrence start, and how many. */
+    completedByService: (businessId: number, personId: number) =>
+      sql`select s.id as service_id, s.name, min(o.start_at) as first_at, max(o.start_at) as last_at, count(*)::int as count
+          from visits v
+          join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+          join services s on s.business_id = o.business_id and s.id = o.service_id
+          where v.business_id = ${businessId} and v.person_id = ${personId} and v.state = 'completed'
+          group by s.id, s.name order by min(o.start_at), s.id`.pipe(Effect.flatMap(decodeCompleted), Effect.orDie),
+
+    /** How many visits of the person hold a place in an occurrence that has not started. */
+    futureVisitCount: (businessId: number, personId: number, now: Date) =>
+      sql`select count(*)::int as count from visits v
+          join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+          where v.business_id = ${businessId} and v.person_id = ${personId} and v.state = any(${holding})
+            and o.start_at > ${now} and o.state in ('active', 'reserved')`.pipe(
+        Effect.flatMap(decodeCount),
+        Effect.map((rows) => rows[0]?.count ?? 0),
+        Effect.orDie
+      ),
+
+    /**
+     * Where a visit notice goes: the person's e-mail, else (a dependent without one) their
+     * provider's. Null e-mail: nobody to tell.
+     */
+    recipient: (businessId: number, personId: number) =>
+      sql`select p.first_name, coalesce(p.email::text, pr.email::text) as email, pr.first_name as provider_first_name,
+                 (p.email is null and pr.email is not null) as via_provider
+          from people p
+          left join lateral (select q.first_name, q.email from person_relationships r
+                             join people q on q.business_id = r.business_id and q.id = r.provider_id and q.deleted_at is null
+                             where r.business_id = p.business_id and r.dependent_id = p.id limit 1) pr on true
+          where p.business_id = ${businessId} and p.id = ${personId}`.pipe(
+        Effect.flatMap(decodeRecipients),
+        Effect.map((rows) => rows[0]),
+        Effect.orDie
+      ),
+
+    /** Live people among `ids`. */
+    livePeople: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0
+        ? Effect.succeed(new Set<number>() as ReadonlySet<number>)
+        : sql`select id from people where business_id = ${businessId} and id = any(${ids}) and deleted_at is null`.pipe(
+          Effect.flatMap(decodeIds),
+          Effect.map((rows): ReadonlySet<number> => new Set(rows.map((row) => row.id))),
           Effect.orDie
         ),
 

@@ -27,9 +27,11 @@ const document = (subdomain: string) => ({
       first_name: "Pia",
       last_name: "Parent",
       location: "city",
-      dependents: [{ first_name: "Kid", last_name: "Parent" }]
+      waivers: [{ name: "Adult waiver", accepted: true }, { name: "Sauna waiver", signing_url: "https://sign.example.test/sauna" }],
+      dependents: [{ first_name: "Kid", last_name: "Parent", waivers: [{ name: "Minor waiver", type: "GuardianWaiver" as const, accepted: true }] }]
     }
-  ]
+  ],
+  make_up_reasons: ["Illness", "Travel"]
 })
 
 describe("import", () => {
@@ -49,6 +51,19 @@ describe("import", () => {
     expect(counts.rows[0]).toEqual({ locations: 2, people: 3, staff: 1, relationships: 1, options: 2 })
     const hash = await server.pool.query("select password_hash from accounts where email = 'owner@nordic.test'")
     expect(await verifyPassword("s3cret-pass", hash.rows[0].password_hash)).toBe(true)
+    const waivers = await server.pool.query(
+      `select w.name, w.type, w.accepted, w.signing_url, s.first_name as signer, p.first_name as person
+       from waivers w join people p on p.id = w.person_id left join people s on s.id = w.signer_id
+       where w.business_id = $1 order by w.id`,
+      [id]
+    )
+    expect(waivers.rows).toEqual([
+      { name: "Adult waiver", type: "Waiver", accepted: true, signing_url: null, signer: "Pia", person: "Pia" },
+      { name: "Sauna waiver", type: "Waiver", accepted: false, signing_url: "https://sign.example.test/sauna", signer: null, person: "Pia" },
+      { name: "Minor waiver", type: "GuardianWaiver", accepted: true, signing_url: null, signer: "Pia", person: "Kid" }
+    ])
+    const reasons = await server.pool.query(`select name from make_up_reasons where business_id = $1 order by position`, [id])
+    expect(reasons.rows.map((row) => row.name)).toEqual(["Illness", "Travel"])
 
     const front = await server.request("GET", "/api/v2/front/business?client_id=none", { host: `nordic.${TEST_BASE_DOMAIN}` })
     expect(front.status).toBe(401)

@@ -1,0 +1,183 @@
+import * as fs from "node:fs"
+import * as http from "node:http"
+import * as os from "node:os"
+import * as path from "node:path"
+import pg from "pg"
+import type { EmbeddedServer } from "../src/platform/embedded-postgres.ts"
+import { type Child, freePort, startBenchDatabase, startChild } from "./support/processes.ts"
+import { seedBench } from "./support/seed.ts"
+
+/**
+ * `npm run bench:bookings`: POST /api/v2/desk/bookings with one event-occurrence lease and
+ * `complete_booking: true` (the whole path: token, tenancy, decoding, the capacity rule's row
+ * lock and count, lease and visit rows, registration, visit.created events, the response),
+ * against the service in its own process (bench/support/serve.ts).
+ *
+ * 1. One busy occurrence (capacity larger than the run): every booking waits on the same row lock.
+ * 2. Many occurrences (BENCH_OCCURRENCES), bookings spread round-robin.
+ * Baseline, measured in the same run on the same database: a bare `insert into visits` of one
+ * row through pg, autocommit, at the same concurrency, on the same occurrence shapes; what
+ * the service adds per booking is the ratio.
+ *
+ * BENCH_BOOKINGS (default 1000 per scenario), BENCH_CONCURRENCY (default 16), BENCH_OCCURRENCES (default 200).
+ */
+const BOOKINGS = Number(process.env.BENCH_BOOKINGS ?? 1000)
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16)
+const OCCURRENCES = Number(process.env.BENCH_OCCURRENCES ?? 200)
+const BASE_DOMAIN = "localhost"
+
+const root = path.resolve(import.meta.dirname, "..")
+const benchDir = path.join(root, ".data/bench-bookings")
+const dataDir = path.join(benchDir, "postgres")
+const log = (message: string) => process.stderr.write(`${message}\n`)
+
+let postgres: EmbeddedServer | undefined
+let service: Child | undefined
+const cleanUp = async () => {
+  await service?.stop().catch(() => {})
+  service = undefined
+  if (postgres) {
+    const server = postgres
+    postgres = undefined
+    await server.stop().catch(() => {})
+  }
+  fs.rmSync(benchDir, { recursive: true, force: true })
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    log(`\n${signal}: cleaning up`)
+    void cleanUp().finally(() => process.exit(130))
+  })
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
+const post = (port: number, token: string, urlPath: string, body: unknown) =>
+  new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const payload = JSON.stringify(body)
+    const request = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: urlPath,
+        agent,
+        headers: {
+          host: `demo.${BASE_DOMAIN}`,
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(payload))
+        }
+      },
+      (response) => {
+        const chunks: Array<Buffer> = []
+        response.on("data", (chunk: Buffer) => chunks.push(chunk))
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }))
+      }
+    )
+    request.on("error", reject)
+    request.end(payload)
+  })
+
+/** Runs `task(i)` for i < count, `concurrency` at a time; returns operations per second. */
+const timed = async (count: number, task: (i: number) => Promise<void>) => {
+  let next = 0
+  const started = performance.now()
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < count) await task(next++)
+  }))
+  return count / ((performance.now() - started) / 1000)
+}
+
+const main = async () => {
+  const loadBefore = os.loadavg()[0]!
+  fs.rmSync(benchDir, { recursive: true, force: true })
+  log(`PostgreSQL: starting (${dataDir})`)
+  const { databaseUrl } = await startBenchDatabase(dataDir, (server) => (postgres = server))
+  const seed = await seedBench(databaseUrl)
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: CONCURRENCY })
+  pool.on("error", () => {})
+  const businessId = seed.businessId
+  const one = async (text: string, values: Array<unknown> = []) => (await pool.query(text, values)).rows
+
+  // The schedule: a group class with one busy occurrence and OCCURRENCES others, tomorrow on.
+  const [serviceRow] = await one(
+    `insert into services (business_id, type, name, duration_in_minutes, maximum_clients) values ($1, 'GroupClass', 'Bench Yoga', 60, 1000000) returning id`,
+    [businessId]
+  )
+  const serviceId = Number(serviceRow.id)
+  const occurrences = async (count: number, capacity: number) =>
+    (await one(
+      `insert into event_occurrences (business_id, service_id, name, start_at, end_at, time_zone, state, capacity)
+       select $1, $2, 'Bench Yoga', now() + interval '1 day' + g * interval '1 hour', now() + interval '1 day' + g * interval '1 hour' + interval '1 hour',
+              'America/Los_Angeles', 'active', $3
+       from generate_series(1, $4) g returning id`,
+      [businessId, serviceId, capacity, count]
+    )).map((row: { id: string }) => Number(row.id))
+  const [busy, busyBaseline] = await occurrences(2, 4 * BOOKINGS)
+  const spread = await occurrences(OCCURRENCES, 4 * BOOKINGS)
+  const spreadBaseline = await occurrences(OCCURRENCES, 4 * BOOKINGS)
+  // Distinct people: one visit per person and occurrence.
+  const people = (await one(
+    `insert into people (business_id, first_name, last_name) select $1, 'Bench', 'Person ' || g from generate_series(1, $2) g returning id`,
+    [businessId, BOOKINGS]
+  )).map((row: { id: string }) => Number(row.id))
+
+  const servicePort = await freePort(40000, 49999)
+  service = await startChild("service", path.join(root, "bench/support/serve.ts"), {
+    DATABASE_URL: databaseUrl,
+    PORT: String(servicePort),
+    BASE_DOMAIN,
+    DATA_DIR: benchDir
+  })
+
+  const book = (occurrenceId: number, personId: number) =>
+    post(servicePort, seed.token, "/api/v2/desk/bookings", {
+      booking: { complete_booking: true, leases: [{ event_occurrence_id: occurrenceId, person: { id: personId } }] }
+    }).then((response) => {
+      if (response.status !== 201) throw new Error(`booking answered ${response.status}: ${response.text}`)
+    })
+  const bareInsert = (occurrenceId: number, personId: number) =>
+    pool
+      .query(
+        `insert into visits (business_id, event_occurrence_id, person_id, state, registered_at) values ($1, $2, $3, 'registered', now())`,
+        [businessId, occurrenceId, personId]
+      )
+      .then(() => {})
+
+  // Warm-up: the service's first requests compile and connect.
+  await timed(50, (i) => book(spread[i % spread.length]!, people[i]!))
+  await pool.query(`delete from bookings where business_id = $1`, [businessId])
+  await pool.query(`delete from visits where business_id = $1`, [businessId])
+
+  log(`${BOOKINGS} bookings per scenario, ${CONCURRENCY} at a time`)
+  const results = {
+    busyBaseline: await timed(BOOKINGS, (i) => bareInsert(busyBaseline!, people[i]!)),
+    busy: await timed(BOOKINGS, (i) => book(busy!, people[i]!)),
+    spreadBaseline: await timed(BOOKINGS, (i) => bareInsert(spreadBaseline[i % OCCURRENCES]!, people[i]!)),
+    spread: await timed(BOOKINGS, (i) => book(spread[i % OCCURRENCES]!, people[i]!))
+  }
+  const [check] = await one(`select count(*)::int as n from visits where business_id = $1 and event_occurrence_id = $2 and state = 'registered'`, [businessId, busy])
+  if (check.n !== BOOKINGS) throw new Error(`the busy occurrence holds ${check.n} visits, expected ${BOOKINGS}`)
+
+  const fmt = (n: number) => n.toFixed(0).padStart(7)
+  const lines = [
+    "",
+    `bench:bookings — ${BOOKINGS} bookings per scenario, concurrency ${CONCURRENCY}, ${os.cpus().length} CPUs, load ${loadBefore.toFixed(2)} before`,
+    "scenario                         bookings/s   bare insert/s   ratio",
+    `one busy occurrence              ${fmt(results.busy)}      ${fmt(results.busyBaseline)}     ${(results.busy / results.busyBaseline).toFixed(3)}`,
+    `${String(OCCURRENCES).padEnd(4)} occurrences round-robin    ${fmt(results.spread)}      ${fmt(results.spreadBaseline)}     ${(results.spread / results.spreadBaseline).toFixed(3)}`,
+    `busy / spread (lock contention)  ${(results.busy / results.spread).toFixed(3)}`,
+    ""
+  ]
+  process.stdout.write(lines.join("\n"))
+  await pool.end()
+}
+
+main()
+  .then(cleanUp)
+  .catch(async (error) => {
+    log(String(error instanceof Error ? error.stack : error))
+    if (service) log(service.stderr())
+    await cleanUp()
+    process.exit(1)
+  })

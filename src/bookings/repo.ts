@@ -1,0 +1,226 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { SERVICE_TYPES } from "../services/model.ts"
+import { insertTenantRows } from "../shared/sql-rows.ts"
+import { BookingRow, type BookingState, type LeaseInsert, LeaseRow, type LeaseState } from "./model.ts"
+
+/** The SQL of bookings and leases. Visits themselves are written through src/visits. */
+const decodeBookings = Schema.decodeUnknownEffect(Schema.Array(BookingRow))
+const decodeLeases = Schema.decodeUnknownEffect(Schema.Array(LeaseRow))
+const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
+const LeaseVisit = Schema.Struct({
+  id: Schema.Number,
+  lease_id: Schema.Number,
+  event_occurrence_id: Schema.Number,
+  person_id: Schema.NullOr(Schema.Number),
+  state: Schema.String
+})
+export type LeaseVisit = typeof LeaseVisit.Type
+const decodeLeaseVisits = Schema.decodeUnknownEffect(Schema.Array(LeaseVisit))
+const EventInfo = Schema.Struct({ id: Schema.Number, service_id: Schema.Number, service_type: Schema.Literals(SERVICE_TYPES) })
+const decodeEvents = Schema.decodeUnknownEffect(Schema.Array(EventInfo))
+const Session = Schema.Struct({ id: Schema.Number, start_at: Schema.Date })
+export type Session = typeof Session.Type
+const decodeSessions = Schema.decodeUnknownEffect(Schema.Array(Session))
+const decodeDue = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ business_id: Schema.Number, id: Schema.Number })))
+
+const BOOKING_COLUMNS = `b.id, b.state, b.person_id, b.created_by_staff_member_id, b.idempotency_token, b.request_digest,
+  b.expires_at, b.completed_at, b.created_at, b.updated_at`
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const firstBooking = (rows: ReadonlyArray<BookingRow>) => rows[0]
+
+  const leasesWhere = (businessId: number, by: { readonly bookingIds: ReadonlyArray<number> } | { readonly ids: ReadonlyArray<number> }) =>
+    sql`select l.id, l.booking_id, l.kind, l.state, l.person_id,
+               case when p.id is null then null else concat_ws(' ', p.first_name, p.last_name) end as person_name,
+               l.event_occurrence_id, l.event_id, l.service_id, l.staff_member_id, l.location_id, l.start_at, l.recurring,
+               coalesce((select json_agg(v.event_occurrence_id order by o.start_at, o.id)
+                         from visits v join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+                         where v.business_id = l.business_id and v.lease_id = l.id), '[]') as occurrence_ids,
+               l.created_at, l.updated_at
+        from leases l left join people p on p.business_id = l.business_id and p.id = l.person_id
+        where l.business_id = ${businessId}
+          ${"ids" in by ? sql`and l.id = any(${by.ids})` : sql`and l.booking_id = any(${by.bookingIds})`}
+        order by l.booking_id, l.id`.pipe(Effect.flatMap(decodeLeases), Effect.orDie)
+
+  return {
+    /** One booking; `lock` takes its row lock for the transaction (completion, expiry, removal). */
+    find: (businessId: number, id: number, options: { readonly lock?: boolean } = {}) =>
+      sql`select ${sql.literal(BOOKING_COLUMNS)} from bookings b where b.business_id = ${businessId} and b.id = ${id}
+          ${options.lock ? sql`for update` : sql``}`.pipe(Effect.flatMap(decodeBookings), Effect.map(firstBooking), Effect.orDie),
+
+    byToken: (businessId: number, scope: string, token: string) =>
+      sql`select ${sql.literal(BOOKING_COLUMNS)} from bookings b
+          where b.business_id = ${businessId} and b.idempotency_scope = ${scope} and b.idempotency_token = ${token}`.pipe(
+        Effect.flatMap(decodeBookings),
+        Effect.map(firstBooking),
+        Effect.orDie
+      ),
+
+    /**
+     * Inserts a booking; None when another booking already has its idempotency token (the
+     * unique index decides between concurrent repeats: the later one waits for the earlier to
+     * commit and then finds the conflict).
+     */
+    insert: (
+      businessId: number,
+      booking: {
+        readonly person_id: number | null
+        readonly created_by_staff_member_id: number | null
+        readonly idempotency_token: string | null
+        readonly idempotency_scope: string | null
+        readonly request_digest: string | null
+        readonly expires_at: Date
+        readonly now: Date
+      }
+    ) =>
+      sql`insert into bookings (business_id, person_id, created_by_staff_member_id, idempotency_token, idempotency_scope,
+                                request_digest, expires_at, created_at, updated_at)
+          values (${businessId}, ${booking.person_id}, ${booking.created_by_staff_member_id}, ${booking.idempotency_token},
+                  ${booking.idempotency_scope}, ${booking.request_digest}, ${booking.expires_at}, ${booking.now}, ${booking.now})
+          on conflict (business_id, idempotency_scope, idempotency_token) where idempotency_token is not null do nothing
+          returning id`.pipe(
+        Effect.flatMap(decodeIds),
+        Effect.map((rows) => Option.fromNullishOr(rows[0]?.id)),
+        Effect.orDie
+      ),
+
+    setState: (businessId: number, id: number, state: BookingState, now: Date) =>
+      sql`update bookings set state = ${state}, updated_at = ${now},
+            completed_at = case when ${state}::text = 'completed' then ${now}::timestamptz else completed_at end,
+            expired_at = case when ${state}::text = 'expired' then ${now}::timestamptz else expired_at end
+          where business_id = ${businessId} and id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+
+    delete: (businessId: number, id: number) =>
+      sql`delete from bookings where business_id = ${businessId} and id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+
+    /** Leases of the bookings, each with the occurrences its visits are on. */
+    leasesOf: (businessId: number, bookingIds: ReadonlyArray<number>) =>
+      bookingIds.length === 0 ? Effect.succeed([] as ReadonlyArray<LeaseRow>) : leasesWhere(businessId, { bookingIds }),
+
+    leasesById: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<LeaseRow>) : leasesWhere(businessId, { ids }),
+
+    insertLeases: (businessId: number, leases: ReadonlyArray<LeaseInsert>) => insertTenantRows(sql, "leases", businessId, leases),
+
+    setLeasesState: (businessId: number, ids: ReadonlyArray<number>, state: LeaseState, now: Date) =>
+      ids.length === 0
+        ? Effect.void
+        : sql`update leases set state = ${state}, updated_at = ${now} where business_id = ${businessId} and id = any(${ids})`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+
+    setLeasePerson: (businessId: number, id: number, personId: number | null, now: Date) =>
+      sql`update leases set person_id = ${personId}, updated_at = ${now} where business_id = ${businessId} and id = ${id}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
+
+    deleteLease: (businessId: number, id: number) =>
+      sql`delete from leases where business_id = ${businessId} and id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+
+    /** The visits the leases created (by occurrence start). */
+    visitsOf: (businessId: number, leaseIds: ReadonlyArray<number>) =>
+      leaseIds.length === 0
+        ? Effect.succeed([] as ReadonlyArray<LeaseVisit>)
+        : sql`select v.id, v.lease_id, v.event_occurrence_id, v.person_id, v.state from visits v
+              join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+              where v.business_id = ${businessId} and v.lease_id = any(${leaseIds})
+              order by o.start_at, v.id`.pipe(Effect.flatMap(decodeLeaseVisits), Effect.orDie),
+
+    /** reserved → registered for the leases' visits; returns the ids registered. */
+    registerVisits: (businessId: number, leaseIds: ReadonlyArray<number>, now: Date) =>
+      leaseIds.length === 0
+        ? Effect.succeed([] as ReadonlyArray<number>)
+        : sql`update visits set state = 'registered', registered_at = ${now}, updated_at = ${now}
+              where business_id = ${businessId} and lease_id = any(${leaseIds}) and state = 'reserved'
+              returning id`.pipe(
+          Effect.flatMap(decodeIds),
+          Effect.map((rows) => rows.map((row) => row.id).sort((a, b) => a - b)),
+          Effect.orDie
+        ),
+
+    setVisitsPerson: (businessId: number, leaseId: number, personId: number | null, now: Date) =>
+      sql`update visits set person_id = ${personId}, updated_at = ${now}
+          where business_id = ${businessId} and lease_id = ${leaseId}`.pipe(Effect.asVoid, Effect.orDie),
+
+    deleteVisits: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0
+        ? Effect.void
+        : sql`delete from visits where business_id = ${businessId} and id = any(${ids})`.pipe(Effect.asVoid, Effect.orDie),
+
+    /** An appointment's attendee follows its lease's person (availability and client lookups read it). */
+    setAppointmentPerson: (businessId: number, occurrenceId: number, personId: number | null, now: Date) =>
+      sql`update event_occurrences set booked_for_person_id = ${personId}, updated_at = ${now}
+          where business_id = ${businessId} and id = ${occurrenceId} and event_id is null`.pipe(Effect.asVoid, Effect.orDie),
+
+    /**
+     * Serializes appointment leases per staff member for the rest of the transaction, in id
+     * order (so two bookings naming the same two staff members cannot wait on each other).
+     */
+    lockStaffSchedules: (businessId: number, staffIds: ReadonlyArray<number>) =>
+      Effect.forEach(
+        [...new Set(staffIds)].sort((a, b) => a - b),
+        (staffId) =>
+          sql`select pg_advisory_xact_lock(hashtext(${`appointment:${businessId}`}), ${staffId}::int)`.pipe(Effect.asVoid),
+        { discard: true }
+      ).pipe(Effect.orDie),
+
+    /** A live event and its service type; client mode checks visibility separately. */
+    event: (businessId: number, id: number) =>
+      sql`select e.id, e.service_id, s.type as service_type from events e
+          join services s on s.business_id = e.business_id and s.id = e.service_id
+          where e.business_id = ${businessId} and e.id = ${id} and e.deleted_at is null`.pipe(
+        Effect.flatMap(decodeEvents),
+        Effect.map((rows) => rows[0]),
+        Effect.orDie
+      ),
+
+    /** The event's active sessions starting at or after `from`, by start. */
+    sessionsFrom: (businessId: number, eventId: number, from: Date) =>
+      sql`select id, start_at from event_occurrences
+          where business_id = ${businessId} and event_id = ${eventId} and state = 'active' and start_at >= ${from}
+          order by start_at, id`.pipe(Effect.flatMap(decodeSessions), Effect.orDie),
+
+    /** The people among `ids` who exist (not deleted). */
+    livePeople: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0
+        ? Effect.succeed(new Set<number>() as ReadonlySet<number>)
+        : sql`select id from people where business_id = ${businessId} and id = any(${ids}) and deleted_at is null`.pipe(
+          Effect.flatMap(decodeIds),
+          Effect.map((rows): ReadonlySet<number> => new Set(rows.map((row) => row.id))),
+          Effect.orDie
+        ),
+
+    personByEmail: (businessId: number, email: string) =>
+      sql`select id from people where business_id = ${businessId} and lower(email::text) = lower(${email}) and deleted_at is null
+          order by id limit 1`.pipe(
+        Effect.flatMap(decodeIds),
+        Effect.map((rows) => rows[0]?.id),
+        Effect.orDie
+      ),
+
+    /** The person and their live dependents: whom a client may book for. */
+    household: (businessId: number, personId: number) =>
+      sql`select ${personId}::bigint as id
+          union
+          select p.id from person_relationships r
+          join people p on p.business_id = r.business_id and p.id = r.dependent_id
+          where r.business_id = ${businessId} and r.provider_id = ${personId} and p.deleted_at is null`.pipe(
+        Effect.flatMap(decodeIds),
+        Effect.map((rows): ReadonlySet<number> => new Set(rows.map((row) => row.id))),
+        Effect.orDie
+      ),
+
+    /** Incomplete bookings past their expiry (the sweep for jobs that were lost), oldest first. */
+    due: (now: Date, limit: number) =>
+      sql`select business_id, id from bookings where state = 'incomplete' and expires_at <= ${now}
+          order by expires_at limit ${limit}`.pipe(Effect.flatMap(decodeDue), Effect.orDie)
+  }
+})
+
+export class BookingsRepo extends Context.Service<BookingsRepo, Effect.Success<typeof make>>()("studio/BookingsRepo") {
+  static readonly layer = Layer.effect(BookingsRepo)(make)
+}

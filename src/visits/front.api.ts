@@ -1,0 +1,81 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { FrontAccess } from "../auth/access.ts"
+import { docs } from "../shared/docs.ts"
+import { BadRequest, NotFound, Unauthorized, Unprocessable } from "../shared/errors.ts"
+import { PageFields, PageQuery } from "../shared/pagination.ts"
+import { IdFromString, TimestampInput, positiveIntParam } from "../shared/schemas.ts"
+import { VisitCreateFrontInput, VisitWire } from "./model.ts"
+
+const visits = Schema.Struct({ visits: Schema.Array(VisitWire) })
+
+/** A person in a visits path: an id, or `me` for the caller's own person. */
+export const PersonTargetParam = Schema.Union([
+  Schema.Literal("me"),
+  IdFromString
+]).annotate({ description: "A person id, or `me`" })
+
+/** from/to/event_occurrence_id and pages, as the spec gives them for a person's visits. */
+export const VisitListQuery = {
+  ...PageQuery,
+  from: Schema.optional(TimestampInput.annotate({ description: "Occurrences starting at or after; required with `to`" })),
+  to: Schema.optional(TimestampInput.annotate({ description: "Occurrences starting at or before; required with `from`" })),
+  event_occurrence_id: Schema.optional(positiveIntParam("Only visits of this event occurrence"))
+}
+
+export const VisitsFrontApi = HttpApiGroup.make("visitsFront")
+  .add(
+    HttpApiEndpoint.get("get", "/api/v2/front/visits/:id", {
+      params: { id: IdFromString },
+      success: visits,
+      error: [NotFound, Unauthorized]
+    }).annotateMerge(
+      docs("Get a visit", "A visit of the token's person or one of their dependents; any other visit is not found. Needs an access token.")
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/api/v2/front/people/:person_id/visits", {
+      params: { person_id: PersonTargetParam },
+      query: VisitListQuery,
+      success: Schema.Struct({ visits: Schema.Array(VisitWire), ...PageFields }),
+      error: [BadRequest, NotFound, Unauthorized]
+    }).annotateMerge(
+      docs(
+        "List a person's visits",
+        "The token's person (`me` or their id) or one of their dependents. Ordered by the event occurrence's start, then id; " +
+          "20 per page by default. `from` and `to` bound the occurrence's start (both inclusive) and come together: one " +
+          "without the other is a 400, as is `to` before `from`."
+      )
+    )
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/api/v2/front/visits", {
+      payload: Schema.Struct({ visit: VisitCreateFrontInput }),
+      success: visits.pipe(HttpApiSchema.status(201)),
+      error: [NotFound, Unauthorized, Unprocessable]
+    }).annotateMerge(
+      docs(
+        "Enroll in an event occurrence",
+        "`person_id` defaults to the token's person and may name one of their dependents (anyone else: 404). The occurrence " +
+          "must be one the client can see (404). Every client-mode enrollment restriction applies (already enrolled, full, " +
+          "in the past, inside the blackout window, too far in advance, online booking off, members/clients not allowed, " +
+          "no plan, client purchase disabled, cancelled, deleted): a 422 lists each description. The visit is `registered` " +
+          "and the client is always mailed a confirmation (a dependent without e-mail: their provider)."
+      )
+    )
+  )
+  .add(
+    HttpApiEndpoint.delete("delete", "/api/v2/front/visits/:id", {
+      params: { id: IdFromString },
+      error: [NotFound, Unauthorized, Unprocessable]
+    }).annotateMerge(
+      docs(
+        "Cancel a visit",
+        "Deletes a reserved or registered visit of the token's person or a dependent (204) until its occurrence starts; " +
+          "after that, or in another state, a 422. A place held by a booking is released through the booking instead (422). " +
+          "The place frees and the client is mailed."
+      )
+    )
+  )
+  .middleware(FrontAccess)
+  .annotateMerge(docs("Visits (client mode)"))
