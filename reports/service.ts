@@ -37,8 +37,9 @@ export const queryReport = Effect.fn("Reports.query")(function* (resource: strin
   const now = new Date(yield* Clock.currentTimeMillis)
   const result = yield* (yield* ReportStore)
     .read(async (connection) => {
+      // Only a resource with logical fields (clients' custom_fields) needs the definitions.
       const context: CatalogContext = {
-        customFields: await readCustomFields(connection, scope.businessIds),
+        customFields: status.catalog.logical.size > 0 ? await readCustomFields(connection, scope.businessIds) : [],
         franchiseHolding: scope.franchiseHolding
       }
       const normalized = normalize(attributes, status.catalog, context)

@@ -24,7 +24,7 @@ const ConfigLive = Layer.effect(AppConfig)(
       host: "127.0.0.1",
       baseDomain: process.env.BASE_DOMAIN ?? "localhost",
       databaseUrl: Option.some(databaseUrl),
-      dataDir: path.resolve(".data/bench"),
+      dataDir: path.resolve(process.env.DATA_DIR ?? ".data/bench"),
       rateLimitPerToken: 10_000_000,
       rateLimitPerIp: 10_000_000,
       rateLimitWindowSeconds: 60,

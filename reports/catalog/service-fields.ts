@@ -23,7 +23,11 @@ export const ENROLLMENT_STATES = [
   "waiting"
 ] as const
 
-const localStart = "timezone(r.time_zone, r.start_at)"
+/**
+ * The start as a wall-clock time where the occurrence takes place, computed once by the sync
+ * (PostgreSQL's `at time zone`): converting per row in DuckDB costs twenty times the query.
+ */
+const localStart = "r.local_start_at"
 export const serviceDate = `CAST(${localStart} AS DATE)`
 const durationMinutes = "date_diff('minute', r.start_at, r.end_at)"
 

@@ -92,6 +92,26 @@ export const clientsTable: StoreTable = {
     ["unpaid_visits", "BIGINT"]
   ],
   select: (where) => `
+    -- Visits: attended (completed), booked ahead (reserved or registered, not started), and the
+    -- first and last visit that counts (registered or completed; the last one already started).
+    with pv as (
+      select v.business_id, v.person_id,
+             count(*) filter (where v.state = 'completed') as completed,
+             count(*) filter (where v.state in ('reserved', 'registered') and o.start_at > now()) as future,
+             count(*) filter (where v.state in ('registered', 'completed') and v.punch_id is null) as unpaid,
+             min((o.start_at at time zone b.time_zone)::date) filter (where v.state in ('registered', 'completed')) as first_date,
+             (array_agg((o.start_at at time zone b.time_zone)::date order by o.start_at desc, v.id desc)
+               filter (where v.state in ('registered', 'completed') and o.start_at <= now()))[1] as last_date,
+             (array_agg(v.id order by o.start_at desc, v.id desc)
+               filter (where v.state in ('registered', 'completed') and o.start_at <= now()))[1] as last_id,
+             (array_agg(vs.name order by o.start_at desc, v.id desc)
+               filter (where v.state in ('registered', 'completed') and o.start_at <= now()))[1] as last_service
+      from visits v
+      join businesses b on b.id = v.business_id
+      join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+      join services vs on vs.business_id = o.business_id and vs.id = o.service_id
+      where (v.business_id, v.person_id) in (select p.business_id, p.id from people p where ${where})
+      group by 1, 2)
     select
       p.business_id || '-' || p.id as key,
       p.business_id,
@@ -174,24 +194,7 @@ export const clientsTable: StoreTable = {
       join people d on d.business_id = r.business_id and d.id = r.dependent_id
       where r.business_id = p.business_id and r.provider_id = p.id
     ) dependents on true
-    -- Visits: attended (completed), booked ahead (reserved or registered, not started), and the
-    -- first and last visit that counts (registered or completed; the last one already started).
-    left join lateral (
-      select count(*) filter (where v.state = 'completed') as completed,
-             count(*) filter (where v.state in ('reserved', 'registered') and o.start_at > now()) as future,
-             count(*) filter (where v.state in ('registered', 'completed') and v.punch_id is null) as unpaid,
-             min((o.start_at at time zone b.time_zone)::date) filter (where v.state in ('registered', 'completed')) as first_date,
-             (array_agg((o.start_at at time zone b.time_zone)::date order by o.start_at desc, v.id desc)
-               filter (where v.state in ('registered', 'completed') and o.start_at <= now()))[1] as last_date,
-             (array_agg(v.id order by o.start_at desc, v.id desc)
-               filter (where v.state in ('registered', 'completed') and o.start_at <= now()))[1] as last_id,
-             (array_agg(vs.name order by o.start_at desc, v.id desc)
-               filter (where v.state in ('registered', 'completed') and o.start_at <= now()))[1] as last_service
-      from visits v
-      join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
-      join services vs on vs.business_id = o.business_id and vs.id = o.service_id
-      where v.business_id = p.business_id and v.person_id = p.id
-    ) pv on true
+    left join pv on pv.business_id = p.business_id and pv.person_id = p.id
     left join lateral (
       select bool_or(w.accepted) as signed,
              (array_agg(w.name order by w.accepted_at desc nulls last, w.id desc) filter (where w.accepted))[1] as last_name
@@ -259,6 +262,9 @@ export const changedPeopleSql = `
 /** An instant as ISO 8601 in UTC, which DuckDB's CSV reader takes as TIMESTAMPTZ whatever the session's zone. */
 const utc = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
 
+/** An instant as the wall-clock time in a zone, for a DuckDB TIMESTAMP (the catalogs' local dates, days and times). */
+const localTime = (column: string, zone: string) => `to_char(${column} at time zone ${zone}, 'YYYY-MM-DD HH24:MI:SS.US')`
+
 /**
  * Counts of an occurrence's enrollments: its visits by state, and its waitlist entries that did
  * not become visits (an `enrolled` entry is represented by its visit). Each is an aggregate of
@@ -301,6 +307,7 @@ const occurrenceColumns: ReadonlyArray<readonly [string, string]> = [
   ["service_location_name", "VARCHAR"],
   ["start_at", "TIMESTAMPTZ NOT NULL"],
   ["end_at", "TIMESTAMPTZ NOT NULL"],
+  ["local_start_at", "TIMESTAMP NOT NULL"],
   ["capacity", "BIGINT"],
   ["attendance_completed", "BOOLEAN"],
   ...OCCURRENCE_COUNTS.map(([name]) => [name, "BIGINT"] as const)
@@ -327,6 +334,7 @@ const occurrenceSelect = `
       l.name as service_location_name,
       ${utc("o.start_at")} as start_at,
       ${utc("o.end_at")} as end_at,
+      ${localTime("o.start_at", "o.time_zone")} as local_start_at,
       o.capacity::bigint as capacity, -- null: unlimited
       o.attendance_complete as attendance_completed,
       ${OCCURRENCE_COUNTS.map(([name, sql]) => `(${sql})::bigint as ${name}`).join(",\n      ")}`
@@ -472,17 +480,17 @@ const enrollmentCommon = (row: "v" | "w") => `
       ${franchiseId("b")} as franchise_id,
       b.currency_code,
       o.time_zone,
-      managers.emails as account_manager_emails,
-      managers.names as account_manager_names,
-      managers.phones as account_manager_phones,
+      mgr.emails as account_manager_emails,
+      mgr.names as account_manager_names,
+      mgr.phones as account_manager_phones,
       null::text as address, -- people have no address in the Core API yet
       null::text as available_plans, -- no plans yet (billing)
       p.birthdate,
       p.email::text as email,
       ${fullName("p")} as full_name,
       hl.name as home_location_name,
-      instructors.names as instructor_names,
-      instructors.first_name as primary_staff_name,
+      ins.names as instructor_names,
+      ins.first_name as primary_staff_name,
       p.phone,
       ${row}.person_id,
       ${utc("o.end_at")} as end_at,
@@ -496,32 +504,19 @@ const enrollmentCommon = (row: "v" | "w") => `
       s.name as service_name,
       case when o.state in ('canceled', 'deleted') then 'deleted' else 'active' end as service_state,
       case s.type when 'Appointment' then 'appointment' when 'GroupClass' then 'group_class' else 'course' end as service_type,
-      ${utc("o.start_at")} as start_at`
+      ${utc("o.start_at")} as start_at,
+      ${localTime("o.start_at", "o.time_zone")} as local_start_at`
 
 const enrollmentJoins = (row: "v" | "w") => `
-    join event_occurrences o on o.business_id = ${row}.business_id and o.id = ${row}.event_occurrence_id
+    join sel_o o on o.business_id = ${row}.business_id and o.id = ${row}.event_occurrence_id
     join businesses b on b.id = o.business_id
     join services s on s.business_id = o.business_id and s.id = o.service_id
     left join service_categories c on c.business_id = s.business_id and c.id = s.category_id
     left join locations l on l.business_id = o.business_id and l.id = o.location_id
     left join people p on p.business_id = ${row}.business_id and p.id = ${row}.person_id
     left join locations hl on hl.business_id = p.business_id and hl.id = p.location_id
-    left join lateral (
-      select string_agg(m.email::text, ', ' order by m.last_name, m.first_name, m.id) as emails,
-             string_agg(${fullName("m")}, ', ' order by m.last_name, m.first_name, m.id) as names,
-             string_agg(m.phone, ', ' order by m.last_name, m.first_name, m.id) as phones
-      from person_relationships r
-      join people m on m.business_id = r.business_id and m.id = r.provider_id
-      where r.business_id = p.business_id and r.dependent_id = p.id
-    ) managers on true
-    left join lateral (
-      select string_agg(${fullName("sp")}, ', ' order by os.position, sm.id) as names,
-             (array_agg(${fullName("sp")} order by os.position, sm.id))[1] as first_name
-      from event_occurrence_staff_members os
-      join staff_members sm on sm.business_id = os.business_id and sm.id = os.staff_member_id
-      join people sp on sp.business_id = sm.business_id and sp.id = sm.person_id
-      where os.business_id = o.business_id and os.event_occurrence_id = o.id
-    ) instructors on true`
+    left join mgr on mgr.business_id = ${row}.business_id and mgr.dependent_id = ${row}.person_id
+    left join ins on ins.business_id = o.business_id and ins.event_occurrence_id = o.id`
 
 /**
  * Enrollments. `where` is a condition on the occurrence `o` (rows are replaced per changed
@@ -565,6 +560,7 @@ export const enrollmentsTable: StoreTable = {
     ["service_state", "VARCHAR"],
     ["service_type", "VARCHAR"],
     ["start_at", "TIMESTAMPTZ NOT NULL"],
+    ["local_start_at", "TIMESTAMP NOT NULL"],
     ["state", "VARCHAR NOT NULL"],
     ["visit_id", "BIGINT"],
     ["waitlist_id", "BIGINT"],
@@ -593,6 +589,40 @@ export const enrollmentsTable: StoreTable = {
   select: (where) => {
     const maybeUtc = (column: string) => `case when ${column} is not null then ${utc(column)} end`
     return `
+    with sel_o as (select o.* from event_occurrences o where ${where}),
+    sel_v as (select v.* from visits v join sel_o o on o.business_id = v.business_id and o.id = v.event_occurrence_id),
+    sel_w as (select w.* from waitlist_entries w join sel_o o on o.business_id = w.business_id and o.id = w.event_occurrence_id),
+    -- Each occurrence's instructors, once.
+    ins as (
+      select os.business_id, os.event_occurrence_id,
+             string_agg(${fullName("sp")}, ', ' order by os.position, sm.id) as names,
+             (array_agg(${fullName("sp")} order by os.position, sm.id))[1] as first_name
+      from event_occurrence_staff_members os
+      join sel_o o on o.business_id = os.business_id and o.id = os.event_occurrence_id
+      join staff_members sm on sm.business_id = os.business_id and sm.id = os.staff_member_id
+      join people sp on sp.business_id = sm.business_id and sp.id = sm.person_id
+      group by 1, 2),
+    -- The account managers (providers) of each dependent, once.
+    mgr as (
+      select r.business_id, r.dependent_id,
+             string_agg(m.email::text, ', ' order by m.last_name, m.first_name, m.id) as emails,
+             string_agg(${fullName("m")}, ', ' order by m.last_name, m.first_name, m.id) as names,
+             string_agg(m.phone, ', ' order by m.last_name, m.first_name, m.id) as phones
+      from person_relationships r
+      join people m on m.business_id = r.business_id and m.id = r.provider_id
+      group by 1, 2),
+    -- Each visitor's first visit that counts (registered or completed), by the session's start.
+    firsts as (
+      select distinct on (v.business_id, v.person_id) v.business_id, v.person_id, v.id
+      from visits v join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+      where v.state in ('registered', 'completed')
+        and (v.business_id, v.person_id) in (select business_id, person_id from sel_v)
+      order by v.business_id, v.person_id, o.start_at, v.id),
+    -- The waitlist entry a visit came from.
+    enrolled as (
+      select distinct on (business_id, event_occurrence_id, person_id) business_id, event_occurrence_id, person_id, id, created_at
+      from sel_w where state = 'enrolled'
+      order by business_id, event_occurrence_id, person_id, id desc)
     select
       v.business_id || '-v' || v.id as key,${enrollmentCommon("v")},
       v.state,
@@ -606,15 +636,11 @@ export const enrollmentsTable: StoreTable = {
       coalesce(le.kind in ('recurring', 'course'), false) as bulk_enrolled, -- one booking enrolled in many sessions
       (v.created_by_staff_member_id is null and coalesce(bk.created_by_staff_member_id is null, true)) as client_booked,
       false as consider_member, -- no passes or plans yet (billing)
-      -- The person's first visit that counts (registered or completed), by the session's start.
-      coalesce(v.id = (
-        select v2.id from visits v2 join event_occurrences o2 on o2.business_id = v2.business_id and o2.id = v2.event_occurrence_id
-        where v2.business_id = v.business_id and v2.person_id = v.person_id and v2.state in ('registered', 'completed')
-        order by o2.start_at, v2.id limit 1), false) as first_visit,
+      fv.id is not null as first_visit,
       v.punch_id is not null as is_paid,
       false as is_rollover, -- no punches yet (billing)
       false as is_waitlist,
-      exists (select 1 from make_ups mu where mu.business_id = v.business_id and mu.visit_id = v.id) as make_up_issued,
+      mu.id is not null as make_up_issued,
       v.paid_for_by as paid_with,
       false as paid_with_complimentary_pass,
       case when v.punch_id is null then 'unpaid' end as paid_with_type,
@@ -623,16 +649,12 @@ export const enrollmentsTable: StoreTable = {
       null::bigint as plan_product_id,
       v.punch_id,
       null::bigint as punchcard_id
-    from visits v ${enrollmentJoins("v")}
+    from sel_v v ${enrollmentJoins("v")}
     left join leases le on le.business_id = v.business_id and le.id = v.lease_id
     left join bookings bk on bk.business_id = v.business_id and bk.id = v.booking_id
-    left join lateral (
-      select w.id, w.created_at from waitlist_entries w
-      where w.business_id = v.business_id and w.event_occurrence_id = v.event_occurrence_id and w.person_id = v.person_id
-        and w.state = 'enrolled'
-      order by w.id desc limit 1
-    ) we on true
-    where ${where}
+    left join enrolled we on we.business_id = v.business_id and we.event_occurrence_id = v.event_occurrence_id and we.person_id = v.person_id
+    left join firsts fv on fv.business_id = v.business_id and fv.id = v.id
+    left join make_ups mu on mu.business_id = v.business_id and mu.visit_id = v.id
     union all
     select
       w.business_id || '-w' || w.id as key,${enrollmentCommon("w")},
@@ -660,7 +682,7 @@ export const enrollmentsTable: StoreTable = {
       null::bigint as plan_product_id,
       null::bigint as punch_id,
       null::bigint as punchcard_id
-    from waitlist_entries w ${enrollmentJoins("w")}
-    where w.state <> 'enrolled' and ${where}`
+    from sel_w w ${enrollmentJoins("w")}
+    where w.state <> 'enrolled'`
   }
 }

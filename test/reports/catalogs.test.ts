@@ -101,7 +101,8 @@ const inferredTable = (catalog: ResourceCatalog) => {
   for (const sql of sqls) {
     for (const [, name] of sql.matchAll(/\br\.([a-z0-9_]+)/g)) {
       const field = catalog.detail.get(name!)
-      columns.set(name!, field && field.sql === `r.${name}` ? DUCK[field.type] : "VARCHAR")
+      // The local start is a stored helper column (no field of its own): a wall-clock TIMESTAMP.
+      columns.set(name!, name === "local_start_at" ? "TIMESTAMP" : field && field.sql === `r.${name}` ? DUCK[field.type] : "VARCHAR")
     }
   }
   return columns
@@ -122,6 +123,8 @@ const sampleValue = (catalog: ResourceCatalog, name: string, type: string, i: nu
       return 1.5 * i
     case "DATE":
       return `2024-06-0${i + 1}`
+    case "TIMESTAMP": // the local start of start_at below, in America/Los_Angeles
+      return `2024-06-0${i + 1} 03:00:00`
     case "TIMESTAMPTZ":
       return name === "end_at" ? `2024-06-0${i + 1}T11:30:00Z` : `2024-06-0${i + 1}T10:00:00Z`
     default:
