@@ -7,7 +7,7 @@
 -- session, a recurring lease one per materialized session from its start). Completing the
 -- booking registers them; expiry or removal deletes them. So "places taken" is one count:
 -- holding visits of the occurrence. Whoever adds holding visits locks the occurrence rows
--- first (select ... for update, in id order) and counts under the lock: see
+-- first (select ... for no key update, in id order) and counts under the lock: see
 -- src/visits/capacity.ts and docs/decisions.md.
 
 -- Waitlists are a service setting: enabled by default, optionally bounded.

@@ -9,7 +9,7 @@ import { VisitsRepo } from "./repo.ts"
  *
  * Every writer that adds visits (POST visits in both modes, leases of bookings, the waitlist's
  * offer of a freed place) calls `admitVisits` inside its transaction. It locks the occurrences
- * (`select ... for update`, in id order), counts their holding visits under the lock, refuses
+ * (`select ... for no key update`, in id order), counts their holding visits under the lock, refuses
  * what does not fit, and inserts. A second writer on the same occurrence waits for the first
  * to commit and then counts its visits too, so whatever the interleaving, an occurrence never
  * holds more than its capacity. Locking in id order keeps multi-occurrence writers (a course

@@ -76,15 +76,18 @@ const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   return {
     /**
-     * Locks the occurrences (FOR UPDATE, in id order so two writers never wait on each other
-     * in a cycle) for the rest of the transaction, and returns them. Unknown ids are absent.
+     * Locks the occurrences for the rest of the transaction, in id order so two writers never
+     * wait on each other in a cycle, and returns them. Unknown ids are absent. FOR NO KEY
+     * UPDATE: it excludes every other admitter, but not the KEY SHARE locks that inserting a
+     * row referencing the occurrence takes (a lease, a visit), so a writer that inserted one
+     * before calling admitVisits cannot deadlock with another doing the same.
      */
     lockOccurrences: (businessId: number, ids: ReadonlyArray<number>) =>
       ids.length === 0
         ? Effect.succeed([] as ReadonlyArray<LockedOccurrence>)
         : sql`select id, service_id, event_id, state, capacity, start_at, end_at from event_occurrences
               where business_id = ${businessId} and id = any(${[...new Set(ids)].sort((a, b) => a - b)})
-              order by id for update`.pipe(Effect.flatMap(decodeLocked), Effect.orDie),
+              order by id for no key update`.pipe(Effect.flatMap(decodeLocked), Effect.orDie),
 
     /** Places taken in each occurrence: its visits in a holding state. Absent: none. */
     placesTaken: (businessId: number, ids: ReadonlyArray<number>) =>
