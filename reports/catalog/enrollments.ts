@@ -77,7 +77,8 @@ const summaries = [
   countTrue("is_paid_count", "is_paid"),
   countTrue("is_rollover_count", "is_rollover"),
   countTrue("is_waitlist_count", "is_waitlist"),
-  distinct("enrollment_count", "key"),
+  // Each row is one enrollment (key is unique per row): a plain count, not a distinct one over strings.
+  summary("enrollment_count", "integer", "count(*)"),
   distinct("event_count", "event_id"),
   distinct("event_occurrence_count", "event_occurrence_id"),
   distinct("person_count", "person_id"),

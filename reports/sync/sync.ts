@@ -133,6 +133,10 @@ const lockDirectory = (dir: string): (() => void) => {
 const inSnapshot = async <A>(client: pg.Client, body: () => Promise<A>): Promise<{ result: A; at: string }> => {
   await client.query("begin isolation level repeatable read")
   try {
+    // Instants are written as timestamptz text in UTC (tables.ts); the denormalizing joins and
+    // sorts of a full rebuild want more memory than a web request's default.
+    await client.query("set local timezone = 'UTC'")
+    await client.query("set local work_mem = '256MB'")
     const { rows } = await client.query<{ now: Date }>("select now() as now")
     const result = await body()
     await client.query("commit")

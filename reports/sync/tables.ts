@@ -24,10 +24,14 @@ export const createTableSql = (table: StoreTable) =>
 /** "First Last", without stray spaces when a part is empty. */
 const fullName = (alias: string) => `nullif(concat_ws(' ', nullif(${alias}.first_name, ''), nullif(${alias}.last_name, '')), '')`
 
-/** A franchisee reports its holding; a holding itself; a plain business nothing. */
-const franchiseId = (business: string) =>
-  `coalesce(${business}.franchise_parent_id,
-            case when exists (select 1 from businesses f where f.franchise_parent_id = ${business}.id) then ${business}.id end)`
+/**
+ * A franchisee reports its holding; a holding itself; a plain business nothing. The holdings
+ * are joined once (`franchiseJoin` after the business's join), not looked up per row.
+ */
+const franchiseId = (business: string) => `coalesce(${business}.franchise_parent_id, holding_of_${business}.id)`
+const franchiseJoin = (business: string) =>
+  `left join (select franchise_parent_id as id from businesses where franchise_parent_id is not null group by 1) holding_of_${business}
+      on holding_of_${business}.id = ${business}.id`
 
 /** Clients: one row per person, in every state (person_state tells active, hidden, deleted). */
 export const clientsTable: StoreTable = {
@@ -92,24 +96,18 @@ export const clientsTable: StoreTable = {
     ["unpaid_visits", "BIGINT"]
   ],
   select: (where) => `
-    -- Visits: attended (completed), booked ahead (reserved or registered, not started), and the
-    -- first and last visit that counts (registered or completed; the last one already started).
+    -- Visits, in one pass: attended (completed), booked ahead (reserved or registered, not
+    -- started), unpaid, and the first and the last (started) visit that counts (registered or
+    -- completed); the last as [start epoch, visit id], the greatest such pair.
     with pv as (
       select v.business_id, v.person_id,
              count(*) filter (where v.state = 'completed') as completed,
              count(*) filter (where v.state in ('reserved', 'registered') and o.start_at > now()) as future,
              count(*) filter (where v.state in ('registered', 'completed') and v.punch_id is null) as unpaid,
-             min((o.start_at at time zone b.time_zone)::date) filter (where v.state in ('registered', 'completed')) as first_date,
-             (array_agg((o.start_at at time zone b.time_zone)::date order by o.start_at desc, v.id desc)
-               filter (where v.state in ('registered', 'completed') and o.start_at <= now()))[1] as last_date,
-             (array_agg(v.id order by o.start_at desc, v.id desc)
-               filter (where v.state in ('registered', 'completed') and o.start_at <= now()))[1] as last_id,
-             (array_agg(vs.name order by o.start_at desc, v.id desc)
-               filter (where v.state in ('registered', 'completed') and o.start_at <= now()))[1] as last_service
+             min(o.start_at) filter (where v.state in ('registered', 'completed')) as first_at,
+             max(array[extract(epoch from o.start_at), v.id]) filter (where v.state in ('registered', 'completed') and o.start_at <= now()) as last
       from visits v
-      join businesses b on b.id = v.business_id
       join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
-      join services vs on vs.business_id = o.business_id and vs.id = o.service_id
       where (v.business_id, v.person_id) in (select p.business_id, p.id from people p where ${where})
       group by 1, 2)
     select
@@ -143,7 +141,7 @@ export const clientsTable: StoreTable = {
       null::text as current_plan_types, -- no plans yet
       null::text as current_plans, -- no plans yet
       dependents.names as dependent_names,
-      pv.first_date as first_visit_date,
+      (pv.first_at at time zone b.time_zone)::date as first_visit_date,
       coalesce(pv.future, 0)::bigint as future_visits, -- as of the sync (the nightly rebuild moves "now")
       managers.first_email as guardian_email,
       managers.first_name as guardian_name,
@@ -161,9 +159,9 @@ export const clientsTable: StoreTable = {
       null::date as last_membership_end_date, -- no plans yet
       pw.last_name as last_signed_waiver_name,
       null::date as last_site_access_date, -- no sign-in log yet
-      pv.last_date as last_visit_date,
-      pv.last_id as last_visit_id,
-      pv.last_service as last_visit_service,
+      (lo.start_at at time zone b.time_zone)::date as last_visit_date,
+      lv.id as last_visit_id,
+      lvs.name as last_visit_service,
       0::bigint as net_paid_amount, -- no transactions yet (billing)
       null::date as next_pass_plan_end_date, -- no plans yet
       case when p.deleted_at is not null then 'deleted' when p.hidden_at is not null then 'hidden' else 'active' end as person_state,
@@ -174,6 +172,7 @@ export const clientsTable: StoreTable = {
       coalesce(pv.unpaid, 0)::bigint as unpaid_visits -- no punches yet (billing): every attended or booked visit is unpaid
     from people p
     join businesses b on b.id = p.business_id
+    ${franchiseJoin("b")}
     left join accounts a on a.id = p.account_id
     left join staff_members s on s.business_id = p.business_id and s.person_id = p.id
     left join locations l on l.business_id = p.business_id and l.id = p.location_id
@@ -195,6 +194,9 @@ export const clientsTable: StoreTable = {
       where r.business_id = p.business_id and r.provider_id = p.id
     ) dependents on true
     left join pv on pv.business_id = p.business_id and pv.person_id = p.id
+    left join visits lv on lv.business_id = pv.business_id and lv.id = (pv.last[2])::bigint
+    left join event_occurrences lo on lo.business_id = lv.business_id and lo.id = lv.event_occurrence_id
+    left join services lvs on lvs.business_id = lo.business_id and lvs.id = lo.service_id
     left join lateral (
       select bool_or(w.accepted) as signed,
              (array_agg(w.name order by w.accepted_at desc nulls last, w.id desc) filter (where w.accepted))[1] as last_name
@@ -259,32 +261,36 @@ export const changedPeopleSql = `
 // ---------------------------------------------------------------------------------------------
 // The schedule: event occurrences and their staff members
 
-/** An instant as ISO 8601 in UTC, which DuckDB's CSV reader takes as TIMESTAMPTZ whatever the session's zone. */
-const utc = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+/**
+ * Instants go out as PostgreSQL writes a timestamptz: the sync's session runs in UTC
+ * (sync.ts), so `2024-06-05 00:00:00+00`, which DuckDB reads as TIMESTAMPTZ. (to_char costs
+ * twice as much per value, and a million rows carry several each.)
+ */
+const utc = (column: string) => column
 
 /** An instant as the wall-clock time in a zone, for a DuckDB TIMESTAMP (the catalogs' local dates, days and times). */
-const localTime = (column: string, zone: string) => `to_char(${column} at time zone ${zone}, 'YYYY-MM-DD HH24:MI:SS.US')`
+const localTime = (column: string, zone: string) => `(${column} at time zone ${zone})`
 
 /**
  * Counts of an occurrence's enrollments: its visits by state, and its waitlist entries that did
- * not become visits (an `enrolled` entry is represented by its visit). Each is an aggregate of
- * the `vc` (visits) and `wc` (waitlist entries) laterals of `occurrenceFrom`.
+ * not become visits (an `enrolled` entry is represented by its visit). Each reads the `vc`
+ * (visits) and `wc` (waitlist entries) aggregates of `occurrenceCtes`.
  */
 const OCCURRENCE_COUNTS: ReadonlyArray<readonly [name: string, sql: string]> = [
-  ["completed_enrollment_count", "vc.completed"],
-  ["completed_unpaid_count", "vc.completed_unpaid"], // no punches yet (billing): every completed visit is unpaid
-  ["enrollment_count", "vc.visits + wc.entries"],
-  ["expired_enrollment_count", "wc.expired"],
-  ["is_waitlist_count", "wc.entries"],
-  ["late_canceled_enrollment_count", "vc.late_canceled"],
-  ["noshowed_enrollment_count", "vc.noshowed"],
-  ["paid_count", "vc.paid"],
-  ["registered_enrollment_count", "vc.registered"],
-  ["removed_enrollment_count", "wc.removed"],
-  ["reserved_enrollment_count", "vc.reserved"],
-  ["visit_count", "vc.visits"],
-  ["waiting_enrollment_count", "wc.waiting"],
-  ["waitlist_to_visit_count", "wc.enrolled"]
+  ["completed_enrollment_count", "coalesce(vc.completed, 0)"],
+  ["completed_unpaid_count", "coalesce(vc.completed_unpaid, 0)"], // no punches yet (billing): every completed visit is unpaid
+  ["enrollment_count", "coalesce(vc.visits, 0) + coalesce(wc.entries, 0)"],
+  ["expired_enrollment_count", "coalesce(wc.expired, 0)"],
+  ["is_waitlist_count", "coalesce(wc.entries, 0)"],
+  ["late_canceled_enrollment_count", "coalesce(vc.late_canceled, 0)"],
+  ["noshowed_enrollment_count", "coalesce(vc.noshowed, 0)"],
+  ["paid_count", "coalesce(vc.paid, 0)"],
+  ["registered_enrollment_count", "coalesce(vc.registered, 0)"],
+  ["removed_enrollment_count", "coalesce(wc.removed, 0)"],
+  ["reserved_enrollment_count", "coalesce(vc.reserved, 0)"],
+  ["visit_count", "coalesce(vc.visits, 0)"],
+  ["waiting_enrollment_count", "coalesce(wc.waiting, 0)"],
+  ["waitlist_to_visit_count", "coalesce(wc.enrolled, 0)"]
 ]
 
 /** The columns of an occurrence, shared by both tables (the staff table drops instructor_names). */
@@ -339,14 +345,16 @@ const occurrenceSelect = `
       o.attendance_complete as attendance_completed,
       ${OCCURRENCE_COUNTS.map(([name, sql]) => `(${sql})::bigint as ${name}`).join(",\n      ")}`
 
-const occurrenceFrom = `
-    from event_occurrences o
-    join businesses b on b.id = o.business_id
-    join services s on s.business_id = o.business_id and s.id = o.service_id
-    left join service_categories c on c.business_id = s.business_id and c.id = s.category_id
-    left join locations l on l.business_id = o.business_id and l.id = o.location_id
-    left join lateral (
-      select count(*) as visits,
+/**
+ * The occurrences a select covers (`where` is a condition on `o`) and their per-occurrence
+ * aggregates, computed once per statement: visits by state (`vc`), waitlist entries by state
+ * (`wc`) and the instructors' names (`ins`). Unreferenced ones cost nothing.
+ */
+const occurrenceCtes = (where: string) => `
+    with sel_o as not materialized (select o.* from event_occurrences o where ${where}),
+    vc as (
+      select v.business_id, v.event_occurrence_id,
+             count(*) as visits,
              count(*) filter (where v.state = 'completed') as completed,
              count(*) filter (where v.state = 'completed' and v.punch_id is null) as completed_unpaid,
              count(*) filter (where v.state = 'late_canceled') as late_canceled,
@@ -354,34 +362,47 @@ const occurrenceFrom = `
              count(*) filter (where v.state = 'registered') as registered,
              count(*) filter (where v.state = 'reserved') as reserved,
              count(*) filter (where v.punch_id is not null) as paid
-      from visits v where v.business_id = o.business_id and v.event_occurrence_id = o.id
-    ) vc on true
-    left join lateral (
-      select count(*) filter (where w.state <> 'enrolled') as entries,
+      from visits v where (v.business_id, v.event_occurrence_id) in (select business_id, id from sel_o)
+      group by 1, 2),
+    wc as (
+      select w.business_id, w.event_occurrence_id,
+             count(*) filter (where w.state <> 'enrolled') as entries,
              count(*) filter (where w.state in ('waiting', 'pending')) as waiting,
              count(*) filter (where w.state = 'expired') as expired,
              count(*) filter (where w.state = 'removed') as removed,
              count(*) filter (where w.state = 'enrolled') as enrolled
-      from waitlist_entries w where w.business_id = o.business_id and w.event_occurrence_id = o.id
-    ) wc on true`
+      from waitlist_entries w where (w.business_id, w.event_occurrence_id) in (select business_id, id from sel_o)
+      group by 1, 2),
+    ins as (
+      select os.business_id, os.event_occurrence_id,
+             string_agg(${fullName("sp")}, ', ' order by os.position, sm.id) as names,
+             (array_agg(${fullName("sp")} order by os.position, sm.id))[1] as first_name
+      from event_occurrence_staff_members os
+      join staff_members sm on sm.business_id = os.business_id and sm.id = os.staff_member_id
+      join people sp on sp.business_id = sm.business_id and sp.id = sm.person_id
+      where (os.business_id, os.event_occurrence_id) in (select business_id, id from sel_o)
+      group by 1, 2)`
+
+const occurrenceFrom = `
+    from sel_o o
+    join businesses b on b.id = o.business_id
+    ${franchiseJoin("b")}
+    join services s on s.business_id = o.business_id and s.id = o.service_id
+    left join service_categories c on c.business_id = s.business_id and c.id = s.category_id
+    left join locations l on l.business_id = o.business_id and l.id = o.location_id
+    left join vc on vc.business_id = o.business_id and vc.event_occurrence_id = o.id
+    left join wc on wc.business_id = o.business_id and wc.event_occurrence_id = o.id`
 
 /** Event occurrences: one row per occurrence, in every state (service_state tells deleted ones). */
 export const eventOccurrencesTable: StoreTable = {
   name: "event_occurrences",
   columns: [["key", "VARCHAR NOT NULL"], ...occurrenceColumns, ["instructor_names", "VARCHAR"]],
-  select: (where) => `
+  select: (where) => `${occurrenceCtes(where)}
     select
       o.business_id || '-' || o.id as key,${occurrenceSelect},
-      instructors.names as instructor_names
+      ins.names as instructor_names
     ${occurrenceFrom}
-    left join lateral (
-      select string_agg(${fullName("p")}, ', ' order by os.position, sm.id) as names
-      from event_occurrence_staff_members os
-      join staff_members sm on sm.business_id = os.business_id and sm.id = os.staff_member_id
-      join people p on p.business_id = sm.business_id and p.id = sm.person_id
-      where os.business_id = o.business_id and os.event_occurrence_id = o.id
-    ) instructors on true
-    where ${where}`
+    left join ins on ins.business_id = o.business_id and ins.event_occurrence_id = o.id`
 }
 
 /** One row per staff member of each occurrence; `where` is a condition on the occurrence `o`. */
@@ -399,7 +420,7 @@ export const eventOccurrenceStaffMembersTable: StoreTable = {
     ["home_location_name", "VARCHAR"],
     ["role", "VARCHAR"]
   ],
-  select: (where) => `
+  select: (where) => `${occurrenceCtes(where)}
     select
       o.business_id || '-' || o.id || '-' || p.id as key,${occurrenceSelect},
       p.id as person_id,
@@ -414,8 +435,7 @@ export const eventOccurrenceStaffMembersTable: StoreTable = {
     join event_occurrence_staff_members os on os.business_id = o.business_id and os.event_occurrence_id = o.id
     join staff_members sm on sm.business_id = os.business_id and sm.id = os.staff_member_id
     join people p on p.business_id = sm.business_id and p.id = sm.person_id
-    left join locations hl on hl.business_id = p.business_id and hl.id = p.location_id
-    where ${where}`
+    left join locations hl on hl.business_id = p.business_id and hl.id = p.location_id`
 }
 
 /**
@@ -510,6 +530,7 @@ const enrollmentCommon = (row: "v" | "w") => `
 const enrollmentJoins = (row: "v" | "w") => `
     join sel_o o on o.business_id = ${row}.business_id and o.id = ${row}.event_occurrence_id
     join businesses b on b.id = o.business_id
+    ${franchiseJoin("b")}
     join services s on s.business_id = o.business_id and s.id = o.service_id
     left join service_categories c on c.business_id = s.business_id and c.id = s.category_id
     left join locations l on l.business_id = o.business_id and l.id = o.location_id
@@ -586,22 +607,9 @@ export const enrollmentsTable: StoreTable = {
     ["punch_id", "BIGINT"],
     ["punchcard_id", "BIGINT"]
   ],
-  select: (where) => {
-    const maybeUtc = (column: string) => `case when ${column} is not null then ${utc(column)} end`
-    return `
-    with sel_o as (select o.* from event_occurrences o where ${where}),
-    sel_v as (select v.* from visits v join sel_o o on o.business_id = v.business_id and o.id = v.event_occurrence_id),
-    sel_w as (select w.* from waitlist_entries w join sel_o o on o.business_id = w.business_id and o.id = w.event_occurrence_id),
-    -- Each occurrence's instructors, once.
-    ins as (
-      select os.business_id, os.event_occurrence_id,
-             string_agg(${fullName("sp")}, ', ' order by os.position, sm.id) as names,
-             (array_agg(${fullName("sp")} order by os.position, sm.id))[1] as first_name
-      from event_occurrence_staff_members os
-      join sel_o o on o.business_id = os.business_id and o.id = os.event_occurrence_id
-      join staff_members sm on sm.business_id = os.business_id and sm.id = os.staff_member_id
-      join people sp on sp.business_id = sm.business_id and sp.id = sm.person_id
-      group by 1, 2),
+  select: (where) => `${occurrenceCtes(where)},
+    sel_v as not materialized (select v.* from visits v join sel_o o on o.business_id = v.business_id and o.id = v.event_occurrence_id),
+    sel_w as not materialized (select w.* from waitlist_entries w join sel_o o on o.business_id = w.business_id and o.id = w.event_occurrence_id),
     -- The account managers (providers) of each dependent, once.
     mgr as (
       select r.business_id, r.dependent_id,
@@ -628,11 +636,11 @@ export const enrollmentsTable: StoreTable = {
       v.state,
       v.id as visit_id,
       we.id as waitlist_id,
-      ${maybeUtc("we.created_at")} as waitlisted_at,
-      ${maybeUtc("v.registered_at")} as registered_at,
-      ${maybeUtc("v.completed_at")} as completed_at,
-      ${maybeUtc("v.noshow_at")} as noshow_at,
-      ${maybeUtc("v.cancelled_at")} as cancelled_at,
+      we.created_at as waitlisted_at,
+      v.registered_at as registered_at,
+      v.completed_at as completed_at,
+      v.noshow_at as noshow_at,
+      v.cancelled_at as cancelled_at,
       coalesce(le.kind in ('recurring', 'course'), false) as bulk_enrolled, -- one booking enrolled in many sessions
       (v.created_by_staff_member_id is null and coalesce(bk.created_by_staff_member_id is null, true)) as client_booked,
       false as consider_member, -- no passes or plans yet (billing)
@@ -662,10 +670,10 @@ export const enrollmentsTable: StoreTable = {
       null::bigint as visit_id,
       w.id as waitlist_id,
       ${utc("w.created_at")} as waitlisted_at,
-      null::text as registered_at,
-      null::text as completed_at,
-      null::text as noshow_at,
-      null::text as cancelled_at,
+      null::timestamptz as registered_at,
+      null::timestamptz as completed_at,
+      null::timestamptz as noshow_at,
+      null::timestamptz as cancelled_at,
       false as bulk_enrolled,
       w.created_by_staff_member_id is null as client_booked,
       false as consider_member,
@@ -684,5 +692,4 @@ export const enrollmentsTable: StoreTable = {
       null::bigint as punchcard_id
     from sel_w w ${enrollmentJoins("w")}
     where w.state <> 'enrolled'`
-  }
 }
