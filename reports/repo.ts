@@ -8,6 +8,7 @@ import { SqlClient } from "effect/sql"
  */
 
 const ScopeRow = Schema.Struct({ id: Schema.Number })
+const decodeStaff = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number, role: Schema.String })))
 const decodeScope = Schema.decodeUnknownEffect(Schema.Array(ScopeRow))
 
 export interface ReportScope {
@@ -29,6 +30,24 @@ const make = Effect.gen(function* () {
         })),
         Effect.orDie
       ),
+
+    /**
+     * Grants or revokes report access of the staff member with that e-mail address (the
+     * operator CLI); None when the business has no such staff member.
+     */
+    setGrant: (businessId: number, email: string, granted: boolean) =>
+      Effect.gen(function* () {
+        const [staff] = yield* sql`select s.id, s.role from staff_members s
+          join people p on p.business_id = s.business_id and p.id = s.person_id
+          where s.business_id = ${businessId} and p.email = ${email} and p.deleted_at is null`.pipe(Effect.flatMap(decodeStaff))
+        if (!staff) return undefined
+        if (granted) {
+          yield* sql`insert into report_grants (business_id, staff_member_id) values (${businessId}, ${staff.id}) on conflict do nothing`
+        } else {
+          yield* sql`delete from report_grants where business_id = ${businessId} and staff_member_id = ${staff.id}`
+        }
+        return staff
+      }).pipe(Effect.orDie),
 
     hasGrant: (businessId: number, staffMemberId: number) =>
       sql`select 1 as granted from report_grants where business_id = ${businessId} and staff_member_id = ${staffMemberId}`.pipe(

@@ -4,7 +4,8 @@ import { Argument, CliError, CliOutput, Command, Flag, GlobalFlag } from "effect
 import { Console as NodeConsole } from "node:console"
 import * as fs from "node:fs/promises"
 import { Applications } from "./auth/applications.ts"
-import { AccessTokens } from "./auth/tokens.ts"
+import { isOwner } from "./auth/policies.ts"
+import { AccessTokens, type StaffRole } from "./auth/tokens.ts"
 import { BusinessRepo } from "./business/repo.ts"
 import { seedScale } from "./demo/scale.ts"
 import { seedDemo } from "./demo/seed.ts"
@@ -15,6 +16,7 @@ import * as ImportRepo from "./import/repo.ts"
 import { importBusiness } from "./import/service.ts"
 import { BaseLive } from "./layers.ts"
 import { AppConfig, AppConfigLive, readAppConfig } from "./platform/config.ts"
+import { ReportsRepo } from "../reports/repo.ts"
 import { migrateDatabase } from "./platform/startup.ts"
 import { LOCALES } from "./shared/locale.ts"
 import { WebhooksRepo } from "./webhooks/repo.ts"
@@ -363,6 +365,45 @@ const webhooks = Command.make("webhooks").pipe(
   Command.withSubcommands([webhooksFeature(true), webhooksFeature(false)])
 )
 
+/** `reports grant|revoke --business S --email E`: report access for staff below owner (spec: owners by default). */
+const reportsAccess = (granted: boolean) =>
+  Command.make(
+    granted ? "grant" : "revoke",
+    {
+      business: Flag.String("business").pipe(Flag.withDescription("Subdomain of the business")),
+      email: Flag.String("email").pipe(Flag.withDescription("E-mail of the staff member"))
+    },
+    (flags) =>
+      withServices(
+        Effect.gen(function* () {
+          const email = yield* checkEmail("--email", flags.email)
+          yield* migrateDatabase
+          const businessId = yield* findBusiness(flags.business)
+          const staff = yield* (yield* ReportsRepo).setGrant(businessId, email, granted)
+          if (!staff) return yield* Effect.fail(userError(`--email: ${email} is not a staff member of "${flags.business}"`))
+          yield* printJson({
+            business: flags.business.trim().toLowerCase(),
+            email,
+            staff_member_id: staff.id,
+            granted,
+            // Owners read reports whatever their grant.
+            can_read_reports: granted || isOwner(staff.role as StaffRole)
+          })
+        })
+      )
+  ).pipe(
+    Command.withDescription(
+      granted
+        ? "Let a staff member below owner query the Reporting API (owners always may)"
+        : "Take back a staff member's report access (owners keep theirs)"
+    )
+  )
+
+const reports = Command.make("reports").pipe(
+  Command.withDescription("Manage access to the Reporting API"),
+  Command.withSubcommands([reportsAccess(true), reportsAccess(false)])
+)
+
 /** Runs `layer` after migrating, until SIGINT/SIGTERM interrupts the program. */
 const runUntilSignal = <E, R>(layer: Layer.Layer<never, E, R>, started: Effect.Effect<void, never, AppConfig>) =>
   Effect.gen(function* () {
@@ -406,7 +447,7 @@ const serve = Command.make("serve", {}, () =>
 
 const studio = Command.make("studio").pipe(
   Command.withDescription("Studio Service operator commands"),
-  Command.withSubcommands([migrate, seed, business, importCommand, token, app, worker, serve, sync, webhooks])
+  Command.withSubcommands([migrate, seed, business, importCommand, token, app, worker, serve, sync, reports, webhooks])
 )
 
 // ---------------------------------------------------------------------------------------------

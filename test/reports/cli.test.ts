@@ -20,10 +20,15 @@ const studio = (...args: Array<string>) =>
     )
   })
 
+let businessId: number
+let manager: Awaited<ReturnType<typeof createPerson>>
+
 beforeAll(async () => {
   database = await createTestDatabase()
   const business = await createBusiness(database.pool, { subdomain: "demo" })
+  businessId = business.id
   await createPerson(database.pool, business.id)
+  manager = await createPerson(database.pool, business.id, { email: "manager@example.test", role: "manager" })
 })
 afterAll(async () => {
   await database?.drop()
@@ -34,11 +39,43 @@ describe("npm run studio -- sync", () => {
   it("rebuilds the store with --full, then refreshes it incrementally", async () => {
     const full = await studio("sync", "--full")
     expect(full.code, full.stderr).toBe(0)
-    expect(JSON.parse(full.stdout)).toMatchObject({ outcome: "full", generation: 1, rows: { clients: 1 } })
+    expect(JSON.parse(full.stdout)).toMatchObject({ outcome: "full", generation: 1, rows: { clients: 2 } })
     expect(fs.existsSync(path.join(dataDir, "reports", "store-1.duckdb"))).toBe(true)
 
     const incremental = await studio("sync")
     expect(incremental.code, incremental.stderr).toBe(0)
     expect(JSON.parse(incremental.stdout)).toMatchObject({ outcome: "unchanged", generation: 1 })
+  })
+})
+
+describe("npm run studio -- reports grant|revoke", () => {
+  const grants = async () =>
+    (await database.pool.query(`select staff_member_id from report_grants where business_id = $1`, [businessId])).rows.map((row) =>
+      Number(row.staff_member_id))
+
+  it("grants and revokes a staff member's report access by e-mail", async () => {
+    const granted = await studio("reports", "grant", "--business", "demo", "--email", "Manager@Example.test")
+    expect(granted.code, granted.stderr).toBe(0)
+    expect(JSON.parse(granted.stdout)).toMatchObject({ business: "demo", staff_member_id: manager.staffMemberId, granted: true, can_read_reports: true })
+    // Granting twice is harmless.
+    expect((await studio("reports", "grant", "--business", "demo", "--email", "manager@example.test")).code).toBe(0)
+    expect(await grants()).toEqual([manager.staffMemberId])
+
+    const revoked = await studio("reports", "revoke", "--business", "demo", "--email", "manager@example.test")
+    expect(revoked.code, revoked.stderr).toBe(0)
+    expect(JSON.parse(revoked.stdout)).toMatchObject({ granted: false, can_read_reports: false })
+    expect(await grants()).toEqual([])
+  })
+
+  it("refuses someone who is not staff, an unknown business and a malformed e-mail", async () => {
+    const notStaff = await studio("reports", "grant", "--business", "demo", "--email", "nobody@example.test")
+    expect(notStaff.code).toBe(1)
+    expect(notStaff.stderr).toContain("nobody@example.test is not a staff member")
+    const unknown = await studio("reports", "grant", "--business", "nowhere", "--email", "manager@example.test")
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toContain('no business with subdomain "nowhere"')
+    const malformed = await studio("reports", "grant", "--business", "demo", "--email", "not-an-address")
+    expect(malformed.code).toBe(1)
+    expect(await grants()).toEqual([])
   })
 })
