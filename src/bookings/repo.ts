@@ -202,17 +202,6 @@ const make = Effect.gen(function* () {
         Effect.orDie
       ),
 
-    /** The person and their live dependents: whom a client may book for. */
-    household: (businessId: number, personId: number) =>
-      sql`select ${personId}::bigint as id
-          union
-          select p.id from person_relationships r
-          join people p on p.business_id = r.business_id and p.id = r.dependent_id
-          where r.business_id = ${businessId} and r.provider_id = ${personId} and p.deleted_at is null`.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows): ReadonlySet<number> => new Set(rows.map((row) => row.id))),
-        Effect.orDie
-      ),
 
     /** Incomplete bookings past their expiry (the sweep for jobs that were lost), oldest first. */
     due: (now: Date, limit: number) =>

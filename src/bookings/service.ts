@@ -1,11 +1,12 @@
 import { Clock, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { createHash } from "node:crypto"
-import { AUTH_MESSAGES, CurrentClient, CurrentStaff } from "../auth/access.ts"
+import { CurrentStaff } from "../auth/access.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
+import { clientReach } from "../people/client-reach.ts"
 import { enqueueJob } from "../platform/jobs.ts"
 import { clientAudience, privateResponse } from "../services/service.ts"
-import { type Message, NotFound, Unauthorized, Unprocessable, fail } from "../shared/errors.ts"
+import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import { VisitsRepo } from "../visits/repo.ts"
 import {
@@ -46,14 +47,9 @@ export const expireJobKey = (businessId: number, bookingId: number) => `expire_b
 /** Client mode needs a person: a `client_id` call is a 401, an account without a person here a 404. */
 export const frontCaller = Effect.gen(function* () {
   yield* privateResponse
-  const client = yield* CurrentClient
-  if (Option.isNone(client.grant)) return yield* Effect.fail(new Unauthorized({ error: AUTH_MESSAGES.tokenRequired }))
-  const self = client.grant.value.personId
-  if (Option.isNone(self)) return yield* fail(NotFound, { key: "person_me_not_found" })
-  const business = yield* CurrentBusiness
-  const household = yield* (yield* BookingsRepo).household(business.id, self.value)
+  const reach = yield* clientReach
   const audience = yield* clientAudience
-  return { _tag: "Client", personId: self.value, household, audience } satisfies Caller as Caller
+  return { _tag: "Client", personId: reach.selfId, household: new Set(reach.personIds), audience } satisfies Caller as Caller
 })
 
 export const deskCaller = Effect.gen(function* () {
