@@ -8,8 +8,7 @@ import {
   commonGroupings,
   commonSummary,
   countTrue,
-  summary,
-  total
+  summary
 } from "./types.ts"
 
 /**

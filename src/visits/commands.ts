@@ -144,7 +144,6 @@ export const createFrontVisit = Effect.fn("Visits.frontCreate")(function* (input
  * dependent, before its occurrence starts; the place frees and the client is told.
  */
 export const deleteFrontVisit = Effect.fn("Visits.frontDelete")(function* (id: number) {
-  const business = yield* CurrentBusiness
   const { locale } = yield* RequestContext
   yield* findFrontVisit(id)
   yield* inTransaction(
