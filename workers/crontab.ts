@@ -10,11 +10,16 @@
  *   (src/waitlists/offer.ts); no backfill, the next sweep catches up.
  * - Bookings: every 5 minutes, incomplete bookings past expiry whose keyed job was lost expire
  *   (src/bookings/expiry.ts); each booking's own job normally does it at its expires_at.
+ * - Webhooks: every 5 minutes, event_occurrence.upcoming for occurrences entering the next 24
+ *   hours (src/webhooks/upcoming.ts; a missed run is caught up); daily, events older than 30
+ *   days are pruned with their deliveries (src/webhooks/retention.ts).
  */
 export const crontab = [
   "*/5 * * * * expire_booking ?id=expire_bookings_sweep&jobKey=expire_bookings_sweep {}",
   '0 3 * * * report_sync ?id=report_sync_nightly&queue=reports&jobKey=report_sync_full {"mode":"full"}',
   '* * * * * report_sync ?id=report_sync_minutely&queue=reports&jobKey=report_sync_incremental {"mode":"incremental"}',
   "15 9 * * * materialize_event_occurrences ?id=materialize_event_occurrences_daily&fill=1d&jobKey=materialize_event_occurrences_sweep {}",
-  "*/15 * * * * expire_waitlist_entries ?id=expire_waitlist_entries&jobKey=expire_waitlist_entries {}"
+  "*/15 * * * * expire_waitlist_entries ?id=expire_waitlist_entries&jobKey=expire_waitlist_entries {}",
+  "*/5 * * * * emit_upcoming_occurrences ?id=emit_upcoming_occurrences&jobKey=emit_upcoming_occurrences {}",
+  "40 4 * * * prune_webhook_events ?id=prune_webhook_events&jobKey=prune_webhook_events {}"
 ].join("\n")

@@ -17,6 +17,8 @@ import { webhookFanoutTask } from "./tasks/webhook_fanout.ts"
 import { expireBookingTask } from "./tasks/expire_booking.ts"
 import { expireWaitlistEntriesTask } from "./tasks/expire_waitlist_entries.ts"
 import { offerWaitlistPlacesTask } from "./tasks/offer_waitlist_places.ts"
+import { emitUpcomingOccurrencesTask } from "./tasks/emit_upcoming_occurrences.ts"
+import { pruneWebhookEventsTask } from "./tasks/prune_webhook_events.ts"
 
 /**
  * Every background job: one task a file under workers/tasks, registered here by name. Jobs are
@@ -32,7 +34,9 @@ export const tasks = {
   materialize_event_occurrences: materializeEventOccurrencesTask,
   expire_booking: expireBookingTask,
   offer_waitlist_places: offerWaitlistPlacesTask,
-  expire_waitlist_entries: expireWaitlistEntriesTask
+  expire_waitlist_entries: expireWaitlistEntriesTask,
+  emit_upcoming_occurrences: emitUpcomingOccurrencesTask,
+  prune_webhook_events: pruneWebhookEventsTask
 } satisfies Record<string, (payload: unknown) => Effect.Effect<void, unknown, WorkerServices>>
 
 /** What tasks may use: everything the HTTP handlers have. */

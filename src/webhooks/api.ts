@@ -37,7 +37,9 @@ export const WebhooksApi = HttpApiGroup.make("webhooks")
         "Subscribe to a topic",
         `Topics: ${WEBHOOK_TOPICS.join(", ")}. The answer carries the signing secret (\`whsec_...\`, Standard Webhooks) once: store it. ` +
           "Notifications are POSTed to `target` with the headers webhook-id, webhook-timestamp and webhook-signature " +
-          "(v1, HMAC-SHA256 over `id.timestamp.body`). 403 when the business does not have the webhooks feature; " +
+          "(v1, HMAC-SHA256 over `id.timestamp.body`). event_occurrence.upcoming is sent once per active occurrence, " +
+          "at the first 5-minute run that finds it starting within the next 24 hours (never once it has started or was canceled). " +
+          "403 when the business does not have the webhooks feature; " +
           "422 for a target that is not http(s) or resolves to a private or loopback address."
       )
     )
@@ -98,7 +100,8 @@ export const WebhooksApi = HttpApiGroup.make("webhooks")
     }).annotateMerge(
       docs(
         "The delivery log",
-        "Newest first: each delivery with its attempts (time, status code, latency, error) and the time of the next attempt."
+        "Newest first: each delivery with its attempts (time, status code, latency, error) and the time of the next attempt. " +
+          "Events are kept 30 days (longer while a delivery of theirs is pending), then go with their deliveries."
       )
     )
   )
@@ -114,7 +117,7 @@ export const WebhooksApi = HttpApiGroup.make("webhooks")
       docs(
         "Replay an event",
         "Sends the event to this webhook again as a new delivery (202), with the same webhook-id as the original. " +
-          "Only events this webhook was sent can be replayed."
+          "Only events this webhook was sent can be replayed, and only while they are kept (30 days)."
       )
     )
   )

@@ -21,6 +21,18 @@ const decodeAttempts = Schema.decodeUnknownEffect(Schema.Array(AttemptRow))
 const decodeWork = Schema.decodeUnknownEffect(Schema.Array(DeliveryWorkRow))
 const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
 const decodeFlags = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ value: Schema.Boolean })))
+const decodeBusinesses = Schema.decodeUnknownEffect(
+  Schema.Array(
+    Schema.Struct({
+      id: Schema.Number,
+      subdomain: Schema.String,
+      name: Schema.String,
+      time_zone: Schema.String,
+      currency_code: Schema.String,
+      default_locale: Schema.String
+    })
+  )
+)
 
 export interface SubscriptionInsert {
   readonly createdByStaffMemberId: number
@@ -320,6 +332,57 @@ const make = Effect.gen(function* () {
           values (${businessId}, ${subscriptionId}, ${eventId}, 'replay') returning id`.pipe(
         Effect.flatMap(decodeIds),
         Effect.map((rows) => rows[0]!.id),
+        Effect.orDie
+      ),
+
+    /** The businesses with an enabled webhook of the topic: where a scheduled topic's job has work. */
+    subscribedBusinesses: (topic: WebhookTopic) =>
+      sql`select b.id, b.subdomain, b.name, b.time_zone, b.currency_code, b.default_locale
+          from businesses b
+          where b.id in (select business_id from webhook_subscriptions where topic = ${topic} and enabled)
+          order by b.id`.pipe(Effect.flatMap(decodeBusinesses), Effect.orDie),
+
+    /**
+     * Up to `limit` active occurrences starting in (`from`, `until`] not yet announced as
+     * upcoming, marked announced at `now`. Call it inside the transaction that emits their
+     * events: the rows stay locked until it commits, and a concurrent run skips them (SKIP
+     * LOCKED) and then finds them marked, so each occurrence is announced once.
+     */
+    claimUpcomingOccurrences: (businessId: number, window: { readonly from: Date; readonly until: Date }, limit: number) =>
+      sql`with due as (
+            select id from event_occurrences
+            where business_id = ${businessId} and state = 'active' and upcoming_notified_at is null
+              and start_at > ${window.from} and start_at <= ${window.until}
+            order by start_at, id
+            limit ${limit}
+            for update skip locked
+          )
+          update event_occurrences o set upcoming_notified_at = ${window.from}
+          from due where o.business_id = ${businessId} and o.id = due.id
+          returning o.id`.pipe(
+        Effect.flatMap(decodeIds),
+        Effect.map((rows) => rows.map((row) => row.id).sort((a, b) => a - b)),
+        Effect.orDie
+      ),
+
+    /**
+     * Retention: deletes up to `limit` events created before `before`, oldest first, with their
+     * deliveries and attempts (cascade). An event with a pending delivery (a late replay still
+     * retrying) waits for it to settle. Returns how many events went.
+     */
+    pruneEvents: (before: Date, limit: number) =>
+      sql`delete from webhook_events e
+          using (
+            select business_id, id from webhook_events ev
+            where ev.created_at < ${before}
+              and not exists (select 1 from webhook_deliveries d
+                              where d.business_id = ev.business_id and d.event_id = ev.id and d.status = 'pending')
+            order by ev.created_at
+            limit ${limit}
+          ) old
+          where e.business_id = old.business_id and e.id = old.id
+          returning e.id`.pipe(
+        Effect.map((rows) => rows.length),
         Effect.orDie
       )
   }
