@@ -23,6 +23,7 @@ import { StaffMembersRepo } from "./staff-members/repo.ts"
 import { EnrollmentsLive } from "./visits/enrollments-live.ts"
 import { VisitsRepo } from "./visits/repo.ts"
 import { BookingsRepo } from "./bookings/repo.ts"
+import { OngoingEnrollmentsLive } from "./bookings/ongoing.ts"
 import { MakeUpsRepo } from "./make-ups/repo.ts"
 import { NotesRepo } from "./notes/repo.ts"
 import { WaitlistsRepo } from "./waitlists/repo.ts"
@@ -65,6 +66,8 @@ const RepositoriesLive = Layer.mergeAll(
   EligibilityRepo.layer,
   // Enrollment (issue 5).
   EnrollmentsLive.pipe(Layer.provideMerge(VisitsRepo.layer)),
+  // Sessions the materialization adds go to the event's ongoing leases (bookings/ongoing.ts).
+  OngoingEnrollmentsLive.pipe(Layer.provide(Layer.mergeAll(BookingsRepo.layer, VisitsRepo.layer, WebhooksRepo.layer))),
   BookingsRepo.layer,
   MakeUpsRepo.layer,
   WaitlistsRepo.layer,

@@ -22,6 +22,15 @@ const decodeEvents = Schema.decodeUnknownEffect(Schema.Array(EventInfo))
 const Session = Schema.Struct({ id: Schema.Number, start_at: Schema.Date })
 export type Session = typeof Session.Type
 const decodeSessions = Schema.decodeUnknownEffect(Schema.Array(Session))
+const OngoingLease = Schema.Struct({
+  id: Schema.Number,
+  booking_id: Schema.Number,
+  person_id: Schema.NullOr(Schema.Number),
+  start_at: Schema.Date,
+  booking_state: Schema.Literals(["incomplete", "completed"])
+})
+export type OngoingLease = typeof OngoingLease.Type
+const decodeOngoing = Schema.decodeUnknownEffect(Schema.Array(OngoingLease))
 const decodeDue = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ business_id: Schema.Number, id: Schema.Number })))
 
 const BOOKING_COLUMNS = `b.id, b.state, b.person_id, b.created_by_staff_member_id, b.idempotency_token, b.request_digest,
@@ -178,11 +187,46 @@ const make = Effect.gen(function* () {
         Effect.orDie
       ),
 
-    /** The event's active sessions starting at or after `from`, by start. */
+    /**
+     * The event's active sessions starting at or after `from`, by start. The event's key-share
+     * lock orders the lease's transaction with a materialization of the event (which locks it
+     * for update): sessions it adds are either read here or, committed after this lease, get
+     * the lease from ongoing.ts. Never neither.
+     */
     sessionsFrom: (businessId: number, eventId: number, from: Date) =>
-      sql`select id, start_at from event_occurrences
-          where business_id = ${businessId} and event_id = ${eventId} and state = 'active' and start_at >= ${from}
-          order by start_at, id`.pipe(Effect.flatMap(decodeSessions), Effect.orDie),
+      Effect.gen(function* () {
+        yield* sql`select 1 from events where business_id = ${businessId} and id = ${eventId} for key share`
+        return yield* sql`select id, start_at from event_occurrences
+            where business_id = ${businessId} and event_id = ${eventId} and state = 'active' and start_at >= ${from}
+            order by start_at, id`.pipe(Effect.flatMap(decodeSessions))
+      }).pipe(Effect.orDie),
+
+    /**
+     * The live ongoing leases of an event (kind recurring, `recurring`), by id: those of
+     * completed bookings and of incomplete ones not past `expires_at`; a lease whose person was
+     * deleted is over. Their bookings are share-locked first, in id order: completion, expiry,
+     * removal and lease changes hold the booking's update lock, so the leases read afterwards
+     * (a new snapshot) are as those left them, and they wait for this transaction in turn.
+     */
+    ongoingLeases: (businessId: number, eventId: number, now: Date) =>
+      Effect.gen(function* () {
+        yield* sql`select b.id from bookings b
+                   where b.business_id = ${businessId} and b.state <> 'expired'
+                     and exists (select 1 from leases l
+                                 where l.business_id = b.business_id and l.booking_id = b.id and l.event_id = ${eventId}
+                                   and l.kind = 'recurring' and l.recurring)
+                   order by b.id
+                   for share of b`
+        return yield* sql`select l.id, l.booking_id, l.person_id, l.start_at, b.state as booking_state
+            from leases l
+            join bookings b on b.business_id = l.business_id and b.id = l.booking_id
+            left join people p on p.business_id = l.business_id and p.id = l.person_id
+            where l.business_id = ${businessId} and l.event_id = ${eventId} and l.kind = 'recurring' and l.recurring
+              and l.state in ('reserved', 'registered') and l.start_at is not null
+              and (b.state = 'completed' or (b.state = 'incomplete' and b.expires_at > ${now}))
+              and (l.person_id is null or p.deleted_at is null)
+            order by l.id`.pipe(Effect.flatMap(decodeOngoing))
+      }).pipe(Effect.orDie),
 
     /** The people among `ids` who exist (not deleted). */
     livePeople: (businessId: number, ids: ReadonlyArray<number>) =>

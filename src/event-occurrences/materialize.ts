@@ -6,6 +6,7 @@ import { sessionDates, sessionInstants } from "../events/recurrence.ts"
 import { enqueueJob } from "../platform/jobs.ts"
 import { addDays, localDateAt } from "../shared/zoned-time.ts"
 import type { OccurrenceInsert } from "./model.ts"
+import { OngoingEnrollments } from "./ongoing-enrollments.ts"
 import { EventOccurrencesRepo, type MaterializedRow } from "./repo.ts"
 
 /**
@@ -17,7 +18,8 @@ import { EventOccurrencesRepo, type MaterializedRow } from "./repo.ts"
  * For each session date of the window: a missing occurrence is created; one that has not
  * started and is active or reserved follows the event (time, place, staff, capacity); one
  * that was cancelled or deleted keeps that state. An occurrence whose date the event no longer
- * produces (or of a deleted event) is marked deleted, its row kept.
+ * produces (or of a deleted event) is marked deleted, its row kept. New sessions that have not
+ * started get the event's ongoing enrollments, in the same transaction (ongoing-enrollments.ts).
  */
 export const WINDOW_DAYS = 120
 export const BACKFILL_DAYS = 7
@@ -91,7 +93,10 @@ export const materializeEvent = Effect.fn("EventOccurrences.materialize")(functi
           updated++
         }
       }
-      yield* occurrences.insert(businessId, inserts)
+      const insertedIds = yield* occurrences.insert(businessId, inserts)
+      // Ongoing (recurring) leases of the event cover its future sessions: the new ones too.
+      const added = inserts.flatMap((row, i) => (row.start_at.getTime() > nowMs ? [{ id: insertedIds[i]!, start_at: row.start_at }] : []))
+      if (added.length > 0) yield* (yield* OngoingEnrollments).sessionsAdded(businessId, eventId, added)
       const stale = existing.filter((row) => !wanted.has(row.scheduled_date) && row.scheduled_date <= windowEnd && upcoming(row))
       const deleted = yield* occurrences.setState(businessId, stale.map((row) => row.id), "deleted", now)
       yield* events.setMaterializedThrough(businessId, eventId, windowEnd)
