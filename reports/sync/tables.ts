@@ -16,6 +16,8 @@ export interface StoreTable {
    * clients). COPY cannot take bind parameters, so `where` is a fixed text (see sync.ts).
    */
   readonly select: (where: string) => string
+  /** The row's business in `select`'s terms (for reading a table in parts by business). */
+  readonly businessIdSql: string
 }
 
 export const createTableSql = (table: StoreTable) =>
@@ -36,6 +38,7 @@ const franchiseJoin = (business: string) =>
 /** Clients: one row per person, in every state (person_state tells active, hidden, deleted). */
 export const clientsTable: StoreTable = {
   name: "clients",
+  businessIdSql: "p.business_id",
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ["business_id", "BIGINT NOT NULL"],
@@ -208,6 +211,7 @@ export const clientsTable: StoreTable = {
 /** Custom field definitions: what `custom_fields` expands to. */
 export const customFieldsTable: StoreTable = {
   name: "custom_fields",
+  businessIdSql: "business_id",
   columns: [
     ["business_id", "BIGINT NOT NULL"],
     ["id", "BIGINT NOT NULL"],
@@ -396,6 +400,7 @@ const occurrenceFrom = `
 /** Event occurrences: one row per occurrence, in every state (service_state tells deleted ones). */
 export const eventOccurrencesTable: StoreTable = {
   name: "event_occurrences",
+  businessIdSql: "o.business_id",
   columns: [["key", "VARCHAR NOT NULL"], ...occurrenceColumns, ["instructor_names", "VARCHAR"]],
   select: (where) => `${occurrenceCtes(where)}
     select
@@ -408,6 +413,7 @@ export const eventOccurrencesTable: StoreTable = {
 /** One row per staff member of each occurrence; `where` is a condition on the occurrence `o`. */
 export const eventOccurrenceStaffMembersTable: StoreTable = {
   name: "event_occurrence_staff_members",
+  businessIdSql: "o.business_id",
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...occurrenceColumns,
@@ -548,6 +554,7 @@ const enrollmentJoins = (row: "v" | "w") => `
  */
 export const enrollmentsTable: StoreTable = {
   name: "enrollments",
+  businessIdSql: "o.business_id",
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ["business_id", "BIGINT NOT NULL"],

@@ -99,7 +99,7 @@ export const resolvePerson = Effect.fn("Leases.resolvePerson")(function* (
   }
   const desk = person as DeskLeasePerson
   if (given(desk.id)) {
-    const live = yield* repo.livePeople(context.businessId, [desk.id])
+    const live = yield* (yield* VisitsRepo).livePeople(context.businessId, [desk.id])
     if (!live.has(desk.id)) messages.push({ key: "field_id_not_found", params: { field: `${field}.id`, id: desk.id } })
     return { plan: { _tag: "Existing", id: desk.id } as PersonPlan, notFound: undefined }
   }

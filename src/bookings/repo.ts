@@ -228,15 +228,6 @@ const make = Effect.gen(function* () {
             order by l.id`.pipe(Effect.flatMap(decodeOngoing))
       }).pipe(Effect.orDie),
 
-    /** The people among `ids` who exist (not deleted). */
-    livePeople: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0
-        ? Effect.succeed(new Set<number>() as ReadonlySet<number>)
-        : sql`select id from people where business_id = ${businessId} and id = any(${ids}) and deleted_at is null`.pipe(
-          Effect.flatMap(decodeIds),
-          Effect.map((rows): ReadonlySet<number> => new Set(rows.map((row) => row.id))),
-          Effect.orDie
-        ),
 
     personByEmail: (businessId: number, email: string) =>
       sql`select id from people where business_id = ${businessId} and lower(email::text) = lower(${email}) and deleted_at is null
