@@ -155,6 +155,13 @@ const inSnapshot = async <A>(client: pg.Client, body: () => Promise<A>): Promise
  */
 const PARTS: Readonly<Record<string, number>> = { enrollments: 4, clients: 2 }
 
+/** `ids` in at most `count` consecutive runs of about equal length (one run: the whole table). */
+const partition = (ids: ReadonlyArray<string>, count: number): ReadonlyArray<ReadonlyArray<string>> => {
+  const n = Math.min(count, ids.length)
+  if (n <= 1) return [ids]
+  return Array.from({ length: n }, (_, i) => ids.slice(Math.floor((i * ids.length) / n), Math.floor(((i + 1) * ids.length) / n)))
+}
+
 const fullRebuild = async (client: pg.Client, dir: string): Promise<Result> => {
   const generation = nextGeneration(dir)
   const target = path.join(dir, storeFile(generation))
@@ -165,14 +172,16 @@ const fullRebuild = async (client: pg.Client, dir: string): Promise<Result> => {
     ;({ at } = await inSnapshot(client, () =>
       withDuckDB(target, async (connection) => {
         for (const table of TABLES) await connection.run(createTableSql(table))
+        const businessIds = (await client.query<{ id: string }>("select id from businesses order by id")).rows.map((row) => row.id)
         // At most one load runs while the next part is read; its failure surfaces at the next await.
         let loading: Promise<unknown> = Promise.resolve()
         for (const table of TABLES) {
-          const parts = PARTS[table.name] ?? 1
-          for (let part = 0; part < parts; part++) {
+          // Parts are runs of business ids (a list the planner estimates well; a modulo it does not).
+          const parts = partition(businessIds, PARTS[table.name] ?? 1)
+          for (const [part, ids] of parts.entries()) {
             const file = path.join(dir, `${table.name}-${part}-${process.pid}.csv`)
             files.push(file)
-            const where = parts === 1 ? "true" : `${table.businessIdSql} % ${parts} = ${part}`
+            const where = parts.length === 1 ? "true" : `${table.businessIdSql} in (${ids.join(", ")})`
             rows[table.name] = (rows[table.name] ?? 0) + (await copyToFile(client, table.select(where), file))
             await loading
             loading = connection.run(`INSERT INTO ${table.name} ${readCsv(table, file)} ORDER BY business_id`).then(() => removeFile(file))

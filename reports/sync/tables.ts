@@ -344,7 +344,7 @@ const occurrenceSelect = `
       l.name as service_location_name,
       ${utc("o.start_at")} as start_at,
       ${utc("o.end_at")} as end_at,
-      ${localTime("o.start_at", "o.time_zone")} as local_start_at,
+      o.local_start_at,
       o.capacity::bigint as capacity, -- null: unlimited
       o.attendance_complete as attendance_completed,
       ${OCCURRENCE_COUNTS.map(([name, sql]) => `(${sql})::bigint as ${name}`).join(",\n      ")}`
@@ -355,7 +355,8 @@ const occurrenceSelect = `
  * (`wc`) and the instructors' names (`ins`). Unreferenced ones cost nothing.
  */
 const occurrenceCtes = (where: string) => `
-    with sel_o as not materialized (select o.* from event_occurrences o where ${where}),
+    with sel_o as not materialized (
+      select o.*, ${localTime("o.start_at", "o.time_zone")} as local_start_at from event_occurrences o where ${where}),
     vc as (
       select v.business_id, v.event_occurrence_id,
              count(*) as visits,
@@ -531,7 +532,7 @@ const enrollmentCommon = (row: "v" | "w") => `
       case when o.state in ('canceled', 'deleted') then 'deleted' else 'active' end as service_state,
       case s.type when 'Appointment' then 'appointment' when 'GroupClass' then 'group_class' else 'course' end as service_type,
       ${utc("o.start_at")} as start_at,
-      ${localTime("o.start_at", "o.time_zone")} as local_start_at`
+      o.local_start_at`
 
 const enrollmentJoins = (row: "v" | "w") => `
     join sel_o o on o.business_id = ${row}.business_id and o.id = ${row}.event_occurrence_id
