@@ -1,10 +1,10 @@
 import { Clock, Effect, Option } from "effect"
-import { SqlClient } from "effect/sql"
 import { createHash } from "node:crypto"
 import { CurrentStaff } from "../auth/access.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { clientReach } from "../people/client-reach.ts"
 import { enqueueJob } from "../platform/jobs.ts"
+import { inTransaction } from "../platform/transactions.ts"
 import { clientAudience, privateResponse } from "../services/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
@@ -171,12 +171,6 @@ const resolveLeases = Effect.fn("Bookings.resolveLeases")(function* (
   }
   return plans
 })
-
-const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    return yield* sql.withTransaction(effect)
-  }).pipe(Effect.catchTag("SqlError", Effect.die))
 
 // ---------------------------------------------------------------------------------------------
 // Bookings

@@ -1,5 +1,4 @@
 import { Clock, Effect } from "effect"
-import { SqlClient } from "effect/sql"
 import { CurrentStaff } from "../auth/access.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { Commerce } from "../eligibility/commerce.ts"
@@ -8,6 +7,7 @@ import { evaluate } from "../eligibility/rules.ts"
 import type { OccurrenceRow } from "../event-occurrences/model.ts"
 import { findOccurrence } from "../event-occurrences/service.ts"
 import { clientReach, requireInReach } from "../people/client-reach.ts"
+import { inTransaction } from "../platform/transactions.ts"
 import { clientAudience, findService } from "../services/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import type { MessageKey } from "../shared/i18n.ts"
@@ -38,12 +38,6 @@ import { findFrontVisit, notifyClient } from "./service.ts"
 
 const isHolding = (state: VisitState) => (HOLDING_STATES as ReadonlyArray<VisitState>).includes(state)
 const descriptionKey = (code: string) => `eligibility_${code}` as MessageKey
-
-const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    return yield* sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
-  })
 
 /** Staff notices go out in the business's language; a client's own request in theirs. */
 const businessLocale = Effect.gen(function* () {

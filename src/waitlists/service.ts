@@ -1,5 +1,4 @@
 import { Clock, Effect } from "effect"
-import { SqlClient } from "effect/sql"
 import { CurrentStaff } from "../auth/access.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { EligibilityRepo } from "../eligibility/repo.ts"
@@ -13,6 +12,7 @@ import { BadRequest, type Message, NotFound, Unprocessable, fail } from "../shar
 import { t, type MessageKey } from "../shared/i18n.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
 import { RequestContext } from "../shared/request-context.ts"
+import { inTransaction } from "../platform/transactions.ts"
 import { VisitsRepo } from "../visits/repo.ts"
 import {
   WAITLIST_RESTRICTION_CODES,
@@ -202,10 +202,9 @@ const createEntry = Effect.fn("Waitlists.create")(function* (
   createdByStaffMemberId: number | null
 ) {
   const business = yield* CurrentBusiness
-  const sql = yield* SqlClient.SqlClient
   const repo = yield* WaitlistsRepo
   const now = new Date(yield* Clock.currentTimeMillis)
-  const id = yield* sql.withTransaction(
+  const id = yield* inTransaction(
     Effect.gen(function* () {
       const occurrence = yield* findOccurrence(occurrenceId, audience)
       yield* (yield* VisitsRepo).lockOccurrences(business.id, [occurrence.id])
@@ -217,7 +216,7 @@ const createEntry = Effect.fn("Waitlists.create")(function* (
       if (id === undefined) return yield* fail(Unprocessable, { key: DESCRIPTION_KEYS.person_already_waitlisted })
       return id
     })
-  ).pipe(Effect.catchTag("SqlError", Effect.die))
+  )
   return (yield* repo.find(business.id, id))!
 })
 
@@ -250,10 +249,9 @@ export const createDeskEntry = Effect.fn("Waitlists.deskCreate")(function* (inpu
  */
 export const updateDeskEntry = Effect.fn("Waitlists.deskUpdate")(function* (id: number, stateEvent: WaitlistStateEvent) {
   const business = yield* CurrentBusiness
-  const sql = yield* SqlClient.SqlClient
   const repo = yield* WaitlistsRepo
   const now = new Date(yield* Clock.currentTimeMillis)
-  yield* sql.withTransaction(
+  yield* inTransaction(
     Effect.gen(function* () {
       const row = yield* repo.lock(business.id, id)
       if (!row) return yield* fail(NotFound, { key: "waitlist_entry_not_found", params: { id } })
@@ -270,7 +268,7 @@ export const updateDeskEntry = Effect.fn("Waitlists.deskUpdate")(function* (id: 
         yield* repo.setState(business.id, id, "enrolled", now)
       }
     })
-  ).pipe(Effect.catchTag("SqlError", Effect.die))
+  )
   return { waitlist_entries: [toDeskWire((yield* repo.find(business.id, id))!)] }
 })
 

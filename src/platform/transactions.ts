@@ -1,0 +1,38 @@
+import { Cause, Data, Effect, Schedule } from "effect"
+import { SqlClient, SqlError } from "effect/sql"
+
+/**
+ * The one way a request's write runs in a transaction. Writers that lock rows (the capacity
+ * rule, bookings, waitlists, the materializer) can meet in a cycle PostgreSQL breaks by
+ * aborting one of them (deadlock_detected), or fail a serialization check: the aborted one has
+ * written nothing, so it is run again, up to three more times after a short random pause,
+ * instead of answering 500. Any other SQL error is a defect, as everywhere.
+ */
+const isLockConflict = (cause: Cause.Cause<unknown>): boolean => {
+  const error = Cause.squash(cause)
+  return SqlError.isSqlError(error) && (error.reason._tag === "DeadlockError" || error.reason._tag === "SerializationError")
+}
+
+class LockConflict extends Data.TaggedError("LockConflict")<{ readonly conflict: Cause.Cause<unknown> }> {}
+
+export const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError.SqlError>, R | SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return yield* sql.withTransaction(effect)
+  }).pipe(
+    // SQL failures are defects (a broken statement is our bug); lock conflicts among them are retried.
+    Effect.catchTag("SqlError", Effect.die),
+    Effect.catchCause((cause): Effect.Effect<never, Exclude<E, SqlError.SqlError> | LockConflict> =>
+      isLockConflict(cause)
+        ? Effect.fail(new LockConflict({ conflict: cause }))
+        : Effect.failCause(cause as Cause.Cause<Exclude<E, SqlError.SqlError>>)),
+    Effect.retry({
+      while: (error) => error instanceof LockConflict,
+      times: 3,
+      schedule: Schedule.jittered(Schedule.exponential("10 millis"))
+    }),
+    Effect.catchIf(
+      (error): error is LockConflict => error instanceof LockConflict,
+      (error) => Effect.die(Cause.squash(error.conflict))
+    )
+  ) as Effect.Effect<A, Exclude<E, SqlError.SqlError>, R | SqlClient.SqlClient>
