@@ -93,7 +93,8 @@ const deskPeople = (personIds: ReadonlyArray<number>) =>
 // ---------------------------------------------------------------------------------------------
 // Event occurrences
 
-const occurrenceEligibility = Effect.fn("Eligibility.occurrence")(function* (
+/** The eligibility records of `people` for one occurrence (also the rules client-mode POST visits enforces). */
+export const occurrenceEligibility = Effect.fn("Eligibility.occurrence")(function* (
   occurrence: OccurrenceRow,
   service: ServiceRow,
   people: ReadonlyArray<EligibilityPersonRow>,

@@ -1,16 +1,14 @@
 import { Clock, Effect } from "effect"
 import { CurrentStaff } from "../auth/access.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
-import { Commerce } from "../eligibility/commerce.ts"
 import { EligibilityRepo } from "../eligibility/repo.ts"
-import { evaluate } from "../eligibility/rules.ts"
+import { occurrenceEligibility } from "../eligibility/service.ts"
 import type { OccurrenceRow } from "../event-occurrences/model.ts"
 import { findOccurrence } from "../event-occurrences/service.ts"
 import { clientReach, requireInReach } from "../people/client-reach.ts"
 import { inTransaction } from "../platform/transactions.ts"
 import { clientAudience, findService } from "../services/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
-import type { MessageKey } from "../shared/i18n.ts"
 import { parseLocale } from "../shared/locale.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { admitVisits, placesFreed } from "./capacity.ts"
@@ -37,7 +35,6 @@ import { findFrontVisit, notifyClient } from "./service.ts"
  */
 
 const isHolding = (state: VisitState) => (HOLDING_STATES as ReadonlyArray<VisitState>).includes(state)
-const descriptionKey = (code: string) => `eligibility_${code}` as MessageKey
 
 /** Staff notices go out in the business's language; a client's own request in theirs. */
 const businessLocale = Effect.gen(function* () {
@@ -94,31 +91,10 @@ export const createFrontVisit = Effect.fn("Visits.frontCreate")(function* (input
   const service = yield* findService(occurrence.service_id, { _tag: "Staff", includeHidden: true })
   const [person] = yield* (yield* EligibilityRepo).people(business.id, [personId])
   if (!person) return yield* fail(NotFound, { key: "person_not_found", params: { id: personId } })
-  const repo = yield* VisitsRepo
-  const commerce = yield* Commerce
-  const now = yield* Clock.currentTimeMillis
-  const taken = (yield* repo.placesTaken(business.id, [occurrence.id])).get(occurrence.id) ?? 0
-  const target = {
-    serviceId: service.id,
-    locationId: occurrence.location_id,
-    staffMemberIds: occurrence.staff.map((staff) => staff.id),
-    at: occurrence.start_at
-  }
-  const verdict = evaluate({
-    mode: "front",
-    list: "occurrence",
-    service,
-    isMember: person.is_member,
-    state: occurrence.state,
-    window: { start: occurrence.start_at.getTime(), end: occurrence.end_at.getTime(), timeZone: occurrence.time_zone },
-    now,
-    full: occurrence.capacity !== null && taken >= occurrence.capacity,
-    alreadyEnrolled: (yield* repo.visitorsOf(business.id, [occurrence.id], [personId])).length > 0,
-    hasPlan: (yield* commerce.planHolders(business.id, [personId], target)).has(personId),
-    hasCard: (yield* commerce.cardHolders(business.id, [personId])).has(personId)
-  })
-  if (verdict.restrictions.length > 0) {
-    return yield* fail(Unprocessable, ...verdict.restrictions.map((code) => ({ key: descriptionKey(code) })))
+  // Every client-mode restriction of the occurrence's eligibility, in its localized description.
+  const [eligibility] = yield* occurrenceEligibility(occurrence, service, [person], "front")
+  if (eligibility!.restrictions.length > 0) {
+    return yield* Effect.fail(new Unprocessable({ errors: eligibility!.restrictions.map((restriction) => restriction.description) }))
   }
   const [id] = yield* inTransaction(
     Effect.gen(function* () {

@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { OCCURRENCE_STATES } from "../event-occurrences/model.ts"
 import { type Page, totalCount } from "../shared/pagination.ts"
+import { recipientJoin } from "../mail/recipient.ts"
 import { insertTenantRows } from "../shared/sql-rows.ts"
 import { HOLDING_STATES, VISIT_COLUMNS, VisitRow, type VisitState } from "./model.ts"
 
@@ -197,16 +198,11 @@ const make = Effect.gen(function* () {
       ),
 
     /**
-     * Where a visit notice goes: the person's e-mail, else (a dependent without one) their
-     * provider's. Null e-mail: nobody to tell.
+     * Where a visit notice goes (src/mail/recipient.ts). Null e-mail: nobody to tell.
      */
     recipient: (businessId: number, personId: number) =>
-      sql`select p.first_name, coalesce(p.email::text, pr.email::text) as email, pr.first_name as provider_first_name,
-                 (p.email is null and pr.email is not null) as via_provider
-          from people p
-          left join lateral (select q.first_name, q.email from person_relationships r
-                             join people q on q.business_id = r.business_id and q.id = r.provider_id and q.deleted_at is null
-                             where r.business_id = p.business_id and r.dependent_id = p.id limit 1) pr on true
+      sql`select p.first_name, recipient.email, recipient.provider_first_name, recipient.provider_first_name is not null as via_provider
+          from people p ${sql.literal(recipientJoin("p"))}
           where p.business_id = ${businessId} and p.id = ${personId}`.pipe(
         Effect.flatMap(decodeRecipients),
         Effect.map((rows) => rows[0]),

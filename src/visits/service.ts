@@ -4,9 +4,10 @@ import { CurrentBusiness } from "../auth/tenant.ts"
 import { findOccurrence } from "../event-occurrences/service.ts"
 import { sendMail } from "../mail/service.ts"
 import { clientReach, requireInReach } from "../people/client-reach.ts"
-import { BadRequest, NotFound, fail } from "../shared/errors.ts"
+import { NotFound, fail } from "../shared/errors.ts"
 import type { Locale } from "../shared/locale.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
+import { pairedRange } from "../shared/ranges.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import { type VisitRow, type VisitSummary, toVisitWire } from "./model.ts"
 import { VisitsRepo } from "./repo.ts"
@@ -29,20 +30,9 @@ export type PersonTarget = number | "me"
 
 const visitNotFound = (id: number) => fail(NotFound, { key: "visit_not_found", params: { id } })
 
-/** `from` and `to` come together (spec: each required when the other is given), in order. */
-const rangeOf = (query: VisitListQuery) =>
-  Effect.gen(function* () {
-    if (query.from !== undefined && query.to === undefined) return yield* fail(BadRequest, { key: "field_required", params: { field: "to" } })
-    if (query.to !== undefined && query.from === undefined) return yield* fail(BadRequest, { key: "field_required", params: { field: "from" } })
-    if (query.from !== undefined && query.to !== undefined && query.to.getTime() < query.from.getTime()) {
-      return yield* fail(BadRequest, { key: "range_end_before_start", params: { from: "from", to: "to" } })
-    }
-    return { from: query.from, to: query.to }
-  })
-
 const personVisits = Effect.fn("Visits.personList")(function* (personId: number, query: VisitListQuery) {
   const business = yield* CurrentBusiness
-  const range = yield* rangeOf(query)
+  const range = yield* pairedRange(query, "field_required")
   const page = pageOf(query)
   const { rows, total } = yield* (yield* VisitsRepo).listForPerson(business.id, personId, page, {
     ...range,

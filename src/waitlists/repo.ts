@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql"
 import { SERVICE_TYPES } from "../services/model.ts"
 import type { Page } from "../shared/pagination.ts"
 import { LIVE_STATES, WaitlistEntryRow, type WaitlistState } from "./model.ts"
+import { recipientJoin } from "../mail/recipient.ts"
 
 /** The SQL of waitlist entries: lists, the live-entry facts of eligibility, and the offer queue. */
 const live = LIVE_STATES as ReadonlyArray<string>
@@ -140,20 +141,17 @@ const make = Effect.gen(function* () {
           order by w.created_at, w.id limit 1 for update`.pipe(Effect.flatMap(decodeRows), Effect.map(one), Effect.orDie),
 
     /**
-     * Whom to tell of a place given: the person, their e-mail address (else their provider's:
-     * a child's place is news for the parent), the business and the occurrence.
+     * Whom to tell of a place given: the person, where their mail goes (src/mail/recipient.ts),
+     * the business and the occurrence.
      */
     recipient: (businessId: number, personId: number, occurrenceId: number) =>
-      sql`select p.first_name, coalesce(p.email::text, (
-                select pp.email::text from person_relationships r
-                join people pp on pp.business_id = r.business_id and pp.id = r.provider_id
-                where r.business_id = p.business_id and r.dependent_id = p.id and pp.email is not null
-                order by r.provider_id limit 1)) as email,
+      sql`select p.first_name, recipient.email,
             p.deleted_at is not null as deleted, b.name as business_name, b.default_locale,
             o.name as occurrence_name, o.start_at, o.time_zone
           from people p
           join businesses b on b.id = p.business_id
           join event_occurrences o on o.business_id = p.business_id and o.id = ${occurrenceId}
+          ${sql.literal(recipientJoin("p"))}
           where p.business_id = ${businessId} and p.id = ${personId}`.pipe(
         Effect.flatMap(decodeRecipients),
         Effect.map((rows) => rows[0]),

@@ -8,9 +8,10 @@ import { findOccurrence } from "../event-occurrences/service.ts"
 import { type ClientReach, clientReach, requireInReach } from "../people/client-reach.ts"
 import type { Audience } from "../services/model.ts"
 import { clientAudience, privateResponse, staffAudience } from "../services/service.ts"
-import { BadRequest, type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
+import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { t, type MessageKey } from "../shared/i18n.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
+import { pairedRange } from "../shared/ranges.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { inTransaction } from "../platform/transactions.ts"
 import { VisitsRepo } from "../visits/repo.ts"
@@ -128,26 +129,13 @@ export interface EntryListQuery {
   readonly event_occurrence_id?: number | undefined
 }
 
-/** `from` and `to` come together (spec: each required when the other is given). */
-const rangeOf = (query: EntryListQuery) =>
-  Effect.gen(function* () {
-    const problems: Array<Message> = []
-    if (query.from !== undefined && query.to === undefined) problems.push({ key: "waitlist_range_incomplete", params: { field: "to", other: "from" } })
-    if (query.to !== undefined && query.from === undefined) problems.push({ key: "waitlist_range_incomplete", params: { field: "from", other: "to" } })
-    if (query.from !== undefined && query.to !== undefined && query.to.getTime() < query.from.getTime()) {
-      problems.push({ key: "range_end_before_start", params: { from: "from", to: "to" } })
-    }
-    if (problems.length > 0) return yield* fail(BadRequest, ...problems)
-    return { from: query.from, to: query.to }
-  })
-
 const listEntries = Effect.fn("Waitlists.list")(function* (
   query: EntryListQuery,
   filters: { readonly personIds?: ReadonlyArray<number>; readonly occurrenceId?: number },
   clientMode: boolean
 ) {
   const business = yield* CurrentBusiness
-  const range = yield* rangeOf(query)
+  const range = yield* pairedRange(query, "waitlist_range_incomplete")
   const page = pageOf(query)
   const occurrenceId = filters.occurrenceId ?? query.event_occurrence_id
   // An occurrence filter that contradicts the path's occurrence matches nothing.
