@@ -10,6 +10,7 @@ import { type Message, Unprocessable, fail } from "../shared/errors.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import { type Admission, admitVisits, placesFreed } from "../visits/capacity.ts"
 import { emitVisitEvents } from "../visits/events.ts"
+import { EligibilityRepo } from "../eligibility/repo.ts"
 import { VisitsRepo } from "../visits/repo.ts"
 import type { DeskLeasePerson, LeaseInput, LeaseKind, LeaseRow } from "./model.ts"
 import { BookingsRepo } from "./repo.ts"
@@ -99,8 +100,8 @@ export const resolvePerson = Effect.fn("Leases.resolvePerson")(function* (
   }
   const desk = person as DeskLeasePerson
   if (given(desk.id)) {
-    const live = yield* (yield* VisitsRepo).livePeople(context.businessId, [desk.id])
-    if (!live.has(desk.id)) messages.push({ key: "field_id_not_found", params: { field: `${field}.id`, id: desk.id } })
+    const live = yield* (yield* EligibilityRepo).people(context.businessId, [desk.id])
+    if (live.length === 0) messages.push({ key: "field_id_not_found", params: { field: `${field}.id`, id: desk.id } })
     return { plan: { _tag: "Existing", id: desk.id } as PersonPlan, notFound: undefined }
   }
   const email = desk.email?.trim() ?? ""

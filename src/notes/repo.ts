@@ -67,13 +67,6 @@ const make = Effect.gen(function* () {
     delete: (businessId: number, id: number) =>
       sql`delete from notes where business_id = ${businessId} and id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
 
-    /** A live person of the business, by id. */
-    personExists: (businessId: number, id: number) =>
-      sql`select id from people where business_id = ${businessId} and id = ${id} and deleted_at is null`.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows) => rows.length > 0),
-        Effect.orDie
-      ),
 
     /**
      * Who hears of a public note: the person (with an e-mail address), or everyone holding a

@@ -5,7 +5,7 @@ import { requireAuthorOrManager } from "../auth/policies.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { findOccurrence } from "../event-occurrences/service.ts"
 import { sendMail } from "../mail/service.ts"
-import { clientReach, requireInReach } from "../people/client-reach.ts"
+import { clientReach, requireInReach, requireLivePerson } from "../people/client-reach.ts"
 import { clientAudience, privateResponse, staffAudience } from "../services/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { parseLocale } from "../shared/locale.ts"
@@ -36,11 +36,8 @@ const requireFrontTarget = Effect.fn("Notes.requireFrontTarget")(function* (targ
 
 /** Staff mode: any occurrence, any live person of the business. */
 const requireDeskTarget = Effect.fn("Notes.requireDeskTarget")(function* (target: NoteTarget) {
-  const business = yield* CurrentBusiness
   if (target._tag === "EventOccurrence") yield* findOccurrence(target.id, staffAudience)
-  else if (!(yield* (yield* NotesRepo).personExists(business.id, target.id))) {
-    return yield* fail(NotFound, { key: "person_not_found", params: { id: target.id } })
-  }
+  else yield* requireLivePerson(target.id)
 })
 
 const findNote = Effect.fn("Notes.find")(function* (target: NoteTarget, id: number, publicOnly: boolean) {

@@ -28,3 +28,11 @@ export const clientReach = Effect.gen(function* () {
 /** The person must be within reach; anyone else (another business's ids too) is not found. */
 export const requireInReach = (reach: ClientReach, personId: number) =>
   reach.personIds.includes(personId) ? Effect.void : fail(NotFound, { key: "person_not_found", params: { id: personId } })
+
+/** Staff mode: a live person of the business; anyone else (deleted, another business's) is not found. */
+export const requireLivePerson = Effect.fn("People.requireLive")(function* (personId: number) {
+  const business = yield* CurrentBusiness
+  const [person] = yield* (yield* EligibilityRepo).people(business.id, [personId])
+  if (!person) return yield* fail(NotFound, { key: "person_not_found", params: { id: personId } })
+  return person
+})

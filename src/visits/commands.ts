@@ -5,7 +5,7 @@ import { EligibilityRepo } from "../eligibility/repo.ts"
 import { occurrenceEligibility } from "../eligibility/service.ts"
 import type { OccurrenceRow } from "../event-occurrences/model.ts"
 import { findOccurrence } from "../event-occurrences/service.ts"
-import { clientReach, requireInReach } from "../people/client-reach.ts"
+import { clientReach, requireInReach, requireLivePerson } from "../people/client-reach.ts"
 import { inTransaction } from "../platform/transactions.ts"
 import { clientAudience, findService } from "../services/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
@@ -149,13 +149,6 @@ const removeVisit = Effect.fn("Visits.remove")(function* (row: VisitRow) {
   yield* (yield* VisitsRepo).delete(business.id, row.id)
   if (isHolding(row.state)) yield* placesFreed(business.id, [row.event_occurrence_id])
 })
-
-const requireLivePerson = (personId: number) =>
-  Effect.gen(function* () {
-    const business = yield* CurrentBusiness
-    const live = yield* (yield* VisitsRepo).livePeople(business.id, [personId])
-    if (!live.has(personId)) return yield* fail(NotFound, { key: "person_not_found", params: { id: personId } })
-  })
 
 /**
  * POST /desk/visits. Staff may overbook and enroll at any time unless they list the

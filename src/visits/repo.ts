@@ -209,15 +209,6 @@ const make = Effect.gen(function* () {
         Effect.orDie
       ),
 
-    /** Live people among `ids`. */
-    livePeople: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0
-        ? Effect.succeed(new Set<number>() as ReadonlySet<number>)
-        : sql`select id from people where business_id = ${businessId} and id = any(${ids}) and deleted_at is null`.pipe(
-          Effect.flatMap(decodeIds),
-          Effect.map((rows): ReadonlySet<number> => new Set(rows.map((row) => row.id))),
-          Effect.orDie
-        ),
 
     /** Spec: creating a visit for a waitlisted person moves their entry to `enrolled`. */
     enrollWaitlisted: (businessId: number, pairs: ReadonlyArray<{ readonly occurrenceId: number; readonly personId: number }>, now: Date) =>

@@ -3,7 +3,7 @@ import { CurrentStaff } from "../auth/access.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { findOccurrence } from "../event-occurrences/service.ts"
 import { sendMail } from "../mail/service.ts"
-import { clientReach, requireInReach } from "../people/client-reach.ts"
+import { clientReach, requireInReach, requireLivePerson } from "../people/client-reach.ts"
 import { NotFound, fail } from "../shared/errors.ts"
 import type { Locale } from "../shared/locale.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
@@ -81,10 +81,8 @@ export const getDeskVisit = Effect.fn("Visits.deskGet")(function* (id: number) {
 
 /** A live person of the business (deleted people keep their visits, but are not listed by id). */
 const requireDeskPerson = Effect.fn("Visits.requirePerson")(function* (target: PersonTarget) {
-  const business = yield* CurrentBusiness
   const personId = target === "me" ? (yield* CurrentStaff).personId : target
-  const live = yield* (yield* VisitsRepo).livePeople(business.id, [personId])
-  if (!live.has(personId)) return yield* fail(NotFound, { key: "person_not_found", params: { id: personId } })
+  yield* requireLivePerson(personId)
   return personId
 })
 

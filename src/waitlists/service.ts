@@ -5,7 +5,7 @@ import { EligibilityRepo } from "../eligibility/repo.ts"
 import { Enrollments } from "../event-occurrences/enrollments.ts"
 import type { OccurrenceRow } from "../event-occurrences/model.ts"
 import { findOccurrence } from "../event-occurrences/service.ts"
-import { type ClientReach, clientReach, requireInReach } from "../people/client-reach.ts"
+import { type ClientReach, clientReach, requireInReach, requireLivePerson } from "../people/client-reach.ts"
 import type { Audience } from "../services/model.ts"
 import { clientAudience, privateResponse, staffAudience } from "../services/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
@@ -158,14 +158,8 @@ export const listFrontPersonEntries = Effect.fn("Waitlists.frontList")(function*
   return { waitlist_entries: rows.map(toFrontWire), ...links }
 })
 
-const requirePerson = Effect.fn("Waitlists.requirePerson")(function* (personId: number) {
-  const business = yield* CurrentBusiness
-  const found = yield* (yield* EligibilityRepo).people(business.id, [personId])
-  if (found.length === 0) return yield* fail(NotFound, { key: "person_not_found", params: { id: personId } })
-})
-
 export const listDeskPersonEntries = Effect.fn("Waitlists.deskPersonList")(function* (personId: number, query: EntryListQuery) {
-  yield* requirePerson(personId)
+  yield* requireLivePerson(personId)
   const { rows, links } = yield* listEntries(query, { personIds: [personId] }, false)
   return { waitlist_entries: rows.map(toDeskWire), ...links }
 })
@@ -225,7 +219,7 @@ export const createDeskEntry = Effect.fn("Waitlists.deskCreate")(function* (inpu
   readonly event_occurrence_id: number
 }) {
   const staff = yield* CurrentStaff
-  yield* requirePerson(input.person_id)
+  yield* requireLivePerson(input.person_id)
   const row = yield* createEntry(input.person_id, input.event_occurrence_id, staffAudience, staff.staffMemberId)
   return { waitlist_entries: [toDeskWire(row)] }
 })

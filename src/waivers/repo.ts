@@ -5,7 +5,6 @@ import { WaiverRow } from "./model.ts"
 
 const decodeListRows = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ ...WaiverRow.fields, total_count: Schema.Number })))
 const decodeCount = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ n: Schema.Number })))
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -24,14 +23,7 @@ const make = Effect.gen(function* () {
               Effect.flatMap(decodeCount)
             ))[0]?.n ?? 0)
         return { rows: rows.map(({ total_count: _, ...row }) => row), total }
-      }).pipe(Effect.orDie),
-
-    personExists: (businessId: number, id: number) =>
-      sql`select id from people where business_id = ${businessId} and id = ${id} and deleted_at is null`.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows) => rows.length > 0),
-        Effect.orDie
-      )
+      }).pipe(Effect.orDie)
   }
 })
 

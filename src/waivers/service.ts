@@ -1,8 +1,7 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../auth/tenant.ts"
-import { clientReach, requireInReach } from "../people/client-reach.ts"
+import { clientReach, requireInReach, requireLivePerson } from "../people/client-reach.ts"
 import { privateResponse } from "../services/service.ts"
-import { NotFound, fail } from "../shared/errors.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
 import { toWaiverWire } from "./model.ts"
 import { WaiversRepo } from "./repo.ts"
@@ -30,9 +29,6 @@ export const listFrontWaivers = Effect.fn("Waivers.frontList")(function* (person
 })
 
 export const listDeskWaivers = Effect.fn("Waivers.deskList")(function* (personId: number, query: WaiverListQuery) {
-  const business = yield* CurrentBusiness
-  if (!(yield* (yield* WaiversRepo).personExists(business.id, personId))) {
-    return yield* fail(NotFound, { key: "person_not_found", params: { id: personId } })
-  }
+  yield* requireLivePerson(personId)
   return yield* list(personId, query)
 })
