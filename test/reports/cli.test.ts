@@ -79,3 +79,24 @@ describe("npm run studio -- reports grant|revoke", () => {
     expect(await grants()).toEqual([])
   })
 })
+
+describe("npm run studio -- seed scale", () => {
+  it("generates businesses with enrollments, and refuses sizes out of range", async () => {
+    const seeded = await studio("seed", "scale", "--enrollments", "2000", "--years", "1")
+    expect(seeded.code, seeded.stderr).toBe(0)
+    const summary = JSON.parse(seeded.stdout)
+    expect(summary.businesses).toEqual(["scale-1"])
+    expect(summary.visits + summary.waitlist_entries).toBeGreaterThan(1000)
+    const { rows } = await database.pool.query(
+      `select count(*)::int as n from visits v join businesses b on b.id = v.business_id where b.subdomain = 'scale-1'`
+    )
+    expect(rows[0].n).toBe(summary.visits)
+
+    const zero = await studio("seed", "scale", "--enrollments", "0")
+    expect(zero.code).toBe(1)
+    expect(zero.stderr).toContain("--enrollments must be between 1 and 100000000")
+    const years = await studio("seed", "scale", "--enrollments", "10", "--years", "50")
+    expect(years.code).toBe(1)
+    expect(years.stderr).toContain("--years must be between 1 and 20")
+  })
+})
