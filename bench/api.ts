@@ -12,11 +12,14 @@ import { seedBench } from "./support/seed.ts"
 /**
  * `npm run bench:api`: `GET /api/v2/desk/locations` through the whole service (token auth,
  * host tenancy, rate limits, locale, routing, schemas) against a bare `node:http` + `pg`
- * server answering the same query from the same database, both measured in this run, each in
- * its own process, the load generated from this one. Reports the throughput ratio.
+ * server answering the same query from the same database, and against the stack's floor (the
+ * service's handler, repo and query on a bare Effect HttpApi, bench/support/floor.ts), all
+ * measured in this run, each in its own process, the load generated from this one. Reports
+ * the throughput ratios and the CPU each request costs.
  *
  * BENCH_DURATION (s, default 10) per measured round; BENCH_CONNECTIONS (default 50);
- * BENCH_WARMUP (s, default 3); BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service.
+ * BENCH_WARMUP (s, default 3); BENCH_RATE (requests/s in all, default: as fast as each answers);
+ * BENCH_CPU_PROF=<dir> writes V8 CPU profiles of the service (and of the others in <dir>/baseline, <dir>/floor).
  */
 const DURATION = Number(process.env.BENCH_DURATION ?? 10)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3)
@@ -24,8 +27,11 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const ROUNDS = 2
 const TARGET_RATIO = 0.8
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF
+/** A fixed total rate (requests/s) instead of as fast as each server answers: compares CPU per request at equal load. */
+const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined
 const BASE_DOMAIN = "localhost"
 const PATH = "/api/v2/desk/locations"
+const TARGETS = ["baseline", "floor", "service"] as const
 
 const root = path.resolve(import.meta.dirname, "..")
 const dataDir = path.join(root, ".data/bench/postgres")
@@ -120,9 +126,19 @@ const main = async () => {
     DATABASE_URL: databaseUrl,
     PORT: String(baselinePort),
     BUSINESS_ID: String(seed.businessId)
-  })
+  }, CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR, "baseline")}`] : [])
   children.push(baseline)
-  log(`service pid ${service.process.pid} on :${service.port}, baseline pid ${baseline.process.pid} on :${baseline.port}`)
+  const floor = await startChild(
+    "floor",
+    path.join(root, "bench/support/floor.ts"),
+    { DATABASE_URL: databaseUrl, SUBDOMAIN: seed.subdomain, PORT: String(await freePort(40000, 49999)), LOG_LEVEL: "none" },
+    CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR, "floor")}`] : []
+  )
+  children.push(floor)
+  log(
+    `service pid ${service.process.pid} on :${service.port}, baseline pid ${baseline.process.pid} on :${baseline.port}, ` +
+      `floor pid ${floor.process.pid} on :${floor.port}`
+  )
 
   // Both must give the same correct answer before their speed means anything.
   const serviceAnswer = await get(service.port, serviceHeaders)
@@ -138,18 +154,22 @@ const main = async () => {
     throw new Error(`service answered an unexpected body: ${JSON.stringify(body)}`)
   }
   deepStrictEqual(baselineAnswer.json, serviceAnswer.json, "the baseline and the service answer different bodies")
-  log("both answer 200 with the same 10 locations")
+
+  const floorAnswer = await get(floor.port, baselineHeaders)
+  deepStrictEqual(floorAnswer.json, serviceAnswer.json, "the floor and the service answer different bodies")
+  log("all three answer 200 with the same 10 locations")
 
   const targets = {
     baseline: { url: `http://127.0.0.1:${baseline.port}${PATH}`, headers: baselineHeaders },
+    floor: { url: `http://127.0.0.1:${floor.port}${PATH}`, headers: baselineHeaders },
     service: { url: `http://127.0.0.1:${service.port}${PATH}`, headers: serviceHeaders }
   }
-  const servers = { baseline, service }
+  const servers = { baseline, floor, service }
   const postmaster = postmasterPid(dataDir)
   const load = async (name: keyof typeof targets, seconds: number): Promise<Measured> => {
     const serverPid = servers[name].process.pid!
     const before = { server: cpuMsOf(serverPid), postgres: postmaster ? postgresCpuMs(postmaster) : 0, self: process.cpuUsage() }
-    const result = await runLoad(targets[name].url, { connections: CONNECTIONS, seconds, headers: targets[name].headers })
+    const result = await runLoad(targets[name].url, { connections: CONNECTIONS, seconds, headers: targets[name].headers, ...(RATE ? { overallRate: RATE } : {}) })
     const self = process.cpuUsage(before.self)
     const perRequest = (ms: number) => (ms * 1000) / Math.max(1, result.total)
     return {
@@ -162,13 +182,13 @@ const main = async () => {
     }
   }
 
-  for (const name of ["baseline", "service"] as const) {
+  for (const name of TARGETS) {
     log(`warm-up ${name} ${WARMUP} s`)
     await load(name, WARMUP)
   }
-  const results: Record<keyof typeof targets, Array<Measured>> = { baseline: [], service: [] }
+  const results: Record<keyof typeof targets, Array<Measured>> = { baseline: [], floor: [], service: [] }
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const name of ["baseline", "service"] as const) {
+    for (const name of TARGETS) {
       log(`round ${round}/${ROUNDS}: ${name} ${DURATION} s, ${CONNECTIONS} connections`)
       const result = await load(name, DURATION)
       log(
@@ -184,8 +204,13 @@ const main = async () => {
   const baselineMemory = memoryOf(baseline.process.pid!)
   const b = mean(results.baseline)
   const s = mean(results.service)
+  const f = mean(results.floor)
   const ratio = s.requestsPerSecond / b.requestsPerSecond
   const clean = s.errors + s.non2xx + b.errors + b.non2xx === 0
+
+  const totalCpu = (r: Measured) => r.cpuUs.server + r.cpuUs.postgres + r.cpuUs.loadGenerator
+  // Everything shares the machine's cores: the most CPU a request may cost for the target rate.
+  const budgetUs = (os.cpus().length * 1_000_000) / (TARGET_RATIO * b.requestsPerSecond)
 
   const cell = (value: string | number, width: number) => String(value).padStart(width)
   const row = (name: string, r: Measured) =>
@@ -206,11 +231,18 @@ const main = async () => {
       "| target   |  req/s | p50 (ms) | p99 (ms) | errors | non-2xx | server CPU/req µs | PG CPU µs | load gen CPU µs |",
       "|----------|-------:|---------:|---------:|-------:|--------:|------------------:|----------:|----------------:|",
       row("baseline", b),
+      row("floor", f),
       row("service", s),
       "",
       `service / baseline throughput: ${ratio.toFixed(2)}× (target ≥ ${TARGET_RATIO}× with zero errors) → ${
         ratio >= TARGET_RATIO && clean ? "PASS" : "BELOW TARGET"
       }`,
+      `floor / baseline: ${(f.requestsPerSecond / b.requestsPerSecond).toFixed(2)}× (the stack's ceiling here: the service's ` +
+        `handler, repo and query on a bare HttpApi, no middleware); service / floor: ${(s.requestsPerSecond / f.requestsPerSecond).toFixed(2)}× ` +
+        `(the middleware's price)`,
+      `CPU per request in all (server + PostgreSQL + load generator): baseline ${totalCpu(b).toFixed(0)} µs, floor ${totalCpu(f).toFixed(0)} µs, ` +
+        `service ${totalCpu(s).toFixed(0)} µs; at ${TARGET_RATIO}× the baseline's rate, ${os.cpus().length} cores allow ` +
+        `${budgetUs.toFixed(0)} µs`,
       `service RSS: ${mib(serviceMemory)}; baseline RSS: ${mib(baselineMemory)}`,
       `total bench time ${((performance.now() - startedAt) / 1000).toFixed(0)} s`,
       ""
