@@ -1,11 +1,11 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { NotFound, StaffOnly, Unauthorized, fail } from "../shared/errors.ts"
-import { RequestContext } from "../shared/request-context.ts"
-import { AppConfig } from "../platform/config.ts"
+import { RequestContext, type RequestContextShape } from "../shared/request-context.ts"
+import { AppConfig, type AppConfigShape } from "../platform/config.ts"
 import { Applications } from "./applications.ts"
 import { CurrentBusiness } from "./tenant.ts"
-import { AccessTokens, type StaffRole, type TokenGrant } from "./tokens.ts"
+import { AccessTokens, type AccessTokensShape, type StaffRole, type TokenGrant } from "./tokens.ts"
 
 /**
  * The three ways into a business's endpoints (spec, common rules 7 and 8):
@@ -69,39 +69,36 @@ export const AUTH_MESSAGES = {
   accountTokenRequired: "Account endpoints need a token granted at the account-level host"
 } as const
 
+// Every API call runs one of these middlewares: each reads its services once, when built,
+// and does its per-request work in one generator without re-providing them (every service
+// provided per request is a context entry more for the whole handler to carry).
+
 /** A 404 on a business host: account endpoints live on the bare BASE_DOMAIN. */
-const requireAccountHost = Effect.gen(function* () {
-  const context = yield* RequestContext
-  if (Option.isNone(context.business)) return
-  const config = yield* AppConfig
-  return yield* fail(NotFound, { key: "account_host_required", params: { base_domain: config.baseDomain } })
-})
+const requireAccountHost = (context: RequestContextShape, config: AppConfigShape) =>
+  Option.isNone(context.business)
+    ? Effect.void
+    : fail(NotFound, { key: "account_host_required", params: { base_domain: config.baseDomain } })
 
 /** The business of the request, or a 404 on the account-level host. */
-const requireBusiness = Effect.gen(function* () {
-  const context = yield* RequestContext
-  if (Option.isSome(context.business)) return context.business.value
-  const config = yield* AppConfig
-  return yield* fail(NotFound, { key: "business_host_required", params: { base_domain: config.baseDomain } })
-})
+const requireBusiness = (context: RequestContextShape, config: AppConfigShape) =>
+  Option.isSome(context.business)
+    ? Effect.succeed(context.business.value)
+    : fail(NotFound, { key: "business_host_required", params: { base_domain: config.baseDomain } })
 
 /** A live token valid on this business's host, or the `{"error"}` 401 saying why not. */
-const verifyToken = (token: string, businessId: number) =>
-  Effect.gen(function* () {
-    const tokens = yield* AccessTokens
-    const grant = yield* tokens.verify(token, Option.some(businessId))
-    if (Option.isNone(grant)) return yield* unauthorized(AUTH_MESSAGES.invalidToken)
+const verifyToken = (tokens: AccessTokensShape, token: string, businessId: number) =>
+  Effect.flatMap(tokens.verify(token, Option.some(businessId)), (grant) => {
+    if (Option.isNone(grant)) return unauthorized(AUTH_MESSAGES.invalidToken)
     if (Option.isSome(grant.value.tokenBusinessId) && grant.value.tokenBusinessId.value !== businessId) {
-      return yield* unauthorized(AUTH_MESSAGES.wrongBusiness)
+      return unauthorized(AUTH_MESSAGES.wrongBusiness)
     }
-    return grant.value
+    return Effect.succeed(grant.value)
   })
 
 export const AccessLive = Layer.mergeAll(
   Layer.effect(AccountHost)(
     AppConfig.useSync((config) =>
-      (httpEffect) => Effect.flatMap(requireAccountHost, () => httpEffect).pipe(Effect.provideService(AppConfig, config))
-    )
+      (httpEffect) => Effect.flatMap(RequestContext.use((context) => requireAccountHost(context, config)), () => httpEffect))
   ),
   Layer.effect(AccountAccess)(
     Effect.gen(function* () {
@@ -109,8 +106,8 @@ export const AccessLive = Layer.mergeAll(
       const tokens = yield* AccessTokens
       return (httpEffect) =>
         Effect.gen(function* () {
-          yield* requireAccountHost
           const context = yield* RequestContext
+          yield* requireAccountHost(context, config)
           if (Option.isNone(context.accessToken)) return yield* unauthorized(AUTH_MESSAGES.tokenRequired)
           const grant = yield* tokens.verify(context.accessToken.value, Option.none())
           if (Option.isNone(grant)) return yield* unauthorized(AUTH_MESSAGES.invalidToken)
@@ -119,17 +116,15 @@ export const AccessLive = Layer.mergeAll(
             tokenId: grant.value.tokenId,
             accountId: grant.value.accountId
           })
-        }).pipe(Effect.provideService(AppConfig, config))
+        })
     })
   ),
   Layer.effect(BusinessHost)(
-    Effect.gen(function* () {
-      const config = yield* AppConfig
-      return (httpEffect) =>
-        Effect.flatMap(requireBusiness, (business) => Effect.provideService(httpEffect, CurrentBusiness, business)).pipe(
-          Effect.provideService(AppConfig, config)
-        )
-    })
+    AppConfig.useSync((config) =>
+      (httpEffect) =>
+        RequestContext.use((context) =>
+          Effect.flatMap(requireBusiness(context, config), (business) => Effect.provideService(httpEffect, CurrentBusiness, business))
+        ))
   ),
   Layer.effect(FrontAccess)(
     Effect.gen(function* () {
@@ -138,11 +133,11 @@ export const AccessLive = Layer.mergeAll(
       const applications = yield* Applications
       return (httpEffect) =>
         Effect.gen(function* () {
-          const business = yield* requireBusiness
           const context = yield* RequestContext
+          const business = yield* requireBusiness(context, config)
           let grant: Option.Option<TokenGrant> = Option.none()
           if (Option.isSome(context.accessToken)) {
-            grant = Option.some(yield* verifyToken(context.accessToken.value, business.id))
+            grant = Option.some(yield* verifyToken(tokens, context.accessToken.value, business.id))
           } else if (Option.isNone(context.clientId)) {
             return yield* unauthorized(AUTH_MESSAGES.clientIdRequired)
           } else if (!(yield* applications.isKnownClientId(context.clientId.value))) {
@@ -152,7 +147,7 @@ export const AccessLive = Layer.mergeAll(
             Effect.provideService(CurrentBusiness, business),
             Effect.provideService(CurrentClient, { grant })
           )
-        }).pipe(Effect.provideService(AppConfig, config), Effect.provideService(AccessTokens, tokens))
+        })
     })
   ),
   Layer.effect(DeskAccess)(
@@ -161,10 +156,10 @@ export const AccessLive = Layer.mergeAll(
       const tokens = yield* AccessTokens
       return (httpEffect) =>
         Effect.gen(function* () {
-          const business = yield* requireBusiness
           const context = yield* RequestContext
+          const business = yield* requireBusiness(context, config)
           if (Option.isNone(context.accessToken)) return yield* unauthorized(AUTH_MESSAGES.tokenRequired)
-          const grant = yield* verifyToken(context.accessToken.value, business.id)
+          const grant = yield* verifyToken(tokens, context.accessToken.value, business.id)
           if (Option.isNone(grant.staff) || Option.isNone(grant.personId)) {
             return yield* Effect.fail(new StaffOnly({ error: AUTH_MESSAGES.staffRequired }))
           }
@@ -181,7 +176,7 @@ export const AccessLive = Layer.mergeAll(
               role: grant.staff.value.role
             })
           )
-        }).pipe(Effect.provideService(AppConfig, config), Effect.provideService(AccessTokens, tokens))
+        })
     })
   )
 )

@@ -1,4 +1,4 @@
-import { Cause, Effect, Option } from "effect"
+import { Cause, Effect, LogLevel, Option, References } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import type { unhandled } from "effect/Types"
@@ -39,6 +39,8 @@ export const RequestPipeline = HttpRouter.middleware(
     const config = yield* AppConfig
     const directory = yield* BusinessDirectory
     const limiter = yield* RateLimiter
+    // The access log is an Info line: below the configured level it is not even built.
+    const logsRequests = !LogLevel.isGreaterThan(yield* References.MinimumLogLevel, "Info")
 
     // Every failure is answered here; `unhandled` in the type only tells the router so.
     return (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled, HttpServerRequest.HttpServerRequest> =>
@@ -68,6 +70,7 @@ export const RequestPipeline = HttpRouter.middleware(
             "x-request-id": requestId,
             ...(decision && !ownLimit ? rateLimitHeaders(decision) : {})
           })
+          if (!logsRequests) return Effect.succeed(withHeaders)
           return Effect.as(
             Effect.logInfo("request").pipe(
               Effect.annotateLogs({

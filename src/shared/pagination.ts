@@ -45,11 +45,11 @@ export interface PageLinks {
 /** `total_count` and the absolute `next`/`prev` URLs: the request's own URL with another `page`. */
 export const pageLinks = (page: Page, totalCount: number): Effect.Effect<PageLinks> =>
   RequestContext.useSync((context) => {
-    const url = new URL(context.originalUrl, context.origin)
+    // Most lists fit one page: the URL is parsed only when there is a link to write.
     const link = (n: number) => {
-      const copy = new URL(url)
-      copy.searchParams.set("page", String(n))
-      return copy.toString()
+      const url = new URL(context.originalUrl, context.origin)
+      url.searchParams.set("page", String(n))
+      return url.toString()
     }
     const lastPage = Math.max(1, Math.ceil(totalCount / page.perPage))
     return {
