@@ -140,7 +140,7 @@ const main = async () => {
       `floor pid ${floor.process.pid} on :${floor.port}`
   )
 
-  // Both must give the same correct answer before their speed means anything.
+  // All three must give the same correct answer before their speed means anything.
   const serviceAnswer = await get(service.port, serviceHeaders)
   const baselineAnswer = await get(baseline.port, baselineHeaders)
   if (serviceAnswer.status !== 200) {
@@ -154,7 +154,6 @@ const main = async () => {
     throw new Error(`service answered an unexpected body: ${JSON.stringify(body)}`)
   }
   deepStrictEqual(baselineAnswer.json, serviceAnswer.json, "the baseline and the service answer different bodies")
-
   const floorAnswer = await get(floor.port, baselineHeaders)
   deepStrictEqual(floorAnswer.json, serviceAnswer.json, "the floor and the service answer different bodies")
   log("all three answer 200 with the same 10 locations")
