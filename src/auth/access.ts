@@ -8,9 +8,9 @@ import { CurrentBusiness } from "./tenant.ts"
 import { AccessTokens, type AccessTokensShape, type StaffRole, type TokenGrant } from "./tokens.ts"
 
 /**
- * The three ways into a business's endpoints (spec, common rules 7 and 8):
- * - `BusinessHost`: no credentials at all (branding).
- * - `FrontAccess`: client mode; a token of any person, or no token but a known `client_id`.
+ * The two ways into a business's endpoints (spec, common rules 7 and 8; Authentication rule 3):
+ * - `FrontAccess`: client mode; a token of any person, or no token but a known `client_id`
+ *   (the token-less front endpoints: staff members, branding, events, event occurrences).
  * - `DeskAccess`: staff mode; a token whose person is staff in this business.
  * Each provides `CurrentBusiness`; a call on the account-level host is a 404.
  */
@@ -29,10 +29,6 @@ export interface StaffCallerShape {
   readonly role: StaffRole
 }
 export class CurrentStaff extends Context.Service<CurrentStaff, StaffCallerShape>()("studio/CurrentStaff") {}
-
-export class BusinessHost extends HttpApiMiddleware.Service<BusinessHost, {
-  provides: CurrentBusiness
-}>()("studio/BusinessHost", { error: NotFound }) {}
 
 export class FrontAccess extends HttpApiMiddleware.Service<FrontAccess, {
   provides: CurrentBusiness | CurrentClient
@@ -118,13 +114,6 @@ export const AccessLive = Layer.mergeAll(
           })
         })
     })
-  ),
-  Layer.effect(BusinessHost)(
-    AppConfig.useSync((config) =>
-      (httpEffect) =>
-        RequestContext.use((context) =>
-          Effect.flatMap(requireBusiness(context, config), (business) => Effect.provideService(httpEffect, CurrentBusiness, business))
-        ))
   ),
   Layer.effect(FrontAccess)(
     Effect.gen(function* () {

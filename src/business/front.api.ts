@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { BusinessHost, FrontAccess } from "../auth/access.ts"
+import { FrontAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
 import { NotFound } from "../shared/errors.ts"
 import { PageFields, PageQuery } from "../shared/pagination.ts"
@@ -28,8 +28,8 @@ export const BrandingApi = HttpApiGroup.make("branding")
       success: Branding,
       error: NotFound
     }).annotateMerge(
-      docs("Branding", "Colors, logos and cover photo. No authentication, no client_id. A bare object without a root key.")
+      docs("Branding", "Colors, logos and cover photo. No token needed with client_id. A bare object without a root key.")
     )
   )
-  .middleware(BusinessHost)
+  .middleware(FrontAccess)
   .annotateMerge(docs("Branding"))

@@ -104,8 +104,8 @@ describe("franchisees", () => {
 })
 
 describe("GET /api/v2/front/branding", () => {
-  it("is a bare object of colors, logos and cover photo, without authentication", async () => {
-    const response = await server.request("GET", "/api/v2/front/branding")
+  it("is a bare object of colors, logos and cover photo, with client_id and no token", async () => {
+    const response = await server.request("GET", "/api/v2/front/branding?client_id=test-app")
     expect(response.status).toBe(200)
     expect(response.json).toEqual({
       colors: {
@@ -131,15 +131,28 @@ describe("GET /api/v2/front/branding", () => {
   })
 
   it("has null images when the business has none", async () => {
-    const response = await server.request("GET", "/api/v2/front/branding", { host: host("solo") })
+    const response = await server.request("GET", "/api/v2/front/branding", { host: host("solo"), token: soloOwnerToken })
     expect(response.json.logo.full).toBeNull()
     expect(response.json.cover_photo.full).toBeNull()
   })
 
+  it("needs client_id without a token, refused like the other token-less front endpoints", async () => {
+    const branding = await server.request("GET", "/api/v2/front/branding")
+    const staffList = await server.request("GET", "/api/v2/front/staff_members")
+    expect(branding.status).toBe(401)
+    expect(branding.json).toEqual({ error: "The application client id (client_id) is required for unauthenticated requests" })
+    expect(branding.json).toEqual(staffList.json)
+    const unknownApp = await server.request("GET", "/api/v2/front/branding?client_id=nope")
+    expect(unknownApp.status).toBe(401)
+    expect(unknownApp.json).toEqual({ error: "Unknown application client id" })
+    const withClientToken = await server.request("GET", "/api/v2/front/branding", { token: clientToken })
+    expect(withClientToken.status).toBe(200)
+  })
+
   it("needs a business host", async () => {
-    const response = await server.request("GET", "/api/v2/front/branding", { host: TEST_BASE_DOMAIN })
+    const response = await server.request("GET", "/api/v2/front/branding?client_id=test-app", { host: TEST_BASE_DOMAIN })
     expect(response.status).toBe(404)
-    const unknown = await server.request("GET", "/api/v2/front/branding", { host: host("ghost") })
+    const unknown = await server.request("GET", "/api/v2/front/branding?client_id=test-app", { host: host("ghost") })
     expect(unknown.status).toBe(404)
   })
 })
