@@ -17,7 +17,8 @@ import { type RateLimitDecision, RateLimiter } from "./rate-limit.ts"
  * request id and structured access log; `.json` suffix; tenancy by Host; locale; rate limits
  * with their headers on every response; Rails-style form bodies turned into the JSON body
  * they stand for; and the error model for what the endpoints themselves cannot answer
- * (undecodable input → 400, unknown route → 404, a defect → logged, generic 500).
+ * (undecodable input → 400, unknown route → 404, unsupported body type → 415, a defect →
+ * logged, generic 500).
  */
 
 /** Paths that answer on any host: health checks and the API description. */
@@ -179,6 +180,12 @@ export const RequestPipeline = HttpRouter.middleware(
             )
           })
         )
+        // HttpApi answers a body of a content type no endpoint payload declares with a bare
+        // text 415; every refusal carries the error model instead.
+        if (response.status === 415) {
+          const mediaType = contentType.split(";")[0]!.trim().toLowerCase() || "(none)"
+          return yield* finish(errorsResponse(415, locale, "unsupported_media_type", { content_type: mediaType }), decision)
+        }
         return yield* finish(response, decision)
       })
     }

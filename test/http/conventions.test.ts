@@ -279,3 +279,30 @@ describe("bad input", () => {
     expect(response.status).toBe(404)
   })
 })
+
+describe("bodies of an unsupported content type", () => {
+  it("answer 415 with the error model, translated", async () => {
+    const body = "first_name=Ada"
+    const response = await server.request("POST", "/api/v2/desk/people", {
+      token: ownerToken,
+      body,
+      headers: { "content-type": "text/plain" }
+    })
+    expect(response.status).toBe(415)
+    expect(response.headers["content-type"]).toContain("application/json")
+    expect(response.json).toEqual({
+      errors: [
+        "The request body's content type text/plain is not supported; send application/json or application/x-www-form-urlencoded"
+      ]
+    })
+    const german = await server.request("POST", "/api/v2/desk/people", {
+      token: ownerToken,
+      body,
+      headers: { "content-type": "text/plain; charset=utf-8", "x-fd-locale": "de" }
+    })
+    expect(german.status).toBe(415)
+    expect(german.json.errors).toEqual([
+      "Der Inhaltstyp text/plain des Anfragetexts wird nicht unterstützt; senden Sie application/json oder application/x-www-form-urlencoded"
+    ])
+  })
+})
