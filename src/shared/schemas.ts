@@ -1,5 +1,7 @@
-import { Schema, SchemaTransformation } from "effect"
+import { Effect, Option, Schema, SchemaTransformation } from "effect"
 import type { MessageKey } from "./i18n.ts"
+import { RequestContext } from "./request-context.ts"
+import { instantOf } from "./zoned-time.ts"
 
 /**
  * Field schemas shared by every endpoint. Each carries a `messageKey` annotation: the
@@ -45,34 +47,94 @@ export const BooleanInput = Schema.Union([
 ]).annotate({ ...message("field_must_be_boolean"), description: "true or false" })
 
 /**
- * Timestamps in: ISO 8601 with a `Z` or an offset, with or without a colon
- * (`2015-07-06T00:00:00-0700`, spec compatibility notes).
+ * Timestamps in: ISO 8601 as a Ruby or Rails client writes it (compatibility notes; the
+ * public documentation's own example sends `to=2014-09-13T07:00:0Z`). The grammar, exactly:
+ *
+ *   timestamp := date ("T" | " ") time [fraction] [zone]          (case-insensitive)
+ *   date      := YYYY "-" M[M] "-" D[D]                            a real calendar date
+ *   time      := h[h] ":" m[m] [":" s[s]]                          0-23, 0-59, 0-59
+ *   fraction  := ("." | ",") 1*9 digits                            only after seconds
+ *   zone      := [" "] ("Z" | "UTC" | ("+" | "-") hh [[":"] mm])    offsets up to 18:00
+ *
+ * A timestamp without a zone is a wall-clock time in the business's time zone (UTC on the
+ * account-level host), read as Temporal's "compatible" disambiguation does. Anything else
+ * (a date alone, words, out-of-range fields, an empty string) is refused.
  */
-const timestampIn = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}(?::?\d{2})?)$/i
-export const parseTimestamp = (value: string): Date | undefined => {
+const timestampIn =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:[.,](\d{1,9}))?)?(?: ?(Z|UTC|[+-]\d{2}(?::?\d{2})?))?$/i
+
+/** The parts of a timestamp, before a time zone is chosen for it. */
+export interface TimestampParts {
+  readonly date: string
+  /** Milliseconds since local midnight of `date`. */
+  readonly millis: number
+  /** Offset from UTC in minutes, or undefined when the timestamp names no zone. */
+  readonly offsetMinutes: number | undefined
+}
+
+export const parseTimestampParts = (value: string): TimestampParts | undefined => {
   const match = timestampIn.exec(value.trim())
   if (!match) return undefined
-  let offset = match[3]!.toUpperCase()
-  if (offset !== "Z") {
-    const sign = offset[0]
-    const hhmm = offset.slice(1).replace(":", "")
-    offset = `${sign}${hhmm.slice(0, 2)}:${hhmm.length > 2 ? hhmm.slice(2) : "00"}`
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [
+    number, number, number, number, number, number
+  ]
+  if (hour > 23 || minute > 59 || second > 59 || month < 1 || month > 12 || day < 1) return undefined
+  const calendar = new Date(Date.UTC(year, month - 1, day))
+  if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return undefined
+  const fraction = Math.floor(Number(`0.${match[7] ?? "0"}`) * 1000)
+  const millis = ((hour * 60 + minute) * 60 + second) * 1000 + fraction
+  const zone = match[8]?.toUpperCase()
+  let offsetMinutes: number | undefined
+  if (zone === "Z" || zone === "UTC") offsetMinutes = 0
+  else if (zone !== undefined) {
+    const digits = zone.slice(1).replace(":", "")
+    const hours = Number(digits.slice(0, 2))
+    const minutes = digits.length > 2 ? Number(digits.slice(2)) : 0
+    if (minutes > 59 || hours * 60 + minutes > 18 * 60) return undefined
+    offsetMinutes = (zone[0] === "-" ? -1 : 1) * (hours * 60 + minutes)
   }
-  const date = new Date(`${match[1]}T${match[2]}${offset}`)
-  return Number.isNaN(date.getTime()) ? undefined : date
+  return { date: calendar.toISOString().slice(0, 10), millis, offsetMinutes }
+}
+
+/** The instant of a timestamp; one without a zone is read in `timeZone`. */
+export const parseTimestamp = (value: string, timeZone = "UTC"): Date | undefined => {
+  const parts = parseTimestampParts(value)
+  if (parts === undefined) return undefined
+  if (parts.offsetMinutes !== undefined) {
+    return new Date(Date.parse(`${parts.date}T00:00:00Z`) + parts.millis - parts.offsetMinutes * 60_000)
+  }
+  const minutes = Math.floor(parts.millis / 60_000)
+  return new Date(instantOf(parts.date, minutes, timeZone) + (parts.millis - minutes * 60_000))
 }
 
 /** Timestamps out: UTC, second precision, with the `Z` designator. */
 export const formatTimestamp = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, "Z")
 
+/**
+ * Every timestamp parameter and body field. A timestamp without a zone needs the business's
+ * time zone, which only the request knows: decoding reads it from `RequestContext` (a
+ * reference the request pipeline provides before any decoding), so handlers always get an
+ * instant and no endpoint has a conversion step of its own to forget.
+ */
 export const TimestampInput = Schema.String.annotate({
-  description: "ISO 8601 timestamp with a Z or an offset, with or without a colon (2015-07-06T00:00:00-0700)"
+  description:
+    "ISO 8601 timestamp: a Z or an offset with or without a colon (2015-07-06T00:00:00-0700); " +
+    "without an offset, in the business's time zone. Rails-style lenient forms are accepted: " +
+    "one-digit fields (2014-09-13T7:0:0Z), no seconds, a space instead of T (2014-09-13 07:00)."
 })
-  .check(Schema.makeFilter((s: string) => parseTimestamp(s) !== undefined, message("field_must_be_timestamp")))
+  .check(Schema.makeFilter((s: string) => parseTimestampParts(s) !== undefined, message("field_must_be_timestamp")))
   .pipe(
     Schema.decodeTo(
       Schema.Date,
-      SchemaTransformation.transform({ decode: (s: string) => parseTimestamp(s)!, encode: formatTimestamp })
+      SchemaTransformation.transformEffect({
+        decode: (s: string) =>
+          RequestContext.use((context) =>
+            Effect.succeed(
+              parseTimestamp(s, Option.match(context.business, { onNone: () => "UTC", onSome: (b) => b.time_zone }))!
+            )
+          ),
+        encode: (date: Date) => Effect.succeed(formatTimestamp(date))
+      })
     ),
     Schema.annotate(message("field_must_be_timestamp"))
   )

@@ -41,6 +41,12 @@ const ProbeApi = HttpApi.make("probe").annotate(HttpApi.ParseOptions, { errors: 
       })
     )
     .add(HttpApiEndpoint.get("boom", "/api/v2/desk/probe_boom", { success: Schema.Unknown }))
+    .add(
+      HttpApiEndpoint.get("at", "/api/v2/desk/probe_at", {
+        query: { at: TimestampInput },
+        success: Schema.Struct({ at: Schema.String })
+      })
+    )
 )
 
 const ProbeLive = HttpApiBuilder.group(ProbeApi, "probe", (handlers) =>
@@ -50,7 +56,8 @@ const ProbeLive = HttpApiBuilder.group(ProbeApi, "probe", (handlers) =>
         visits: [{ ...payload.visit, start_at: payload.visit.start_at ? formatTimestamp(payload.visit.start_at) : null }]
       }))
     .handle("list", ({ query }) => Effect.succeed({ ids: query.ids ?? [] }))
-    .handle("boom", () => Effect.die(new Error("secret internal detail"))))
+    .handle("boom", () => Effect.die(new Error("secret internal detail")))
+    .handle("at", ({ query }) => Effect.succeed({ at: formatTimestamp(query.at) })))
 
 let app: TestServer
 let request: ReturnType<typeof makeRequester>
@@ -59,7 +66,8 @@ let runtime: ManagedRuntime.ManagedRuntime<unknown, unknown>
 beforeAll(async () => {
   // `app` supplies a database with businesses; the probe server shares its configuration.
   app = await startTestServer()
-  await createBusiness(app.pool, { subdomain: "demo", default_locale: "en" })
+  await createBusiness(app.pool, { subdomain: "demo", default_locale: "en", time_zone: "America/Los_Angeles" })
+  await createBusiness(app.pool, { subdomain: "berlin", default_locale: "de", time_zone: "Europe/Berlin" })
   const probe = Layer.mergeAll(HttpApiBuilder.layer(ProbeApi).pipe(Layer.provide(ProbeLive)), RequestPipeline)
   const server = HttpRouter.serve(probe, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
@@ -151,6 +159,52 @@ describe("request bodies", () => {
     })
     expect(response.status).toBe(400)
     expect(response.json.errors).toEqual(["The request body must be a JSON object"])
+  })
+})
+
+describe("timestamp parameters", () => {
+  const at = async (value: string, host?: string) => {
+    const response = await request("GET", `/api/v2/desk/probe_at?at=${encodeURIComponent(value)}`, host ? { host } : {})
+    return response.status === 200 ? response.json.at : response
+  }
+
+  it("accept the lenient forms a Ruby or Rails client writes", async () => {
+    expect(await at("2014-09-13T07:00:0Z")).toBe("2014-09-13T07:00:00Z")
+    expect(await at("2014-09-13T7:0:0Z")).toBe("2014-09-13T07:00:00Z")
+    expect(await at("2014-9-3T07:00Z")).toBe("2014-09-03T07:00:00Z")
+    expect(await at("2014-09-13 07:00:00 UTC")).toBe("2014-09-13T07:00:00Z")
+    expect(await at("2014-09-13 07:00:00 -0700")).toBe("2014-09-13T14:00:00Z")
+    expect(await at("2014-09-13t07:00:00.250z")).toBe("2014-09-13T07:00:00Z")
+  })
+
+  it("accept offsets with and without a colon", async () => {
+    expect(await at("2015-07-06T00:00:00-07:00")).toBe("2015-07-06T07:00:00Z")
+    expect(await at("2015-07-06T00:00:00-0700")).toBe("2015-07-06T07:00:00Z")
+    expect(await at("2015-07-06T12:30:00+0530")).toBe("2015-07-06T07:00:00Z")
+    expect(await at("2015-07-06T00:00-07")).toBe("2015-07-06T07:00:00Z")
+  })
+
+  it("read a timestamp without an offset in the business's time zone", async () => {
+    // Los Angeles is on PDT (-07:00) in September, Berlin on CEST (+02:00).
+    expect(await at("2014-09-13 07:00")).toBe("2014-09-13T14:00:00Z")
+    expect(await at("2014-09-13T7:0")).toBe("2014-09-13T14:00:00Z")
+    expect(await at("2014-09-13T07:00:00")).toBe("2014-09-13T14:00:00Z")
+    expect(await at("2014-12-13T07:00")).toBe("2014-12-13T15:00:00Z")
+    expect(await at("2014-09-13 07:00", `berlin.${TEST_BASE_DOMAIN}`)).toBe("2014-09-13T05:00:00Z")
+    // A wall time skipped by the spring-forward gap moves forward by the gap.
+    expect(await at("2015-03-08T02:30")).toBe("2015-03-08T10:30:00Z")
+  })
+
+  it("refuse what is not a time, naming the parameter", async () => {
+    for (const value of ["2014-13-45T99:00", "2014-02-30T07:00Z", "2014-09-13T24:00Z", "2014-09-13T07:60", "tomorrow", "", "2014-09-13", "2014-09-13T07:00+25:00"]) {
+      const response = await at(value)
+      expect(response.status, value).toBe(400)
+      expect(response.json.errors, value).toEqual([
+        "at must be an ISO 8601 timestamp, such as 2015-07-06T00:00:00-07:00 (without an offset: the business's time zone)"
+      ])
+    }
+    const german = await at("tomorrow", `berlin.${TEST_BASE_DOMAIN}`)
+    expect(german.json.errors[0]).toMatch(/^at muss ein ISO-8601-Zeitstempel sein/)
   })
 })
 

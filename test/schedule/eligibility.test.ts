@@ -375,7 +375,7 @@ describe("GET /api/v2/front/services/:id/enrollment_eligibilities", () => {
       "event_id must be a positive integer",
       "location_id must be a positive integer",
       "staff_member_ids must be a positive integer",
-      "start_at must be an ISO 8601 timestamp with a time zone offset, such as 2015-07-06T00:00:00-07:00"
+      "start_at must be an ISO 8601 timestamp, such as 2015-07-06T00:00:00-07:00 (without an offset: the business's time zone)"
     ])
     const unknown = await front(`${path}?event_id=999999&location_id=999998&staff_member_ids=${staff.ines},999997`)
     expect(unknown.json).toEqual({

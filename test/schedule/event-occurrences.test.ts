@@ -189,6 +189,19 @@ describe("GET /api/v2/front/event_occurrences: parameters", () => {
     expect(backwards.json).toEqual({ errors: ["to must not be earlier than from"] })
   })
 
+  it("takes the lenient times Rails clients send, without an offset in the business's time zone", async () => {
+    clock.set("2026-11-20T18:00:00Z")
+    const lenient = await server.request(
+      "GET",
+      "/api/v2/front/event_occurrences?client_id=test-app&from=2026-11-22%200:00&to=2026-11-23T07:30:0Z"
+    )
+    expect(lenient.status).toBe(200)
+    expect(summary(lenient)).toEqual(["Early Yoga 2026-11-22T08:15:00Z", "Intro Course 2026-11-22T18:00:00Z", "Late Yoga 2026-11-23T07:30:00Z"])
+    const garbage = await server.request("GET", "/api/v2/front/event_occurrences?client_id=test-app&from=2014-13-45T99:00")
+    expect(garbage.status).toBe(400)
+    expect(garbage.json.errors[0]).toMatch(/^from must be an ISO 8601 timestamp/)
+  })
+
   it("filters by ids (whatever their day without from and to; unknown ids are no error)", async () => {
     clock.set("2026-11-20T18:00:00Z")
     const course = await occurrenceOn(events.course, "2026-11-29")

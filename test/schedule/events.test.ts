@@ -178,7 +178,7 @@ describe("GET /api/v2/desk/events", () => {
     const malformed = await server.request("GET", "/api/v2/desk/events?from=yesterday&service_ids=a", { token: ownerToken })
     expect(malformed.status).toBe(400)
     expect(malformed.json.errors).toEqual([
-      "from must be an ISO 8601 timestamp with a time zone offset, such as 2015-07-06T00:00:00-07:00",
+      "from must be an ISO 8601 timestamp, such as 2015-07-06T00:00:00-07:00 (without an offset: the business's time zone)",
       "service_ids must be a positive integer"
     ])
   })

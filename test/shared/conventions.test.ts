@@ -40,10 +40,20 @@ describe("timestamps", () => {
     expect(parseTimestamp("2015-07-06T12:30:00+0530")?.toISOString()).toBe(expected)
     expect(parseTimestamp("2015-07-06T00:00-07")?.toISOString()).toBe(expected)
   })
-  it("refuse timestamps without an offset or that do not exist", () => {
-    expect(parseTimestamp("2015-07-06T00:00:00")).toBeUndefined()
+  it("read a timestamp without an offset in the given time zone (UTC by default)", () => {
+    expect(parseTimestamp("2015-07-06T00:00:00")?.toISOString()).toBe("2015-07-06T00:00:00.000Z")
+    expect(parseTimestamp("2015-07-06 00:00", "America/Los_Angeles")?.toISOString()).toBe("2015-07-06T07:00:00.000Z")
+    expect(parseTimestamp("2015-7-6T0:0:5.5", "America/Los_Angeles")?.toISOString()).toBe("2015-07-06T07:00:05.500Z")
+  })
+  it("refuse timestamps that do not exist or are not times", () => {
     expect(parseTimestamp("2015-13-06T00:00:00Z")).toBeUndefined()
+    expect(parseTimestamp("2015-02-29T00:00:00Z")).toBeUndefined()
+    expect(parseTimestamp("2015-07-06T00:00:00.5")).toBeDefined()
+    expect(parseTimestamp("2015-07-06T00:00.5")).toBeUndefined()
+    expect(parseTimestamp("2015-07-06T00:00:00-07:60")).toBeUndefined()
+    expect(parseTimestamp("2015-07-06")).toBeUndefined()
     expect(parseTimestamp("yesterday")).toBeUndefined()
+    expect(parseTimestamp("")).toBeUndefined()
   })
   it("go out in UTC with the Z designator", () => {
     expect(formatTimestamp(new Date("2015-07-06T00:00:00-07:00"))).toBe("2015-07-06T07:00:00Z")

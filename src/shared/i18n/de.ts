@@ -23,7 +23,7 @@ export const de: Catalog = {
   field_must_be_string: "%{field} muss eine Zeichenkette sein",
   field_must_be_array: "%{field} muss eine Liste sein",
   field_must_be_object: "%{field} muss ein Objekt sein",
-  field_must_be_timestamp: "%{field} muss ein ISO-8601-Zeitstempel mit Zeitzonenversatz sein, z. B. 2015-07-06T00:00:00-07:00",
+  field_must_be_timestamp: "%{field} muss ein ISO-8601-Zeitstempel sein, z. B. 2015-07-06T00:00:00-07:00 (ohne Versatz: Zeitzone des Unternehmens)",
   field_must_be_date: "%{field} muss ein Datum sein, z. B. 2015-07-06",
   field_must_be_one_of: "%{field} muss einer der folgenden Werte sein: %{values}",
   field_too_long: "%{field} ist zu lang (maximal %{max} Zeichen)",

@@ -26,7 +26,7 @@ export const en = {
   field_must_be_string: "%{field} must be a string",
   field_must_be_array: "%{field} must be a list",
   field_must_be_object: "%{field} must be an object",
-  field_must_be_timestamp: "%{field} must be an ISO 8601 timestamp with a time zone offset, such as 2015-07-06T00:00:00-07:00",
+  field_must_be_timestamp: "%{field} must be an ISO 8601 timestamp, such as 2015-07-06T00:00:00-07:00 (without an offset: the business's time zone)",
   field_must_be_date: "%{field} must be a date such as 2015-07-06",
   field_must_be_one_of: "%{field} must be one of: %{values}",
   field_too_long: "%{field} is too long (maximum is %{max} characters)",

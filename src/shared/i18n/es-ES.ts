@@ -23,7 +23,7 @@ export const esES: Catalog = {
   field_must_be_string: "%{field} debe ser una cadena de texto",
   field_must_be_array: "%{field} debe ser una lista",
   field_must_be_object: "%{field} debe ser un objeto",
-  field_must_be_timestamp: "%{field} debe ser una marca de tiempo ISO 8601 con desfase de zona horaria, como 2015-07-06T00:00:00-07:00",
+  field_must_be_timestamp: "%{field} debe ser una marca de tiempo ISO 8601, como 2015-07-06T00:00:00-07:00 (sin desfase: zona horaria del negocio)",
   field_must_be_date: "%{field} debe ser una fecha, como 2015-07-06",
   field_must_be_one_of: "%{field} debe ser uno de los siguientes valores: %{values}",
   field_too_long: "%{field} es demasiado largo (el máximo es de %{max} caracteres)",

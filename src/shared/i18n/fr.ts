@@ -23,7 +23,7 @@ export const fr: Catalog = {
   field_must_be_string: "%{field} doit être une chaîne de caractères",
   field_must_be_array: "%{field} doit être une liste",
   field_must_be_object: "%{field} doit être un objet",
-  field_must_be_timestamp: "%{field} doit être un horodatage ISO 8601 avec décalage de fuseau horaire, par exemple 2015-07-06T00:00:00-07:00",
+  field_must_be_timestamp: "%{field} doit être un horodatage ISO 8601, par exemple 2015-07-06T00:00:00-07:00 (sans décalage : fuseau horaire de l'établissement)",
   field_must_be_date: "%{field} doit être une date, par exemple 2015-07-06",
   field_must_be_one_of: "%{field} doit avoir l'une des valeurs suivantes : %{values}",
   field_too_long: "%{field} est trop long (%{max} caractères maximum)",

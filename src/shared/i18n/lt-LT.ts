@@ -23,7 +23,7 @@ export const ltLT: Catalog = {
   field_must_be_string: "Laukas %{field} turi būti eilutė",
   field_must_be_array: "Laukas %{field} turi būti sąrašas",
   field_must_be_object: "Laukas %{field} turi būti objektas",
-  field_must_be_timestamp: "Laukas %{field} turi būti ISO 8601 laiko žymė su laiko juostos poslinkiu, pvz., 2015-07-06T00:00:00-07:00",
+  field_must_be_timestamp: "Laukas %{field} turi būti ISO 8601 laiko žymė, pvz., 2015-07-06T00:00:00-07:00 (be poslinkio: verslo laiko juosta)",
   field_must_be_date: "Laukas %{field} turi būti data, pvz., 2015-07-06",
   field_must_be_one_of: "Laukas %{field} turi būti viena iš reikšmių: %{values}",
   field_too_long: "Laukas %{field} per ilgas (daugiausia %{max} simb.)",

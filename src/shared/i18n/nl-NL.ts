@@ -23,7 +23,7 @@ export const nlNL: Catalog = {
   field_must_be_string: "%{field} moet een tekenreeks zijn",
   field_must_be_array: "%{field} moet een lijst zijn",
   field_must_be_object: "%{field} moet een object zijn",
-  field_must_be_timestamp: "%{field} moet een ISO 8601-tijdstempel met tijdzoneverschil zijn, zoals 2015-07-06T00:00:00-07:00",
+  field_must_be_timestamp: "%{field} moet een ISO 8601-tijdstempel zijn, zoals 2015-07-06T00:00:00-07:00 (zonder verschil: de tijdzone van het bedrijf)",
   field_must_be_date: "%{field} moet een datum zijn, zoals 2015-07-06",
   field_must_be_one_of: "%{field} moet een van de volgende waarden zijn: %{values}",
   field_too_long: "%{field} is te lang (maximaal %{max} tekens)",

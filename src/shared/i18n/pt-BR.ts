@@ -23,7 +23,7 @@ export const ptBR: Catalog = {
   field_must_be_string: "%{field} deve ser uma string",
   field_must_be_array: "%{field} deve ser uma lista",
   field_must_be_object: "%{field} deve ser um objeto",
-  field_must_be_timestamp: "%{field} deve ser uma data e hora no formato ISO 8601 com deslocamento de fuso horário, como 2015-07-06T00:00:00-07:00",
+  field_must_be_timestamp: "%{field} deve ser uma data e hora no formato ISO 8601, como 2015-07-06T00:00:00-07:00 (sem deslocamento: fuso horário da empresa)",
   field_must_be_date: "%{field} deve ser uma data, como 2015-07-06",
   field_must_be_one_of: "%{field} deve ser um dos seguintes valores: %{values}",
   field_too_long: "%{field} é muito longo (máximo de %{max} caracteres)",

@@ -23,7 +23,7 @@ export const ruRU: Catalog = {
   field_must_be_string: "Поле %{field} должно быть строкой",
   field_must_be_array: "Поле %{field} должно быть списком",
   field_must_be_object: "Поле %{field} должно быть объектом",
-  field_must_be_timestamp: "Поле %{field} должно быть меткой времени ISO 8601 со смещением часового пояса, например 2015-07-06T00:00:00-07:00",
+  field_must_be_timestamp: "Поле %{field} должно быть меткой времени ISO 8601, например 2015-07-06T00:00:00-07:00 (без смещения — часовой пояс компании)",
   field_must_be_date: "Поле %{field} должно быть датой, например 2015-07-06",
   field_must_be_one_of: "Поле %{field} должно иметь одно из значений: %{values}",
   field_too_long: "Поле %{field} слишком длинное (максимум символов: %{max})",

@@ -23,7 +23,7 @@ export const sv: Catalog = {
   field_must_be_string: "%{field} måste vara en sträng",
   field_must_be_array: "%{field} måste vara en lista",
   field_must_be_object: "%{field} måste vara ett objekt",
-  field_must_be_timestamp: "%{field} måste vara en ISO 8601-tidsstämpel med tidszonsförskjutning, till exempel 2015-07-06T00:00:00-07:00",
+  field_must_be_timestamp: "%{field} måste vara en ISO 8601-tidsstämpel, till exempel 2015-07-06T00:00:00-07:00 (utan förskjutning: företagets tidszon)",
   field_must_be_date: "%{field} måste vara ett datum, till exempel 2015-07-06",
   field_must_be_one_of: "%{field} måste vara något av: %{values}",
   field_too_long: "%{field} är för lång (högst %{max} tecken)",

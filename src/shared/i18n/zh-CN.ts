@@ -23,7 +23,7 @@ export const zhCN: Catalog = {
   field_must_be_string: "%{field} 必须是字符串",
   field_must_be_array: "%{field} 必须是列表",
   field_must_be_object: "%{field} 必须是对象",
-  field_must_be_timestamp: "%{field} 必须是带时区偏移的 ISO 8601 时间戳，例如 2015-07-06T00:00:00-07:00",
+  field_must_be_timestamp: "%{field} 必须是 ISO 8601 时间戳，例如 2015-07-06T00:00:00-07:00（无偏移时按商家时区）",
   field_must_be_date: "%{field} 必须是日期，例如 2015-07-06",
   field_must_be_one_of: "%{field} 必须是以下值之一：%{values}",
   field_too_long: "%{field} 过长（最多 %{max} 个字符）",

@@ -23,7 +23,7 @@ export const zhTW: Catalog = {
   field_must_be_string: "%{field} 必須是字串",
   field_must_be_array: "%{field} 必須是清單",
   field_must_be_object: "%{field} 必須是物件",
-  field_must_be_timestamp: "%{field} 必須是含時區偏移的 ISO 8601 時間戳記，例如 2015-07-06T00:00:00-07:00",
+  field_must_be_timestamp: "%{field} 必須是 ISO 8601 時間戳記，例如 2015-07-06T00:00:00-07:00（無偏移時依商家時區）",
   field_must_be_date: "%{field} 必須是日期，例如 2015-07-06",
   field_must_be_one_of: "%{field} 必須是下列值之一：%{values}",
   field_too_long: "%{field} 過長（最多 %{max} 個字元）",
