@@ -1,10 +1,28 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
-import type { CustomField } from "./model.ts"
+import type { CustomField, CustomFieldRow, CustomFieldSetting } from "./model.ts"
 import { CustomFieldsRepo } from "./repo.ts"
 
 export const CUSTOM_FIELDS_PER_PAGE = 100
+
+/**
+ * A field hidden from clients is not asked at client sign-up and shows to staff only; a
+ * required one must be answered at client sign-up. Staff are never forced to answer.
+ */
+const settingsOf = (row: typeof CustomFieldRow.Type): Array<CustomFieldSetting> => {
+  const clientSignUp = row.hidden_in_client_mode ? "hidden" : row.required ? "required" : "optional"
+  return [
+    {
+      custom_field_context_type: "ClientRegistrationSettings",
+      client_managers: clientSignUp,
+      non_client_managers: clientSignUp,
+      dependents: clientSignUp
+    },
+    { custom_field_context_type: "ClientProfileSettings", visibility: row.hidden_in_client_mode ? "staff" : "everyone" },
+    { custom_field_context_type: "StaffRegistrationSettings", staff_registration: "optional" }
+  ]
+}
 
 export const listCustomFields = Effect.fn("CustomFields.list")(function* (query: {
   readonly page?: number | undefined
@@ -21,10 +39,7 @@ export const listCustomFields = Effect.fn("CustomFields.list")(function* (query:
       data_type: row.data_type,
       multi_select: row.multi_select,
       custom_field_options: row.options,
-      custom_field_settings: [
-        { name: "hidden_in_client_mode", value: row.hidden_in_client_mode },
-        { name: "required", value: row.required }
-      ]
+      custom_field_settings: settingsOf(row)
     })
   )
   return { custom_fields, ...(yield* pageLinks(page, total)) }

@@ -171,9 +171,31 @@ describe("GET /api/v2/desk/custom_fields", () => {
     expect(select).toMatchObject({ data_type: "select", multi_select: true, why: "We ask because we care" })
     expect(select.custom_field_options.map((o: { value: string }) => o.value)).toEqual(["Friend", "Web"])
     expect(response.json.custom_fields[2].custom_field_settings).toEqual([
-      { name: "hidden_in_client_mode", value: true },
-      { name: "required", value: false }
+      { custom_field_context_type: "ClientRegistrationSettings", client_managers: "hidden", non_client_managers: "hidden", dependents: "hidden" },
+      { custom_field_context_type: "ClientProfileSettings", visibility: "staff" },
+      { custom_field_context_type: "StaffRegistrationSettings", staff_registration: "optional" }
     ])
+    expect(response.json.custom_fields[1].custom_field_settings).toEqual([
+      { custom_field_context_type: "ClientRegistrationSettings", client_managers: "optional", non_client_managers: "optional", dependents: "optional" },
+      { custom_field_context_type: "ClientProfileSettings", visibility: "everyone" },
+      { custom_field_context_type: "StaffRegistrationSettings", staff_registration: "optional" }
+    ])
+  })
+
+  it("says a field required at client sign-up is required in the client registration context", async () => {
+    await server.pool.query("update custom_fields set required = true where business_id = $1 and name = 'Emergency contact'", [holding.id])
+    try {
+      const response = await server.request("GET", "/api/v2/desk/custom_fields", { token: ownerToken })
+      const [registration] = response.json.custom_fields[1].custom_field_settings
+      expect(registration).toEqual({
+        custom_field_context_type: "ClientRegistrationSettings",
+        client_managers: "required",
+        non_client_managers: "required",
+        dependents: "required"
+      })
+    } finally {
+      await server.pool.query("update custom_fields set required = false where business_id = $1 and name = 'Emergency contact'", [holding.id])
+    }
   })
 
   it("is staff only and per business", async () => {
