@@ -134,7 +134,10 @@ export const PersonFront = Schema.Struct({
   email: Schema.NullOr(Schema.String),
   birthdate: Schema.NullOr(Schema.String.annotate({ description: "YYYY-MM-DD" })),
   profile_photo: ProfilePhoto,
-  custom_fields: Schema.Array(PersonCustomField).annotate({ description: "Values set for this person; fields hidden in client mode are left out" })
+  custom_fields: Schema.Array(PersonCustomField).annotate({ description: "Values set for this person; fields hidden in client mode are left out" }),
+  secondary_info_field: Schema.String.annotate({
+    description: "A short line to show under the name: the current membership's name, or \"No Membership\""
+  })
 }).annotate({ identifier: "PersonFront" })
 export type PersonFront = typeof PersonFront.Type
 
@@ -150,6 +153,7 @@ export const PersonDesk = Schema.Struct({
   guardian_name: Schema.NullOr(Schema.String),
   guardian_email: Schema.NullOr(Schema.String),
   is_member: Schema.Boolean.annotate({ description: "Holds a current membership" }),
+  membership: Schema.NullOr(Schema.String).annotate({ description: "The current membership's name; null without one" }),
   joined_at: Timestamp,
   timezone: Schema.String.annotate({ description: "The person's IANA time zone, else the business's" }),
   hidden_at: Schema.NullOr(Timestamp),

@@ -62,6 +62,14 @@ const groupBy = <A>(rows: ReadonlyArray<A>, key: (row: A) => number) => {
   return groups
 }
 
+/**
+ * The current membership of a person: memberships are plans, which billing will bring. Until
+ * then nobody holds one, so `membership` is null and `secondary_info_field` says so the way
+ * the public API does for a person without a membership.
+ */
+const NO_MEMBERSHIP = "No Membership"
+const currentMembership = (_row: PersonRow): string | null => null
+
 const toFront = (row: PersonRow, values: ReadonlyArray<CustomFieldValueRow>): PersonFront => ({
   id: row.id,
   name: fullName(row),
@@ -71,7 +79,8 @@ const toFront = (row: PersonRow, values: ReadonlyArray<CustomFieldValueRow>): Pe
   email: row.email,
   birthdate: row.birthdate,
   profile_photo: profilePhoto(row.profile_photo_url),
-  custom_fields: values.map(customFieldWire)
+  custom_fields: values.map(customFieldWire),
+  secondary_info_field: currentMembership(row) ?? NO_MEMBERSHIP
 })
 
 const toDesk = (
@@ -90,6 +99,7 @@ const toDesk = (
   guardian_name: row.guardian_name,
   guardian_email: row.guardian_email,
   is_member: row.is_member,
+  membership: currentMembership(row),
   joined_at: formatTimestamp(row.joined_at),
   timezone: row.time_zone ?? business.time_zone,
   hidden_at: row.hidden_at === null ? null : formatTimestamp(row.hidden_at),

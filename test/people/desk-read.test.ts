@@ -91,6 +91,9 @@ describe("GET /api/v2/desk/people", () => {
       name: "Ada Lovelace",
       phone: "+1 (555) 010-0199",
       is_member: true,
+      // No plans exist before billing: no membership to name yet.
+      membership: null,
+      secondary_info_field: "No Membership",
       timezone: "America/New_York",
       hidden_at: null,
       deleted_at: null,
