@@ -1,6 +1,6 @@
 import { Clock, Effect } from "effect"
 import { CurrentBusiness } from "../auth/tenant.ts"
-import type { Audience, ServiceRow } from "../services/model.ts"
+import { type Audience, type ServiceRow, SLOT_STEP_MINUTES } from "../services/model.ts"
 import type { ServiceScope } from "../services/repo.ts"
 import { findService } from "../services/service.ts"
 import { BadRequest, NotFound, fail } from "../shared/errors.ts"
@@ -9,8 +9,6 @@ import { addDays, daysBetween, endOfMonth, instantOf, localDateAt, minutesOf, we
 import type { AvailableSlot } from "./model.ts"
 import { AvailabilityRepo } from "./repo.ts"
 
-/** Slots start every 15 minutes from the start of a staff member's hours. */
-export const SLOT_STEP_MINUTES = 15
 /** Spec, limits: the summary range is at most 90 days, inclusive. */
 export const SUMMARY_MAX_DAYS = 90
 

@@ -62,6 +62,13 @@ export const ImportService = Schema.Struct({
   free_cancellation_window_in_hours: Schema.optionalKey(Count(0, 8760)),
   maximum_clients: Schema.optionalKey(Count(1, 100_000).annotate({ description: "Places per occurrence; absent: unlimited (appointments: 1)" })),
   drop_in_price_cents: Schema.optionalKey(Count(0, 100_000_000)),
+  number_of_free_visits: Schema.optionalKey(Count(0, 1000).annotate({ description: "Free visits for a new client (default 0)" })),
+  anonymous_staff: Schema.optionalKey(Schema.Boolean.annotate({ description: "Hide the staff member's name from clients (default false)" })),
+  show_capacity_to_clients: Schema.optionalKey(Schema.NullOr(Schema.Boolean).annotate({ description: "Default null: the business's default" })),
+  show_rooms_to_clients: Schema.optionalKey(Schema.Boolean),
+  allow_tips: Schema.optionalKey(Schema.Boolean),
+  no_merchandise_price: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
+  supports_single_payer: Schema.optionalKey(Schema.Boolean),
   staff: Schema.optionalKey(Schema.Array(EmailRef).annotate({ description: "Appointments: the staff members who give it" }))
 }).annotate({ identifier: "ImportService" })
 
@@ -219,6 +226,13 @@ export const writeSchedule = Effect.fn("Import.writeSchedule")(function* (
       free_cancellation_window_in_hours: service.free_cancellation_window_in_hours ?? 0,
       ...(service.maximum_clients === undefined ? {} : { maximum_clients: service.maximum_clients }),
       drop_in_price_cents: service.drop_in_price_cents ?? null,
+      number_of_free_visits: service.number_of_free_visits ?? 0,
+      anonymous_staff: service.anonymous_staff ?? false,
+      show_capacity_to_clients: service.show_capacity_to_clients ?? null,
+      show_rooms_to_clients: service.show_rooms_to_clients ?? false,
+      allow_tips: service.allow_tips ?? false,
+      no_merchandise_price: service.no_merchandise_price ?? null,
+      supports_single_payer: service.supports_single_payer ?? false,
       staff_member_ids: (service.staff ?? []).map(staffId)
     })
     serviceIds.set(service.key, id)

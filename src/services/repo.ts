@@ -35,7 +35,8 @@ const make = Effect.gen(function* () {
     s.category_id, c.name as category_name, s.duration_in_minutes, s.calendar_color, s.visibility, s.hidden_at,
     s.online_booking, s.clients_can_book, s.members_can_book, s.client_purchase_disabled, s.require_cc, s.require_plan,
     s.enrollment_window_blackout_minutes, s.booking_window_days, s.free_cancellation_window_in_hours,
-    s.maximum_clients, s.drop_in_price_cents, s.created_at, s.updated_at,
+    s.maximum_clients, s.drop_in_price_cents, s.number_of_free_visits, s.anonymous_staff, s.show_capacity_to_clients,
+    s.show_rooms_to_clients, s.allow_tips, s.no_merchandise_price, s.supports_single_payer, s.created_at, s.updated_at,
     coalesce((select json_agg(ss.staff_member_id order by ss.staff_member_id) from service_staff_members ss
               where ss.business_id = s.business_id and ss.service_id = s.id), '[]') as staff_member_ids`
   const from = sql`services s left join service_categories c on c.business_id = s.business_id and c.id = s.category_id`
@@ -119,7 +120,14 @@ const make = Effect.gen(function* () {
           booking_window_days: service.booking_window_days ?? null,
           free_cancellation_window_in_hours: service.free_cancellation_window_in_hours ?? 0,
           maximum_clients: service.maximum_clients === undefined ? (service.type === "Appointment" ? 1 : null) : service.maximum_clients,
-          drop_in_price_cents: service.drop_in_price_cents ?? null
+          drop_in_price_cents: service.drop_in_price_cents ?? null,
+          number_of_free_visits: service.number_of_free_visits ?? 0,
+          anonymous_staff: service.anonymous_staff ?? false,
+          show_capacity_to_clients: service.show_capacity_to_clients ?? null,
+          show_rooms_to_clients: service.show_rooms_to_clients ?? false,
+          allow_tips: service.allow_tips ?? false,
+          no_merchandise_price: service.no_merchandise_price ?? null,
+          supports_single_payer: service.supports_single_payer ?? false
         })} returning id`.pipe(Effect.flatMap(decodeIds))
         const id = row!.id
         const staff = insertRows([...new Set(service.staff_member_ids ?? [])].map((staffMemberId) => ({

@@ -7,7 +7,7 @@ import { formatMoney } from "../shared/money.ts"
 import { type Page, pageLinks, pageOf } from "../shared/pagination.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
-import type { Audience, CategoryRow, ServiceCategory, ServiceDesk, ServiceRow, Viewer } from "./model.ts"
+import { type Audience, type CategoryRow, type ServiceCategory, type ServiceDesk, type ServiceRow, SLOT_STEP_MINUTES, type Viewer } from "./model.ts"
 import { type ServiceScope, ServicesRepo } from "./repo.ts"
 
 /** Services are few and change rarely: one page of 100 holds a real studio's catalog. */
@@ -41,7 +41,24 @@ export const clientScope = Effect.map(clientViewer, (viewer): ServiceScope => ({
 export const clientAudience = Effect.map(clientViewer, (viewer): Audience => ({ _tag: "Client", viewer }))
 export const staffAudience: Audience = { _tag: "Staff" }
 
-const toWire = (row: ServiceRow, currency: string, locale: Parameters<typeof formatMoney>[2]): ServiceDesk => ({
+type Locale = Parameters<typeof formatMoney>[2]
+
+/** No sales taxes are configured yet, so a single visit carries none. */
+const pricingOf = (row: ServiceRow, currency: string, locale: Locale): ServiceDesk["pricing"] => {
+  const cents = row.drop_in_price_cents
+  const price = cents === null ? null : formatMoney(cents, currency, locale)
+  return {
+    drop_in_price_cents: cents,
+    drop_in_price: price,
+    number_of_free_visits: row.number_of_free_visits,
+    single_visit:
+      cents === null || price === null
+        ? null
+        : { base_price: { currency_iso: currency, price_cents: cents, price_string: price }, taxes: [] }
+  }
+}
+
+const toWire = (row: ServiceRow, currency: string, locale: Locale): ServiceDesk => ({
   id: row.id,
   name: row.name,
   type: row.type,
@@ -60,13 +77,22 @@ const toWire = (row: ServiceRow, currency: string, locale: Parameters<typeof for
   calendar_color: row.calendar_color,
   category_id: row.category_id,
   category_name: row.category_name,
-  pricing: {
-    drop_in_price_cents: row.drop_in_price_cents,
-    drop_in_price: row.drop_in_price_cents === null ? null : formatMoney(row.drop_in_price_cents, currency, locale)
-  },
+  pricing: pricingOf(row, currency, locale),
   visibility: row.visibility,
   hidden: row.hidden_at !== null,
   hidden_at: row.hidden_at === null ? null : formatTimestamp(row.hidden_at),
+  visitors_can_view: row.visibility === "Everyone",
+  clients_can_view: row.visibility === "Everyone",
+  members_can_view: row.visibility !== "Staff",
+  anonymous_staff: row.anonymous_staff,
+  snap_duration_in_minutes: row.type === "Appointment" ? SLOT_STEP_MINUTES : null,
+  setup_duration_in_minutes: 0,
+  cleanup_duration_in_minutes: 0,
+  show_capacity_to_clients: row.show_capacity_to_clients,
+  show_rooms_to_clients: row.show_rooms_to_clients,
+  allow_tips: row.allow_tips,
+  no_merchandise_price: row.no_merchandise_price,
+  supports_single_payer: row.supports_single_payer,
   online_booking: row.online_booking,
   client_purchase_disabled: row.client_purchase_disabled,
   booking_window_days: row.booking_window_days,

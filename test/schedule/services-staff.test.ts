@@ -81,7 +81,12 @@ describe("GET /api/v2/front/services", () => {
       calendar_color: null,
       category_id: yogaCategory,
       category_name: "Yoga",
-      pricing: { drop_in_price_cents: 2500, drop_in_price: "$25.00" }
+      pricing: {
+        drop_in_price_cents: 2500,
+        drop_in_price: "$25.00",
+        number_of_free_visits: 0,
+        single_visit: { base_price: { currency_iso: "USD", price_cents: 2500, price_string: "$25.00" }, taxes: [] }
+      }
     })
   })
 
@@ -146,6 +151,46 @@ describe("GET /api/v2/desk/services", () => {
       maximum_clients: 1,
       staff_member_ids: [staff.ines, staff.sam].sort((a, b) => a - b)
     })
+  })
+
+  it("carries the public API's display settings, pricing included (stored, derived from visibility, or the behaviour's constants)", async () => {
+    await server.pool.query(
+      `update services set anonymous_staff = true, show_capacity_to_clients = false, allow_tips = true, number_of_free_visits = 2
+       where business_id = $1 and id = $2`,
+      [business.id, ids.private]
+    )
+    const response = await server.request("GET", "/api/v2/desk/services", { token: ownerToken, headers: { "x-fd-locale": "de" } })
+    const byId = (id: number) => response.json.services.find((s: { id: number }) => s.id === id)
+    expect(byId(ids.private)).toMatchObject({
+      anonymous_staff: true,
+      snap_duration_in_minutes: 15,
+      setup_duration_in_minutes: 0,
+      cleanup_duration_in_minutes: 0,
+      visitors_can_view: true,
+      clients_can_view: true,
+      members_can_view: true,
+      show_capacity_to_clients: false,
+      show_rooms_to_clients: false,
+      hidden_at: null,
+      allow_tips: true,
+      no_merchandise_price: null,
+      supports_single_payer: false,
+      pricing: { number_of_free_visits: 2, single_visit: null }
+    })
+    expect(byId(ids.yoga)).toMatchObject({
+      anonymous_staff: false,
+      snap_duration_in_minutes: null,
+      show_capacity_to_clients: null,
+      pricing: {
+        number_of_free_visits: 0,
+        single_visit: { base_price: { currency_iso: "USD", price_cents: 2500, price_string: "25,00\u00a0$" }, taxes: [] }
+      }
+    })
+    expect(byId(ids.members)).toMatchObject({ visitors_can_view: false, clients_can_view: false, members_can_view: true })
+    expect(byId(ids.staffOnly)).toMatchObject({ visitors_can_view: false, clients_can_view: false, members_can_view: false })
+    const front = await server.request("GET", `/api/v2/front/services/${ids.private}?client_id=test-app`)
+    expect(front.json.services.pricing).toEqual({ drop_in_price_cents: null, drop_in_price: null, number_of_free_visits: 2, single_visit: null })
+    expect(front.json.services).not.toHaveProperty("anonymous_staff")
   })
 
   it("adds hidden services with include_hidden=true, and refuses a value that is not a boolean", async () => {
