@@ -20,13 +20,14 @@ export const VisitsDeskApi = HttpApiGroup.make("visitsDesk")
   .add(
     HttpApiEndpoint.get("summary", "/api/v2/desk/people/:person_id/visits/summary", {
       params: { person_id: PersonTargetParam },
-      success: Schema.Struct({ visit_summaries: Schema.Array(VisitSummary) }),
+      success: Schema.Struct({ summaries: Schema.Array(VisitSummary) }),
       error: [BadRequest, NotFound]
     }).annotateMerge(
       docs(
         "Summarize a person's completed visits",
-        "One record: the start of the first and of the last completed visit's occurrence and how many, overall and per " +
-          "service (services by their first completed visit). Nulls and an empty `services` without completed visits."
+        "One record under `summaries` (the public API's root key): the start of the first and of the last completed " +
+          "visit's occurrence and how many, overall and per service in `services_visited_at` (by first completed visit). " +
+          "Nulls and an empty `services_visited_at` without completed visits."
       )
     )
   )

@@ -113,17 +113,17 @@ export type VisitUpdateInput = typeof VisitUpdateInput.Type
 
 export const ServiceVisitSummary = Schema.Struct({
   service_id: Schema.Int,
-  name: Schema.String,
-  first_completed_at: Timestamp,
-  last_completed_at: Timestamp,
-  completed_count: Schema.Int
+  first_visited_at: Timestamp.annotate({ description: "Start of the earliest completed visit's occurrence of this service" }),
+  last_visited_at: Timestamp.annotate({ description: "Start of the latest completed visit's occurrence of this service" }),
+  name: Schema.String.annotate({ description: "The service's name" }),
+  completed_count: Schema.Int.annotate({ description: "Completed visits of this service" })
 }).annotate({ identifier: "ServiceVisitSummary" })
 
 export const VisitSummary = Schema.Struct({
   person_id: Schema.Int,
-  first_completed_at: Schema.NullOr(Timestamp).annotate({ description: "Start of the earliest completed visit's occurrence" }),
-  last_completed_at: Schema.NullOr(Timestamp).annotate({ description: "Start of the latest completed visit's occurrence" }),
-  completed_count: Schema.Int,
-  services: Schema.Array(ServiceVisitSummary)
+  first_visited_at: Schema.NullOr(Timestamp).annotate({ description: "Start of the earliest completed visit's occurrence" }),
+  last_visited_at: Schema.NullOr(Timestamp).annotate({ description: "Start of the latest completed visit's occurrence" }),
+  services_visited_at: Schema.Array(ServiceVisitSummary).annotate({ description: "Per service, by first completed visit" }),
+  completed_count: Schema.Int.annotate({ description: "Completed visits in all" })
 }).annotate({ identifier: "VisitSummary" })
 export type VisitSummary = typeof VisitSummary.Type

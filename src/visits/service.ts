@@ -110,18 +110,18 @@ export const deskVisitSummary = Effect.fn("Visits.summary")(function* (target: P
   const last = services.reduce<Date | null>((max, s) => (max === null || s.last_at > max ? s.last_at : max), null)
   const summary: VisitSummary = {
     person_id: personId,
-    first_completed_at: first === null ? null : formatTimestamp(first),
-    last_completed_at: last === null ? null : formatTimestamp(last),
-    completed_count: services.reduce((sum, s) => sum + s.count, 0),
-    services: services.map((s) => ({
+    first_visited_at: first === null ? null : formatTimestamp(first),
+    last_visited_at: last === null ? null : formatTimestamp(last),
+    services_visited_at: services.map((s) => ({
       service_id: s.service_id,
+      first_visited_at: formatTimestamp(s.first_at),
+      last_visited_at: formatTimestamp(s.last_at),
       name: s.name,
-      first_completed_at: formatTimestamp(s.first_at),
-      last_completed_at: formatTimestamp(s.last_at),
       completed_count: s.count
-    }))
+    })),
+    completed_count: services.reduce((sum, s) => sum + s.count, 0)
   }
-  return { visit_summaries: [summary] }
+  return { summaries: [summary] }
 })
 
 // ---------------------------------------------------------------------------------------------

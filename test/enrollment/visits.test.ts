@@ -440,7 +440,7 @@ describe("reading visits (staff)", () => {
     const personId = await newPerson()
     const empty = await desk.get(`/api/v2/desk/people/${personId}/visits/summary`)
     expect(empty.json).toEqual({
-      visit_summaries: [{ person_id: personId, first_completed_at: null, last_completed_at: null, completed_count: 0, services: [] }]
+      summaries: [{ person_id: personId, first_visited_at: null, last_visited_at: null, services_visited_at: [], completed_count: 0 }]
     })
     const a = await occurrence({ date: "2026-10-20" })
     const b = await occurrence({ date: "2026-10-22" })
@@ -450,16 +450,16 @@ describe("reading visits (staff)", () => {
     await desk.post({ person_id: personId, event_occurrence_id: notCompleted, state: "noshowed" })
     const summary = await desk.get(`/api/v2/desk/people/${personId}/visits/summary`)
     expect(summary.json).toEqual({
-      visit_summaries: [
+      summaries: [
         {
           person_id: personId,
-          first_completed_at: "2026-10-20T16:00:00Z",
-          last_completed_at: "2026-10-22T16:00:00Z",
-          completed_count: 3,
-          services: [
-            { service_id: services.open, name: "Open", first_completed_at: "2026-10-20T16:00:00Z", last_completed_at: "2026-10-22T16:00:00Z", completed_count: 2 },
-            { service_id: services.restricted, name: "Restricted", first_completed_at: "2026-10-21T16:00:00Z", last_completed_at: "2026-10-21T16:00:00Z", completed_count: 1 }
-          ]
+          first_visited_at: "2026-10-20T16:00:00Z",
+          last_visited_at: "2026-10-22T16:00:00Z",
+          services_visited_at: [
+            { service_id: services.open, first_visited_at: "2026-10-20T16:00:00Z", last_visited_at: "2026-10-22T16:00:00Z", name: "Open", completed_count: 2 },
+            { service_id: services.restricted, first_visited_at: "2026-10-21T16:00:00Z", last_visited_at: "2026-10-21T16:00:00Z", name: "Restricted", completed_count: 1 }
+          ],
+          completed_count: 3
         }
       ]
     })
