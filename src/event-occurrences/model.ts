@@ -40,6 +40,9 @@ export const EventOccurrenceFront = Schema.Struct({
 export const EventOccurrenceDesk = Schema.Struct({
   ...EventOccurrenceFront.fields,
   attendance_complete: Schema.Boolean,
+  updating: Schema.Boolean.annotate({
+    description: "A change to the occurrence's event is still being applied to its occurrences; it may still move or be removed"
+  }),
   visits_count: Schema.Int,
   people: Schema.Array(PersonRef)
 }).annotate({ identifier: "EventOccurrenceDesk" })
@@ -77,6 +80,7 @@ export const OccurrenceRow = Schema.Struct({
   capacity: Schema.NullOr(Schema.Number),
   booked_for_person_id: Schema.NullOr(Schema.Number),
   attendance_complete: Schema.Boolean,
+  updating: Schema.Boolean,
   staff: Schema.Array(Schema.Struct({ id: Schema.Number, first_name: Schema.String, last_name: Schema.String, hidden: Schema.Boolean }))
 })
 export type OccurrenceRow = typeof OccurrenceRow.Type

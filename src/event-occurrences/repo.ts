@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { insertRows } from "../shared/sql-rows.ts"
 import type { Audience, ServiceType, Viewer } from "../services/model.ts"
+import { MATERIALIZE_TASK } from "../events/service.ts"
 import { viewableServiceSql } from "../services/repo.ts"
 import { type OccurrenceInsert, OccurrenceRow, type OccurrenceState } from "./model.ts"
 
@@ -62,9 +63,15 @@ export type FilterTable = "staff_members" | "services" | "events" | "locations"
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
+  // An occurrence of an event whose change is still being applied: its materialization job
+  // (one per event, keyed, deleted by graphile-worker once done) is waiting or running. A job
+  // that used up its attempts no longer counts: nothing will apply it.
+  const pendingMaterialization = sql`(o.event_id is not null and exists (
+    select 1 from graphile_worker._private_jobs j
+    where j.key = ${MATERIALIZE_TASK} || ':' || o.business_id || ':' || o.event_id and j.attempts < j.max_attempts))`
   const columns = sql`o.id, o.event_id, o.scheduled_date::text as scheduled_date, o.service_id, s.type as service_type,
     o.location_id, o.name, o.description, o.start_at, o.end_at, o.time_zone, o.state, o.capacity, o.booked_for_person_id,
-    o.attendance_complete,
+    o.attendance_complete, ${pendingMaterialization} as updating,
     coalesce((select json_agg(json_build_object('id', sm.id, 'first_name', p.first_name, 'last_name', p.last_name,
                                                 'hidden', sm.hidden_in_client_mode) order by os.position, sm.id)
               from event_occurrence_staff_members os

@@ -160,6 +160,7 @@ const toWire = Effect.fn("EventOccurrences.wire")(function* (
         .map((staff) => ({ id: staff.id, name: staffName(staff) })),
       waitlist: { full: waitlistFull.has(row.id) },
       attendance_complete: row.attendance_complete,
+      updating: row.updating,
       visits_count: people.length,
       people
     }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { setOccurrenceState } from "../../src/event-occurrences/service.ts"
+import { MATERIALIZE_TASK, materializeJobKey } from "../../src/events/service.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
@@ -293,6 +294,38 @@ describe("GET /api/v2/desk/event_occurrences", () => {
     expect(late).toMatchObject({ attendance_complete: false, visits_count: 0, people: [] })
     expect(late.staff_members.map((s: { id: number }) => s.id)).toEqual([staff.ines, staff.sam])
     expect(response.json.event_occurrences[2]).toMatchObject({ event_id: null, service_type: "Appointment", capacity_remaining: 1 })
+  })
+
+  it("says updating while a change to the occurrence's event waits to be applied", async () => {
+    clock.set("2026-11-21T07:59:59Z")
+    // The fixtures materialize directly, leaving the jobs their event writes queued (no worker
+    // runs here): clear them, as a worker would once it has applied them.
+    await server.pool.query(
+      "delete from graphile_worker._private_jobs where task_id = (select id from graphile_worker._private_tasks where identifier = $1)",
+      [MATERIALIZE_TASK]
+    )
+    const before = await server.request("GET", "/api/v2/desk/event_occurrences", { token: ownerToken })
+    expect(before.json.event_occurrences.map((o: { updating: boolean }) => o.updating)).toEqual([false, false, false, false])
+    const late = before.json.event_occurrences[3]
+    const key = materializeJobKey(business.id, late.event_id)
+    await server.pool.query(
+      `select graphile_worker.add_job($1, json_build_object('business_id', $2::bigint, 'event_id', $3::bigint), job_key := $4)`,
+      [MATERIALIZE_TASK, business.id, late.event_id, key]
+    )
+    try {
+      const during = await server.request("GET", "/api/v2/desk/event_occurrences", { token: ownerToken })
+      const byId = new Map(during.json.event_occurrences.map((o: { id: number; updating: boolean }) => [o.id, o.updating]))
+      expect(byId.get(late.id)).toBe(true)
+      for (const other of during.json.event_occurrences) {
+        if (other.event_id !== late.event_id) expect(other.updating, other.name).toBe(false)
+      }
+      const one = await server.request("GET", `/api/v2/desk/event_occurrences/${late.id}`, { token: ownerToken })
+      expect(one.json.event_occurrences[0].updating).toBe(true)
+      const front = await server.request("GET", "/api/v2/front/event_occurrences?client_id=test-app")
+      expect(front.json.event_occurrences[0]).not.toHaveProperty("updating")
+    } finally {
+      await server.pool.query("delete from graphile_worker._private_jobs where key = $1", [key])
+    }
   })
 
   it("refuses client mode callers and other tenants", async () => {
