@@ -129,7 +129,17 @@ describe("the import format's schedule", () => {
         ],
         services: [
           { key: "yoga", name: "Yoga", type: "GroupClass", duration_in_minutes: 60 },
-          { key: "pt", name: "Personal", type: "Appointment", duration_in_minutes: 30, staff: ["owner@berlin.test"] }
+          {
+            key: "pt",
+            name: "Personal",
+            type: "Appointment",
+            duration_in_minutes: 30,
+            staff: ["owner@berlin.test"],
+            anonymous_staff: true,
+            show_capacity_to_clients: false,
+            allow_tips: true,
+            number_of_free_visits: 1
+          }
         ],
         events: [
           { service: "yoga", location: "mitte", staff: ["owner@berlin.test"], frequency: "weekly", days: ["tuesday"], start_date: "2026-11-03", start_time: "18:00", end_time: "19:00" }
@@ -142,6 +152,14 @@ describe("the import format's schedule", () => {
       `select to_char(start_time, 'HH24:MI') as start from staff_working_hours h join businesses b on b.id = h.business_id where b.subdomain = 'berlin'`
     )
     expect(hours.rows).toEqual([{ start: "09:00" }])
+    const settings = await server.pool.query(
+      `select s.name, s.anonymous_staff, s.show_capacity_to_clients, s.allow_tips, s.number_of_free_visits, s.supports_single_payer
+       from services s join businesses b on b.id = s.business_id where b.subdomain = 'berlin' order by s.name`
+    )
+    expect(settings.rows).toEqual([
+      { name: "Personal", anonymous_staff: true, show_capacity_to_clients: false, allow_tips: true, number_of_free_visits: 1, supports_single_payer: false },
+      { name: "Yoga", anonymous_staff: false, show_capacity_to_clients: null, allow_tips: false, number_of_free_visits: 0, supports_single_payer: false }
+    ])
   })
 
   it("refuses a schedule whose references or rules do not hold, naming each problem", async () => {
