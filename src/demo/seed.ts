@@ -18,10 +18,12 @@ import {
   DEMO_SUBDOMAIN,
   demoDocument
 } from "./document.ts"
+import { seedDemoHistory } from "./history.ts"
 
 /**
- * The demo business, its OAuth application and two ready-made access tokens, so `npm start`
- * prints curl lines that work. Idempotent: an existing `demo` business is left as it is.
+ * The demo business with weeks of history (history.ts), its OAuth application and two
+ * ready-made access tokens, so `npm start` prints curl lines that work. Idempotent: an
+ * existing `demo` business is left as it is, but for history it has none of yet.
  * The tokens are kept in `{DATA_DIR}/demo-tokens.json` and reused across restarts while they
  * still verify (tokens are stored hashed, so the plain values can only come from that file);
  * a new database, or a revoked token, gets fresh ones.
@@ -105,6 +107,10 @@ const seed = Effect.gen(
     const config = yield* AppConfig
     const tokens = yield* AccessTokens
     const businessId = yield* ensureBusiness
+    const history = yield* seedDemoHistory(businessId)
+    if (Object.values(history).some((count) => count > 0)) {
+      yield* Effect.logInfo("demo history seeded").pipe(Effect.annotateLogs(history))
+    }
     const applicationId = yield* ensureApplication
     const result = { subdomain: DEMO_SUBDOMAIN, clientId: DEMO_CLIENT_ID, password: DEMO_PASSWORD }
 

@@ -1,0 +1,207 @@
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { syncReports } from "../../reports/sync/sync.ts"
+import { seedDemo } from "../../src/demo/seed.ts"
+import { makeSettableClock } from "../support/clock.ts"
+import type { TestResponse } from "../support/http.ts"
+import { type TestServer, startTestServer } from "../support/server.ts"
+
+/**
+ * The demo's history, seen over HTTP the way a new user first sees it: past attendance,
+ * upcoming registrations, a full class with its waitlist, notes, and reports with visits.
+ */
+const clock = makeSettableClock("2026-11-18T20:00:00Z") // Wednesday noon in Los Angeles
+const dataDir = path.resolve(`.data/test/demo-history-${process.pid}`)
+let server: TestServer
+let tokens: { ownerToken: string; clientToken: string }
+let businessId: number
+let clientId: number
+
+const run = <A>(effect: Parameters<TestServer["runtime"]["runPromise"]>[0]) => server.runtime.runPromise(effect) as Promise<A>
+const owner = () => ({ token: tokens.ownerToken })
+
+const counts = async () =>
+  (await server.pool.query(
+    `select (select count(*) from visits where business_id = $1)::int as visits,
+            (select count(*) from waitlist_entries where business_id = $1)::int as waitlist_entries,
+            (select count(*) from notes where business_id = $1)::int as notes,
+            (select count(*) from make_ups where business_id = $1)::int as make_ups,
+            (select count(*) from event_occurrences where business_id = $1)::int as event_occurrences`,
+    [businessId]
+  )).rows[0]
+
+/** The desk's occurrences of a service in a range (by name). */
+const occurrences = async (from: string, to: string, name: string) => {
+  const response = await server.request("GET", `/api/v2/desk/event_occurrences?from=${from}&to=${to}`, owner())
+  expect(response.status, response.text).toBe(200)
+  return (response.json.event_occurrences as Array<Record<string, any>>).filter((o) => o.name === name)
+}
+
+const report = async (resource: string, attributes: unknown): Promise<Array<Record<string, unknown>>> => {
+  const response: TestResponse = await server.request("POST", `/desk/api/v3/reports/${resource}/queries`, {
+    ...owner(),
+    body: { data: { type: "queries", attributes } },
+    headers: { "content-type": "application/vnd.api+json" }
+  })
+  expect(response.status, response.text).toBe(200)
+  const { fields, rows } = response.json.data.attributes as { fields: Array<{ name: string }>; rows: Array<Array<unknown>> }
+  return rows.map((row) => Object.fromEntries(fields.map((field, i) => [field.name, row[i]])))
+}
+
+beforeAll(async () => {
+  fs.rmSync(dataDir, { recursive: true, force: true })
+  server = await startTestServer({ clock: clock.clock, dataDir })
+  tokens = await run(seedDemo)
+  businessId = Number((await server.pool.query(`select id from businesses where subdomain = 'demo'`)).rows[0].id)
+  clientId = Number(
+    (await server.pool.query(`select id from people where business_id = $1 and email = 'client@demo.test'`, [businessId])).rows[0].id
+  )
+})
+afterAll(async () => {
+  await server?.close()
+  fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe("the demo's history", () => {
+  it("is seeded once: seeding again adds nothing", async () => {
+    const before = await counts()
+    expect(before.visits).toBeGreaterThan(300)
+    expect(before.waitlist_entries).toBeGreaterThan(3)
+    expect(before.notes).toBeGreaterThan(0)
+    expect(before.make_ups).toBeGreaterThan(0)
+    await run(seedDemo)
+    expect(await counts()).toEqual(before)
+  })
+
+  it("keeps the rules of the tables: capacity, one visit per person, state timestamps, waitlists off the roster", async () => {
+    const over = await server.pool.query(
+      `select o.id from event_occurrences o join visits v on v.business_id = o.business_id and v.event_occurrence_id = o.id
+       where o.business_id = $1 and v.state in ('reserved', 'registered', 'completed')
+       group by o.business_id, o.id having count(*) > o.capacity`,
+      [businessId]
+    )
+    expect(over.rows).toEqual([])
+    const badStamps = await server.pool.query(
+      `select v.id from visits v join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+       where v.business_id = $1 and not (
+         v.registered_at is not null and v.registered_at <= $2 and v.created_at = v.registered_at
+         and (v.completed_at is not null) = (v.state = 'completed') and (v.noshow_at is not null) = (v.state = 'noshowed')
+         and (v.cancelled_at is not null) = (v.state = 'late_canceled')
+         and (v.state not in ('completed', 'noshowed') or (o.end_at <= v.completed_at or o.end_at <= v.noshow_at))
+         and (v.state <> 'late_canceled' or v.cancelled_at between v.registered_at and o.start_at)
+         and (v.state = 'registered' or o.start_at <= $2))`,
+      [businessId, clock.now()]
+    )
+    expect(badStamps.rows).toEqual([])
+    const waitingOnRoster = await server.pool.query(
+      `select w.id from waitlist_entries w join event_occurrences o on o.business_id = w.business_id and o.id = w.event_occurrence_id
+       where w.business_id = $1 and ((w.state = 'waiting') <> (o.start_at > $2)
+         or exists (select 1 from visits v where v.business_id = w.business_id and v.event_occurrence_id = w.event_occurrence_id
+                                             and v.person_id = w.person_id))`,
+      [businessId, clock.now()]
+    )
+    expect(waitingOnRoster.rows).toEqual([])
+  })
+
+  it("shows weeks of attendance on past classes, and open attendance on the one that just ended", async () => {
+    const weeksAgo = await occurrences("2026-09-28T00:00:00-07:00", "2026-10-04T23:59:59-07:00", "Vinyasa Flow")
+    expect(weeksAgo.length).toBe(3)
+    const lastMonday = (await occurrences("2026-11-16T00:00:00-08:00", "2026-11-16T23:59:59-08:00", "Vinyasa Flow"))[0]!
+    expect(lastMonday).toMatchObject({ attendance_complete: true })
+    expect(lastMonday.visits_count).toBeGreaterThan(5)
+    const visits = await server.request("GET", `/api/v2/desk/event_occurrences/${lastMonday.id}/visits`, owner())
+    expect(visits.status, visits.text).toBe(200)
+    expect(visits.json.visits).toHaveLength(lastMonday.visits_count)
+    const states = new Set(visits.json.visits.map((v: { state: string }) => v.state))
+    expect([...states].every((state) => ["completed", "noshowed", "late_canceled"].includes(state as string))).toBe(true)
+    expect(states.has("completed")).toBe(true)
+    const allPast = await server.pool.query(
+      `select v.state, count(*)::int as n from visits v join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+       where v.business_id = $1 and o.start_at < $2 group by v.state`,
+      [businessId, clock.now()]
+    )
+    expect(new Set(allPast.rows.map((row) => row.state))).toEqual(new Set(["completed", "noshowed", "late_canceled", "registered"]))
+
+    // This morning's class ended four hours ago: its roster waits for the desk.
+    const thisMorning = (await occurrences("2026-11-18T00:00:00-08:00", "2026-11-18T11:00:00-08:00", "Vinyasa Flow"))[0]!
+    expect(thisMorning).toMatchObject({ attendance_complete: false })
+    const open = await server.request("GET", `/api/v2/desk/event_occurrences/${thisMorning.id}/visits`, owner())
+    expect(open.json.visits.some((v: { state: string }) => v.state === "registered")).toBe(true)
+  })
+
+  it("has registrations for the coming days, and a full class with people waiting", async () => {
+    const upcoming = await occurrences("2026-11-18T12:00:01-08:00", "2026-11-21T23:59:59-08:00", "Reformer Pilates")
+    expect(upcoming.map((o) => o.start_at)).toEqual(["2026-11-18T22:30:00Z", "2026-11-21T22:30:00Z"])
+    expect(upcoming[0]!.visits_count).toBeGreaterThan(0)
+    const full = upcoming[1]!
+    expect(full).toMatchObject({ full: true, capacity_remaining: 0, visits_count: 8 })
+    const roster = await server.request("GET", `/api/v2/desk/event_occurrences/${full.id}/visits`, owner())
+    expect(roster.json.visits.map((v: { state: string }) => v.state)).toEqual(Array(8).fill("registered"))
+
+    const waitlist = await server.request("GET", `/api/v2/desk/event_occurrences/${full.id}/waitlist_entries`, owner())
+    expect(waitlist.status, waitlist.text).toBe(200)
+    expect(waitlist.json.waitlist_entries.map((w: { state: string }) => w.state)).toEqual(["waiting", "waiting", "waiting"])
+    const queue = await server.pool.query(
+      `select person_id from waitlist_entries where business_id = $1 and event_occurrence_id = $2 order by created_at, id`,
+      [businessId, full.id]
+    )
+    expect(Number(queue.rows[0].person_id)).toBe(clientId)
+    // The demo client sees their own place in the queue.
+    const mine = await server.request("GET", `/api/v2/front/people/${clientId}/waitlist_entries`, { token: tokens.clientToken })
+    expect(mine.status, mine.text).toBe(200)
+    expect(mine.json.waitlist_entries).toEqual([expect.objectContaining({ event_occurrence_id: full.id, state: "waiting" })])
+  })
+
+  it("gives the demo client a visit history, a summary and notes", async () => {
+    const visits = await server.request("GET", `/api/v2/desk/people/${clientId}/visits?per_page=100`, owner())
+    expect(visits.status, visits.text).toBe(200)
+    const states = visits.json.visits.map((v: { state: string }) => v.state)
+    expect(states).toContain("completed")
+    expect(states).toContain("registered")
+    const own = await server.request("GET", `/api/v2/front/people/${clientId}/visits`, { token: tokens.clientToken })
+    expect(own.status, own.text).toBe(200)
+    expect(own.json.visits.length).toBeGreaterThan(0)
+
+    const summary = await server.request("GET", `/api/v2/desk/people/${clientId}/visits/summary`, owner())
+    expect(summary.status, summary.text).toBe(200)
+    const [overall] = summary.json.visit_summaries
+    expect(overall.completed_count).toBeGreaterThan(3)
+    expect(overall.first_completed_at < overall.last_completed_at).toBe(true)
+    expect(overall.services.length).toBeGreaterThan(0)
+
+    const notes = await server.request("GET", `/api/v2/desk/people/${clientId}/notes`, owner())
+    expect(notes.status, notes.text).toBe(200)
+    expect(notes.json.notes.map((n: { public: boolean; pinned: boolean }) => [n.public, n.pinned])).toEqual(
+      expect.arrayContaining([[true, true], [false, true]])
+    )
+    const publicOnly = await server.request("GET", `/api/v2/front/people/${clientId}/notes`, { token: tokens.clientToken })
+    expect(publicOnly.json.notes.map((n: { public: boolean }) => n.public)).toEqual([true])
+
+    const noted = await server.pool.query(`select event_occurrence_id from notes where business_id = $1 and event_occurrence_id is not null`, [
+      businessId
+    ])
+    expect(noted.rowCount).toBeGreaterThan(0)
+    const onClass = await server.request("GET", `/api/v2/desk/event_occurrences/${noted.rows[0].event_occurrence_id}/notes`, owner())
+    expect(onClass.json.notes.length).toBeGreaterThan(0)
+  })
+
+  it("fills every schedule report with visits after a sync", async () => {
+    await syncReports({ databaseUrl: server.databaseUrl, dir: path.join(dataDir, "reports"), mode: "full" })
+    const [enrollments] = await report("enrollments", {
+      fields: ["visit_count", "completed_enrollment_count", "noshowed_enrollment_count", "late_canceled_enrollment_count",
+        "registered_enrollment_count", "waiting_enrollment_count", "expired_enrollment_count"],
+      group: "business_subdomain"
+    })
+    for (const count of Object.entries(enrollments!).filter(([name]) => name.endsWith("_count"))) {
+      expect(count[1], count[0]).toBeGreaterThan(0)
+    }
+    const occurrenceRows = await report("event_occurrences", { fields: ["event_occurrence_id", "visit_count"], filter: ["gt", "visit_count", 0] })
+    expect(occurrenceRows.length).toBeGreaterThan(50)
+    const staffRows = await report("event_occurrence_staff_members", { fields: ["full_name", "visit_count"], filter: ["gt", "visit_count", 0] })
+    expect(new Set(staffRows.map((row) => row.full_name))).toEqual(new Set(["Ines Alvarez", "Tom Becker", "Sam Okoye"]))
+    const clients = await report("clients", { fields: ["person_id", "completed_visits", "future_visits"], filter: ["gt", "completed_visits", 0] })
+    expect(clients.length).toBeGreaterThan(20)
+    expect(clients.some((row) => Number(row.future_visits) > 0)).toBe(true)
+  })
+})
