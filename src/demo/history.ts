@@ -22,7 +22,9 @@ import { DEMO_CLIENT_EMAIL, DEMO_OWNER_EMAIL } from "./document.ts"
  * invariants those commands keep: at most `capacity` holding visits per occurrence, one visit
  * per person and occurrence, the state timestamps of each visit state, no waitlist entry for
  * someone on the roster, waiting entries only on occurrences that have not started.
- * `updated_at` is the seeding's time, so an incremental report refresh picks the rows up.
+ * The `updated_at` of visits, waitlist entries and occurrences is the seeding's time, so an
+ * incremental report refresh picks them up (the store reads changes by it); notes, which the
+ * store does not hold, keep the time they were written.
  */
 export const HISTORY_WEEKS = 8
 /** Registrations for the sessions of the coming days, fewer the further away. */
