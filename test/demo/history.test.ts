@@ -74,6 +74,35 @@ describe("the demo's history", () => {
     expect(await counts()).toEqual(before)
   })
 
+  it("seeds each kind of history while the demo has none of it: notes come back, visits are not repeated", async () => {
+    const before = await counts()
+    const notes = `select person_id, event_occurrence_id, note, public, pinned from notes where business_id = $1 order by id`
+    const written = (await server.pool.query(notes, [businessId])).rows
+    await server.pool.query(`delete from notes where business_id = $1`, [businessId])
+    await run(seedDemo)
+    expect(await counts()).toEqual(before)
+    expect((await server.pool.query(notes, [businessId])).rows).toEqual(written)
+  })
+
+  it("is deterministic: on the same clock, the same attendance and waitlists", async () => {
+    const before = await counts()
+    const roster = `select o.start_at, p.email, v.state, v.registered_at, v.completed_at, v.noshow_at, v.cancelled_at,
+                           v.created_by_staff_member_id
+                    from visits v join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+                    join people p on p.business_id = v.business_id and p.id = v.person_id
+                    where v.business_id = $1 order by o.start_at, p.email`
+    const queue = `select w.event_occurrence_id, p.email, w.state, w.created_at from waitlist_entries w
+                   join people p on p.business_id = w.business_id and p.id = w.person_id where w.business_id = $1 order by w.created_at, p.email`
+    const seeded = { visits: (await server.pool.query(roster, [businessId])).rows, queue: (await server.pool.query(queue, [businessId])).rows }
+    for (const table of ["make_ups", "waitlist_entries", "visits"]) {
+      await server.pool.query(`delete from ${table} where business_id = $1`, [businessId])
+    }
+    await run(seedDemo)
+    expect(await counts()).toEqual(before)
+    expect({ visits: (await server.pool.query(roster, [businessId])).rows, queue: (await server.pool.query(queue, [businessId])).rows })
+      .toEqual(seeded)
+  })
+
   it("keeps the rules of the tables: capacity, one visit per person, state timestamps, waitlists off the roster", async () => {
     const over = await server.pool.query(
       `select o.id from event_occurrences o join visits v on v.business_id = o.business_id and v.event_occurrence_id = o.id
