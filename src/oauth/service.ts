@@ -59,7 +59,8 @@ export const issueCode = Effect.fn("OAuth.issueCode")(function* (options: {
   readonly redirectUri: string
   readonly codeChallenge: string | null
 }) {
-  const code = randomBytes(32).toString("base64url")
+  // Hex, not base64url: scripts pick the code out of `Location` with `code=\w+`, which stops at "-".
+  const code = randomBytes(32).toString("hex")
   yield* (yield* OAuthRepo).insertCode({
     codeHash: hashToken(code),
     applicationId: options.application.id,

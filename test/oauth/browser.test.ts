@@ -58,7 +58,7 @@ describe("the login page in a browser", () => {
     await page.waitForURL((url) => url.toString().startsWith(REDIRECT))
     const landed = new URL(page.url())
     expect(landed.searchParams.get("state")).toBe("abc")
-    expect(landed.searchParams.get("code")).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(landed.searchParams.get("code")).toMatch(/^[0-9a-f]{64}$/)
   })
 
   it("shows the page in the browser's language", async () => {

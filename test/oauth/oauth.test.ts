@@ -112,7 +112,7 @@ describe("the authorization-code flow", () => {
     expect(result.decided!.status).toBe(303)
     expect(result.callback!.origin + result.callback!.pathname).toBe(REDIRECT)
     expect(result.callback!.searchParams.get("state")).toBe("state-123")
-    expect(result.callback!.searchParams.get("code")).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(result.callback!.searchParams.get("code")).toMatch(/^[0-9a-f]{64}$/)
   })
 
   it("exchanges the code for a business-limited token (client_secret_post, no PKCE) that works on the API", async () => {
