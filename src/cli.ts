@@ -316,12 +316,13 @@ const appCreate = Command.make(
       Effect.gen(function* () {
         const name = flags.name.trim()
         if (name.length === 0 || name.length > 200) return yield* userError("--name: must be 1-200 characters")
-        const uri = URL.parse(flags.redirectUri)
-        if (uri === null || uri.hash !== "") {
+        if (URL.parse(flags.redirectUri) === null || flags.redirectUri.includes("#")) {
           return yield* userError(`--redirect-uri: "${flags.redirectUri}" is not an absolute URL without a fragment`)
         }
         yield* migrateDatabase
-        const created = yield* (yield* Applications).create({ name, redirectUri: uri.href, isPublic: flags.isPublic })
+        // Stored as typed, not as `URL.href`: authorization requests compare the exact string
+        // (RFC 6749 3.1.2.3), and `href` would turn `http://foo.com` into `http://foo.com/`.
+        const created = yield* (yield* Applications).create({ name, redirectUri: flags.redirectUri, isPublic: flags.isPublic })
         yield* printJson({ client_id: created.client_id, client_secret: created.client_secret })
       })
     )
