@@ -134,15 +134,24 @@ export const RequestPipeline = HttpRouter.middleware(
         if (contentType.startsWith("application/x-www-form-urlencoded")) {
           const text = yield* Effect.option(original.text)
           if (Option.isNone(text)) return yield* finish(errorsResponse(400, locale, "invalid_body"), decision)
-          const headers = { ...original.headers, "content-type": "application/json" }
-          delete (headers as Record<string, string>)["content-length"]
-          request = HttpServerRequest.fromWeb(
-            new Request(new URL(path + url.search, "http://localhost"), {
-              method: original.method,
-              headers,
-              body: JSON.stringify(parseRailsForm(text.value))
-            })
-          ).modify({ remoteAddress: original.remoteAddress })
+          if (original.method === "GET" || original.method === "HEAD") {
+            // `curl -X GET -d ...` sends the parameters as a body, which Rails reads like the
+            // query (and a fetch Request cannot carry): add them to the query, which wins.
+            const search = new URLSearchParams(url.search)
+            for (const [key, value] of new URLSearchParams(text.value)) if (!url.searchParams.has(key)) search.append(key, value)
+            const query = search.toString()
+            request = original.modify({ url: path + (query ? `?${query}` : "") })
+          } else {
+            const headers = { ...original.headers, "content-type": "application/json" }
+            delete (headers as Record<string, string>)["content-length"]
+            request = HttpServerRequest.fromWeb(
+              new Request(new URL(path + url.search, "http://localhost"), {
+                method: original.method,
+                headers,
+                body: JSON.stringify(parseRailsForm(text.value))
+              })
+            ).modify({ remoteAddress: original.remoteAddress })
+          }
         }
 
         const scheme = firstHeader(original.headers["x-forwarded-proto"]) === "https" ? "https" : "http"
