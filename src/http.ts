@@ -7,6 +7,7 @@ import { Api } from "./api.ts"
 import { AccountLive, AccountPasswordsLive } from "./accounts/handlers.ts"
 import { AccessLive } from "./auth/access.ts"
 import { OAuthRoutesLive } from "./oauth/routes.ts"
+import { SignInRoutesLive } from "./oauth/sign-in.ts"
 import { BrandingLive, BusinessDeskLive, BusinessFrontLive } from "./business/handlers.ts"
 import { CustomFieldsDeskLive } from "./custom-fields/handlers.ts"
 import { HealthLive } from "./health/handlers.ts"
@@ -82,6 +83,7 @@ export const HttpAppLive = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/api/openapi.json" }).pipe(Layer.provide(HandlersLive)),
   HttpApiScalar.layer(Api, { path: "/api/docs" }),
   OAuthRoutesLive,
+  SignInRoutesLive,
   RequestPipeline
 ).pipe(Layer.provide(AccessLive))
 

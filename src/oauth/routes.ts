@@ -9,6 +9,7 @@ import { type Locale, LOCALES, parseLocale } from "../shared/locale.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { SqlClient } from "effect/sql"
 import { alert, escapeHtml, hidden, notice, type PageBranding, renderPage, text } from "./pages.ts"
+import { authenticityTokenInput, consentGiven, submittedCsrfToken } from "./rails-fields.ts"
 import { type Application, OAuthRepo } from "./repo.ts"
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS, csrfMatches, newCsrfToken, signSession, verifySession } from "./session.ts"
 import {
@@ -47,7 +48,7 @@ const FormBody = Schema.Record(Schema.String, Schema.Unknown)
 const decodeFormBody = Schema.decodeUnknownOption(FormBody)
 
 /** A POSTed form (the pipeline turned url-encoded bodies into JSON): string fields only. */
-const readForm = (request: HttpServerRequest.HttpServerRequest) =>
+export const readForm = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.map(Effect.option(request.json), (json) => {
     const record = Option.getOrElse(Option.flatMap(json, decodeFormBody), () => ({}))
     const fields: Record<string, string> = {}
@@ -73,7 +74,7 @@ const pageLocale = (request: HttpServerRequest.HttpServerRequest, fallback: Loca
   return fallback
 }
 
-const pageContext = (request: HttpServerRequest.HttpServerRequest) =>
+export const pageContext = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function* () {
     const context = yield* RequestContext
     const repo = yield* OAuthRepo
@@ -95,9 +96,9 @@ const pageContext = (request: HttpServerRequest.HttpServerRequest) =>
       newCsrf: !(existingCsrf && existingCsrf.length >= 16)
     }
   })
-type PageContext = Effect.Success<ReturnType<typeof pageContext>>
+export type PageContext = Effect.Success<ReturnType<typeof pageContext>>
 
-const secureCookies = (origin: string) => origin.startsWith("https://")
+export const secureCookies = (origin: string) => origin.startsWith("https://")
 
 const withCsrfCookie = (page: PageContext, response: HttpServerResponse.HttpServerResponse) =>
   page.newCsrf
@@ -109,7 +110,7 @@ const withCsrfCookie = (page: PageContext, response: HttpServerResponse.HttpServ
       })
     : response
 
-const errorPage = (page: PageContext, message: string, status = 400) =>
+export const errorPage = (page: PageContext, message: string, status = 400) =>
   renderPage({
     locale: page.locale,
     branding: page.branding,
@@ -212,6 +213,7 @@ const consentPage = (page: PageContext, application: Application, params: Author
 <p>${page.branding ? text(page.locale, "consent_business", { app: application.name, email, business: page.branding.name }) : text(page.locale, "consent_account", { app: application.name, email })}</p>
 <form method="post" action="/oauth/authorize">
 ${hidden({ csrf_token: page.csrf })}
+${authenticityTokenInput(page.csrf)}
 ${authorizeFields(params)}
 <div class="actions">
 <button type="submit" name="decision" value="allow">${text(page.locale, "button_allow")}</button>
@@ -225,7 +227,7 @@ ${hidden({ csrf_token: page.csrf, return_to: authorizeUrl(params) })}
     })
   )
 
-const currentAccount = (request: HttpServerRequest.HttpServerRequest) =>
+export const currentAccount = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function* () {
     const repo = yield* OAuthRepo
     const secret = yield* repo.sessionSecret
@@ -247,13 +249,13 @@ const authorizeGet = Effect.fn("OAuth.authorize")(function* (request: HttpServer
 const authorizePost = Effect.fn("OAuth.consent")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const form = yield* readForm(request)
-  if (!csrfMatches(request.cookies[CSRF_COOKIE], form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
+  if (!csrfMatches(request.cookies[CSRF_COOKIE], submittedCsrfToken(form))) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
   const validated = yield* validateAuthorizeRequest(page, form)
   if (validated._tag === "Page") return validated.response
   const account = yield* currentAccount(request)
   if (Option.isNone(account)) return loginPage(page, validated.application, authorizeUrl(validated.params))
   const { application, params } = validated
-  if (form["decision"] !== "allow") return redirectWithError(params.redirect_uri, "access_denied", "The user denied access", params.state)
+  if (!consentGiven(form)) return redirectWithError(params.redirect_uri, "access_denied", "The user denied access", params.state)
   const code = yield* issueCode({
     application,
     accountId: account.value.id,
@@ -267,7 +269,7 @@ const authorizePost = Effect.fn("OAuth.consent")(function* (request: HttpServerR
   return HttpServerResponse.redirect(url.toString(), { status: 303, headers: { "cache-control": "no-store" } })
 })
 
-const safeReturnTo = (value: string | undefined) =>
+export const safeReturnTo = (value: string | undefined) =>
   value !== undefined && value.startsWith("/oauth/authorize?") && !value.includes("\\") ? value : "/oauth/password/new"
 
 const login = Effect.fn("OAuth.login")(function* (request: HttpServerRequest.HttpServerRequest) {

@@ -90,6 +90,7 @@ export const de: Catalog = {
   button_allow: "Erlauben",
   button_deny: "Ablehnen",
   link_not_you: "Nicht Sie? Mit einem anderen Konto anmelden",
+  signed_in_as: "Sie sind als %{email} angemeldet.",
   page_forgot_title: "Passwort zurücksetzen",
   forgot_intro: "Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir senden Ihnen einen Link, mit dem Sie ein neues Passwort wählen können.",
   button_send_link: "Link senden",

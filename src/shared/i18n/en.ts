@@ -93,6 +93,7 @@ export const en = {
   button_allow: "Allow",
   button_deny: "Deny",
   link_not_you: "Not you? Log in with another account",
+  signed_in_as: "You are signed in as %{email}.",
   page_forgot_title: "Reset your password",
   forgot_intro: "Enter the e-mail address of your account and we will send you a link to choose a new password.",
   button_send_link: "Send the link",

@@ -90,6 +90,7 @@ export const esES: Catalog = {
   button_allow: "Permitir",
   button_deny: "Denegar",
   link_not_you: "¿No eres tú? Inicia sesión con otra cuenta",
+  signed_in_as: "Has iniciado sesión como %{email}.",
   page_forgot_title: "Restablece tu contraseña",
   forgot_intro: "Introduce la dirección de correo electrónico de tu cuenta y te enviaremos un enlace para elegir una nueva contraseña.",
   button_send_link: "Enviar el enlace",

@@ -90,6 +90,7 @@ export const fr: Catalog = {
   button_allow: "Autoriser",
   button_deny: "Refuser",
   link_not_you: "Ce n'est pas vous ? Connectez-vous avec un autre compte",
+  signed_in_as: "Vous êtes connecté en tant que %{email}.",
   page_forgot_title: "Réinitialiser votre mot de passe",
   forgot_intro: "Saisissez l'adresse e-mail de votre compte et nous vous enverrons un lien pour choisir un nouveau mot de passe.",
   button_send_link: "Envoyer le lien",

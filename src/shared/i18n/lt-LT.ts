@@ -90,6 +90,7 @@ export const ltLT: Catalog = {
   button_allow: "Leisti",
   button_deny: "Atmesti",
   link_not_you: "Ne jūs? Prisijunkite kita paskyra",
+  signed_in_as: "Jūs prisijungę kaip %{email}.",
   page_forgot_title: "Slaptažodžio atkūrimas",
   forgot_intro: "Įveskite savo paskyros el. pašto adresą ir atsiųsime nuorodą naujam slaptažodžiui pasirinkti.",
   button_send_link: "Siųsti nuorodą",

@@ -90,6 +90,7 @@ export const nlNL: Catalog = {
   button_allow: "Toestaan",
   button_deny: "Weigeren",
   link_not_you: "Ben jij dit niet? Log in met een ander account",
+  signed_in_as: "Je bent ingelogd als %{email}.",
   page_forgot_title: "Wachtwoord opnieuw instellen",
   forgot_intro: "Vul het e-mailadres van je account in, dan sturen we je een link om een nieuw wachtwoord te kiezen.",
   button_send_link: "Link versturen",

@@ -90,6 +90,7 @@ export const ptBR: Catalog = {
   button_allow: "Permitir",
   button_deny: "Negar",
   link_not_you: "Não é você? Entre com outra conta",
+  signed_in_as: "Você entrou como %{email}.",
   page_forgot_title: "Redefinir sua senha",
   forgot_intro: "Informe o e-mail da sua conta e enviaremos um link para você escolher uma nova senha.",
   button_send_link: "Enviar o link",

@@ -90,6 +90,7 @@ export const ruRU: Catalog = {
   button_allow: "Разрешить",
   button_deny: "Отклонить",
   link_not_you: "Это не вы? Войдите с другой учётной записью",
+  signed_in_as: "Вы вошли как %{email}.",
   page_forgot_title: "Сброс пароля",
   forgot_intro: "Введите адрес электронной почты вашей учётной записи, и мы отправим вам ссылку для выбора нового пароля.",
   button_send_link: "Отправить ссылку",

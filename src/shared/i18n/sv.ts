@@ -90,6 +90,7 @@ export const sv: Catalog = {
   button_allow: "Tillåt",
   button_deny: "Neka",
   link_not_you: "Inte du? Logga in med ett annat konto",
+  signed_in_as: "Du är inloggad som %{email}.",
   page_forgot_title: "Återställ ditt lösenord",
   forgot_intro: "Ange e-postadressen till ditt konto så skickar vi en länk där du kan välja ett nytt lösenord.",
   button_send_link: "Skicka länken",

@@ -90,6 +90,7 @@ export const zhCN: Catalog = {
   button_allow: "允许",
   button_deny: "拒绝",
   link_not_you: "不是您？使用其他账户登录",
+  signed_in_as: "您已以 %{email} 的身份登录。",
   page_forgot_title: "重置密码",
   forgot_intro: "请输入您账户的电子邮件地址，我们将向您发送一个用于设置新密码的链接。",
   button_send_link: "发送链接",

@@ -90,6 +90,7 @@ export const zhTW: Catalog = {
   button_allow: "允許",
   button_deny: "拒絕",
   link_not_you: "不是您嗎？使用其他帳戶登入",
+  signed_in_as: "您已以 %{email} 的身分登入。",
   page_forgot_title: "重設密碼",
   forgot_intro: "請輸入您帳戶的電子郵件地址，我們會寄給您一個用來設定新密碼的連結。",
   button_send_link: "傳送連結",

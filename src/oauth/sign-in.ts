@@ -1,0 +1,137 @@
+import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { alert, escapeHtml, hidden, notice, renderPage, text } from "./pages.ts"
+import { authenticityTokenInput } from "./rails-fields.ts"
+import { OAuthRepo } from "./repo.ts"
+import { errorPage, type PageContext, pageContext, safeReturnTo, secureCookies } from "./routes.ts"
+import { checkPassword } from "./service.ts"
+import { CSRF_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS, csrfMatches, signSession } from "./session.ts"
+
+/**
+ * The Devise-style sign-in that scripted clients drive with curl and a cookie jar:
+ * `GET /accounts/sign_in` (a form with `authenticity_token`), `POST /accounts/sign_in` with
+ * `account[email]` and `account[password]`, then `/oauth/authorize` as a signed-in user.
+ * It opens the same session as the login page of `/oauth/authorize` (same cookie, same
+ * host rule: a session and the tokens it grants belong to the host it was opened on).
+ */
+
+const SignInForm = Schema.Struct({
+  authenticity_token: Schema.optional(Schema.String),
+  return_to: Schema.optional(Schema.String),
+  account: Schema.optional(
+    Schema.Struct({ email: Schema.optional(Schema.String), password: Schema.optional(Schema.String) })
+  )
+})
+const decodeSignInForm = Schema.decodeUnknownOption(SignInForm)
+
+/** The pipeline turned `account[email]=...` into `{"account": {"email": ...}}`. */
+const readSignInForm = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.map(Effect.option(request.json), (json) =>
+    Option.getOrElse(Option.flatMap(json, decodeSignInForm), (): typeof SignInForm.Type => ({})))
+
+/** Only a return to an authorization request is followed; anything else is dropped. */
+const returnToOf = (value: string | undefined) => (value !== undefined && safeReturnTo(value) === value ? value : undefined)
+
+/**
+ * The CSRF cookie is the pages' own, but minted here for the whole host (`Path=/`) so that
+ * it reaches both `/accounts` and `/oauth`: one authenticity token serves the sign-in and the
+ * consent form, as Rails' per-session token does.
+ */
+const withCsrfCookie = (page: PageContext, response: HttpServerResponse.HttpServerResponse) =>
+  page.newCsrf
+    ? HttpServerResponse.setCookieUnsafe(response, CSRF_COOKIE, page.csrf, {
+        httpOnly: true,
+        sameSite: "lax",
+        path: "/",
+        secure: secureCookies(page.origin)
+      })
+    : response
+
+const signInPage = (
+  page: PageContext,
+  options: { readonly failed?: boolean; readonly email?: string; readonly returnTo?: string | undefined } = {}
+) =>
+  withCsrfCookie(
+    page,
+    renderPage({
+      locale: page.locale,
+      branding: page.branding,
+      title: "page_login_title",
+      // A failed sign-in is the login page's 401, with the form again (Devise re-renders it).
+      status: options.failed ? 401 : 200,
+      body: `<h1>${page.branding ? text(page.locale, "page_login_heading_business", { business: page.branding.name }) : text(page.locale, "page_login_heading_account")}</h1>
+${options.failed ? alert(text(page.locale, "login_failed")) : ""}
+<form method="post" action="/accounts/sign_in?locale=${page.locale}">
+${authenticityTokenInput(page.csrf)}
+${hidden({ return_to: options.returnTo })}
+<label for="account_email">${text(page.locale, "label_email")}</label>
+<input id="account_email" name="account[email]" type="email" autocomplete="username" required value="${escapeHtml(options.email ?? "")}"${options.failed ? ' aria-invalid="true"' : ""}>
+<label for="account_password">${text(page.locale, "label_password")}</label>
+<input id="account_password" name="account[password]" type="password" autocomplete="current-password" required${options.failed ? ' aria-invalid="true"' : ""}>
+<div class="actions"><button type="submit">${text(page.locale, "button_log_in")}</button></div>
+</form>
+<p class="small"><a href="/oauth/password/new?locale=${page.locale}">${text(page.locale, "link_forgot_password")}</a></p>`
+    })
+  )
+
+const signedInPage = (page: PageContext, email: string) =>
+  withCsrfCookie(
+    page,
+    renderPage({
+      locale: page.locale,
+      branding: page.branding,
+      title: "page_login_title",
+      body: `<h1>${page.branding ? text(page.locale, "page_login_heading_business", { business: page.branding.name }) : text(page.locale, "page_login_heading_account")}</h1>
+${notice(text(page.locale, "signed_in_as", { email }))}
+<form method="post" action="/accounts/sign_out?locale=${page.locale}">
+${authenticityTokenInput(page.csrf)}
+<button type="submit" class="secondary">${text(page.locale, "link_not_you")}</button>
+</form>`
+    })
+  )
+
+const csrfRefused = (page: PageContext) => withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
+
+const signInForm = Effect.fn("OAuth.signInForm")(function* (request: HttpServerRequest.HttpServerRequest) {
+  const page = yield* pageContext(request)
+  const query = new URL(request.url, "http://localhost").searchParams
+  return signInPage(page, { returnTo: returnToOf(query.get("return_to") ?? undefined) })
+})
+
+const signIn = Effect.fn("OAuth.signIn")(function* (request: HttpServerRequest.HttpServerRequest) {
+  const page = yield* pageContext(request)
+  const form = yield* readSignInForm(request)
+  if (!csrfMatches(request.cookies[CSRF_COOKIE], form.authenticity_token)) return csrfRefused(page)
+  const returnTo = returnToOf(form.return_to)
+  const email = form.account?.email ?? ""
+  const account = yield* checkPassword(email, form.account?.password ?? "")
+  if (Option.isNone(account)) return signInPage(page, { failed: true, email, returnTo })
+  const repo = yield* OAuthRepo
+  const session = signSession(yield* repo.sessionSecret, account.value.id, yield* Clock.currentTimeMillis)
+  const response = returnTo !== undefined ? HttpServerResponse.redirect(returnTo, { status: 303 }) : signedInPage(page, account.value.email)
+  // The login page's session cookie: it is only ever read under /oauth.
+  return HttpServerResponse.setCookieUnsafe(response, SESSION_COOKIE, session, {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/oauth",
+    secure: secureCookies(page.origin),
+    maxAge: `${SESSION_LIFETIME_MS} millis`
+  })
+})
+
+const signOut = Effect.fn("OAuth.signOut")(function* (request: HttpServerRequest.HttpServerRequest) {
+  const page = yield* pageContext(request)
+  const form = yield* readSignInForm(request)
+  if (!csrfMatches(request.cookies[CSRF_COOKIE], form.authenticity_token)) return csrfRefused(page)
+  return HttpServerResponse.redirect(`/accounts/sign_in?locale=${page.locale}`, { status: 303 }).pipe(
+    HttpServerResponse.expireCookieUnsafe(SESSION_COOKIE, { path: "/oauth" })
+  )
+})
+
+export const SignInRoutesLive = Layer.mergeAll(
+  HttpRouter.add("GET", "/accounts/sign_in", signInForm),
+  HttpRouter.add("POST", "/accounts/sign_in", signIn),
+  // Devise signs out with DELETE (rails-ujs) or a POST carrying `_method=delete`.
+  HttpRouter.add("DELETE", "/accounts/sign_out", signOut),
+  HttpRouter.add("POST", "/accounts/sign_out", signOut)
+)
