@@ -194,10 +194,10 @@ describe("the demo's history", () => {
 
     const summary = await server.request("GET", `/api/v2/desk/people/${clientId}/visits/summary`, owner())
     expect(summary.status, summary.text).toBe(200)
-    const [overall] = summary.json.visit_summaries
+    const [overall] = summary.json.summaries
     expect(overall.completed_count).toBeGreaterThan(3)
-    expect(overall.first_completed_at < overall.last_completed_at).toBe(true)
-    expect(overall.services.length).toBeGreaterThan(0)
+    expect(overall.first_visited_at < overall.last_visited_at).toBe(true)
+    expect(overall.services_visited_at.length).toBeGreaterThan(0)
 
     const notes = await server.request("GET", `/api/v2/desk/people/${clientId}/notes`, owner())
     expect(notes.status, notes.text).toBe(200)
