@@ -16,16 +16,20 @@ export const DatabaseUrlLive = Layer.effect(DatabaseUrl)(
   Effect.gen(function* () {
     const config = yield* AppConfig
     if (Option.isSome(config.databaseUrl)) return config.databaseUrl.value
+    const dataDir = path.join(config.dataDir, "postgres")
+    // Joins the cluster another process of the project runs on DATA_DIR, else starts one; on
+    // release it stops the cluster only if no other process uses it.
     const server = yield* Effect.acquireRelease(
-      Effect.tryPromise(() =>
-        startEmbeddedPostgres({ dataDir: path.join(config.dataDir, "postgres"), port: config.embeddedPostgresPort })
-      ),
+      Effect.tryPromise({
+        try: () => startEmbeddedPostgres({ dataDir, port: config.embeddedPostgresPort }),
+        catch: (error) => error
+      }),
       (server) => Effect.promise(() => server.stop())
     ).pipe(Effect.orDie)
     const url = server.url("studio")
     yield* Effect.tryPromise(() => ensureDatabase(url)).pipe(Effect.orDie)
-    yield* Effect.logInfo("embedded PostgreSQL started").pipe(
-      Effect.annotateLogs({ data_dir: path.join(config.dataDir, "postgres"), port: config.embeddedPostgresPort })
+    yield* Effect.logInfo(server.started ? "embedded PostgreSQL started" : "joined the embedded PostgreSQL already running").pipe(
+      Effect.annotateLogs({ data_dir: server.clusterDir, port: server.port })
     )
     return url
   })

@@ -78,7 +78,12 @@ export const ensureDatabase = async (connectionString: string): Promise<void> =>
   await client.connect()
   try {
     const exists = await client.query("select 1 from pg_database where datname = $1", [database])
-    if (exists.rowCount === 0) await client.query(`create database "${database.replaceAll('"', '""')}"`)
+    if (exists.rowCount === 0) {
+      // Two processes starting on a fresh cluster both find it missing: the loser's create is a no-op.
+      await client.query(`create database "${database.replaceAll('"', '""')}"`).catch((error: { code?: string }) => {
+        if (error.code !== "42P04" && error.code !== "23505") throw error
+      })
+    }
   } finally {
     await client.end()
   }

@@ -2,7 +2,7 @@ import type { TestProject } from "vitest/node"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import pg from "pg"
-import { startEmbeddedPostgres } from "../../src/platform/embedded-postgres.ts"
+import { removeEmbeddedCluster, startEmbeddedPostgres } from "../../src/platform/embedded-postgres.ts"
 import { migrate } from "../../src/platform/migrator.ts"
 
 declare module "vitest" {
@@ -34,11 +34,15 @@ const startServer = async (): Promise<{ url: (database: string) => string; stop:
   const runDir = path.resolve(`.data/test/run-${process.pid}`)
   fs.rmSync(runDir, { recursive: true, force: true })
   const port = 55000 + Math.floor(Math.random() * 5000)
-  const server = await startEmbeddedPostgres({ dataDir: path.join(runDir, "postgres"), port, ephemeral: true })
+  // As root in a private checkout, the cluster is placed where user postgres can reach it and
+  // `postgres` links to it: removeEmbeddedCluster removes both.
+  const dataDir = path.join(runDir, "postgres")
+  const server = await startEmbeddedPostgres({ dataDir, port, ephemeral: true })
   return {
     url: server.url,
     stop: async () => {
       await server.stop()
+      removeEmbeddedCluster(dataDir)
       fs.rmSync(runDir, { recursive: true, force: true })
     }
   }
