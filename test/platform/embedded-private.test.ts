@@ -1,0 +1,62 @@
+import { execFileSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { removeEmbeddedCluster } from "../../src/platform/embedded-postgres.ts"
+import { freePort, get, killCluster, postmasterOf, run, type Setup, startProcess, stopAll } from "../support/processes.ts"
+
+/**
+ * The README's two commands from a new user's seat: as root in a checkout under a private
+ * (0700) folder, where user postgres cannot reach node_modules or the data folder, and as an
+ * ordinary user. Each runs `npm start`'s script, the CLI beside it, and a request.
+ */
+const isRoot = process.getuid?.() === 0
+const root = path.resolve(`.data/test/private-${process.pid}`)
+const clusters: Array<string> = []
+
+afterAll(async () => {
+  await stopAll()
+  for (const dataDir of clusters) {
+    await killCluster(dataDir)
+    removeEmbeddedCluster(dataDir)
+  }
+  fs.rmSync(root, { recursive: true, force: true })
+})
+
+const tour = async (setup: Setup, dataDir: string) => {
+  clusters.push(dataDir)
+  const server = await startProcess(setup, ["src/main.ts"], /Studio Service is ready/)
+  const token = await run(setup, ["src/cli.ts", "token", "--business", "demo", "--email", "owner@demo.test"])
+  expect(token.code, token.stderr).toBe(0)
+  const answer = await get(Number(setup.env["PORT"]), "/api/v2/desk/business", {
+    host: "demo.localhost",
+    authorization: `Bearer ${token.stdout.trim()}`
+  })
+  expect(answer.status).toBe(200)
+  await server.stop("SIGINT")
+  expect(server.output()).not.toContain("    at ")
+  expect(postmasterOf(dataDir)).toBeUndefined()
+}
+
+const ports = async () => ({ PORT: String(await freePort()), EMBEDDED_POSTGRES_PORT: String(await freePort(50000, 54999)) })
+
+describe.skipIf(!isRoot)("embedded PostgreSQL as root", () => {
+  it("works from a checkout in a 0700 folder, the cluster placed where user postgres can reach it", async () => {
+    const checkout = path.join(root, "root-0700", "checkout")
+    fs.mkdirSync(checkout, { recursive: true })
+    fs.chmodSync(path.dirname(checkout), 0o700)
+    // Hard links: the same files as this checkout, in seconds, with node_modules out of postgres's reach.
+    execFileSync("cp", ["-al", "package.json", "src", "sql", "workers", "reports", "node_modules", checkout])
+    const dataDir = path.join(checkout, ".data", "postgres")
+    await tour({ cwd: checkout, env: { ...(await ports()), DATA_DIR: ".data" } }, dataDir)
+    expect(fs.lstatSync(dataDir).isSymbolicLink()).toBe(true)
+  }, 300_000)
+
+  it("works as an ordinary user on a data folder of its own", async () => {
+    const dataRoot = path.join(root, "nobody")
+    fs.mkdirSync(dataRoot, { recursive: true })
+    fs.chownSync(dataRoot, 65534, 65534)
+    const wrap = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    await tour({ cwd: process.cwd(), env: { ...(await ports()), DATA_DIR: dataRoot, HOME: dataRoot }, wrap }, path.join(dataRoot, "postgres"))
+  }, 300_000)
+})
