@@ -346,7 +346,11 @@ const runPostmaster = async (options: {
   detached: boolean
   locale: string
 }): Promise<{ pid: number } | "taken"> => {
-  const log = fs.openSync(options.logFile, "w")
+  // Appended to (kept under 10 MB): a start that loses a race must not clobber the winner's log.
+  const size = () => fs.statSync(options.logFile, { throwIfNoEntry: false })?.size ?? 0
+  if (size() > 10_000_000) fs.truncateSync(options.logFile)
+  const offset = size()
+  const log = fs.openSync(options.logFile, "a")
   const child = (() => {
     try {
       return spawn(options.binaries.postgres, ["-D", options.clusterDir, "-p", String(options.port), ...options.flags], {
@@ -377,7 +381,7 @@ const runPostmaster = async (options: {
   if (spawnError) {
     throw new EmbeddedPostgresError(`PostgreSQL could not run (${(spawnError as NodeJS.ErrnoException).code ?? spawnError.message}): set DATABASE_URL, or move the checkout to a folder all users can traverse`)
   }
-  const text = fs.readFileSync(options.logFile, "utf8")
+  const text = fs.readFileSync(options.logFile).subarray(offset).toString("utf8")
   if (/lock file "postmaster\.pid" already exists/.test(text)) return "taken"
   const fatal = text.split("\n").find((line) => /FATAL|could not bind/.test(line))?.replace(/^.*?(FATAL|LOG):\s*/, "")
   const portTaken = /could not (bind|create any TCP\/IP sockets)|Address already in use/.test(text)
@@ -443,6 +447,9 @@ export const startEmbeddedPostgres = async (options: {
     }
     try {
       if (runningCluster(clusterDir)) continue // started while we took the lock
+      // Left by a postmaster that died, its pid now another program's: postgres itself would
+      // refuse to start over it.
+      fs.rmSync(path.join(clusterDir, "postmaster.pid"), { force: true })
       binaries ??= await reachableBinaries(user)
       locale ??= bestLocale()
       if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) await runInitdb(binaries, clusterDir, user, locale)
