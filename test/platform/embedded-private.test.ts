@@ -52,6 +52,22 @@ describe.skipIf(!isRoot)("embedded PostgreSQL as root", () => {
     expect(fs.lstatSync(dataDir).isSymbolicLink()).toBe(true)
   }, 300_000)
 
+  it("says in one line what to do when a cluster sits where user postgres cannot reach it", async () => {
+    const dataRoot = path.join(root, "stuck-0700", "data")
+    fs.mkdirSync(path.join(dataRoot, "postgres"), { recursive: true })
+    fs.writeFileSync(path.join(dataRoot, "postgres", "PG_VERSION"), "18\n")
+    fs.chmodSync(path.dirname(dataRoot), 0o700)
+    const setup = { cwd: process.cwd(), env: { ...(await ports()), DATA_DIR: dataRoot } }
+    for (const args of [["src/main.ts"], ["src/cli.ts", "token", "--email", "owner@demo.test"]]) {
+      const result = await run(setup, args)
+      expect(result.code).toBe(1)
+      const errors = result.stderr.split("\n").filter((line) => line.startsWith("error:"))
+      expect(errors).toHaveLength(1)
+      expect(errors[0]).toContain("chmod o+x")
+      expect(result.stderr).not.toContain("    at ")
+    }
+  }, 120_000)
+
   it("works as an ordinary user on a data folder of its own", async () => {
     const dataRoot = path.join(root, "nobody")
     fs.mkdirSync(dataRoot, { recursive: true })
