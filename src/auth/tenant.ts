@@ -60,16 +60,17 @@ export const BusinessDirectoryLive = Layer.effect(BusinessDirectory)(
         Effect.withSpan("BusinessDirectory.load")
       )
     return BusinessDirectory.of({
-      // Every request passes here: a span only on a cache miss (in `load`), not per call.
-      bySubdomain: Effect.fnUntraced(function* (subdomain) {
-        const now = yield* Clock.currentTimeMillis
-        const hit = cache.get(subdomain)
-        if (hit && hit.expires > now) return hit.row
-        const row = yield* load(subdomain)
-        if (cache.size > 10_000) cache.clear()
-        cache.set(subdomain, { row, expires: now + TTL_MS })
-        return row
-      })
+      // Every request passes here: no generator and no span on a cache hit (a span only in `load`).
+      bySubdomain: (subdomain) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const hit = cache.get(subdomain)
+          if (hit !== undefined && hit.expires > now) return Effect.succeed(hit.row)
+          return Effect.map(load(subdomain), (row) => {
+            if (cache.size > 10_000) cache.clear()
+            cache.set(subdomain, { row, expires: now + TTL_MS })
+            return row
+          })
+        })
     })
   })
 )

@@ -53,17 +53,30 @@ export class AccessTokens extends Context.Service<AccessTokens, AccessTokensShap
 
 /**
  * Verified grants are cached for a few seconds: every API call checks its token, and the
- * cache keeps that off the database on busy clients. A revocation through this process
- * clears the entry at once; other processes see it within `TTL_MS`.
+ * cache keeps that off the database on busy clients. The cache is keyed by the token itself
+ * (it is in memory anyway, for the request and its rate-limit window), so a hit costs no
+ * hashing. A revocation through this process drops the token's entries before and after its
+ * update, and a lookup that was in flight meanwhile is not cached (the `generation` check),
+ * so once `revoke` returns this process refuses the token; other processes see it within `TTL_MS`.
  */
 const TTL_MS = 5_000
+
+interface CachedGrant {
+  readonly grant: Option.Option<TokenGrant>
+  readonly expires: number
+}
 
 export const AccessTokensLive = Layer.effect(AccessTokens)(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const cache = new Map<string, { readonly grant: Option.Option<TokenGrant>; readonly expires: number }>()
-    const cacheKey = (hash: Buffer, businessId: Option.Option<number>) =>
-      `${hash.toString("base64")}:${Option.getOrElse(businessId, () => 0)}`
+    /** token → business id (0: the account-level host) → grant. */
+    const cache = new Map<string, Map<number, CachedGrant>>()
+    let generation = 0
+    const forget = (token?: string) => {
+      generation++
+      if (token === undefined) cache.clear()
+      else cache.delete(token)
+    }
 
     const load = (hash: Buffer, businessId: Option.Option<number>) =>
       sql`select t.id as token_id, t.account_id, t.business_id as token_business_id,
@@ -90,19 +103,24 @@ export const AccessTokensLive = Layer.effect(AccessTokens)(
       )
 
     return AccessTokens.of({
-      // Every request passes here: a span only on a cache miss (in `load`), not per call.
-      verify: Effect.fnUntraced(function* (token, businessId) {
-        if (token.length < 16 || token.length > 512) return Option.none()
-        const hash = hashToken(token)
-        const key = cacheKey(hash, businessId)
-        const now = yield* Clock.currentTimeMillis
-        const hit = cache.get(key)
-        if (hit && hit.expires > now) return hit.grant
-        const grant = yield* load(hash, businessId)
-        if (cache.size > 50_000) cache.clear()
-        cache.set(key, { grant, expires: now + TTL_MS })
-        return grant
-      }),
+      // Every request passes here: no generator and no span on a cache hit (a span only in `load`).
+      verify: (token, businessId) => {
+        if (token.length < 16 || token.length > 512) return Effect.succeedNone
+        const scope = Option.getOrElse(businessId, () => 0)
+        return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const hit = cache.get(token)?.get(scope)
+          if (hit !== undefined && hit.expires > now) return Effect.succeed(hit.grant)
+          const loadedIn = generation
+          return Effect.map(load(hashToken(token), businessId), (grant) => {
+            if (loadedIn !== generation) return grant
+            if (cache.size > 50_000) cache.clear()
+            let byBusiness = cache.get(token)
+            if (byBusiness === undefined) cache.set(token, (byBusiness = new Map()))
+            byBusiness.set(scope, { grant, expires: now + TTL_MS })
+            return grant
+          })
+        })
+      },
       issue: Effect.fn("AccessTokens.issue")(function* (options) {
         const token = generateToken()
         yield* sql`insert into access_tokens (token_hash, account_id, business_id, application_id)
@@ -111,14 +129,15 @@ export const AccessTokensLive = Layer.effect(AccessTokens)(
         return token
       }),
       revoke: Effect.fn("AccessTokens.revoke")(function* (token) {
-        const hash = hashToken(token)
-        const prefix = `${hash.toString("base64")}:`
-        for (const key of cache.keys()) if (key.startsWith(prefix)) cache.delete(key)
+        forget(token)
         const rows = yield* sql`update access_tokens set revoked_at = now()
-                                where token_hash = ${hash} and revoked_at is null returning id`.pipe(Effect.orDie)
+                                where token_hash = ${hashToken(token)} and revoked_at is null returning id`.pipe(
+          Effect.ensuring(Effect.sync(() => forget(token))),
+          Effect.orDie
+        )
         return rows.length > 0
       }),
-      forgetCached: Effect.sync(() => cache.clear())
+      forgetCached: Effect.sync(() => forget())
     })
   })
 )
