@@ -35,20 +35,35 @@ const rateLimitHeaders = (decision: RateLimitDecision) => ({
 
 const firstHeader = (value: string | undefined) => value?.split(",")[0]?.trim()
 
+/** A path of plain segments, no query: the WHATWG parser would return it unchanged. */
+const PLAIN_PATH = /^(?:\/[\w~-][\w.~-]*)*\/?$/
+const NO_SEARCH_PARAMS = new URLSearchParams()
+
+/**
+ * The request target's path, query and parameters. Most API calls are a plain path, which
+ * needs no URL parser; anything else (a query, escapes, dot segments) goes through `URL`.
+ */
+const parseUrl = (target: string): { readonly pathname: string; readonly search: string; readonly searchParams: URLSearchParams } =>
+  PLAIN_PATH.test(target) ? { pathname: target === "" ? "/" : target, search: "", searchParams: NO_SEARCH_PARAMS } : new URL(target, "http://localhost")
+
 export const RequestPipeline = HttpRouter.middleware(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const directory = yield* BusinessDirectory
     const limiter = yield* RateLimiter
-    // The access log is an Info line: below the configured level it is not even built.
-    const logsRequests = !LogLevel.isGreaterThan(yield* References.MinimumLogLevel, "Info")
+    // The access log is an Info line: below the configured level it is not even built, and
+    // with logging off nothing reads the request id annotation either.
+    const minimumLogLevel = yield* References.MinimumLogLevel
+    const logsRequests = !LogLevel.isGreaterThan(minimumLogLevel, "Info")
+    const logsAnything = minimumLogLevel !== "None"
 
     // Every failure is answered here; `unhandled` in the type only tells the router so.
     return (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled, HttpServerRequest.HttpServerRequest> =>
       HttpServerRequest.HttpServerRequest.use((original) => {
         const incomingId = original.headers["x-request-id"]
         const requestId = incomingId && /^[\w.:-]{1,100}$/.test(incomingId) ? incomingId : randomUUID()
-        return Effect.annotateLogs(handle(httpEffect, original, requestId), { request_id: requestId })
+        const handled = handle(httpEffect, original, requestId)
+        return logsAnything ? Effect.annotateLogs(handled, { request_id: requestId }) : handled
       })
 
     function handle<E, R>(
@@ -59,7 +74,7 @@ export const RequestPipeline = HttpRouter.middleware(
       return Effect.gen(function* () {
         const startedAt = performance.now()
 
-        const url = new URL(original.url, "http://localhost")
+        const url = parseUrl(original.url)
         const path =
           url.pathname.endsWith(".json") && !HOSTLESS_PATHS.has(url.pathname) ? url.pathname.slice(0, -5) : url.pathname
         const headerLocale = original.headers["x-fd-locale"]
@@ -166,8 +181,9 @@ export const RequestPipeline = HttpRouter.middleware(
           clientId: Option.fromNullishOr(url.searchParams.get("client_id"))
         }
 
-        const response = yield* httpEffect.pipe(
-          Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+        // The request is provided again only when the pipeline changed it (suffix, form body).
+        const routed = request === original ? httpEffect : Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, request)
+        const response = yield* routed.pipe(
           Effect.provideService(RequestContext, context),
           Effect.catchCause((cause) => {
             const failure = Cause.squash(cause)
