@@ -12,7 +12,7 @@ import { compile } from "./compile.ts"
 import type { QueryAttributes } from "./grammar.ts"
 import { normalize } from "./normalize.ts"
 import { ReportsRepo } from "./repo.ts"
-import { type QueryPage, readCustomFields, runQuery } from "./run.ts"
+import type { QueryPage } from "./run.ts"
 import { ReportStore } from "./store.ts"
 import { ReportsUnavailable, type QueryResponse } from "./api.ts"
 
@@ -37,6 +37,8 @@ export const queryReport = Effect.fn("Reports.query")(function* (resource: strin
   const now = new Date(yield* Clock.currentTimeMillis)
   const result = yield* (yield* ReportStore)
     .read(async (connection) => {
+      // run.ts loads DuckDB, which an API process only needs once it answers a report query.
+      const { readCustomFields, runQuery } = await import("./run.ts")
       // Only a resource with logical fields (clients' custom_fields) needs the definitions.
       const context: CatalogContext = {
         customFields: status.catalog.logical.size > 0 ? await readCustomFields(connection, scope.businessIds) : [],

@@ -1,4 +1,6 @@
-import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
+// DuckDB (≈ 30 MiB resident once loaded) is imported when a store is first opened, not with the
+// module: most processes that load this code never open one (an API process without reports).
+import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
 import { Context, Data, Effect, Layer } from "effect"
 import * as path from "node:path"
 import { AppConfig, type AppConfigShape } from "../src/platform/config.ts"
@@ -78,6 +80,7 @@ export const makeReader = (dir: string) => {
   const switchTo = (pointer: CurrentGeneration) => {
     switching = switching.then(async () => {
       if (current && current.generation >= pointer.generation) return
+      const { DuckDBInstance } = await import("@duckdb/node-api")
       const instance = await DuckDBInstance.create(path.join(dir, pointer.file), READER_OPTIONS)
       const previous = current
       current = { generation: pointer.generation, file: pointer.file, instance, active: 0, retired: false }

@@ -1,4 +1,6 @@
-import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
+// DuckDB (≈ 30 MiB resident once loaded) is imported when a store is first opened, not with the
+// module: most processes that load this code never open one (an API process without reports).
+import type { DuckDBConnection } from "@duckdb/node-api"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -305,6 +307,7 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
 // ---------------------------------------------------------------------------------------------
 
 const withDuckDB = async <A>(file: string, body: (connection: DuckDBConnection) => Promise<A>): Promise<A> => {
+  const { DuckDBInstance } = await import("@duckdb/node-api")
   const instance = await DuckDBInstance.create(file, DUCKDB_OPTIONS)
   try {
     const connection = await instance.connect()
