@@ -29,6 +29,8 @@ const TARGET_RATIO = 0.8
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF
 /** A fixed total rate (requests/s) instead of as fast as each server answers: compares CPU per request at equal load. */
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined
+/** The V8 flags the service runs with (package.json `start`, the Dockerfile), given to the floor too. */
+const SERVER_NODE_FLAGS = ["--max-semi-space-size=32"]
 const BASE_DOMAIN = "localhost"
 const PATH = "/api/v2/desk/locations"
 const TARGETS = ["baseline", "floor", "service"] as const
@@ -119,7 +121,7 @@ const main = async () => {
     "service",
     path.join(root, "bench/support/serve.ts"),
     { DATABASE_URL: databaseUrl, PORT: String(servicePort), BASE_DOMAIN, LOG_LEVEL: "none" },
-    CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : []
+    [...SERVER_NODE_FLAGS, ...(CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [])]
   )
   children.push(service)
   const baseline = await startChild("baseline", path.join(root, "bench/support/baseline.ts"), {
@@ -132,7 +134,7 @@ const main = async () => {
     "floor",
     path.join(root, "bench/support/floor.ts"),
     { DATABASE_URL: databaseUrl, SUBDOMAIN: seed.subdomain, PORT: String(await freePort(40000, 49999)), LOG_LEVEL: "none" },
-    CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR, "floor")}`] : []
+    [...SERVER_NODE_FLAGS, ...(CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR, "floor")}`] : [])]
   )
   children.push(floor)
   log(
