@@ -1,4 +1,5 @@
-import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Console, Effect, Layer, Option, Runtime, Schema } from "effect"
 import { Argument, CliError, CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import { Console as NodeConsole } from "node:console"

@@ -1,7 +1,7 @@
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder } from "effect/http-api"
 import { createServer } from "node:http"
 import { Api } from "./api.ts"
 import { AccountLive, AccountPasswordsLive } from "./accounts/handlers.ts"
@@ -14,6 +14,7 @@ import { HealthLive } from "./health/handlers.ts"
 import { LocationsDeskLive, LocationsFrontLive } from "./locations/handlers.ts"
 import { PeopleDeskLive, PeopleFrontLive } from "./people/handlers.ts"
 import { AppConfig } from "./platform/config.ts"
+import { DocsPageLive } from "./platform/docs-page.ts"
 import { RequestPipeline } from "./platform/request-pipeline.ts"
 import { WebhooksLive } from "./webhooks/handlers.ts"
 import { ReportsLive } from "../reports/handlers.ts"
@@ -81,7 +82,7 @@ const HandlersLive = Layer.mergeAll(
 /** The routes: the API, its OpenAPI document and docs page, behind the request pipeline. */
 export const HttpAppLive = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/api/openapi.json" }).pipe(Layer.provide(HandlersLive)),
-  HttpApiScalar.layer(Api, { path: "/api/docs" }),
+  DocsPageLive,
   OAuthRoutesLive,
   SignInRoutesLive,
   RequestPipeline

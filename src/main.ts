@@ -1,4 +1,4 @@
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Console, Effect, Layer } from "effect"
 import { seedDemo } from "./demo/seed.ts"
 import { HttpServerLive } from "./http.ts"

@@ -1,4 +1,4 @@
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect, Layer, Option } from "effect"
 import { HttpServer } from "effect/http"
 import * as path from "node:path"

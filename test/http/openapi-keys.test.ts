@@ -42,3 +42,15 @@ describe("GET /api/openapi.json", () => {
     expect(document).toContain("without an offset, in the business's time zone")
   })
 })
+
+describe("GET /api/docs", () => {
+  it("serves the API reference page: the bundled Scalar script with the OpenAPI document inlined", async () => {
+    const page = await server.request("GET", "/api/docs")
+    expect(page.status).toBe(200)
+    expect(String(page.headers["content-type"])).toContain("text/html")
+    expect(page.text).toContain("window.Scalar.createApiReference")
+    expect(page.text).toContain('"/api/v2/desk/locations"')
+    expect(page.text).not.toContain("cdn.jsdelivr.net/npm/@scalar/api-reference@")
+    expect((await server.request("GET", "/api/docs")).text).toBe(page.text)
+  })
+})
