@@ -56,17 +56,17 @@ const RepositoriesLive = Layer.mergeAll(
   OAuthRepo.layer,
   WebhooksRepo.layer,
   ReportsRepo.layer,
-  // The schedule (issue 4). Commerce (plans, cards) is a Context.Reference with a "nothing yet"
-  // default (eligibility/commerce.ts); enrollment facts come from visits (issue 5).
+  // The schedule. Commerce (plans, cards) is a Context.Reference with a "nothing yet" default
+  // (eligibility/commerce.ts) until billing provides it.
   ServicesRepo.layer,
   StaffMembersRepo.layer,
   EventsRepo.layer,
   EventOccurrencesRepo.layer,
   AvailabilityRepo.layer,
   EligibilityRepo.layer,
-  // Enrollment (issue 5).
+  // Enrollment. The schedule's required ports: what enrollment knows (visits/enrollments-live.ts)
+  // and what it does when sessions are added (bookings/ongoing.ts).
   EnrollmentsLive.pipe(Layer.provideMerge(VisitsRepo.layer)),
-  // Sessions the materialization adds go to the event's ongoing leases (bookings/ongoing.ts).
   OngoingEnrollmentsLive.pipe(Layer.provide(Layer.mergeAll(BookingsRepo.layer, VisitsRepo.layer, WebhooksRepo.layer))),
   BookingsRepo.layer,
   MakeUpsRepo.layer,

@@ -86,16 +86,16 @@ export const extendOngoingLeases = Effect.fn("Leases.extendOngoing")(function* (
   return { enrolled, skipped } satisfies OngoingResult
 })
 
-/** The OngoingEnrollments plug point of the schedule, answered by the leases above. */
+/** The OngoingEnrollments port of the schedule, answered by the leases above. */
 export const OngoingEnrollmentsLive = Layer.effect(OngoingEnrollments)(
   Effect.gen(function* () {
     // Only these services: the caller's fiber keeps its own (the transaction's connection above all).
     const services = Context.pick(SqlClient.SqlClient, BookingsRepo, VisitsRepo, WebhooksRepo)(
       yield* Effect.context<SqlClient.SqlClient | BookingsRepo | VisitsRepo | WebhooksRepo>()
     )
-    return {
+    return OngoingEnrollments.of({
       sessionsAdded: (businessId, eventId, sessions) =>
         extendOngoingLeases(businessId, eventId, sessions).pipe(Effect.asVoid, Effect.provideContext(services))
-    }
+    })
   })
 )

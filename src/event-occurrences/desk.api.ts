@@ -3,35 +3,14 @@ import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { DeskAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
 import { BadRequest, NotFound } from "../shared/errors.ts"
-import { IdFromString, IdListFromString, TimestampInput } from "../shared/schemas.ts"
-import { EventOccurrenceDesk, EventOccurrenceDeskOne, GROUP_BY, OccurrenceSummary } from "./model.ts"
-
-const stateParam = Schema.optional(
-  Schema.String.annotate({ description: "Comma-delimited among active, canceled, reserved, deleted (default active)" })
-)
-
-const filters = {
-  from: Schema.optional(TimestampInput.annotate({ description: "Default: the start of today in the business's time zone" })),
-  to: Schema.optional(TimestampInput.annotate({ description: "Default: the end of `from`'s day (today) in the business's time zone" })),
-  state: stateParam,
-  staff_member_ids: Schema.optional(IdListFromString),
-  service_ids: Schema.optional(IdListFromString),
-  location_ids: Schema.optional(IdListFromString)
-}
-
-export const OccurrenceListQuery = {
-  ...filters,
-  ids: Schema.optional(
-    IdListFromString.annotate({ description: "Only these occurrences (unknown ids are no error); without from and to, whatever their day" })
-  ),
-  event_ids: Schema.optional(IdListFromString)
-}
-
-export const OccurrenceSummaryQuery = {
-  ...filters,
-  group_by: Schema.optional(Schema.Literals(GROUP_BY).annotate({ description: "day (default) or hour" })),
-  service_types: Schema.optional(Schema.String.annotate({ description: "Comma-delimited service types" }))
-}
+import { IdFromString } from "../shared/schemas.ts"
+import {
+  EventOccurrenceDesk,
+  EventOccurrenceDeskOne,
+  OccurrenceListQuery,
+  OccurrenceSummary,
+  OccurrenceSummaryQueryDesk
+} from "./model.ts"
 
 export const EventOccurrencesDeskApi = HttpApiGroup.make("eventOccurrencesDesk")
   .add(
@@ -49,7 +28,7 @@ export const EventOccurrencesDeskApi = HttpApiGroup.make("eventOccurrencesDesk")
   )
   .add(
     HttpApiEndpoint.get("summary", "/api/v2/desk/event_occurrences/summary", {
-      query: OccurrenceSummaryQuery,
+      query: OccurrenceSummaryQueryDesk,
       success: Schema.Struct({ event_occurrence_summaries: Schema.Array(OccurrenceSummary) }),
       error: BadRequest
     }).annotateMerge(

@@ -1,16 +1,15 @@
-import { Context, Effect } from "effect"
-import type { VisitWire } from "../visits/model.ts"
-import type { PersonRef } from "./model.ts"
+import { Context, type Effect } from "effect"
+import type { PersonRef, RosterVisit } from "./model.ts"
 
 /**
- * What the schedule needs to know about enrollment (visits, bookings and their leases), which
- * arrives with the enrollment work. Until then nobody is enrolled and no place is taken: the
- * default below answers so, and every caller (capacity_remaining and `full` on occurrences,
- * the `full` and `already_enrolled` eligibility codes, the desk roster) already asks.
+ * What the schedule needs to know about enrollment: places taken (capacity_remaining and
+ * `full` on occurrences), who is enrolled (the `full` and `already_enrolled` eligibility
+ * codes), the desk roster and its visits, and whether a waitlist is full.
  *
- * Plug point: the enrollment work provides a real implementation (counting visits that hold a
- * place plus the leases of open bookings) with `Layer.succeed(Enrollments)(...)` in
- * src/layers.ts; nothing else changes.
+ * A required port: enrollment (visits, bookings and their leases) depends on the schedule, so
+ * the schedule declares what it asks, in its own shapes (`RosterVisit`, `PersonRef`), and
+ * src/visits/enrollments-live.ts answers it; src/layers.ts provides that layer. A layer graph
+ * without it does not compile.
  */
 export interface EnrollmentsShape {
   /** Places taken in each occurrence (absent: none). */
@@ -31,19 +30,9 @@ export interface EnrollmentsShape {
     occurrenceIds: ReadonlyArray<number>
   ) => Effect.Effect<ReadonlyMap<number, ReadonlyArray<PersonRef>>>
   /** The visits of one occurrence (staff mode `:id`). */
-  readonly visits: (businessId: number, occurrenceId: number) => Effect.Effect<ReadonlyArray<VisitWire>>
+  readonly visits: (businessId: number, occurrenceId: number) => Effect.Effect<ReadonlyArray<RosterVisit>>
   /** Occurrences whose waitlist is full. */
   readonly waitlistFull: (businessId: number, occurrenceIds: ReadonlyArray<number>) => Effect.Effect<ReadonlySet<number>>
 }
 
-const none: EnrollmentsShape = {
-  placesTaken: () => Effect.succeed(new Map()),
-  coursePlacesTaken: () => Effect.succeed(0),
-  enrolledInOccurrence: () => Effect.succeed(new Set()),
-  enrolledInCourse: () => Effect.succeed(new Set()),
-  attendees: () => Effect.succeed(new Map()),
-  visits: () => Effect.succeed([]),
-  waitlistFull: () => Effect.succeed(new Set())
-}
-
-export const Enrollments = Context.Reference<EnrollmentsShape>("studio/Enrollments", { defaultValue: () => none })
+export class Enrollments extends Context.Service<Enrollments, EnrollmentsShape>()("studio/Enrollments") {}

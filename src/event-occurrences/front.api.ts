@@ -4,8 +4,7 @@ import { FrontAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
 import { BadRequest, NotFound } from "../shared/errors.ts"
 import { IdFromString } from "../shared/schemas.ts"
-import { OccurrenceListQuery, OccurrenceSummaryQuery } from "./desk.api.ts"
-import { EventOccurrenceFront, OccurrenceSummary } from "./model.ts"
+import { EventOccurrenceFront, OccurrenceListQuery, OccurrenceSummary, OccurrenceSummaryQueryFront } from "./model.ts"
 
 export const EventOccurrencesFrontApi = HttpApiGroup.make("eventOccurrencesFront")
   .add(
@@ -24,7 +23,7 @@ export const EventOccurrencesFrontApi = HttpApiGroup.make("eventOccurrencesFront
   )
   .add(
     HttpApiEndpoint.get("summary", "/api/v2/front/event_occurrences/summary", {
-      query: OccurrenceSummaryQuery,
+      query: OccurrenceSummaryQueryFront,
       success: Schema.Struct({ event_occurrence_summaries: Schema.Array(OccurrenceSummary) }),
       error: BadRequest
     }).annotateMerge(

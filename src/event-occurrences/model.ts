@@ -1,8 +1,7 @@
-import { Schema } from "effect"
-import { SERVICE_TYPES } from "../services/model.ts"
+import { Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { SERVICE_TYPES, type ServiceType } from "../services/model.ts"
 import { StaffMemberRef } from "../staff-members/model.ts"
-import { Timestamp } from "../shared/schemas.ts"
-import { VisitWire } from "../visits/model.ts"
+import { IdListFromString, Timestamp, TimestampInput } from "../shared/schemas.ts"
 
 /**
  * Event occurrences: one scheduled instance of a service (a class session, a course session,
@@ -16,7 +15,25 @@ export const PersonRef = Schema.Struct({ id: Schema.Int, name: Schema.String, em
 })
 export type PersonRef = typeof PersonRef.Type
 
-
+/**
+ * A visit on an occurrence's roster (staff mode `:id`), as the schedule shows it: the shape the
+ * `Enrollments` port answers with (enrollments.ts), so the schedule needs nothing from visits.
+ */
+export const RosterVisit = Schema.Struct({
+  id: Schema.Int,
+  person_id: Schema.NullOr(Schema.Int),
+  state: Schema.Literals(["reserved", "registered", "completed", "noshowed", "late_canceled"]),
+  event_occurrence_id: Schema.Int,
+  registered_at: Schema.NullOr(Timestamp).annotate({ description: "When the registration completed" }),
+  completed_at: Schema.NullOr(Timestamp).annotate({ description: "Marked complete by staff" }),
+  noshow_at: Schema.NullOr(Timestamp).annotate({ description: "Marked no-show" }),
+  cancelled_at: Schema.NullOr(Timestamp).annotate({ description: "Marked late cancel" }),
+  created_at: Timestamp,
+  paid: Schema.Boolean,
+  paid_for_by: Schema.NullOr(Schema.String).annotate({ description: "The plan that paid (billing)" }),
+  punch_id: Schema.NullOr(Schema.Int)
+}).annotate({ identifier: "EventOccurrenceVisit" })
+export type RosterVisit = typeof RosterVisit.Type
 
 export const EventOccurrenceFront = Schema.Struct({
   id: Schema.Int,
@@ -50,11 +67,66 @@ export type EventOccurrenceDesk = typeof EventOccurrenceDesk.Type
 
 export const EventOccurrenceDeskOne = Schema.Struct({
   ...EventOccurrenceDesk.fields,
-  visits: Schema.Array(VisitWire)
+  visits: Schema.Array(RosterVisit)
 }).annotate({ identifier: "EventOccurrenceDeskDetail" })
 export type EventOccurrenceDeskOne = typeof EventOccurrenceDeskOne.Type
 
 export const GROUP_BY = ["day", "hour"] as const
+
+/** Client mode lists and counts courses and group classes only. */
+export const FRONT_SERVICE_TYPES = ["Course", "GroupClass"] as const
+
+/**
+ * A comma-delimited list of known values (`state`, `service_types`), decoded to the distinct
+ * values given; a blank list is `blank`. An unknown value is a 400 naming the allowed ones.
+ */
+const ValuesFromString = <const V extends string>(values: ReadonlyArray<V>, blank: ReadonlyArray<V>, description: string) => {
+  const Value = Schema.Literals(values)
+  const parts = (list: string) => list.split(",").map((part) => part.trim()).filter((part) => part !== "")
+  const known = (part: string): part is V => (values as ReadonlyArray<string>).includes(part)
+  return Schema.String.annotate({ description })
+    .check(Schema.makeFilter((list) => parts(list).every(known) || new SchemaIssue.InvalidType(Value.ast, list)))
+    .pipe(
+      Schema.decodeTo(
+        Schema.Array(Value),
+        SchemaTransformation.transform({
+          decode: (list: string): ReadonlyArray<V> => (list.trim() === "" ? blank : [...new Set(parts(list).filter(known))]),
+          encode: (list: ReadonlyArray<V>) => list.join(",")
+        })
+      )
+    )
+}
+
+const filters = {
+  from: Schema.optional(TimestampInput.annotate({ description: "Default: the start of today in the business's time zone" })),
+  to: Schema.optional(TimestampInput.annotate({ description: "Default: the end of `from`'s day (today) in the business's time zone" })),
+  state: Schema.optional(
+    ValuesFromString(OCCURRENCE_STATES, ["active"], "Comma-delimited among active, canceled, reserved, deleted (default active)")
+  ),
+  staff_member_ids: Schema.optional(IdListFromString),
+  service_ids: Schema.optional(IdListFromString),
+  location_ids: Schema.optional(IdListFromString)
+}
+
+export const OccurrenceListQuery = Schema.Struct({
+  ...filters,
+  ids: Schema.optional(
+    IdListFromString.annotate({ description: "Only these occurrences (unknown ids are no error); without from and to, whatever their day" })
+  ),
+  event_ids: Schema.optional(IdListFromString)
+})
+export type OccurrenceListQuery = typeof OccurrenceListQuery.Type
+
+const summaryQuery = <const V extends ServiceType>(serviceTypes: ReadonlyArray<V>) =>
+  Schema.Struct({
+    ...filters,
+    group_by: Schema.optional(Schema.Literals(GROUP_BY).annotate({ description: "day (default) or hour" })),
+    service_types: Schema.optional(ValuesFromString(serviceTypes, serviceTypes, "Comma-delimited service types"))
+  })
+
+export const OccurrenceSummaryQueryFront = summaryQuery(FRONT_SERVICE_TYPES)
+export const OccurrenceSummaryQueryDesk = summaryQuery(SERVICE_TYPES)
+export type OccurrenceSummaryQuery = typeof OccurrenceSummaryQueryDesk.Type
 
 export const OccurrenceSummary = Schema.Struct({
   date: Schema.String.annotate({ description: "Local date (business time zone), YYYY-MM-DD" }),

@@ -1,13 +1,13 @@
-import { Context, Effect } from "effect"
+import { Context, type Effect } from "effect"
 
 /**
  * What enrollment does when materialization adds sessions to an event: the event's ongoing
- * (recurring) leases are enrolled in them (src/bookings/ongoing.ts), so "every Tuesday" keeps
- * meaning every Tuesday as the window moves forward.
+ * (recurring) leases are enrolled in them, so "every Tuesday" keeps meaning every Tuesday as
+ * the window moves forward.
  *
- * A plug point like `Enrollments` (enrollments.ts): bookings depend on the schedule, so the
- * schedule asks through this reference instead of importing bookings. src/layers.ts provides
- * the real one; the default enrolls nobody (a schedule without enrollment).
+ * A required port like `Enrollments` (enrollments.ts): bookings depend on the schedule, so the
+ * schedule asks through this service instead of importing bookings; src/bookings/ongoing.ts
+ * answers it and src/layers.ts provides that layer.
  */
 export interface NewSession {
   readonly id: number
@@ -22,6 +22,4 @@ export interface OngoingEnrollmentsShape {
   readonly sessionsAdded: (businessId: number, eventId: number, sessions: ReadonlyArray<NewSession>) => Effect.Effect<void>
 }
 
-const nobody: OngoingEnrollmentsShape = { sessionsAdded: () => Effect.void }
-
-export const OngoingEnrollments = Context.Reference<OngoingEnrollmentsShape>("studio/OngoingEnrollments", { defaultValue: () => nobody })
+export class OngoingEnrollments extends Context.Service<OngoingEnrollments, OngoingEnrollmentsShape>()("studio/OngoingEnrollments") {}

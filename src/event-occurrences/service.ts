@@ -9,32 +9,17 @@ import { staffName } from "../staff-members/service.ts"
 import { Enrollments } from "./enrollments.ts"
 import {
   type EventOccurrenceDesk,
-  OCCURRENCE_STATES,
+  FRONT_SERVICE_TYPES,
+  type OccurrenceListQuery,
   type OccurrenceRow,
   type OccurrenceState,
-  type OccurrenceSummary
+  type OccurrenceSummary,
+  type OccurrenceSummaryQuery
 } from "./model.ts"
 import { EventOccurrencesRepo, type FilterTable, type OccurrenceFilters } from "./repo.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Parameters
-
-export interface OccurrenceListQuery {
-  /** Only these occurrences; without from and to, whatever their day. */
-  readonly from?: Date | undefined
-  readonly to?: Date | undefined
-  readonly ids?: ReadonlyArray<number> | undefined
-  readonly state?: string | undefined
-  readonly staff_member_ids?: ReadonlyArray<number> | undefined
-  readonly service_ids?: ReadonlyArray<number> | undefined
-  readonly event_ids?: ReadonlyArray<number> | undefined
-  readonly location_ids?: ReadonlyArray<number> | undefined
-}
-
-export interface OccurrenceSummaryQuery extends Omit<OccurrenceListQuery, "ids" | "event_ids"> {
-  readonly group_by?: "day" | "hour" | undefined
-  readonly service_types?: string | undefined
-}
 
 /**
  * `from` and `to` default to the start and end of today in the business's time zone (spec);
@@ -64,17 +49,6 @@ export const dayRange = Effect.fn("EventOccurrences.dayRange")(function* (from: 
   return { from: start, to: end }
 })
 
-/** A comma-delimited list of known values (`state`, `service_types`); anything else is a 400 naming them. */
-export const parseValues = <const V extends string>(field: string, value: string | undefined, allowed: ReadonlyArray<V>, fallback: ReadonlyArray<V>) =>
-  Effect.gen(function* () {
-    if (value === undefined || value.trim() === "") return fallback
-    const parts = value.split(",").map((part) => part.trim()).filter((part) => part !== "")
-    const isAllowed = (part: string): part is V => (allowed as ReadonlyArray<string>).includes(part)
-    const known = parts.filter(isAllowed)
-    if (known.length < parts.length) return yield* fail(BadRequest, { key: "field_must_be_one_of", params: { field, values: allowed.join(", ") } })
-    return [...new Set(known)]
-  })
-
 /** Filters naming ids that do not exist (for client mode: that clients may not see) are a 400 listing each. */
 const checkFilterIds = Effect.fn("EventOccurrences.checkFilterIds")(function* (
   scope: Audience,
@@ -92,7 +66,7 @@ const checkFilterIds = Effect.fn("EventOccurrences.checkFilterIds")(function* (
 })
 
 const filtersOf = Effect.fn("EventOccurrences.filters")(function* (
-  query: OccurrenceListQuery & { readonly service_types?: string | undefined },
+  query: Omit<OccurrenceListQuery, "ids" | "event_ids"> & Partial<Pick<OccurrenceListQuery, "ids" | "event_ids">>,
   scope: Audience,
   serviceTypes: ReadonlyArray<ServiceType> | undefined
 ) {
@@ -101,7 +75,6 @@ const filtersOf = Effect.fn("EventOccurrences.filters")(function* (
     query.ids !== undefined && query.from === undefined && query.to === undefined
       ? { from: undefined, to: undefined }
       : yield* dayRange(query.from, query.to)
-  const states = yield* parseValues("state", query.state, OCCURRENCE_STATES, ["active"])
   yield* checkFilterIds(scope, [
     ["staff_member_ids", "staff_members", query.staff_member_ids],
     ["service_ids", "services", query.service_ids],
@@ -111,7 +84,7 @@ const filtersOf = Effect.fn("EventOccurrences.filters")(function* (
   return {
     ...range,
     ids: query.ids,
-    states,
+    states: query.state ?? ["active"],
     staffMemberIds: query.staff_member_ids,
     serviceIds: query.service_ids,
     eventIds: query.event_ids,
@@ -203,17 +176,13 @@ export const getDeskOccurrence = Effect.fn("EventOccurrences.deskGet")(function*
   return { event_occurrences: [{ ...wire!, visits }] }
 })
 
-const FRONT_SERVICE_TYPES = ["Course", "GroupClass"] as const
-
 /**
  * Counts per day or hour of the business's time zone, for the days and hours that have
  * occurrences, in order. Client mode counts courses and group classes only.
  */
 export const summarizeOccurrences = Effect.fn("EventOccurrences.summary")(function* (query: OccurrenceSummaryQuery, scope: Audience) {
   const business = yield* CurrentBusiness
-  const serviceTypes = scope._tag === "Client"
-    ? yield* parseValues("service_types", query.service_types, FRONT_SERVICE_TYPES, FRONT_SERVICE_TYPES)
-    : yield* parseValues("service_types", query.service_types, SERVICE_TYPES, SERVICE_TYPES)
+  const serviceTypes = query.service_types ?? (scope._tag === "Client" ? FRONT_SERVICE_TYPES : SERVICE_TYPES)
   const filters = yield* filtersOf(query, scope, serviceTypes)
   const rows = yield* (yield* EventOccurrencesRepo).list(business.id, filters, scope)
   const byHour = query.group_by === "hour"
@@ -239,7 +208,7 @@ export const summarizeOccurrences = Effect.fn("EventOccurrences.summary")(functi
 })
 
 // ---------------------------------------------------------------------------------------------
-// Changes without HTTP endpoints yet (staff tools, the enrollment work, tests)
+// Changes without HTTP endpoints (leases of bookings, tests)
 
 /** Cancels or deletes occurrences; their rows stay, with that state. Returns how many changed. */
 export const setOccurrenceState = Effect.fn("EventOccurrences.setState")(function* (

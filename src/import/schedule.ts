@@ -1,5 +1,6 @@
 import { Clock, Effect, Schema } from "effect"
 import { materializeEvent } from "../event-occurrences/materialize.ts"
+import type { OngoingEnrollments } from "../event-occurrences/ongoing-enrollments.ts"
 import type { EventOccurrencesRepo } from "../event-occurrences/repo.ts"
 import { EventsRepo } from "../events/repo.ts"
 import { SERVICE_TYPES, SERVICE_VISIBILITIES } from "../services/model.ts"
@@ -90,7 +91,7 @@ export const ImportEvent = Schema.Struct({
 }).annotate({ identifier: "ImportEvent" })
 
 /** What writing a schedule needs from the layer graph (repos of src/layers.ts). */
-export type ScheduleImportServices = ServicesRepo | StaffMembersRepo | EventsRepo | EventOccurrencesRepo
+export type ScheduleImportServices = ServicesRepo | StaffMembersRepo | EventsRepo | EventOccurrencesRepo | OngoingEnrollments
 
 type Problem = { readonly path: ReadonlyArray<PropertyKey>; readonly issue: string }
 
