@@ -4,8 +4,7 @@ import { FrontAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
 import { BadRequest, NotFound, Unauthorized } from "../shared/errors.ts"
 import { IdFromString } from "../shared/schemas.ts"
-import { ServiceEligibilityQuery } from "./desk.api.ts"
-import { EnrollmentEligibility } from "./model.ts"
+import { EnrollmentEligibility, ServiceEligibilityQuery } from "./model.ts"
 
 const success = Schema.Struct({ enrollment_eligibilities: Schema.Array(EnrollmentEligibility) })
 

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { IdListFromString, TimestampInput, positiveIntParam } from "../shared/schemas.ts"
 
 /**
  * Enrollment eligibility (spec, "Enrollment eligibility record" and its codes table): for each
@@ -37,3 +38,19 @@ export type EnrollmentEligibility = typeof EnrollmentEligibility.Type
 
 export const EligibilityPersonRow = Schema.Struct({ id: Schema.Number, is_member: Schema.Boolean })
 export type EligibilityPersonRow = typeof EligibilityPersonRow.Type
+
+/** What a service's eligibility takes, in both modes (the visit it would be). */
+export const ServiceEligibilityQuery = Schema.Struct({
+  event_id: Schema.optional(positiveIntParam("An event of the service: used for full and already_enrolled on courses, and for the time, plan and card checks")),
+  location_id: Schema.optional(positiveIntParam("Location of the visit (plan checks)")),
+  staff_member_ids: Schema.optional(IdListFromString.annotate({ description: "Staff members of the visit (plan checks)" })),
+  start_at: Schema.optional(TimestampInput.annotate({ description: "When the visit would start: plan, blackout window and past checks" }))
+})
+export type ServiceEligibilityQuery = typeof ServiceEligibilityQuery.Type
+
+const person_ids = IdListFromString.annotate({ description: "The people to check (required); people who do not exist are skipped" })
+
+/** Staff mode names the people to check. */
+export const OccurrenceEligibilityQueryDesk = Schema.Struct({ person_ids })
+export const ServiceEligibilityQueryDesk = Schema.Struct({ person_ids, ...ServiceEligibilityQuery.fields })
+export type ServiceEligibilityQueryDesk = typeof ServiceEligibilityQueryDesk.Type

@@ -13,7 +13,13 @@ import { BadRequest, fail, type Message } from "../shared/errors.ts"
 import { t } from "../shared/i18n.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { Commerce, type PlanTarget } from "./commerce.ts"
-import type { EligibilityCode, EligibilityPersonRow, EnrollmentEligibility } from "./model.ts"
+import type {
+  EligibilityCode,
+  EligibilityPersonRow,
+  EnrollmentEligibility,
+  ServiceEligibilityQuery,
+  ServiceEligibilityQueryDesk
+} from "./model.ts"
 import { EligibilityRepo } from "./repo.ts"
 import { type EligibilityFacts, evaluate } from "./rules.ts"
 
@@ -149,13 +155,6 @@ export const deskOccurrenceEligibilities = Effect.fn("Eligibility.deskOccurrence
 // ---------------------------------------------------------------------------------------------
 // Services
 
-export interface ServiceEligibilityQuery {
-  readonly event_id?: number | undefined
-  readonly location_id?: number | undefined
-  readonly staff_member_ids?: ReadonlyArray<number> | undefined
-  readonly start_at?: Date | undefined
-}
-
 /**
  * `event_id` (an event of this service), `location_id` and `staff_member_ids` must exist (in
  * client mode: be visible to clients), else a 400 naming each; `start_at` is checked by its
@@ -241,7 +240,7 @@ export const frontServiceEligibilities = Effect.fn("Eligibility.frontService")(f
 
 export const deskServiceEligibilities = Effect.fn("Eligibility.deskService")(function* (
   serviceId: number,
-  query: ServiceEligibilityQuery & { readonly person_ids: ReadonlyArray<number> }
+  query: ServiceEligibilityQueryDesk
 ) {
   const service = yield* findService(serviceId, { _tag: "Staff", includeHidden: true })
   const people = yield* deskPeople(query.person_ids)

@@ -3,15 +3,8 @@ import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { DeskAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
 import { BadRequest, NotFound } from "../shared/errors.ts"
-import { IdFromString, IdListFromString, TimestampInput } from "../shared/schemas.ts"
-import { EventWire } from "./model.ts"
-
-export const EventListQuery = {
-  from: Schema.optional(TimestampInput),
-  to: Schema.optional(TimestampInput.annotate({ description: "At most 120 days after `from` when `from` is given" })),
-  ids: Schema.optional(IdListFromString),
-  service_ids: Schema.optional(IdListFromString)
-}
+import { IdFromString } from "../shared/schemas.ts"
+import { EventListQuery, EventWire } from "./model.ts"
 
 export const EventsDeskApi = HttpApiGroup.make("eventsDesk")
   .add(

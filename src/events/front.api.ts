@@ -4,8 +4,7 @@ import { FrontAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
 import { BadRequest, NotFound } from "../shared/errors.ts"
 import { IdFromString } from "../shared/schemas.ts"
-import { EventWire } from "./model.ts"
-import { EventListQuery } from "./desk.api.ts"
+import { EventListQuery, EventWire } from "./model.ts"
 
 export const EventsFrontApi = HttpApiGroup.make("eventsFront")
   .add(

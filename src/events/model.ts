@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { StaffMemberRef } from "../staff-members/model.ts"
-import { Timestamp } from "../shared/schemas.ts"
+import { IdListFromString, Timestamp, TimestampInput } from "../shared/schemas.ts"
 import { WEEKDAYS } from "../shared/zoned-time.ts"
 
 /**
@@ -39,6 +39,14 @@ export const EventWire = Schema.Struct({
   updated_at: Timestamp
 }).annotate({ identifier: "Event" })
 export type EventWire = typeof EventWire.Type
+
+export const EventListQuery = Schema.Struct({
+  from: Schema.optional(TimestampInput),
+  to: Schema.optional(TimestampInput.annotate({ description: "At most 120 days after `from` when `from` is given" })),
+  ids: Schema.optional(IdListFromString),
+  service_ids: Schema.optional(IdListFromString)
+})
+export type EventListQuery = typeof EventListQuery.Type
 
 /** A row of `events` joined with what its wire shape and the materializer need. */
 export const EventRow = Schema.Struct({

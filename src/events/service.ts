@@ -7,7 +7,7 @@ import { BadRequest, NotFound, fail } from "../shared/errors.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import { WEEKDAYS } from "../shared/zoned-time.ts"
 import { staffName } from "../staff-members/service.ts"
-import type { EventInput, EventRow, EventWire } from "./model.ts"
+import type { EventInput, EventListQuery, EventRow, EventWire } from "./model.ts"
 import { firstSessionDate, lastSessionDate, sessionInstants } from "./recurrence.ts"
 import { EventsRepo } from "./repo.ts"
 
@@ -56,13 +56,6 @@ const toWire = (row: EventRow, options: { readonly clientMode: boolean }): Event
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at)
   }
-}
-
-export interface EventListQuery {
-  readonly from?: Date | undefined
-  readonly to?: Date | undefined
-  readonly ids?: ReadonlyArray<number> | undefined
-  readonly service_ids?: ReadonlyArray<number> | undefined
 }
 
 /**
