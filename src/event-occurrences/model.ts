@@ -1,6 +1,6 @@
 import { Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { SERVICE_TYPES, type ServiceType } from "../services/model.ts"
-import { StaffMemberRef } from "../staff-members/model.ts"
+import { StaffMemberRef, StaffRefRow } from "../staff-members/model.ts"
 import { IdListFromString, Timestamp, TimestampInput } from "../shared/schemas.ts"
 
 /**
@@ -153,7 +153,7 @@ export const OccurrenceRow = Schema.Struct({
   booked_for_person_id: Schema.NullOr(Schema.Number),
   attendance_complete: Schema.Boolean,
   updating: Schema.Boolean,
-  staff: Schema.Array(Schema.Struct({ id: Schema.Number, first_name: Schema.String, last_name: Schema.String, hidden: Schema.Boolean }))
+  staff: Schema.Array(StaffRefRow)
 })
 export type OccurrenceRow = typeof OccurrenceRow.Type
 

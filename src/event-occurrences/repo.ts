@@ -4,6 +4,7 @@ import { insertRows } from "../shared/sql-rows.ts"
 import type { Audience, ServiceType, Viewer } from "../services/model.ts"
 import { MATERIALIZE_TASK } from "../events/service.ts"
 import { viewableServiceSql } from "../services/repo.ts"
+import { clientVisibleStaffSql, staffRefsSql } from "../staff-members/repo.ts"
 import { type OccurrenceInsert, OccurrenceRow, type OccurrenceState } from "./model.ts"
 
 /**
@@ -72,12 +73,7 @@ const make = Effect.gen(function* () {
   const columns = sql`o.id, o.event_id, o.scheduled_date::text as scheduled_date, o.service_id, s.type as service_type,
     o.location_id, o.name, o.description, o.start_at, o.end_at, o.time_zone, o.state, o.capacity, o.booked_for_person_id,
     o.attendance_complete, ${pendingMaterialization} as updating,
-    coalesce((select json_agg(json_build_object('id', sm.id, 'first_name', p.first_name, 'last_name', p.last_name,
-                                                'hidden', sm.hidden_in_client_mode) order by os.position, sm.id)
-              from event_occurrence_staff_members os
-              join staff_members sm on sm.business_id = os.business_id and sm.id = os.staff_member_id
-              join people p on p.business_id = sm.business_id and p.id = sm.person_id
-              where os.business_id = o.business_id and os.event_occurrence_id = o.id), '[]') as staff`
+    ${staffRefsSql(sql, { table: "event_occurrence_staff_members", key: "event_occurrence_id" }, "o")} as staff`
   const from = sql`event_occurrences o
     join services s on s.business_id = o.business_id and s.id = o.service_id
     left join locations l on l.business_id = o.business_id and l.id = o.location_id`
@@ -128,7 +124,7 @@ const make = Effect.gen(function* () {
         switch (table) {
           case "staff_members":
             return sql`select id from staff_members where business_id = ${businessId} and id = any(${ids})
-                       ${client ? sql`and not hidden_in_client_mode and role <> 'demoted'` : sql``}`
+                       ${client ? sql`and ${clientVisibleStaffSql(sql, "staff_members")}` : sql``}`
           case "locations":
             return sql`select id from locations where business_id = ${businessId} and id = any(${ids})
                        ${client ? sql`and show_in_client_mode` : sql``}`

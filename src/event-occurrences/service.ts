@@ -5,7 +5,7 @@ import { BadRequest, NotFound, fail, type Message } from "../shared/errors.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import { endOfDay, instantOf, localAt, localDateAt, startOfDay } from "../shared/zoned-time.ts"
-import { staffName } from "../staff-members/service.ts"
+import { staffRefs } from "../staff-members/service.ts"
 import { Enrollments } from "./enrollments.ts"
 import {
   type EventOccurrenceDesk,
@@ -128,9 +128,7 @@ const toWire = Effect.fn("EventOccurrences.wire")(function* (
       state: row.state,
       full: remaining === 0,
       capacity_remaining: remaining,
-      staff_members: row.staff
-        .filter((staff) => !(options.clientMode && staff.hidden))
-        .map((staff) => ({ id: staff.id, name: staffName(staff) })),
+      staff_members: staffRefs(row.staff, options),
       waitlist: { full: waitlistFull.has(row.id) },
       attendance_complete: row.attendance_complete,
       updating: row.updating,

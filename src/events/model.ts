@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { StaffMemberRef } from "../staff-members/model.ts"
+import { StaffMemberRef, StaffRefRow } from "../staff-members/model.ts"
 import { IdListFromString, Timestamp, TimestampInput } from "../shared/schemas.ts"
 import { WEEKDAYS } from "../shared/zoned-time.ts"
 
@@ -68,7 +68,7 @@ export const EventRow = Schema.Struct({
   time_zone: Schema.String,
   materialized_through: Schema.NullOr(Schema.String),
   deleted_at: Schema.NullOr(Schema.Date),
-  staff: Schema.Array(Schema.Struct({ id: Schema.Number, first_name: Schema.String, last_name: Schema.String, hidden: Schema.Boolean })),
+  staff: Schema.Array(StaffRefRow),
   created_at: Schema.Date,
   updated_at: Schema.Date
 })

@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql"
 import { insertRows } from "../shared/sql-rows.ts"
 import type { Audience } from "../services/model.ts"
 import { viewableServiceSql } from "../services/repo.ts"
+import { staffRefsSql } from "../staff-members/repo.ts"
 import { type EventInput, EventRow } from "./model.ts"
 
 /**
@@ -29,12 +30,7 @@ const make = Effect.gen(function* () {
     e.session_count, to_char(e.start_time, 'HH24:MI') as start_time, to_char(e.end_time, 'HH24:MI') as end_time,
     coalesce(e.capacity, s.maximum_clients) as capacity, coalesce(l.time_zone, b.time_zone) as time_zone,
     e.materialized_through::text as materialized_through, e.deleted_at, e.created_at, e.updated_at,
-    coalesce((select json_agg(json_build_object('id', sm.id, 'first_name', p.first_name, 'last_name', p.last_name,
-                                                'hidden', sm.hidden_in_client_mode) order by es.position, sm.id)
-              from event_staff_members es
-              join staff_members sm on sm.business_id = es.business_id and sm.id = es.staff_member_id
-              join people p on p.business_id = sm.business_id and p.id = sm.person_id
-              where es.business_id = e.business_id and es.event_id = e.id), '[]') as staff`
+    ${staffRefsSql(sql, { table: "event_staff_members", key: "event_id" }, "e")} as staff`
   const from = sql`events e
     join businesses b on b.id = e.business_id
     join services s on s.business_id = e.business_id and s.id = e.service_id

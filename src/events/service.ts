@@ -6,7 +6,7 @@ import type { Audience } from "../services/model.ts"
 import { BadRequest, NotFound, fail } from "../shared/errors.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import { WEEKDAYS } from "../shared/zoned-time.ts"
-import { staffName } from "../staff-members/service.ts"
+import { staffRefs } from "../staff-members/service.ts"
 import type { EventInput, EventListQuery, EventRow, EventWire } from "./model.ts"
 import { firstSessionDate, lastSessionDate, sessionInstants } from "./recurrence.ts"
 import { EventsRepo } from "./repo.ts"
@@ -40,9 +40,7 @@ const toWire = (row: EventRow, options: { readonly clientMode: boolean }): Event
     end_time: span.endAt === null ? null : formatTimestamp(new Date(span.endAt)),
     timezone: row.time_zone,
     capacity: row.capacity,
-    staff_members: row.staff
-      .filter((staff) => !(options.clientMode && staff.hidden))
-      .map((staff) => ({ id: staff.id, name: staffName(staff) })),
+    staff_members: staffRefs(row.staff, options),
     recurrence: {
       frequency: row.frequency,
       days: row.frequency === "once" ? [] : [...row.weekdays].sort((a, b) => a - b).map((day) => WEEKDAYS[day]!),

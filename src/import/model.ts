@@ -3,6 +3,7 @@ import { STAFF_ROLES } from "../auth/tokens.ts"
 import { CUSTOM_FIELD_TYPES } from "../custom-fields/model.ts"
 import { LOCALES } from "../shared/locale.ts"
 import { isValidTimeZone } from "../shared/time-zones.ts"
+import { OptionalText, Text, isHexColor } from "./fields.ts"
 import { ImportEvent, ImportService, ImportWorkingHours, scheduleProblems } from "./schedule.ts"
 
 /**
@@ -17,17 +18,7 @@ import { ImportEvent, ImportService, ImportWorkingHours, scheduleProblems } from
 const SUBDOMAIN = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/u
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/u
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/u
-const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/u
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-
-const Text = (max: number, description?: string) =>
-  Schema.String.check(
-    Schema.makeFilter((s: string) => s.trim().length > 0 || "must not be blank"),
-    Schema.isMaxLength(max, { message: `must be at most ${max} characters` })
-  ).annotate(description ? { description } : {})
-
-const OptionalText = (max: number) =>
-  Schema.String.check(Schema.isMaxLength(max, { message: `must be at most ${max} characters` }))
 
 export const Subdomain = Schema.String.check(
   Schema.isPattern(SUBDOMAIN, {
@@ -44,9 +35,7 @@ export const Email = Schema.String.check(
   Schema.isPattern(EMAIL, { message: "must be an e-mail address" })
 ).annotate({ description: "E-mail address; one account per address across businesses" })
 
-const HexColor = Schema.String.check(
-  Schema.isPattern(HEX_COLOR, { message: "must be a hex color such as #1a73e8" })
-).annotate({ description: "CSS hex color, e.g. #1a73e8" })
+const HexColor = Schema.String.check(isHexColor).annotate({ description: "CSS hex color, e.g. #1a73e8" })
 
 const HttpUrl = Schema.String.check(
   Schema.makeFilter((s: string) => {

@@ -7,6 +7,7 @@ import { SERVICE_TYPES, SERVICE_VISIBILITIES } from "../services/model.ts"
 import { ServicesRepo } from "../services/repo.ts"
 import { StaffMembersRepo } from "../staff-members/repo.ts"
 import { isCalendarDate, minutesOf, WEEKDAYS } from "../shared/zoned-time.ts"
+import { OptionalText, Text, isHexColor } from "./fields.ts"
 
 /**
  * The schedule part of the import format: services (with the staff who give appointments),
@@ -16,12 +17,6 @@ import { isCalendarDate, minutesOf, WEEKDAYS } from "../shared/zoned-time.ts"
  */
 
 const Key = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_.:-]{1,100}$/u, { message: "must be 1-100 letters, digits, or _ . : -" }))
-const Text = (max: number) =>
-  Schema.String.check(
-    Schema.makeFilter((s: string) => s.trim().length > 0 || "must not be blank"),
-    Schema.isMaxLength(max, { message: `must be at most ${max} characters` })
-  )
-const OptionalText = (max: number) => Schema.String.check(Schema.isMaxLength(max, { message: `must be at most ${max} characters` }))
 const Time = Schema.String.check(
   Schema.isPattern(/^([01]\d|2[0-3]):[0-5]\d$/u, { message: "must be a 24-hour time, HH:MM" })
 ).annotate({ description: "Local wall-clock time, HH:MM" })
@@ -49,7 +44,7 @@ export const ImportService = Schema.Struct({
   description_short: Schema.optionalKey(OptionalText(500)),
   instructions: Schema.optionalKey(OptionalText(5000)),
   duration_in_minutes: Count(1, 1440),
-  calendar_color: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/u, { message: "must be a hex color such as #1a73e8" }))),
+  calendar_color: Schema.optionalKey(Schema.String.check(isHexColor)),
   visibility: Schema.optionalKey(Schema.Literals(SERVICE_VISIBILITIES).annotate({ description: "Default Everyone" })),
   hidden: Schema.optionalKey(Schema.Boolean),
   online_booking: Schema.optionalKey(Schema.Boolean.annotate({ description: "Clients may book online (default true)" })),
@@ -204,37 +199,15 @@ export const writeSchedule = Effect.fn("Import.writeSchedule")(function* (
       if (!categories.has(name)) categories.set(name, yield* servicesRepo.ensureCategory(businessId, name, categories.size))
       categoryId = categories.get(name)!
     }
+    // What the document leaves out takes the services repo's defaults (one place for them).
+    const { key: _key, category: _category, hidden, staff, ...settings } = service
     const id = yield* servicesRepo.insert(businessId, {
-      type: service.type,
+      ...settings,
       name: service.name.trim(),
       position,
-      description: service.description ?? null,
-      description_short: service.description_short ?? null,
-      instructions: service.instructions ?? null,
       category_id: categoryId,
-      duration_in_minutes: service.duration_in_minutes,
-      calendar_color: service.calendar_color ?? null,
-      visibility: service.visibility ?? "Everyone",
-      hidden_at: service.hidden ? now : null,
-      online_booking: service.online_booking ?? true,
-      clients_can_book: service.clients_can_book ?? true,
-      members_can_book: service.members_can_book ?? true,
-      client_purchase_disabled: service.client_purchase_disabled ?? false,
-      require_cc: service.require_cc ?? false,
-      require_plan: service.require_plan ?? false,
-      enrollment_window_blackout_minutes: service.enrollment_window_blackout_minutes ?? 0,
-      booking_window_days: service.booking_window_days ?? null,
-      free_cancellation_window_in_hours: service.free_cancellation_window_in_hours ?? 0,
-      ...(service.maximum_clients === undefined ? {} : { maximum_clients: service.maximum_clients }),
-      drop_in_price_cents: service.drop_in_price_cents ?? null,
-      number_of_free_visits: service.number_of_free_visits ?? 0,
-      anonymous_staff: service.anonymous_staff ?? false,
-      show_capacity_to_clients: service.show_capacity_to_clients ?? null,
-      show_rooms_to_clients: service.show_rooms_to_clients ?? false,
-      allow_tips: service.allow_tips ?? false,
-      no_merchandise_price: service.no_merchandise_price ?? null,
-      supports_single_payer: service.supports_single_payer ?? false,
-      staff_member_ids: (service.staff ?? []).map(staffId)
+      hidden_at: hidden ? now : null,
+      staff_member_ids: (staff ?? []).map(staffId)
     })
     serviceIds.set(service.key, id)
   }

@@ -48,6 +48,10 @@ export type StaffMemberRow = typeof StaffMemberRow.Type
 export const StaffMemberRef = Schema.Struct({ id: Schema.Int, name: Schema.String }).annotate({ identifier: "StaffMemberRef" })
 export type StaffMemberRef = typeof StaffMemberRef.Type
 
+/** A staff member as the schedule's rows carry them (`staffRefsSql`): enough for a ref and client mode. */
+export const StaffRefRow = Schema.Struct({ id: Schema.Number, first_name: Schema.String, last_name: Schema.String, hidden: Schema.Boolean })
+export type StaffRefRow = typeof StaffRefRow.Type
+
 /** Weekly appointment hours at a location (local wall-clock times, `HH:MM`). */
 export interface WorkingHoursInsert {
   readonly staff_member_id: number

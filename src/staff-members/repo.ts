@@ -5,13 +5,38 @@ import { type Page, totalCount } from "../shared/pagination.ts"
 import { StaffMemberRow, type WorkingHoursInsert } from "./model.ts"
 
 /**
- * The SQL of staff members. `clientVisibleOnly` is client mode's rule: staff hidden in client
- * mode and demoted staff (no longer working here) are not shown.
+ * The SQL of staff members. What client mode may see is one rule (`clientVisibleStaffSql`),
+ * shared with the schedule's other repos like the staff of an event or occurrence (`staffRefsSql`).
  */
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(StaffMemberRow))
 const decodeListed = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ ...StaffMemberRow.fields, total_count: Schema.Number })))
 
 const decodeRefs = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number, person_id: Schema.Number })))
+
+/**
+ * Client mode shows a staff member unless hidden in client mode or demoted (no longer working
+ * here). `alias` names the staff_members table in the caller's query.
+ */
+export const clientVisibleStaffSql = (sql: SqlClient.SqlClient, alias: string) => {
+  const s = sql.literal(alias)
+  return sql`(not ${s}.hidden_in_client_mode and ${s}.role <> 'demoted')`
+}
+
+/**
+ * The staff of an event or occurrence as a JSON array of `StaffRefRow`, in their position order:
+ * `link` is the table tying them to `owner` (the caller's alias of the event or occurrence) by `key`.
+ */
+export const staffRefsSql = (
+  sql: SqlClient.SqlClient,
+  link: { readonly table: "event_staff_members" | "event_occurrence_staff_members"; readonly key: "event_id" | "event_occurrence_id" },
+  owner: string
+) =>
+  sql`coalesce((select json_agg(json_build_object('id', sm.id, 'first_name', p.first_name, 'last_name', p.last_name,
+                                                  'hidden', sm.hidden_in_client_mode) order by l.position, sm.id)
+                from ${sql.literal(link.table)} l
+                join staff_members sm on sm.business_id = l.business_id and sm.id = l.staff_member_id
+                join people p on p.business_id = sm.business_id and p.id = sm.person_id
+                where l.business_id = ${sql.literal(owner)}.business_id and l.${sql.literal(link.key)} = ${sql.literal(owner)}.id), '[]')`
 
 export interface StaffScope {
   readonly clientVisibleOnly: boolean
@@ -23,7 +48,7 @@ const make = Effect.gen(function* () {
     p.email::text as email, p.phone, p.profile_photo_url`
   const from = sql`staff_members s join people p on p.business_id = s.business_id and p.id = s.person_id`
   const visible = (scope: StaffScope) =>
-    scope.clientVisibleOnly ? sql`and not s.hidden_in_client_mode and s.role <> 'demoted'` : sql``
+    scope.clientVisibleOnly ? sql`and ${clientVisibleStaffSql(sql, "s")}` : sql``
 
   return {
     list: (businessId: number, scope: StaffScope, page: Page) =>

@@ -3,7 +3,7 @@ import { CurrentStaff } from "../auth/access.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { NotFound, fail } from "../shared/errors.ts"
 import { type Page, pageLinks, pageOf } from "../shared/pagination.ts"
-import type { StaffMemberDesk, StaffMemberRef, StaffMemberRow } from "./model.ts"
+import type { StaffMemberDesk, StaffMemberRef, StaffMemberRow, StaffRefRow } from "./model.ts"
 import { type StaffScope, StaffMembersRepo } from "./repo.ts"
 
 /** A studio's staff fits one page of 100. */
@@ -11,6 +11,10 @@ export const STAFF_PER_PAGE = 100
 
 export const staffName = (row: { readonly first_name: string; readonly last_name: string }) =>
   `${row.first_name} ${row.last_name}`.trim()
+
+/** The staff of an event or occurrence as its record shows them; client mode leaves out the hidden ones. */
+export const staffRefs = (staff: ReadonlyArray<StaffRefRow>, options: { readonly clientMode: boolean }): Array<StaffMemberRef> =>
+  staff.filter((member) => !(options.clientMode && member.hidden)).map((member) => ({ id: member.id, name: staffName(member) }))
 
 /** Photos are stored once; the sizes are the same image with a `size` hint (as for people and logos). */
 const sized = (url: string, size: string) => `${url}${url.includes("?") ? "&" : "?"}size=${size}`
