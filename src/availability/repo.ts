@@ -1,23 +1,54 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { BusyRow, ProviderRow, WorkingHoursRow } from "./model.ts"
 
 /** The SQL availability reads: providers, their weekly hours, and their booked time. */
-const decodeProviders = Schema.decodeUnknownEffect(Schema.Array(ProviderRow))
-const decodeHours = Schema.decodeUnknownEffect(Schema.Array(WorkingHoursRow))
-const decodeBusy = Schema.decodeUnknownEffect(Schema.Array(BusyRow))
+const Ids = Schema.Array(Schema.Number)
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  return {
-    /** Who gives the service; client mode leaves out staff hidden from clients. Demoted staff give nothing. */
-    providers: (businessId: number, serviceId: number, options: { readonly clientMode: boolean; readonly staffIds?: ReadonlyArray<number> | undefined }) =>
+
+  const providers = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, serviceId: Schema.Number, clientMode: Schema.Boolean, staffIds: Schema.optional(Ids) }),
+    Result: ProviderRow,
+    execute: ({ businessId, serviceId, clientMode, staffIds }) =>
       sql`select sm.id from service_staff_members ss
           join staff_members sm on sm.business_id = ss.business_id and sm.id = ss.staff_member_id
           where ss.business_id = ${businessId} and ss.service_id = ${serviceId} and sm.role <> 'demoted'
-          ${options.clientMode ? sql`and not sm.hidden_in_client_mode` : sql``}
-          ${options.staffIds ? sql`and sm.id = any(${options.staffIds})` : sql``}
-          order by sm.id`.pipe(Effect.flatMap(decodeProviders), Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
+          ${clientMode ? sql`and not sm.hidden_in_client_mode` : sql``}
+          ${staffIds ? sql`and sm.id = any(${staffIds})` : sql``}
+          order by sm.id`
+  })
+
+  const workingHours = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, staffIds: Ids, clientMode: Schema.Boolean, locationIds: Schema.optional(Ids) }),
+    Result: WorkingHoursRow,
+    execute: ({ businessId, staffIds, clientMode, locationIds }) =>
+      sql`select h.staff_member_id, h.location_id, h.weekday, to_char(h.start_time, 'HH24:MI') as start_time,
+                 to_char(h.end_time, 'HH24:MI') as end_time, l.time_zone
+          from staff_working_hours h join locations l on l.business_id = h.business_id and l.id = h.location_id
+          where h.business_id = ${businessId} and h.staff_member_id = any(${staffIds})
+          ${clientMode ? sql`and l.show_in_client_mode` : sql``}
+          ${locationIds ? sql`and h.location_id = any(${locationIds})` : sql``}
+          order by h.staff_member_id, h.location_id, h.weekday, h.start_time`
+  })
+
+  const busy = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, staffIds: Ids, from: Schema.Date, to: Schema.Date }),
+    Result: BusyRow,
+    execute: ({ businessId, staffIds, from, to }) =>
+      sql`select os.staff_member_id, o.start_at, o.end_at
+          from event_occurrences o
+          join event_occurrence_staff_members os on os.business_id = o.business_id and os.event_occurrence_id = o.id
+          where o.business_id = ${businessId} and os.staff_member_id = any(${staffIds})
+            and o.state in ('active', 'reserved') and o.start_at < ${to} and o.end_at > ${from}
+          order by o.start_at`
+  })
+
+  return {
+    /** Who gives the service; client mode leaves out staff hidden from clients. Demoted staff give nothing. */
+    providers: (businessId: number, serviceId: number, options: { readonly clientMode: boolean; readonly staffIds?: ReadonlyArray<number> | undefined }) =>
+      providers({ businessId, serviceId, ...options }).pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
 
     /** Weekly hours of the staff members, with their location's time zone; client mode only at locations shown to clients. */
     workingHours: (
@@ -27,24 +58,11 @@ const make = Effect.gen(function* () {
     ) =>
       staffIds.length === 0
         ? Effect.succeed([] as ReadonlyArray<WorkingHoursRow>)
-        : sql`select h.staff_member_id, h.location_id, h.weekday, to_char(h.start_time, 'HH24:MI') as start_time,
-                     to_char(h.end_time, 'HH24:MI') as end_time, l.time_zone
-              from staff_working_hours h join locations l on l.business_id = h.business_id and l.id = h.location_id
-              where h.business_id = ${businessId} and h.staff_member_id = any(${staffIds})
-              ${options.clientMode ? sql`and l.show_in_client_mode` : sql``}
-              ${options.locationIds ? sql`and h.location_id = any(${options.locationIds})` : sql``}
-              order by h.staff_member_id, h.location_id, h.weekday, h.start_time`.pipe(Effect.flatMap(decodeHours), Effect.orDie),
+        : workingHours({ businessId, staffIds, ...options }).pipe(Effect.orDie),
 
     /** Time the staff members are taken in `[from, to)`: appointments and classes that are active or held. */
     busy: (businessId: number, staffIds: ReadonlyArray<number>, from: Date, to: Date) =>
-      staffIds.length === 0
-        ? Effect.succeed([] as ReadonlyArray<BusyRow>)
-        : sql`select os.staff_member_id, o.start_at, o.end_at
-              from event_occurrences o
-              join event_occurrence_staff_members os on os.business_id = o.business_id and os.event_occurrence_id = o.id
-              where o.business_id = ${businessId} and os.staff_member_id = any(${staffIds})
-                and o.state in ('active', 'reserved') and o.start_at < ${to} and o.end_at > ${from}
-              order by o.start_at`.pipe(Effect.flatMap(decodeBusy), Effect.orDie)
+      staffIds.length === 0 ? Effect.succeed([] as ReadonlyArray<BusyRow>) : busy({ businessId, staffIds, from, to }).pipe(Effect.orDie)
   }
 })
 

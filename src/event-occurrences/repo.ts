@@ -1,19 +1,19 @@
-import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { insertRows } from "../shared/sql-rows.ts"
-import type { Audience, ServiceType, Viewer } from "../services/model.ts"
+import { Audience, SERVICE_TYPES, type Viewer } from "../services/model.ts"
 import { MATERIALIZE_TASK } from "../events/service.ts"
 import { viewableServiceSql } from "../services/repo.ts"
 import { clientVisibleStaffSql, staffRefsSql } from "../staff-members/repo.ts"
-import { type OccurrenceInsert, OccurrenceRow, type OccurrenceState } from "./model.ts"
+import { OCCURRENCE_STATES, type OccurrenceInsert, OccurrenceRow, type OccurrenceState } from "./model.ts"
 
 /**
  * The SQL of event occurrences: the lists and lookups of both modes, the checks that filter
  * ids exist, and the materializer's writes. Rows are never deleted: cancelling or deleting an
- * occurrence changes its state (visits will refer to it).
+ * occurrence changes its state (visits refer to it).
  */
-const decodeRows = Schema.decodeUnknownEffect(Schema.Array(OccurrenceRow))
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
+const Id = Schema.Struct({ id: Schema.Number })
+const Ids = Schema.Array(Schema.Number)
 const Materialized = Schema.Struct({
   id: Schema.Number,
   scheduled_date: Schema.String,
@@ -25,41 +25,38 @@ const Materialized = Schema.Struct({
   name: Schema.String,
   description: Schema.NullOr(Schema.String),
   capacity: Schema.NullOr(Schema.Number),
-  state: Schema.Literals(["active", "canceled", "reserved", "deleted"]),
-  staff_member_ids: Schema.Array(Schema.Number)
+  state: Schema.Literals(OCCURRENCE_STATES),
+  staff_member_ids: Ids
 })
-const decodeMaterialized = Schema.decodeUnknownEffect(Schema.Array(Materialized))
 export type MaterializedRow = typeof Materialized.Type
-const decodeTemplates = Schema.decodeUnknownEffect(
-  Schema.Array(
-    Schema.Struct({
-      name: Schema.String,
-      description: Schema.NullOr(Schema.String),
-      duration_in_minutes: Schema.Number,
-      type: Schema.String,
-      time_zone: Schema.String
-    })
-  )
-)
+const AppointmentTemplate = Schema.Struct({
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  duration_in_minutes: Schema.Number,
+  type: Schema.String,
+  time_zone: Schema.String
+})
 
 /** Client mode: viewable group classes and courses at locations shown to clients. */
 export type OccurrenceScope = Audience
 
-export interface OccurrenceFilters {
+export const OccurrenceFilters = Schema.Struct({
   /** Occurrences starting from `from` to `to`, both inclusive; undefined: no bound. */
-  readonly from: Date | undefined
-  readonly to: Date | undefined
-  readonly ids?: ReadonlyArray<number> | undefined
-  readonly states: ReadonlyArray<OccurrenceState>
-  readonly staffMemberIds?: ReadonlyArray<number> | undefined
-  readonly serviceIds?: ReadonlyArray<number> | undefined
-  readonly eventIds?: ReadonlyArray<number> | undefined
-  readonly locationIds?: ReadonlyArray<number> | undefined
-  readonly serviceTypes?: ReadonlyArray<ServiceType> | undefined
-}
+  from: Schema.UndefinedOr(Schema.Date),
+  to: Schema.UndefinedOr(Schema.Date),
+  ids: Schema.optional(Ids),
+  states: Schema.Array(Schema.Literals(OCCURRENCE_STATES)),
+  staffMemberIds: Schema.optional(Ids),
+  serviceIds: Schema.optional(Ids),
+  eventIds: Schema.optional(Ids),
+  locationIds: Schema.optional(Ids),
+  serviceTypes: Schema.optional(Schema.Array(Schema.Literals(SERVICE_TYPES)))
+})
+export type OccurrenceFilters = typeof OccurrenceFilters.Type
 
 /** The tables a filter's ids are checked against. */
-export type FilterTable = "staff_members" | "services" | "events" | "locations"
+export const FILTER_TABLES = ["staff_members", "services", "events", "locations"] as const
+export type FilterTable = (typeof FILTER_TABLES)[number]
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -80,9 +77,10 @@ const make = Effect.gen(function* () {
   const clientVisible = (viewer: Viewer) =>
     sql`s.type in ('GroupClass', 'Course') and ${viewableServiceSql(sql, "s", viewer)} and (l.id is null or l.show_in_client_mode)`
 
-  return {
-    /** Occurrences in the filters, by start then id. */
-    list: (businessId: number, filters: OccurrenceFilters, scope: OccurrenceScope) =>
+  const list = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, filters: OccurrenceFilters, scope: Audience }),
+    Result: OccurrenceRow,
+    execute: ({ businessId, filters, scope }) =>
       sql`select ${columns} from ${from}
           where o.business_id = ${businessId}
             ${filters.from ? sql`and o.start_at >= ${filters.from}` : sql``}
@@ -99,60 +97,102 @@ const make = Effect.gen(function* () {
                                 where f.business_id = o.business_id and f.event_occurrence_id = o.id
                                   and f.staff_member_id = any(${filters.staffMemberIds}))`
               : sql``}
-          order by o.start_at, o.id`.pipe(Effect.flatMap(decodeRows), Effect.orDie),
+          order by o.start_at, o.id`
+  })
 
-    /**
-     * One occurrence in any state. Client mode finds the viewable group classes and courses,
-     * and appointments booked for `appointmentsOf` (the token's person).
-     */
-    find: (businessId: number, id: number, scope: OccurrenceScope, appointmentsOf: number | null = null) =>
+  const find = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, scope: Audience, appointmentsOf: Schema.NullOr(Schema.Number) }),
+    Result: OccurrenceRow,
+    execute: ({ businessId, id, scope, appointmentsOf }) =>
       sql`select ${columns} from ${from}
           where o.business_id = ${businessId} and o.id = ${id}
           ${scope._tag === "Client"
             ? sql`and ((${clientVisible(scope.viewer)}) or (s.type = 'Appointment' and o.booked_for_person_id = ${appointmentsOf}))`
-            : sql``}`.pipe(
-        Effect.flatMap(decodeRows),
-        Effect.map((rows) => rows[0]),
-        Effect.orDie
-      ),
+            : sql``}`
+  })
 
-    /** Which of `ids` exist in `table` for the scope (client mode: what clients may see). */
-    existingIds: (businessId: number, table: FilterTable, ids: ReadonlyArray<number>, scope: OccurrenceScope) => {
-      if (ids.length === 0) return Effect.succeed(new Set<number>())
-      const client = scope._tag === "Client"
-      const query = (() => {
-        switch (table) {
-          case "staff_members":
-            return sql`select id from staff_members where business_id = ${businessId} and id = any(${ids})
-                       ${client ? sql`and ${clientVisibleStaffSql(sql, "staff_members")}` : sql``}`
-          case "locations":
-            return sql`select id from locations where business_id = ${businessId} and id = any(${ids})
-                       ${client ? sql`and show_in_client_mode` : sql``}`
-          case "services":
-            return sql`select s.id from services s where s.business_id = ${businessId} and s.id = any(${ids})
-                       ${scope._tag === "Client" ? sql`and ${viewableServiceSql(sql, "s", scope.viewer)}` : sql``}`
-          case "events":
-            return sql`select e.id from events e join services s on s.business_id = e.business_id and s.id = e.service_id
-                       where e.business_id = ${businessId} and e.id = any(${ids}) and e.deleted_at is null
-                       ${scope._tag === "Client" ? sql`and ${viewableServiceSql(sql, "s", scope.viewer)}` : sql``}`
-        }
-      })()
-      return query.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows) => new Set(rows.map((row) => row.id))),
-        Effect.orDie
-      )
-    },
+  const existingIds = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, table: Schema.Literals(FILTER_TABLES), ids: Ids, scope: Audience }),
+    Result: Id,
+    execute: ({ businessId, table, ids, scope }) => {
+      switch (table) {
+        case "staff_members":
+          return sql`select id from staff_members where business_id = ${businessId} and id = any(${ids})
+                     ${scope._tag === "Client" ? sql`and ${clientVisibleStaffSql(sql, "staff_members")}` : sql``}`
+        case "locations":
+          return sql`select id from locations where business_id = ${businessId} and id = any(${ids})
+                     ${scope._tag === "Client" ? sql`and show_in_client_mode` : sql``}`
+        case "services":
+          return sql`select s.id from services s where s.business_id = ${businessId} and s.id = any(${ids})
+                     ${scope._tag === "Client" ? sql`and ${viewableServiceSql(sql, "s", scope.viewer)}` : sql``}`
+        case "events":
+          return sql`select e.id from events e join services s on s.business_id = e.business_id and s.id = e.service_id
+                     where e.business_id = ${businessId} and e.id = any(${ids}) and e.deleted_at is null
+                     ${scope._tag === "Client" ? sql`and ${viewableServiceSql(sql, "s", scope.viewer)}` : sql``}`
+      }
+    }
+  })
 
-    /** The occurrences an event has from `fromDate` on (any state), by scheduled date. */
-    materializedFrom: (businessId: number, eventId: number, fromDate: string) =>
+  const materializedFrom = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, eventId: Schema.Number, fromDate: Schema.String }),
+    Result: Materialized,
+    execute: ({ businessId, eventId, fromDate }) =>
       sql`select o.id, o.scheduled_date::text as scheduled_date, o.start_at, o.end_at, o.time_zone, o.service_id, o.location_id,
                  o.name, o.description, o.capacity, o.state,
                  coalesce((select json_agg(s.staff_member_id order by s.position) from event_occurrence_staff_members s
                            where s.business_id = o.business_id and s.event_occurrence_id = o.id), '[]') as staff_member_ids
           from event_occurrences o
           where o.business_id = ${businessId} and o.event_id = ${eventId} and o.scheduled_date >= ${fromDate}::date
-          order by o.scheduled_date`.pipe(Effect.flatMap(decodeMaterialized), Effect.orDie),
+          order by o.scheduled_date`
+  })
+
+  const nextIds = SqlSchema.findAll({
+    Request: Schema.Number,
+    Result: Id,
+    execute: (count) => sql`select nextval(pg_get_serial_sequence('event_occurrences', 'id')) as id from generate_series(1, ${count})`
+  })
+
+  const appointmentTemplate = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, serviceId: Schema.Number, locationId: Schema.NullOr(Schema.Number) }),
+    Result: AppointmentTemplate,
+    execute: ({ businessId, serviceId, locationId }) =>
+      sql`select s.name, s.description, s.duration_in_minutes, s.type, coalesce(l.time_zone, b.time_zone) as time_zone
+          from services s join businesses b on b.id = s.business_id
+          left join locations l on l.business_id = s.business_id and l.id = ${locationId}
+          where s.business_id = ${businessId} and s.id = ${serviceId}`
+  })
+
+  const setState = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, state: Schema.Literals(OCCURRENCE_STATES), at: Schema.Date }),
+    Result: Id,
+    execute: ({ businessId, ids, state, at }) =>
+      sql`update event_occurrences set state = ${state}, updated_at = ${at},
+            canceled_at = case when ${state}::text = 'canceled' then ${at}::timestamptz else canceled_at end,
+            deleted_at = case when ${state}::text = 'deleted' then ${at}::timestamptz else deleted_at end
+          where business_id = ${businessId} and id = any(${ids}) returning id`
+  })
+
+  return {
+    /** Occurrences in the filters, by start then id. */
+    list: (businessId: number, filters: OccurrenceFilters, scope: OccurrenceScope) =>
+      list({ businessId, filters, scope }).pipe(Effect.orDie),
+
+    /**
+     * One occurrence in any state. Client mode finds the viewable group classes and courses,
+     * and appointments booked for `appointmentsOf` (the token's person).
+     */
+    find: (businessId: number, id: number, scope: OccurrenceScope, appointmentsOf: number | null = null) =>
+      find({ businessId, id, scope, appointmentsOf }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+
+    /** Which of `ids` exist in `table` for the scope (client mode: what clients may see). */
+    existingIds: (businessId: number, table: FilterTable, ids: ReadonlyArray<number>, scope: OccurrenceScope) =>
+      ids.length === 0
+        ? Effect.succeed(new Set<number>())
+        : existingIds({ businessId, table, ids, scope }).pipe(Effect.map((rows) => new Set(rows.map((row) => row.id))), Effect.orDie),
+
+    /** The occurrences an event has from `fromDate` on (any state), by scheduled date. */
+    materializedFrom: (businessId: number, eventId: number, fromDate: string) =>
+      materializedFrom({ businessId, eventId, fromDate }).pipe(Effect.orDie),
 
     /**
      * Inserts occurrences with their staff; returns the new ids in order. Ids are drawn from
@@ -161,8 +201,7 @@ const make = Effect.gen(function* () {
     insert: (businessId: number, rows: ReadonlyArray<OccurrenceInsert>) =>
       Effect.gen(function* () {
         if (rows.length === 0) return [] as ReadonlyArray<number>
-        const ids = (yield* sql`select nextval(pg_get_serial_sequence('event_occurrences', 'id')) as id
-                                from generate_series(1, ${rows.length})`.pipe(Effect.flatMap(decodeIds))).map((row) => row.id)
+        const ids = (yield* nextIds(rows.length)).map((row) => row.id)
         for (let i = 0; i < rows.length; i += 500) {
           const chunk = rows.slice(i, i + 500).map(({ staff_member_ids: _, ...columns }, j) => ({
             business_id: businessId,
@@ -200,27 +239,13 @@ const make = Effect.gen(function* () {
 
     /** What an appointment on a service at a location copies: name, duration, time zone. */
     appointmentTemplate: (businessId: number, serviceId: number, locationId: number | null) =>
-      sql`select s.name, s.description, s.duration_in_minutes, s.type, coalesce(l.time_zone, b.time_zone) as time_zone
-          from services s join businesses b on b.id = s.business_id
-          left join locations l on l.business_id = s.business_id and l.id = ${locationId}
-          where s.business_id = ${businessId} and s.id = ${serviceId}`.pipe(
-        Effect.flatMap(decodeTemplates),
-        Effect.map((rows) => rows[0]),
-        Effect.orDie
-      ),
+      appointmentTemplate({ businessId, serviceId, locationId }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
 
-    /** Sets the state (cancel, delete, restore); the row stays. Returns whether it exists. */
+    /** Sets the state (cancel, delete, restore); the row stays. Returns how many changed. */
     setState: (businessId: number, ids: ReadonlyArray<number>, state: OccurrenceState, at: Date) =>
       ids.length === 0
         ? Effect.succeed(0)
-        : sql`update event_occurrences set state = ${state}, updated_at = ${at},
-                canceled_at = case when ${state}::text = 'canceled' then ${at}::timestamptz else canceled_at end,
-                deleted_at = case when ${state}::text = 'deleted' then ${at}::timestamptz else deleted_at end
-              where business_id = ${businessId} and id = any(${ids}) returning id`.pipe(
-          Effect.flatMap(decodeIds),
-          Effect.map((rows) => rows.length),
-          Effect.orDie
-        )
+        : setState({ businessId, ids, state, at }).pipe(Effect.map((rows) => rows.length), Effect.orDie)
   }
 
   function replaceStaff(businessId: number, occurrenceId: number, staffIds: ReadonlyArray<number>) {

@@ -74,22 +74,23 @@ export const EventRow = Schema.Struct({
 })
 export type EventRow = typeof EventRow.Type
 
-/** What creating or replacing an event takes (the import, tests, later the desk API). */
-export interface EventInput {
-  readonly service_id: number
-  readonly location_id: number | null
-  readonly name: string
-  readonly description?: string | null
-  readonly frequency: Frequency
+/** What creating or replacing an event takes (the import, tests). */
+export const EventInput = Schema.Struct({
+  service_id: Schema.Number,
+  location_id: Schema.NullOr(Schema.Number),
+  name: Schema.String,
+  description: Schema.optional(Schema.NullOr(Schema.String)),
+  frequency: Schema.Literals(FREQUENCIES),
   /** 0 = Sunday .. 6 = Saturday; weekly only. */
-  readonly weekdays: ReadonlyArray<number>
-  readonly interval_weeks?: number
-  readonly start_date: string
-  readonly end_date?: string | null
-  readonly session_count?: number | null
+  weekdays: Schema.Array(Schema.Number),
+  interval_weeks: Schema.optional(Schema.Number),
+  start_date: Schema.String,
+  end_date: Schema.optional(Schema.NullOr(Schema.String)),
+  session_count: Schema.optional(Schema.NullOr(Schema.Number)),
   /** `HH:MM`, local */
-  readonly start_time: string
-  readonly end_time: string
-  readonly capacity?: number | null
-  readonly staff_member_ids: ReadonlyArray<number>
-}
+  start_time: Schema.String,
+  end_time: Schema.String,
+  capacity: Schema.optional(Schema.NullOr(Schema.Number)),
+  staff_member_ids: Schema.Array(Schema.Number)
+})
+export type EventInput = typeof EventInput.Type

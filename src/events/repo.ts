@@ -1,26 +1,24 @@
-import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { insertRows } from "../shared/sql-rows.ts"
-import type { Audience } from "../services/model.ts"
+import { Audience } from "../services/model.ts"
 import { viewableServiceSql } from "../services/repo.ts"
 import { staffRefsSql } from "../staff-members/repo.ts"
-import { type EventInput, EventRow } from "./model.ts"
+import { EventInput, EventRow } from "./model.ts"
 
 /**
  * The SQL of events. Deleted events (`deleted_at`) are read only by the materializer, which
  * turns their future occurrences into deleted ones. Writes run on the caller's connection, so
  * inside `sql.withTransaction` they commit with the job they enqueue.
  */
-const decodeRows = Schema.decodeUnknownEffect(Schema.Array(EventRow))
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
-const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ business_id: Schema.Number, id: Schema.Number })))
+const Id = Schema.Struct({ id: Schema.Number })
+const Ids = Schema.Array(Schema.Number)
+const InEvent = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
 
 export type EventScope = Audience
 
-export interface EventFilters {
-  readonly ids?: ReadonlyArray<number> | undefined
-  readonly serviceIds?: ReadonlyArray<number> | undefined
-}
+export const EventFilters = Schema.Struct({ ids: Schema.optional(Ids), serviceIds: Schema.optional(Ids) })
+export type EventFilters = typeof EventFilters.Type
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -69,63 +67,97 @@ const make = Effect.gen(function* () {
     capacity: input.capacity ?? null
   })
 
-  return {
-    /** Live events in scope, by id. */
-    list: (businessId: number, filters: EventFilters, scope: EventScope) =>
+  const list = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, filters: EventFilters, scope: Audience }),
+    Result: EventRow,
+    execute: ({ businessId, filters, scope }) =>
       sql`select ${columns} from ${from}
           where e.business_id = ${businessId} and e.deleted_at is null ${scoped(scope)}
           ${filters.ids ? sql`and e.id = any(${filters.ids})` : sql``}
           ${filters.serviceIds ? sql`and e.service_id = any(${filters.serviceIds})` : sql``}
-          order by e.id`.pipe(Effect.flatMap(decodeRows), Effect.orDie),
+          order by e.id`
+  })
+
+  const lockForMaterialize = SqlSchema.findOneOption({
+    Request: InEvent,
+    Result: EventRow,
+    execute: ({ businessId, id }) =>
+      sql`select ${columns} from ${from}
+          where e.business_id = ${businessId} and e.id = ${id}
+          for update of e`
+  })
+
+  const setMaterializedThrough = SqlSchema.void({
+    Request: Schema.Struct({ ...InEvent.fields, date: Schema.String }),
+    execute: ({ businessId, id, date }) =>
+      sql`update events set materialized_through = ${date}::date where business_id = ${businessId} and id = ${id}`
+  })
+
+  const materializedBefore = SqlSchema.findAll({
+    Request: Schema.String,
+    Result: Schema.Struct({ business_id: Schema.Number, id: Schema.Number }),
+    execute: (date) =>
+      sql`select business_id, id from events
+          where deleted_at is null and (materialized_through is null or materialized_through < ${date}::date)
+          order by business_id, id`
+  })
+
+  const insert = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, input: EventInput }),
+    Result: Id,
+    execute: ({ businessId, input }) =>
+      sql`insert into events ${sql.insert({ business_id: businessId, ...columnsOf(input) })} returning id`
+  })
+
+  const replace = SqlSchema.findAll({
+    Request: Schema.Struct({ ...InEvent.fields, input: EventInput }),
+    Result: Id,
+    execute: ({ businessId, id, input }) =>
+      sql`update events set ${sql.update(columnsOf(input))}, updated_at = now()
+          where business_id = ${businessId} and id = ${id} and deleted_at is null
+          returning id`
+  })
+
+  const softDelete = SqlSchema.findAll({
+    Request: Schema.Struct({ ...InEvent.fields, at: Schema.Date }),
+    Result: Id,
+    execute: ({ businessId, id, at }) =>
+      sql`update events set deleted_at = ${at}, updated_at = ${at}
+          where business_id = ${businessId} and id = ${id} and deleted_at is null returning id`
+  })
+
+  return {
+    /** Live events in scope, by id. */
+    list: (businessId: number, filters: EventFilters, scope: EventScope) => list({ businessId, filters, scope }).pipe(Effect.orDie),
 
     /** An event, deleted or not, locked until the transaction ends (one materialization at a time). */
     lockForMaterialize: (businessId: number, id: number) =>
-      sql`select ${columns} from ${from}
-          where e.business_id = ${businessId} and e.id = ${id}
-          for update of e`.pipe(
-        Effect.flatMap(decodeRows),
-        Effect.map((rows) => rows[0]),
-        Effect.orDie
-      ),
+      lockForMaterialize({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
 
     setMaterializedThrough: (businessId: number, id: number, date: string) =>
-      sql`update events set materialized_through = ${date}::date where business_id = ${businessId} and id = ${id}`.pipe(
-        Effect.asVoid,
-        Effect.orDie
-      ),
+      setMaterializedThrough({ businessId, id, date }).pipe(Effect.orDie),
 
     /** Live events of every business whose occurrences stop before `date`: the daily extension's work. */
-    materializedBefore: (date: string) =>
-      sql`select business_id, id from events
-          where deleted_at is null and (materialized_through is null or materialized_through < ${date}::date)
-          order by business_id, id`.pipe(Effect.flatMap(decodeKeys), Effect.orDie),
+    materializedBefore: (date: string) => materializedBefore(date).pipe(Effect.orDie),
 
     insert: (businessId: number, input: EventInput) =>
       Effect.gen(function* () {
-        const [row] = yield* sql`insert into events ${sql.insert({ business_id: businessId, ...columnsOf(input) })}
-                                 returning id`.pipe(Effect.flatMap(decodeIds))
-        yield* writeStaff(businessId, row!.id, input.staff_member_ids)
-        return row!.id
+        const { id } = yield* insert({ businessId, input })
+        yield* writeStaff(businessId, id, input.staff_member_ids)
+        return id
       }).pipe(Effect.orDie),
 
     /** Replaces an event's schedule; false when there is no such live event. */
     replace: (businessId: number, id: number, input: EventInput) =>
       Effect.gen(function* () {
-        const rows = yield* sql`update events set ${sql.update(columnsOf(input))}, updated_at = now()
-                                where business_id = ${businessId} and id = ${id} and deleted_at is null
-                                returning id`.pipe(Effect.flatMap(decodeIds))
+        const rows = yield* replace({ businessId, id, input })
         if (rows.length === 0) return false
         yield* writeStaff(businessId, id, input.staff_member_ids)
         return true
       }).pipe(Effect.orDie),
 
     softDelete: (businessId: number, id: number, at: Date) =>
-      sql`update events set deleted_at = ${at}, updated_at = ${at}
-          where business_id = ${businessId} and id = ${id} and deleted_at is null returning id`.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows) => rows.length > 0),
-        Effect.orDie
-      )
+      softDelete({ businessId, id, at }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
   }
 })
 
