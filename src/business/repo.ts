@@ -1,11 +1,9 @@
-import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../shared/pagination.ts"
 import { BrandingRow, BusinessRow } from "./model.ts"
 
-const decodeBusinesses = Schema.decodeUnknownEffect(Schema.Array(BusinessRow))
-const decodeListed = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ ...BusinessRow.fields, total_count: Schema.Number })))
-const decodeBranding = Schema.decodeUnknownEffect(Schema.Array(BrandingRow))
+const Listed = Schema.Struct({ ...BusinessRow.fields, total_count: Schema.Number })
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -14,32 +12,40 @@ const make = Effect.gen(function* () {
     (b.franchise_parent_id is not null
       or exists (select 1 from businesses f where f.franchise_parent_id = b.id)) as is_franchise`
 
+  const find = SqlSchema.findOneOption({
+    Request: Schema.Number,
+    Result: BusinessRow,
+    execute: (businessId) => sql`select ${columns} from businesses b where b.id = ${businessId}`
+  })
+
+  const franchisees = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, limit: Schema.Number, offset: Schema.Number }),
+    Result: Listed,
+    execute: ({ businessId, limit, offset }) =>
+      sql`select ${columns}, count(*) over () as total_count
+          from businesses b where b.franchise_parent_id = ${businessId}
+          order by b.name, b.id limit ${limit} offset ${offset}`
+  })
+
+  const branding = SqlSchema.findOneOption({
+    Request: Schema.Number,
+    Result: BrandingRow,
+    execute: (businessId) => sql`select brand_colors, logo_url, cover_photo_url from businesses where id = ${businessId}`
+  })
+
   return {
-    find: (businessId: number) =>
-      sql`select ${columns} from businesses b where b.id = ${businessId}`.pipe(
-        Effect.flatMap(decodeBusinesses),
-        Effect.map((rows) => rows[0]),
-        Effect.orDie
-      ),
+    find: (businessId: number) => find(businessId).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
 
     /** The franchisees of a franchise holding, by name. */
     franchisees: (businessId: number, page: Page) =>
       Effect.gen(function* () {
-        const rows = yield* sql`
-          select ${columns}, count(*) over () as total_count
-          from businesses b where b.franchise_parent_id = ${businessId}
-          order by b.name, b.id limit ${page.limit} offset ${page.offset}`.pipe(Effect.flatMap(decodeListed))
+        const rows = yield* franchisees({ businessId, limit: page.limit, offset: page.offset })
         const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`
           select count(*) as n from businesses where franchise_parent_id = ${businessId}`)
         return { rows: rows as ReadonlyArray<BusinessRow>, total }
       }).pipe(Effect.orDie),
 
-    branding: (businessId: number) =>
-      sql`select brand_colors, logo_url, cover_photo_url from businesses where id = ${businessId}`.pipe(
-        Effect.flatMap(decodeBranding),
-        Effect.map((rows) => rows[0]),
-        Effect.orDie
-      )
+    branding: (businessId: number) => branding(businessId).pipe(Effect.map(Option.getOrUndefined), Effect.orDie)
   }
 })
 

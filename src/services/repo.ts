@@ -1,19 +1,18 @@
-import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { insertRows } from "../shared/sql-rows.ts"
 import { type Page, totalCount } from "../shared/pagination.ts"
-import { CategoryRow, type ServiceInsert, ServiceRow, type Viewer } from "./model.ts"
+import { CategoryRow, type ServiceInsert, ServiceRow, Viewer } from "./model.ts"
 
 /**
  * The SQL of services and their categories. Every statement names `business_id`. What client
  * mode may see is one rule (`viewable`), shared with the schedule's other repos through
  * `viewableServiceSql`.
  */
-const decodeRows = Schema.decodeUnknownEffect(Schema.Array(ServiceRow))
-const decodeListed = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ ...ServiceRow.fields, total_count: Schema.Number })))
-const decodeCategories = Schema.decodeUnknownEffect(Schema.Array(CategoryRow))
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
-const decodeMember = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ is_member: Schema.Boolean })))
+const Id = Schema.Struct({ id: Schema.Number })
+const Ids = Schema.Array(Schema.Number)
+const PageRequest = Schema.Struct({ limit: Schema.Number, offset: Schema.Number })
+const Listed = Schema.Struct({ ...ServiceRow.fields, total_count: Schema.Number })
 
 /**
  * Client mode sees a service when it is not hidden and is for everyone, or for members and
@@ -24,9 +23,11 @@ export const viewableServiceSql = (sql: SqlClient.SqlClient, alias: string, view
   return sql`(${s}.hidden_at is null and (${s}.visibility = 'Everyone' or (${s}.visibility = 'Members' and ${viewer.isMember})))`
 }
 
-export type ServiceScope =
-  | { readonly _tag: "Client"; readonly viewer: Viewer }
-  | { readonly _tag: "Staff"; readonly includeHidden: boolean }
+export const ServiceScope = Schema.Union([
+  Schema.TaggedStruct("Client", { viewer: Viewer }),
+  Schema.TaggedStruct("Staff", { includeHidden: Schema.Boolean })
+])
+export type ServiceScope = typeof ServiceScope.Type
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -47,16 +48,62 @@ const make = Effect.gen(function* () {
         ? sql``
         : sql`and s.hidden_at is null`
 
+  const list = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, scope: ServiceScope, page: PageRequest }),
+    Result: Listed,
+    execute: ({ businessId, scope, page }) =>
+      sql`select ${columns}, count(*) over () as total_count
+          from ${from}
+          where s.business_id = ${businessId} ${scoped(scope)}
+          order by s.position, s.id
+          limit ${page.limit} offset ${page.offset}`
+  })
+
+  const findMany = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, scope: ServiceScope }),
+    Result: ServiceRow,
+    execute: ({ businessId, ids, scope }) =>
+      sql`select ${columns} from ${from}
+          where s.business_id = ${businessId} and s.id = any(${ids}) ${scoped(scope)}
+          order by s.id`
+  })
+
+  const categories = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
+    Result: CategoryRow,
+    execute: ({ businessId, ids }) =>
+      sql`select id, name, position, description, description_short from service_categories
+          where business_id = ${businessId} and id = any(${ids})
+          order by position, id`
+  })
+
+  const membership = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, personId: Schema.Number }),
+    Result: Schema.Struct({ is_member: Schema.Boolean }),
+    execute: ({ businessId, personId }) =>
+      sql`select is_member from people where business_id = ${businessId} and id = ${personId} and deleted_at is null`
+  })
+
+  const ensureCategory = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, name: Schema.String, position: Schema.Number }),
+    Result: Id,
+    execute: ({ businessId, name, position }) =>
+      sql`insert into service_categories (business_id, name, position) values (${businessId}, ${name}, ${position})
+          on conflict (business_id, name) do update set updated_at = service_categories.updated_at
+          returning id`
+  })
+
+  const insert = SqlSchema.findOne({
+    Request: Schema.Record(Schema.String, Schema.Unknown),
+    Result: Id,
+    execute: (values) => sql`insert into services ${sql.insert(values)} returning id`
+  })
+
   return {
     /** One page by position then id. */
     list: (businessId: number, scope: ServiceScope, page: Page) =>
       Effect.gen(function* () {
-        const rows = yield* sql`
-          select ${columns}, count(*) over () as total_count
-          from ${from}
-          where s.business_id = ${businessId} ${scoped(scope)}
-          order by s.position, s.id
-          limit ${page.limit} offset ${page.offset}`.pipe(Effect.flatMap(decodeListed))
+        const rows = yield* list({ businessId, scope, page })
         const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`
           select count(*) as n from services s where s.business_id = ${businessId} ${scoped(scope)}`)
         return { rows: rows as ReadonlyArray<ServiceRow>, total }
@@ -64,40 +111,26 @@ const make = Effect.gen(function* () {
 
     /** Services by id within the scope, in id order. */
     findMany: (businessId: number, ids: ReadonlyArray<number>, scope: ServiceScope) =>
-      ids.length === 0
-        ? Effect.succeed([] as ReadonlyArray<ServiceRow>)
-        : sql`select ${columns} from ${from}
-              where s.business_id = ${businessId} and s.id = any(${ids}) ${scoped(scope)}
-              order by s.id`.pipe(Effect.flatMap(decodeRows), Effect.orDie),
+      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<ServiceRow>) : findMany({ businessId, ids, scope }).pipe(Effect.orDie),
 
     categories: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0
-        ? Effect.succeed([] as ReadonlyArray<CategoryRow>)
-        : sql`select id, name, position, description, description_short from service_categories
-              where business_id = ${businessId} and id = any(${ids})
-              order by position, id`.pipe(Effect.flatMap(decodeCategories), Effect.orDie),
+      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<CategoryRow>) : categories({ businessId, ids }).pipe(Effect.orDie),
 
     /** Whether a person is a member (members see members-only services). */
     isMember: (businessId: number, personId: number) =>
-      sql`select is_member from people where business_id = ${businessId} and id = ${personId} and deleted_at is null`.pipe(
-        Effect.flatMap(decodeMember),
-        Effect.map((rows) => rows[0]?.is_member === true),
+      membership({ businessId, personId }).pipe(
+        Effect.map((row) => Option.isSome(row) && row.value.is_member),
         Effect.orDie
       ),
 
     /** A category by name, created when missing (the import). */
     ensureCategory: (businessId: number, name: string, position: number) =>
-      sql`insert into service_categories (business_id, name, position) values (${businessId}, ${name}, ${position})
-          on conflict (business_id, name) do update set updated_at = service_categories.updated_at
-          returning id`.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows) => rows[0]!.id),
-        Effect.orDie
-      ),
+      ensureCategory({ businessId, name, position }).pipe(Effect.map((row) => row.id), Effect.orDie),
 
+    /** A new service; what `service` leaves out takes the defaults below (the import relies on them). */
     insert: (businessId: number, service: ServiceInsert) =>
       Effect.gen(function* () {
-        const [row] = yield* sql`insert into services ${sql.insert({
+        const { id } = yield* insert({
           business_id: businessId,
           type: service.type,
           name: service.name,
@@ -128,8 +161,7 @@ const make = Effect.gen(function* () {
           allow_tips: service.allow_tips ?? false,
           no_merchandise_price: service.no_merchandise_price ?? null,
           supports_single_payer: service.supports_single_payer ?? false
-        })} returning id`.pipe(Effect.flatMap(decodeIds))
-        const id = row!.id
+        })
         const staff = insertRows([...new Set(service.staff_member_ids ?? [])].map((staffMemberId) => ({
           business_id: businessId,
           service_id: id,

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { insertRows } from "../shared/sql-rows.ts"
 import { type Page, totalCount } from "../shared/pagination.ts"
 import { StaffMemberRow, type WorkingHoursInsert } from "./model.ts"
@@ -8,10 +8,8 @@ import { StaffMemberRow, type WorkingHoursInsert } from "./model.ts"
  * The SQL of staff members. What client mode may see is one rule (`clientVisibleStaffSql`),
  * shared with the schedule's other repos like the staff of an event or occurrence (`staffRefsSql`).
  */
-const decodeRows = Schema.decodeUnknownEffect(Schema.Array(StaffMemberRow))
-const decodeListed = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ ...StaffMemberRow.fields, total_count: Schema.Number })))
-
-const decodeRefs = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number, person_id: Schema.Number })))
+const Listed = Schema.Struct({ ...StaffMemberRow.fields, total_count: Schema.Number })
+const PageRequest = Schema.Struct({ limit: Schema.Number, offset: Schema.Number })
 
 /**
  * Client mode shows a staff member unless hidden in client mode or demoted (no longer working
@@ -38,9 +36,8 @@ export const staffRefsSql = (
                 join people p on p.business_id = sm.business_id and p.id = sm.person_id
                 where l.business_id = ${sql.literal(owner)}.business_id and l.${sql.literal(link.key)} = ${sql.literal(owner)}.id), '[]')`
 
-export interface StaffScope {
-  readonly clientVisibleOnly: boolean
-}
+export const StaffScope = Schema.Struct({ clientVisibleOnly: Schema.Boolean })
+export type StaffScope = typeof StaffScope.Type
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -50,15 +47,36 @@ const make = Effect.gen(function* () {
   const visible = (scope: StaffScope) =>
     scope.clientVisibleOnly ? sql`and ${clientVisibleStaffSql(sql, "s")}` : sql``
 
-  return {
-    list: (businessId: number, scope: StaffScope, page: Page) =>
-      Effect.gen(function* () {
-        const rows = yield* sql`
-          select ${columns}, count(*) over () as total_count
+  const list = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, scope: StaffScope, page: PageRequest }),
+    Result: Listed,
+    execute: ({ businessId, scope, page }) =>
+      sql`select ${columns}, count(*) over () as total_count
           from ${from}
           where s.business_id = ${businessId} ${visible(scope)}
           order by lower(p.first_name), lower(p.last_name), s.id
-          limit ${page.limit} offset ${page.offset}`.pipe(Effect.flatMap(decodeListed))
+          limit ${page.limit} offset ${page.offset}`
+  })
+
+  const findMany = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number), scope: StaffScope }),
+    Result: StaffMemberRow,
+    execute: ({ businessId, ids, scope }) =>
+      sql`select ${columns} from ${from}
+          where s.business_id = ${businessId} and s.id = any(${ids}) ${visible(scope)}
+          order by s.id`
+  })
+
+  const refs = SqlSchema.findAll({
+    Request: Schema.Number,
+    Result: Schema.Struct({ id: Schema.Number, person_id: Schema.Number }),
+    execute: (businessId) => sql`select id, person_id from staff_members where business_id = ${businessId}`
+  })
+
+  return {
+    list: (businessId: number, scope: StaffScope, page: Page) =>
+      Effect.gen(function* () {
+        const rows = yield* list({ businessId, scope, page })
         const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`
           select count(*) as n from staff_members s where s.business_id = ${businessId} ${visible(scope)}`)
         return { rows: rows as ReadonlyArray<StaffMemberRow>, total }
@@ -66,19 +84,11 @@ const make = Effect.gen(function* () {
 
     /** Staff members by id within the scope, in id order. */
     findMany: (businessId: number, ids: ReadonlyArray<number>, scope: StaffScope) =>
-      ids.length === 0
-        ? Effect.succeed([] as ReadonlyArray<StaffMemberRow>)
-        : sql`select ${columns} from ${from}
-              where s.business_id = ${businessId} and s.id = any(${ids}) ${visible(scope)}
-              order by s.id`.pipe(Effect.flatMap(decodeRows), Effect.orDie),
+      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<StaffMemberRow>) : findMany({ businessId, ids, scope }).pipe(Effect.orDie),
 
     /** Staff member id by person id: the import names staff by e-mail, hence by person. */
     idsByPerson: (businessId: number) =>
-      sql`select id, person_id from staff_members where business_id = ${businessId}`.pipe(
-        Effect.flatMap(decodeRefs),
-        Effect.map((rows) => new Map(rows.map((row) => [row.person_id, row.id]))),
-        Effect.orDie
-      ),
+      refs(businessId).pipe(Effect.map((rows) => new Map(rows.map((row) => [row.person_id, row.id]))), Effect.orDie),
 
     insertWorkingHours: (businessId: number, rows: ReadonlyArray<WorkingHoursInsert>) => {
       const values = insertRows(rows.map((row) => ({ business_id: businessId, ...row })))
