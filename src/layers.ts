@@ -18,6 +18,7 @@ import { AvailabilityRepo } from "./availability/repo.ts"
 import { EligibilityRepo } from "./eligibility/repo.ts"
 import { EventOccurrencesRepo } from "./event-occurrences/repo.ts"
 import { EventsRepo } from "./events/repo.ts"
+import { ImportRepo } from "./import/repo.ts"
 import { ServicesRepo } from "./services/repo.ts"
 import { StaffMembersRepo } from "./staff-members/repo.ts"
 import { EnrollmentsLive } from "./visits/enrollments-live.ts"
@@ -64,6 +65,7 @@ const RepositoriesLive = Layer.mergeAll(
   EventOccurrencesRepo.layer,
   AvailabilityRepo.layer,
   EligibilityRepo.layer,
+  ImportRepo.layer,
   // Enrollment. The schedule's required ports: what enrollment knows (visits/enrollments-live.ts)
   // and what it does when sessions are added (bookings/ongoing.ts).
   EnrollmentsLive.pipe(Layer.provideMerge(VisitsRepo.layer)),

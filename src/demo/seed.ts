@@ -4,7 +4,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { Applications } from "../auth/applications.ts"
 import { AccessTokens } from "../auth/tokens.ts"
-import { findBusinessId } from "../import/repo.ts"
+import { ImportRepo, findBusinessId } from "../import/repo.ts"
 import type { ScheduleImportServices } from "../import/schedule.ts"
 import { importBusiness } from "../import/service.ts"
 import { AppConfig } from "../platform/config.ts"
@@ -155,7 +155,7 @@ const seed = Effect.gen(
 export const seedDemo: Effect.Effect<
   DemoSeed,
   never,
-  SqlClient.SqlClient | AccessTokens | Applications | AppConfig | ScheduleImportServices
+  SqlClient.SqlClient | AccessTokens | Applications | AppConfig | ImportRepo | ScheduleImportServices
 > = Effect.gen(
   function* () {
     const sql = yield* SqlClient.SqlClient

@@ -1,8 +1,8 @@
-import { Array as Arr, Effect, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { Array as Arr, Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 
 /**
- * The importer's SQL. Every function runs on the caller's connection, so inside
+ * The importer's SQL. Every statement runs on the caller's connection, so inside
  * `sql.withTransaction` they all commit or roll back together. Rows go in as multi-row
  * inserts, a few hundred a statement (PostgreSQL takes at most 65535 parameters).
  * Database failures are defects here, at the repo boundary.
@@ -18,18 +18,8 @@ const chunked = <A extends object>(rows: ReadonlyArray<A>): ReadonlyArray<Arr.No
   return out
 }
 
-const IdRow = Schema.Struct({ id: Schema.Number })
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(IdRow))
-const decodeKeyedIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number, key: Schema.String })))
-const decodeAccounts = Schema.decodeUnknownEffect(
-  Schema.Array(Schema.Struct({ id: Schema.Number, email: Schema.String, inserted: Schema.Boolean }))
-)
-
-export const findBusinessId = Effect.fn("ImportRepo.findBusinessId")(function* (subdomain: string) {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql`select id from businesses where subdomain = ${subdomain}`.pipe(Effect.flatMap(decodeIds))
-  return Option.fromNullishOr(rows[0]?.id)
-}, Effect.orDie)
+const Id = Schema.Struct({ id: Schema.Number })
+const Rows = Schema.Array(Schema.Record(Schema.String, Schema.Unknown))
 
 export interface BusinessInsert {
   readonly subdomain: string
@@ -46,20 +36,6 @@ export interface BusinessInsert {
   readonly cover_photo_url: string | null
 }
 
-/** None when the subdomain is taken, also by an import committing concurrently. */
-export const insertBusiness = Effect.fn("ImportRepo.insertBusiness")(function* (row: BusinessInsert) {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql`
-    insert into businesses (subdomain, name, time_zone, currency_code, default_locale, franchise_parent_id,
-                            website, email_address, phone, brand_colors, logo_url, cover_photo_url)
-    values (${row.subdomain}, ${row.name}, ${row.time_zone}, ${row.currency_code}, ${row.default_locale},
-            ${row.franchise_parent_id}, ${row.website}, ${row.email_address}, ${row.phone},
-            ${JSON.stringify(row.brand_colors)}::jsonb, ${row.logo_url}, ${row.cover_photo_url})
-    on conflict (subdomain) do nothing
-    returning id`.pipe(Effect.flatMap(decodeIds))
-  return Option.fromNullishOr(rows[0]?.id)
-}, Effect.orDie)
-
 export interface LocationInsert {
   readonly business_id: number
   readonly name: string
@@ -74,27 +50,6 @@ export interface LocationInsert {
   readonly position: number
 }
 
-/**
- * Inserts rows of `table` in chunks and returns the new ids by the value of `keyColumn`,
- * unique in the business (a location's slug, a custom field's name): how later rows refer to them.
- */
-const insertReturningIds = (table: string, keyColumn: string, rows: ReadonlyArray<object>) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const ids = new Map<string, number>()
-    for (const chunk of chunked(rows)) {
-      const inserted = yield* sql`insert into ${sql(table)} ${sql.insert(chunk)} returning id, ${sql(keyColumn)}::text as key`.pipe(
-        Effect.flatMap(decodeKeyedIds)
-      )
-      for (const row of inserted) ids.set(row.key, row.id)
-    }
-    return ids
-  })
-
-export const insertLocations = Effect.fn("ImportRepo.insertLocations")(function* (rows: ReadonlyArray<LocationInsert>) {
-  return yield* insertReturningIds("locations", "slug", rows)
-}, Effect.orDie)
-
 export interface CustomFieldInsert {
   readonly business_id: number
   readonly name: string
@@ -106,12 +61,6 @@ export interface CustomFieldInsert {
   readonly position: number
 }
 
-export const insertCustomFields = Effect.fn("ImportRepo.insertCustomFields")(function* (
-  rows: ReadonlyArray<CustomFieldInsert>
-) {
-  return yield* insertReturningIds("custom_fields", "name", rows)
-}, Effect.orDie)
-
 export interface CustomFieldOptionInsert {
   readonly business_id: number
   readonly custom_field_id: number
@@ -119,52 +68,12 @@ export interface CustomFieldOptionInsert {
   readonly position: number
 }
 
-export const insertCustomFieldOptions = Effect.fn("ImportRepo.insertCustomFieldOptions")(function* (
-  rows: ReadonlyArray<CustomFieldOptionInsert>
-) {
-  const sql = yield* SqlClient.SqlClient
-  for (const chunk of chunked(rows)) yield* sql`insert into custom_field_options ${sql.insert(chunk)}`
-}, Effect.orDie)
-
 export interface AccountUpsert {
   readonly email: string
   readonly first_name: string
   readonly last_name: string
   readonly password_hash: string | null
 }
-
-/**
- * One account per e-mail address across businesses. An existing account keeps its password
- * and names (an import must not take over someone's login); it only gains what it lacks.
- * Returns every account by lower-cased e-mail, and whether this import created it.
- */
-export const upsertAccounts = Effect.fn("ImportRepo.upsertAccounts")(function* (rows: ReadonlyArray<AccountUpsert>) {
-  const sql = yield* SqlClient.SqlClient
-  const accounts = new Map<string, { readonly id: number; readonly inserted: boolean }>()
-  for (const chunk of chunked(rows)) {
-    const upserted = yield* sql`
-      insert into accounts ${sql.insert(chunk)}
-      on conflict (email) do update set
-        first_name = case when accounts.first_name = '' then excluded.first_name else accounts.first_name end,
-        last_name = case when accounts.last_name = '' then excluded.last_name else accounts.last_name end,
-        password_hash = coalesce(accounts.password_hash, excluded.password_hash)
-      returning id, email::text as email, (xmax = 0) as inserted`.pipe(Effect.flatMap(decodeAccounts))
-    for (const row of upserted) accounts.set(row.email.toLowerCase(), { id: row.id, inserted: row.inserted })
-  }
-  return accounts
-}, Effect.orDie)
-
-/**
- * Person ids are drawn from the table's identity sequence before the insert, so the
- * importer knows each person's id (dependents have no natural key to match returned rows by).
- */
-export const reservePersonIds = Effect.fn("ImportRepo.reservePersonIds")(function* (count: number) {
-  if (count === 0) return [] as ReadonlyArray<number>
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql`select nextval(pg_get_serial_sequence('people', 'id')) as id
-                          from generate_series(1, ${count})`.pipe(Effect.flatMap(decodeIds))
-  return rows.map((row) => row.id)
-}, Effect.orDie)
 
 export interface PersonInsert {
   readonly business_id: number
@@ -180,11 +89,6 @@ export interface PersonInsert {
   readonly location_id: number | null
 }
 
-export const insertPeople = Effect.fn("ImportRepo.insertPeople")(function* (rows: ReadonlyArray<PersonInsert>) {
-  const sql = yield* SqlClient.SqlClient
-  for (const chunk of chunked(rows)) yield* sql`insert into people ${sql.insert(chunk)}`
-}, Effect.orDie)
-
 export interface StaffMemberInsert {
   readonly business_id: number
   readonly person_id: number
@@ -193,25 +97,11 @@ export interface StaffMemberInsert {
   readonly hidden_in_client_mode: boolean
 }
 
-export const insertStaffMembers = Effect.fn("ImportRepo.insertStaffMembers")(function* (
-  rows: ReadonlyArray<StaffMemberInsert>
-) {
-  const sql = yield* SqlClient.SqlClient
-  for (const chunk of chunked(rows)) yield* sql`insert into staff_members ${sql.insert(chunk)}`
-}, Effect.orDie)
-
 export interface RelationshipInsert {
   readonly business_id: number
   readonly provider_id: number
   readonly dependent_id: number
 }
-
-export const insertRelationships = Effect.fn("ImportRepo.insertRelationships")(function* (
-  rows: ReadonlyArray<RelationshipInsert>
-) {
-  const sql = yield* SqlClient.SqlClient
-  for (const chunk of chunked(rows)) yield* sql`insert into person_relationships ${sql.insert(chunk)}`
-}, Effect.orDie)
 
 export interface WaiverInsert {
   readonly business_id: number
@@ -223,20 +113,6 @@ export interface WaiverInsert {
   readonly accepted: boolean
 }
 
-export const insertWaivers = Effect.fn("ImportRepo.insertWaivers")(function* (rows: ReadonlyArray<WaiverInsert>) {
-  const sql = yield* SqlClient.SqlClient
-  for (const chunk of chunked(rows)) yield* sql`insert into waivers ${sql.insert(chunk)}`
-}, Effect.orDie)
-
-export const insertMakeUpReasons = Effect.fn("ImportRepo.insertMakeUpReasons")(function* (
-  rows: ReadonlyArray<{ readonly business_id: number; readonly name: string; readonly position: number }>
-) {
-  const sql = yield* SqlClient.SqlClient
-  for (const chunk of chunked(rows)) yield* sql`insert into make_up_reasons ${sql.insert(chunk)}`
-}, Effect.orDie)
-
-// Lookups of the operator CLI (`business create`, `token`).
-
 const PersonSummary = Schema.Struct({
   person_id: Schema.Number,
   email: Schema.String,
@@ -244,31 +120,177 @@ const PersonSummary = Schema.Struct({
   staff_member_id: Schema.NullOr(Schema.Number),
   role: Schema.NullOr(Schema.String)
 })
-const decodePersonSummaries = Schema.decodeUnknownEffect(Schema.Array(PersonSummary))
 
-export const findAccountId = Effect.fn("ImportRepo.findAccountId")(function* (email: string) {
+const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql`select id from accounts where email = ${email}`.pipe(Effect.flatMap(decodeIds))
-  return Option.fromNullishOr(rows[0]?.id)
-}, Effect.orDie)
 
-/** The live person of an account in a business. */
-export const findPersonOfAccount = Effect.fn("ImportRepo.findPersonOfAccount")(function* (businessId: number, accountId: number) {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql`select id from people
-                          where business_id = ${businessId} and account_id = ${accountId} and deleted_at is null`.pipe(
-    Effect.flatMap(decodeIds)
-  )
-  return Option.fromNullishOr(rows[0]?.id)
-}, Effect.orDie)
+  const businessId = SqlSchema.findOneOption({
+    Request: Schema.String,
+    Result: Id,
+    execute: (subdomain) => sql`select id from businesses where subdomain = ${subdomain}`
+  })
 
-export const findPersonByEmail = Effect.fn("ImportRepo.findPersonByEmail")(function* (businessId: number, email: string) {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql`
-    select p.id as person_id, p.email::text as email, p.account_id, s.id as staff_member_id, s.role
-    from people p left join staff_members s on s.business_id = p.business_id and s.person_id = p.id
-    where p.business_id = ${businessId} and p.email = ${email} and p.deleted_at is null`.pipe(
-    Effect.flatMap(decodePersonSummaries)
-  )
-  return Option.fromNullishOr(rows[0])
-}, Effect.orDie)
+  const insertBusiness = SqlSchema.findOneOption({
+    Request: Schema.Struct({
+      subdomain: Schema.String,
+      name: Schema.String,
+      time_zone: Schema.String,
+      currency_code: Schema.String,
+      default_locale: Schema.String,
+      franchise_parent_id: Schema.NullOr(Schema.Number),
+      website: Schema.NullOr(Schema.String),
+      email_address: Schema.NullOr(Schema.String),
+      phone: Schema.NullOr(Schema.String),
+      brand_colors: Schema.Record(Schema.String, Schema.String),
+      logo_url: Schema.NullOr(Schema.String),
+      cover_photo_url: Schema.NullOr(Schema.String)
+    }),
+    Result: Id,
+    execute: (row) =>
+      sql`insert into businesses (subdomain, name, time_zone, currency_code, default_locale, franchise_parent_id,
+                                  website, email_address, phone, brand_colors, logo_url, cover_photo_url)
+          values (${row.subdomain}, ${row.name}, ${row.time_zone}, ${row.currency_code}, ${row.default_locale},
+                  ${row.franchise_parent_id}, ${row.website}, ${row.email_address}, ${row.phone},
+                  ${JSON.stringify(row.brand_colors)}::jsonb, ${row.logo_url}, ${row.cover_photo_url})
+          on conflict (subdomain) do nothing
+          returning id`
+  })
+
+  const insertKeyed = SqlSchema.findAll({
+    Request: Schema.Struct({ table: Schema.Literals(["locations", "custom_fields"]), keyColumn: Schema.Literals(["slug", "name"]), rows: Rows }),
+    Result: Schema.Struct({ id: Schema.Number, key: Schema.String }),
+    execute: ({ table, keyColumn, rows }) =>
+      sql`insert into ${sql(table)} ${sql.insert(rows as Arr.NonEmptyReadonlyArray<Record<string, unknown>>)}
+          returning id, ${sql(keyColumn)}::text as key`
+  })
+
+  /**
+   * Inserts rows of `table` in chunks and returns the new ids by the value of `keyColumn`,
+   * unique in the business (a location's slug, a custom field's name): how later rows refer to them.
+   */
+  const insertReturningIds = (table: "locations" | "custom_fields", keyColumn: "slug" | "name", rows: ReadonlyArray<object>) =>
+    Effect.gen(function* () {
+      const ids = new Map<string, number>()
+      for (const chunk of chunked(rows)) {
+        for (const row of yield* insertKeyed({ table, keyColumn, rows: chunk })) ids.set(row.key, row.id)
+      }
+      return ids
+    }).pipe(Effect.orDie)
+
+  /** Plain inserts of `table` in chunks. */
+  const insertAll = (table: string, rows: ReadonlyArray<object>) =>
+    Effect.forEach(chunked(rows), (chunk) => sql`insert into ${sql(table)} ${sql.insert(chunk)}`, { discard: true }).pipe(Effect.orDie)
+
+  const upsertAccounts = SqlSchema.findAll({
+    Request: Rows,
+    Result: Schema.Struct({ id: Schema.Number, email: Schema.String, inserted: Schema.Boolean }),
+    execute: (rows) =>
+      sql`insert into accounts ${sql.insert(rows as Arr.NonEmptyReadonlyArray<Record<string, unknown>>)}
+          on conflict (email) do update set
+            first_name = case when accounts.first_name = '' then excluded.first_name else accounts.first_name end,
+            last_name = case when accounts.last_name = '' then excluded.last_name else accounts.last_name end,
+            password_hash = coalesce(accounts.password_hash, excluded.password_hash)
+          returning id, email::text as email, (xmax = 0) as inserted`
+  })
+
+  const reservePersonIds = SqlSchema.findAll({
+    Request: Schema.Number,
+    Result: Id,
+    execute: (count) => sql`select nextval(pg_get_serial_sequence('people', 'id')) as id from generate_series(1, ${count})`
+  })
+
+  const accountId = SqlSchema.findOneOption({
+    Request: Schema.String,
+    Result: Id,
+    execute: (email) => sql`select id from accounts where email = ${email}`
+  })
+
+  const personOfAccount = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, accountId: Schema.Number }),
+    Result: Id,
+    execute: ({ businessId, accountId }) =>
+      sql`select id from people where business_id = ${businessId} and account_id = ${accountId} and deleted_at is null`
+  })
+
+  const personByEmail = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, email: Schema.String }),
+    Result: PersonSummary,
+    execute: ({ businessId, email }) =>
+      sql`select p.id as person_id, p.email::text as email, p.account_id, s.id as staff_member_id, s.role
+          from people p left join staff_members s on s.business_id = p.business_id and s.person_id = p.id
+          where p.business_id = ${businessId} and p.email = ${email} and p.deleted_at is null`
+  })
+
+  const idOf = Option.map((row: { readonly id: number }) => row.id)
+
+  return {
+    findBusinessId: (subdomain: string) => businessId(subdomain).pipe(Effect.map(idOf), Effect.orDie),
+
+    /** None when the subdomain is taken, also by an import committing concurrently. */
+    insertBusiness: (row: BusinessInsert) => insertBusiness(row).pipe(Effect.map(idOf), Effect.orDie),
+
+    insertLocations: (rows: ReadonlyArray<LocationInsert>) => insertReturningIds("locations", "slug", rows),
+
+    insertCustomFields: (rows: ReadonlyArray<CustomFieldInsert>) => insertReturningIds("custom_fields", "name", rows),
+
+    insertCustomFieldOptions: (rows: ReadonlyArray<CustomFieldOptionInsert>) => insertAll("custom_field_options", rows),
+
+    /**
+     * One account per e-mail address across businesses. An existing account keeps its password
+     * and names (an import must not take over someone's login); it only gains what it lacks.
+     * Returns every account by lower-cased e-mail, and whether this import created it.
+     */
+    upsertAccounts: (rows: ReadonlyArray<AccountUpsert>) =>
+      Effect.gen(function* () {
+        const accounts = new Map<string, { readonly id: number; readonly inserted: boolean }>()
+        for (const chunk of chunked(rows)) {
+          for (const row of yield* upsertAccounts(chunk)) accounts.set(row.email.toLowerCase(), { id: row.id, inserted: row.inserted })
+        }
+        return accounts
+      }).pipe(Effect.orDie),
+
+    /**
+     * Person ids are drawn from the table's identity sequence before the insert, so the
+     * importer knows each person's id (dependents have no natural key to match returned rows by).
+     */
+    reservePersonIds: (count: number) =>
+      count === 0
+        ? Effect.succeed([] as ReadonlyArray<number>)
+        : reservePersonIds(count).pipe(Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id)), Effect.orDie),
+
+    insertPeople: (rows: ReadonlyArray<PersonInsert>) => insertAll("people", rows),
+
+    insertStaffMembers: (rows: ReadonlyArray<StaffMemberInsert>) => insertAll("staff_members", rows),
+
+    insertRelationships: (rows: ReadonlyArray<RelationshipInsert>) => insertAll("person_relationships", rows),
+
+    insertWaivers: (rows: ReadonlyArray<WaiverInsert>) => insertAll("waivers", rows),
+
+    insertMakeUpReasons: (rows: ReadonlyArray<{ readonly business_id: number; readonly name: string; readonly position: number }>) =>
+      insertAll("make_up_reasons", rows),
+
+    // Lookups of the operator CLI (`business create`, `token`) and the demo seed.
+
+    findAccountId: (email: string) => accountId(email).pipe(Effect.map(idOf), Effect.orDie),
+
+    /** The live person of an account in a business. */
+    findPersonOfAccount: (businessId: number, accountId: number) =>
+      personOfAccount({ businessId, accountId }).pipe(Effect.map(idOf), Effect.orDie),
+
+    findPersonByEmail: (businessId: number, email: string) => personByEmail({ businessId, email }).pipe(Effect.orDie)
+  }
+})
+
+export class ImportRepo extends Context.Service<ImportRepo, Effect.Success<typeof make>>()("studio/ImportRepo") {
+  static readonly layer = Layer.effect(ImportRepo)(make)
+}
+
+/*
+ * Accessors for callers that predate the service (src/cli.ts, src/demo/seed.ts); they read the
+ * repo from the context like any service function.
+ */
+export const findBusinessId = (subdomain: string) => ImportRepo.use((repo) => repo.findBusinessId(subdomain))
+export const findAccountId = (email: string) => ImportRepo.use((repo) => repo.findAccountId(email))
+export const findPersonOfAccount = (businessId: number, accountId: number) =>
+  ImportRepo.use((repo) => repo.findPersonOfAccount(businessId, accountId))
+export const findPersonByEmail = (businessId: number, email: string) => ImportRepo.use((repo) => repo.findPersonByEmail(businessId, email))

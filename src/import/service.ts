@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { hashPassword } from "../auth/passwords.ts"
 import { ImportError } from "./errors.ts"
 import { type ImportDocument, ImportDocument as ImportDocumentSchema, type ImportSummary, type ImportWaiver, locationSlug } from "./model.ts"
-import * as Repo from "./repo.ts"
+import { type PersonInsert, type RelationshipInsert, type StaffMemberInsert, type WaiverInsert, ImportRepo } from "./repo.ts"
 import { writeSchedule } from "./schedule.ts"
 
 /**
@@ -93,21 +93,23 @@ const parentNotFound = (subdomain: string) =>
 
 /** The checks that need the database, made before the slow hashing and again in the transaction. */
 const checkAgainstDatabase = Effect.fn("Import.checkAgainstDatabase")(function* (doc: ImportDocument) {
-  if (Option.isSome(yield* Repo.findBusinessId(doc.business.subdomain))) return yield* subdomainTaken(doc.business.subdomain)
+  const repo = yield* ImportRepo
+  if (Option.isSome(yield* repo.findBusinessId(doc.business.subdomain))) return yield* subdomainTaken(doc.business.subdomain)
   const parent = doc.business.franchise_parent_subdomain
   if (parent === undefined) return Option.none<number>()
-  const parentId = yield* Repo.findBusinessId(parent)
+  const parentId = yield* repo.findBusinessId(parent)
   if (Option.isNone(parentId)) return yield* parentNotFound(parent)
   return parentId
 })
 
 const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: ReadonlyMap<string, string>) {
+  const repo = yield* ImportRepo
   const business = doc.business
   const parentId = yield* checkAgainstDatabase(doc)
   const colors = Object.fromEntries(
     Object.entries(business.branding?.colors ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined)
   )
-  const businessId = yield* Repo.insertBusiness({
+  const businessId = yield* repo.insertBusiness({
     subdomain: business.subdomain,
     name: business.name.trim(),
     time_zone: business.time_zone,
@@ -123,7 +125,7 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
   }).pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(subdomainTaken(business.subdomain)), onSome: Effect.succeed })))
 
   const locations = doc.locations ?? []
-  const idsBySlug = yield* Repo.insertLocations(
+  const idsBySlug = yield* repo.insertLocations(
     locations.map((location, position) => ({
       business_id: businessId,
       name: location.name.trim(),
@@ -141,7 +143,7 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
   const locationIds = new Map(locations.map((location) => [location.key, idsBySlug.get(locationSlug(location))!]))
 
   const fields = doc.custom_fields ?? []
-  const fieldIds = yield* Repo.insertCustomFields(
+  const fieldIds = yield* repo.insertCustomFields(
     fields.map((field, position) => ({
       business_id: businessId,
       name: field.name.trim(),
@@ -161,10 +163,10 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
       position
     }))
   )
-  yield* Repo.insertCustomFieldOptions(options)
+  yield* repo.insertCustomFieldOptions(options)
 
   const withEmail = everyPerson(doc).filter((person): person is PersonSource & { readonly email: string } => person.email !== undefined)
-  const accounts = yield* Repo.upsertAccounts(
+  const accounts = yield* repo.upsertAccounts(
     withEmail.map((person) => ({
       email: person.email,
       first_name: person.first_name.trim(),
@@ -177,13 +179,13 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
   const staff = doc.staff ?? []
   const clients = doc.clients ?? []
   const dependentCount = clients.reduce((n, client) => n + (client.dependents?.length ?? 0), 0)
-  const ids = [...(yield* Repo.reservePersonIds(staff.length + clients.length + dependentCount))]
+  const ids = [...(yield* repo.reservePersonIds(staff.length + clients.length + dependentCount))]
   const nextId = () => ids.shift()!
 
-  const people: Array<Repo.PersonInsert> = []
-  const staffMembers: Array<Repo.StaffMemberInsert> = []
-  const relationships: Array<Repo.RelationshipInsert> = []
-  const waivers: Array<Repo.WaiverInsert> = []
+  const people: Array<PersonInsert> = []
+  const staffMembers: Array<StaffMemberInsert> = []
+  const relationships: Array<RelationshipInsert> = []
+  const waivers: Array<WaiverInsert> = []
   const addWaivers = (personId: number, source: { readonly waivers?: ReadonlyArray<ImportWaiver> }, providerId: number | null) => {
     for (const waiver of source.waivers ?? []) {
       const type = waiver.type ?? "Waiver"
@@ -208,7 +210,7 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
       readonly is_member?: boolean
       readonly location?: string
     }
-  ): Repo.PersonInsert => ({
+  ): PersonInsert => ({
     business_id: businessId,
     id,
     account_id: accountId(source.email),
@@ -243,12 +245,12 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
       relationships.push({ business_id: businessId, provider_id: providerId, dependent_id: dependentId })
     }
   }
-  yield* Repo.insertPeople(people)
-  yield* Repo.insertStaffMembers(staffMembers)
-  yield* Repo.insertRelationships(relationships)
-  yield* Repo.insertWaivers(waivers)
+  yield* repo.insertPeople(people)
+  yield* repo.insertStaffMembers(staffMembers)
+  yield* repo.insertRelationships(relationships)
+  yield* repo.insertWaivers(waivers)
   const reasons = doc.make_up_reasons ?? []
-  yield* Repo.insertMakeUpReasons(reasons.map((name, position) => ({ business_id: businessId, name: name.trim(), position })))
+  yield* repo.insertMakeUpReasons(reasons.map((name, position) => ({ business_id: businessId, name: name.trim(), position })))
   const schedule = yield* writeSchedule(doc, {
     businessId,
     locationIds,
