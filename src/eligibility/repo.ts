@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { EligibilityPersonRow } from "./model.ts"
 
-/** The SQL eligibility reads: the people checked, dependents, and an event's next session. */
+/** The SQL eligibility reads: the people checked and an event's next session. */
 const Ids = Schema.Array(Schema.Number)
 
 const make = Effect.gen(function* () {
@@ -14,16 +14,6 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, ids }) =>
       sql`select id, is_member from people
           where business_id = ${businessId} and id = any(${ids}) and deleted_at is null order by id`
-  })
-
-  const dependents = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, providerId: Schema.Number }),
-    Result: Schema.Struct({ id: Schema.Number }),
-    execute: ({ businessId, providerId }) =>
-      sql`select p.id from person_relationships r
-          join people p on p.business_id = r.business_id and p.id = r.dependent_id
-          where r.business_id = ${businessId} and r.provider_id = ${providerId} and p.deleted_at is null
-          order by p.id`
   })
 
   const nextSession = SqlSchema.findOneOption({
@@ -39,10 +29,6 @@ const make = Effect.gen(function* () {
     /** Live people among `ids` (unknown ids are skipped), in id order. */
     people: (businessId: number, ids: ReadonlyArray<number>) =>
       ids.length === 0 ? Effect.succeed([] as ReadonlyArray<EligibilityPersonRow>) : people({ businessId, ids }).pipe(Effect.orDie),
-
-    /** The live dependents of a person, by id. */
-    dependents: (businessId: number, providerId: number) =>
-      dependents({ businessId, providerId }).pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
 
     /** The event's next session that has not ended (active or held), if any. */
     nextSession: (businessId: number, eventId: number, now: Date) =>

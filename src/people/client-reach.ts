@@ -1,8 +1,8 @@
 import { Effect, Option } from "effect"
 import { AUTH_MESSAGES, CurrentClient } from "../auth/access.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
-import { EligibilityRepo } from "../eligibility/repo.ts"
 import { NotFound, Unauthorized, fail } from "../shared/errors.ts"
+import { PeopleRepo } from "./repo.ts"
 
 /**
  * Whom a client-mode token may act for (spec, Authentication rule 2): the token's person and
@@ -21,7 +21,7 @@ export const clientReach = Effect.gen(function* () {
   if (Option.isNone(client.grant)) return yield* Effect.fail(new Unauthorized({ error: AUTH_MESSAGES.tokenRequired }))
   const self = client.grant.value.personId
   if (Option.isNone(self)) return yield* fail(NotFound, { key: "person_me_not_found" })
-  const dependents = yield* (yield* EligibilityRepo).dependents(business.id, self.value)
+  const dependents = yield* (yield* PeopleRepo).dependents(business.id, self.value)
   return { selfId: self.value, personIds: [self.value, ...dependents] } satisfies ClientReach
 })
 
@@ -32,7 +32,6 @@ export const requireInReach = (reach: ClientReach, personId: number) =>
 /** Staff mode: a live person of the business; anyone else (deleted, another business's) is not found. */
 export const requireLivePerson = Effect.fn("People.requireLive")(function* (personId: number) {
   const business = yield* CurrentBusiness
-  const [person] = yield* (yield* EligibilityRepo).people(business.id, [personId])
-  if (!person) return yield* fail(NotFound, { key: "person_not_found", params: { id: personId } })
-  return person
+  const live = yield* (yield* PeopleRepo).existingIds(business.id, [personId])
+  if (!live.has(personId)) return yield* fail(NotFound, { key: "person_not_found", params: { id: personId } })
 })

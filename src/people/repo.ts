@@ -84,6 +84,13 @@ const make = Effect.gen(function* () {
               ${options.includeDeleted ? sql`` : sql`and p.deleted_at is null`}
               order by p.id`.pipe(Effect.flatMap(decodePeople), Effect.orDie),
 
+    /** The live dependents of a person, by id (whom a client-mode token may also act for). */
+    dependents: (businessId: number, providerId: number) =>
+      sql`select p.id from person_relationships r
+          join people p on p.business_id = r.business_id and p.id = r.dependent_id
+          where r.business_id = ${businessId} and r.provider_id = ${providerId} and p.deleted_at is null
+          order by p.id`.pipe(Effect.flatMap(decodeIds), Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
+
     /** Live people among `ids` (to check references). */
     existingIds: (businessId: number, ids: ReadonlyArray<number>) =>
       ids.length === 0
