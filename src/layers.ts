@@ -29,6 +29,8 @@ import { MakeUpsRepo } from "./make-ups/repo.ts"
 import { NotesRepo } from "./notes/repo.ts"
 import { WaitlistsRepo } from "./waitlists/repo.ts"
 import { WaiversRepo } from "./waivers/repo.ts"
+import { FutureVisitsLive } from "./visits/future-visits-live.ts"
+import { WaitlistEntriesLive } from "./waitlists/entries-live.ts"
 
 /**
  * The one layer graph. Infrastructure is provided here and nowhere else:
@@ -74,8 +76,10 @@ const RepositoriesLive = Layer.mergeAll(
   MakeUpsRepo.layer,
   WaitlistsRepo.layer,
   NotesRepo.layer,
-  WaiversRepo.layer
-)
+  WaiversRepo.layer,
+  // Ports a lower domain declares and a higher one answers: people asks visits, visits asks waitlists.
+  FutureVisitsLive.pipe(Layer.provide(VisitsRepo.layer))
+).pipe(Layer.provide(WaitlistEntriesLive.pipe(Layer.provide(WaitlistsRepo.layer))))
 
 const AuthServicesLive = Layer.mergeAll(BusinessDirectoryLive, AccessTokensLive, ApplicationsLive)
 

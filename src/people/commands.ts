@@ -7,9 +7,9 @@ import { sendMail } from "../mail/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { parseLocale } from "../shared/locale.ts"
 import { RequestContext } from "../shared/request-context.ts"
-import { VisitsRepo } from "../visits/repo.ts"
 import { emitWebhookEvent } from "../webhooks/emit.ts"
 import { type PreparedPerson, prepareAttributes } from "./attributes.ts"
+import { FutureVisits } from "./future-visits.ts"
 import type { PersonCreateInput, PersonUpdateInput } from "./model.ts"
 import { PeopleRepo } from "./repo.ts"
 import { deskPeople } from "./service.ts"
@@ -224,7 +224,7 @@ export const deletePerson = Effect.fn("People.delete")(function* (id: number) {
       if (blockers.is_staff) messages.push({ key: "person_delete_staff" })
       if (blockers.dependents > 0) messages.push({ key: "person_delete_dependents", params: { count: blockers.dependents } })
       // Future visits: a place held in an occurrence that has not started (history stays).
-      const futureVisits = yield* (yield* VisitsRepo).futureVisitCount(business.id, id, new Date(yield* Clock.currentTimeMillis))
+      const futureVisits = yield* (yield* FutureVisits).count(business.id, id, new Date(yield* Clock.currentTimeMillis))
       if (futureVisits > 0) messages.push({ key: "person_delete_future_visits", params: { count: futureVisits } })
       if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
       yield* repo.softDelete(business.id, id)

@@ -109,7 +109,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
       updated_at: now
     }))
   )
-  yield* repo.enrollWaitlisted(
+  yield* repo.waitlist.enrollVisitors(
     businessId,
     admissions.flatMap((admission) =>
       admission.personId === null ? [] : [{ occurrenceId: admission.occurrenceId, personId: admission.personId }]
@@ -124,8 +124,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
  * runs for each that has someone waiting, once per occurrence however many places freed.
  */
 export const placesFreed = Effect.fn("Visits.placesFreed")(function* (businessId: number, occurrenceIds: ReadonlyArray<number>) {
-  const repo = yield* VisitsRepo
-  const waiting = yield* repo.withWaitingEntries(businessId, [...new Set(occurrenceIds)])
+  const waiting = yield* (yield* VisitsRepo).waitlist.withWaiting(businessId, [...new Set(occurrenceIds)])
   for (const occurrenceId of waiting) {
     yield* enqueueJob(
       OFFER_WAITLIST_TASK,

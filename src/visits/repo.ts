@@ -5,6 +5,7 @@ import { type Page, totalCount } from "../shared/pagination.ts"
 import { recipientJoin } from "../mail/recipient.ts"
 import { insertTenantRows } from "../shared/sql-rows.ts"
 import { HOLDING_STATES, VISIT_COLUMNS, VisitRow, type VisitState } from "./model.ts"
+import { WaitlistEntries } from "./waitlist-entries.ts"
 
 /**
  * The SQL of visits. The capacity rule (src/visits/capacity.ts) is built on three of these:
@@ -26,7 +27,6 @@ const decodeCounts = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id:
 const decodePairs = Schema.decodeUnknownEffect(
   Schema.Array(Schema.Struct({ event_occurrence_id: Schema.Number, person_id: Schema.Number }))
 )
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
 
 export interface VisitInsert {
   readonly event_occurrence_id: number
@@ -75,6 +75,7 @@ const decodeRecipients = Schema.decodeUnknownEffect(
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  const waitlist = yield* WaitlistEntries
   return {
     /**
      * Locks the occurrences for the rest of the transaction, in id order so two writers never
@@ -209,26 +210,11 @@ const make = Effect.gen(function* () {
         Effect.orDie
       ),
 
-
-    /** Spec: creating a visit for a waitlisted person moves their entry to `enrolled`. */
-    enrollWaitlisted: (businessId: number, pairs: ReadonlyArray<{ readonly occurrenceId: number; readonly personId: number }>, now: Date) =>
-      pairs.length === 0
-        ? Effect.void
-        : sql`update waitlist_entries w set state = 'enrolled', enrolled_at = ${now}, updated_at = ${now}
-              from unnest(${pairs.map((pair) => pair.occurrenceId)}::bigint[], ${pairs.map((pair) => pair.personId)}::bigint[]) as p(o, q)
-              where w.business_id = ${businessId} and w.event_occurrence_id = p.o and w.person_id = p.q
-                and w.state in ('waiting', 'pending')`.pipe(Effect.asVoid, Effect.orDie),
-
-    /** Of the occurrences, those with someone waiting on their waitlist. */
-    withWaitingEntries: (businessId: number, occurrenceIds: ReadonlyArray<number>) =>
-      occurrenceIds.length === 0
-        ? Effect.succeed([] as ReadonlyArray<number>)
-        : sql`select distinct event_occurrence_id as id from waitlist_entries
-              where business_id = ${businessId} and event_occurrence_id = any(${occurrenceIds}) and state = 'waiting'`.pipe(
-          Effect.flatMap(decodeIds),
-          Effect.map((rows) => rows.map((row) => row.id)),
-          Effect.orDie
-        )
+    /**
+     * The waitlist's answers (a port: waitlist entries are the waitlist's SQL). Taken when the
+     * repo is built, so every writer that admits visits has it, whatever context it runs in.
+     */
+    waitlist
   }
 })
 

@@ -158,6 +158,26 @@ const make = Effect.gen(function* () {
         Effect.orDie
       ),
 
+    /** Live entries of these (occurrence, person) pairs become `enrolled`: the person got a visit. */
+    enrollVisitors: (businessId: number, pairs: ReadonlyArray<{ readonly occurrenceId: number; readonly personId: number }>, now: Date) =>
+      pairs.length === 0
+        ? Effect.void
+        : sql`update waitlist_entries w set state = 'enrolled', enrolled_at = ${now}, updated_at = ${now}
+              from unnest(${pairs.map((pair) => pair.occurrenceId)}::bigint[], ${pairs.map((pair) => pair.personId)}::bigint[]) as p(o, q)
+              where w.business_id = ${businessId} and w.event_occurrence_id = p.o and w.person_id = p.q
+                and w.state = any(${live})`.pipe(Effect.asVoid, Effect.orDie),
+
+    /** Of the occurrences, those with someone waiting (whom a freed place is offered to). */
+    withWaiting: (businessId: number, occurrenceIds: ReadonlyArray<number>) =>
+      occurrenceIds.length === 0
+        ? Effect.succeed([] as ReadonlyArray<number>)
+        : sql`select distinct event_occurrence_id as id from waitlist_entries
+              where business_id = ${businessId} and event_occurrence_id = any(${occurrenceIds}) and state = 'waiting'`.pipe(
+          Effect.flatMap(decodeIds),
+          Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id)),
+          Effect.orDie
+        ),
+
     /** Expires the live entries of one occurrence; returns how many. */
     expireOccurrence: (businessId: number, occurrenceId: number, now: Date) =>
       sql`update waitlist_entries set state = 'expired', updated_at = ${now}
