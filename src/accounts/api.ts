@@ -5,8 +5,8 @@ import { BusinessFront } from "../business/model.ts"
 import { PersonFront } from "../people/model.ts"
 import { docs } from "../shared/docs.ts"
 import { NotFound } from "../shared/errors.ts"
-import { PageFields, PageQuery } from "../shared/pagination.ts"
-import { Account, PasswordRequest } from "./model.ts"
+import { PageFields } from "../shared/pagination.ts"
+import { Account, AccountBusinessesQuery, PasswordRequest } from "./model.ts"
 
 const AccountPerson = Schema.Struct({ ...PersonFront.fields, business_id: Schema.Int, subdomain: Schema.String }).annotate({
   identifier: "AccountPerson"
@@ -23,7 +23,7 @@ export const AccountApi = HttpApiGroup.make("account")
   )
   .add(
     HttpApiEndpoint.get("businesses", "/api/v2/account/businesses", {
-      query: PageQuery,
+      query: AccountBusinessesQuery,
       success: Schema.Struct({ businesses: Schema.Array(BusinessFront), ...PageFields })
     }).annotateMerge(docs("The account's businesses", "Every business where the account has a person, by name."))
   )

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { PageQuery } from "../shared/pagination.ts"
 import { Timestamp } from "../shared/schemas.ts"
 
 /** The account of a token (spec, "Account"). */
@@ -23,3 +24,7 @@ export const PasswordRequest = Schema.Struct({
   email: Schema.optional(Schema.String),
   account: Schema.optional(Schema.Struct({ email: Schema.optional(Schema.String) }))
 })
+
+/** Pages of the businesses an account belongs to. */
+export const AccountBusinessesQuery = Schema.Struct(PageQuery)
+export type AccountBusinessesQuery = typeof AccountBusinessesQuery.Type

@@ -8,6 +8,7 @@ import { pageLinks, pageOf } from "../shared/pagination.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import { emailConfirmationLink, issueAccountToken, passwordResetLink } from "./account-tokens.ts"
+import type { AccountBusinessesQuery } from "./model.ts"
 import { AccountsRepo } from "./repo.ts"
 import { frontPeopleOf } from "../people/service.ts"
 
@@ -20,10 +21,7 @@ export const getAccount = Effect.fn("Accounts.get")(function* () {
   }
 })
 
-export const listAccountBusinesses = Effect.fn("Accounts.businesses")(function* (query: {
-  readonly page?: number | undefined
-  readonly per_page?: number | undefined
-}) {
+export const listAccountBusinesses = Effect.fn("Accounts.businesses")(function* (query: AccountBusinessesQuery) {
   const caller = yield* CurrentAccount
   const page = pageOf(query, 100)
   const { rows, total } = yield* (yield* AccountsRepo).businesses(caller.accountId, page)

@@ -4,8 +4,7 @@ import { DeskAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
 import { NotFound, Unprocessable } from "../shared/errors.ts"
 import { IdFromString } from "../shared/schemas.ts"
-import { RULES, bookingsResponse, leasesResponse } from "./front.api.ts"
-import { DeskBookingInput, DeskLeaseInput } from "./model.ts"
+import { BOOKING_RULES as RULES, BookingsResponse, DeskBookingInput, DeskLeaseInput, LeasesResponse } from "./model.ts"
 
 const PERSON =
   " Staff mode `person`: `id` (existing), else `email` (an existing person of that address, else a new person with " +
@@ -15,21 +14,21 @@ export const BookingsDeskApi = HttpApiGroup.make("bookingsDesk")
   .add(
     HttpApiEndpoint.post("create", "/api/v2/desk/bookings", {
       payload: Schema.Struct({ booking: DeskBookingInput }),
-      success: bookingsResponse.pipe(HttpApiSchema.status(201)),
+      success: BookingsResponse.pipe(HttpApiSchema.status(201)),
       error: [NotFound, Unprocessable]
     }).annotateMerge(docs("Create a booking", RULES.create + PERSON))
   )
   .add(
     HttpApiEndpoint.get("get", "/api/v2/desk/bookings/:id", {
       params: { id: IdFromString },
-      success: bookingsResponse,
+      success: BookingsResponse,
       error: NotFound
     }).annotateMerge(docs("Get a booking", "Any booking of the business."))
   )
   .add(
     HttpApiEndpoint.put("complete", "/api/v2/desk/bookings/:id", {
       params: { id: IdFromString },
-      success: bookingsResponse,
+      success: BookingsResponse,
       error: [NotFound, Unprocessable]
     }).annotateMerge(docs("Complete a booking", RULES.complete))
   )
@@ -43,14 +42,14 @@ export const BookingsDeskApi = HttpApiGroup.make("bookingsDesk")
     HttpApiEndpoint.post("addLease", "/api/v2/desk/bookings/:booking_id/leases", {
       params: { booking_id: IdFromString },
       payload: Schema.Struct({ lease: DeskLeaseInput }),
-      success: leasesResponse.pipe(HttpApiSchema.status(201)),
+      success: LeasesResponse.pipe(HttpApiSchema.status(201)),
       error: [NotFound, Unprocessable]
     }).annotateMerge(docs("Add a lease", RULES.addLease + PERSON))
   )
   .add(
     HttpApiEndpoint.get("getLease", "/api/v2/desk/bookings/:booking_id/leases/:id", {
       params: { booking_id: IdFromString, id: IdFromString },
-      success: leasesResponse,
+      success: LeasesResponse,
       error: NotFound
     }).annotateMerge(docs("Get a lease"))
   )
@@ -58,7 +57,7 @@ export const BookingsDeskApi = HttpApiGroup.make("bookingsDesk")
     HttpApiEndpoint.put("updateLease", "/api/v2/desk/bookings/:booking_id/leases/:id", {
       params: { booking_id: IdFromString, id: IdFromString },
       payload: Schema.Struct({ lease: DeskLeaseInput }),
-      success: leasesResponse,
+      success: LeasesResponse,
       error: [NotFound, Unprocessable]
     }).annotateMerge(docs("Change the person on a lease", RULES.updateLease + PERSON))
   )

@@ -186,3 +186,35 @@ export interface LeaseInsert {
   readonly created_at: Date
   readonly updated_at: Date
 }
+
+// ---------------------------------------------------------------------------------------------
+// Answers of the booking endpoints (both modes)
+
+export const BookingsResponse = Schema.Struct({ bookings: Schema.Array(BookingWire) })
+export const LeasesResponse = Schema.Struct({ leases: Schema.Array(LeaseWire) })
+
+/** What a client reads from the rules; the desk descriptions say the same for staff. */
+export const BOOKING_RULES = {
+  create:
+    "Leases are one of four shapes: `event_occurrence_id` (a group class session); `service_id`, `staff_member_id`, " +
+    "`location_id`, `start_at` (an appointment in a free slot); `event_id` of a group class with `start_at` (the first " +
+    "session, an exact session start) and `recurring` (every session from there on, else that one only); `event_id` of a " +
+    "course with optional `start_at` (the run's sessions from then on, default those not started yet). Fields of another " +
+    "shape are a 422. Each lease holds its places (all or nothing) until `expires_at`: default now + 10 minutes, at most " +
+    "now + 20 minutes, not in the past. `complete_booking: true` registers at once (every lease needs a person). " +
+    "`idempotency_token`: a repeat with the same body answers 201 with the booking it created, as it is now; the same " +
+    "token with another body is a 422. 422 lists every failed rule (full, already enrolled, slot taken, ended...).",
+  complete:
+    "Registers every lease (their visits reserved → registered). Every lease needs a person: a 422 names each one without. " +
+    "An expired booking is a 422; completing a completed one changes nothing (200). The body is ignored: leases are " +
+    "added with POST leases.",
+  delete:
+    "Completed booking: only the booking goes, its visits stay. Otherwise its leases, their visits and appointments go " +
+    "too, freeing their places. 204.",
+  addLease: "One lease shape (see POST bookings). Only on an incomplete booking that has not expired (422).",
+  updateLease:
+    "Changes the person attending, only while the booking is incomplete. The leased service cannot change: shape fields " +
+    "may be repeated unchanged, a different value is a 422 (delete the lease and create another). A person already on one " +
+    "of the lease's occurrences is a 422.",
+  deleteLease: "Only while the booking is not completed (422); what the lease held is released. 204."
+}

@@ -3,10 +3,8 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { DeskAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
 import { BadRequest, Forbidden, NotFound, Unprocessable } from "../shared/errors.ts"
-import { PageQuery } from "../shared/pagination.ts"
 import { IdFromString } from "../shared/schemas.ts"
-import { noteList, notes } from "./front.api.ts"
-import { NoteCreateInput, NoteUpdateInput } from "./model.ts"
+import { NoteCreateInput, NoteListQuery, NotePage, NoteUpdateInput, Notes } from "./model.ts"
 
 const listDescription = "Public and private, newest first (created_at, then id), paginated (20 per page)."
 const createDescription =
@@ -19,25 +17,25 @@ const deleteDescription = "204. Only the note's author, a manager or an owner (4
 // The same five endpoints on both paths a note lives under.
 const personList = HttpApiEndpoint.get("personList", "/api/v2/desk/people/:person_id/notes", {
   params: { person_id: IdFromString },
-  query: PageQuery,
-  success: noteList,
+  query: NoteListQuery,
+  success: NotePage,
   error: [BadRequest, NotFound]
 }).annotateMerge(docs("List the notes of a person", listDescription))
 const personGet = HttpApiEndpoint.get("personGet", "/api/v2/desk/people/:person_id/notes/:id", {
   params: { person_id: IdFromString, id: IdFromString },
-  success: notes,
+  success: Notes,
   error: NotFound
 }).annotateMerge(docs("Get a note of a person", "A note on another path is not found."))
 const personCreate = HttpApiEndpoint.post("personCreate", "/api/v2/desk/people/:person_id/notes", {
   params: { person_id: IdFromString },
   payload: Schema.Struct({ note: NoteCreateInput }),
-  success: notes.pipe(HttpApiSchema.status(201)),
+  success: Notes.pipe(HttpApiSchema.status(201)),
   error: [BadRequest, NotFound, Unprocessable]
 }).annotateMerge(docs("Add a note to a person", createDescription))
 const personUpdate = HttpApiEndpoint.put("personUpdate", "/api/v2/desk/people/:person_id/notes/:id", {
   params: { person_id: IdFromString, id: IdFromString },
   payload: Schema.Struct({ note: NoteUpdateInput }),
-  success: notes,
+  success: Notes,
   error: [BadRequest, NotFound, Unprocessable]
 }).annotateMerge(docs("Update a note of a person", updateDescription))
 const personDelete = HttpApiEndpoint.delete("personDelete", "/api/v2/desk/people/:person_id/notes/:id", {
@@ -47,25 +45,25 @@ const personDelete = HttpApiEndpoint.delete("personDelete", "/api/v2/desk/people
 
 const occurrenceList = HttpApiEndpoint.get("occurrenceList", "/api/v2/desk/event_occurrences/:event_occurrence_id/notes", {
   params: { event_occurrence_id: IdFromString },
-  query: PageQuery,
-  success: noteList,
+  query: NoteListQuery,
+  success: NotePage,
   error: [BadRequest, NotFound]
 }).annotateMerge(docs("List the notes of an event occurrence", listDescription))
 const occurrenceGet = HttpApiEndpoint.get("occurrenceGet", "/api/v2/desk/event_occurrences/:event_occurrence_id/notes/:id", {
   params: { event_occurrence_id: IdFromString, id: IdFromString },
-  success: notes,
+  success: Notes,
   error: NotFound
 }).annotateMerge(docs("Get a note of an event occurrence", "A note on another path is not found."))
 const occurrenceCreate = HttpApiEndpoint.post("occurrenceCreate", "/api/v2/desk/event_occurrences/:event_occurrence_id/notes", {
   params: { event_occurrence_id: IdFromString },
   payload: Schema.Struct({ note: NoteCreateInput }),
-  success: notes.pipe(HttpApiSchema.status(201)),
+  success: Notes.pipe(HttpApiSchema.status(201)),
   error: [BadRequest, NotFound, Unprocessable]
 }).annotateMerge(docs("Add a note to an event occurrence", createDescription))
 const occurrenceUpdate = HttpApiEndpoint.put("occurrenceUpdate", "/api/v2/desk/event_occurrences/:event_occurrence_id/notes/:id", {
   params: { event_occurrence_id: IdFromString, id: IdFromString },
   payload: Schema.Struct({ note: NoteUpdateInput }),
-  success: notes,
+  success: Notes,
   error: [BadRequest, NotFound, Unprocessable]
 }).annotateMerge(docs("Update a note of an event occurrence", updateDescription))
 const occurrenceDelete = HttpApiEndpoint.delete("occurrenceDelete", "/api/v2/desk/event_occurrences/:event_occurrence_id/notes/:id", {

@@ -3,19 +3,15 @@ import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { FrontAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
 import { BadRequest, NotFound, Unauthorized } from "../shared/errors.ts"
-import { PageFields, PageQuery } from "../shared/pagination.ts"
 import { IdFromString } from "../shared/schemas.ts"
-import { NoteWire } from "./model.ts"
-
-export const notes = Schema.Struct({ notes: Schema.Array(NoteWire) })
-export const noteList = Schema.Struct({ notes: Schema.Array(NoteWire), ...PageFields })
+import { NoteListQuery, NotePage, Notes } from "./model.ts"
 
 export const NotesFrontApi = HttpApiGroup.make("notesFront")
   .add(
     HttpApiEndpoint.get("personList", "/api/v2/front/people/:person_id/notes", {
       params: { person_id: IdFromString },
-      query: PageQuery,
-      success: noteList,
+      query: NoteListQuery,
+      success: NotePage,
       error: [BadRequest, NotFound, Unauthorized]
     }).annotateMerge(
       docs(
@@ -27,15 +23,15 @@ export const NotesFrontApi = HttpApiGroup.make("notesFront")
   .add(
     HttpApiEndpoint.get("personGet", "/api/v2/front/people/:person_id/notes/:id", {
       params: { person_id: IdFromString, id: IdFromString },
-      success: notes,
+      success: Notes,
       error: [NotFound, Unauthorized]
     }).annotateMerge(docs("Get a person's public note", "A private note, or one on another path, is not found."))
   )
   .add(
     HttpApiEndpoint.get("occurrenceList", "/api/v2/front/event_occurrences/:event_occurrence_id/notes", {
       params: { event_occurrence_id: IdFromString },
-      query: PageQuery,
-      success: noteList,
+      query: NoteListQuery,
+      success: NotePage,
       error: [BadRequest, NotFound, Unauthorized]
     }).annotateMerge(
       docs(
@@ -47,7 +43,7 @@ export const NotesFrontApi = HttpApiGroup.make("notesFront")
   .add(
     HttpApiEndpoint.get("occurrenceGet", "/api/v2/front/event_occurrences/:event_occurrence_id/notes/:id", {
       params: { event_occurrence_id: IdFromString, id: IdFromString },
-      success: notes,
+      success: Notes,
       error: [NotFound, Unauthorized]
     }).annotateMerge(docs("Get an event occurrence's public note", "A private note, or one on another path, is not found."))
   )

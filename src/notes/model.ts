@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { PageFields, PageQuery } from "../shared/pagination.ts"
 import { BooleanInput, Timestamp, formatTimestamp } from "../shared/schemas.ts"
 
 /** Notes on a person or an event occurrence (spec: Note; fields: compatibility notes). */
@@ -69,3 +70,11 @@ export type NoteUpdateInput = typeof NoteUpdateInput.Type
 
 /** Where a note lives: the path it is addressed by. */
 export type NoteTarget = { readonly _tag: "Person"; readonly id: number } | { readonly _tag: "EventOccurrence"; readonly id: number }
+
+/** The answers of the note endpoints (both modes). */
+export const Notes = Schema.Struct({ notes: Schema.Array(NoteWire) })
+export const NotePage = Schema.Struct({ notes: Schema.Array(NoteWire), ...PageFields })
+
+/** Pages of a person's or an occurrence's notes. */
+export const NoteListQuery = Schema.Struct(PageQuery)
+export type NoteListQuery = typeof NoteListQuery.Type

@@ -10,7 +10,7 @@ import { clientAudience, privateResponse, staffAudience } from "../services/serv
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { parseLocale } from "../shared/locale.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
-import { MAX_NOTE_LENGTH, type NoteCreateInput, type NoteRow, type NoteTarget, type NoteUpdateInput, toNoteWire } from "./model.ts"
+import { MAX_NOTE_LENGTH, type NoteCreateInput, type NoteListQuery, type NoteRow, type NoteTarget, type NoteUpdateInput, toNoteWire } from "./model.ts"
 import { NotesRepo } from "./repo.ts"
 
 /**
@@ -18,11 +18,6 @@ import { NotesRepo } from "./repo.ts"
  * themselves, their dependents and occurrences they can see; staff read and write all.
  * Deleting needs the note's author, a manager or an owner (spec, Authentication rule 4).
  */
-
-export interface NoteListQuery {
-  readonly page?: number | undefined
-  readonly per_page?: number | undefined
-}
 
 /**
  * The path's record must be within the caller's reach; anything else is not found. Client mode:

@@ -3,44 +3,23 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { DeskAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
 import { BadRequest, Forbidden, NotFound, Unprocessable } from "../shared/errors.ts"
-import { PageFields, PageQuery } from "../shared/pagination.ts"
-import { BooleanInput, IdFromString, TimestampInput } from "../shared/schemas.ts"
-import { PersonCreateInput, PersonDesk, PersonSearchResult, PersonUpdateInput } from "./model.ts"
+import { PageFields } from "../shared/pagination.ts"
+import { IdFromString } from "../shared/schemas.ts"
+import { PersonCreateInput, PersonDesk, PersonListQuery, PersonSearchQuery, PersonSearchResult, PersonUpdateInput } from "./model.ts"
 
 const people = Schema.Struct({ people: Schema.Array(PersonDesk) })
 
 export const PeopleDeskApi = HttpApiGroup.make("peopleDesk")
   .add(
     HttpApiEndpoint.get("list", "/api/v2/desk/people", {
-      query: {
-        ...PageQuery,
-        created_since: Schema.optional(TimestampInput),
-        updated_since: Schema.optional(TimestampInput),
-        is_member: Schema.optional(BooleanInput.annotate({ description: "Only people with (true) or without (false) a current membership" })),
-        include_relationships: Schema.optional(BooleanInput.annotate({ description: "Add dependents[] and providers[]" })),
-        include_balances: Schema.optional(BooleanInput.annotate({ description: "Add account_balance_cents and account_balance" })),
-        sort: Schema.optional(
-          Schema.String.annotate({
-            description:
-              "Comma-separated attributes among id, created_at, updated_at, first_name, last_name; ascending unless prefixed by a minus (-created_at). Default id."
-          })
-        )
-      },
+      query: PersonListQuery,
       success: Schema.Struct({ people: Schema.Array(PersonDesk), ...PageFields }),
       error: BadRequest
     }).annotateMerge(docs("List people", "Live (not deleted) people. Paginated, 25 per page by default."))
   )
   .add(
     HttpApiEndpoint.get("search", "/api/v2/desk/people/search", {
-      query: {
-        q: Schema.String.check(Schema.makeFilter((s: string) => s.trim() !== "", { messageKey: "field_required" })).annotate({
-          description: "What to look for; phone numbers by their digits, complete numbers only"
-        }),
-        fields: Schema.optional(
-          Schema.String.annotate({ description: "Comma-separated among name, email, phone, barcodes; default all" })
-        ),
-        ...PageQuery
-      },
+      query: PersonSearchQuery,
       success: Schema.Struct({ results: Schema.Array(PersonSearchResult), ...PageFields }),
       error: BadRequest
     }).annotateMerge(

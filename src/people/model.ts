@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { CUSTOM_FIELD_TYPES } from "../custom-fields/model.ts"
 import { Cents, FormattedMoney } from "../shared/money.ts"
+import { PageQuery } from "../shared/pagination.ts"
 import { BooleanInput, IntInput, Timestamp, TimestampInput } from "../shared/schemas.ts"
 
 /**
@@ -252,6 +253,33 @@ export interface PersonSort {
 
 export const SEARCH_FIELDS = ["name", "email", "phone", "barcodes"] as const
 export type SearchField = (typeof SEARCH_FIELDS)[number]
+
+export const PersonListQuery = Schema.Struct({
+  ...PageQuery,
+  created_since: Schema.optional(TimestampInput),
+  updated_since: Schema.optional(TimestampInput),
+  is_member: Schema.optional(BooleanInput.annotate({ description: "Only people with (true) or without (false) a current membership" })),
+  include_relationships: Schema.optional(BooleanInput.annotate({ description: "Add dependents[] and providers[]" })),
+  include_balances: Schema.optional(BooleanInput.annotate({ description: "Add account_balance_cents and account_balance" })),
+  sort: Schema.optional(
+    Schema.String.annotate({
+      description:
+        "Comma-separated attributes among id, created_at, updated_at, first_name, last_name; ascending unless prefixed by a minus (-created_at). Default id."
+    })
+  )
+})
+export type PersonListQuery = typeof PersonListQuery.Type
+
+export const PersonSearchQuery = Schema.Struct({
+  q: Schema.String.check(Schema.makeFilter((s: string) => s.trim() !== "", { messageKey: "field_required" })).annotate({
+    description: "What to look for; phone numbers by their digits, complete numbers only"
+  }),
+  fields: Schema.optional(
+    Schema.String.annotate({ description: "Comma-separated among name, email, phone, barcodes; default all" })
+  ),
+  ...PageQuery
+})
+export type PersonSearchQuery = typeof PersonSearchQuery.Type
 
 export interface PersonListFilters {
   readonly createdSince?: Date | undefined

@@ -12,8 +12,10 @@ import {
   type PersonCustomField,
   type PersonDesk,
   type PersonFront,
+  type PersonListQuery,
   type PersonRef,
   type PersonRow,
+  type PersonSearchQuery,
   type PersonSort,
   type PersonSortKey,
   type RelationshipRow,
@@ -216,16 +218,7 @@ const parseSort = (value: string | undefined): ReadonlyArray<PersonSort> | undef
   return sorts
 }
 
-export const listDeskPeople = Effect.fn("People.deskList")(function* (query: {
-  readonly page?: number | undefined
-  readonly per_page?: number | undefined
-  readonly created_since?: Date | undefined
-  readonly updated_since?: Date | undefined
-  readonly is_member?: boolean | undefined
-  readonly include_relationships?: boolean | undefined
-  readonly include_balances?: boolean | undefined
-  readonly sort?: string | undefined
-}) {
+export const listDeskPeople = Effect.fn("People.deskList")(function* (query: PersonListQuery) {
   const business = yield* CurrentBusiness
   const sorts = parseSort(query.sort)
   if (sorts === undefined) {
@@ -254,12 +247,7 @@ export const listDeskPeople = Effect.fn("People.deskList")(function* (query: {
  * numbers match complete numbers by their digits. Barcodes are accepted and match nothing:
  * the service has no barcodes yet.
  */
-export const searchDeskPeople = Effect.fn("People.search")(function* (query: {
-  readonly q: string
-  readonly fields?: string | undefined
-  readonly page?: number | undefined
-  readonly per_page?: number | undefined
-}) {
+export const searchDeskPeople = Effect.fn("People.search")(function* (query: PersonSearchQuery) {
   const business = yield* CurrentBusiness
   const names = (query.fields ?? "").split(",").map((f) => f.trim().toLowerCase()).filter((f) => f !== "")
   if (names.some((name) => !(SEARCH_FIELDS as ReadonlyArray<string>).includes(name))) {

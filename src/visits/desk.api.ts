@@ -5,8 +5,7 @@ import { docs } from "../shared/docs.ts"
 import { BadRequest, NotFound, Unprocessable } from "../shared/errors.ts"
 import { PageFields, PageQuery } from "../shared/pagination.ts"
 import { IdFromString } from "../shared/schemas.ts"
-import { PersonTargetParam, VisitListQuery } from "./front.api.ts"
-import { VisitCreateDeskInput, VisitSummary, VisitUpdateInput, VisitWire } from "./model.ts"
+import { PersonTargetParam, VisitCreateDeskInput, VisitListQuery, VisitSummary, VisitUpdateInput, VisitWire } from "./model.ts"
 
 const visits = Schema.Struct({ visits: Schema.Array(VisitWire) })
 const visitPage = Schema.Struct({ visits: Schema.Array(VisitWire), ...PageFields })

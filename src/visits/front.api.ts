@@ -3,25 +3,11 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { FrontAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
 import { BadRequest, NotFound, Unauthorized, Unprocessable } from "../shared/errors.ts"
-import { PageFields, PageQuery } from "../shared/pagination.ts"
-import { IdFromString, TimestampInput, positiveIntParam } from "../shared/schemas.ts"
-import { VisitCreateFrontInput, VisitWire } from "./model.ts"
+import { PageFields } from "../shared/pagination.ts"
+import { IdFromString } from "../shared/schemas.ts"
+import { PersonTargetParam, VisitCreateFrontInput, VisitListQuery, VisitWire } from "./model.ts"
 
 const visits = Schema.Struct({ visits: Schema.Array(VisitWire) })
-
-/** A person in a visits path: an id, or `me` for the caller's own person. */
-export const PersonTargetParam = Schema.Union([
-  Schema.Literal("me"),
-  IdFromString
-]).annotate({ description: "A person id, or `me`" })
-
-/** from/to/event_occurrence_id and pages, as the spec gives them for a person's visits. */
-export const VisitListQuery = {
-  ...PageQuery,
-  from: Schema.optional(TimestampInput.annotate({ description: "Occurrences starting at or after; required with `to`" })),
-  to: Schema.optional(TimestampInput.annotate({ description: "Occurrences starting at or before; required with `from`" })),
-  event_occurrence_id: Schema.optional(positiveIntParam("Only visits of this event occurrence"))
-}
 
 export const VisitsFrontApi = HttpApiGroup.make("visitsFront")
   .add(

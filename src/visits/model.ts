@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { BooleanInput, IntInput, Timestamp, formatTimestamp } from "../shared/schemas.ts"
+import { PageQuery } from "../shared/pagination.ts"
+import { BooleanInput, IdFromString, IntInput, Timestamp, TimestampInput, formatTimestamp, positiveIntParam } from "../shared/schemas.ts"
 
 /**
  * Visits: a person tied to an event occurrence (spec: Visit). The state machine is the spec's
@@ -80,7 +81,23 @@ export const toVisitWire = (row: VisitRow): VisitWire => ({
 })
 
 // ---------------------------------------------------------------------------------------------
-// Visit endpoints (issue 5): bodies, queries and the completed-visit summary
+// Visit endpoints: path targets, queries, bodies and the completed-visit summary
+
+/** A person in a visits path: an id, or `me` for the caller's own person. */
+export const PersonTargetParam = Schema.Union([
+  Schema.Literal("me"),
+  IdFromString
+]).annotate({ description: "A person id, or `me`" })
+export type PersonTarget = typeof PersonTargetParam.Type
+
+/** from/to/event_occurrence_id and pages, as the spec gives them for a person's visits. */
+export const VisitListQuery = Schema.Struct({
+  ...PageQuery,
+  from: Schema.optional(TimestampInput.annotate({ description: "Occurrences starting at or after; required with `to`" })),
+  to: Schema.optional(TimestampInput.annotate({ description: "Occurrences starting at or before; required with `from`" })),
+  event_occurrence_id: Schema.optional(positiveIntParam("Only visits of this event occurrence"))
+})
+export type VisitListQuery = typeof VisitListQuery.Type
 
 /** Restrictions staff may ask POST /desk/visits to enforce (spec). */
 export const VISIT_RESTRICTIONS = ["inside_blackout_window", "full", "in_the_past"] as const

@@ -9,7 +9,7 @@ import type { Locale } from "../shared/locale.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
 import { pairedRange } from "../shared/ranges.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
-import { type VisitRow, type VisitSummary, toVisitWire } from "./model.ts"
+import { type PersonTarget, type VisitListQuery, type VisitRow, type VisitSummary, toVisitWire } from "./model.ts"
 import { VisitsRepo } from "./repo.ts"
 
 /**
@@ -17,16 +17,6 @@ import { VisitsRepo } from "./repo.ts"
  * and their dependents (people/client-reach.ts); a visit of anyone else, or without a person,
  * is not found there.
  */
-
-export interface VisitListQuery {
-  readonly page?: number | undefined
-  readonly per_page?: number | undefined
-  readonly from?: Date | undefined
-  readonly to?: Date | undefined
-  readonly event_occurrence_id?: number | undefined
-}
-
-export type PersonTarget = number | "me"
 
 const visitNotFound = (id: number) => fail(NotFound, { key: "visit_not_found", params: { id } })
 

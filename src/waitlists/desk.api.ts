@@ -5,8 +5,7 @@ import { docs } from "../shared/docs.ts"
 import { BadRequest, NotFound, Unprocessable } from "../shared/errors.ts"
 import { PageFields } from "../shared/pagination.ts"
 import { IdFromString, IntInput } from "../shared/schemas.ts"
-import { EntryListQuery } from "./front.api.ts"
-import { WaitlistEntryDesk, WaitlistEntryDeskCreate, WaitlistEntryUpdate } from "./model.ts"
+import { EntryListQuery, WaitlistEntryDesk, WaitlistEntryDeskCreate, WaitlistEntryUpdate } from "./model.ts"
 
 const entries = Schema.Struct({ waitlist_entries: Schema.Array(WaitlistEntryDesk) })
 const list = Schema.Struct({ waitlist_entries: Schema.Array(WaitlistEntryDesk), ...PageFields })

@@ -3,17 +3,9 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { FrontAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
 import { BadRequest, NotFound, Unauthorized, Unprocessable } from "../shared/errors.ts"
-import { PageFields, PageQuery } from "../shared/pagination.ts"
-import { IdFromString, TimestampInput } from "../shared/schemas.ts"
-import { WaitlistEligibility, WaitlistEntryFront, WaitlistEntryFrontCreate } from "./model.ts"
-
-/** `from`, `to` and `event_occurrence_id`, as for visits. */
-export const EntryListQuery = {
-  ...PageQuery,
-  from: Schema.optional(TimestampInput.annotate({ description: "Entries of occurrences starting at or after this instant; needs `to`" })),
-  to: Schema.optional(TimestampInput.annotate({ description: "Entries of occurrences starting at or before this instant; needs `from`" })),
-  event_occurrence_id: Schema.optional(IdFromString)
-}
+import { PageFields } from "../shared/pagination.ts"
+import { IdFromString } from "../shared/schemas.ts"
+import { EntryListQuery, WaitlistEligibility, WaitlistEntryFront, WaitlistEntryFrontCreate } from "./model.ts"
 
 const entries = Schema.Struct({ waitlist_entries: Schema.Array(WaitlistEntryFront) })
 

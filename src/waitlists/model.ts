@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { IntInput, Timestamp, formatTimestamp } from "../shared/schemas.ts"
+import { PageQuery } from "../shared/pagination.ts"
+import { IdFromString, IntInput, Timestamp, TimestampInput, formatTimestamp } from "../shared/schemas.ts"
 
 /** Waitlist entries (spec: Waitlist entry, States and transitions). */
 export const WAITLIST_STATES = ["pending", "waiting", "enrolled", "removed", "expired"] as const
@@ -69,6 +70,15 @@ export const toDeskWire = (row: WaitlistEntryRow): WaitlistEntryDesk => ({
   created_at: formatTimestamp(row.created_at),
   updated_at: formatTimestamp(row.updated_at)
 })
+
+/** `from`, `to` and `event_occurrence_id`, as for visits. */
+export const EntryListQuery = Schema.Struct({
+  ...PageQuery,
+  from: Schema.optional(TimestampInput.annotate({ description: "Entries of occurrences starting at or after this instant; needs `to`" })),
+  to: Schema.optional(TimestampInput.annotate({ description: "Entries of occurrences starting at or before this instant; needs `from`" })),
+  event_occurrence_id: Schema.optional(IdFromString)
+})
+export type EntryListQuery = typeof EntryListQuery.Type
 
 export const WaitlistEntryFrontCreate = Schema.Struct({
   person_id: Schema.optional(IntInput.annotate({ description: "The token's person (default) or one of their dependents" })),

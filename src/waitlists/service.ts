@@ -16,6 +16,7 @@ import { RequestContext } from "../shared/request-context.ts"
 import { inTransaction } from "../platform/transactions.ts"
 import { VisitsRepo } from "../visits/repo.ts"
 import {
+  type EntryListQuery,
   WAITLIST_RESTRICTION_CODES,
   type WaitlistEligibility,
   type WaitlistEntryRow,
@@ -120,14 +121,6 @@ export const getDeskEntry = Effect.fn("Waitlists.deskGet")(function* (id: number
   const row = yield* findEntry(id, null)
   return { waitlist_entries: [toDeskWire(row)] }
 })
-
-export interface EntryListQuery {
-  readonly page?: number | undefined
-  readonly per_page?: number | undefined
-  readonly from?: Date | undefined
-  readonly to?: Date | undefined
-  readonly event_occurrence_id?: number | undefined
-}
 
 const listEntries = Effect.fn("Waitlists.list")(function* (
   query: EntryListQuery,

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { PageQuery } from "../shared/pagination.ts"
 
 /** Waivers a person signed or must sign (spec: Waiver). */
 export const WAIVER_TYPES = ["Waiver", "GuardianWaiver"] as const
@@ -24,3 +25,7 @@ export const WaiverRow = Schema.Struct({
 export type WaiverRow = typeof WaiverRow.Type
 
 export const toWaiverWire = (row: WaiverRow): WaiverWire => ({ ...row })
+
+/** Pages of a person's waivers. */
+export const WaiverListQuery = Schema.Struct(PageQuery)
+export type WaiverListQuery = typeof WaiverListQuery.Type

@@ -3,16 +3,11 @@ import { CurrentBusiness } from "../auth/tenant.ts"
 import { clientReach, requireInReach, requireLivePerson } from "../people/client-reach.ts"
 import { privateResponse } from "../services/service.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
-import { toWaiverWire } from "./model.ts"
+import { type WaiverListQuery, toWaiverWire } from "./model.ts"
 import { WaiversRepo } from "./repo.ts"
 
 /** A person has a handful of waivers: a page of 100 by default shows them all to clients that never page. */
 export const WAIVERS_PER_PAGE = 100
-
-export interface WaiverListQuery {
-  readonly page?: number | undefined
-  readonly per_page?: number | undefined
-}
 
 const list = Effect.fn("Waivers.list")(function* (personId: number, query: WaiverListQuery) {
   const business = yield* CurrentBusiness
