@@ -1,18 +1,9 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api.ts"
-import {
-  addLease,
-  completeBooking,
-  createBooking,
-  deleteBooking,
-  deleteLease,
-  deskCaller,
-  frontCaller,
-  getBooking,
-  getLease,
-  updateLease
-} from "./service.ts"
+import { addLease, deleteLease, getLease, updateLease } from "./lease-commands.ts"
+import { deskCaller, frontCaller } from "./lookup.ts"
+import { completeBooking, createBooking, deleteBooking, getBooking } from "./service.ts"
 
 export const BookingsFrontLive = HttpApiBuilder.group(Api, "bookingsFront", (handlers) =>
   handlers
