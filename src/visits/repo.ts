@@ -125,7 +125,7 @@ const make = Effect.gen(function* () {
           Effect.orDie
         ),
 
-    // ---- Visit endpoints (issue 5, visits and make-ups) ----
+    // ---- Reading visits (the visit and make-up endpoints) ----
 
     /**
      * A person's visits, by their occurrence's start then id; `from`..`to` (both inclusive)
