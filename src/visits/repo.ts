@@ -1,5 +1,5 @@
-import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { OCCURRENCE_STATES } from "../event-occurrences/model.ts"
 import { type Page, totalCount } from "../shared/pagination.ts"
 import { recipientJoin } from "../mail/recipient.ts"
@@ -11,7 +11,6 @@ import { WaitlistEntries } from "./waitlist-entries.ts"
  * The SQL of visits. The capacity rule (src/visits/capacity.ts) is built on three of these:
  * `lockOccurrences` (row locks, in id order), `placesTaken` (holding visits) and `insert`.
  */
-const decodeRows = Schema.decodeUnknownEffect(Schema.Array(VisitRow))
 const LockedOccurrence = Schema.Struct({
   id: Schema.Number,
   service_id: Schema.Number,
@@ -22,11 +21,6 @@ const LockedOccurrence = Schema.Struct({
   end_at: Schema.Date
 })
 export type LockedOccurrence = typeof LockedOccurrence.Type
-const decodeLocked = Schema.decodeUnknownEffect(Schema.Array(LockedOccurrence))
-const decodeCounts = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number, count: Schema.Number })))
-const decodePairs = Schema.decodeUnknownEffect(
-  Schema.Array(Schema.Struct({ event_occurrence_id: Schema.Number, person_id: Schema.Number }))
-)
 
 export interface VisitInsert {
   readonly event_occurrence_id: number
@@ -57,25 +51,131 @@ export type VisitChange = Partial<
   Pick<VisitInsert, "person_id" | "state" | "registered_at" | "completed_at" | "noshow_at" | "cancelled_at">
 >
 
-const decodeListed = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ ...VisitRow.fields, total_count: Schema.Number })))
-const decodeCompleted = Schema.decodeUnknownEffect(
-  Schema.Array(Schema.Struct({ service_id: Schema.Number, name: Schema.String, first_at: Schema.Date, last_at: Schema.Date, count: Schema.Number }))
-)
-const decodeCount = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ count: Schema.Number })))
-const decodeRecipients = Schema.decodeUnknownEffect(
-  Schema.Array(
-    Schema.Struct({
-      first_name: Schema.String,
-      email: Schema.NullOr(Schema.String),
-      provider_first_name: Schema.NullOr(Schema.String),
-      via_provider: Schema.Boolean
-    })
-  )
-)
+const Ids = Schema.Array(Schema.Number)
+const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
+const InBusiness = Schema.Struct({ businessId: Schema.Number, ids: Ids })
+const Listed = Schema.Struct({ ...VisitRow.fields, total_count: Schema.Number })
+const Count = Schema.Struct({ n: Schema.Number })
+const PersonFilters = Schema.Struct({
+  businessId: Schema.Number,
+  personId: Schema.Number,
+  from: Schema.optional(Schema.Date),
+  to: Schema.optional(Schema.Date),
+  occurrenceId: Schema.optional(Schema.Number)
+})
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const waitlist = yield* WaitlistEntries
+
+  const lockOccurrences = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: LockedOccurrence,
+    execute: ({ businessId, ids }) =>
+      sql`select id, service_id, event_id, state, capacity, start_at, end_at from event_occurrences
+          where business_id = ${businessId} and id = any(${[...new Set(ids)].sort((a, b) => a - b)})
+          order by id for no key update`
+  })
+  const placesTaken = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: Schema.Struct({ id: Schema.Number, count: Schema.Number }),
+    execute: ({ businessId, ids }) =>
+      sql`select event_occurrence_id as id, count(*)::int as count from visits
+          where business_id = ${businessId} and event_occurrence_id = any(${ids}) and state = any(${holding})
+          group by event_occurrence_id`
+  })
+  const visitorsOf = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, occurrenceIds: Ids, personIds: Ids }),
+    Result: Schema.Struct({ event_occurrence_id: Schema.Number, person_id: Schema.Number }),
+    execute: ({ businessId, occurrenceIds, personIds }) =>
+      sql`select event_occurrence_id, person_id from visits
+          where business_id = ${businessId} and event_occurrence_id = any(${occurrenceIds}) and person_id = any(${personIds})`
+  })
+  const byIds = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: VisitRow,
+    execute: ({ businessId, ids }) =>
+      sql`select ${sql.literal(VISIT_COLUMNS)} from visits v where v.business_id = ${businessId} and v.id = any(${ids}) order by v.id`
+  })
+
+  const personWhere = ({ businessId, personId, from, to, occurrenceId }: typeof PersonFilters.Encoded) =>
+    sql.and([
+      sql`v.business_id = ${businessId}`,
+      sql`v.person_id = ${personId}`,
+      ...(from === undefined ? [] : [sql`o.start_at >= ${from}`]),
+      ...(to === undefined ? [] : [sql`o.start_at <= ${to}`]),
+      ...(occurrenceId === undefined ? [] : [sql`v.event_occurrence_id = ${occurrenceId}`])
+    ])
+  const personFrom = sql`visits v join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id`
+  const listForPerson = SqlSchema.findAll({
+    Request: Schema.Struct({ ...PersonFilters.fields, limit: Schema.Number, offset: Schema.Number }),
+    Result: Listed,
+    execute: (request) =>
+      sql`select ${sql.literal(VISIT_COLUMNS)}, count(*) over () as total_count from ${personFrom}
+          where ${personWhere(request)} order by o.start_at, v.id limit ${request.limit} offset ${request.offset}`
+  })
+  const countForPerson = SqlSchema.findAll({
+    Request: PersonFilters,
+    Result: Count,
+    execute: (request) => sql`select count(*) as n from ${personFrom} where ${personWhere(request)}`
+  })
+  const listForOccurrence = SqlSchema.findAll({
+    Request: Schema.Struct({ ...ById.fields, limit: Schema.Number, offset: Schema.Number }),
+    Result: Listed,
+    execute: ({ businessId, id, limit, offset }) =>
+      sql`select ${sql.literal(VISIT_COLUMNS)}, count(*) over () as total_count from visits v
+          where v.business_id = ${businessId} and v.event_occurrence_id = ${id}
+          order by v.created_at, v.id limit ${limit} offset ${offset}`
+  })
+  const countForOccurrence = SqlSchema.findAll({
+    Request: ById,
+    Result: Count,
+    execute: ({ businessId, id }) => sql`select count(*) as n from visits where business_id = ${businessId} and event_occurrence_id = ${id}`
+  })
+  const findForUpdate = SqlSchema.findOneOption({
+    Request: ById,
+    Result: VisitRow,
+    execute: ({ businessId, id }) =>
+      sql`select ${sql.literal(VISIT_COLUMNS)} from visits v where v.business_id = ${businessId} and v.id = ${id} for update`
+  })
+  const remove = SqlSchema.void({
+    Request: ById,
+    execute: ({ businessId, id }) => sql`delete from visits where business_id = ${businessId} and id = ${id}`
+  })
+  const completedByService = SqlSchema.findAll({
+    Request: ById,
+    Result: Schema.Struct({ service_id: Schema.Number, name: Schema.String, first_at: Schema.Date, last_at: Schema.Date, count: Schema.Number }),
+    execute: ({ businessId, id }) =>
+      sql`select s.id as service_id, s.name, min(o.start_at) as first_at, max(o.start_at) as last_at, count(*)::int as count
+          from visits v
+          join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+          join services s on s.business_id = o.business_id and s.id = o.service_id
+          where v.business_id = ${businessId} and v.person_id = ${id} and v.state = 'completed'
+          group by s.id, s.name order by min(o.start_at), s.id`
+  })
+  const futureVisitCount = SqlSchema.findOne({
+    Request: Schema.Struct({ ...ById.fields, now: Schema.Date }),
+    Result: Schema.Struct({ count: Schema.Number }),
+    execute: ({ businessId, id, now }) =>
+      sql`select count(*)::int as count from visits v
+          join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+          where v.business_id = ${businessId} and v.person_id = ${id} and v.state = any(${holding})
+            and o.start_at > ${now} and o.state in ('active', 'reserved')`
+  })
+  const recipient = SqlSchema.findOneOption({
+    Request: ById,
+    Result: Schema.Struct({
+      first_name: Schema.String,
+      email: Schema.NullOr(Schema.String),
+      provider_first_name: Schema.NullOr(Schema.String),
+      via_provider: Schema.Boolean
+    }),
+    execute: ({ businessId, id }) =>
+      sql`select p.first_name, recipient.email, recipient.provider_first_name, recipient.provider_first_name is not null as via_provider
+          from people p ${sql.literal(recipientJoin("p"))}
+          where p.business_id = ${businessId} and p.id = ${id}`
+  })
+
   return {
     /**
      * Locks the occurrences for the rest of the transaction, in id order so two writers never
@@ -87,18 +187,13 @@ const make = Effect.gen(function* () {
     lockOccurrences: (businessId: number, ids: ReadonlyArray<number>) =>
       ids.length === 0
         ? Effect.succeed([] as ReadonlyArray<LockedOccurrence>)
-        : sql`select id, service_id, event_id, state, capacity, start_at, end_at from event_occurrences
-              where business_id = ${businessId} and id = any(${[...new Set(ids)].sort((a, b) => a - b)})
-              order by id for no key update`.pipe(Effect.flatMap(decodeLocked), Effect.orDie),
+        : lockOccurrences({ businessId, ids }).pipe(Effect.orDie),
 
     /** Places taken in each occurrence: its visits in a holding state. Absent: none. */
     placesTaken: (businessId: number, ids: ReadonlyArray<number>) =>
       ids.length === 0
         ? Effect.succeed(new Map<number, number>() as ReadonlyMap<number, number>)
-        : sql`select event_occurrence_id as id, count(*)::int as count from visits
-              where business_id = ${businessId} and event_occurrence_id = any(${ids}) and state = any(${holding})
-              group by event_occurrence_id`.pipe(
-          Effect.flatMap(decodeCounts),
+        : placesTaken({ businessId, ids }).pipe(
           Effect.map((rows): ReadonlyMap<number, number> => new Map(rows.map((row) => [row.id, row.count]))),
           Effect.orDie
         ),
@@ -107,23 +202,14 @@ const make = Effect.gen(function* () {
     visitorsOf: (businessId: number, occurrenceIds: ReadonlyArray<number>, personIds: ReadonlyArray<number>) =>
       occurrenceIds.length === 0 || personIds.length === 0
         ? Effect.succeed([] as ReadonlyArray<{ event_occurrence_id: number; person_id: number }>)
-        : sql`select event_occurrence_id, person_id from visits
-              where business_id = ${businessId} and event_occurrence_id = any(${occurrenceIds}) and person_id = any(${personIds})`.pipe(
-          Effect.flatMap(decodePairs),
-          Effect.orDie
-        ),
+        : visitorsOf({ businessId, occurrenceIds, personIds }).pipe(Effect.orDie),
 
     /** Inserts visits; returns their ids in the order given. */
     insert: (businessId: number, visits: ReadonlyArray<VisitInsert>) => insertTenantRows(sql, "visits", businessId, visits),
 
     /** Visits by id, in id order. */
     byIds: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0
-        ? Effect.succeed([] as ReadonlyArray<VisitRow>)
-        : sql`select ${sql.literal(VISIT_COLUMNS)} from visits v where v.business_id = ${businessId} and v.id = any(${ids}) order by v.id`.pipe(
-          Effect.flatMap(decodeRows),
-          Effect.orDie
-        ),
+      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<VisitRow>) : byIds({ businessId, ids }).pipe(Effect.orDie),
 
     // ---- Reading visits (the visit and make-up endpoints) ----
 
@@ -133,40 +219,23 @@ const make = Effect.gen(function* () {
      */
     listForPerson: (businessId: number, personId: number, page: Page, filters: VisitListFilters) =>
       Effect.gen(function* () {
-        const where = sql.and([
-          sql`v.business_id = ${businessId}`,
-          sql`v.person_id = ${personId}`,
-          ...(filters.from === undefined ? [] : [sql`o.start_at >= ${filters.from}`]),
-          ...(filters.to === undefined ? [] : [sql`o.start_at <= ${filters.to}`]),
-          ...(filters.occurrenceId === undefined ? [] : [sql`v.event_occurrence_id = ${filters.occurrenceId}`])
-        ])
-        const from = sql`visits v join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id`
-        const rows = yield* sql`select ${sql.literal(VISIT_COLUMNS)}, count(*) over () as total_count from ${from}
-                                where ${where} order by o.start_at, v.id limit ${page.limit} offset ${page.offset}`.pipe(
-          Effect.flatMap(decodeListed)
-        )
-        const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`select count(*) as n from ${from} where ${where}`)
+        const request = { businessId, personId, from: filters.from, to: filters.to, occurrenceId: filters.occurrenceId }
+        const rows = yield* listForPerson({ ...request, limit: page.limit, offset: page.offset })
+        const total = yield* totalCount(rows, page, countForPerson(request))
         return { rows: rows as ReadonlyArray<VisitRow>, total }
       }).pipe(Effect.orDie),
 
     /** An occurrence's visits, in the order they were made (the roster's order). */
     listForOccurrence: (businessId: number, occurrenceId: number, page: Page) =>
       Effect.gen(function* () {
-        const rows = yield* sql`select ${sql.literal(VISIT_COLUMNS)}, count(*) over () as total_count from visits v
-                                where v.business_id = ${businessId} and v.event_occurrence_id = ${occurrenceId}
-                                order by v.created_at, v.id limit ${page.limit} offset ${page.offset}`.pipe(Effect.flatMap(decodeListed))
-        const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`select count(*) as n from visits
-          where business_id = ${businessId} and event_occurrence_id = ${occurrenceId}`)
+        const rows = yield* listForOccurrence({ businessId, id: occurrenceId, limit: page.limit, offset: page.offset })
+        const total = yield* totalCount(rows, page, countForOccurrence({ businessId, id: occurrenceId }))
         return { rows: rows as ReadonlyArray<VisitRow>, total }
       }).pipe(Effect.orDie),
 
     /** One visit, locked for the rest of the transaction (updates and deletes). */
     findForUpdate: (businessId: number, id: number) =>
-      sql`select ${sql.literal(VISIT_COLUMNS)} from visits v where v.business_id = ${businessId} and v.id = ${id} for update`.pipe(
-        Effect.flatMap(decodeRows),
-        Effect.map((rows) => rows[0]),
-        Effect.orDie
-      ),
+      findForUpdate({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
 
     /** Writes the given columns of a visit (and updated_at). */
     update: (businessId: number, id: number, fields: VisitChange, now: Date) =>
@@ -175,40 +244,18 @@ const make = Effect.gen(function* () {
         Effect.orDie
       ),
 
-    delete: (businessId: number, id: number) =>
-      sql`delete from visits where business_id = ${businessId} and id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+    delete: (businessId: number, id: number) => remove({ businessId, id }).pipe(Effect.orDie),
 
     /** Completed visits of a person per service: first and last occurrence start, and how many. */
-    completedByService: (businessId: number, personId: number) =>
-      sql`select s.id as service_id, s.name, min(o.start_at) as first_at, max(o.start_at) as last_at, count(*)::int as count
-          from visits v
-          join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
-          join services s on s.business_id = o.business_id and s.id = o.service_id
-          where v.business_id = ${businessId} and v.person_id = ${personId} and v.state = 'completed'
-          group by s.id, s.name order by min(o.start_at), s.id`.pipe(Effect.flatMap(decodeCompleted), Effect.orDie),
+    completedByService: (businessId: number, personId: number) => completedByService({ businessId, id: personId }).pipe(Effect.orDie),
 
     /** How many visits of the person hold a place in an occurrence that has not started. */
     futureVisitCount: (businessId: number, personId: number, now: Date) =>
-      sql`select count(*)::int as count from visits v
-          join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
-          where v.business_id = ${businessId} and v.person_id = ${personId} and v.state = any(${holding})
-            and o.start_at > ${now} and o.state in ('active', 'reserved')`.pipe(
-        Effect.flatMap(decodeCount),
-        Effect.map((rows) => rows[0]?.count ?? 0),
-        Effect.orDie
-      ),
+      futureVisitCount({ businessId, id: personId, now }).pipe(Effect.map((row) => row.count), Effect.orDie),
 
-    /**
-     * Where a visit notice goes (src/mail/recipient.ts). Null e-mail: nobody to tell.
-     */
+    /** Where a visit notice goes (src/mail/recipient.ts). Null e-mail: nobody to tell. */
     recipient: (businessId: number, personId: number) =>
-      sql`select p.first_name, recipient.email, recipient.provider_first_name, recipient.provider_first_name is not null as via_provider
-          from people p ${sql.literal(recipientJoin("p"))}
-          where p.business_id = ${businessId} and p.id = ${personId}`.pipe(
-        Effect.flatMap(decodeRecipients),
-        Effect.map((rows) => rows[0]),
-        Effect.orDie
-      ),
+      recipient({ businessId, id: personId }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
 
     /**
      * The waitlist's answers (a port: waitlist entries are the waitlist's SQL). Taken when the
