@@ -1,13 +1,10 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { SERVICE_TYPES } from "../services/model.ts"
 import { insertTenantRows } from "../shared/sql-rows.ts"
 import { BookingRow, type BookingState, type LeaseInsert, LeaseRow, type LeaseState } from "./model.ts"
 
 /** The SQL of bookings and leases. Visits themselves are written through src/visits. */
-const decodeBookings = Schema.decodeUnknownEffect(Schema.Array(BookingRow))
-const decodeLeases = Schema.decodeUnknownEffect(Schema.Array(LeaseRow))
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
 const LeaseVisit = Schema.Struct({
   id: Schema.Number,
   lease_id: Schema.Number,
@@ -16,12 +13,9 @@ const LeaseVisit = Schema.Struct({
   state: Schema.String
 })
 export type LeaseVisit = typeof LeaseVisit.Type
-const decodeLeaseVisits = Schema.decodeUnknownEffect(Schema.Array(LeaseVisit))
 const EventInfo = Schema.Struct({ id: Schema.Number, service_id: Schema.Number, service_type: Schema.Literals(SERVICE_TYPES) })
-const decodeEvents = Schema.decodeUnknownEffect(Schema.Array(EventInfo))
 const Session = Schema.Struct({ id: Schema.Number, start_at: Schema.Date })
 export type Session = typeof Session.Type
-const decodeSessions = Schema.decodeUnknownEffect(Schema.Array(Session))
 const OngoingLease = Schema.Struct({
   id: Schema.Number,
   booking_id: Schema.Number,
@@ -30,16 +24,26 @@ const OngoingLease = Schema.Struct({
   booking_state: Schema.Literals(["incomplete", "completed"])
 })
 export type OngoingLease = typeof OngoingLease.Type
-const decodeOngoing = Schema.decodeUnknownEffect(Schema.Array(OngoingLease))
-const decodeDue = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ business_id: Schema.Number, id: Schema.Number })))
+
+const Id = Schema.Struct({ id: Schema.Number })
+const Ids = Schema.Array(Schema.Number)
+const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
+const InBusiness = Schema.Struct({ businessId: Schema.Number, ids: Ids })
+const BookingInsert = Schema.Struct({
+  person_id: Schema.NullOr(Schema.Number),
+  created_by_staff_member_id: Schema.NullOr(Schema.Number),
+  idempotency_token: Schema.NullOr(Schema.String),
+  idempotency_scope: Schema.NullOr(Schema.String),
+  request_digest: Schema.NullOr(Schema.String),
+  expires_at: Schema.Date,
+  now: Schema.Date
+})
 
 const BOOKING_COLUMNS = `b.id, b.state, b.person_id, b.created_by_staff_member_id, b.idempotency_token, b.request_digest,
   b.expires_at, b.completed_at, b.created_at, b.updated_at`
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const firstBooking = (rows: ReadonlyArray<BookingRow>) => rows[0]
-
   const leasesWhere = (businessId: number, by: { readonly bookingIds: ReadonlyArray<number> } | { readonly ids: ReadonlyArray<number> }) =>
     sql`select l.id, l.booking_id, l.kind, l.state, l.person_id,
                case when p.id is null then null else concat_ws(' ', p.first_name, p.last_name) end as person_name,
@@ -51,49 +55,120 @@ const make = Effect.gen(function* () {
         from leases l left join people p on p.business_id = l.business_id and p.id = l.person_id
         where l.business_id = ${businessId}
           ${"ids" in by ? sql`and l.id = any(${by.ids})` : sql`and l.booking_id = any(${by.bookingIds})`}
-        order by l.booking_id, l.id`.pipe(Effect.flatMap(decodeLeases), Effect.orDie)
+        order by l.booking_id, l.id`
+  const leasesOf = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: LeaseRow,
+    execute: ({ businessId, ids }) => leasesWhere(businessId, { bookingIds: ids })
+  })
+  const leasesById = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: LeaseRow,
+    execute: ({ businessId, ids }) => leasesWhere(businessId, { ids })
+  })
+  const find = SqlSchema.findOneOption({
+    Request: Schema.Struct({ ...ById.fields, lock: Schema.Boolean }),
+    Result: BookingRow,
+    execute: ({ businessId, id, lock }) =>
+      sql`select ${sql.literal(BOOKING_COLUMNS)} from bookings b where b.business_id = ${businessId} and b.id = ${id}
+          ${lock ? sql`for update` : sql``}`
+  })
+  const byToken = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, scope: Schema.String, token: Schema.String }),
+    Result: BookingRow,
+    execute: ({ businessId, scope, token }) =>
+      sql`select ${sql.literal(BOOKING_COLUMNS)} from bookings b
+          where b.business_id = ${businessId} and b.idempotency_scope = ${scope} and b.idempotency_token = ${token}`
+  })
+  const insert = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, booking: BookingInsert }),
+    Result: Id,
+    execute: ({ businessId, booking }) =>
+      sql`insert into bookings (business_id, person_id, created_by_staff_member_id, idempotency_token, idempotency_scope,
+                                request_digest, expires_at, created_at, updated_at)
+          values (${businessId}, ${booking.person_id}, ${booking.created_by_staff_member_id}, ${booking.idempotency_token},
+                  ${booking.idempotency_scope}, ${booking.request_digest}, ${booking.expires_at}, ${booking.now}, ${booking.now})
+          on conflict (business_id, idempotency_scope, idempotency_token) where idempotency_token is not null do nothing
+          returning id`
+  })
+  const visitsOf = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: LeaseVisit,
+    execute: ({ businessId, ids }) =>
+      sql`select v.id, v.lease_id, v.event_occurrence_id, v.person_id, v.state from visits v
+          join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+          where v.business_id = ${businessId} and v.lease_id = any(${ids})
+          order by o.start_at, v.id`
+  })
+  const registerVisits = SqlSchema.findAll({
+    Request: Schema.Struct({ ...InBusiness.fields, now: Schema.Date }),
+    Result: Id,
+    execute: ({ businessId, ids, now }) =>
+      sql`update visits set state = 'registered', registered_at = ${now}, updated_at = ${now}
+          where business_id = ${businessId} and lease_id = any(${ids}) and state = 'reserved'
+          returning id`
+  })
+  const event = SqlSchema.findOneOption({
+    Request: ById,
+    Result: EventInfo,
+    execute: ({ businessId, id }) =>
+      sql`select e.id, e.service_id, s.type as service_type from events e
+          join services s on s.business_id = e.business_id and s.id = e.service_id
+          where e.business_id = ${businessId} and e.id = ${id} and e.deleted_at is null`
+  })
+  const EventFrom = Schema.Struct({ ...ById.fields, at: Schema.Date })
+  const sessionsFrom = SqlSchema.findAll({
+    Request: EventFrom,
+    Result: Session,
+    execute: ({ businessId, id, at }) =>
+      sql`select id, start_at from event_occurrences
+          where business_id = ${businessId} and event_id = ${id} and state = 'active' and start_at >= ${at}
+          order by start_at, id`
+  })
+  const ongoingLeases = SqlSchema.findAll({
+    Request: EventFrom,
+    Result: OngoingLease,
+    execute: ({ businessId, id, at }) =>
+      sql`select l.id, l.booking_id, l.person_id, l.start_at, b.state as booking_state
+          from leases l
+          join bookings b on b.business_id = l.business_id and b.id = l.booking_id
+          left join people p on p.business_id = l.business_id and p.id = l.person_id
+          where l.business_id = ${businessId} and l.event_id = ${id} and l.kind = 'recurring' and l.recurring
+            and l.state in ('reserved', 'registered') and l.start_at is not null
+            and (b.state = 'completed' or (b.state = 'incomplete' and b.expires_at > ${at}))
+            and (l.person_id is null or p.deleted_at is null)
+          order by l.id`
+  })
+  const personByEmail = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, email: Schema.String }),
+    Result: Id,
+    execute: ({ businessId, email }) =>
+      sql`select id from people where business_id = ${businessId} and lower(email::text) = lower(${email}) and deleted_at is null
+          order by id limit 1`
+  })
+  const due = SqlSchema.findAll({
+    Request: Schema.Struct({ now: Schema.Date, limit: Schema.Number }),
+    Result: Schema.Struct({ business_id: Schema.Number, id: Schema.Number }),
+    execute: ({ now, limit }) =>
+      sql`select business_id, id from bookings where state = 'incomplete' and expires_at <= ${now}
+          order by expires_at limit ${limit}`
+  })
 
   return {
     /** One booking; `lock` takes its row lock for the transaction (completion, expiry, removal). */
     find: (businessId: number, id: number, options: { readonly lock?: boolean } = {}) =>
-      sql`select ${sql.literal(BOOKING_COLUMNS)} from bookings b where b.business_id = ${businessId} and b.id = ${id}
-          ${options.lock ? sql`for update` : sql``}`.pipe(Effect.flatMap(decodeBookings), Effect.map(firstBooking), Effect.orDie),
+      find({ businessId, id, lock: options.lock === true }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
 
     byToken: (businessId: number, scope: string, token: string) =>
-      sql`select ${sql.literal(BOOKING_COLUMNS)} from bookings b
-          where b.business_id = ${businessId} and b.idempotency_scope = ${scope} and b.idempotency_token = ${token}`.pipe(
-        Effect.flatMap(decodeBookings),
-        Effect.map(firstBooking),
-        Effect.orDie
-      ),
+      byToken({ businessId, scope, token }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
 
     /**
      * Inserts a booking; None when another booking already has its idempotency token (the
      * unique index decides between concurrent repeats: the later one waits for the earlier to
      * commit and then finds the conflict).
      */
-    insert: (
-      businessId: number,
-      booking: {
-        readonly person_id: number | null
-        readonly created_by_staff_member_id: number | null
-        readonly idempotency_token: string | null
-        readonly idempotency_scope: string | null
-        readonly request_digest: string | null
-        readonly expires_at: Date
-        readonly now: Date
-      }
-    ) =>
-      sql`insert into bookings (business_id, person_id, created_by_staff_member_id, idempotency_token, idempotency_scope,
-                                request_digest, expires_at, created_at, updated_at)
-          values (${businessId}, ${booking.person_id}, ${booking.created_by_staff_member_id}, ${booking.idempotency_token},
-                  ${booking.idempotency_scope}, ${booking.request_digest}, ${booking.expires_at}, ${booking.now}, ${booking.now})
-          on conflict (business_id, idempotency_scope, idempotency_token) where idempotency_token is not null do nothing
-          returning id`.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows) => Option.fromNullishOr(rows[0]?.id)),
-        Effect.orDie
-      ),
+    insert: (businessId: number, booking: typeof BookingInsert.Type) =>
+      insert({ businessId, booking }).pipe(Effect.map(Option.map((row) => row.id)), Effect.orDie),
 
     setState: (businessId: number, id: number, state: BookingState, now: Date) =>
       sql`update bookings set state = ${state}, updated_at = ${now},
@@ -106,10 +181,10 @@ const make = Effect.gen(function* () {
 
     /** Leases of the bookings, each with the occurrences its visits are on. */
     leasesOf: (businessId: number, bookingIds: ReadonlyArray<number>) =>
-      bookingIds.length === 0 ? Effect.succeed([] as ReadonlyArray<LeaseRow>) : leasesWhere(businessId, { bookingIds }),
+      bookingIds.length === 0 ? Effect.succeed([] as ReadonlyArray<LeaseRow>) : leasesOf({ businessId, ids: bookingIds }).pipe(Effect.orDie),
 
     leasesById: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<LeaseRow>) : leasesWhere(businessId, { ids }),
+      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<LeaseRow>) : leasesById({ businessId, ids }).pipe(Effect.orDie),
 
     insertLeases: (businessId: number, leases: ReadonlyArray<LeaseInsert>) => insertTenantRows(sql, "leases", businessId, leases),
 
@@ -134,20 +209,14 @@ const make = Effect.gen(function* () {
     visitsOf: (businessId: number, leaseIds: ReadonlyArray<number>) =>
       leaseIds.length === 0
         ? Effect.succeed([] as ReadonlyArray<LeaseVisit>)
-        : sql`select v.id, v.lease_id, v.event_occurrence_id, v.person_id, v.state from visits v
-              join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
-              where v.business_id = ${businessId} and v.lease_id = any(${leaseIds})
-              order by o.start_at, v.id`.pipe(Effect.flatMap(decodeLeaseVisits), Effect.orDie),
+        : visitsOf({ businessId, ids: leaseIds }).pipe(Effect.orDie),
 
     /** reserved → registered for the leases' visits; returns the ids registered. */
     registerVisits: (businessId: number, leaseIds: ReadonlyArray<number>, now: Date) =>
       leaseIds.length === 0
         ? Effect.succeed([] as ReadonlyArray<number>)
-        : sql`update visits set state = 'registered', registered_at = ${now}, updated_at = ${now}
-              where business_id = ${businessId} and lease_id = any(${leaseIds}) and state = 'reserved'
-              returning id`.pipe(
-          Effect.flatMap(decodeIds),
-          Effect.map((rows) => rows.map((row) => row.id).sort((a, b) => a - b)),
+        : registerVisits({ businessId, ids: leaseIds, now }).pipe(
+          Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id).sort((a, b) => a - b)),
           Effect.orDie
         ),
 
@@ -179,13 +248,7 @@ const make = Effect.gen(function* () {
 
     /** A live event and its service type; client mode checks visibility separately. */
     event: (businessId: number, id: number) =>
-      sql`select e.id, e.service_id, s.type as service_type from events e
-          join services s on s.business_id = e.business_id and s.id = e.service_id
-          where e.business_id = ${businessId} and e.id = ${id} and e.deleted_at is null`.pipe(
-        Effect.flatMap(decodeEvents),
-        Effect.map((rows) => rows[0]),
-        Effect.orDie
-      ),
+      event({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
 
     /**
      * The event's active sessions starting at or after `from`, by start. The event's key-share
@@ -196,9 +259,7 @@ const make = Effect.gen(function* () {
     sessionsFrom: (businessId: number, eventId: number, from: Date) =>
       Effect.gen(function* () {
         yield* sql`select 1 from events where business_id = ${businessId} and id = ${eventId} for key share`
-        return yield* sql`select id, start_at from event_occurrences
-            where business_id = ${businessId} and event_id = ${eventId} and state = 'active' and start_at >= ${from}
-            order by start_at, id`.pipe(Effect.flatMap(decodeSessions))
+        return yield* sessionsFrom({ businessId, id: eventId, at: from })
       }).pipe(Effect.orDie),
 
     /**
@@ -217,31 +278,15 @@ const make = Effect.gen(function* () {
                                    and l.kind = 'recurring' and l.recurring)
                    order by b.id
                    for share of b`
-        return yield* sql`select l.id, l.booking_id, l.person_id, l.start_at, b.state as booking_state
-            from leases l
-            join bookings b on b.business_id = l.business_id and b.id = l.booking_id
-            left join people p on p.business_id = l.business_id and p.id = l.person_id
-            where l.business_id = ${businessId} and l.event_id = ${eventId} and l.kind = 'recurring' and l.recurring
-              and l.state in ('reserved', 'registered') and l.start_at is not null
-              and (b.state = 'completed' or (b.state = 'incomplete' and b.expires_at > ${now}))
-              and (l.person_id is null or p.deleted_at is null)
-            order by l.id`.pipe(Effect.flatMap(decodeOngoing))
+        return yield* ongoingLeases({ businessId, id: eventId, at: now })
       }).pipe(Effect.orDie),
 
-
     personByEmail: (businessId: number, email: string) =>
-      sql`select id from people where business_id = ${businessId} and lower(email::text) = lower(${email}) and deleted_at is null
-          order by id limit 1`.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows) => rows[0]?.id),
-        Effect.orDie
-      ),
-
+      personByEmail({ businessId, email }).pipe(Effect.map((row) => Option.getOrUndefined(row)?.id), Effect.orDie),
 
     /** Incomplete bookings past their expiry (the sweep for jobs that were lost), oldest first. */
     due: (now: Date, limit: number) =>
-      sql`select business_id, id from bookings where state = 'incomplete' and expires_at <= ${now}
-          order by expires_at limit ${limit}`.pipe(Effect.flatMap(decodeDue), Effect.orDie)
+      due({ now, limit }).pipe(Effect.orDie)
   }
 })
 
