@@ -296,19 +296,20 @@ export interface CustomFieldValueWrite {
   readonly clear: boolean
 }
 
-/** The columns of `people` a create or update writes. */
-export interface PersonWrite {
-  readonly pronoun?: string | null
-  readonly first_name?: string
-  readonly middle_name?: string | null
-  readonly last_name?: string
-  readonly email?: string | null
-  readonly phone?: string | null
-  readonly address?: string | null
-  readonly birthdate?: string | null
-  readonly guardian_name?: string | null
-  readonly guardian_email?: string | null
-  readonly location_id?: number | null
-  readonly joined_at?: Date
-  readonly account_id?: number | null
-}
+/** The columns of `people` a create or update writes (an absent key: unchanged). */
+export const PersonWrite = Schema.Struct({
+  pronoun: Schema.optional(Schema.NullOr(Schema.String)),
+  first_name: Schema.optional(Schema.String),
+  middle_name: Schema.optional(Schema.NullOr(Schema.String)),
+  last_name: Schema.optional(Schema.String),
+  email: Schema.optional(Schema.NullOr(Schema.String)),
+  phone: Schema.optional(Schema.NullOr(Schema.String)),
+  address: Schema.optional(Schema.NullOr(Schema.String)),
+  birthdate: Schema.optional(Schema.NullOr(Schema.String)),
+  guardian_name: Schema.optional(Schema.NullOr(Schema.String)),
+  guardian_email: Schema.optional(Schema.NullOr(Schema.String)),
+  location_id: Schema.optional(Schema.NullOr(Schema.Number)),
+  joined_at: Schema.optional(Schema.Date),
+  account_id: Schema.optional(Schema.NullOr(Schema.Number))
+})
+export type PersonWrite = typeof PersonWrite.Type

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient, type Statement } from "effect/sql"
+import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { type Page, totalCount } from "../shared/pagination.ts"
 import {
   CustomFieldDefinitionRow,
@@ -9,7 +9,8 @@ import {
   PersonRow,
   type PersonSort,
   type PersonSortKey,
-  type PersonWrite,
+  PERSON_SORT_KEYS,
+  PersonWrite,
   RelationshipRow
 } from "./model.ts"
 
@@ -18,18 +19,24 @@ import {
  * connection, so inside `sql.withTransaction` they commit or roll back together. Deleted
  * people (`deleted_at` set) are left out everywhere except `find` with `includeDeleted`.
  */
-const decodePeople = Schema.decodeUnknownEffect(Schema.Array(PersonRow))
-const decodeListed = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ ...PersonRow.fields, total_count: Schema.Number })))
-const decodeScored = Schema.decodeUnknownEffect(
-  Schema.Array(Schema.Struct({ ...PersonRow.fields, score: Schema.Number, total_count: Schema.Number }))
-)
-const decodeValues = Schema.decodeUnknownEffect(Schema.Array(CustomFieldValueRow))
-const decodeRelationships = Schema.decodeUnknownEffect(Schema.Array(RelationshipRow))
-const decodeDefinitions = Schema.decodeUnknownEffect(Schema.Array(CustomFieldDefinitionRow))
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
-const decodeBlockers = Schema.decodeUnknownEffect(
-  Schema.Array(Schema.Struct({ is_staff: Schema.Boolean, dependents: Schema.Number }))
-)
+const Id = Schema.Struct({ id: Schema.Number })
+const Ids = Schema.Array(Schema.Number)
+const InBusiness = Schema.Struct({ businessId: Schema.Number, ids: Ids })
+const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
+const Count = Schema.Struct({ n: Schema.Number })
+const ListRequest = Schema.Struct({
+  businessId: Schema.Number,
+  createdSince: Schema.optional(Schema.Date),
+  updatedSince: Schema.optional(Schema.Date),
+  isMember: Schema.optional(Schema.Boolean)
+})
+const SearchRequest = Schema.Struct({
+  businessId: Schema.Number,
+  name: Schema.NullOr(Schema.String),
+  email: Schema.NullOr(Schema.String),
+  phoneDigits: Schema.NullOr(Schema.String)
+})
+const Paged = { limit: Schema.Number, offset: Schema.Number }
 
 /** The full name as search and its trigram index see it (same expression as the index). */
 const FULL_NAME = "lower(p.first_name || ' ' || coalesce(p.middle_name || ' ', '') || p.last_name)"
@@ -62,8 +69,8 @@ const make = Effect.gen(function* () {
     p.hidden_at, p.deleted_at, p.created_at, p.updated_at`
   const fromPeople = sql`people p left join locations l on l.business_id = p.business_id and l.id = p.location_id`
 
-  const listWhere = (businessId: number, filters: PersonListFilters) =>
-    sql`p.business_id = ${businessId} and p.deleted_at is null
+  const listWhere = (filters: typeof ListRequest.Encoded) =>
+    sql`p.business_id = ${filters.businessId} and p.deleted_at is null
         ${filters.createdSince ? sql`and p.created_at >= ${filters.createdSince}` : sql``}
         ${filters.updatedSince ? sql`and p.updated_at >= ${filters.updatedSince}` : sql``}
         ${filters.isMember !== undefined ? sql`and p.is_member = ${filters.isMember}` : sql``}`
@@ -74,45 +81,262 @@ const make = Effect.gen(function* () {
     return sql.literal(parts.join(", "))
   }
 
+  /** The search's match and score for each field searched; none: nothing to search. */
+  const searchTerms = ({ name, email, phoneDigits }: typeof SearchRequest.Encoded) => {
+    const fullName = sql.literal(FULL_NAME)
+    const matches: Array<Statement.Fragment> = []
+    const scores: Array<Statement.Fragment> = []
+    if (name !== null) {
+      const words = name.split(/\s+/).filter((w) => w.length > 0)
+      const allWords = sql.and(words.map((w) => sql`${fullName} like ${`%${escapeLike(w)}%`}`))
+      matches.push(sql`(${allWords} or ${name} <% ${fullName})`)
+      scores.push(sql`case when ${fullName} = ${name} then 2
+                           when ${allWords} or ${name} <% ${fullName} then word_similarity(${name}, ${fullName}) + similarity(${name}, ${fullName})
+                           else 0 end`)
+    }
+    if (email !== null) {
+      const contains = sql`lower(p.email::text) like ${`%${escapeLike(email)}%`}`
+      matches.push(contains)
+      scores.push(sql`case when lower(p.email::text) = ${email} then 2
+                           when ${contains} then word_similarity(${email}, lower(p.email::text)) + similarity(${email}, lower(p.email::text))
+                           else 0 end`)
+    }
+    if (phoneDigits !== null) {
+      matches.push(sql`p.phone_digits = ${phoneDigits}`)
+      scores.push(sql`case when p.phone_digits = ${phoneDigits} then 2 else 0 end`)
+    }
+    return { matches, scores }
+  }
+
+  const find = SqlSchema.findAll({
+    Request: Schema.Struct({ ...InBusiness.fields, includeDeleted: Schema.Boolean }),
+    Result: PersonRow,
+    execute: ({ businessId, ids, includeDeleted }) =>
+      sql`select ${columns} from ${fromPeople}
+          where p.business_id = ${businessId} and p.id = any(${ids})
+          ${includeDeleted ? sql`` : sql`and p.deleted_at is null`}
+          order by p.id`
+  })
+  const dependents = SqlSchema.findAll({
+    Request: ById,
+    Result: Id,
+    execute: ({ businessId, id }) =>
+      sql`select p.id from person_relationships r
+          join people p on p.business_id = r.business_id and p.id = r.dependent_id
+          where r.business_id = ${businessId} and r.provider_id = ${id} and p.deleted_at is null
+          order by p.id`
+  })
+  const existingIds = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: Id,
+    execute: ({ businessId, ids }) => sql`select id from people where business_id = ${businessId} and id = any(${ids}) and deleted_at is null`
+  })
+  const listed = SqlSchema.findAll({
+    Request: Schema.Struct({
+      ...ListRequest.fields,
+      sorts: Schema.Array(Schema.Struct({ key: Schema.Literals(PERSON_SORT_KEYS), descending: Schema.Boolean })),
+      ...Paged
+    }),
+    Result: Schema.Struct({ ...PersonRow.fields, total_count: Schema.Number }),
+    execute: (request) =>
+      sql`select ${columns}, count(*) over () as total_count
+          from ${fromPeople}
+          where ${listWhere(request)}
+          order by ${orderBy(request.sorts)}
+          limit ${request.limit} offset ${request.offset}`
+  })
+  const listCount = SqlSchema.findAll({
+    Request: ListRequest,
+    Result: Count,
+    execute: (request) => sql`select count(*) as n from people p where ${listWhere(request)}`
+  })
+  const searched = SqlSchema.findAll({
+    Request: Schema.Struct({ ...SearchRequest.fields, ...Paged }),
+    Result: Schema.Struct({ ...PersonRow.fields, score: Schema.Number, total_count: Schema.Number }),
+    execute: (request) => {
+      const { matches, scores } = searchTerms(request)
+      const score = scores.length === 1 ? scores[0]! : sql`greatest(${sql.csv(scores)})`
+      return sql`select ${columns}, round((${score})::numeric, 2)::float8 as score, count(*) over () as total_count
+                 from ${fromPeople}
+                 where p.business_id = ${request.businessId} and p.deleted_at is null and ${sql.or(matches)}
+                 order by score desc, p.id
+                 limit ${request.limit} offset ${request.offset}`
+    }
+  })
+  const searchCount = SqlSchema.findAll({
+    Request: SearchRequest,
+    Result: Count,
+    execute: (request) =>
+      sql`select count(*) as n from people p
+          where p.business_id = ${request.businessId} and p.deleted_at is null and ${sql.or(searchTerms(request).matches)}`
+  })
+  const customFieldValues = SqlSchema.findAll({
+    Request: Schema.Struct({ ...InBusiness.fields, includeHidden: Schema.Boolean }),
+    Result: CustomFieldValueRow,
+    execute: ({ businessId, ids, includeHidden }) =>
+      sql`select v.person_id, v.custom_field_id, f.name, f.data_type, v.text_value, v.boolean_value,
+                 coalesce((select json_agg(json_build_object('id', o.id, 'value', o.value) order by o.position, o.id)
+                           from person_custom_field_selections s
+                           join custom_field_options o on o.business_id = s.business_id and o.id = s.custom_field_option_id
+                           where s.business_id = v.business_id and s.person_id = v.person_id
+                             and s.custom_field_id = v.custom_field_id), '[]') as options
+          from person_custom_field_values v
+          join custom_fields f on f.business_id = v.business_id and f.id = v.custom_field_id
+          where v.business_id = ${businessId} and v.person_id = any(${ids})
+          ${includeHidden ? sql`` : sql`and not f.hidden_in_client_mode`}
+          order by v.person_id, f.position, f.id`
+  })
+  const relationships = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: RelationshipRow,
+    execute: ({ businessId, ids }) =>
+      sql`select r.provider_id, r.dependent_id,
+                 pp.first_name || ' ' || pp.last_name as provider_name,
+                 dp.first_name || ' ' || dp.last_name as dependent_name
+          from person_relationships r
+          join people pp on pp.business_id = r.business_id and pp.id = r.provider_id and pp.deleted_at is null
+          join people dp on dp.business_id = r.business_id and dp.id = r.dependent_id and dp.deleted_at is null
+          where r.business_id = ${businessId} and (r.provider_id = any(${ids}) or r.dependent_id = any(${ids}))
+          order by r.provider_id, r.dependent_id`
+  })
+  const personOfAccount = SqlSchema.findOneOption({
+    Request: ById,
+    Result: Id,
+    execute: ({ businessId, id }) =>
+      sql`select id from people where business_id = ${businessId} and account_id = ${id} and deleted_at is null
+          order by id limit 1`
+  })
+  const customFieldDefinitions = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: CustomFieldDefinitionRow,
+    execute: ({ businessId, ids }) =>
+      sql`select f.id, f.name, f.data_type, f.multi_select,
+                 coalesce((select json_agg(json_build_object('id', o.id, 'value', o.value) order by o.position, o.id)
+                           from custom_field_options o
+                           where o.business_id = f.business_id and o.custom_field_id = f.id), '[]') as options
+          from custom_fields f
+          where f.business_id = ${businessId} and f.id = any(${ids})`
+  })
+  const location = SqlSchema.findOneOption({
+    Request: ById,
+    Result: Id,
+    execute: ({ businessId, id }) => sql`select id from locations where business_id = ${businessId} and id = ${id}`
+  })
+  const emailTaken = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, email: Schema.String, exceptPersonId: Schema.NullOr(Schema.Number) }),
+    Result: Id,
+    execute: ({ businessId, email, exceptPersonId }) =>
+      sql`select id from people
+          where business_id = ${businessId} and email = ${email} and deleted_at is null
+          ${exceptPersonId === null ? sql`` : sql`and id <> ${exceptPersonId}`}
+          limit 1`
+  })
+  const accountForEmail = SqlSchema.findOne({
+    Request: Schema.Struct({ email: Schema.String, firstName: Schema.String, lastName: Schema.String }),
+    Result: Id,
+    execute: ({ email, firstName, lastName }) =>
+      sql`insert into accounts (email, first_name, last_name) values (${email}, ${firstName}, ${lastName})
+          on conflict (email) do update set email = accounts.email
+          returning id`
+  })
+  const insert = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, write: PersonWrite }),
+    Result: Id,
+    execute: ({ businessId, write }) =>
+      sql`insert into people ${sql.insert({ business_id: businessId, ...defined(write) })}
+          on conflict (business_id, email) where email is not null and deleted_at is null do nothing
+          returning id`
+  })
+  const update = SqlSchema.void({
+    Request: Schema.Struct({ ...ById.fields, write: PersonWrite }),
+    execute: ({ businessId, id, write }) => {
+      const fields = defined(write)
+      return sql`update people set updated_at = now()
+                 ${Object.keys(fields).length > 0 ? sql`, ${sql.update(fields)}` : sql``}
+                 where business_id = ${businessId} and id = ${id}`
+    }
+  })
+  const touch = SqlSchema.void({
+    Request: InBusiness,
+    execute: ({ businessId, ids }) => sql`update people set updated_at = now() where business_id = ${businessId} and id = any(${ids})`
+  })
+  const removeOtherDependents = SqlSchema.findAll({
+    Request: Schema.Struct({ ...InBusiness.fields, providerId: Schema.Number }),
+    Result: Schema.Struct({ provider_id: Schema.Number, dependent_id: Schema.Number }),
+    execute: ({ businessId, providerId, ids }) =>
+      sql`delete from person_relationships
+          where business_id = ${businessId}
+            and ((provider_id = ${providerId} and dependent_id <> all(${ids}::bigint[]))
+                 or (dependent_id = any(${ids}::bigint[]) and provider_id <> ${providerId}))
+          returning provider_id, dependent_id`
+  })
+  const addDependents = SqlSchema.findAll({
+    Request: Schema.Struct({ ...InBusiness.fields, providerId: Schema.Number }),
+    Result: Id,
+    execute: ({ businessId, providerId, ids }) =>
+      sql`insert into person_relationships (business_id, provider_id, dependent_id)
+          select ${businessId}, ${providerId}, d from unnest(${ids}::bigint[]) as d
+          on conflict do nothing
+          returning dependent_id as id`
+  })
+  const ProviderChange = Schema.Struct({ businessId: Schema.Number, dependentId: Schema.Number, providerId: Schema.NullOr(Schema.Number) })
+  const removeOtherProviders = SqlSchema.findAll({
+    Request: ProviderChange,
+    Result: Id,
+    execute: ({ businessId, dependentId, providerId }) =>
+      sql`delete from person_relationships
+          where business_id = ${businessId} and dependent_id = ${dependentId}
+            ${providerId === null ? sql`` : sql`and provider_id <> ${providerId}`}
+          returning provider_id as id`
+  })
+  const addProvider = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, dependentId: Schema.Number, providerId: Schema.Number }),
+    Result: Id,
+    execute: ({ businessId, dependentId, providerId }) =>
+      sql`insert into person_relationships (business_id, provider_id, dependent_id)
+          values (${businessId}, ${providerId}, ${dependentId})
+          on conflict do nothing
+          returning provider_id as id`
+  })
+  const deleteBlockers = SqlSchema.findOne({
+    Request: ById,
+    Result: Schema.Struct({ is_staff: Schema.Boolean, dependents: Schema.Number }),
+    execute: ({ businessId, id }) =>
+      sql`select exists (select 1 from staff_members s where s.business_id = ${businessId} and s.person_id = ${id}) as is_staff,
+                 (select count(*) from person_relationships r
+                  join people d on d.business_id = r.business_id and d.id = r.dependent_id and d.deleted_at is null
+                  where r.business_id = ${businessId} and r.provider_id = ${id}) as dependents`
+  })
+  const softDelete = SqlSchema.void({
+    Request: ById,
+    execute: ({ businessId, id }) =>
+      sql`update people set deleted_at = now(), updated_at = now()
+          where business_id = ${businessId} and id = ${id} and deleted_at is null`
+  })
+
   return {
     /** People by id, in id order; `includeDeleted` also finds soft-deleted ones. */
     find: (businessId: number, ids: ReadonlyArray<number>, options: { readonly includeDeleted: boolean }) =>
       ids.length === 0
         ? Effect.succeed([] as ReadonlyArray<PersonRow>)
-        : sql`select ${columns} from ${fromPeople}
-              where p.business_id = ${businessId} and p.id = any(${ids})
-              ${options.includeDeleted ? sql`` : sql`and p.deleted_at is null`}
-              order by p.id`.pipe(Effect.flatMap(decodePeople), Effect.orDie),
+        : find({ businessId, ids, includeDeleted: options.includeDeleted }).pipe(Effect.orDie),
 
     /** The live dependents of a person, by id (whom a client-mode token may also act for). */
     dependents: (businessId: number, providerId: number) =>
-      sql`select p.id from person_relationships r
-          join people p on p.business_id = r.business_id and p.id = r.dependent_id
-          where r.business_id = ${businessId} and r.provider_id = ${providerId} and p.deleted_at is null
-          order by p.id`.pipe(Effect.flatMap(decodeIds), Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
+      dependents({ businessId, id: providerId }).pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
 
     /** Live people among `ids` (to check references). */
     existingIds: (businessId: number, ids: ReadonlyArray<number>) =>
       ids.length === 0
         ? Effect.succeed(new Set<number>())
-        : sql`select id from people where business_id = ${businessId} and id = any(${ids}) and deleted_at is null`.pipe(
-          Effect.flatMap(decodeIds),
-          Effect.map((rows) => new Set(rows.map((row) => row.id))),
-          Effect.orDie
-        ),
+        : existingIds({ businessId, ids }).pipe(Effect.map((rows) => new Set(rows.map((row) => row.id))), Effect.orDie),
 
     /** One page of live people with the list filters, in the requested order. */
     list: (businessId: number, page: Page, filters: PersonListFilters, sorts: ReadonlyArray<PersonSort>) =>
       Effect.gen(function* () {
-        const where = listWhere(businessId, filters)
-        const rows = yield* sql`
-          select ${columns}, count(*) over () as total_count
-          from ${fromPeople}
-          where ${where}
-          order by ${orderBy(sorts)}
-          limit ${page.limit} offset ${page.offset}`.pipe(Effect.flatMap(decodeListed))
-        const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`
-          select count(*) as n from people p where ${where}`)
+        const request = { businessId, ...filters }
+        const rows = yield* listed({ ...request, sorts, limit: page.limit, offset: page.offset })
+        const total = yield* totalCount(rows, page, listCount(request))
         return { rows: rows as ReadonlyArray<PersonRow>, total }
       }).pipe(Effect.orDie),
 
@@ -123,41 +347,15 @@ const make = Effect.gen(function* () {
      */
     search: (businessId: number, terms: SearchTerms, page: Page) =>
       Effect.gen(function* () {
-        const fullName = sql.literal(FULL_NAME)
-        const matches: Array<Statement.Fragment> = []
-        const scores: Array<Statement.Fragment> = []
-        if (Option.isSome(terms.name)) {
-          const q = terms.name.value
-          const words = q.split(/\s+/).filter((w) => w.length > 0)
-          const allWords = sql.and(words.map((w) => sql`${fullName} like ${`%${escapeLike(w)}%`}`))
-          matches.push(sql`(${allWords} or ${q} <% ${fullName})`)
-          scores.push(sql`case when ${fullName} = ${q} then 2
-                               when ${allWords} or ${q} <% ${fullName} then word_similarity(${q}, ${fullName}) + similarity(${q}, ${fullName})
-                               else 0 end`)
+        const request = {
+          businessId,
+          name: Option.getOrNull(terms.name),
+          email: Option.getOrNull(terms.email),
+          phoneDigits: Option.getOrNull(terms.phoneDigits)
         }
-        if (Option.isSome(terms.email)) {
-          const q = terms.email.value
-          const contains = sql`lower(p.email::text) like ${`%${escapeLike(q)}%`}`
-          matches.push(contains)
-          scores.push(sql`case when lower(p.email::text) = ${q} then 2
-                               when ${contains} then word_similarity(${q}, lower(p.email::text)) + similarity(${q}, lower(p.email::text))
-                               else 0 end`)
-        }
-        if (Option.isSome(terms.phoneDigits)) {
-          matches.push(sql`p.phone_digits = ${terms.phoneDigits.value}`)
-          scores.push(sql`case when p.phone_digits = ${terms.phoneDigits.value} then 2 else 0 end`)
-        }
-        if (matches.length === 0) return { rows: [], total: 0 }
-        const score = scores.length === 1 ? scores[0]! : sql`greatest(${sql.csv(scores)})`
-        const rows = yield* sql`
-          select ${columns}, round((${score})::numeric, 2)::float8 as score, count(*) over () as total_count
-          from ${fromPeople}
-          where p.business_id = ${businessId} and p.deleted_at is null and ${sql.or(matches)}
-          order by score desc, p.id
-          limit ${page.limit} offset ${page.offset}`.pipe(Effect.flatMap(decodeScored))
-        const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`
-          select count(*) as n from people p
-          where p.business_id = ${businessId} and p.deleted_at is null and ${sql.or(matches)}`)
+        if (searchTerms(request).matches.length === 0) return { rows: [], total: 0 }
+        const rows = yield* searched({ ...request, limit: page.limit, offset: page.offset })
+        const total = yield* totalCount(rows, page, searchCount(request))
         return { rows, total }
       }).pipe(Effect.orDie),
 
@@ -165,104 +363,43 @@ const make = Effect.gen(function* () {
     customFieldValues: (businessId: number, personIds: ReadonlyArray<number>, options: { readonly includeHidden: boolean }) =>
       personIds.length === 0
         ? Effect.succeed([] as ReadonlyArray<CustomFieldValueRow>)
-        : sql`
-          select v.person_id, v.custom_field_id, f.name, f.data_type, v.text_value, v.boolean_value,
-                 coalesce((select json_agg(json_build_object('id', o.id, 'value', o.value) order by o.position, o.id)
-                           from person_custom_field_selections s
-                           join custom_field_options o on o.business_id = s.business_id and o.id = s.custom_field_option_id
-                           where s.business_id = v.business_id and s.person_id = v.person_id
-                             and s.custom_field_id = v.custom_field_id), '[]') as options
-          from person_custom_field_values v
-          join custom_fields f on f.business_id = v.business_id and f.id = v.custom_field_id
-          where v.business_id = ${businessId} and v.person_id = any(${personIds})
-          ${options.includeHidden ? sql`` : sql`and not f.hidden_in_client_mode`}
-          order by v.person_id, f.position, f.id`.pipe(Effect.flatMap(decodeValues), Effect.orDie),
+        : customFieldValues({ businessId, ids: personIds, includeHidden: options.includeHidden }).pipe(Effect.orDie),
 
     /** Relationships where these people are provider or dependent, between live people. */
     relationships: (businessId: number, personIds: ReadonlyArray<number>) =>
       personIds.length === 0
         ? Effect.succeed([] as ReadonlyArray<RelationshipRow>)
-        : sql`
-          select r.provider_id, r.dependent_id,
-                 pp.first_name || ' ' || pp.last_name as provider_name,
-                 dp.first_name || ' ' || dp.last_name as dependent_name
-          from person_relationships r
-          join people pp on pp.business_id = r.business_id and pp.id = r.provider_id and pp.deleted_at is null
-          join people dp on dp.business_id = r.business_id and dp.id = r.dependent_id and dp.deleted_at is null
-          where r.business_id = ${businessId} and (r.provider_id = any(${personIds}) or r.dependent_id = any(${personIds}))
-          order by r.provider_id, r.dependent_id`.pipe(Effect.flatMap(decodeRelationships), Effect.orDie),
+        : relationships({ businessId, ids: personIds }).pipe(Effect.orDie),
 
     /** The person of an account in this business (the token's person). */
     personOfAccount: (businessId: number, accountId: number) =>
-      sql`select id from people where business_id = ${businessId} and account_id = ${accountId} and deleted_at is null
-          order by id limit 1`.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows) => Option.fromNullishOr(rows[0]?.id)),
-        Effect.orDie
-      ),
+      personOfAccount({ businessId, id: accountId }).pipe(Effect.map(Option.map((row) => row.id)), Effect.orDie),
 
     /** Custom fields of the business among `ids`, with their options. */
     customFieldDefinitions: (businessId: number, ids: ReadonlyArray<number>) =>
       ids.length === 0
         ? Effect.succeed([] as ReadonlyArray<CustomFieldDefinitionRow>)
-        : sql`
-          select f.id, f.name, f.data_type, f.multi_select,
-                 coalesce((select json_agg(json_build_object('id', o.id, 'value', o.value) order by o.position, o.id)
-                           from custom_field_options o
-                           where o.business_id = f.business_id and o.custom_field_id = f.id), '[]') as options
-          from custom_fields f
-          where f.business_id = ${businessId} and f.id = any(${ids})`.pipe(Effect.flatMap(decodeDefinitions), Effect.orDie),
+        : customFieldDefinitions({ businessId, ids }).pipe(Effect.orDie),
 
-    locationExists: (businessId: number, id: number) =>
-      sql`select id from locations where business_id = ${businessId} and id = ${id}`.pipe(
-        Effect.map((rows) => rows.length > 0),
-        Effect.orDie
-      ),
+    locationExists: (businessId: number, id: number) => location({ businessId, id }).pipe(Effect.map(Option.isSome), Effect.orDie),
 
     /** Whether another live person of the business has this e-mail address. */
     emailTaken: (businessId: number, email: string, exceptPersonId: number | null) =>
-      sql`select id from people
-          where business_id = ${businessId} and email = ${email} and deleted_at is null
-          ${exceptPersonId === null ? sql`` : sql`and id <> ${exceptPersonId}`}`.pipe(
-        Effect.map((rows) => rows.length > 0),
-        Effect.orDie
-      ),
+      emailTaken({ businessId, email, exceptPersonId }).pipe(Effect.map(Option.isSome), Effect.orDie),
 
     /** The account of an e-mail address, created (without a password) when there is none. */
     accountForEmail: (email: string, firstName: string, lastName: string) =>
-      sql`insert into accounts (email, first_name, last_name) values (${email}, ${firstName}, ${lastName})
-          on conflict (email) do update set email = accounts.email
-          returning id`.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows) => rows[0]!.id),
-        Effect.orDie
-      ),
+      accountForEmail({ email, firstName, lastName }).pipe(Effect.map((row) => row.id), Effect.orDie),
 
     /** None when a live person of the business already has the e-mail address. */
     insert: (businessId: number, write: PersonWrite) =>
-      sql`insert into people ${sql.insert({ business_id: businessId, ...defined(write) })}
-          on conflict (business_id, email) where email is not null and deleted_at is null do nothing
-          returning id`.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows) => Option.fromNullishOr(rows[0]?.id)),
-        Effect.orDie
-      ),
+      insert({ businessId, write }).pipe(Effect.map(Option.map((row) => row.id)), Effect.orDie),
 
-    update: (businessId: number, id: number, write: PersonWrite) => {
-      const fields = defined(write)
-      return sql`update people set updated_at = now()
-                 ${Object.keys(fields).length > 0 ? sql`, ${sql.update(fields)}` : sql``}
-                 where business_id = ${businessId} and id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
-    },
+    update: (businessId: number, id: number, write: PersonWrite) => update({ businessId, id, write }).pipe(Effect.orDie),
 
     /** Bumps `updated_at` of people whose representation changed through another record. */
     touch: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0
-        ? Effect.void
-        : sql`update people set updated_at = now() where business_id = ${businessId} and id = any(${ids})`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+      ids.length === 0 ? Effect.void : touch({ businessId, ids }).pipe(Effect.orDie),
 
     /**
      * Makes `dependentIds` exactly the dependents of `providerId`. A dependent has one provider,
@@ -271,39 +408,23 @@ const make = Effect.gen(function* () {
      */
     replaceDependents: (businessId: number, providerId: number, dependentIds: ReadonlyArray<number>) =>
       Effect.gen(function* () {
-        const removed = yield* sql`
-          delete from person_relationships
-          where business_id = ${businessId}
-            and ((provider_id = ${providerId} and dependent_id <> all(${dependentIds}::bigint[]))
-                 or (dependent_id = any(${dependentIds}::bigint[]) and provider_id <> ${providerId}))
-          returning provider_id, dependent_id`.pipe(
-          Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ provider_id: Schema.Number, dependent_id: Schema.Number }))))
-        )
-        const added = dependentIds.length === 0 ? [] : yield* sql`
-          insert into person_relationships (business_id, provider_id, dependent_id)
-          select ${businessId}, ${providerId}, d from unnest(${dependentIds}::bigint[]) as d
-          on conflict do nothing
-          returning dependent_id as id`.pipe(Effect.flatMap(decodeIds))
+        const removed = yield* removeOtherDependents({ businessId, providerId, ids: dependentIds })
+        const added = dependentIds.length === 0 ? [] : yield* addDependents({ businessId, providerId, ids: dependentIds })
         return [...new Set([...removed.flatMap((r) => [r.provider_id, r.dependent_id]), ...added.map((r) => r.id)])]
       }).pipe(Effect.orDie),
 
     /** Sets or removes (null) the single provider of a person; returns the people whose relationships changed. */
     setProvider: (businessId: number, dependentId: number, providerId: number | null) =>
       Effect.gen(function* () {
-        const removed = yield* sql`
-          delete from person_relationships
-          where business_id = ${businessId} and dependent_id = ${dependentId}
-            ${providerId === null ? sql`` : sql`and provider_id <> ${providerId}`}
-          returning provider_id as id`.pipe(Effect.flatMap(decodeIds))
-        const added = providerId === null ? [] : yield* sql`
-          insert into person_relationships (business_id, provider_id, dependent_id)
-          values (${businessId}, ${providerId}, ${dependentId})
-          on conflict do nothing
-          returning provider_id as id`.pipe(Effect.flatMap(decodeIds))
+        const removed = yield* removeOtherProviders({ businessId, dependentId, providerId })
+        const added = providerId === null ? [] : yield* addProvider({ businessId, dependentId, providerId })
         return [...new Set([...removed.map((r) => r.id), ...added.map((r) => r.id)])]
       }).pipe(Effect.orDie),
 
-    /** Writes (or clears) custom field values of one person; select fields replace their selections. */
+    /**
+     * Writes (or clears) custom field values of one person; select fields replace their
+     * selections. Nothing is decoded: only how many selections changed counts.
+     */
     writeCustomFieldValues: (businessId: number, personId: number, values: ReadonlyArray<CustomFieldValueWrite>) =>
       Effect.forEach(
         values,
@@ -336,20 +457,10 @@ const make = Effect.gen(function* () {
       ).pipe(Effect.orDie),
 
     /** What keeps a person from being deleted, among the records that exist so far. */
-    deleteBlockers: (businessId: number, personId: number) =>
-      sql`select exists (select 1 from staff_members s where s.business_id = ${businessId} and s.person_id = ${personId}) as is_staff,
-                 (select count(*) from person_relationships r
-                  join people d on d.business_id = r.business_id and d.id = r.dependent_id and d.deleted_at is null
-                  where r.business_id = ${businessId} and r.provider_id = ${personId}) as dependents`.pipe(
-        Effect.flatMap(decodeBlockers),
-        Effect.map((rows) => rows[0]!),
-        Effect.orDie
-      ),
+    deleteBlockers: (businessId: number, personId: number) => deleteBlockers({ businessId, id: personId }).pipe(Effect.orDie),
 
     /** Soft delete: the record stays (reports, history), its e-mail address is free again. */
-    softDelete: (businessId: number, personId: number) =>
-      sql`update people set deleted_at = now(), updated_at = now()
-          where business_id = ${businessId} and id = ${personId} and deleted_at is null`.pipe(Effect.asVoid, Effect.orDie)
+    softDelete: (businessId: number, personId: number) => softDelete({ businessId, id: personId }).pipe(Effect.orDie)
   }
 })
 
