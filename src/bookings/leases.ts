@@ -4,13 +4,13 @@ import { EventOccurrencesRepo } from "../event-occurrences/repo.ts"
 import { createAppointment, setOccurrenceState } from "../event-occurrences/service.ts"
 import { type PreparedPerson, prepareAttributes } from "../people/attributes.ts"
 import { emitPersonEvents, insertPerson } from "../people/commands.ts"
+import { PeopleRepo } from "../people/repo.ts"
 import type { Audience, ServiceRow } from "../services/model.ts"
 import { ServicesRepo } from "../services/repo.ts"
 import { type Message, Unprocessable, fail } from "../shared/errors.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import { type Admission, admitVisits, placesFreed } from "../visits/capacity.ts"
 import { emitVisitEvents } from "../visits/events.ts"
-import { EligibilityRepo } from "../eligibility/repo.ts"
 import { VisitsRepo } from "../visits/repo.ts"
 import type { DeskLeasePerson, LeaseInput, LeaseKind, LeaseRow } from "./model.ts"
 import { BookingsRepo } from "./repo.ts"
@@ -92,7 +92,7 @@ export const resolvePerson = Effect.fn("Leases.resolvePerson")(function* (
 ) {
   const none: PersonPlan = { _tag: "None" }
   if (!given(person)) return { plan: none, notFound: undefined as number | undefined }
-  const repo = yield* BookingsRepo
+  const people = yield* PeopleRepo
   if (context.caller._tag === "Client") {
     const id = (person as { readonly id: number }).id
     if (!context.caller.household.has(id)) return { plan: none, notFound: id }
@@ -100,8 +100,8 @@ export const resolvePerson = Effect.fn("Leases.resolvePerson")(function* (
   }
   const desk = person as DeskLeasePerson
   if (given(desk.id)) {
-    const live = yield* (yield* EligibilityRepo).people(context.businessId, [desk.id])
-    if (live.length === 0) messages.push({ key: "field_id_not_found", params: { field: `${field}.id`, id: desk.id } })
+    const live = yield* people.existingIds(context.businessId, [desk.id])
+    if (!live.has(desk.id)) messages.push({ key: "field_id_not_found", params: { field: `${field}.id`, id: desk.id } })
     return { plan: { _tag: "Existing", id: desk.id } as PersonPlan, notFound: undefined }
   }
   const email = desk.email?.trim() ?? ""
@@ -110,7 +110,7 @@ export const resolvePerson = Effect.fn("Leases.resolvePerson")(function* (
     messages.push({ key: "field_required", params: { field: naming ? `${field}.email` : `${field}.id` } })
     return { plan: none, notFound: undefined }
   }
-  const existing = yield* repo.personByEmail(context.businessId, email)
+  const existing = yield* people.idByEmail(context.businessId, email)
   if (existing !== undefined) return { plan: { _tag: "Existing", id: existing } as PersonPlan, notFound: undefined }
   const planned = context.newPeople.get(email.toLowerCase())
   if (planned) return { plan: planned, notFound: undefined }

@@ -139,13 +139,6 @@ const make = Effect.gen(function* () {
             and (l.person_id is null or p.deleted_at is null)
           order by l.id`
   })
-  const personByEmail = SqlSchema.findOneOption({
-    Request: Schema.Struct({ businessId: Schema.Number, email: Schema.String }),
-    Result: Id,
-    execute: ({ businessId, email }) =>
-      sql`select id from people where business_id = ${businessId} and lower(email::text) = lower(${email}) and deleted_at is null
-          order by id limit 1`
-  })
   const due = SqlSchema.findAll({
     Request: Schema.Struct({ now: Schema.Date, limit: Schema.Number }),
     Result: Schema.Struct({ business_id: Schema.Number, id: Schema.Number }),
@@ -280,9 +273,6 @@ const make = Effect.gen(function* () {
                    for share of b`
         return yield* ongoingLeases({ businessId, id: eventId, at: now })
       }).pipe(Effect.orDie),
-
-    personByEmail: (businessId: number, email: string) =>
-      personByEmail({ businessId, email }).pipe(Effect.map((row) => Option.getOrUndefined(row)?.id), Effect.orDie),
 
     /** Incomplete bookings past their expiry (the sweep for jobs that were lost), oldest first. */
     due: (now: Date, limit: number) =>

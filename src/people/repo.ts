@@ -231,6 +231,13 @@ const make = Effect.gen(function* () {
           ${exceptPersonId === null ? sql`` : sql`and id <> ${exceptPersonId}`}
           limit 1`
   })
+  const idByEmail = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, email: Schema.String }),
+    Result: Id,
+    execute: ({ businessId, email }) =>
+      sql`select id from people where business_id = ${businessId} and lower(email::text) = lower(${email}) and deleted_at is null
+          order by id limit 1`
+  })
   const accountForEmail = SqlSchema.findOne({
     Request: Schema.Struct({ email: Schema.String, firstName: Schema.String, lastName: Schema.String }),
     Result: Id,
@@ -386,6 +393,10 @@ const make = Effect.gen(function* () {
     /** Whether another live person of the business has this e-mail address. */
     emailTaken: (businessId: number, email: string, exceptPersonId: number | null) =>
       emailTaken({ businessId, email, exceptPersonId }).pipe(Effect.map(Option.isSome), Effect.orDie),
+
+    /** The live person of an e-mail address (case-insensitive), if any. */
+    idByEmail: (businessId: number, email: string) =>
+      idByEmail({ businessId, email }).pipe(Effect.map((row) => Option.getOrUndefined(row)?.id), Effect.orDie),
 
     /** The account of an e-mail address, created (without a password) when there is none. */
     accountForEmail: (email: string, firstName: string, lastName: string) =>

@@ -1,11 +1,11 @@
 import { Clock, Effect } from "effect"
 import { CurrentStaff } from "../auth/access.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
-import { EligibilityRepo } from "../eligibility/repo.ts"
 import { Enrollments } from "../event-occurrences/enrollments.ts"
 import type { OccurrenceRow } from "../event-occurrences/model.ts"
 import { findOccurrence } from "../event-occurrences/service.ts"
 import { type ClientReach, clientReach, requireInReach, requireLivePerson } from "../people/client-reach.ts"
+import { PeopleRepo } from "../people/repo.ts"
 import type { Audience } from "../services/model.ts"
 import { clientAudience, privateResponse, staffAudience } from "../services/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
@@ -87,8 +87,8 @@ export const frontWaitlistEligibilities = Effect.fn("Waitlists.eligibilities")(f
   const business = yield* CurrentBusiness
   const reach = yield* clientReach
   const occurrence = yield* findOccurrence(occurrenceId, yield* clientAudience)
-  const people = yield* (yield* EligibilityRepo).people(business.id, reach.personIds)
-  const ordered = reach.personIds.filter((id) => people.some((person) => person.id === id))
+  const live = yield* (yield* PeopleRepo).existingIds(business.id, reach.personIds)
+  const ordered = reach.personIds.filter((id) => live.has(id))
   const { locale } = yield* RequestContext
   const verdicts = yield* restrictionsOf(occurrence, ordered)
   return {
