@@ -77,7 +77,7 @@ export const updateLease = Effect.fn("Bookings.updateLease")(function* (caller: 
       const { plan, notFound } = yield* resolvePerson(context, input.person, "lease.person", messages)
       if (notFound !== undefined) return yield* fail(NotFound, { key: "person_not_found", params: { id: notFound } })
       if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
-      const held = yield* repo.visitsOf(business.id, [lease.id])
+      const held = yield* visits.ofLeases(business.id, [lease.id])
       const occurrenceIds = [...new Set(held.map((visit) => visit.event_occurrence_id))]
       // The occurrence locks admitVisits takes: a concurrent admission of the same person waits.
       yield* visits.lockOccurrences(business.id, occurrenceIds)
@@ -89,7 +89,7 @@ export const updateLease = Effect.fn("Bookings.updateLease")(function* (caller: 
       const newId = plan._tag === "New" ? yield* personIdOf(business.id, plan) : personId
       const now = new Date(yield* Clock.currentTimeMillis)
       yield* repo.setLeasePerson(business.id, lease.id, newId, now)
-      yield* repo.setVisitsPerson(business.id, lease.id, newId, now)
+      yield* visits.setPersonOfLease(business.id, lease.id, newId, now)
       if (lease.kind === "appointment" && lease.event_occurrence_id !== null) {
         yield* repo.setAppointmentPerson(business.id, lease.event_occurrence_id, newId, now)
       }

@@ -347,7 +347,7 @@ export const completeLeases = Effect.fn("Leases.complete")(function* (businessId
   const repo = yield* BookingsRepo
   const now = new Date(yield* Clock.currentTimeMillis)
   const ids = leases.map((lease) => lease.id)
-  const visitIds = yield* repo.registerVisits(businessId, ids, now)
+  const visitIds = yield* (yield* VisitsRepo).registerOfLeases(businessId, ids, now)
   yield* repo.setLeasesState(businessId, ids, "registered", now)
   yield* setOccurrenceState(businessId, appointmentsOf(leases), "active")
   yield* repo.setState(businessId, bookingId, "completed", now)
@@ -363,9 +363,9 @@ const appointmentsOf = (leases: ReadonlyArray<LeaseRow>) =>
  */
 export const releaseLeases = Effect.fn("Leases.release")(function* (businessId: number, leases: ReadonlyArray<LeaseRow>) {
   if (leases.length === 0) return
-  const repo = yield* BookingsRepo
-  const visits = yield* repo.visitsOf(businessId, leases.map((lease) => lease.id))
-  yield* repo.deleteVisits(businessId, visits.map((visit) => visit.id))
+  const repo = yield* VisitsRepo
+  const visits = yield* repo.ofLeases(businessId, leases.map((lease) => lease.id))
+  yield* repo.deleteByIds(businessId, visits.map((visit) => visit.id))
   yield* placesFreed(businessId, visits.map((visit) => visit.event_occurrence_id))
   yield* setOccurrenceState(businessId, appointmentsOf(leases), "deleted")
 })

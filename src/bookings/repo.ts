@@ -4,15 +4,7 @@ import { SERVICE_TYPES } from "../services/model.ts"
 import { insertTenantRows } from "../shared/sql-rows.ts"
 import { BookingRow, type BookingState, type LeaseInsert, LeaseRow, type LeaseState } from "./model.ts"
 
-/** The SQL of bookings and leases. Visits themselves are written through src/visits. */
-const LeaseVisit = Schema.Struct({
-  id: Schema.Number,
-  lease_id: Schema.Number,
-  event_occurrence_id: Schema.Number,
-  person_id: Schema.NullOr(Schema.Number),
-  state: Schema.String
-})
-export type LeaseVisit = typeof LeaseVisit.Type
+/** The SQL of bookings and leases. Their visits are read and written through src/visits. */
 const EventInfo = Schema.Struct({ id: Schema.Number, service_id: Schema.Number, service_type: Schema.Literals(SERVICE_TYPES) })
 const Session = Schema.Struct({ id: Schema.Number, start_at: Schema.Date })
 export type Session = typeof Session.Type
@@ -89,23 +81,6 @@ const make = Effect.gen(function* () {
           values (${businessId}, ${booking.person_id}, ${booking.created_by_staff_member_id}, ${booking.idempotency_token},
                   ${booking.idempotency_scope}, ${booking.request_digest}, ${booking.expires_at}, ${booking.now}, ${booking.now})
           on conflict (business_id, idempotency_scope, idempotency_token) where idempotency_token is not null do nothing
-          returning id`
-  })
-  const visitsOf = SqlSchema.findAll({
-    Request: InBusiness,
-    Result: LeaseVisit,
-    execute: ({ businessId, ids }) =>
-      sql`select v.id, v.lease_id, v.event_occurrence_id, v.person_id, v.state from visits v
-          join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
-          where v.business_id = ${businessId} and v.lease_id = any(${ids})
-          order by o.start_at, v.id`
-  })
-  const registerVisits = SqlSchema.findAll({
-    Request: Schema.Struct({ ...InBusiness.fields, now: Schema.Date }),
-    Result: Id,
-    execute: ({ businessId, ids, now }) =>
-      sql`update visits set state = 'registered', registered_at = ${now}, updated_at = ${now}
-          where business_id = ${businessId} and lease_id = any(${ids}) and state = 'reserved'
           returning id`
   })
   const event = SqlSchema.findOneOption({
@@ -197,30 +172,6 @@ const make = Effect.gen(function* () {
 
     deleteLease: (businessId: number, id: number) =>
       sql`delete from leases where business_id = ${businessId} and id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-
-    /** The visits the leases created (by occurrence start). */
-    visitsOf: (businessId: number, leaseIds: ReadonlyArray<number>) =>
-      leaseIds.length === 0
-        ? Effect.succeed([] as ReadonlyArray<LeaseVisit>)
-        : visitsOf({ businessId, ids: leaseIds }).pipe(Effect.orDie),
-
-    /** reserved → registered for the leases' visits; returns the ids registered. */
-    registerVisits: (businessId: number, leaseIds: ReadonlyArray<number>, now: Date) =>
-      leaseIds.length === 0
-        ? Effect.succeed([] as ReadonlyArray<number>)
-        : registerVisits({ businessId, ids: leaseIds, now }).pipe(
-          Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id).sort((a, b) => a - b)),
-          Effect.orDie
-        ),
-
-    setVisitsPerson: (businessId: number, leaseId: number, personId: number | null, now: Date) =>
-      sql`update visits set person_id = ${personId}, updated_at = ${now}
-          where business_id = ${businessId} and lease_id = ${leaseId}`.pipe(Effect.asVoid, Effect.orDie),
-
-    deleteVisits: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0
-        ? Effect.void
-        : sql`delete from visits where business_id = ${businessId} and id = any(${ids})`.pipe(Effect.asVoid, Effect.orDie),
 
     /** An appointment's attendee follows its lease's person (availability and client lookups read it). */
     setAppointmentPerson: (businessId: number, occurrenceId: number, personId: number | null, now: Date) =>
