@@ -4,7 +4,6 @@ import { BooleanInput, Timestamp, formatTimestamp } from "../shared/schemas.ts"
 
 /** Notes on a person or an event occurrence (spec: Note; fields: compatibility notes). */
 export const NOTE_SUBJECTS = ["Person", "EventOccurrence"] as const
-export type NoteSubject = (typeof NOTE_SUBJECTS)[number]
 
 export const MAX_NOTE_LENGTH = 10000
 

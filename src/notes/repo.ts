@@ -1,12 +1,12 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../shared/pagination.ts"
-import { NoteRow, type NoteTarget } from "./model.ts"
+import { NOTE_SUBJECTS, NoteRow, type NoteTarget } from "./model.ts"
 
 const COLUMNS = `n.id, n.note, n.public, n.pinned, n.person_id, n.event_occurrence_id, n.created_by_id, n.created_at, n.updated_at`
 
 /** A note's path: under a person or under an event occurrence. */
-const Target = Schema.Struct({ _tag: Schema.Literals(["Person", "EventOccurrence"]), id: Schema.Number })
+const Target = Schema.Struct({ _tag: Schema.Literals(NOTE_SUBJECTS), id: Schema.Number })
 const NoteFields = { note: Schema.String, public: Schema.Boolean, pinned: Schema.Boolean }
 
 const make = Effect.gen(function* () {

@@ -101,7 +101,6 @@ export type VisitListQuery = typeof VisitListQuery.Type
 
 /** Restrictions staff may ask POST /desk/visits to enforce (spec). */
 export const VISIT_RESTRICTIONS = ["inside_blackout_window", "full", "in_the_past"] as const
-export type VisitRestriction = (typeof VISIT_RESTRICTIONS)[number]
 
 export const VisitCreateFrontInput = Schema.Struct({
   person_id: Schema.optional(IntInput.annotate({ description: "Default: the token's person; else one of their dependents" })),
