@@ -2,22 +2,20 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { type Page, totalCount } from "../shared/pagination.ts"
 import {
-  CustomFieldDefinitionRow,
-  CustomFieldValueRow,
-  type CustomFieldValueWrite,
   type PersonListFilters,
   PersonRow,
   type PersonSort,
   type PersonSortKey,
   PERSON_SORT_KEYS,
-  PersonWrite,
-  RelationshipRow
+  PersonWrite
 } from "./model.ts"
+import { relationsQueries } from "./relations-repo.ts"
 
 /**
- * The SQL of people. Every statement names `business_id`; writes run on the caller's
- * connection, so inside `sql.withTransaction` they commit or roll back together. Deleted
- * people (`deleted_at` set) are left out everywhere except `find` with `includeDeleted`.
+ * The SQL of people (relationships and custom field values: relations-repo.ts). Every statement
+ * names `business_id`; writes run on the caller's connection, so inside `sql.withTransaction`
+ * they commit or roll back together. Deleted people (`deleted_at` set) are left out everywhere
+ * except `find` with `includeDeleted`.
  */
 const Id = Schema.Struct({ id: Schema.Number })
 const Ids = Schema.Array(Schema.Number)
@@ -117,15 +115,6 @@ const make = Effect.gen(function* () {
           ${includeDeleted ? sql`` : sql`and p.deleted_at is null`}
           order by p.id`
   })
-  const dependents = SqlSchema.findAll({
-    Request: ById,
-    Result: Id,
-    execute: ({ businessId, id }) =>
-      sql`select p.id from person_relationships r
-          join people p on p.business_id = r.business_id and p.id = r.dependent_id
-          where r.business_id = ${businessId} and r.provider_id = ${id} and p.deleted_at is null
-          order by p.id`
-  })
   const existingIds = SqlSchema.findAll({
     Request: InBusiness,
     Result: Id,
@@ -170,52 +159,12 @@ const make = Effect.gen(function* () {
       sql`select count(*) as n from people p
           where p.business_id = ${request.businessId} and p.deleted_at is null and ${sql.or(searchTerms(request).matches)}`
   })
-  const customFieldValues = SqlSchema.findAll({
-    Request: Schema.Struct({ ...InBusiness.fields, includeHidden: Schema.Boolean }),
-    Result: CustomFieldValueRow,
-    execute: ({ businessId, ids, includeHidden }) =>
-      sql`select v.person_id, v.custom_field_id, f.name, f.data_type, v.text_value, v.boolean_value,
-                 coalesce((select json_agg(json_build_object('id', o.id, 'value', o.value) order by o.position, o.id)
-                           from person_custom_field_selections s
-                           join custom_field_options o on o.business_id = s.business_id and o.id = s.custom_field_option_id
-                           where s.business_id = v.business_id and s.person_id = v.person_id
-                             and s.custom_field_id = v.custom_field_id), '[]') as options
-          from person_custom_field_values v
-          join custom_fields f on f.business_id = v.business_id and f.id = v.custom_field_id
-          where v.business_id = ${businessId} and v.person_id = any(${ids})
-          ${includeHidden ? sql`` : sql`and not f.hidden_in_client_mode`}
-          order by v.person_id, f.position, f.id`
-  })
-  const relationships = SqlSchema.findAll({
-    Request: InBusiness,
-    Result: RelationshipRow,
-    execute: ({ businessId, ids }) =>
-      sql`select r.provider_id, r.dependent_id,
-                 pp.first_name || ' ' || pp.last_name as provider_name,
-                 dp.first_name || ' ' || dp.last_name as dependent_name
-          from person_relationships r
-          join people pp on pp.business_id = r.business_id and pp.id = r.provider_id and pp.deleted_at is null
-          join people dp on dp.business_id = r.business_id and dp.id = r.dependent_id and dp.deleted_at is null
-          where r.business_id = ${businessId} and (r.provider_id = any(${ids}) or r.dependent_id = any(${ids}))
-          order by r.provider_id, r.dependent_id`
-  })
   const personOfAccount = SqlSchema.findOneOption({
     Request: ById,
     Result: Id,
     execute: ({ businessId, id }) =>
       sql`select id from people where business_id = ${businessId} and account_id = ${id} and deleted_at is null
           order by id limit 1`
-  })
-  const customFieldDefinitions = SqlSchema.findAll({
-    Request: InBusiness,
-    Result: CustomFieldDefinitionRow,
-    execute: ({ businessId, ids }) =>
-      sql`select f.id, f.name, f.data_type, f.multi_select,
-                 coalesce((select json_agg(json_build_object('id', o.id, 'value', o.value) order by o.position, o.id)
-                           from custom_field_options o
-                           where o.business_id = f.business_id and o.custom_field_id = f.id), '[]') as options
-          from custom_fields f
-          where f.business_id = ${businessId} and f.id = any(${ids})`
   })
   const location = SqlSchema.findOneOption({
     Request: ById,
@@ -267,44 +216,6 @@ const make = Effect.gen(function* () {
     Request: InBusiness,
     execute: ({ businessId, ids }) => sql`update people set updated_at = now() where business_id = ${businessId} and id = any(${ids})`
   })
-  const removeOtherDependents = SqlSchema.findAll({
-    Request: Schema.Struct({ ...InBusiness.fields, providerId: Schema.Number }),
-    Result: Schema.Struct({ provider_id: Schema.Number, dependent_id: Schema.Number }),
-    execute: ({ businessId, providerId, ids }) =>
-      sql`delete from person_relationships
-          where business_id = ${businessId}
-            and ((provider_id = ${providerId} and dependent_id <> all(${ids}::bigint[]))
-                 or (dependent_id = any(${ids}::bigint[]) and provider_id <> ${providerId}))
-          returning provider_id, dependent_id`
-  })
-  const addDependents = SqlSchema.findAll({
-    Request: Schema.Struct({ ...InBusiness.fields, providerId: Schema.Number }),
-    Result: Id,
-    execute: ({ businessId, providerId, ids }) =>
-      sql`insert into person_relationships (business_id, provider_id, dependent_id)
-          select ${businessId}, ${providerId}, d from unnest(${ids}::bigint[]) as d
-          on conflict do nothing
-          returning dependent_id as id`
-  })
-  const ProviderChange = Schema.Struct({ businessId: Schema.Number, dependentId: Schema.Number, providerId: Schema.NullOr(Schema.Number) })
-  const removeOtherProviders = SqlSchema.findAll({
-    Request: ProviderChange,
-    Result: Id,
-    execute: ({ businessId, dependentId, providerId }) =>
-      sql`delete from person_relationships
-          where business_id = ${businessId} and dependent_id = ${dependentId}
-            ${providerId === null ? sql`` : sql`and provider_id <> ${providerId}`}
-          returning provider_id as id`
-  })
-  const addProvider = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, dependentId: Schema.Number, providerId: Schema.Number }),
-    Result: Id,
-    execute: ({ businessId, dependentId, providerId }) =>
-      sql`insert into person_relationships (business_id, provider_id, dependent_id)
-          values (${businessId}, ${providerId}, ${dependentId})
-          on conflict do nothing
-          returning provider_id as id`
-  })
   const deleteBlockers = SqlSchema.findOne({
     Request: ById,
     Result: Schema.Struct({ is_staff: Schema.Boolean, dependents: Schema.Number }),
@@ -322,15 +233,13 @@ const make = Effect.gen(function* () {
   })
 
   return {
+    ...relationsQueries(sql),
+
     /** People by id, in id order; `includeDeleted` also finds soft-deleted ones. */
     find: (businessId: number, ids: ReadonlyArray<number>, options: { readonly includeDeleted: boolean }) =>
       ids.length === 0
         ? Effect.succeed([] as ReadonlyArray<PersonRow>)
         : find({ businessId, ids, includeDeleted: options.includeDeleted }).pipe(Effect.orDie),
-
-    /** The live dependents of a person, by id (whom a client-mode token may also act for). */
-    dependents: (businessId: number, providerId: number) =>
-      dependents({ businessId, id: providerId }).pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
 
     /** Live people among `ids` (to check references). */
     existingIds: (businessId: number, ids: ReadonlyArray<number>) =>
@@ -366,27 +275,9 @@ const make = Effect.gen(function* () {
         return { rows, total }
       }).pipe(Effect.orDie),
 
-    /** Custom field values of these people, fields in position order; hidden fields only when asked. */
-    customFieldValues: (businessId: number, personIds: ReadonlyArray<number>, options: { readonly includeHidden: boolean }) =>
-      personIds.length === 0
-        ? Effect.succeed([] as ReadonlyArray<CustomFieldValueRow>)
-        : customFieldValues({ businessId, ids: personIds, includeHidden: options.includeHidden }).pipe(Effect.orDie),
-
-    /** Relationships where these people are provider or dependent, between live people. */
-    relationships: (businessId: number, personIds: ReadonlyArray<number>) =>
-      personIds.length === 0
-        ? Effect.succeed([] as ReadonlyArray<RelationshipRow>)
-        : relationships({ businessId, ids: personIds }).pipe(Effect.orDie),
-
     /** The person of an account in this business (the token's person). */
     personOfAccount: (businessId: number, accountId: number) =>
       personOfAccount({ businessId, id: accountId }).pipe(Effect.map(Option.map((row) => row.id)), Effect.orDie),
-
-    /** Custom fields of the business among `ids`, with their options. */
-    customFieldDefinitions: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0
-        ? Effect.succeed([] as ReadonlyArray<CustomFieldDefinitionRow>)
-        : customFieldDefinitions({ businessId, ids }).pipe(Effect.orDie),
 
     locationExists: (businessId: number, id: number) => location({ businessId, id }).pipe(Effect.map(Option.isSome), Effect.orDie),
 
@@ -411,61 +302,6 @@ const make = Effect.gen(function* () {
     /** Bumps `updated_at` of people whose representation changed through another record. */
     touch: (businessId: number, ids: ReadonlyArray<number>) =>
       ids.length === 0 ? Effect.void : touch({ businessId, ids }).pipe(Effect.orDie),
-
-    /**
-     * Makes `dependentIds` exactly the dependents of `providerId`. A dependent has one provider,
-     * so one taken from another provider leaves that one. Returns the people whose
-     * relationships changed.
-     */
-    replaceDependents: (businessId: number, providerId: number, dependentIds: ReadonlyArray<number>) =>
-      Effect.gen(function* () {
-        const removed = yield* removeOtherDependents({ businessId, providerId, ids: dependentIds })
-        const added = dependentIds.length === 0 ? [] : yield* addDependents({ businessId, providerId, ids: dependentIds })
-        return [...new Set([...removed.flatMap((r) => [r.provider_id, r.dependent_id]), ...added.map((r) => r.id)])]
-      }).pipe(Effect.orDie),
-
-    /** Sets or removes (null) the single provider of a person; returns the people whose relationships changed. */
-    setProvider: (businessId: number, dependentId: number, providerId: number | null) =>
-      Effect.gen(function* () {
-        const removed = yield* removeOtherProviders({ businessId, dependentId, providerId })
-        const added = providerId === null ? [] : yield* addProvider({ businessId, dependentId, providerId })
-        return [...new Set([...removed.map((r) => r.id), ...added.map((r) => r.id)])]
-      }).pipe(Effect.orDie),
-
-    /**
-     * Writes (or clears) custom field values of one person; select fields replace their
-     * selections. Nothing is decoded: only how many selections changed counts.
-     */
-    writeCustomFieldValues: (businessId: number, personId: number, values: ReadonlyArray<CustomFieldValueWrite>) =>
-      Effect.forEach(
-        values,
-        (value) =>
-          value.clear
-            ? sql`delete from person_custom_field_values
-                  where business_id = ${businessId} and person_id = ${personId} and custom_field_id = ${value.customFieldId}`
-            : Effect.gen(function* () {
-              yield* sql`
-                insert into person_custom_field_values (business_id, person_id, custom_field_id, text_value, boolean_value)
-                values (${businessId}, ${personId}, ${value.customFieldId}, ${value.text}, ${value.boolean})
-                on conflict (business_id, person_id, custom_field_id)
-                do update set text_value = excluded.text_value, boolean_value = excluded.boolean_value`
-              const removed = yield* sql`
-                delete from person_custom_field_selections
-                where business_id = ${businessId} and person_id = ${personId} and custom_field_id = ${value.customFieldId}
-                  and custom_field_option_id <> all(${value.optionIds}::bigint[])
-                returning 1 as id`
-              const added = value.optionIds.length === 0 ? [] : yield* sql`
-                insert into person_custom_field_selections (business_id, person_id, custom_field_id, custom_field_option_id)
-                select ${businessId}, ${personId}, ${value.customFieldId}, o from unnest(${value.optionIds}::bigint[]) as o
-                on conflict do nothing
-                returning 1 as id`
-              if (removed.length + added.length > 0) {
-                yield* sql`update person_custom_field_values set updated_at = now()
-                           where business_id = ${businessId} and person_id = ${personId} and custom_field_id = ${value.customFieldId}`
-              }
-            }),
-        { discard: true }
-      ).pipe(Effect.orDie),
 
     /** What keeps a person from being deleted, among the records that exist so far. */
     deleteBlockers: (businessId: number, personId: number) => deleteBlockers({ businessId, id: personId }).pipe(Effect.orDie),
