@@ -4,6 +4,7 @@ import { OCCURRENCE_STATES } from "../event-occurrences/model.ts"
 import { type Page, totalCount } from "../shared/pagination.ts"
 import { recipientJoin } from "../mail/recipient.ts"
 import { insertTenantRows } from "../shared/sql-rows.ts"
+import { leaseVisitsQueries } from "./lease-visits-repo.ts"
 import { HOLDING_STATES, VISIT_COLUMNS, VisitRow, type VisitState } from "./model.ts"
 import { WaitlistEntries } from "./waitlist-entries.ts"
 
@@ -50,16 +51,6 @@ export interface VisitListFilters {
 export type VisitChange = Partial<
   Pick<VisitInsert, "person_id" | "state" | "registered_at" | "completed_at" | "noshow_at" | "cancelled_at">
 >
-
-/** A visit a booking's lease made. */
-const LeaseVisit = Schema.Struct({
-  id: Schema.Number,
-  lease_id: Schema.Number,
-  event_occurrence_id: Schema.Number,
-  person_id: Schema.NullOr(Schema.Number),
-  state: Schema.String
-})
-export type LeaseVisit = typeof LeaseVisit.Type
 
 const Ids = Schema.Array(Schema.Number)
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
@@ -172,33 +163,6 @@ const make = Effect.gen(function* () {
           where v.business_id = ${businessId} and v.person_id = ${id} and v.state = any(${holding})
             and o.start_at > ${now} and o.state in ('active', 'reserved')`
   })
-  const ofLeases = SqlSchema.findAll({
-    Request: InBusiness,
-    Result: LeaseVisit,
-    execute: ({ businessId, ids }) =>
-      sql`select v.id, v.lease_id, v.event_occurrence_id, v.person_id, v.state from visits v
-          join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
-          where v.business_id = ${businessId} and v.lease_id = any(${ids})
-          order by o.start_at, v.id`
-  })
-  const registerOfLeases = SqlSchema.findAll({
-    Request: Schema.Struct({ ...InBusiness.fields, now: Schema.Date }),
-    Result: Schema.Struct({ id: Schema.Number }),
-    execute: ({ businessId, ids, now }) =>
-      sql`update visits set state = 'registered', registered_at = ${now}, updated_at = ${now}
-          where business_id = ${businessId} and lease_id = any(${ids}) and state = 'reserved'
-          returning id`
-  })
-  const setPersonOfLease = SqlSchema.void({
-    Request: Schema.Struct({ ...ById.fields, personId: Schema.NullOr(Schema.Number), now: Schema.Date }),
-    execute: ({ businessId, id, personId, now }) =>
-      sql`update visits set person_id = ${personId}, updated_at = ${now}
-          where business_id = ${businessId} and lease_id = ${id}`
-  })
-  const removeByIds = SqlSchema.void({
-    Request: InBusiness,
-    execute: ({ businessId, ids }) => sql`delete from visits where business_id = ${businessId} and id = any(${ids})`
-  })
   const recipient = SqlSchema.findOneOption({
     Request: ById,
     Result: Schema.Struct({
@@ -214,6 +178,8 @@ const make = Effect.gen(function* () {
   })
 
   return {
+    ...leaseVisitsQueries(sql),
+
     /**
      * Locks the occurrences for the rest of the transaction, in id order so two writers never
      * wait on each other in a cycle, and returns them. Unknown ids are absent. FOR NO KEY
@@ -293,30 +259,6 @@ const make = Effect.gen(function* () {
     /** Where a visit notice goes (src/mail/recipient.ts). Null e-mail: nobody to tell. */
     recipient: (businessId: number, personId: number) =>
       recipient({ businessId, id: personId }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    // ---- The visits of bookings' leases ----
-
-    /** The visits the leases made (by occurrence start). */
-    ofLeases: (businessId: number, leaseIds: ReadonlyArray<number>) =>
-      leaseIds.length === 0
-        ? Effect.succeed([] as ReadonlyArray<LeaseVisit>)
-        : ofLeases({ businessId, ids: leaseIds }).pipe(Effect.orDie),
-
-    /** reserved → registered for the leases' visits; returns the ids registered. */
-    registerOfLeases: (businessId: number, leaseIds: ReadonlyArray<number>, now: Date) =>
-      leaseIds.length === 0
-        ? Effect.succeed([] as ReadonlyArray<number>)
-        : registerOfLeases({ businessId, ids: leaseIds, now }).pipe(
-          Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id).sort((a, b) => a - b)),
-          Effect.orDie
-        ),
-
-    /** The lease's visits follow its person. */
-    setPersonOfLease: (businessId: number, leaseId: number, personId: number | null, now: Date) =>
-      setPersonOfLease({ businessId, id: leaseId, personId, now }).pipe(Effect.orDie),
-
-    deleteByIds: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0 ? Effect.void : removeByIds({ businessId, ids }).pipe(Effect.orDie),
 
     /**
      * The waitlist's answers (a port: waitlist entries are the waitlist's SQL). Taken when the
