@@ -1,14 +1,14 @@
 import { Effect, Option, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "../src/api.ts"
+import { apiOf } from "../src/shared/http-api.ts"
 import { CurrentStaff } from "../src/auth/access.ts"
 import { AppConfig } from "../src/platform/config.ts"
 import { type RateLimitDecision, RateLimiter } from "../src/platform/rate-limit.ts"
 import { BadRequest, Forbidden, NotFound, Unprocessable } from "../src/shared/errors.ts"
 import { t } from "../src/shared/i18n.ts"
 import { RequestContext } from "../src/shared/request-context.ts"
-import { JSON_API, QueryResponse, ReportsUnavailable } from "./api.ts"
+import { JSON_API, QueryResponse, ReportsApi, ReportsUnavailable } from "./api.ts"
 import { queryReport } from "./service.ts"
 
 /**
@@ -47,7 +47,7 @@ const headersOf = (decision: RateLimitDecision) => ({
 const errorsResponse = (status: number, errors: ReadonlyArray<string>, headers: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe({ errors }, { status, headers, contentType: JSON_API })
 
-export const ReportsLive = HttpApiBuilder.group(Api, "reports", (handlers) =>
+export const ReportsLive = HttpApiBuilder.group(apiOf(ReportsApi), "reports", (handlers) =>
   handlers.handle("query", ({ params, payload, request }) =>
     Effect.gen(function* () {
       const decision = yield* rateLimit(request)

@@ -1,4 +1,5 @@
-import { HttpApi, OpenApi } from "effect/http-api"
+import { OpenApi } from "effect/http-api"
+import { apiOf } from "./shared/http-api.ts"
 import { AccountApi, AccountPasswordsApi } from "./accounts/api.ts"
 import { BrandingApi, BusinessFrontApi } from "./business/front.api.ts"
 import { BusinessDeskApi } from "./business/desk.api.ts"
@@ -38,52 +39,44 @@ import { WaiversDeskApi, WaiversFrontApi } from "./waivers/api.ts"
  * suffix, tokens, locale, rate limits, form bodies, error bodies) are applied by the request
  * pipeline (platform/request-pipeline.ts) and the access middlewares (auth/access.ts).
  */
-export const Api = HttpApi.make("studio")
-  .add(HealthApi)
-  .add(BusinessFrontApi)
-  .add(BrandingApi)
-  .add(BusinessDeskApi)
-  .add(LocationsFrontApi)
-  .add(LocationsDeskApi)
-  .add(CustomFieldsDeskApi)
-  .add(PeopleFrontApi)
-  .add(PeopleDeskApi)
-  .add(AccountApi)
-  .add(AccountPasswordsApi)
-  .add(WebhooksApi)
-  .add(ReportsApi)
-  .add(ServicesFrontApi)
-  .add(ServicesDeskApi)
-  .add(StaffMembersFrontApi)
-  .add(StaffMembersDeskApi)
-  .add(EventsFrontApi)
-  .add(EventsDeskApi)
-  .add(EventOccurrencesFrontApi)
-  .add(EventOccurrencesDeskApi)
-  .add(AvailabilityFrontApi)
-  .add(AvailabilityDeskApi)
-  .add(EligibilityFrontApi)
-  .add(EligibilityDeskApi)
-  // Visits and make-ups (issue 5)
-  .add(VisitsFrontApi)
-  .add(VisitsDeskApi)
-  .add(MakeUpsDeskApi)
-  // Waitlists, notes and waivers (issue 5)
-  .add(WaitlistsFrontApi)
-  .add(WaitlistsDeskApi)
-  .add(NotesFrontApi)
-  .add(NotesDeskApi)
-  .add(WaiversFrontApi)
-  .add(WaiversDeskApi)
-  // Bookings and leases (issue 5)
-  .add(BookingsFrontApi)
-  .add(BookingsDeskApi)
-  // Report every offending field of a request at once, not only the first.
-  .annotate(HttpApi.ParseOptions, { errors: "all" })
-  // Not for the bodies we answer: "all" only matters when encoding fails, which is a 500 either
-  // way, and it takes Schema off its fast path for structs on every response (≈ 20 µs each).
-  .annotate(HttpApi.SuccessParseOptions, {})
-  .annotate(HttpApi.ErrorParseOptions, {})
+export const Api = apiOf(
+  HealthApi,
+  BusinessFrontApi,
+  BrandingApi,
+  BusinessDeskApi,
+  LocationsFrontApi,
+  LocationsDeskApi,
+  CustomFieldsDeskApi,
+  PeopleFrontApi,
+  PeopleDeskApi,
+  AccountApi,
+  AccountPasswordsApi,
+  WebhooksApi,
+  ReportsApi,
+  ServicesFrontApi,
+  ServicesDeskApi,
+  StaffMembersFrontApi,
+  StaffMembersDeskApi,
+  EventsFrontApi,
+  EventsDeskApi,
+  EventOccurrencesFrontApi,
+  EventOccurrencesDeskApi,
+  AvailabilityFrontApi,
+  AvailabilityDeskApi,
+  EligibilityFrontApi,
+  EligibilityDeskApi,
+  VisitsFrontApi,
+  VisitsDeskApi,
+  MakeUpsDeskApi,
+  WaitlistsFrontApi,
+  WaitlistsDeskApi,
+  NotesFrontApi,
+  NotesDeskApi,
+  WaiversFrontApi,
+  WaiversDeskApi,
+  BookingsFrontApi,
+  BookingsDeskApi
+)
   .annotateMerge(
     OpenApi.annotations({
       title: "Studio Service Core API v2",

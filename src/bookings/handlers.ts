@@ -1,11 +1,13 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "../api.ts"
+import { apiOf } from "../shared/http-api.ts"
+import { BookingsFrontApi } from "./front.api.ts"
+import { BookingsDeskApi } from "./desk.api.ts"
 import { addLease, deleteLease, getLease, updateLease } from "./lease-commands.ts"
 import { deskCaller, frontCaller } from "./lookup.ts"
 import { completeBooking, createBooking, deleteBooking, getBooking } from "./service.ts"
 
-export const BookingsFrontLive = HttpApiBuilder.group(Api, "bookingsFront", (handlers) =>
+export const BookingsFrontLive = HttpApiBuilder.group(apiOf(BookingsFrontApi), "bookingsFront", (handlers) =>
   handlers
     .handle("create", ({ payload }) => Effect.flatMap(frontCaller, (caller) => createBooking(caller, payload.booking)))
     .handle("get", ({ params }) => Effect.flatMap(frontCaller, (caller) => getBooking(caller, params.id)))
@@ -17,7 +19,7 @@ export const BookingsFrontLive = HttpApiBuilder.group(Api, "bookingsFront", (han
       Effect.flatMap(frontCaller, (caller) => updateLease(caller, params.booking_id, params.id, payload.lease)))
     .handle("deleteLease", ({ params }) => Effect.flatMap(frontCaller, (caller) => deleteLease(caller, params.booking_id, params.id))))
 
-export const BookingsDeskLive = HttpApiBuilder.group(Api, "bookingsDesk", (handlers) =>
+export const BookingsDeskLive = HttpApiBuilder.group(apiOf(BookingsDeskApi), "bookingsDesk", (handlers) =>
   handlers
     .handle("create", ({ payload }) => Effect.flatMap(deskCaller, (caller) => createBooking(caller, payload.booking)))
     .handle("get", ({ params }) => Effect.flatMap(deskCaller, (caller) => getBooking(caller, params.id)))

@@ -1,6 +1,7 @@
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "../api.ts"
+import { apiOf } from "../shared/http-api.ts"
+import { CustomFieldsDeskApi } from "./desk.api.ts"
 import { listCustomFields } from "./service.ts"
 
-export const CustomFieldsDeskLive = HttpApiBuilder.group(Api, "customFieldsDesk", (handlers) =>
+export const CustomFieldsDeskLive = HttpApiBuilder.group(apiOf(CustomFieldsDeskApi), "customFieldsDesk", (handlers) =>
   handlers.handle("list", ({ query }) => listCustomFields(query)))

@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
-import { Api } from "../api.ts"
-import { Unavailable } from "./api.ts"
+import { apiOf } from "../shared/http-api.ts"
+import { HealthApi, Unavailable } from "./api.ts"
 
-export const HealthLive = HttpApiBuilder.group(Api, "health", (handlers) =>
+export const HealthLive = HttpApiBuilder.group(apiOf(HealthApi), "health", (handlers) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return handlers

@@ -1,19 +1,21 @@
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "../api.ts"
+import { apiOf } from "../shared/http-api.ts"
+import { NotesFrontApi } from "./front.api.ts"
+import { NotesDeskApi } from "./desk.api.ts"
 import type { NoteTarget } from "./model.ts"
 import { createNote, deleteNote, getDeskNote, getFrontNote, listDeskNotes, listFrontNotes, updateNote } from "./service.ts"
 
 const person = (id: number): NoteTarget => ({ _tag: "Person", id })
 const occurrence = (id: number): NoteTarget => ({ _tag: "EventOccurrence", id })
 
-export const NotesFrontLive = HttpApiBuilder.group(Api, "notesFront", (handlers) =>
+export const NotesFrontLive = HttpApiBuilder.group(apiOf(NotesFrontApi), "notesFront", (handlers) =>
   handlers
     .handle("personList", ({ params, query }) => listFrontNotes(person(params.person_id), query))
     .handle("personGet", ({ params }) => getFrontNote(person(params.person_id), params.id))
     .handle("occurrenceList", ({ params, query }) => listFrontNotes(occurrence(params.event_occurrence_id), query))
     .handle("occurrenceGet", ({ params }) => getFrontNote(occurrence(params.event_occurrence_id), params.id)))
 
-export const NotesDeskLive = HttpApiBuilder.group(Api, "notesDesk", (handlers) =>
+export const NotesDeskLive = HttpApiBuilder.group(apiOf(NotesDeskApi), "notesDesk", (handlers) =>
   handlers
     .handle("personList", ({ params, query }) => listDeskNotes(person(params.person_id), query))
     .handle("personGet", ({ params }) => getDeskNote(person(params.person_id), params.id))

@@ -1,14 +1,16 @@
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "../api.ts"
+import { apiOf } from "../shared/http-api.ts"
+import { PeopleFrontApi } from "./front.api.ts"
+import { PeopleDeskApi } from "./desk.api.ts"
 import { createPerson, deletePerson, updatePerson } from "./commands.ts"
 import { getDeskPerson, getFrontPeople, listDeskPeople, searchDeskPeople } from "./service.ts"
 
-export const PeopleFrontLive = HttpApiBuilder.group(Api, "peopleFront", (handlers) =>
+export const PeopleFrontLive = HttpApiBuilder.group(apiOf(PeopleFrontApi), "peopleFront", (handlers) =>
   handlers
     .handle("me", ({ query }) => getFrontPeople("me", query.with_dependents === true))
     .handle("get", ({ params, query }) => getFrontPeople(params.id, query.with_dependents === true)))
 
-export const PeopleDeskLive = HttpApiBuilder.group(Api, "peopleDesk", (handlers) =>
+export const PeopleDeskLive = HttpApiBuilder.group(apiOf(PeopleDeskApi), "peopleDesk", (handlers) =>
   handlers
     .handle("list", ({ query }) => listDeskPeople(query))
     .handle("search", ({ query }) => searchDeskPeople(query))

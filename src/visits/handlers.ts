@@ -1,5 +1,7 @@
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "../api.ts"
+import { apiOf } from "../shared/http-api.ts"
+import { VisitsFrontApi } from "./front.api.ts"
+import { VisitsDeskApi } from "./desk.api.ts"
 import { createDeskVisit, createFrontVisit, deleteDeskVisit, deleteFrontVisit, updateDeskVisit } from "./commands.ts"
 import {
   deskVisitSummary,
@@ -10,14 +12,14 @@ import {
   listFrontPersonVisits
 } from "./service.ts"
 
-export const VisitsFrontLive = HttpApiBuilder.group(Api, "visitsFront", (handlers) =>
+export const VisitsFrontLive = HttpApiBuilder.group(apiOf(VisitsFrontApi), "visitsFront", (handlers) =>
   handlers
     .handle("get", ({ params }) => getFrontVisit(params.id))
     .handle("list", ({ params, query }) => listFrontPersonVisits(params.person_id, query))
     .handle("create", ({ payload }) => createFrontVisit(payload.visit))
     .handle("delete", ({ params }) => deleteFrontVisit(params.id)))
 
-export const VisitsDeskLive = HttpApiBuilder.group(Api, "visitsDesk", (handlers) =>
+export const VisitsDeskLive = HttpApiBuilder.group(apiOf(VisitsDeskApi), "visitsDesk", (handlers) =>
   handlers
     .handle("get", ({ params }) => getDeskVisit(params.id))
     .handle("summary", ({ params }) => deskVisitSummary(params.person_id))

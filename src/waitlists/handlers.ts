@@ -1,5 +1,7 @@
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "../api.ts"
+import { apiOf } from "../shared/http-api.ts"
+import { WaitlistsFrontApi } from "./front.api.ts"
+import { WaitlistsDeskApi } from "./desk.api.ts"
 import {
   createDeskEntry,
   createFrontEntry,
@@ -14,7 +16,7 @@ import {
   updateDeskEntry
 } from "./service.ts"
 
-export const WaitlistsFrontLive = HttpApiBuilder.group(Api, "waitlistsFront", (handlers) =>
+export const WaitlistsFrontLive = HttpApiBuilder.group(apiOf(WaitlistsFrontApi), "waitlistsFront", (handlers) =>
   handlers
     .handle("eligibilities", ({ params }) => frontWaitlistEligibilities(params.event_occurrence_id))
     .handle("get", ({ params }) => getFrontEntry(params.id))
@@ -22,7 +24,7 @@ export const WaitlistsFrontLive = HttpApiBuilder.group(Api, "waitlistsFront", (h
     .handle("create", ({ payload }) => createFrontEntry(payload.waitlist_entry))
     .handle("delete", ({ params }) => deleteFrontEntry(params.id)))
 
-export const WaitlistsDeskLive = HttpApiBuilder.group(Api, "waitlistsDesk", (handlers) =>
+export const WaitlistsDeskLive = HttpApiBuilder.group(apiOf(WaitlistsDeskApi), "waitlistsDesk", (handlers) =>
   handlers
     .handle("get", ({ params }) => getDeskEntry(params.id))
     .handle("personList", ({ params, query }) => listDeskPersonEntries(params.person_id, query))

@@ -1,5 +1,6 @@
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "../api.ts"
+import { apiOf } from "../shared/http-api.ts"
+import { WebhooksApi } from "./api.ts"
 import {
   createWebhook,
   deleteWebhook,
@@ -11,7 +12,7 @@ import {
   updateWebhook
 } from "./service.ts"
 
-export const WebhooksLive = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
+export const WebhooksLive = HttpApiBuilder.group(apiOf(WebhooksApi), "webhooks", (handlers) =>
   handlers
     .handle("create", ({ payload }) => createWebhook(payload))
     .handle("list", () => listWebhooks())

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { OpenApi } from "effect/http-api"
-import { Api } from "../api.ts"
+import { Api } from "./api.ts"
 
 /**
  * The API reference page at `/api/docs`: Scalar, served from the copy bundled with Effect
