@@ -37,7 +37,7 @@ import { WaiversDeskApi, WaiversFrontApi } from "./waivers/api.ts"
 /**
  * The whole HTTP contract. Conventions shared by every endpoint (host tenancy, `.json`
  * suffix, tokens, locale, rate limits, form bodies, error bodies) are applied by the request
- * pipeline (platform/request-pipeline.ts) and the access middlewares (auth/access.ts).
+ * pipeline (request-pipeline.ts) and the access middlewares (auth/access.ts).
  */
 export const Api = apiOf(
   HealthApi,

@@ -1,13 +1,12 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentAccount } from "../auth/access.ts"
 import { sendMail } from "../mail/service.ts"
-import { OAuthRepo } from "../oauth/repo.ts"
-import type { Locale } from "../shared/locale.ts"
+import { requestPasswordReset } from "../oauth/service.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
-import { emailConfirmationLink, issueAccountToken, passwordResetLink } from "./account-tokens.ts"
+import { emailConfirmationLink, issueAccountToken } from "../auth/account-tokens.ts"
 import type { AccountBusinessesQuery } from "./model.ts"
 import { AccountsRepo } from "./repo.ts"
 import { frontPeopleOf } from "../people/service.ts"
@@ -71,24 +70,3 @@ export const createPasswordReset = Effect.fn("Accounts.createPasswordReset")(fun
   return {}
 })
 
-/** Sends a password-reset link when the account exists; the caller says the same either way. */
-export const requestPasswordReset = Effect.fn("Accounts.requestPasswordReset")(function* (
-  email: string,
-  locale: Locale,
-  origin: string
-) {
-  const account = yield* (yield* OAuthRepo).accountByEmail(email.trim())
-  if (Option.isNone(account)) return
-  const sql = yield* SqlClient.SqlClient
-  yield* sql.withTransaction(
-    Effect.gen(function* () {
-      const resetToken = yield* issueAccountToken(account.value.id, "password_reset")
-      yield* sendMail({
-        template: "password_reset",
-        to: account.value.email,
-        locale,
-        params: { name: account.value.first_name || account.value.email, link: passwordResetLink(origin, resetToken) }
-      })
-    })
-  ).pipe(Effect.orDie)
-})

@@ -1,8 +1,12 @@
 import { Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import { issueAccountToken, passwordResetLink } from "../auth/account-tokens.ts"
 import { hashClientSecret } from "../auth/applications.ts"
 import { verifyPassword } from "../auth/passwords.ts"
 import { AccessTokens, generateToken, hashToken } from "../auth/tokens.ts"
+import { sendMail } from "../mail/service.ts"
+import type { Locale } from "../shared/locale.ts"
 import { type Application, OAuthRepo } from "./repo.ts"
 
 /**
@@ -175,4 +179,26 @@ export const exchangeCode = Effect.fn("OAuth.exchangeCode")(function* (body: Tok
     codeHash
   })
   return token
+})
+
+/** Sends a password-reset link when the account exists; the caller says the same either way. */
+export const requestPasswordReset = Effect.fn("OAuth.requestPasswordReset")(function* (
+  email: string,
+  locale: Locale,
+  origin: string
+) {
+  const account = yield* (yield* OAuthRepo).accountByEmail(email.trim())
+  if (Option.isNone(account)) return
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.withTransaction(
+    Effect.gen(function* () {
+      const resetToken = yield* issueAccountToken(account.value.id, "password_reset")
+      yield* sendMail({
+        template: "password_reset",
+        to: account.value.email,
+        locale,
+        params: { name: account.value.first_name || account.value.email, link: passwordResetLink(origin, resetToken) }
+      })
+    })
+  ).pipe(Effect.orDie)
 })

@@ -1,6 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { issueAccountToken, passwordResetLink } from "../accounts/account-tokens.ts"
+import { issueAccountToken, passwordResetLink } from "../auth/account-tokens.ts"
 import { requireManagerOrHigher } from "../auth/policies.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { sendMail } from "../mail/service.ts"

@@ -1,6 +1,6 @@
 import { Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { generateToken, hashToken } from "../auth/tokens.ts"
+import { generateToken, hashToken } from "./tokens.ts"
 
 /**
  * One-time account tokens mailed to people: a password reset (also how an invited person
