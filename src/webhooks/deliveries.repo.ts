@@ -1,0 +1,158 @@
+import { Effect, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { AttemptRow, DeliveryRow, type DeliveryStatus, DeliveryWorkRow } from "./model.ts"
+
+/** The SQL of webhook deliveries and their attempts: fan-out, claims, the log (part of `WebhooksRepo`, repo.ts). */
+const decodeDeliveries = Schema.decodeUnknownEffect(Schema.Array(DeliveryRow))
+const decodeAttempts = Schema.decodeUnknownEffect(Schema.Array(AttemptRow))
+const decodeWork = Schema.decodeUnknownEffect(Schema.Array(DeliveryWorkRow))
+const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
+
+export interface AttemptRecord {
+  readonly attempt: number
+  readonly startedAt: Date
+  readonly statusCode: number | null
+  readonly latencyMs: number
+  readonly error: string | null
+  readonly responseBody: string | null
+}
+
+export const makeDeliveriesRepo = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+
+  return {
+    /**
+     * One delivery per enabled subscription of the event's topic (one made while the fan-out was
+     * queued gets the event too: it happened as the subscription began), and one job for each,
+     * in one statement (graphile-worker's `add_jobs`, the batch form of what src/platform/jobs.ts
+     * does: the same task, key and attempts as `enqueueDelivery`). Idempotent: a second run (the
+     * fan-out job retried) makes no delivery and no job. Returns how many it made.
+     */
+    fanOut: (businessId: number, eventId: number, job: { readonly task: string; readonly maxAttempts: number }) =>
+      sql<{ readonly n: number }>`
+          with created as (
+            insert into webhook_deliveries (business_id, subscription_id, event_id, kind)
+            select s.business_id, s.id, e.id, 'event'
+            from webhook_events e
+            join businesses b on b.id = e.business_id and b.webhooks_enabled
+            join webhook_subscriptions s on s.business_id = e.business_id and s.topic = e.topic and s.enabled
+            where e.business_id = ${businessId} and e.id = ${eventId}
+            order by s.id
+            on conflict (business_id, subscription_id, event_id) where kind = 'event' do nothing
+            returning business_id, id
+          )
+          select case when exists (select 1 from created) then (
+            select count(*) from graphile_worker.add_jobs(array(
+              select row(${job.task}::text, json_build_object('business_id', business_id, 'delivery_id', id), null::text,
+                         null::timestamptz, ${job.maxAttempts}::int, 'webhook_delivery:' || business_id || ':' || id, null::int,
+                         null::text[])::graphile_worker.job_spec
+              from created order by id))
+          ) else 0 end as n`.pipe(
+        Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+        Effect.orDie
+      ),
+
+    /**
+     * Claims the next attempt of a pending delivery whose subscription is enabled, in one
+     * statement: the attempt number (the row lock serializes two runs of one delivery), a log
+     * row for a previous attempt a dead worker left unrecorded, and what the POST needs.
+     * None: nothing to attempt (delivered, failed, cancelled, or its subscription disabled or gone).
+     */
+    claimAttempt: (businessId: number, deliveryId: number, interrupted: string) =>
+      sql`with claimed as (
+            update webhook_deliveries d set attempt_count = d.attempt_count + 1, next_attempt_at = null, updated_at = now()
+            where d.business_id = ${businessId} and d.id = ${deliveryId} and d.status = 'pending'
+              and exists (select 1 from webhook_subscriptions s
+                          where s.business_id = d.business_id and s.id = d.subscription_id and s.enabled)
+            returning d.business_id, d.id, d.subscription_id, d.event_id, d.attempt_count
+          ), cut_off as (
+            insert into webhook_delivery_attempts (business_id, delivery_id, attempt, started_at, status_code, latency_ms, error)
+            select business_id, id, attempt_count - 1, now(), null, 0, ${interrupted} from claimed where attempt_count > 1
+            on conflict (business_id, delivery_id, attempt) do nothing
+          )
+          select c.business_id, c.id, c.subscription_id, c.attempt_count, e.message_id, e.payload::text as body,
+                 s.target, s.secret_encrypted, s.previous_secret_encrypted, s.previous_secret_expires_at
+          from claimed c
+          join webhook_events e on e.business_id = c.business_id and e.id = c.event_id
+          join webhook_subscriptions s on s.business_id = c.business_id and s.id = c.subscription_id`.pipe(
+        Effect.flatMap(decodeWork),
+        Effect.map((rows) => Option.fromNullishOr(rows[0])),
+        Effect.orDie
+      ),
+
+    /** A pending delivery whose subscription is disabled will not be attempted. */
+    cancelPending: (businessId: number, deliveryId: number) =>
+      sql`update webhook_deliveries set status = 'cancelled', next_attempt_at = null, completed_at = now(), updated_at = now()
+          where business_id = ${businessId} and id = ${deliveryId} and status = 'pending'`.pipe(Effect.asVoid, Effect.orDie),
+
+    /** The attempt's log row and the delivery's new state, in one statement. */
+    recordAttempt: (
+      businessId: number,
+      deliveryId: number,
+      attempt: AttemptRecord,
+      outcome: { readonly status: DeliveryStatus; readonly nextAttemptAt: Date | null }
+    ) =>
+      sql`with logged as (
+            insert into webhook_delivery_attempts
+              (business_id, delivery_id, attempt, started_at, status_code, latency_ms, error, response_body)
+            values (${businessId}, ${deliveryId}, ${attempt.attempt}, ${attempt.startedAt}, ${attempt.statusCode},
+                    ${attempt.latencyMs}, ${attempt.error}, ${attempt.responseBody})
+            on conflict (business_id, delivery_id, attempt) do nothing
+          )
+          update webhook_deliveries set status = ${outcome.status},
+            last_status_code = coalesce(${attempt.statusCode}::int, last_status_code),
+            next_attempt_at = ${outcome.nextAttemptAt},
+            completed_at = ${outcome.status === "pending" ? sql`null` : sql`now()`},
+            updated_at = now()
+          where business_id = ${businessId} and id = ${deliveryId}`.pipe(Effect.asVoid, Effect.orDie),
+
+    /** Newest first; `before` is the last id of the previous page. */
+    listDeliveries: (
+      businessId: number,
+      subscriptionId: number,
+      options: { readonly before: number | undefined; readonly limit: number; readonly status: DeliveryStatus | undefined }
+    ) =>
+      Effect.gen(function* () {
+        const deliveries = yield* sql`
+          select d.id, d.subscription_id, e.message_id, e.topic, d.kind, d.status, d.attempt_count, d.last_status_code,
+                 d.next_attempt_at, d.created_at, d.completed_at
+          from webhook_deliveries d
+          join webhook_events e on e.business_id = d.business_id and e.id = d.event_id
+          where d.business_id = ${businessId} and d.subscription_id = ${subscriptionId}
+            ${options.before === undefined ? sql`` : sql`and d.id < ${options.before}`}
+            ${options.status === undefined ? sql`` : sql`and d.status = ${options.status}`}
+          order by d.id desc
+          limit ${options.limit}`.pipe(Effect.flatMap(decodeDeliveries))
+        const ids = deliveries.map((d) => d.id)
+        const attempts = ids.length === 0 ? [] : yield* sql`
+          select delivery_id, attempt, started_at, status_code, latency_ms, error, response_body
+          from webhook_delivery_attempts
+          where business_id = ${businessId} and delivery_id = any(${ids})
+          order by delivery_id, attempt`.pipe(Effect.flatMap(decodeAttempts))
+        return { deliveries, attempts }
+      }).pipe(Effect.orDie),
+
+    findDelivery: (businessId: number, deliveryId: number) =>
+      Effect.gen(function* () {
+        const deliveries = yield* sql`
+          select d.id, d.subscription_id, e.message_id, e.topic, d.kind, d.status, d.attempt_count, d.last_status_code,
+                 d.next_attempt_at, d.created_at, d.completed_at
+          from webhook_deliveries d
+          join webhook_events e on e.business_id = d.business_id and e.id = d.event_id
+          where d.business_id = ${businessId} and d.id = ${deliveryId}`.pipe(Effect.flatMap(decodeDeliveries))
+        const attempts = yield* sql`
+          select delivery_id, attempt, started_at, status_code, latency_ms, error, response_body
+          from webhook_delivery_attempts where business_id = ${businessId} and delivery_id = ${deliveryId}
+          order by attempt`.pipe(Effect.flatMap(decodeAttempts))
+        return Option.fromNullishOr(deliveries[0]).pipe(Option.map((delivery) => ({ delivery, attempts })))
+      }).pipe(Effect.orDie),
+
+    insertReplay: (businessId: number, subscriptionId: number, eventId: number) =>
+      sql`insert into webhook_deliveries (business_id, subscription_id, event_id, kind)
+          values (${businessId}, ${subscriptionId}, ${eventId}, 'replay') returning id`.pipe(
+        Effect.flatMap(decodeIds),
+        Effect.map((rows) => rows[0]!.id),
+        Effect.orDie
+      )
+  }
+})
