@@ -16,7 +16,7 @@ import {
 
 /**
  * Clients (`clients`): one row per person of the business, read from the `clients` table of
- * the report store (reports/sync/tables.ts builds it). Fields relative to "today" (age,
+ * the report store (reports/sync/tables/clients.ts builds it). Fields relative to "today" (age,
  * tenure, days since or until something) are computed at query time from `r.today`, the
  * query's clock in the business's time zone, so they never go stale between syncs.
  */

@@ -5,7 +5,7 @@ import { type ColumnDef, type ResourceCatalog, byName, column, commonDetail, com
 /**
  * Event occurrence staff members (`event_occurrence_staff_members`): one row per staff member
  * (instructor, trainer or organizer) of each occurrence, read from the schedule's
- * occurrence staff (sync/tables.ts).
+ * occurrence staff (sync/tables/event-occurrence-staff-members.ts).
  */
 const detail = byName([
   ...commonDetail({ currency: true }),

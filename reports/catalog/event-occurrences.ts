@@ -8,7 +8,7 @@ import { type ColumnDef, type ResourceCatalog, byName, commonDetail, commonGroup
 
 /**
  * Event occurrences (`event_occurrences`): one row per occurrence, with its enrollment
- * counts. The store's `event_occurrences` table is read from the schedule (sync/tables.ts);
+ * counts. The store's `event_occurrences` table is read from the schedule (sync/tables/event-occurrences.ts);
  * the enrollment counts are 0 until visits and waitlists exist.
  */
 const detail = byName([...commonDetail({ currency: true }), ...occurrenceDetail])

@@ -15,17 +15,11 @@ import {
   removeOldGenerations,
   storeFile
 } from "./generations.ts"
-import {
-  type StoreTable,
-  changedOccurrencesSql,
-  changedPeopleSql,
-  clientsTable,
-  createTableSql,
-  customFieldsTable,
-  enrollmentsTable,
-  eventOccurrenceStaffMembersTable,
-  eventOccurrencesTable
-} from "./tables.ts"
+import { changedPeopleSql, clientsTable, customFieldsTable } from "./tables/clients.ts"
+import { enrollmentsTable } from "./tables/enrollments.ts"
+import { eventOccurrenceStaffMembersTable } from "./tables/event-occurrence-staff-members.ts"
+import { changedOccurrencesSql, eventOccurrencesTable } from "./tables/event-occurrences.ts"
+import { createTableSql, type StoreTable } from "./tables/types.ts"
 
 /**
  * Builds the report store from PostgreSQL.

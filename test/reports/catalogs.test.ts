@@ -6,7 +6,9 @@ import { eventOccurrenceStaffMembersCatalog } from "../../reports/catalog/event-
 import { eventOccurrencesCatalog } from "../../reports/catalog/event-occurrences.ts"
 import type { ResourceCatalog, WireType } from "../../reports/catalog/types.ts"
 import { DUCKDB_OPTIONS } from "../../reports/sync/sync.ts"
-import { enrollmentsTable, eventOccurrenceStaffMembersTable, eventOccurrencesTable } from "../../reports/sync/tables.ts"
+import { enrollmentsTable } from "../../reports/sync/tables/enrollments.ts"
+import { eventOccurrenceStaffMembersTable } from "../../reports/sync/tables/event-occurrence-staff-members.ts"
+import { eventOccurrencesTable } from "../../reports/sync/tables/event-occurrences.ts"
 import { clientRow, memoryStore, page, type Row } from "./support.ts"
 
 /**

@@ -7,7 +7,8 @@ import { QueryAttributes } from "../../reports/grammar.ts"
 import { normalize } from "../../reports/normalize.ts"
 import { runQuery } from "../../reports/run.ts"
 import { DUCKDB_OPTIONS } from "../../reports/sync/sync.ts"
-import { type StoreTable, clientsTable, createTableSql, customFieldsTable } from "../../reports/sync/tables.ts"
+import { clientsTable, customFieldsTable } from "../../reports/sync/tables/clients.ts"
+import { createTableSql, type StoreTable } from "../../reports/sync/tables/types.ts"
 import { t } from "../../src/shared/i18n.ts"
 
 /** Report engine tests run on an in-memory DuckDB holding the store's real tables. */

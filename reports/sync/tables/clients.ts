@@ -1,0 +1,228 @@
+import { franchiseId, franchiseJoin, fullName, type StoreTable } from "./types.ts"
+
+/** Clients: one row per person, in every state (person_state tells active, hidden, deleted). */
+export const clientsTable: StoreTable = {
+  name: "clients",
+  businessIdSql: "p.business_id",
+  columns: [
+    ["key", "VARCHAR NOT NULL"],
+    ["business_id", "BIGINT NOT NULL"],
+    ["business_name", "VARCHAR"],
+    ["business_subdomain", "VARCHAR"],
+    ["franchise_id", "BIGINT"],
+    ["currency_code", "VARCHAR"],
+    ["time_zone", "VARCHAR NOT NULL"],
+    ["person_id", "BIGINT NOT NULL"],
+    ["first_name", "VARCHAR"],
+    ["middle_name", "VARCHAR"],
+    ["last_name", "VARCHAR"],
+    ["full_name", "VARCHAR"],
+    ["email", "VARCHAR"],
+    ["phone", "VARCHAR"],
+    ["address", "VARCHAR"],
+    ["birthdate", "DATE"],
+    ["account_claim_date", "DATE"],
+    ["account_credit_amount", "BIGINT"],
+    ["account_manager_emails", "VARCHAR"],
+    ["account_manager_names", "VARCHAR"],
+    ["account_manager_phones", "VARCHAR"],
+    ["also_staff", "BOOLEAN"],
+    ["client_since_date", "DATE"],
+    ["completed_visits", "BIGINT"],
+    ["current_plan_revenue_category", "VARCHAR"],
+    ["current_plan_types", "VARCHAR"],
+    ["current_plans", "VARCHAR"],
+    ["dependent_names", "VARCHAR"],
+    ["first_visit_date", "DATE"],
+    ["future_visits", "BIGINT"],
+    ["guardian_email", "VARCHAR"],
+    ["guardian_name", "VARCHAR"],
+    ["has_membership", "BOOLEAN"],
+    ["has_payment_on_file", "BOOLEAN"],
+    ["has_plan_on_hold", "BOOLEAN"],
+    ["has_signed_waiver", "BOOLEAN"],
+    ["home_location_name", "VARCHAR"],
+    ["is_schedulable", "BOOLEAN"],
+    ["last_email_bounced", "BOOLEAN"],
+    ["last_invoice_amount", "BIGINT"],
+    ["last_invoice_date", "DATE"],
+    ["last_invoice_id", "BIGINT"],
+    ["last_invoice_unpaid", "BOOLEAN"],
+    ["last_membership_end_date", "DATE"],
+    ["last_signed_waiver_name", "VARCHAR"],
+    ["last_site_access_date", "DATE"],
+    ["last_visit_date", "DATE"],
+    ["last_visit_id", "BIGINT"],
+    ["last_visit_service", "VARCHAR"],
+    ["net_paid_amount", "BIGINT"],
+    ["next_pass_plan_end_date", "DATE"],
+    ["person_state", "VARCHAR NOT NULL"],
+    ["primary_staff_name", "VARCHAR"],
+    ["revenue_amount", "BIGINT"],
+    ["source_name", "VARCHAR"],
+    ["staff_member_who_added", "VARCHAR"],
+    ["unpaid_visits", "BIGINT"]
+  ],
+  select: (where) => `
+    -- Visits, in one pass: attended (completed), booked ahead (reserved or registered, not
+    -- started), unpaid, and the first and the last (started) visit that counts (registered or
+    -- completed); the last as [start epoch, visit id], the greatest such pair.
+    with pv as (
+      select v.business_id, v.person_id,
+             count(*) filter (where v.state = 'completed') as completed,
+             count(*) filter (where v.state in ('reserved', 'registered') and o.start_at > now()) as future,
+             count(*) filter (where v.state in ('registered', 'completed') and v.punch_id is null) as unpaid,
+             min(o.start_at) filter (where v.state in ('registered', 'completed')) as first_at,
+             max(array[extract(epoch from o.start_at), v.id]) filter (where v.state in ('registered', 'completed') and o.start_at <= now()) as last
+      from visits v
+      join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+      where (v.business_id, v.person_id) in (select p.business_id, p.id from people p where ${where})
+      group by 1, 2)
+    select
+      p.business_id || '-' || p.id as key,
+      p.business_id,
+      b.name as business_name,
+      b.subdomain as business_subdomain,
+      ${franchiseId("b")} as franchise_id,
+      b.currency_code,
+      b.time_zone,
+      p.id as person_id,
+      p.first_name,
+      p.middle_name,
+      p.last_name,
+      ${fullName("p")} as full_name,
+      p.email::text as email,
+      p.phone,
+      null::text as address, -- people have no address in the Core API yet
+      p.birthdate,
+      -- Claimed: the person's account can sign in (it has a password); dated by its confirmation.
+      case when a.password_hash is not null
+           then (coalesce(a.email_confirmed_at, a.created_at) at time zone b.time_zone)::date end as account_claim_date,
+      0::bigint as account_credit_amount, -- no account credit yet (billing)
+      managers.emails as account_manager_emails,
+      managers.names as account_manager_names,
+      managers.phones as account_manager_phones,
+      s.id is not null as also_staff,
+      (p.joined_at at time zone b.time_zone)::date as client_since_date,
+      coalesce(pv.completed, 0)::bigint as completed_visits,
+      null::text as current_plan_revenue_category, -- no plans yet (billing)
+      null::text as current_plan_types, -- no plans yet
+      null::text as current_plans, -- no plans yet
+      dependents.names as dependent_names,
+      (pv.first_at at time zone b.time_zone)::date as first_visit_date,
+      coalesce(pv.future, 0)::bigint as future_visits, -- as of the sync (the nightly rebuild moves "now")
+      managers.first_email as guardian_email,
+      managers.first_name as guardian_name,
+      p.is_member as has_membership, -- the Core API's membership flag until plans exist
+      false as has_payment_on_file, -- no payment methods yet (billing)
+      false as has_plan_on_hold, -- no plans yet
+      coalesce(pw.signed, false) as has_signed_waiver,
+      l.name as home_location_name,
+      (p.deleted_at is null and p.hidden_at is null) as is_schedulable,
+      false as last_email_bounced, -- no bounce tracking yet
+      null::bigint as last_invoice_amount, -- no invoices yet (billing)
+      null::date as last_invoice_date, -- no invoices yet
+      null::bigint as last_invoice_id, -- no invoices yet
+      false as last_invoice_unpaid, -- no invoices yet
+      null::date as last_membership_end_date, -- no plans yet
+      pw.last_name as last_signed_waiver_name,
+      null::date as last_site_access_date, -- no sign-in log yet
+      (lo.start_at at time zone b.time_zone)::date as last_visit_date,
+      lv.id as last_visit_id,
+      lvs.name as last_visit_service,
+      0::bigint as net_paid_amount, -- no transactions yet (billing)
+      null::date as next_pass_plan_end_date, -- no plans yet
+      case when p.deleted_at is not null then 'deleted' when p.hidden_at is not null then 'hidden' else 'active' end as person_state,
+      null::text as primary_staff_name, -- people have no primary staff member yet
+      0::bigint as revenue_amount, -- no transactions yet
+      'unknown' as source_name, -- the Core API does not record how a person was added yet
+      null::text as staff_member_who_added, -- nor by whom
+      coalesce(pv.unpaid, 0)::bigint as unpaid_visits -- no punches yet (billing): every attended or booked visit is unpaid
+    from people p
+    join businesses b on b.id = p.business_id
+    ${franchiseJoin("b")}
+    left join accounts a on a.id = p.account_id
+    left join staff_members s on s.business_id = p.business_id and s.person_id = p.id
+    left join locations l on l.business_id = p.business_id and l.id = p.location_id
+    -- Account managers: the providers (parents, guardians) who act for this person.
+    left join lateral (
+      select string_agg(m.email::text, ', ' order by m.last_name, m.first_name, m.id) as emails,
+             string_agg(${fullName("m")}, ', ' order by m.last_name, m.first_name, m.id) as names,
+             string_agg(m.phone, ', ' order by m.last_name, m.first_name, m.id) as phones,
+             (array_agg(m.email::text order by r.created_at, m.id))[1] as first_email,
+             (array_agg(${fullName("m")} order by r.created_at, m.id))[1] as first_name
+      from person_relationships r
+      join people m on m.business_id = r.business_id and m.id = r.provider_id
+      where r.business_id = p.business_id and r.dependent_id = p.id
+    ) managers on true
+    left join lateral (
+      select string_agg(${fullName("d")}, ', ' order by d.last_name, d.first_name, d.id) as names
+      from person_relationships r
+      join people d on d.business_id = r.business_id and d.id = r.dependent_id
+      where r.business_id = p.business_id and r.provider_id = p.id
+    ) dependents on true
+    left join pv on pv.business_id = p.business_id and pv.person_id = p.id
+    left join visits lv on lv.business_id = pv.business_id and lv.id = (pv.last[2])::bigint
+    left join event_occurrences lo on lo.business_id = lv.business_id and lo.id = lv.event_occurrence_id
+    left join services lvs on lvs.business_id = lo.business_id and lvs.id = lo.service_id
+    left join lateral (
+      select bool_or(w.accepted) as signed,
+             (array_agg(w.name order by w.accepted_at desc nulls last, w.id desc) filter (where w.accepted))[1] as last_name
+      from waivers w where w.business_id = p.business_id and w.person_id = p.id
+    ) pw on true
+    where ${where}`
+}
+
+/** Custom field definitions: what `custom_fields` expands to. */
+export const customFieldsTable: StoreTable = {
+  name: "custom_fields",
+  businessIdSql: "business_id",
+  columns: [
+    ["business_id", "BIGINT NOT NULL"],
+    ["id", "BIGINT NOT NULL"],
+    ["name", "VARCHAR NOT NULL"],
+    ["data_type", "VARCHAR NOT NULL"],
+    ["position", "INTEGER NOT NULL"]
+  ],
+  select: (where) => `select business_id, id, name, data_type, position from custom_fields where ${where}`
+}
+
+/**
+ * PostgreSQL rows whose change can alter a client row, as `(business_id, id)` of the people
+ * concerned. Runs inside the sync's snapshot with `$1` = changed since. Deleting a
+ * relationship or a staff member leaves no timestamp behind: those show at the nightly rebuild.
+ */
+export const changedPeopleSql = `
+  select p.business_id, p.id from people p
+   where greatest(p.updated_at, p.created_at, p.deleted_at, p.hidden_at) > $1
+  union
+  select s.business_id, s.person_id from staff_members s where greatest(s.updated_at, s.created_at) > $1
+  union
+  select r.business_id, r.provider_id from person_relationships r where r.created_at > $1
+  union
+  select r.business_id, r.dependent_id from person_relationships r where r.created_at > $1
+  union
+  select p.business_id, p.id from people p join accounts a on a.id = p.account_id where a.updated_at > $1
+  union
+  select p.business_id, p.id from people p join locations l on l.business_id = p.business_id and l.id = p.location_id
+   where l.updated_at > $1
+  union
+  select p.business_id, p.id from people p join businesses b on b.id = p.business_id where b.updated_at > $1
+  union
+  -- A new (or re-parented) franchisee changes its holding's franchise_id.
+  select p.business_id, p.id from people p join businesses f on f.franchise_parent_id = p.business_id
+   where greatest(f.created_at, f.updated_at) > $1
+  union
+  -- A provider's own changes show in their dependents' rows, and the other way round.
+  select r.business_id, r.dependent_id from person_relationships r
+    join people m on m.business_id = r.business_id and m.id = r.provider_id where m.updated_at > $1
+  union
+  select r.business_id, r.provider_id from person_relationships r
+    join people d on d.business_id = r.business_id and d.id = r.dependent_id where d.updated_at > $1
+  union
+  -- Their visits and waivers show in their client row.
+  select v.business_id, v.person_id from visits v where greatest(v.updated_at, v.created_at) > $1 and v.person_id is not null
+  union
+  select d.business_id, d.person_id from report_enrollment_deletions d where d.deleted_at > $1 and d.person_id is not null
+  union
+  select w.business_id, w.person_id from waivers w where greatest(w.updated_at, w.created_at) > $1`

@@ -1,0 +1,205 @@
+import { occurrenceCtes } from "./event-occurrences.ts"
+import { franchiseId, franchiseJoin, fullName, type StoreTable } from "./types.ts"
+
+/** The person, occurrence and service columns shared by both halves of the enrollments SELECT. */
+const enrollmentCommon = (row: "v" | "w") => `
+      o.business_id,
+      b.name as business_name,
+      b.subdomain as business_subdomain,
+      ${franchiseId("b")} as franchise_id,
+      b.currency_code,
+      o.time_zone,
+      mgr.emails as account_manager_emails,
+      mgr.names as account_manager_names,
+      mgr.phones as account_manager_phones,
+      null::text as address, -- people have no address in the Core API yet
+      null::text as available_plans, -- no plans yet (billing)
+      p.birthdate,
+      p.email::text as email,
+      ${fullName("p")} as full_name,
+      hl.name as home_location_name,
+      ins.names as instructor_names,
+      ins.first_name as primary_staff_name,
+      p.phone,
+      ${row}.person_id,
+      o.end_at as end_at,
+      o.event_id,
+      o.name as event_name,
+      o.id as event_occurrence_id,
+      c.name as service_category,
+      o.service_id,
+      o.location_id as service_location_id,
+      l.name as service_location_name,
+      s.name as service_name,
+      case when o.state in ('canceled', 'deleted') then 'deleted' else 'active' end as service_state,
+      case s.type when 'Appointment' then 'appointment' when 'GroupClass' then 'group_class' else 'course' end as service_type,
+      o.start_at as start_at,
+      o.local_start_at`
+
+const enrollmentJoins = (row: "v" | "w") => `
+    join sel_o o on o.business_id = ${row}.business_id and o.id = ${row}.event_occurrence_id
+    join businesses b on b.id = o.business_id
+    ${franchiseJoin("b")}
+    join services s on s.business_id = o.business_id and s.id = o.service_id
+    left join service_categories c on c.business_id = s.business_id and c.id = s.category_id
+    left join locations l on l.business_id = o.business_id and l.id = o.location_id
+    left join people p on p.business_id = ${row}.business_id and p.id = ${row}.person_id
+    left join locations hl on hl.business_id = p.business_id and hl.id = p.location_id
+    left join mgr on mgr.business_id = ${row}.business_id and mgr.dependent_id = ${row}.person_id
+    left join ins on ins.business_id = o.business_id and ins.event_occurrence_id = o.id`
+
+/**
+ * Enrollments. `where` is a condition on the occurrence `o` (rows are replaced per changed
+ * occurrence). A visit's row carries its state; a waitlist entry's row its waiting, expired or
+ * removed state (`pending` reads as waiting; an `enrolled` entry is represented by its visit,
+ * whose waitlist_id and waitlisted_at point back at it). Plans, punches and prices do not exist
+ * yet (billing): visits are unpaid, estimated_amount is 0.
+ */
+export const enrollmentsTable: StoreTable = {
+  name: "enrollments",
+  businessIdSql: "o.business_id",
+  columns: [
+    ["key", "VARCHAR NOT NULL"],
+    ["business_id", "BIGINT NOT NULL"],
+    ["business_name", "VARCHAR"],
+    ["business_subdomain", "VARCHAR"],
+    ["franchise_id", "BIGINT"],
+    ["currency_code", "VARCHAR"],
+    ["time_zone", "VARCHAR NOT NULL"],
+    ["account_manager_emails", "VARCHAR"],
+    ["account_manager_names", "VARCHAR"],
+    ["account_manager_phones", "VARCHAR"],
+    ["address", "VARCHAR"],
+    ["available_plans", "VARCHAR"],
+    ["birthdate", "DATE"],
+    ["email", "VARCHAR"],
+    ["full_name", "VARCHAR"],
+    ["home_location_name", "VARCHAR"],
+    ["instructor_names", "VARCHAR"],
+    ["primary_staff_name", "VARCHAR"],
+    ["phone", "VARCHAR"],
+    ["person_id", "BIGINT"],
+    ["end_at", "TIMESTAMPTZ NOT NULL"],
+    ["event_id", "BIGINT"],
+    ["event_name", "VARCHAR"],
+    ["event_occurrence_id", "BIGINT NOT NULL"],
+    ["service_category", "VARCHAR"],
+    ["service_id", "BIGINT"],
+    ["service_location_id", "BIGINT"],
+    ["service_location_name", "VARCHAR"],
+    ["service_name", "VARCHAR"],
+    ["service_state", "VARCHAR"],
+    ["service_type", "VARCHAR"],
+    ["start_at", "TIMESTAMPTZ NOT NULL"],
+    ["local_start_at", "TIMESTAMP NOT NULL"],
+    ["state", "VARCHAR NOT NULL"],
+    ["visit_id", "BIGINT"],
+    ["waitlist_id", "BIGINT"],
+    ["waitlisted_at", "TIMESTAMPTZ"],
+    ["registered_at", "TIMESTAMPTZ"],
+    ["completed_at", "TIMESTAMPTZ"],
+    ["noshow_at", "TIMESTAMPTZ"],
+    ["cancelled_at", "TIMESTAMPTZ"],
+    ["bulk_enrolled", "BOOLEAN"],
+    ["client_booked", "BOOLEAN"],
+    ["consider_member", "BOOLEAN"],
+    ["first_visit", "BOOLEAN"],
+    ["is_paid", "BOOLEAN"],
+    ["is_rollover", "BOOLEAN"],
+    ["is_waitlist", "BOOLEAN"],
+    ["make_up_issued", "BOOLEAN"],
+    ["paid_with", "VARCHAR"],
+    ["paid_with_complimentary_pass", "BOOLEAN"],
+    ["paid_with_type", "VARCHAR"],
+    ["estimated_amount", "BIGINT"],
+    ["plan_id", "BIGINT"],
+    ["plan_product_id", "BIGINT"],
+    ["punch_id", "BIGINT"],
+    ["punchcard_id", "BIGINT"]
+  ],
+  select: (where) => `${occurrenceCtes(where)},
+    sel_v as not materialized (select v.* from visits v join sel_o o on o.business_id = v.business_id and o.id = v.event_occurrence_id),
+    sel_w as not materialized (select w.* from waitlist_entries w join sel_o o on o.business_id = w.business_id and o.id = w.event_occurrence_id),
+    -- The account managers (providers) of each dependent, once.
+    mgr as (
+      select r.business_id, r.dependent_id,
+             string_agg(m.email::text, ', ' order by m.last_name, m.first_name, m.id) as emails,
+             string_agg(${fullName("m")}, ', ' order by m.last_name, m.first_name, m.id) as names,
+             string_agg(m.phone, ', ' order by m.last_name, m.first_name, m.id) as phones
+      from person_relationships r
+      join people m on m.business_id = r.business_id and m.id = r.provider_id
+      group by 1, 2),
+    -- Each visitor's first visit that counts (registered or completed), by the session's start.
+    firsts as (
+      select distinct on (v.business_id, v.person_id) v.business_id, v.person_id, v.id
+      from visits v join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+      where v.state in ('registered', 'completed')
+        and (v.business_id, v.person_id) in (select business_id, person_id from sel_v)
+      order by v.business_id, v.person_id, o.start_at, v.id),
+    -- The waitlist entry a visit came from.
+    enrolled as (
+      select distinct on (business_id, event_occurrence_id, person_id) business_id, event_occurrence_id, person_id, id, created_at
+      from sel_w where state = 'enrolled'
+      order by business_id, event_occurrence_id, person_id, id desc)
+    select
+      v.business_id || '-v' || v.id as key,${enrollmentCommon("v")},
+      v.state,
+      v.id as visit_id,
+      we.id as waitlist_id,
+      we.created_at as waitlisted_at,
+      v.registered_at as registered_at,
+      v.completed_at as completed_at,
+      v.noshow_at as noshow_at,
+      v.cancelled_at as cancelled_at,
+      coalesce(le.kind in ('recurring', 'course'), false) as bulk_enrolled, -- one booking enrolled in many sessions
+      (v.created_by_staff_member_id is null and coalesce(bk.created_by_staff_member_id is null, true)) as client_booked,
+      false as consider_member, -- no passes or plans yet (billing)
+      fv.id is not null as first_visit,
+      v.punch_id is not null as is_paid,
+      false as is_rollover, -- no punches yet (billing)
+      false as is_waitlist,
+      mu.id is not null as make_up_issued,
+      v.paid_for_by as paid_with,
+      false as paid_with_complimentary_pass,
+      case when v.punch_id is null then 'unpaid' end as paid_with_type,
+      0::bigint as estimated_amount, -- no prices yet (billing)
+      null::bigint as plan_id,
+      null::bigint as plan_product_id,
+      v.punch_id,
+      null::bigint as punchcard_id
+    from sel_v v ${enrollmentJoins("v")}
+    left join leases le on le.business_id = v.business_id and le.id = v.lease_id
+    left join bookings bk on bk.business_id = v.business_id and bk.id = v.booking_id
+    left join enrolled we on we.business_id = v.business_id and we.event_occurrence_id = v.event_occurrence_id and we.person_id = v.person_id
+    left join firsts fv on fv.business_id = v.business_id and fv.id = v.id
+    left join make_ups mu on mu.business_id = v.business_id and mu.visit_id = v.id
+    union all
+    select
+      w.business_id || '-w' || w.id as key,${enrollmentCommon("w")},
+      case w.state when 'pending' then 'waiting' else w.state end as state,
+      null::bigint as visit_id,
+      w.id as waitlist_id,
+      w.created_at as waitlisted_at,
+      null::timestamptz as registered_at,
+      null::timestamptz as completed_at,
+      null::timestamptz as noshow_at,
+      null::timestamptz as cancelled_at,
+      false as bulk_enrolled,
+      w.created_by_staff_member_id is null as client_booked,
+      false as consider_member,
+      false as first_visit,
+      false as is_paid,
+      false as is_rollover,
+      true as is_waitlist,
+      false as make_up_issued,
+      null::text as paid_with,
+      false as paid_with_complimentary_pass,
+      null::text as paid_with_type,
+      0::bigint as estimated_amount,
+      null::bigint as plan_id,
+      null::bigint as plan_product_id,
+      null::bigint as punch_id,
+      null::bigint as punchcard_id
+    from sel_w w ${enrollmentJoins("w")}
+    where w.state <> 'enrolled'`
+}

@@ -1,0 +1,43 @@
+/**
+ * The tables of the report store, one file per report resource (as reports/catalog/): their
+ * DuckDB columns and the PostgreSQL query that fills them. One denormalized table per report
+ * resource, plus `custom_fields` (the definitions that `clients.custom_fields` expands to).
+ * The PostgreSQL query is the one place a field's source is decided: fields whose source data
+ * does not exist in the Core API yet are constants there (NULL, 0 or false, each with its
+ * reason), so when that data lands only the resource's file changes.
+ *
+ * Instants are selected as they are: the sync's session runs in UTC (sync.ts), so PostgreSQL
+ * writes `2024-06-05 00:00:00+00`, which DuckDB reads as TIMESTAMPTZ (to_char costs twice as
+ * much per value, and a million rows carry several each).
+ */
+
+export interface StoreTable {
+  readonly name: string
+  /** Column name and DuckDB type, in the order the PostgreSQL query returns them. */
+  readonly columns: ReadonlyArray<readonly [string, string]>
+  /**
+   * The PostgreSQL SELECT, restricted by `where` (a condition on the row's person `p` for
+   * clients). COPY cannot take bind parameters, so `where` is a fixed text (see sync.ts).
+   */
+  readonly select: (where: string) => string
+  /** The row's business in `select`'s terms (for reading a table in parts by business). */
+  readonly businessIdSql: string
+}
+
+export const createTableSql = (table: StoreTable) =>
+  `CREATE TABLE ${table.name} (${table.columns.map(([name, type]) => `${name} ${type}`).join(", ")})`
+
+/** "First Last", without stray spaces when a part is empty. */
+export const fullName = (alias: string) => `nullif(concat_ws(' ', nullif(${alias}.first_name, ''), nullif(${alias}.last_name, '')), '')`
+
+/**
+ * A franchisee reports its holding; a holding itself; a plain business nothing. The holdings
+ * are joined once (`franchiseJoin` after the business's join), not looked up per row.
+ */
+export const franchiseId = (business: string) => `coalesce(${business}.franchise_parent_id, holding_of_${business}.id)`
+export const franchiseJoin = (business: string) =>
+  `left join (select franchise_parent_id as id from businesses where franchise_parent_id is not null group by 1) holding_of_${business}
+      on holding_of_${business}.id = ${business}.id`
+
+/** An instant as the wall-clock time in a zone, for a DuckDB TIMESTAMP (the catalogs' local dates, days and times). */
+export const localTime = (column: string, zone: string) => `(${column} at time zone ${zone})`
