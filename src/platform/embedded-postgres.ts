@@ -1,9 +1,18 @@
-import { execFileSync, spawn, spawnSync } from "node:child_process"
-import * as crypto from "node:crypto"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import pg from "pg"
+import { type Binaries, clusterFolder, EmbeddedPostgresError, postgresUser, reachableBinaries, USER } from "./embedded-postgres/placement.ts"
+import {
+  bestLocale,
+  isAlive,
+  PASSWORD,
+  runInitdb,
+  runningCluster,
+  runPostmaster,
+  sleep,
+  stopPostmaster,
+  tryStartLock
+} from "./embedded-postgres/postmaster.ts"
 
 /**
  * The embedded PostgreSQL of `npm start`, the operator CLI and the tests: real PostgreSQL 18
@@ -28,6 +37,10 @@ import pg from "pg"
  * `mktemp -d` folder), they are placed where it can: the binaries hard-linked (or copied) once
  * per version, the cluster in a folder named after a hash of the data folder's path, and the
  * data folder becomes a symbolic link to it, so every process of the project finds the same one.
+ *
+ * This file holds the sharing (leases, joining, the start loop); embedded-postgres/placement.ts
+ * the binaries, the postgres user and the folders; embedded-postgres/postmaster.ts initdb and
+ * the postmaster's start and stop.
  */
 export interface EmbeddedServer {
   readonly url: (database: string) => string
@@ -40,175 +53,10 @@ export interface EmbeddedServer {
   readonly started: boolean
 }
 
-/** A start that cannot happen, told in one line (no stack trace is shown for it). */
-export class EmbeddedPostgresError extends Error {
-  override readonly name = "EmbeddedPostgresError"
-}
 
-const USER = "postgres"
-const PASSWORD = "postgres"
 /** The advisory lock (database `postgres`) whose shared holders are the processes using the cluster. */
 const LEASE_LOCK = 4_207_711_901
 const LEASE_APPLICATION = "studio-service cluster lease"
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-const isRoot = () => process.getuid?.() === 0
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Binaries, the postgres user, and folders it can reach
-
-interface Binaries {
-  readonly postgres: string
-  readonly initdb: string
-}
-
-const loadBinaries = async (): Promise<Binaries & { readonly root: string; readonly version: string }> => {
-  const name = `@embedded-postgres/${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`
-  let module: { postgres: string; initdb: string }
-  try {
-    module = (await import(name)) as typeof module
-  } catch {
-    throw new EmbeddedPostgresError(`no PostgreSQL binaries for ${process.platform}-${process.arch} (package ${name}): run npm install, or set DATABASE_URL`)
-  }
-  const root = path.resolve(path.dirname(module.postgres), "..", "..")
-  const version = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version
-  return { postgres: module.postgres, initdb: module.initdb, root, version }
-}
-
-interface Ids {
-  readonly uid: number
-  readonly gid: number
-}
-
-/** As root: the ids of user `postgres`, created (like embedded-postgres does) when missing. */
-const postgresUser = (): Ids | undefined => {
-  if (!isRoot()) return undefined
-  const read = () => ({
-    uid: Number(execFileSync("id", ["-u", USER], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim()),
-    gid: Number(execFileSync("id", ["-g", USER], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim())
-  })
-  try {
-    return read()
-  } catch {
-    try {
-      spawnSync("groupadd", [USER], { stdio: "ignore" })
-      execFileSync("useradd", ["-g", USER, USER], { stdio: "ignore" })
-      return read()
-    } catch {
-      throw new EmbeddedPostgresError(
-        "PostgreSQL does not run as root, and user postgres could not be created: create it (useradd postgres), run as another user, or set DATABASE_URL"
-      )
-    }
-  }
-}
-
-/** Whether `user` may use `target` (`-x`: execute a file or traverse into a folder), as the kernel decides. */
-const canUse = (user: Ids, target: string) =>
-  spawnSync("test", ["-x", target], { uid: user.uid, gid: user.gid, cwd: "/", stdio: "ignore" }).status === 0
-
-const mkdirPublic = (dir: string) => {
-  fs.mkdirSync(dir, { recursive: true })
-  fs.chmodSync(dir, 0o755)
-}
-
-/** A root-owned folder every user can traverse: /var/lib/studio-service, else one in the temp folder. */
-const publicHome = (user: Ids): string => {
-  for (const home of ["/var/lib/studio-service", path.join(os.tmpdir(), "studio-service")]) {
-    try {
-      mkdirPublic(home)
-      if (canUse(user, home)) return home
-    } catch {
-      // not writable here: the next one
-    }
-  }
-  throw new EmbeddedPostgresError(
-    "user postgres cannot reach the project's folder, and neither /var/lib/studio-service nor the temp folder could be prepared for it: " +
-      "move the checkout to a folder all users can traverse, or set DATABASE_URL"
-  )
-}
-
-/** Hard links of a folder tree (copies across file systems), folders 0755. */
-const linkTree = (from: string, to: string) => {
-  mkdirPublic(to)
-  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-    const source = path.join(from, entry.name)
-    const target = path.join(to, entry.name)
-    if (entry.isDirectory()) linkTree(source, target)
-    else if (entry.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(source), target)
-    else {
-      try {
-        fs.linkSync(source, target)
-      } catch {
-        fs.copyFileSync(source, target)
-        fs.chmodSync(target, fs.statSync(source).mode & 0o7777)
-      }
-    }
-  }
-}
-
-/** The binaries where `user` can run them: in node_modules when it can traverse there, else a placed copy. */
-const reachableBinaries = async (user: Ids | undefined): Promise<Binaries> => {
-  const binaries = await loadBinaries()
-  if (!user || canUse(user, binaries.postgres)) return binaries
-  const target = path.join(publicHome(user), `postgresql-${binaries.version}-${process.platform}-${process.arch}`)
-  if (!fs.existsSync(path.join(target, "bin", "postgres"))) {
-    // Built aside and renamed into place: a process that finds the folder finds it complete.
-    const building = `${target}.${process.pid}`
-    fs.rmSync(building, { recursive: true, force: true })
-    linkTree(path.join(binaries.root, "native"), building)
-    try {
-      fs.renameSync(building, target)
-    } catch {
-      fs.rmSync(building, { recursive: true, force: true }) // another process placed it first
-    }
-  }
-  return { postgres: path.join(target, "bin", "postgres"), initdb: path.join(target, "bin", "initdb") }
-}
-
-/**
- * The folder the cluster runs in: `dataDir` itself, the target of `dataDir` when it is a link
- * placed by an earlier start, or (as root, when user postgres cannot reach `dataDir`) a new
- * folder under the public home, which `dataDir` then links to.
- */
-const clusterFolder = (dataDir: string, user: Ids | undefined): string => {
-  const given = path.resolve(dataDir)
-  const parent = path.dirname(given)
-  fs.mkdirSync(parent, { recursive: true })
-  const stat = fs.lstatSync(given, { throwIfNoEntry: false })
-  if (stat?.isSymbolicLink()) return path.resolve(parent, fs.readlinkSync(given))
-  if (!user || canUse(user, parent)) return given
-  if (stat) {
-    if (fs.existsSync(path.join(given, "PG_VERSION"))) {
-      throw new EmbeddedPostgresError(
-        `user postgres cannot reach the cluster in ${given} (a folder above it is private): ` +
-          "let every user traverse those folders (chmod o+x), or move the cluster elsewhere and leave a symbolic link to it"
-      )
-    }
-    // An empty folder left by a start that failed here: the link takes its place.
-    try {
-      fs.rmdirSync(given)
-    } catch {
-      throw new EmbeddedPostgresError(`user postgres cannot reach ${given} (a folder above it is private), and it is not an empty folder: remove it, or set DATABASE_URL`)
-    }
-  }
-  const key = crypto.createHash("sha256").update(given).digest("hex").slice(0, 16)
-  const home = path.join(publicHome(user), "clusters", key)
-  mkdirPublic(home)
-  fs.writeFileSync(path.join(home, "origin"), `${given}\n`)
-  const target = path.join(home, "postgres")
-  fs.symlinkSync(target, given)
-  return target
-}
 
 /**
  * Removes a cluster's files (stop it first): the data folder and, when it is a link placed by
@@ -225,27 +73,6 @@ export const removeEmbeddedCluster = (dataDir: string) => {
     }
   }
   fs.rmSync(given, { recursive: true, force: true })
-}
-
-// ---------------------------------------------------------------------------------------------
-// Finding, starting, joining and stopping a cluster
-
-/** `postmaster.pid` of a live postmaster: line 1 its pid, line 4 its port, line 8 its status. */
-const runningCluster = (clusterDir: string): { pid: number; port: number; ready: boolean } | undefined => {
-  let text: string
-  try {
-    text = fs.readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8")
-  } catch {
-    return undefined
-  }
-  const lines = text.split("\n")
-  const pid = Number(lines[0])
-  const port = Number(lines[3])
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return undefined
-  // A pid reused since a crash (after a reboot, say) is not a postmaster.
-  const command = fs.existsSync(`/proc/${pid}/comm`) ? fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() : "postgres"
-  if (command !== "postgres") return undefined
-  return { pid, port, ready: lines[7]?.trim() === "ready" && Number.isInteger(port) }
 }
 
 const clientFor = (port: number, applicationName?: string) => {
@@ -273,135 +100,6 @@ const takeLease = async (port: number): Promise<pg.Client> => {
   } catch (error) {
     await client.end().catch(() => {})
     throw error
-  }
-}
-
-/** Serializes the starts of one cluster across processes: a file holding the starter's pid. */
-const tryStartLock = (lockFile: string): (() => void) | undefined => {
-  try {
-    fs.writeFileSync(lockFile, `${process.pid}\n`, { flag: "wx" })
-    return () => fs.rmSync(lockFile, { force: true })
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
-    const holder = Number(fs.readFileSync(lockFile, "utf8").trim())
-    if (!isAlive(holder)) fs.rmSync(lockFile, { force: true }) // its starter died; the next round takes it
-    return undefined
-  }
-}
-
-const bestLocale = (): string => {
-  try {
-    const available = new Set(execFileSync("locale", ["-a"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).split("\n").map((l) => l.trim()))
-    return ["en_US.UTF-8", "C.UTF-8", "en_US.utf8"].find((locale) => available.has(locale)) ?? "C"
-  } catch {
-    return "C"
-  }
-}
-
-const runInitdb = async (binaries: Binaries, clusterDir: string, user: Ids | undefined, locale: string) => {
-  fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 })
-  const passwordFile = path.join(path.dirname(clusterDir), `.pwfile-${process.pid}`)
-  fs.writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o600 })
-  if (user) {
-    fs.chownSync(clusterDir, user.uid, user.gid)
-    fs.chownSync(passwordFile, user.uid, user.gid)
-  }
-  try {
-    const output = await new Promise<{ code: number | null; text: string }>((resolve, reject) => {
-      const child = spawn(
-        binaries.initdb,
-        [`--pgdata=${clusterDir}`, "--auth=password", `--username=${USER}`, `--pwfile=${passwordFile}`, `--lc-messages=${locale}`],
-        { ...user, cwd: path.dirname(clusterDir), env: { ...process.env, LC_MESSAGES: locale }, stdio: ["ignore", "pipe", "pipe"] }
-      )
-      let text = ""
-      child.stdout.on("data", (chunk) => (text += String(chunk)))
-      child.stderr.on("data", (chunk) => (text += String(chunk)))
-      child.once("error", reject)
-      child.once("close", (code) => resolve({ code, text }))
-    })
-    if (output.code !== 0) {
-      const last = output.text.trim().split("\n").filter((line) => line.trim()).slice(-2).join(" ")
-      throw new EmbeddedPostgresError(`initdb could not create a cluster in ${clusterDir}: ${last}`)
-    }
-  } catch (error) {
-    if (error instanceof EmbeddedPostgresError) throw error
-    const code = (error as NodeJS.ErrnoException).code
-    throw new EmbeddedPostgresError(`initdb could not run (${code ?? String(error)}) for the cluster in ${clusterDir}: set DATABASE_URL, or move the checkout to a folder all users can traverse`)
-  } finally {
-    fs.rmSync(passwordFile, { force: true })
-  }
-}
-
-/**
- * Starts the postmaster and waits until it is ready. "taken": another postmaster holds the
- * folder (the caller joins it).
- */
-const runPostmaster = async (options: {
-  binaries: Binaries
-  clusterDir: string
-  port: number
-  user: Ids | undefined
-  flags: ReadonlyArray<string>
-  logFile: string
-  detached: boolean
-  locale: string
-}): Promise<{ pid: number } | "taken"> => {
-  // Appended to (kept under 10 MB): a start that loses a race must not clobber the winner's log.
-  const size = () => fs.statSync(options.logFile, { throwIfNoEntry: false })?.size ?? 0
-  if (size() > 10_000_000) fs.truncateSync(options.logFile)
-  const offset = size()
-  const log = fs.openSync(options.logFile, "a")
-  const child = (() => {
-    try {
-      return spawn(options.binaries.postgres, ["-D", options.clusterDir, "-p", String(options.port), ...options.flags], {
-        ...options.user,
-        cwd: path.dirname(options.clusterDir),
-        env: { ...process.env, LC_MESSAGES: options.locale },
-        stdio: ["ignore", log, log],
-        detached: options.detached
-      })
-    } finally {
-      fs.closeSync(log)
-    }
-  })()
-  let exited = false
-  let spawnError = undefined as Error | undefined
-  child.once("exit", () => (exited = true))
-  child.once("error", (error) => {
-    exited = true
-    spawnError = error
-  })
-  if (options.detached) child.unref()
-  for (;;) {
-    await sleep(50)
-    if (exited) break
-    const running = runningCluster(options.clusterDir)
-    if (running && running.pid === child.pid && running.ready) return { pid: running.pid }
-  }
-  if (spawnError) {
-    throw new EmbeddedPostgresError(`PostgreSQL could not run (${(spawnError as NodeJS.ErrnoException).code ?? spawnError.message}): set DATABASE_URL, or move the checkout to a folder all users can traverse`)
-  }
-  const text = fs.readFileSync(options.logFile).subarray(offset).toString("utf8")
-  if (/lock file "postmaster\.pid" already exists/.test(text)) return "taken"
-  const fatal = text.split("\n").find((line) => /FATAL|could not bind/.test(line))?.replace(/^.*?(FATAL|LOG):\s*/, "")
-  const portTaken = /could not (bind|create any TCP\/IP sockets)|Address already in use/.test(text)
-  throw new EmbeddedPostgresError(
-    `the embedded PostgreSQL in ${options.clusterDir} did not start on port ${options.port}` +
-      (portTaken ? " (another server uses that port: set EMBEDDED_POSTGRES_PORT to a free one)" : fatal ? `: ${fatal}` : "") +
-      ` (log: ${options.logFile})`
-  )
-}
-
-/** Asks the postmaster for a fast shutdown and waits until it has gone. */
-const stopPostmaster = async (clusterDir: string, pid: number) => {
-  try {
-    process.kill(pid, "SIGINT")
-  } catch {
-    return
-  }
-  for (let waited = 0; isAlive(pid) && fs.existsSync(path.join(clusterDir, "postmaster.pid")); waited += 50) {
-    if (waited === 30_000) process.kill(pid, "SIGQUIT")
-    await sleep(50)
   }
 }
 
