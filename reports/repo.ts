@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { ReportSyncJob } from "./jobs.ts"
 
 /**
  * What the Reporting API reads from PostgreSQL: who may read reports and which businesses a
@@ -60,7 +61,7 @@ const make = Effect.gen(function* () {
      * already waiting is kept rather than pushed back.
      */
     requestFullSync: sql`select (graphile_worker.add_job(
-        'report_sync', '{"mode":"full"}'::json,
+        ${ReportSyncJob.name}::text, '{"mode":"full"}'::json,
         queue_name => 'reports', job_key => 'report_sync_full', job_key_mode => 'preserve_run_at'
       )).id`.pipe(Effect.asVoid, Effect.orDie)
   }

@@ -1,3 +1,10 @@
+import { ReportSyncJob } from "../reports/jobs.ts"
+import { ExpireBookingJob } from "../src/bookings/jobs.ts"
+import { MaterializeEventOccurrencesJob } from "../src/events/jobs.ts"
+import { EmitUpcomingOccurrencesJob } from "./tasks/emit_upcoming_occurrences.ts"
+import { ExpireWaitlistEntriesJob } from "./tasks/expire_waitlist_entries.ts"
+import { PruneWebhookEventsJob } from "./tasks/prune_webhook_events.ts"
+
 /**
  * Recurring jobs in graphile-worker's crontab format (UTC, one-minute granularity), one per
  * line: `<cron> <task> ?<options> <payload>`.
@@ -15,11 +22,11 @@
  *   days are pruned with their deliveries (src/webhooks/retention.ts).
  */
 export const crontab = [
-  "*/5 * * * * expire_booking ?id=expire_bookings_sweep&jobKey=expire_bookings_sweep {}",
-  '0 3 * * * report_sync ?id=report_sync_nightly&queue=reports&jobKey=report_sync_full {"mode":"full"}',
-  '* * * * * report_sync ?id=report_sync_minutely&queue=reports&jobKey=report_sync_incremental {"mode":"incremental"}',
-  "15 9 * * * materialize_event_occurrences ?id=materialize_event_occurrences_daily&fill=1d&jobKey=materialize_event_occurrences_sweep {}",
-  "*/15 * * * * expire_waitlist_entries ?id=expire_waitlist_entries&jobKey=expire_waitlist_entries {}",
-  "*/5 * * * * emit_upcoming_occurrences ?id=emit_upcoming_occurrences&jobKey=emit_upcoming_occurrences {}",
-  "40 4 * * * prune_webhook_events ?id=prune_webhook_events&jobKey=prune_webhook_events {}"
+  `*/5 * * * * ${ExpireBookingJob.name} ?id=expire_bookings_sweep&jobKey=expire_bookings_sweep {}`,
+  `0 3 * * * ${ReportSyncJob.name} ?id=report_sync_nightly&queue=reports&jobKey=report_sync_full {"mode":"full"}`,
+  `* * * * * ${ReportSyncJob.name} ?id=report_sync_minutely&queue=reports&jobKey=report_sync_incremental {"mode":"incremental"}`,
+  `15 9 * * * ${MaterializeEventOccurrencesJob.name} ?id=materialize_event_occurrences_daily&fill=1d&jobKey=materialize_event_occurrences_sweep {}`,
+  `*/15 * * * * ${ExpireWaitlistEntriesJob.name} ?id=expire_waitlist_entries&jobKey=expire_waitlist_entries {}`,
+  `*/5 * * * * ${EmitUpcomingOccurrencesJob.name} ?id=emit_upcoming_occurrences&jobKey=emit_upcoming_occurrences {}`,
+  `40 4 * * * ${PruneWebhookEventsJob.name} ?id=prune_webhook_events&jobKey=prune_webhook_events {}`
 ].join("\n")

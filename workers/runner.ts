@@ -9,34 +9,42 @@ import { quietWorkerLogger } from "../src/platform/migrator.ts"
 import type { ServicesLive } from "../src/layers.ts"
 import { crontab } from "./crontab.ts"
 import { startLiveness } from "./liveness.ts"
+import { ReportSyncJob } from "../reports/jobs.ts"
+import { ExpireBookingJob } from "../src/bookings/jobs.ts"
+import { MaterializeEventOccurrencesJob } from "../src/events/jobs.ts"
+import { SendMailJob } from "../src/mail/jobs.ts"
+import { OfferWaitlistPlacesJob } from "../src/visits/jobs.ts"
+import { DeliverWebhookJob, WebhookFanoutJob } from "../src/webhooks/jobs.ts"
 import { deliverWebhookTask } from "./tasks/deliver_webhook.ts"
 import { materializeEventOccurrencesTask } from "./tasks/materialize_event_occurrences.ts"
 import { reportSyncTask } from "./tasks/report_sync.ts"
 import { sendMailTask } from "./tasks/send_mail.ts"
 import { webhookFanoutTask } from "./tasks/webhook_fanout.ts"
 import { expireBookingTask } from "./tasks/expire_booking.ts"
-import { expireWaitlistEntriesTask } from "./tasks/expire_waitlist_entries.ts"
+import { ExpireWaitlistEntriesJob, expireWaitlistEntriesTask } from "./tasks/expire_waitlist_entries.ts"
 import { offerWaitlistPlacesTask } from "./tasks/offer_waitlist_places.ts"
-import { emitUpcomingOccurrencesTask } from "./tasks/emit_upcoming_occurrences.ts"
-import { pruneWebhookEventsTask } from "./tasks/prune_webhook_events.ts"
+import { EmitUpcomingOccurrencesJob, emitUpcomingOccurrencesTask } from "./tasks/emit_upcoming_occurrences.ts"
+import { PruneWebhookEventsJob, pruneWebhookEventsTask } from "./tasks/prune_webhook_events.ts"
 
 /**
- * Every background job: one task a file under workers/tasks, registered here by name. Jobs are
- * enqueued with `graphile_worker.add_job` inside the transaction of the write that causes
- * them (src/platform/jobs.ts), so a rolled-back write leaves no job behind. A task is an
- * Effect on the service's layer graph; its payload arrives as `unknown` and is decoded there.
+ * Every background job: one task a file under workers/tasks, registered here under its job's
+ * name (a `defineJob` value: in the producing domain's jobs.ts, or in the task file for jobs
+ * only the crontab enqueues). Jobs are enqueued with `graphile_worker.add_job` inside the
+ * transaction of the write that causes them (src/platform/jobs.ts), so a rolled-back write
+ * leaves no job behind. A task is an Effect on the service's layer graph; its payload arrives
+ * as `unknown` and is decoded there with the job's Schema.
  */
 export const tasks = {
-  send_mail: sendMailTask,
-  webhook_fanout: webhookFanoutTask,
-  deliver_webhook: deliverWebhookTask,
-  report_sync: reportSyncTask,
-  materialize_event_occurrences: materializeEventOccurrencesTask,
-  expire_booking: expireBookingTask,
-  offer_waitlist_places: offerWaitlistPlacesTask,
-  expire_waitlist_entries: expireWaitlistEntriesTask,
-  emit_upcoming_occurrences: emitUpcomingOccurrencesTask,
-  prune_webhook_events: pruneWebhookEventsTask
+  [SendMailJob.name]: sendMailTask,
+  [WebhookFanoutJob.name]: webhookFanoutTask,
+  [DeliverWebhookJob.name]: deliverWebhookTask,
+  [ReportSyncJob.name]: reportSyncTask,
+  [MaterializeEventOccurrencesJob.name]: materializeEventOccurrencesTask,
+  [ExpireBookingJob.name]: expireBookingTask,
+  [OfferWaitlistPlacesJob.name]: offerWaitlistPlacesTask,
+  [ExpireWaitlistEntriesJob.name]: expireWaitlistEntriesTask,
+  [EmitUpcomingOccurrencesJob.name]: emitUpcomingOccurrencesTask,
+  [PruneWebhookEventsJob.name]: pruneWebhookEventsTask
 } satisfies Record<string, (payload: unknown) => Effect.Effect<void, unknown, WorkerServices>>
 
 /** What tasks may use: everything the HTTP handlers have. */

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../../src/platform/config.ts"
+import { ReportSyncJob } from "../jobs.ts"
 import { DatabaseUrl } from "../../src/platform/database.ts"
 import { reportsDir } from "../store.ts"
 import { type SyncMode, syncReports } from "./sync.ts"
@@ -31,7 +32,7 @@ export const scheduleNextRefresh = Effect.gen(function* () {
   const config = yield* AppConfig
   const sql = yield* SqlClient.SqlClient
   yield* sql`select (graphile_worker.add_job(
-      'report_sync', '{"mode":"incremental"}'::json,
+      ${ReportSyncJob.name}::text, '{"mode":"incremental"}'::json,
       queue_name => 'reports',
       run_at => now() + make_interval(secs => ${config.reportRefreshSeconds}),
       job_key => 'report_sync_incremental', job_key_mode => 'replace'

@@ -3,7 +3,8 @@ import { SqlClient } from "effect/sql"
 import { enqueueJob } from "../platform/jobs.ts"
 import { releaseLeases } from "./leases.ts"
 import { BookingsRepo } from "./repo.ts"
-import { EXPIRE_BOOKING_TASK, expireJobKey } from "./service.ts"
+import { ExpireBookingJob } from "./jobs.ts"
+import { expireJobKey } from "./service.ts"
 
 /**
  * Booking expiry (workers/tasks/expire_booking.ts). Under the booking's row lock, so it is
@@ -22,7 +23,7 @@ export const expireBooking = Effect.fn("Bookings.expire")(function* (businessId:
       if (!booking || booking.state !== "incomplete") return "skipped" as ExpiryOutcome
       const now = new Date(yield* Clock.currentTimeMillis)
       if (now.getTime() < booking.expires_at.getTime()) {
-        yield* enqueueJob(EXPIRE_BOOKING_TASK, { business_id: businessId, booking_id: bookingId }, {
+        yield* enqueueJob(ExpireBookingJob, { business_id: businessId, booking_id: bookingId }, {
           runAt: booking.expires_at,
           jobKey: expireJobKey(businessId, bookingId)
         })

@@ -2,6 +2,7 @@ import { Clock, Effect, Option } from "effect"
 import { createHash } from "node:crypto"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { enqueueJob } from "../platform/jobs.ts"
+import { ExpireBookingJob } from "./jobs.ts"
 import { inTransaction } from "../platform/transactions.ts"
 import { type Message, Unprocessable, fail } from "../shared/errors.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
@@ -17,7 +18,6 @@ import { BookingsRepo } from "./repo.ts"
  * changes, removal and expiry of one booking.
  */
 
-export const EXPIRE_BOOKING_TASK = "expire_booking"
 export const expireJobKey = (businessId: number, bookingId: number) => `expire_booking:${businessId}:${bookingId}`
 
 const idempotencyScope = (caller: Caller) => (caller._tag === "Client" ? `person:${caller.personId}` : `staff:${caller.staffMemberId}`)
@@ -103,7 +103,7 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
       if (complete) {
         yield* completeLeases(business.id, bookingId, yield* repo.leasesOf(business.id, [bookingId]))
       } else {
-        yield* enqueueJob(EXPIRE_BOOKING_TASK, { business_id: business.id, booking_id: bookingId }, {
+        yield* enqueueJob(ExpireBookingJob, { business_id: business.id, booking_id: bookingId }, {
           runAt: expiresAt,
           jobKey: expireJobKey(business.id, bookingId)
         })

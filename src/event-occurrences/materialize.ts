@@ -1,7 +1,8 @@
 import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { EventsRepo } from "../events/repo.ts"
-import { MATERIALIZE_TASK, materializeJobKey } from "../events/service.ts"
+import { MaterializeEventOccurrencesJob } from "../events/jobs.ts"
+import { materializeJobKey } from "../events/service.ts"
 import { sessionDates, sessionInstants } from "../events/recurrence.ts"
 import { enqueueJob } from "../platform/jobs.ts"
 import { addDays, localDateAt } from "../shared/zoned-time.ts"
@@ -119,7 +120,7 @@ export const enqueueDueMaterializations = Effect.fn("EventOccurrences.enqueueDue
     Effect.forEach(
       due,
       (event) =>
-        enqueueJob(MATERIALIZE_TASK, { business_id: event.business_id, event_id: event.id }, {
+        enqueueJob(MaterializeEventOccurrencesJob, { business_id: event.business_id, event_id: event.id }, {
           jobKey: materializeJobKey(event.business_id, event.id)
         }),
       { discard: true }

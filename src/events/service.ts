@@ -2,6 +2,7 @@ import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { enqueueJob } from "../platform/jobs.ts"
+import { MaterializeEventOccurrencesJob } from "./jobs.ts"
 import type { Audience } from "../services/model.ts"
 import { BadRequest, NotFound, fail } from "../shared/errors.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
@@ -15,7 +16,7 @@ import { EventsRepo } from "./repo.ts"
 export const EVENTS_MAX_RANGE_DAYS = 120
 const DAY_MS = 86_400_000
 
-export const MATERIALIZE_TASK = "materialize_event_occurrences"
+export const MATERIALIZE_TASK = MaterializeEventOccurrencesJob.name
 export const materializeJobKey = (businessId: number, eventId: number) => `${MATERIALIZE_TASK}:${businessId}:${eventId}`
 
 /** The first session's start and the last session's end (null without end), as instants. */
@@ -104,7 +105,7 @@ const checkInput = (input: EventInput) => {
 }
 
 const enqueueMaterialization = (businessId: number, eventId: number) =>
-  enqueueJob(MATERIALIZE_TASK, { business_id: businessId, event_id: eventId }, { jobKey: materializeJobKey(businessId, eventId) })
+  enqueueJob(MaterializeEventOccurrencesJob, { business_id: businessId, event_id: eventId }, { jobKey: materializeJobKey(businessId, eventId) })
 
 export const createEvent = Effect.fn("Events.create")(function* (businessId: number, input: EventInput) {
   yield* checkInput(input)

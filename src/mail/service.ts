@@ -1,24 +1,14 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { type MessageKey, type MessageParams, t } from "../shared/i18n.ts"
 import type { Locale } from "../shared/locale.ts"
 import { enqueueJob } from "../platform/jobs.ts"
+import { type MailPayload, type MailTemplate, SendMailJob } from "./jobs.ts"
 
 /**
  * Outgoing mail. A message is rendered when it is asked for (in the recipient's locale, with
  * absolute links built from the request) and delivered by the `send_mail` job, enqueued in
  * the caller's transaction: a rolled-back change sends nothing.
  */
-export const MAIL_TEMPLATES = ["password_reset", "email_confirmation", "invitation", "visit_confirmation", "visit_cancellation", "waitlist_enrolled", "note_added"] as const
-export type MailTemplate = (typeof MAIL_TEMPLATES)[number]
-
-export const MailPayload = Schema.Struct({
-  to: Schema.String,
-  subject: Schema.String,
-  text: Schema.String,
-  template: Schema.Literals(MAIL_TEMPLATES),
-  business_id: Schema.NullOr(Schema.Number)
-})
-export type MailPayload = typeof MailPayload.Type
 
 const keys: Record<MailTemplate, { readonly subject: MessageKey; readonly body: MessageKey }> = {
   password_reset: { subject: "mail_password_reset_subject", body: "mail_password_reset_body" },
@@ -37,7 +27,7 @@ export const sendMail = (options: {
   readonly params: MessageParams
   readonly businessId?: number | null
 }) =>
-  enqueueJob("send_mail", {
+  enqueueJob(SendMailJob, {
     to: options.to,
     subject: t(options.locale, keys[options.template].subject, options.params),
     text: t(options.locale, keys[options.template].body, options.params),

@@ -1,11 +1,32 @@
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 
 /**
  * The one way to enqueue a background job: `graphile_worker.add_job` through the SQL client,
  * so inside `sql.withTransaction` the job commits or rolls back with the write that caused it.
- * Tasks live in workers/tasks (one a file) and decode their payload with a Schema.
+ * Tasks live in workers/tasks (one a file) and decode their payload with their job's Schema.
  */
+
+/** A payload Schema a job can carry: no services needed to encode or decode it. */
+export type JobPayloadSchema = Schema.Codec<any, any, never, never>
+
+/**
+ * A background job: its task name and payload, declared once. The producer enqueues it with
+ * `enqueueJob`, which takes only a payload of the Schema's type; the task (workers/tasks/<name>.ts)
+ * decodes with the same Schema and registers under the same name (workers/runner.ts). A job a
+ * domain enqueues is defined in that domain's `jobs.ts`, so domain and task both import it
+ * without an arrow pointing up from src/ to workers/.
+ */
+export interface JobDefinition<Name extends string = string, Payload extends JobPayloadSchema = JobPayloadSchema> {
+  readonly name: Name
+  readonly payload: Payload
+}
+
+export const defineJob = <const Name extends string, Payload extends JobPayloadSchema>(
+  name: Name,
+  payload: Payload
+): JobDefinition<Name, Payload> => ({ name, payload })
+
 export interface JobOptions {
   /** Run no earlier than this instant (booking expiry, scheduled deliveries). */
   readonly runAt?: Date
@@ -14,15 +35,20 @@ export interface JobOptions {
   readonly maxAttempts?: number
 }
 
-export const enqueueJob = (task: string, payload: unknown, options: JobOptions = {}) =>
+export const enqueueJob = <Payload extends JobPayloadSchema>(
+  job: JobDefinition<string, Payload>,
+  payload: Payload["Type"],
+  options: JobOptions = {}
+) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const encoded = yield* Schema.encodeEffect(job.payload)(payload)
     // Only the id comes back: the job row's composite type has no binary codec in the driver.
     yield* sql`select (graphile_worker.add_job(
-      ${task},
-      ${JSON.stringify(payload)}::json,
+      ${job.name},
+      ${JSON.stringify(encoded)}::json,
       run_at => ${Option.getOrNull(Option.fromNullishOr(options.runAt))}::timestamptz,
       job_key => ${options.jobKey ?? null}::text,
       max_attempts => ${options.maxAttempts ?? 25}::int
     )).id`
-  }).pipe(Effect.orDie, Effect.withSpan("Jobs.enqueue", { attributes: { task } }))
+  }).pipe(Effect.orDie, Effect.withSpan("Jobs.enqueue", { attributes: { task: job.name } }))

@@ -1,5 +1,6 @@
 import { Clock, Effect } from "effect"
 import { enqueueJob } from "../platform/jobs.ts"
+import { OfferWaitlistPlacesJob } from "./jobs.ts"
 import { type Message, Unprocessable, fail } from "../shared/errors.ts"
 import { HOLDING_STATES, type VisitState } from "./model.ts"
 import { VisitsRepo } from "./repo.ts"
@@ -34,9 +35,6 @@ export interface AdmitOptions {
 }
 
 const holding = (state: VisitState) => (HOLDING_STATES as ReadonlyArray<VisitState>).includes(state)
-
-/** Task woken when places free: offers them to the waitlist (workers/tasks/offer_waitlist_places.ts). */
-export const OFFER_WAITLIST_TASK = "offer_waitlist_places"
 
 /**
  * Admits the visits, all or none; returns their ids in order. Must run inside
@@ -127,7 +125,7 @@ export const placesFreed = Effect.fn("Visits.placesFreed")(function* (businessId
   const waiting = yield* (yield* VisitsRepo).waitlist.withWaiting(businessId, [...new Set(occurrenceIds)])
   for (const occurrenceId of waiting) {
     yield* enqueueJob(
-      OFFER_WAITLIST_TASK,
+      OfferWaitlistPlacesJob,
       { business_id: businessId, event_occurrence_id: occurrenceId },
       { jobKey: `waitlist:${businessId}:${occurrenceId}`, maxAttempts: 10 }
     )

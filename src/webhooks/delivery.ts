@@ -2,6 +2,7 @@ import { Clock, Effect, Option, Random } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../platform/config.ts"
 import { enqueueJob } from "../platform/jobs.ts"
+import { DeliverWebhookJob } from "./jobs.ts"
 import { WebhooksRepo } from "./repo.ts"
 import { decryptSecret, standardHeaders } from "./signing.ts"
 import { postNotification } from "./transport.ts"
@@ -19,8 +20,6 @@ import { postNotification } from "./transport.ts"
  * graphile-worker's own retries remain for failures of the job itself (database down).
  */
 
-export const DELIVER_TASK = "deliver_webhook"
-
 /** Seconds to wait after attempt n (index n - 1) before attempt n + 1. */
 export const RETRY_DELAYS_SECONDS: ReadonlyArray<number> = [
   5, 60, 300, 1800, 3600, 7200, 14400, 28800, 43200, 43200, 43200, 43200, 28800
@@ -37,7 +36,7 @@ const DELIVERY_JOB_MAX_ATTEMPTS = 10
 
 export const enqueueDelivery = (businessId: number, deliveryId: number, runAt?: Date) =>
   enqueueJob(
-    DELIVER_TASK,
+    DeliverWebhookJob,
     { business_id: businessId, delivery_id: deliveryId },
     { jobKey: deliveryJobKey(businessId, deliveryId), maxAttempts: DELIVERY_JOB_MAX_ATTEMPTS, ...(runAt ? { runAt } : {}) }
   )
@@ -45,7 +44,7 @@ export const enqueueDelivery = (businessId: number, deliveryId: number, runAt?: 
 /** The fan-out of one event: its deliveries and their jobs, in one statement. */
 export const fanOutEvent = Effect.fn("Webhooks.fanOut")(function* (businessId: number, eventId: number) {
   const repo = yield* WebhooksRepo
-  const deliveries = yield* repo.fanOut(businessId, eventId, { task: DELIVER_TASK, maxAttempts: DELIVERY_JOB_MAX_ATTEMPTS })
+  const deliveries = yield* repo.fanOut(businessId, eventId, { task: DeliverWebhookJob.name, maxAttempts: DELIVERY_JOB_MAX_ATTEMPTS })
   yield* Effect.logDebug("webhook event fanned out").pipe(Effect.annotateLogs({ business_id: businessId, event_id: eventId, deliveries }))
 })
 

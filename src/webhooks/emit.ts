@@ -1,5 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { enqueueJob } from "../platform/jobs.ts"
+import { WebhookFanoutJob } from "./jobs.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import type { WebhookTopic } from "./model.ts"
 import { WebhooksRepo } from "./repo.ts"
@@ -21,8 +22,6 @@ import { generateMessageId } from "./signing.ts"
  */
 export type WebhookPayload = { readonly [root: string]: ReadonlyArray<unknown> }
 
-export const FANOUT_TASK = "webhook_fanout"
-
 export const emitWebhookEvent = Effect.fn("Webhooks.emit")(function* <E, R>(
   businessId: number,
   topic: WebhookTopic,
@@ -35,6 +34,6 @@ export const emitWebhookEvent = Effect.fn("Webhooks.emit")(function* <E, R>(
   const messageId = generateMessageId()
   const body = JSON.stringify({ id: messageId, topic, created_at: formatTimestamp(createdAt), business_id: businessId, ...records })
   const eventId = yield* repo.insertEvent(businessId, messageId, topic, body, createdAt)
-  yield* enqueueJob(FANOUT_TASK, { business_id: businessId, event_id: eventId }, { maxAttempts: 10 })
+  yield* enqueueJob(WebhookFanoutJob, { business_id: businessId, event_id: eventId }, { maxAttempts: 10 })
   return Option.some(messageId)
 })

@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import { deliverWebhook } from "../../src/webhooks/delivery.ts"
+import { DeliverWebhookJob } from "../../src/webhooks/jobs.ts"
 
 /**
  * One attempt of one webhook delivery: POST, log the attempt, then settle the delivery or
@@ -7,8 +8,7 @@ import { deliverWebhook } from "../../src/webhooks/delivery.ts"
  * failure; the job fails (and graphile-worker retries it) only when the attempt cannot be
  * made or recorded, e.g. the database is unreachable.
  */
-const Payload = Schema.Struct({ business_id: Schema.Number, delivery_id: Schema.Number })
-const decode = Schema.decodeUnknownEffect(Payload)
+const decode = Schema.decodeUnknownEffect(DeliverWebhookJob.payload)
 
 export const deliverWebhookTask = (payload: unknown) =>
   Effect.gen(function* () {

@@ -1,5 +1,9 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { defineJob } from "../../src/platform/jobs.ts"
 import { emitUpcomingOccurrences } from "../../src/webhooks/upcoming.ts"
+
+/** Only the crontab (workers/crontab.ts) enqueues it; its cron payload (`_cron`) is ignored. */
+export const EmitUpcomingOccurrencesJob = defineJob("emit_upcoming_occurrences", Schema.Struct({}))
 
 /**
  * event_occurrence.upcoming (cron, every 5 minutes): announces each active occurrence once, when

@@ -1,16 +1,13 @@
 import { Effect, Schema } from "effect"
 import { expireBooking, expireDueBookings } from "../../src/bookings/expiry.ts"
+import { ExpireBookingJob } from "../../src/bookings/jobs.ts"
 
 /**
  * Expires one booking at its `expires_at` (enqueued, keyed by booking, in the transaction that
  * created it), or, without a booking (the cron entry), sweeps the bookings past expiry whose
  * job was lost. graphile-worker adds `_cron` to the cron payload; unknown keys are ignored.
  */
-const Payload = Schema.Union([
-  Schema.Struct({ business_id: Schema.Int, booking_id: Schema.Int }),
-  Schema.Struct({})
-])
-const decode = Schema.decodeUnknownEffect(Payload)
+const decode = Schema.decodeUnknownEffect(ExpireBookingJob.payload)
 
 export const expireBookingTask = (payload: unknown) =>
   Effect.gen(function* () {

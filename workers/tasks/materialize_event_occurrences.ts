@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import { enqueueDueMaterializations, materializeEvent } from "../../src/event-occurrences/materialize.ts"
+import { MaterializeEventOccurrencesJob } from "../../src/events/jobs.ts"
 
 /**
  * Materializes one event's occurrences for the rolling window (enqueued, keyed by event, in
@@ -7,11 +8,7 @@ import { enqueueDueMaterializations, materializeEvent } from "../../src/event-oc
  * that job for every event whose window needs extending. graphile-worker adds `_cron` to the
  * cron payload; unknown keys are ignored.
  */
-const Payload = Schema.Union([
-  Schema.Struct({ business_id: Schema.Int, event_id: Schema.Int }),
-  Schema.Struct({})
-])
-const decode = Schema.decodeUnknownEffect(Payload)
+const decode = Schema.decodeUnknownEffect(MaterializeEventOccurrencesJob.payload)
 
 export const materializeEventOccurrencesTask = (payload: unknown) =>
   Effect.gen(function* () {

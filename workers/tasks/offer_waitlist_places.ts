@@ -1,12 +1,12 @@
 import { Effect, Schema } from "effect"
+import { OfferWaitlistPlacesJob } from "../../src/visits/jobs.ts"
 import { offerWaitlistPlaces } from "../../src/waitlists/offer.ts"
 
 /**
  * Places came free in an occurrence (enqueued by `placesFreed`, keyed per occurrence, in the
  * transaction that freed them): the oldest waiting people get them (src/waitlists/offer.ts).
  */
-const Payload = Schema.Struct({ business_id: Schema.Int, event_occurrence_id: Schema.Int })
-const decode = Schema.decodeUnknownEffect(Payload)
+const decode = Schema.decodeUnknownEffect(OfferWaitlistPlacesJob.payload)
 
 export const offerWaitlistPlacesTask = (payload: unknown) =>
   Effect.gen(function* () {

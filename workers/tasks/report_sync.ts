@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import { ReportSyncJob } from "../../reports/jobs.ts"
 import { runReportSync, scheduleNextRefresh } from "../../reports/sync/run.ts"
 
 /**
@@ -6,10 +7,7 @@ import { runReportSync, scheduleNextRefresh } from "../../reports/sync/run.ts"
  * query finds no store), `incremental` applies the rows changed since the last sync and
  * queues the next refresh. A failure fails the job, which graphile-worker retries.
  */
-export const ReportSyncPayload = Schema.Struct({
-  mode: Schema.optional(Schema.Literals(["full", "incremental"]))
-})
-const decode = Schema.decodeUnknownEffect(ReportSyncPayload)
+const decode = Schema.decodeUnknownEffect(ReportSyncJob.payload)
 
 export const reportSyncTask = (payload: unknown) =>
   Effect.gen(function* () {

@@ -1,7 +1,7 @@
 import { Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import nodemailer from "nodemailer"
-import { MailPayload } from "../../src/mail/service.ts"
+import { SendMailJob } from "../../src/mail/jobs.ts"
 import { AppConfig } from "../../src/platform/config.ts"
 
 /**
@@ -9,7 +9,7 @@ import { AppConfig } from "../../src/platform/config.ts"
  * mailbox. Either way it is recorded in `mail_messages` (the mailbox tests and developers
  * read, and the delivery log). A failed SMTP send fails the job, which graphile-worker retries.
  */
-const decode = Schema.decodeUnknownEffect(MailPayload)
+const decode = Schema.decodeUnknownEffect(SendMailJob.payload)
 
 export const sendMailTask = (payload: unknown) =>
   Effect.gen(function* () {

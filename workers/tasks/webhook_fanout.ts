@@ -1,13 +1,13 @@
 import { Effect, Schema } from "effect"
 import { fanOutEvent } from "../../src/webhooks/delivery.ts"
+import { WebhookFanoutJob } from "../../src/webhooks/jobs.ts"
 
 /**
  * One emitted webhook event → one delivery (and one `deliver_webhook` job) per subscription of
  * its topic. Enqueued by `emitWebhookEvent` in the transaction of the change; idempotent, so a
  * retried fan-out makes no second delivery.
  */
-const Payload = Schema.Struct({ business_id: Schema.Number, event_id: Schema.Number })
-const decode = Schema.decodeUnknownEffect(Payload)
+const decode = Schema.decodeUnknownEffect(WebhookFanoutJob.payload)
 
 export const webhookFanoutTask = (payload: unknown) =>
   Effect.gen(function* () {
