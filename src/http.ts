@@ -88,10 +88,16 @@ export const HttpAppLive = Layer.mergeAll(
   RequestPipeline
 ).pipe(Layer.provide(AccessLive))
 
-/** The HTTP server on `PORT`; closing the layer stops accepting and drains open requests. */
-export const HttpServerLive = Layer.unwrap(
-  AppConfig.useSync((config) =>
-    HttpRouter.serve(HttpAppLive, { disableLogger: true, disableListenLog: true }).pipe(
-      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
-    ))
-)
+/**
+ * The HTTP server on `PORT`, with `routes` beside the app's (`npm start` adds the demo's
+ * callback page, as it seeds the demo); closing the layer stops accepting and drains open requests.
+ */
+export const httpServerWith = <E, R>(routes: Layer.Layer<never, E, R>) =>
+  Layer.unwrap(
+    AppConfig.useSync((config) =>
+      HttpRouter.serve(Layer.merge(HttpAppLive, routes), { disableLogger: true, disableListenLog: true }).pipe(
+        Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+      ))
+  )
+
+export const HttpServerLive = httpServerWith(Layer.empty)

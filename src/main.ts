@@ -1,7 +1,8 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Console, Effect, Layer } from "effect"
+import { DemoCallbackLive } from "./demo/callback.ts"
 import { seedDemo } from "./demo/seed.ts"
-import { HttpServerLive } from "./http.ts"
+import { httpServerWith } from "./http.ts"
 import { BaseLive } from "./layers.ts"
 import { AppConfig } from "./platform/config.ts"
 import { migrateDatabase } from "./platform/startup.ts"
@@ -17,7 +18,7 @@ const program = Effect.gen(function* () {
   const startedAt = performance.now()
   yield* migrateDatabase
   const demo = yield* seedDemo
-  yield* Layer.build(Layer.mergeAll(HttpServerLive, WorkerLive))
+  yield* Layer.build(Layer.mergeAll(httpServerWith(DemoCallbackLive), WorkerLive))
   const config = yield* AppConfig
   const port = config.port === 80 ? "" : `:${config.port}`
   const base = `http://${config.baseDomain}${port}`

@@ -3,7 +3,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { alert, escapeHtml, hidden, notice, renderPage, text } from "./pages.ts"
 import { authenticityTokenInput } from "./rails-fields.ts"
 import { OAuthRepo } from "./repo.ts"
-import { errorPage, type PageContext, pageContext, safeReturnTo, secureCookies } from "./routes.ts"
+import { errorPage, type PageContext, pageContext, safeReturnTo, secureCookies } from "./requests.ts"
 import { checkPassword } from "./service.ts"
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS, csrfMatches, signSession } from "./session.ts"
 
