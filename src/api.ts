@@ -1,6 +1,7 @@
 import { OpenApi } from "effect/http-api"
 import { apiOf } from "./shared/http-api.ts"
 import { AccountApi, AccountPasswordsApi } from "./accounts/api.ts"
+import { OAuthTokenApi } from "./oauth/api.ts"
 import { BrandingApi, BusinessFrontApi } from "./business/front.api.ts"
 import { BusinessDeskApi } from "./business/desk.api.ts"
 import { CustomFieldsDeskApi } from "./custom-fields/desk.api.ts"
@@ -51,6 +52,7 @@ export const Api = apiOf(
   PeopleDeskApi,
   AccountApi,
   AccountPasswordsApi,
+  OAuthTokenApi,
   WebhooksApi,
   ReportsApi,
   ServicesFrontApi,

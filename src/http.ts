@@ -7,6 +7,7 @@ import { Api } from "./api.ts"
 import { AccountLive, AccountPasswordsLive } from "./accounts/handlers.ts"
 import { AccessLive } from "./auth/access.ts"
 import { OAuthRoutesLive } from "./oauth/routes.ts"
+import { OAuthTokenLive } from "./oauth/token.ts"
 import { SignInRoutesLive } from "./oauth/sign-in.ts"
 import { BrandingLive, BusinessDeskLive, BusinessFrontLive } from "./business/handlers.ts"
 import { CustomFieldsDeskLive } from "./custom-fields/handlers.ts"
@@ -60,6 +61,7 @@ const HandlersLive = Layer.mergeAll(
   PeopleDeskLive,
   AccountLive,
   AccountPasswordsLive,
+  OAuthTokenLive,
   WebhooksLive,
   ReportsLive,
   ScheduleHandlersLive,

@@ -2,11 +2,11 @@ import { Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { authorizeGet, authorizePost, login, logout } from "./authorize.ts"
 import { confirmation, forgotGet, forgotPost, resetGet, resetPost } from "./password.ts"
-import { revoke, token } from "./token.ts"
 
 /**
- * The authorization server over HTTP: `/oauth/authorize` (login, then consent, then a code
- * back to the client), `/oauth/token`, `/oauth/revoke`, and the password pages. The host
+ * The authorization server's browser pages: `/oauth/authorize` (login, then consent, then a
+ * code back to the client) and the password pages. `/oauth/token` and `/oauth/revoke` are an
+ * HttpApi group (api.ts, handled in token.ts), so the OpenAPI document lists them. The host
  * decides the grant (spec, Authentication rule 6): on a business host the pages carry the
  * business's branding and the token is limited to it; on the account-level host the token
  * spans the account.
@@ -16,8 +16,6 @@ export const OAuthRoutesLive = Layer.mergeAll(
   HttpRouter.add("POST", "/oauth/authorize", authorizePost),
   HttpRouter.add("POST", "/oauth/login", login),
   HttpRouter.add("POST", "/oauth/logout", logout),
-  HttpRouter.add("POST", "/oauth/token", token),
-  HttpRouter.add("POST", "/oauth/revoke", revoke),
   HttpRouter.add("GET", "/oauth/password/new", forgotGet),
   HttpRouter.add("POST", "/oauth/password", forgotPost),
   HttpRouter.add("GET", "/oauth/password/edit", resetGet),

@@ -1,4 +1,7 @@
 import { Effect, Option } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { apiOf } from "../shared/http-api.ts"
+import { OAuthTokenApi } from "./api.ts"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { AccessTokens, hashToken } from "../auth/tokens.ts"
 import { OAuthRepo } from "./repo.ts"
@@ -56,3 +59,9 @@ export const revoke = Effect.fn("OAuth.revoke")(function* (request: HttpServerRe
   }
   return HttpServerResponse.empty({ status: 200, headers: { "cache-control": "no-store" } })
 })
+
+/** Raw handlers: they read the form and the Basic credentials themselves and answer OAuth's own bodies. */
+export const OAuthTokenLive = HttpApiBuilder.group(apiOf(OAuthTokenApi), "oauthToken", (handlers) =>
+  handlers
+    .handleRaw("token", ({ request }) => token(request))
+    .handleRaw("revoke", ({ request }) => revoke(request)))
