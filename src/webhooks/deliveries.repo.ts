@@ -20,6 +20,12 @@ export interface AttemptRecord {
 export const makeDeliveriesRepo = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
+  /** A delivery as the log shows it, with its event's message id and topic (`d`, `e`). */
+  const deliveryColumns = sql`d.id, d.subscription_id, e.message_id, e.topic, d.kind, d.status, d.attempt_count,
+    d.last_status_code, d.next_attempt_at, d.created_at, d.completed_at`
+  const deliveryFrom = sql`webhook_deliveries d join webhook_events e on e.business_id = d.business_id and e.id = d.event_id`
+  const attemptColumns = sql`delivery_id, attempt, started_at, status_code, latency_ms, error, response_body`
+
   return {
     /**
      * One delivery per enabled subscription of the event's topic (one made while the fan-out was
@@ -114,10 +120,7 @@ export const makeDeliveriesRepo = Effect.gen(function* () {
     ) =>
       Effect.gen(function* () {
         const deliveries = yield* sql`
-          select d.id, d.subscription_id, e.message_id, e.topic, d.kind, d.status, d.attempt_count, d.last_status_code,
-                 d.next_attempt_at, d.created_at, d.completed_at
-          from webhook_deliveries d
-          join webhook_events e on e.business_id = d.business_id and e.id = d.event_id
+          select ${deliveryColumns} from ${deliveryFrom}
           where d.business_id = ${businessId} and d.subscription_id = ${subscriptionId}
             ${options.before === undefined ? sql`` : sql`and d.id < ${options.before}`}
             ${options.status === undefined ? sql`` : sql`and d.status = ${options.status}`}
@@ -125,7 +128,7 @@ export const makeDeliveriesRepo = Effect.gen(function* () {
           limit ${options.limit}`.pipe(Effect.flatMap(decodeDeliveries))
         const ids = deliveries.map((d) => d.id)
         const attempts = ids.length === 0 ? [] : yield* sql`
-          select delivery_id, attempt, started_at, status_code, latency_ms, error, response_body
+          select ${attemptColumns}
           from webhook_delivery_attempts
           where business_id = ${businessId} and delivery_id = any(${ids})
           order by delivery_id, attempt`.pipe(Effect.flatMap(decodeAttempts))
@@ -135,13 +138,10 @@ export const makeDeliveriesRepo = Effect.gen(function* () {
     findDelivery: (businessId: number, deliveryId: number) =>
       Effect.gen(function* () {
         const deliveries = yield* sql`
-          select d.id, d.subscription_id, e.message_id, e.topic, d.kind, d.status, d.attempt_count, d.last_status_code,
-                 d.next_attempt_at, d.created_at, d.completed_at
-          from webhook_deliveries d
-          join webhook_events e on e.business_id = d.business_id and e.id = d.event_id
+          select ${deliveryColumns} from ${deliveryFrom}
           where d.business_id = ${businessId} and d.id = ${deliveryId}`.pipe(Effect.flatMap(decodeDeliveries))
         const attempts = yield* sql`
-          select delivery_id, attempt, started_at, status_code, latency_ms, error, response_body
+          select ${attemptColumns}
           from webhook_delivery_attempts where business_id = ${businessId} and delivery_id = ${deliveryId}
           order by attempt`.pipe(Effect.flatMap(decodeAttempts))
         return Option.fromNullishOr(deliveries[0]).pipe(Option.map((delivery) => ({ delivery, attempts })))
