@@ -4,9 +4,8 @@ import { HttpApiBuilder } from "effect/http-api"
 import { apiOf } from "../src/shared/http-api.ts"
 import { CurrentStaff } from "../src/auth/access.ts"
 import { AppConfig } from "../src/platform/config.ts"
-import { type RateLimitDecision, RateLimiter } from "../src/platform/rate-limit.ts"
+import { RateLimiter, rateLimitHeaders, rateLimitedResponse } from "../src/platform/rate-limit.ts"
 import { BadRequest, Forbidden, NotFound, Unprocessable } from "../src/shared/errors.ts"
-import { t } from "../src/shared/i18n.ts"
 import { RequestContext } from "../src/shared/request-context.ts"
 import { JSON_API, QueryResponse, ReportsApi, ReportsUnavailable } from "./api.ts"
 import { queryReport } from "./service.ts"
@@ -38,12 +37,6 @@ const rateLimit = (request: HttpServerRequest.HttpServerRequest) =>
     return !byIp.allowed && byToken.allowed ? byIp : byToken
   })
 
-const headersOf = (decision: RateLimitDecision) => ({
-  "ratelimit-limit": String(decision.limit),
-  "ratelimit-remaining": String(decision.remaining),
-  "ratelimit-reset": String(decision.resetAt)
-})
-
 const errorsResponse = (status: number, errors: ReadonlyArray<string>, headers: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe({ errors }, { status, headers, contentType: JSON_API })
 
@@ -51,12 +44,8 @@ export const ReportsLive = HttpApiBuilder.group(apiOf(ReportsApi), "reports", (h
   handlers.handle("query", ({ params, payload, request }) =>
     Effect.gen(function* () {
       const decision = yield* rateLimit(request)
-      const headers = headersOf(decision)
-      if (!decision.allowed) {
-        const { locale } = yield* RequestContext
-        const seconds = Math.max(1, decision.resetAt - Math.floor(Date.now() / 1000))
-        return errorsResponse(429, [t(locale, "rate_limited", { seconds })], { ...headers, "retry-after": String(seconds) })
-      }
+      const headers = rateLimitHeaders(decision)
+      if (!decision.allowed) return rateLimitedResponse(decision, (yield* RequestContext).locale, JSON_API)
       return yield* queryReport(params.resource, payload.data.attributes).pipe(
         Effect.map((body) => HttpServerResponse.jsonUnsafe(encodeResponse(body), { status: 200, headers, contentType: JSON_API })),
         Effect.catch((error) => {

@@ -32,7 +32,7 @@ import { NotesDeskLive, NotesFrontLive } from "./notes/handlers.ts"
 import { WaitlistsDeskLive, WaitlistsFrontLive } from "./waitlists/handlers.ts"
 import { WaiversDeskLive, WaiversFrontLive } from "./waivers/handlers.ts"
 
-/** The schedule's handler groups (issue 4). */
+/** The schedule's handler groups. */
 const ScheduleHandlersLive = Layer.mergeAll(
   ServicesFrontLive,
   ServicesDeskLive,
@@ -65,14 +65,14 @@ const HandlersLive = Layer.mergeAll(
   WebhooksLive,
   ReportsLive,
   ScheduleHandlersLive,
-  // Bookings and leases (issue 5)
+  // Bookings and leases
   BookingsFrontLive,
   BookingsDeskLive,
-  // Visits and make-ups (issue 5)
+  // Visits and make-ups
   VisitsFrontLive,
   VisitsDeskLive,
   MakeUpsDeskLive,
-  // Waitlists, notes and waivers (issue 5)
+  // Waitlists, notes and waivers
   WaitlistsFrontLive,
   WaitlistsDeskLive,
   NotesFrontLive,

@@ -10,7 +10,7 @@ import { type Locale, parseLocale, resolveLocale } from "./shared/locale.ts"
 import { parseRailsForm } from "./shared/form-body.ts"
 import { type BusinessRow, RequestContext, type RequestContextShape } from "./shared/request-context.ts"
 import { AppConfig } from "./platform/config.ts"
-import { type RateLimitDecision, RateLimiter } from "./platform/rate-limit.ts"
+import { type RateLimitDecision, RateLimiter, rateLimitHeaders, rateLimitedResponse } from "./platform/rate-limit.ts"
 
 /**
  * The conventions every endpoint shares, applied once, before routing:
@@ -26,12 +26,6 @@ const HOSTLESS_PATHS = new Set(["/healthz", "/readyz", "/api/openapi.json", "/ap
 
 const errorsResponse = (status: number, locale: Locale, key: MessageKey, params?: MessageParams) =>
   HttpServerResponse.jsonUnsafe({ errors: [t(locale, key, params)] }, { status })
-
-const rateLimitHeaders = (decision: RateLimitDecision) => ({
-  "ratelimit-limit": String(decision.limit),
-  "ratelimit-remaining": String(decision.remaining),
-  "ratelimit-reset": String(decision.resetAt)
-})
 
 const firstHeader = (value: string | undefined) => value?.split(",")[0]?.trim()
 
@@ -113,15 +107,7 @@ export const RequestPipeline = HttpRouter.middleware(
           : undefined
         const decision = tokenDecision && (ipDecision.allowed || !tokenDecision.allowed) ? tokenDecision : ipDecision
         if (!ipDecision.allowed || (tokenDecision && !tokenDecision.allowed)) {
-          const seconds = Math.max(1, decision.resetAt - Math.floor(Date.now() / 1000))
-          return yield* finish(
-            HttpServerResponse.setHeader(
-              errorsResponse(429, parseLocale(headerLocale) ?? "en", "rate_limited", { seconds }),
-              "retry-after",
-              String(seconds)
-            ),
-            decision
-          )
+          return yield* finish(rateLimitedResponse(decision, parseLocale(headerLocale) ?? "en"), decision)
         }
 
         let business: Option.Option<BusinessRow> = Option.none()

@@ -12,9 +12,8 @@ import {
 } from "./types.ts"
 
 /**
- * Enrollments (`enrollments`): one row per visit or waitlist entry of a client. The table
- * comes with the scheduling issue (plans and payments with billing); until then the
- * resource answers 422.
+ * Enrollments (`enrollments`): one row per visit or waitlist entry of a client, read from
+ * visits and waitlist entries; its plan and payment columns come from billing.
  */
 export const PAID_WITH_TYPES = ["membership", "pack", "prepaid", "unpaid"] as const
 

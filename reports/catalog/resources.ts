@@ -27,7 +27,7 @@ export type ReportResource = (typeof REPORT_RESOURCES)[number]
  */
 export type ResourceStatus =
   | { readonly _tag: "Available"; readonly catalog: ResourceCatalog }
-  | { readonly _tag: "Pending"; readonly waitsFor: "scheduling" | "billing"; readonly catalog?: ResourceCatalog }
+  | { readonly _tag: "Pending"; readonly waitsFor: "billing" }
 
 const statuses: Record<ReportResource, ResourceStatus> = {
   clients: { _tag: "Available", catalog: clientsCatalog },

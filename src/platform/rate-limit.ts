@@ -1,4 +1,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { t } from "../shared/i18n.ts"
+import type { Locale } from "../shared/locale.ts"
 
 /**
  * Rate limiting behind one interface, so a shared store (Redis, PostgreSQL) can replace the
@@ -10,7 +13,27 @@ export interface RateLimitDecision {
   readonly remaining: number
   /** Epoch seconds when the window resets (the `RateLimit-Reset` header). */
   readonly resetAt: number
+  /** Seconds until then, at least 1, on the limiter's clock (a refusal's `Retry-After`). */
+  readonly retryAfterSeconds: number
 }
+
+/** The `RateLimit-*` headers that show a caller the limit that applies to them. */
+export const rateLimitHeaders = (decision: RateLimitDecision): Record<string, string> => ({
+  "ratelimit-limit": String(decision.limit),
+  "ratelimit-remaining": String(decision.remaining),
+  "ratelimit-reset": String(decision.resetAt)
+})
+
+/** The 429 of every limit: the error model's body, the limit's headers and `Retry-After`. */
+export const rateLimitedResponse = (decision: RateLimitDecision, locale: Locale, contentType?: string) =>
+  HttpServerResponse.jsonUnsafe(
+    { errors: [t(locale, "rate_limited", { seconds: decision.retryAfterSeconds })] },
+    {
+      status: 429,
+      headers: { ...rateLimitHeaders(decision), "retry-after": String(decision.retryAfterSeconds) },
+      ...(contentType === undefined ? {} : { contentType })
+    }
+  )
 
 export interface RateLimitStore {
   /** Counts one request against `key` and says whether it fits in `limit` per window. */
@@ -42,11 +65,13 @@ export const makeMemoryRateLimitStore = (): RateLimitStore => {
         }
         const start = window.start
         window.count += 1
+        const resetAt = Math.ceil((start + windowMs) / 1000)
         return {
           allowed: window.count <= limit,
           limit,
           remaining: Math.max(0, limit - window.count),
-          resetAt: Math.ceil((start + windowMs) / 1000)
+          resetAt,
+          retryAfterSeconds: Math.max(1, resetAt - Math.floor(now / 1000))
         }
       })
   }

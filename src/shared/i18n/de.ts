@@ -156,7 +156,7 @@ export const de: Catalog = {
   eligibility_too_far_in_advance: "Für eine Anmeldung zu dieser Veranstaltung ist es zu früh",
   eligibility_members_not_allowed: "Für diese Veranstaltung ist keine Online-Anmeldung möglich",
   eligibility_plan_required: "Keine Besuche verfügbar",
-  // Visits and make-ups (issue 5)
+  // Visits and make-ups
   visit_not_found: "Besuch %{id} nicht gefunden",
   visit_person_required: "person_id muss für einen Besuch im Status %{state} ausgefüllt werden",
   visit_transition_invalid: "%{event} ist für einen Besuch im Status %{state} nicht möglich",
@@ -172,7 +172,7 @@ export const de: Catalog = {
   mail_visit_confirmation_body: "Hallo %{name},\n\n%{person} ist für %{event} bei %{business} am %{start} angemeldet.\n\nBis bald!",
   mail_visit_cancellation_subject: "Anmeldung storniert: %{event}",
   mail_visit_cancellation_body: "Hallo %{name},\n\ndie Anmeldung von %{person} für %{event} bei %{business} am %{start} wurde storniert.",
-  // Bookings and leases (issue 5)
+  // Bookings and leases
   booking_not_found: "Buchung %{id} nicht gefunden",
   lease_not_found: "Reservierung %{id} nicht gefunden",
   booking_completed: "Buchung %{id} ist abgeschlossen; ihre Reservierungen können nicht mehr geändert werden",
@@ -189,7 +189,7 @@ export const de: Catalog = {
   lease_no_sessions: "%{field} %{id} hat keine buchbaren Termine mehr",
   lease_slot_unavailable: "%{field}: der Termin um %{start_at} ist nicht verfügbar",
   lease_service_unchangeable: "%{field}: die reservierte Leistung kann nicht geändert werden; löschen Sie die Reservierung und legen Sie eine neue an",
-  // Waitlists, notes and waivers (issue 5)
+  // Waitlists, notes and waivers
   waitlist_entry_not_found: "Wartelisteneintrag %{id} nicht gefunden",
   waitlist_range_incomplete: "%{field} ist erforderlich, wenn %{other} angegeben ist",
   waitlist_enroll_removed: "Ein Wartelisteneintrag im Status %{state} kann nicht angemeldet werden",

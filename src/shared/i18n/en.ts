@@ -159,7 +159,7 @@ export const en = {
   eligibility_too_far_in_advance: "It's too early to enroll for this event",
   eligibility_members_not_allowed: "This event doesn't offer online enrolling",
   eligibility_plan_required: "No available visits",
-  // Visits and make-ups (issue 5)
+  // Visits and make-ups
   visit_not_found: "Visit %{id} not found",
   visit_person_required: "person_id can't be blank for a visit in state %{state}",
   visit_transition_invalid: "Cannot %{event} a visit that is %{state}",
@@ -175,7 +175,7 @@ export const en = {
   mail_visit_confirmation_body: "Hello %{name},\n\n%{person} is enrolled in %{event} at %{business} on %{start}.\n\nSee you there!",
   mail_visit_cancellation_subject: "Enrollment cancelled: %{event}",
   mail_visit_cancellation_body: "Hello %{name},\n\nThe enrollment of %{person} in %{event} at %{business} on %{start} has been cancelled.",
-  // Bookings and leases (issue 5)
+  // Bookings and leases
   booking_not_found: "Booking %{id} not found",
   lease_not_found: "Lease %{id} not found",
   booking_completed: "Booking %{id} is completed; its leases can no longer change",
@@ -192,7 +192,7 @@ export const en = {
   lease_no_sessions: "%{field} %{id} has no sessions left to book",
   lease_slot_unavailable: "%{field}: the appointment time %{start_at} is not available",
   lease_service_unchangeable: "%{field}: the leased service cannot change; delete the lease and create another",
-  // Waitlists, notes and waivers (issue 5)
+  // Waitlists, notes and waivers
   waitlist_entry_not_found: "Waitlist entry %{id} not found",
   waitlist_range_incomplete: "%{field} is required when %{other} is given",
   waitlist_enroll_removed: "A waitlist entry in state %{state} cannot be enrolled",

@@ -156,7 +156,7 @@ export const esES: Catalog = {
   eligibility_too_far_in_advance: "Es demasiado pronto para inscribirse en este evento",
   eligibility_members_not_allowed: "Este evento no admite inscripciones en línea",
   eligibility_plan_required: "No hay visitas disponibles",
-  // Visits and make-ups (issue 5)
+  // Visits and make-ups
   visit_not_found: "No se ha encontrado la visita %{id}",
   visit_person_required: "person_id no puede estar vacío para una visita en estado %{state}",
   visit_transition_invalid: "No se puede aplicar %{event} a una visita en estado %{state}",
@@ -172,7 +172,7 @@ export const esES: Catalog = {
   mail_visit_confirmation_body: "Hola, %{name}:\n\n%{person} está inscrito en %{event} en %{business} el %{start}.\n\n¡Hasta pronto!",
   mail_visit_cancellation_subject: "Inscripción cancelada: %{event}",
   mail_visit_cancellation_body: "Hola, %{name}:\n\nSe ha cancelado la inscripción de %{person} en %{event} en %{business} el %{start}.",
-  // Bookings and leases (issue 5)
+  // Bookings and leases
   booking_not_found: "Reserva %{id} no encontrada",
   lease_not_found: "Plaza reservada %{id} no encontrada",
   booking_completed: "La reserva %{id} está completada; sus plazas ya no pueden cambiar",
@@ -189,7 +189,7 @@ export const esES: Catalog = {
   lease_no_sessions: "%{field} %{id} no tiene sesiones disponibles para reservar",
   lease_slot_unavailable: "%{field}: la cita a las %{start_at} no está disponible",
   lease_service_unchangeable: "%{field}: el servicio reservado no puede cambiar; elimine la plaza y cree otra",
-  // Waitlists, notes and waivers (issue 5)
+  // Waitlists, notes and waivers
   waitlist_entry_not_found: "Entrada de lista de espera %{id} no encontrada",
   waitlist_range_incomplete: "%{field} es obligatorio cuando se indica %{other}",
   waitlist_enroll_removed: "Una entrada de lista de espera en estado %{state} no se puede inscribir",

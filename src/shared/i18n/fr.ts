@@ -156,7 +156,7 @@ export const fr: Catalog = {
   eligibility_too_far_in_advance: "Il est trop tôt pour s'inscrire à cet événement",
   eligibility_members_not_allowed: "Cet événement ne propose pas d'inscription en ligne",
   eligibility_plan_required: "Aucune visite disponible",
-  // Visits and make-ups (issue 5)
+  // Visits and make-ups
   visit_not_found: "Visite %{id} introuvable",
   visit_person_required: "person_id doit être renseigné pour une visite à l'état %{state}",
   visit_transition_invalid: "Impossible d'appliquer %{event} à une visite à l'état %{state}",
@@ -172,7 +172,7 @@ export const fr: Catalog = {
   mail_visit_confirmation_body: "Bonjour %{name},\n\n%{person} est inscrit(e) à %{event} chez %{business} le %{start}.\n\nÀ bientôt !",
   mail_visit_cancellation_subject: "Inscription annulée : %{event}",
   mail_visit_cancellation_body: "Bonjour %{name},\n\nL'inscription de %{person} à %{event} chez %{business} le %{start} a été annulée.",
-  // Bookings and leases (issue 5)
+  // Bookings and leases
   booking_not_found: "Réservation %{id} introuvable",
   lease_not_found: "Place réservée %{id} introuvable",
   booking_completed: "La réservation %{id} est terminée ; ses places ne peuvent plus changer",
@@ -189,7 +189,7 @@ export const fr: Catalog = {
   lease_no_sessions: "%{field} %{id} n'a plus de séances à réserver",
   lease_slot_unavailable: "%{field} : le rendez-vous à %{start_at} n'est pas disponible",
   lease_service_unchangeable: "%{field} : le service réservé ne peut pas changer ; supprimez la place et créez-en une autre",
-  // Waitlists, notes and waivers (issue 5)
+  // Waitlists, notes and waivers
   waitlist_entry_not_found: "Entrée de liste d'attente %{id} introuvable",
   waitlist_range_incomplete: "%{field} est obligatoire lorsque %{other} est indiqué",
   waitlist_enroll_removed: "Une entrée de liste d'attente à l'état %{state} ne peut pas être inscrite",

@@ -156,7 +156,7 @@ export const ltLT: Catalog = {
   eligibility_too_far_in_advance: "Registruotis į šį renginį dar per anksti",
   eligibility_members_not_allowed: "Į šį renginį negalima registruotis internetu",
   eligibility_plan_required: "Nėra galimų apsilankymų",
-  // Visits and make-ups (issue 5)
+  // Visits and make-ups
   visit_not_found: "Apsilankymas %{id} nerastas",
   visit_person_required: "person_id negali būti tuščias apsilankymui, kurio būsena %{state}",
   visit_transition_invalid: "Negalima atlikti %{event} apsilankymui, kurio būsena %{state}",
@@ -172,7 +172,7 @@ export const ltLT: Catalog = {
   mail_visit_confirmation_body: "Sveiki, %{name},\n\n%{person} užregistruotas (-a) į %{event} – %{business}, %{start}.\n\nIki pasimatymo!",
   mail_visit_cancellation_subject: "Registracija atšaukta: %{event}",
   mail_visit_cancellation_body: "Sveiki, %{name},\n\n%{person} registracija į %{event} – %{business}, %{start}, atšaukta.",
-  // Bookings and leases (issue 5)
+  // Bookings and leases
   booking_not_found: "Užsakymas %{id} nerastas",
   lease_not_found: "Rezervacija %{id} nerasta",
   booking_completed: "Užsakymas %{id} užbaigtas; jo rezervacijų nebegalima keisti",
@@ -189,7 +189,7 @@ export const ltLT: Catalog = {
   lease_no_sessions: "%{field} %{id} nebeturi užsiėmimų, kuriuos galima užsakyti",
   lease_slot_unavailable: "%{field}: laikas %{start_at} neprieinamas",
   lease_service_unchangeable: "%{field}: rezervuotos paslaugos keisti negalima; ištrinkite rezervaciją ir sukurkite naują",
-  // Waitlists, notes and waivers (issue 5)
+  // Waitlists, notes and waivers
   waitlist_entry_not_found: "Laukiančiųjų sąrašo įrašas %{id} nerastas",
   waitlist_range_incomplete: "%{field} privalomas, kai nurodytas %{other}",
   waitlist_enroll_removed: "Laukiančiųjų sąrašo įrašo, kurio būsena %{state}, negalima užregistruoti",

@@ -156,7 +156,7 @@ export const nlNL: Catalog = {
   eligibility_too_far_in_advance: "Het is te vroeg om je voor dit evenement in te schrijven",
   eligibility_members_not_allowed: "Voor dit evenement is online inschrijven niet mogelijk",
   eligibility_plan_required: "Geen bezoeken beschikbaar",
-  // Visits and make-ups (issue 5)
+  // Visits and make-ups
   visit_not_found: "Bezoek %{id} niet gevonden",
   visit_person_required: "person_id mag niet leeg zijn voor een bezoek met status %{state}",
   visit_transition_invalid: "%{event} is niet mogelijk voor een bezoek met status %{state}",
@@ -172,7 +172,7 @@ export const nlNL: Catalog = {
   mail_visit_confirmation_body: "Hallo %{name},\n\n%{person} is ingeschreven voor %{event} bij %{business} op %{start}.\n\nTot dan!",
   mail_visit_cancellation_subject: "Inschrijving geannuleerd: %{event}",
   mail_visit_cancellation_body: "Hallo %{name},\n\nDe inschrijving van %{person} voor %{event} bij %{business} op %{start} is geannuleerd.",
-  // Bookings and leases (issue 5)
+  // Bookings and leases
   booking_not_found: "Boeking %{id} niet gevonden",
   lease_not_found: "Reservering %{id} niet gevonden",
   booking_completed: "Boeking %{id} is voltooid; de reserveringen kunnen niet meer veranderen",
@@ -189,7 +189,7 @@ export const nlNL: Catalog = {
   lease_no_sessions: "%{field} %{id} heeft geen lessen meer om te boeken",
   lease_slot_unavailable: "%{field}: de afspraak om %{start_at} is niet beschikbaar",
   lease_service_unchangeable: "%{field}: de gereserveerde dienst kan niet veranderen; verwijder de reservering en maak een nieuwe",
-  // Waitlists, notes and waivers (issue 5)
+  // Waitlists, notes and waivers
   waitlist_entry_not_found: "Wachtlijstinschrijving %{id} niet gevonden",
   waitlist_range_incomplete: "%{field} is verplicht als %{other} is opgegeven",
   waitlist_enroll_removed: "Een wachtlijstinschrijving met status %{state} kan niet worden ingeschreven",

@@ -156,7 +156,7 @@ export const ptBR: Catalog = {
   eligibility_too_far_in_advance: "É cedo demais para se inscrever neste evento",
   eligibility_members_not_allowed: "Este evento não oferece inscrição on-line",
   eligibility_plan_required: "Nenhuma visita disponível",
-  // Visits and make-ups (issue 5)
+  // Visits and make-ups
   visit_not_found: "Visita %{id} não encontrada",
   visit_person_required: "person_id não pode ficar em branco para uma visita no estado %{state}",
   visit_transition_invalid: "Não é possível aplicar %{event} a uma visita no estado %{state}",
@@ -172,7 +172,7 @@ export const ptBR: Catalog = {
   mail_visit_confirmation_body: "Olá, %{name},\n\n%{person} está inscrito(a) em %{event} em %{business} em %{start}.\n\nAté lá!",
   mail_visit_cancellation_subject: "Inscrição cancelada: %{event}",
   mail_visit_cancellation_body: "Olá, %{name},\n\nA inscrição de %{person} em %{event} em %{business} em %{start} foi cancelada.",
-  // Bookings and leases (issue 5)
+  // Bookings and leases
   booking_not_found: "Reserva %{id} não encontrada",
   lease_not_found: "Vaga reservada %{id} não encontrada",
   booking_completed: "A reserva %{id} está concluída; suas vagas não podem mais mudar",
@@ -189,7 +189,7 @@ export const ptBR: Catalog = {
   lease_no_sessions: "%{field} %{id} não tem mais sessões para reservar",
   lease_slot_unavailable: "%{field}: o horário %{start_at} não está disponível",
   lease_service_unchangeable: "%{field}: o serviço reservado não pode mudar; exclua a vaga e crie outra",
-  // Waitlists, notes and waivers (issue 5)
+  // Waitlists, notes and waivers
   waitlist_entry_not_found: "Entrada da lista de espera %{id} não encontrada",
   waitlist_range_incomplete: "%{field} é obrigatório quando %{other} é informado",
   waitlist_enroll_removed: "Uma entrada da lista de espera no estado %{state} não pode ser inscrita",

@@ -156,7 +156,7 @@ export const ruRU: Catalog = {
   eligibility_too_far_in_advance: "Записаться на это мероприятие пока слишком рано",
   eligibility_members_not_allowed: "Для этого мероприятия онлайн-запись недоступна",
   eligibility_plan_required: "Нет доступных посещений",
-  // Visits and make-ups (issue 5)
+  // Visits and make-ups
   visit_not_found: "Посещение %{id} не найдено",
   visit_person_required: "person_id не может быть пустым для посещения в состоянии %{state}",
   visit_transition_invalid: "Нельзя выполнить %{event} для посещения в состоянии %{state}",
@@ -172,7 +172,7 @@ export const ruRU: Catalog = {
   mail_visit_confirmation_body: "Здравствуйте, %{name}!\n\n%{person} записан(а) на %{event} в %{business}, %{start}.\n\nДо встречи!",
   mail_visit_cancellation_subject: "Запись отменена: %{event}",
   mail_visit_cancellation_body: "Здравствуйте, %{name}!\n\nЗапись %{person} на %{event} в %{business}, %{start}, отменена.",
-  // Bookings and leases (issue 5)
+  // Bookings and leases
   booking_not_found: "Бронирование %{id} не найдено",
   lease_not_found: "Резерв %{id} не найден",
   booking_completed: "Бронирование %{id} завершено; его резервы больше нельзя изменить",
@@ -189,7 +189,7 @@ export const ruRU: Catalog = {
   lease_no_sessions: "У %{field} %{id} не осталось занятий для бронирования",
   lease_slot_unavailable: "%{field}: время %{start_at} недоступно",
   lease_service_unchangeable: "%{field}: зарезервированную услугу изменить нельзя; удалите резерв и создайте новый",
-  // Waitlists, notes and waivers (issue 5)
+  // Waitlists, notes and waivers
   waitlist_entry_not_found: "Запись в листе ожидания %{id} не найдена",
   waitlist_range_incomplete: "%{field} обязателен, если указан %{other}",
   waitlist_enroll_removed: "Запись в листе ожидания в состоянии %{state} нельзя зачислить",

@@ -156,7 +156,7 @@ export const sv: Catalog = {
   eligibility_too_far_in_advance: "Det är för tidigt att anmäla sig till det här evenemanget",
   eligibility_members_not_allowed: "Det här evenemanget erbjuder inte anmälan online",
   eligibility_plan_required: "Inga tillgängliga besök",
-  // Visits and make-ups (issue 5)
+  // Visits and make-ups
   visit_not_found: "Besök %{id} hittades inte",
   visit_person_required: "person_id får inte vara tomt för ett besök med status %{state}",
   visit_transition_invalid: "Det går inte att %{event} ett besök med status %{state}",
@@ -172,7 +172,7 @@ export const sv: Catalog = {
   mail_visit_confirmation_body: "Hej %{name},\n\n%{person} är anmäld till %{event} hos %{business} den %{start}.\n\nVi ses!",
   mail_visit_cancellation_subject: "Anmälan avbokad: %{event}",
   mail_visit_cancellation_body: "Hej %{name},\n\nAnmälan för %{person} till %{event} hos %{business} den %{start} har avbokats.",
-  // Bookings and leases (issue 5)
+  // Bookings and leases
   booking_not_found: "Bokning %{id} hittades inte",
   lease_not_found: "Reservation %{id} hittades inte",
   booking_completed: "Bokning %{id} är slutförd; dess reservationer kan inte längre ändras",
@@ -189,7 +189,7 @@ export const sv: Catalog = {
   lease_no_sessions: "%{field} %{id} har inga pass kvar att boka",
   lease_slot_unavailable: "%{field}: tiden %{start_at} är inte tillgänglig",
   lease_service_unchangeable: "%{field}: den reserverade tjänsten kan inte ändras; ta bort reservationen och skapa en ny",
-  // Waitlists, notes and waivers (issue 5)
+  // Waitlists, notes and waivers
   waitlist_entry_not_found: "Väntelistepost %{id} hittades inte",
   waitlist_range_incomplete: "%{field} krävs när %{other} anges",
   waitlist_enroll_removed: "En väntelistepost med status %{state} kan inte skrivas in",

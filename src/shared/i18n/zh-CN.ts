@@ -156,7 +156,7 @@ export const zhCN: Catalog = {
   eligibility_too_far_in_advance: "现在报名此活动还为时过早",
   eligibility_members_not_allowed: "此活动不提供在线报名",
   eligibility_plan_required: "没有可用的课次",
-  // Visits and make-ups (issue 5)
+  // Visits and make-ups
   visit_not_found: "未找到到访记录 %{id}",
   visit_person_required: "状态为 %{state} 的到访记录的 person_id 不能为空",
   visit_transition_invalid: "无法对状态为 %{state} 的到访记录执行 %{event}",
@@ -172,7 +172,7 @@ export const zhCN: Catalog = {
   mail_visit_confirmation_body: "%{name}，您好：\n\n%{person} 已报名 %{business} 的 %{event}，时间为 %{start}。\n\n期待与您见面！",
   mail_visit_cancellation_subject: "报名已取消：%{event}",
   mail_visit_cancellation_body: "%{name}，您好：\n\n%{person} 在 %{business} 于 %{start} 的 %{event} 报名已取消。",
-  // Bookings and leases (issue 5)
+  // Bookings and leases
   booking_not_found: "未找到预订 %{id}",
   lease_not_found: "未找到预留 %{id}",
   booking_completed: "预订 %{id} 已完成；其预留不能再更改",
@@ -189,7 +189,7 @@ export const zhCN: Catalog = {
   lease_no_sessions: "%{field} %{id} 已没有可预订的课次",
   lease_slot_unavailable: "%{field}：%{start_at} 的预约时间不可用",
   lease_service_unchangeable: "%{field}：预留的服务不能更改；请删除该预留后重新创建",
-  // Waitlists, notes and waivers (issue 5)
+  // Waitlists, notes and waivers
   waitlist_entry_not_found: "未找到候补名单条目 %{id}",
   waitlist_range_incomplete: "提供 %{other} 时必须提供 %{field}",
   waitlist_enroll_removed: "状态为 %{state} 的候补名单条目不能报名",

@@ -156,7 +156,7 @@ export const zhTW: Catalog = {
   eligibility_too_far_in_advance: "現在報名此活動還言之過早",
   eligibility_members_not_allowed: "此活動不提供線上報名",
   eligibility_plan_required: "沒有可用的課次",
-  // Visits and make-ups (issue 5)
+  // Visits and make-ups
   visit_not_found: "找不到到訪紀錄 %{id}",
   visit_person_required: "狀態為 %{state} 的到訪紀錄的 person_id 不能空白",
   visit_transition_invalid: "無法對狀態為 %{state} 的到訪紀錄執行 %{event}",
@@ -172,7 +172,7 @@ export const zhTW: Catalog = {
   mail_visit_confirmation_body: "%{name}，您好：\n\n%{person} 已報名 %{business} 的 %{event}，時間為 %{start}。\n\n期待與您見面！",
   mail_visit_cancellation_subject: "報名已取消：%{event}",
   mail_visit_cancellation_body: "%{name}，您好：\n\n%{person} 在 %{business} 於 %{start} 的 %{event} 報名已取消。",
-  // Bookings and leases (issue 5)
+  // Bookings and leases
   booking_not_found: "找不到預訂 %{id}",
   lease_not_found: "找不到預留 %{id}",
   booking_completed: "預訂 %{id} 已完成；其預留不能再變更",
@@ -189,7 +189,7 @@ export const zhTW: Catalog = {
   lease_no_sessions: "%{field} %{id} 已沒有可預訂的課次",
   lease_slot_unavailable: "%{field}：%{start_at} 的預約時間不可用",
   lease_service_unchangeable: "%{field}：預留的服務不能變更；請刪除該預留後重新建立",
-  // Waitlists, notes and waivers (issue 5)
+  // Waitlists, notes and waivers
   waitlist_entry_not_found: "找不到候補名單項目 %{id}",
   waitlist_range_incomplete: "提供 %{other} 時必須提供 %{field}",
   waitlist_enroll_removed: "狀態為 %{state} 的候補名單項目不能報名",
