@@ -2,7 +2,8 @@ import { Clock, Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { OccurrenceInsert } from "../event-occurrences/model.ts"
 import { EventOccurrencesRepo } from "../event-occurrences/repo.ts"
-import { sessionDates, sessionInstants } from "../events/recurrence.ts"
+import { sessionOccurrence } from "../event-occurrences/materialize.ts"
+import { sessionDates } from "../events/recurrence.ts"
 import { EventsRepo } from "../events/repo.ts"
 import { insertRows } from "../shared/sql-rows.ts"
 import { addDays, localDateAt } from "../shared/zoned-time.ts"
@@ -101,23 +102,9 @@ const materializePastSessions = (businessId: number, nowMs: number) =>
       const existing = new Set((yield* occurrences.materializedFrom(businessId, id, from)).map((row) => row.scheduled_date))
       const inserts: Array<OccurrenceInsert> = []
       for (const date of sessionDates(event, from, today)) {
-        const { startAt, endAt } = sessionInstants(date, event.start_time, event.end_time, event.time_zone)
-        if (existing.has(date) || startAt > nowMs) continue
-        inserts.push({
-          event_id: event.id,
-          scheduled_date: date,
-          service_id: event.service_id,
-          location_id: event.location_id,
-          name: event.name,
-          description: event.description,
-          start_at: new Date(startAt),
-          end_at: new Date(endAt),
-          time_zone: event.time_zone,
-          state: "active",
-          capacity: event.capacity,
-          booked_for_person_id: null,
-          staff_member_ids: event.staff.map((staff) => staff.id)
-        })
+        const occurrence = sessionOccurrence(event, date)
+        if (existing.has(date) || occurrence.start_at.getTime() > nowMs) continue
+        inserts.push(occurrence)
       }
       created += (yield* occurrences.insert(businessId, inserts)).length
     }

@@ -1,5 +1,6 @@
 import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import type { EventRow } from "../events/model.ts"
 import { EventsRepo } from "../events/repo.ts"
 import { MaterializeEventOccurrencesJob } from "../events/jobs.ts"
 import { materializeJobKey } from "../events/service.ts"
@@ -42,6 +43,26 @@ const differs = (current: MaterializedRow, wanted: OccurrenceInsert) =>
   current.capacity !== wanted.capacity ||
   current.staff_member_ids.join(",") !== wanted.staff_member_ids.join(",")
 
+/** The occurrence of an event's session on `date`, as the schedule makes it. */
+export const sessionOccurrence = (event: EventRow, date: string): OccurrenceInsert => {
+  const { startAt, endAt } = sessionInstants(date, event.start_time, event.end_time, event.time_zone)
+  return {
+    event_id: event.id,
+    scheduled_date: date,
+    service_id: event.service_id,
+    location_id: event.location_id,
+    name: event.name,
+    description: event.description,
+    start_at: new Date(startAt),
+    end_at: new Date(endAt),
+    time_zone: event.time_zone,
+    state: "active",
+    capacity: event.capacity,
+    booked_for_person_id: null,
+    staff_member_ids: event.staff.map((staff) => staff.id)
+  }
+}
+
 export const materializeEvent = Effect.fn("EventOccurrences.materialize")(function* (businessId: number, eventId: number) {
   const sql = yield* SqlClient.SqlClient
   const events = yield* EventsRepo
@@ -70,25 +91,10 @@ export const materializeEvent = Effect.fn("EventOccurrences.materialize")(functi
       const inserts: Array<OccurrenceInsert> = []
       let updated = 0
       for (const date of dates) {
-        const { startAt, endAt } = sessionInstants(date, event.start_time, event.end_time, event.time_zone)
-        const row: OccurrenceInsert = {
-          event_id: event.id,
-          scheduled_date: date,
-          service_id: event.service_id,
-          location_id: event.location_id,
-          name: event.name,
-          description: event.description,
-          start_at: new Date(startAt),
-          end_at: new Date(endAt),
-          time_zone: event.time_zone,
-          state: "active",
-          capacity: event.capacity,
-          booked_for_person_id: null,
-          staff_member_ids: event.staff.map((staff) => staff.id)
-        }
+        const row = sessionOccurrence(event, date)
         const found = byDate.get(date)
         if (found === undefined) {
-          if (startAt > nowMs || firstRun) inserts.push(row)
+          if (row.start_at.getTime() > nowMs || firstRun) inserts.push(row)
         } else if (upcoming(found) && differs(found, row)) {
           yield* occurrences.reschedule(businessId, found.id, row, now)
           updated++

@@ -5,7 +5,7 @@ import { authenticityTokenInput, consentGiven, submittedCsrfToken } from "./rail
 import { type Application, OAuthRepo } from "./repo.ts"
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS, csrfMatches, signSession } from "./session.ts"
 import { checkPassword, isValidPkceValue, issueCode } from "./service.ts"
-import { currentAccount, errorPage, type PageContext, pageContext, queryOf, readForm, safeReturnTo, secureCookies, withCsrfCookie } from "./requests.ts"
+import { currentAccount, errorPage, type PageContext, pageContext, queryOf, readForm, safeReturnTo, secureCookies, signInHeading, withCsrfCookie } from "./requests.ts"
 
 /**
  * `/oauth/authorize` (login, then consent, then a code back to the client), `/oauth/login` and
@@ -91,7 +91,7 @@ const loginPage = (page: PageContext, application: Application, returnTo: string
       branding: page.branding,
       title: "page_login_title",
       status: options.failed ? 401 : 200,
-      body: `<h1>${page.branding ? text(page.locale, "page_login_heading_business", { business: page.branding.name }) : text(page.locale, "page_login_heading_account")}</h1>
+      body: `${signInHeading(page)}
 <p>${text(page.locale, "page_login_for_app", { app: application.name })}</p>
 ${options.failed ? alert(text(page.locale, "login_failed")) : ""}
 <form method="post" action="/oauth/login">

@@ -64,15 +64,23 @@ export type PageContext = Effect.Success<ReturnType<typeof pageContext>>
 
 export const secureCookies = (origin: string) => origin.startsWith("https://")
 
-export const withCsrfCookie = (page: PageContext, response: HttpServerResponse.HttpServerResponse) =>
+/**
+ * The CSRF cookie, set when the page minted a new token: for `/oauth` by its own pages, for the
+ * whole host (`/`) by the sign-in, whose one token then serves `/accounts` and `/oauth` alike.
+ */
+export const withCsrfCookie = (page: PageContext, response: HttpServerResponse.HttpServerResponse, path = "/oauth") =>
   page.newCsrf
     ? HttpServerResponse.setCookieUnsafe(response, CSRF_COOKIE, page.csrf, {
         httpOnly: true,
         sameSite: "lax",
-        path: "/oauth",
+        path,
         secure: secureCookies(page.origin)
       })
     : response
+
+/** The heading of the pages that sign a person in: the business's name on its host. */
+export const signInHeading = (page: PageContext) =>
+  `<h1>${page.branding ? text(page.locale, "page_login_heading_business", { business: page.branding.name }) : text(page.locale, "page_login_heading_account")}</h1>`
 
 export const errorPage = (page: PageContext, message: string, status = 400) =>
   renderPage({

@@ -3,7 +3,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { alert, escapeHtml, hidden, notice, renderPage, text } from "./pages.ts"
 import { authenticityTokenInput } from "./rails-fields.ts"
 import { OAuthRepo } from "./repo.ts"
-import { errorPage, type PageContext, pageContext, safeReturnTo, secureCookies } from "./requests.ts"
+import { errorPage, type PageContext, pageContext, safeReturnTo, secureCookies, signInHeading, withCsrfCookie as withPageCsrfCookie } from "./requests.ts"
 import { checkPassword } from "./service.ts"
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS, csrfMatches, signSession } from "./session.ts"
 
@@ -38,14 +38,7 @@ const returnToOf = (value: string | undefined) => (value !== undefined && safeRe
  * consent form, as Rails' per-session token does.
  */
 const withCsrfCookie = (page: PageContext, response: HttpServerResponse.HttpServerResponse) =>
-  page.newCsrf
-    ? HttpServerResponse.setCookieUnsafe(response, CSRF_COOKIE, page.csrf, {
-        httpOnly: true,
-        sameSite: "lax",
-        path: "/",
-        secure: secureCookies(page.origin)
-      })
-    : response
+  withPageCsrfCookie(page, response, "/")
 
 const signInPage = (
   page: PageContext,
@@ -59,7 +52,7 @@ const signInPage = (
       title: "page_login_title",
       // A failed sign-in is the login page's 401, with the form again (Devise re-renders it).
       status: options.failed ? 401 : 200,
-      body: `<h1>${page.branding ? text(page.locale, "page_login_heading_business", { business: page.branding.name }) : text(page.locale, "page_login_heading_account")}</h1>
+      body: `${signInHeading(page)}
 ${options.failed ? alert(text(page.locale, "login_failed")) : ""}
 <form method="post" action="/accounts/sign_in?locale=${page.locale}">
 ${authenticityTokenInput(page.csrf)}
@@ -81,7 +74,7 @@ const signedInPage = (page: PageContext, email: string) =>
       locale: page.locale,
       branding: page.branding,
       title: "page_login_title",
-      body: `<h1>${page.branding ? text(page.locale, "page_login_heading_business", { business: page.branding.name }) : text(page.locale, "page_login_heading_account")}</h1>
+      body: `${signInHeading(page)}
 ${notice(text(page.locale, "signed_in_as", { email }))}
 <form method="post" action="/accounts/sign_out?locale=${page.locale}">
 ${authenticityTokenInput(page.csrf)}

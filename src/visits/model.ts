@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { RosterVisit } from "../event-occurrences/model.ts"
 import { PageQuery } from "../shared/pagination.ts"
 import { BooleanInput, IdFromString, IntInput, Timestamp, TimestampInput, formatTimestamp, positiveIntParam } from "../shared/schemas.ts"
 
@@ -24,20 +25,8 @@ export const VISIT_TRANSITIONS: Record<VisitStateEvent, { readonly from: Readonl
   reset: { from: ["completed", "noshowed", "late_canceled"], to: "registered" }
 }
 
-export const VisitWire = Schema.Struct({
-  id: Schema.Int,
-  person_id: Schema.NullOr(Schema.Int),
-  state: Schema.Literals(VISIT_STATES),
-  event_occurrence_id: Schema.Int,
-  registered_at: Schema.NullOr(Timestamp).annotate({ description: "When the registration completed" }),
-  completed_at: Schema.NullOr(Timestamp).annotate({ description: "Marked complete by staff" }),
-  noshow_at: Schema.NullOr(Timestamp).annotate({ description: "Marked no-show" }),
-  cancelled_at: Schema.NullOr(Timestamp).annotate({ description: "Marked late cancel" }),
-  created_at: Timestamp,
-  paid: Schema.Boolean,
-  paid_for_by: Schema.NullOr(Schema.String).annotate({ description: "The plan that paid (billing)" }),
-  punch_id: Schema.NullOr(Schema.Int)
-}).annotate({ identifier: "Visit" })
+/** A visit on the wire: the shape the schedule's rosters already declare (event-occurrences). */
+export const VisitWire = RosterVisit.annotate({ identifier: "Visit" })
 export type VisitWire = typeof VisitWire.Type
 
 export const VisitRow = Schema.Struct({
