@@ -1,4 +1,4 @@
-import { franchiseId, franchiseJoin, fullName, type StoreTable } from "./types.ts"
+import { businessColumns, franchiseId, franchiseJoin, fullName, type StoreTable } from "./types.ts"
 
 /** Clients: one row per person, in every state (person_state tells active, hidden, deleted). */
 export const clientsTable: StoreTable = {
@@ -6,12 +6,7 @@ export const clientsTable: StoreTable = {
   businessIdSql: "p.business_id",
   columns: [
     ["key", "VARCHAR NOT NULL"],
-    ["business_id", "BIGINT NOT NULL"],
-    ["business_name", "VARCHAR"],
-    ["business_subdomain", "VARCHAR"],
-    ["franchise_id", "BIGINT"],
-    ["currency_code", "VARCHAR"],
-    ["time_zone", "VARCHAR NOT NULL"],
+    ...businessColumns,
     ["person_id", "BIGINT NOT NULL"],
     ["first_name", "VARCHAR"],
     ["middle_name", "VARCHAR"],

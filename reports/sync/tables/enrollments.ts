@@ -1,5 +1,5 @@
 import { occurrenceCtes } from "./event-occurrences.ts"
-import { franchiseId, franchiseJoin, fullName, type StoreTable } from "./types.ts"
+import { businessColumns, franchiseId, franchiseJoin, fullName, type StoreTable } from "./types.ts"
 
 /** The person, occurrence and service columns shared by both halves of the enrollments SELECT. */
 const enrollmentCommon = (row: "v" | "w") => `
@@ -60,12 +60,7 @@ export const enrollmentsTable: StoreTable = {
   businessIdSql: "o.business_id",
   columns: [
     ["key", "VARCHAR NOT NULL"],
-    ["business_id", "BIGINT NOT NULL"],
-    ["business_name", "VARCHAR"],
-    ["business_subdomain", "VARCHAR"],
-    ["franchise_id", "BIGINT"],
-    ["currency_code", "VARCHAR"],
-    ["time_zone", "VARCHAR NOT NULL"],
+    ...businessColumns,
     ["account_manager_emails", "VARCHAR"],
     ["account_manager_names", "VARCHAR"],
     ["account_manager_phones", "VARCHAR"],

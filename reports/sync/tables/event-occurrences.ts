@@ -1,4 +1,4 @@
-import { franchiseJoin, franchiseId, fullName, localTime, type StoreTable } from "./types.ts"
+import { businessColumns, franchiseJoin, franchiseId, fullName, localTime, type StoreTable } from "./types.ts"
 
 /**
  * Counts of an occurrence's enrollments: its visits by state, and its waitlist entries that did
@@ -24,12 +24,7 @@ const OCCURRENCE_COUNTS: ReadonlyArray<readonly [name: string, sql: string]> = [
 
 /** The columns of an occurrence, shared by both tables (the staff table drops instructor_names). */
 export const occurrenceColumns: ReadonlyArray<readonly [string, string]> = [
-  ["business_id", "BIGINT NOT NULL"],
-  ["business_name", "VARCHAR"],
-  ["business_subdomain", "VARCHAR"],
-  ["franchise_id", "BIGINT"],
-  ["currency_code", "VARCHAR"],
-  ["time_zone", "VARCHAR NOT NULL"],
+  ...businessColumns,
   ["event_occurrence_id", "BIGINT NOT NULL"],
   ["event_id", "BIGINT"],
   ["event_name", "VARCHAR"],

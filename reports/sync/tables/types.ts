@@ -41,3 +41,13 @@ export const franchiseJoin = (business: string) =>
 
 /** An instant as the wall-clock time in a zone, for a DuckDB TIMESTAMP (the catalogs' local dates, days and times). */
 export const localTime = (column: string, zone: string) => `(${column} at time zone ${zone})`
+
+/** The business columns every report row starts with (after its key). */
+export const businessColumns: ReadonlyArray<readonly [string, string]> = [
+  ["business_id", "BIGINT NOT NULL"],
+  ["business_name", "VARCHAR"],
+  ["business_subdomain", "VARCHAR"],
+  ["franchise_id", "BIGINT"],
+  ["currency_code", "VARCHAR"],
+  ["time_zone", "VARCHAR NOT NULL"]
+]
