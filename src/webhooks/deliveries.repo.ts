@@ -1,12 +1,18 @@
 import { Effect, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import { AttemptRow, DeliveryRow, type DeliveryStatus, DeliveryWorkRow } from "./model.ts"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { AttemptRow, DELIVERY_STATUSES, DeliveryRow, type DeliveryStatus, DeliveryWorkRow } from "./model.ts"
 
 /** The SQL of webhook deliveries and their attempts: fan-out, claims, the log (part of `WebhooksRepo`, repo.ts). */
-const decodeDeliveries = Schema.decodeUnknownEffect(Schema.Array(DeliveryRow))
-const decodeAttempts = Schema.decodeUnknownEffect(Schema.Array(AttemptRow))
-const decodeWork = Schema.decodeUnknownEffect(Schema.Array(DeliveryWorkRow))
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
+const ByDelivery = Schema.Struct({ businessId: Schema.Number, deliveryId: Schema.Number })
+const Status = Schema.Literals(DELIVERY_STATUSES)
+const Attempt = Schema.Struct({
+  attempt: Schema.Number,
+  startedAt: Schema.Date,
+  statusCode: Schema.NullOr(Schema.Number),
+  latencyMs: Schema.Number,
+  error: Schema.NullOr(Schema.String),
+  responseBody: Schema.NullOr(Schema.String)
+})
 
 export interface AttemptRecord {
   readonly attempt: number
@@ -26,16 +32,11 @@ export const makeDeliveriesRepo = Effect.gen(function* () {
   const deliveryFrom = sql`webhook_deliveries d join webhook_events e on e.business_id = d.business_id and e.id = d.event_id`
   const attemptColumns = sql`delivery_id, attempt, started_at, status_code, latency_ms, error, response_body`
 
-  return {
-    /**
-     * One delivery per enabled subscription of the event's topic (one made while the fan-out was
-     * queued gets the event too: it happened as the subscription began), and one job for each,
-     * in one statement (graphile-worker's `add_jobs`, the batch form of what src/platform/jobs.ts
-     * does: the same task, key and attempts as `enqueueDelivery`). Idempotent: a second run (the
-     * fan-out job retried) makes no delivery and no job. Returns how many it made.
-     */
-    fanOut: (businessId: number, eventId: number, job: { readonly task: string; readonly maxAttempts: number }) =>
-      sql<{ readonly n: number }>`
+  const fanOut = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, eventId: Schema.Number, task: Schema.String, maxAttempts: Schema.Number }),
+    Result: Schema.Struct({ n: Schema.Number }),
+    execute: ({ businessId, eventId, task, maxAttempts }) =>
+      sql`
           with created as (
             insert into webhook_deliveries (business_id, subscription_id, event_id, kind)
             select s.business_id, s.id, e.id, 'event'
@@ -49,22 +50,16 @@ export const makeDeliveriesRepo = Effect.gen(function* () {
           )
           select case when exists (select 1 from created) then (
             select count(*) from graphile_worker.add_jobs(array(
-              select row(${job.task}::text, json_build_object('business_id', business_id, 'delivery_id', id), null::text,
-                         null::timestamptz, ${job.maxAttempts}::int, 'webhook_delivery:' || business_id || ':' || id, null::int,
+              select row(${task}::text, json_build_object('business_id', business_id, 'delivery_id', id), null::text,
+                         null::timestamptz, ${maxAttempts}::int, 'webhook_delivery:' || business_id || ':' || id, null::int,
                          null::text[])::graphile_worker.job_spec
               from created order by id))
-          ) else 0 end as n`.pipe(
-        Effect.map((rows) => Number(rows[0]?.n ?? 0)),
-        Effect.orDie
-      ),
-
-    /**
-     * Claims the next attempt of a pending delivery whose subscription is enabled, in one
-     * statement: the attempt number (the row lock serializes two runs of one delivery), a log
-     * row for a previous attempt a dead worker left unrecorded, and what the POST needs.
-     * None: nothing to attempt (delivered, failed, cancelled, or its subscription disabled or gone).
-     */
-    claimAttempt: (businessId: number, deliveryId: number, interrupted: string) =>
+          ) else 0 end as n`
+  })
+  const claimAttempt = SqlSchema.findOneOption({
+    Request: Schema.Struct({ ...ByDelivery.fields, interrupted: Schema.String }),
+    Result: DeliveryWorkRow,
+    execute: ({ businessId, deliveryId, interrupted }) =>
       sql`with claimed as (
             update webhook_deliveries d set attempt_count = d.attempt_count + 1, next_attempt_at = null, updated_at = now()
             where d.business_id = ${businessId} and d.id = ${deliveryId} and d.status = 'pending'
@@ -80,24 +75,17 @@ export const makeDeliveriesRepo = Effect.gen(function* () {
                  s.target, s.secret_encrypted, s.previous_secret_encrypted, s.previous_secret_expires_at
           from claimed c
           join webhook_events e on e.business_id = c.business_id and e.id = c.event_id
-          join webhook_subscriptions s on s.business_id = c.business_id and s.id = c.subscription_id`.pipe(
-        Effect.flatMap(decodeWork),
-        Effect.map((rows) => Option.fromNullishOr(rows[0])),
-        Effect.orDie
-      ),
-
-    /** A pending delivery whose subscription is disabled will not be attempted. */
-    cancelPending: (businessId: number, deliveryId: number) =>
+          join webhook_subscriptions s on s.business_id = c.business_id and s.id = c.subscription_id`
+  })
+  const cancelPending = SqlSchema.void({
+    Request: ByDelivery,
+    execute: ({ businessId, deliveryId }) =>
       sql`update webhook_deliveries set status = 'cancelled', next_attempt_at = null, completed_at = now(), updated_at = now()
-          where business_id = ${businessId} and id = ${deliveryId} and status = 'pending'`.pipe(Effect.asVoid, Effect.orDie),
-
-    /** The attempt's log row and the delivery's new state, in one statement. */
-    recordAttempt: (
-      businessId: number,
-      deliveryId: number,
-      attempt: AttemptRecord,
-      outcome: { readonly status: DeliveryStatus; readonly nextAttemptAt: Date | null }
-    ) =>
+          where business_id = ${businessId} and id = ${deliveryId} and status = 'pending'`
+  })
+  const recordAttempt = SqlSchema.void({
+    Request: Schema.Struct({ ...ByDelivery.fields, attempt: Attempt, status: Status, nextAttemptAt: Schema.NullOr(Schema.Date) }),
+    execute: ({ businessId, deliveryId, attempt, status, nextAttemptAt }) =>
       sql`with logged as (
             insert into webhook_delivery_attempts
               (business_id, delivery_id, attempt, started_at, status_code, latency_ms, error, response_body)
@@ -105,12 +93,96 @@ export const makeDeliveriesRepo = Effect.gen(function* () {
                     ${attempt.latencyMs}, ${attempt.error}, ${attempt.responseBody})
             on conflict (business_id, delivery_id, attempt) do nothing
           )
-          update webhook_deliveries set status = ${outcome.status},
+          update webhook_deliveries set status = ${status},
             last_status_code = coalesce(${attempt.statusCode}::int, last_status_code),
-            next_attempt_at = ${outcome.nextAttemptAt},
-            completed_at = ${outcome.status === "pending" ? sql`null` : sql`now()`},
+            next_attempt_at = ${nextAttemptAt},
+            completed_at = ${status === "pending" ? sql`null` : sql`now()`},
             updated_at = now()
-          where business_id = ${businessId} and id = ${deliveryId}`.pipe(Effect.asVoid, Effect.orDie),
+          where business_id = ${businessId} and id = ${deliveryId}`
+  })
+  const listDeliveries = SqlSchema.findAll({
+    Request: Schema.Struct({
+      businessId: Schema.Number,
+      subscriptionId: Schema.Number,
+      before: Schema.UndefinedOr(Schema.Number),
+      limit: Schema.Number,
+      status: Schema.UndefinedOr(Status)
+    }),
+    Result: DeliveryRow,
+    execute: ({ businessId, subscriptionId, before, limit, status }) =>
+      sql`
+          select ${deliveryColumns} from ${deliveryFrom}
+          where d.business_id = ${businessId} and d.subscription_id = ${subscriptionId}
+            ${before === undefined ? sql`` : sql`and d.id < ${before}`}
+            ${status === undefined ? sql`` : sql`and d.status = ${status}`}
+          order by d.id desc
+          limit ${limit}`
+  })
+  const attemptsOf = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, deliveryIds: Schema.Array(Schema.Number) }),
+    Result: AttemptRow,
+    execute: ({ businessId, deliveryIds }) =>
+      sql`
+          select ${attemptColumns}
+          from webhook_delivery_attempts
+          where business_id = ${businessId} and delivery_id = any(${deliveryIds})
+          order by delivery_id, attempt`
+  })
+  const findDelivery = SqlSchema.findOneOption({
+    Request: ByDelivery,
+    Result: DeliveryRow,
+    execute: ({ businessId, deliveryId }) =>
+      sql`
+          select ${deliveryColumns} from ${deliveryFrom}
+          where d.business_id = ${businessId} and d.id = ${deliveryId}`
+  })
+  const attemptsOfDelivery = SqlSchema.findAll({
+    Request: ByDelivery,
+    Result: AttemptRow,
+    execute: ({ businessId, deliveryId }) =>
+      sql`
+          select ${attemptColumns}
+          from webhook_delivery_attempts where business_id = ${businessId} and delivery_id = ${deliveryId}
+          order by attempt`
+  })
+  const insertReplay = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, subscriptionId: Schema.Number, eventId: Schema.Number }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, subscriptionId, eventId }) =>
+      sql`insert into webhook_deliveries (business_id, subscription_id, event_id, kind)
+          values (${businessId}, ${subscriptionId}, ${eventId}, 'replay') returning id`
+  })
+
+  return {
+    /**
+     * One delivery per enabled subscription of the event's topic (one made while the fan-out was
+     * queued gets the event too: it happened as the subscription began), and one job for each,
+     * in one statement (graphile-worker's `add_jobs`, the batch form of what src/platform/jobs.ts
+     * does: the same task, key and attempts as `enqueueDelivery`). Idempotent: a second run (the
+     * fan-out job retried) makes no delivery and no job. Returns how many it made.
+     */
+    fanOut: (businessId: number, eventId: number, job: { readonly task: string; readonly maxAttempts: number }) =>
+      fanOut({ businessId, eventId, task: job.task, maxAttempts: job.maxAttempts }).pipe(Effect.map((row) => row.n), Effect.orDie),
+
+    /**
+     * Claims the next attempt of a pending delivery whose subscription is enabled, in one
+     * statement: the attempt number (the row lock serializes two runs of one delivery), a log
+     * row for a previous attempt a dead worker left unrecorded, and what the POST needs.
+     * None: nothing to attempt (delivered, failed, cancelled, or its subscription disabled or gone).
+     */
+    claimAttempt: (businessId: number, deliveryId: number, interrupted: string) =>
+      claimAttempt({ businessId, deliveryId, interrupted }).pipe(Effect.orDie),
+
+    /** A pending delivery whose subscription is disabled will not be attempted. */
+    cancelPending: (businessId: number, deliveryId: number) => cancelPending({ businessId, deliveryId }).pipe(Effect.orDie),
+
+    /** The attempt's log row and the delivery's new state, in one statement. */
+    recordAttempt: (
+      businessId: number,
+      deliveryId: number,
+      attempt: AttemptRecord,
+      outcome: { readonly status: DeliveryStatus; readonly nextAttemptAt: Date | null }
+    ) => recordAttempt({ businessId, deliveryId, attempt, status: outcome.status, nextAttemptAt: outcome.nextAttemptAt }).pipe(Effect.orDie),
 
     /** Newest first; `before` is the last id of the previous page. */
     listDeliveries: (
@@ -119,40 +191,20 @@ export const makeDeliveriesRepo = Effect.gen(function* () {
       options: { readonly before: number | undefined; readonly limit: number; readonly status: DeliveryStatus | undefined }
     ) =>
       Effect.gen(function* () {
-        const deliveries = yield* sql`
-          select ${deliveryColumns} from ${deliveryFrom}
-          where d.business_id = ${businessId} and d.subscription_id = ${subscriptionId}
-            ${options.before === undefined ? sql`` : sql`and d.id < ${options.before}`}
-            ${options.status === undefined ? sql`` : sql`and d.status = ${options.status}`}
-          order by d.id desc
-          limit ${options.limit}`.pipe(Effect.flatMap(decodeDeliveries))
+        const deliveries = yield* listDeliveries({ businessId, subscriptionId, ...options })
         const ids = deliveries.map((d) => d.id)
-        const attempts = ids.length === 0 ? [] : yield* sql`
-          select ${attemptColumns}
-          from webhook_delivery_attempts
-          where business_id = ${businessId} and delivery_id = any(${ids})
-          order by delivery_id, attempt`.pipe(Effect.flatMap(decodeAttempts))
+        const attempts = ids.length === 0 ? [] : yield* attemptsOf({ businessId, deliveryIds: ids })
         return { deliveries, attempts }
       }).pipe(Effect.orDie),
 
     findDelivery: (businessId: number, deliveryId: number) =>
       Effect.gen(function* () {
-        const deliveries = yield* sql`
-          select ${deliveryColumns} from ${deliveryFrom}
-          where d.business_id = ${businessId} and d.id = ${deliveryId}`.pipe(Effect.flatMap(decodeDeliveries))
-        const attempts = yield* sql`
-          select ${attemptColumns}
-          from webhook_delivery_attempts where business_id = ${businessId} and delivery_id = ${deliveryId}
-          order by attempt`.pipe(Effect.flatMap(decodeAttempts))
-        return Option.fromNullishOr(deliveries[0]).pipe(Option.map((delivery) => ({ delivery, attempts })))
+        const delivery = yield* findDelivery({ businessId, deliveryId })
+        const attempts = yield* attemptsOfDelivery({ businessId, deliveryId })
+        return Option.map(delivery, (delivery) => ({ delivery, attempts }))
       }).pipe(Effect.orDie),
 
     insertReplay: (businessId: number, subscriptionId: number, eventId: number) =>
-      sql`insert into webhook_deliveries (business_id, subscription_id, event_id, kind)
-          values (${businessId}, ${subscriptionId}, ${eventId}, 'replay') returning id`.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows) => rows[0]!.id),
-        Effect.orDie
-      )
+      insertReplay({ businessId, subscriptionId, eventId }).pipe(Effect.map((row) => row.id), Effect.orDie)
   }
 })
