@@ -1,63 +1,56 @@
 import { Effect, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import type { WebhookTopic } from "./model.ts"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { WebhookTopic } from "./model.ts"
 
 /** The SQL of webhook events: storing, finding, retention, and the upcoming-occurrence claims (part of `WebhooksRepo`, repo.ts). */
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
+const Id = Schema.Struct({ id: Schema.Number })
 
 export const makeEventsRepo = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
-  return {
-    insertEvent: (businessId: number, messageId: string, topic: WebhookTopic, body: string, createdAt: Date) =>
+  const insertEvent = SqlSchema.findOne({
+    Request: Schema.Struct({
+      businessId: Schema.Number,
+      messageId: Schema.String,
+      topic: WebhookTopic,
+      body: Schema.String,
+      createdAt: Schema.Date
+    }),
+    Result: Id,
+    execute: ({ businessId, messageId, topic, body, createdAt }) =>
       sql`insert into webhook_events (business_id, message_id, topic, payload, created_at)
           values (${businessId}, ${messageId}, ${topic}, ${body}::json, ${createdAt})
-          returning id`.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows) => rows[0]!.id),
-        Effect.orDie
-      ),
-
-    /** The event behind one of the subscription's deliveries (only those can be replayed to it). */
-    eventOfSubscription: (businessId: number, subscriptionId: number, messageId: string) =>
+          returning id`
+  })
+  const eventOfSubscription = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, subscriptionId: Schema.Number, messageId: Schema.String }),
+    Result: Id,
+    execute: ({ businessId, subscriptionId, messageId }) =>
       sql`select e.id from webhook_events e
           where e.business_id = ${businessId} and e.message_id = ${messageId}
             and exists (select 1 from webhook_deliveries d
-                        where d.business_id = e.business_id and d.event_id = e.id and d.subscription_id = ${subscriptionId})`.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map((row) => row.id))),
-        Effect.orDie
-      ),
-
-    /**
-     * Up to `limit` active occurrences starting in (`from`, `until`] not yet announced as
-     * upcoming, marked announced at `now`. Call it inside the transaction that emits their
-     * events: the rows stay locked until it commits, and a concurrent run skips them (SKIP
-     * LOCKED) and then finds them marked, so each occurrence is announced once.
-     */
-    claimUpcomingOccurrences: (businessId: number, window: { readonly from: Date; readonly until: Date }, limit: number) =>
+                        where d.business_id = e.business_id and d.event_id = e.id and d.subscription_id = ${subscriptionId})`
+  })
+  const claimUpcomingOccurrences = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, from: Schema.Date, until: Schema.Date, limit: Schema.Number }),
+    Result: Id,
+    execute: ({ businessId, from, until, limit }) =>
       sql`with due as (
             select id from event_occurrences
             where business_id = ${businessId} and state = 'active' and upcoming_notified_at is null
-              and start_at > ${window.from} and start_at <= ${window.until}
+              and start_at > ${from} and start_at <= ${until}
             order by start_at, id
             limit ${limit}
             for update skip locked
           )
-          update event_occurrences o set upcoming_notified_at = ${window.from}
+          update event_occurrences o set upcoming_notified_at = ${from}
           from due where o.business_id = ${businessId} and o.id = due.id
-          returning o.id`.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows) => rows.map((row) => row.id).sort((a, b) => a - b)),
-        Effect.orDie
-      ),
-
-    /**
-     * Retention: deletes up to `limit` events created before `before`, oldest first, with their
-     * deliveries and attempts (cascade). An event with a pending delivery (a late replay still
-     * retrying) waits for it to settle. Returns how many events went.
-     */
-    pruneEvents: (before: Date, limit: number) =>
+          returning o.id`
+  })
+  const pruneEvents = SqlSchema.findAll({
+    Request: Schema.Struct({ before: Schema.Date, limit: Schema.Number }),
+    Result: Id,
+    execute: ({ before, limit }) =>
       sql`delete from webhook_events e
           using (
             select business_id, id from webhook_events ev
@@ -68,9 +61,35 @@ export const makeEventsRepo = Effect.gen(function* () {
             limit ${limit}
           ) old
           where e.business_id = old.business_id and e.id = old.id
-          returning e.id`.pipe(
-        Effect.map((rows) => rows.length),
+          returning e.id`
+  })
+
+  return {
+    insertEvent: (businessId: number, messageId: string, topic: WebhookTopic, body: string, createdAt: Date) =>
+      insertEvent({ businessId, messageId, topic, body, createdAt }).pipe(Effect.map((row) => row.id), Effect.orDie),
+
+    /** The event behind one of the subscription's deliveries (only those can be replayed to it). */
+    eventOfSubscription: (businessId: number, subscriptionId: number, messageId: string) =>
+      eventOfSubscription({ businessId, subscriptionId, messageId }).pipe(Effect.map(Option.map((row) => row.id)), Effect.orDie),
+
+    /**
+     * Up to `limit` active occurrences starting in (`from`, `until`] not yet announced as
+     * upcoming, marked announced at `now`. Call it inside the transaction that emits their
+     * events: the rows stay locked until it commits, and a concurrent run skips them (SKIP
+     * LOCKED) and then finds them marked, so each occurrence is announced once.
+     */
+    claimUpcomingOccurrences: (businessId: number, window: { readonly from: Date; readonly until: Date }, limit: number) =>
+      claimUpcomingOccurrences({ businessId, from: window.from, until: window.until, limit }).pipe(
+        Effect.map((rows) => rows.map((row) => row.id).sort((a, b) => a - b)),
         Effect.orDie
-      )
+      ),
+
+    /**
+     * Retention: deletes up to `limit` events created before `before`, oldest first, with their
+     * deliveries and attempts (cascade). An event with a pending delivery (a late replay still
+     * retrying) waits for it to settle. Returns how many events went.
+     */
+    pruneEvents: (before: Date, limit: number) =>
+      pruneEvents({ before, limit }).pipe(Effect.map((rows) => rows.length), Effect.orDie)
   }
 })
