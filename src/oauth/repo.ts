@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { randomBytes } from "node:crypto"
 
 /** The SQL of the OAuth authorization server and the login pages. */
@@ -41,44 +41,124 @@ const BrandingRow = Schema.Struct({
 })
 export type LoginBranding = typeof BrandingRow.Type
 
-const first = <S extends Schema.Top>(schema: S) =>
-  (rows: ReadonlyArray<unknown>) =>
-    Effect.map(Schema.decodeUnknownEffect(Schema.Array(schema))(rows), (decoded) => Option.fromNullishOr(decoded[0]))
+const ACCOUNT_COLUMNS = `id, email, first_name, last_name, password_hash, email_confirmed_at`
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  return {
-    accountByEmail: (email: string) =>
-      sql`select id, email, first_name, last_name, password_hash, email_confirmed_at from accounts where email = ${email}`.pipe(
-        Effect.flatMap(first(AccountLogin)),
-        Effect.orDie
-      ),
 
-    accountById: (id: number) =>
-      sql`select id, email, first_name, last_name, password_hash, email_confirmed_at from accounts where id = ${id}`.pipe(
-        Effect.flatMap(first(AccountLogin)),
-        Effect.orDie
-      ),
-
-    setPassword: (accountId: number, passwordHash: string) =>
-      sql`update accounts set password_hash = ${passwordHash}, updated_at = now() where id = ${accountId}`.pipe(
-        Effect.asVoid,
-        Effect.orDie
-      ),
-
-    confirmEmail: (accountId: number) =>
+  const accountByEmail = SqlSchema.findOneOption({
+    Request: Schema.String,
+    Result: AccountLogin,
+    execute: (email) => sql`select ${sql.literal(ACCOUNT_COLUMNS)} from accounts where email = ${email}`
+  })
+  const accountById = SqlSchema.findOneOption({
+    Request: Schema.Number,
+    Result: AccountLogin,
+    execute: (id) => sql`select ${sql.literal(ACCOUNT_COLUMNS)} from accounts where id = ${id}`
+  })
+  const setPassword = SqlSchema.void({
+    Request: Schema.Struct({ accountId: Schema.Number, passwordHash: Schema.String }),
+    execute: ({ accountId, passwordHash }) =>
+      sql`update accounts set password_hash = ${passwordHash}, updated_at = now() where id = ${accountId}`
+  })
+  const confirmEmail = SqlSchema.void({
+    Request: Schema.Number,
+    execute: (accountId) =>
       sql`update accounts set email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
-          where id = ${accountId}`.pipe(Effect.asVoid, Effect.orDie),
-
-    applicationByClientId: (clientId: string) =>
+          where id = ${accountId}`
+  })
+  const applicationByClientId = SqlSchema.findOneOption({
+    Request: Schema.String,
+    Result: Application,
+    execute: (clientId) =>
       sql`select id, client_id, client_secret_hash, name, redirect_uri, is_public
-          from oauth_applications where client_id = ${clientId}`.pipe(Effect.flatMap(first(Application)), Effect.orDie),
+          from oauth_applications where client_id = ${clientId}`
+  })
+  const branding = SqlSchema.findOneOption({
+    Request: Schema.Number,
+    Result: BrandingRow,
+    execute: (businessId) => sql`select name, brand_colors, logo_url from businesses where id = ${businessId}`
+  })
+  const insertCode = SqlSchema.void({
+    Request: Schema.Struct({
+      codeHash: Schema.Uint8Array,
+      applicationId: Schema.Number,
+      accountId: Schema.Number,
+      businessId: Schema.NullOr(Schema.Number),
+      redirectUri: Schema.String,
+      codeChallenge: Schema.NullOr(Schema.String),
+      lifetimeSeconds: Schema.Number
+    }),
+    execute: (code) =>
+      sql`insert into oauth_authorization_codes
+            (code_hash, application_id, account_id, business_id, redirect_uri, code_challenge, expires_at)
+          values (${code.codeHash}, ${code.applicationId}, ${code.accountId}, ${code.businessId}, ${code.redirectUri},
+                  ${code.codeChallenge}, now() + ${`${code.lifetimeSeconds} seconds`}::interval)`
+  })
+  const takeCode = SqlSchema.findOneOption({
+    Request: Schema.Uint8Array,
+    Result: AuthorizationCode,
+    execute: (codeHash) =>
+      sql`with previous as (
+            select code_hash, used_at is not null as used from oauth_authorization_codes where code_hash = ${codeHash} for update
+          )
+          update oauth_authorization_codes c set used_at = coalesce(c.used_at, now())
+          from previous p where c.code_hash = p.code_hash
+          returning c.application_id, c.account_id, c.business_id, c.redirect_uri, c.code_challenge,
+                    c.expires_at <= now() as expired, p.used`
+  })
+  const insertToken = SqlSchema.void({
+    Request: Schema.Struct({
+      tokenHash: Schema.Uint8Array,
+      accountId: Schema.Number,
+      businessId: Schema.NullOr(Schema.Number),
+      applicationId: Schema.Number,
+      codeHash: Schema.Uint8Array
+    }),
+    execute: (token) =>
+      sql`insert into access_tokens (token_hash, account_id, business_id, application_id, authorization_code_hash)
+          values (${token.tokenHash}, ${token.accountId}, ${token.businessId}, ${token.applicationId}, ${token.codeHash})`
+  })
+  const revokeTokensOfCode = SqlSchema.void({
+    Request: Schema.Uint8Array,
+    execute: (codeHash) =>
+      sql`update access_tokens set revoked_at = now()
+          where authorization_code_hash = ${codeHash} and revoked_at is null`
+  })
+  const tokenApplication = SqlSchema.findOneOption({
+    Request: Schema.Uint8Array,
+    Result: Schema.Struct({ application_id: Schema.NullOr(Schema.Number) }),
+    execute: (tokenHash) => sql`select application_id from access_tokens where token_hash = ${tokenHash} and revoked_at is null`
+  })
+  const revokeToken = SqlSchema.void({
+    Request: Schema.Struct({ tokenHash: Schema.Uint8Array, applicationId: Schema.NullOr(Schema.Number) }),
+    execute: ({ tokenHash, applicationId }) =>
+      sql`update access_tokens set revoked_at = now()
+          where token_hash = ${tokenHash} and revoked_at is null
+          ${applicationId !== null ? sql`and application_id = ${applicationId}` : sql``}`
+  })
+  const createSecret = SqlSchema.void({
+    Request: Schema.String,
+    execute: (value) => sql`insert into app_secrets (name, value) values ('session', ${value}) on conflict (name) do nothing`
+  })
+  const readSecret = SqlSchema.findOne({
+    Request: Schema.Void,
+    Result: Schema.Struct({ value: Schema.String }),
+    execute: () => sql`select value from app_secrets where name = 'session'`
+  })
 
-    branding: (businessId: number) =>
-      sql`select name, brand_colors, logo_url from businesses where id = ${businessId}`.pipe(
-        Effect.flatMap(first(BrandingRow)),
-        Effect.orDie
-      ),
+  return {
+    accountByEmail: (email: string) => accountByEmail(email).pipe(Effect.orDie),
+
+    accountById: (id: number) => accountById(id).pipe(Effect.orDie),
+
+    setPassword: (accountId: number, passwordHash: string) => setPassword({ accountId, passwordHash }).pipe(Effect.orDie),
+
+    confirmEmail: (accountId: number) => confirmEmail(accountId).pipe(Effect.orDie),
+
+    applicationByClientId: (clientId: string) => applicationByClientId(clientId).pipe(Effect.orDie),
+
+    branding: (businessId: number) => branding(businessId).pipe(Effect.orDie),
 
     insertCode: (code: {
       readonly codeHash: Buffer
@@ -88,24 +168,13 @@ const make = Effect.gen(function* () {
       readonly redirectUri: string
       readonly codeChallenge: string | null
       readonly lifetimeSeconds: number
-    }) =>
-      sql`insert into oauth_authorization_codes
-            (code_hash, application_id, account_id, business_id, redirect_uri, code_challenge, expires_at)
-          values (${code.codeHash}, ${code.applicationId}, ${code.accountId}, ${code.businessId}, ${code.redirectUri},
-                  ${code.codeChallenge}, now() + ${`${code.lifetimeSeconds} seconds`}::interval)`.pipe(Effect.asVoid, Effect.orDie),
+    }) => insertCode(code).pipe(Effect.orDie),
 
     /**
      * Marks a code used and returns it as it was: `used` tells a replay, `expired` a late
      * exchange. One statement, so two concurrent exchanges cannot both see it unused.
      */
-    takeCode: (codeHash: Buffer) =>
-      sql`with previous as (
-            select code_hash, used_at is not null as used from oauth_authorization_codes where code_hash = ${codeHash} for update
-          )
-          update oauth_authorization_codes c set used_at = coalesce(c.used_at, now())
-          from previous p where c.code_hash = p.code_hash
-          returning c.application_id, c.account_id, c.business_id, c.redirect_uri, c.code_challenge,
-                    c.expires_at <= now() as expired, p.used`.pipe(Effect.flatMap(first(AuthorizationCode)), Effect.orDie),
+    takeCode: (codeHash: Buffer) => takeCode(codeHash).pipe(Effect.orDie),
 
     insertToken: (token: {
       readonly tokenHash: Buffer
@@ -113,40 +182,23 @@ const make = Effect.gen(function* () {
       readonly businessId: number | null
       readonly applicationId: number
       readonly codeHash: Buffer
-    }) =>
-      sql`insert into access_tokens (token_hash, account_id, business_id, application_id, authorization_code_hash)
-          values (${token.tokenHash}, ${token.accountId}, ${token.businessId}, ${token.applicationId}, ${token.codeHash})`.pipe(
-        Effect.asVoid,
-        Effect.orDie
-      ),
+    }) => insertToken(token).pipe(Effect.orDie),
 
-    revokeTokensOfCode: (codeHash: Buffer) =>
-      sql`update access_tokens set revoked_at = now()
-          where authorization_code_hash = ${codeHash} and revoked_at is null`.pipe(Effect.asVoid, Effect.orDie),
+    revokeTokensOfCode: (codeHash: Buffer) => revokeTokensOfCode(codeHash).pipe(Effect.orDie),
 
     /** The application a live token was issued to (None: no such token; Some(null): not through OAuth). */
     tokenApplication: (tokenHash: Buffer) =>
-      sql`select application_id from access_tokens where token_hash = ${tokenHash} and revoked_at is null`.pipe(
-        Effect.flatMap(first(Schema.Struct({ application_id: Schema.NullOr(Schema.Number) }))),
-        Effect.map(Option.map((row) => row.application_id)),
-        Effect.orDie
-      ),
+      tokenApplication(tokenHash).pipe(Effect.map(Option.map((row) => row.application_id)), Effect.orDie),
 
     /** Revokes a token; with an application, only that application's own tokens. */
     revokeToken: (tokenHash: Buffer, applicationId: Option.Option<number>) =>
-      sql`update access_tokens set revoked_at = now()
-          where token_hash = ${tokenHash} and revoked_at is null
-          ${Option.isSome(applicationId) ? sql`and application_id = ${applicationId.value}` : sql``}`.pipe(
-        Effect.asVoid,
-        Effect.orDie
-      ),
+      revokeToken({ tokenHash, applicationId: Option.getOrNull(applicationId) }).pipe(Effect.orDie),
 
     /** The secret signing session cookies: made once per deployment, shared by its processes. */
     sessionSecret: Effect.gen(function* () {
-      yield* sql`insert into app_secrets (name, value) values ('session', ${randomBytes(32).toString("hex")})
-                 on conflict (name) do nothing`
-      const rows = yield* sql<{ readonly value: string }>`select value from app_secrets where name = 'session'`
-      return rows[0]!.value
+      yield* createSecret(randomBytes(32).toString("hex"))
+      const row = yield* readSecret(undefined)
+      return row.value
     }).pipe(Effect.orDie)
   }
 })
