@@ -1,5 +1,5 @@
-import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { ReportSyncJob } from "./jobs.ts"
 
 /**
@@ -8,9 +8,7 @@ import { ReportSyncJob } from "./jobs.ts"
  * which may lag by up to a minute. Also asks the worker for a store when none exists yet.
  */
 
-const ScopeRow = Schema.Struct({ id: Schema.Number })
-const decodeStaff = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number, role: Schema.String })))
-const decodeScope = Schema.decodeUnknownEffect(Schema.Array(ScopeRow))
+const ByStaffMember = Schema.Struct({ businessId: Schema.Number, staffMemberId: Schema.Number })
 
 export interface ReportScope {
   /** The caller's business, then its franchisees when it is a franchise holding. */
@@ -20,14 +18,52 @@ export interface ReportScope {
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+
+  const franchisees = SqlSchema.findAll({
+    Request: Schema.Number,
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: (businessId) => sql`select id from businesses where franchise_parent_id = ${businessId} order by id`
+  })
+  const staffByEmail = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, email: Schema.String }),
+    Result: Schema.Struct({ id: Schema.Number, role: Schema.String }),
+    execute: ({ businessId, email }) =>
+      sql`select s.id, s.role from staff_members s
+          join people p on p.business_id = s.business_id and p.id = s.person_id
+          where s.business_id = ${businessId} and p.email = ${email} and p.deleted_at is null`
+  })
+  const grant = SqlSchema.void({
+    Request: ByStaffMember,
+    execute: ({ businessId, staffMemberId }) =>
+      sql`insert into report_grants (business_id, staff_member_id) values (${businessId}, ${staffMemberId}) on conflict do nothing`
+  })
+  const revoke = SqlSchema.void({
+    Request: ByStaffMember,
+    execute: ({ businessId, staffMemberId }) =>
+      sql`delete from report_grants where business_id = ${businessId} and staff_member_id = ${staffMemberId}`
+  })
+  const hasGrant = SqlSchema.findOneOption({
+    Request: ByStaffMember,
+    Result: Schema.Struct({ granted: Schema.Number }),
+    execute: ({ businessId, staffMemberId }) =>
+      sql`select 1 as granted from report_grants where business_id = ${businessId} and staff_member_id = ${staffMemberId}`
+  })
+  const requestFullSync = SqlSchema.void({
+    Request: Schema.Void,
+    execute: () =>
+      sql`select (graphile_worker.add_job(
+        ${ReportSyncJob.name}::text, '{"mode":"full"}'::json,
+        queue_name => 'reports', job_key => 'report_sync_full', job_key_mode => 'preserve_run_at'
+      )).id`
+  })
+
   return {
     /** A franchise holding sees its franchisees' rows too; a franchisee or a plain business only its own. */
     scope: (businessId: number) =>
-      sql`select id from businesses where franchise_parent_id = ${businessId} order by id`.pipe(
-        Effect.flatMap(decodeScope),
-        Effect.map((franchisees): ReportScope => ({
-          businessIds: [businessId, ...franchisees.map((row) => row.id)],
-          franchiseHolding: franchisees.length > 0
+      franchisees(businessId).pipe(
+        Effect.map((rows): ReportScope => ({
+          businessIds: [businessId, ...rows.map((row) => row.id)],
+          franchiseHolding: rows.length > 0
         })),
         Effect.orDie
       ),
@@ -38,32 +74,21 @@ const make = Effect.gen(function* () {
      */
     setGrant: (businessId: number, email: string, granted: boolean) =>
       Effect.gen(function* () {
-        const [staff] = yield* sql`select s.id, s.role from staff_members s
-          join people p on p.business_id = s.business_id and p.id = s.person_id
-          where s.business_id = ${businessId} and p.email = ${email} and p.deleted_at is null`.pipe(Effect.flatMap(decodeStaff))
-        if (!staff) return undefined
-        if (granted) {
-          yield* sql`insert into report_grants (business_id, staff_member_id) values (${businessId}, ${staff.id}) on conflict do nothing`
-        } else {
-          yield* sql`delete from report_grants where business_id = ${businessId} and staff_member_id = ${staff.id}`
-        }
+        const found = yield* staffByEmail({ businessId, email })
+        if (Option.isNone(found)) return undefined
+        const staff = found.value
+        yield* (granted ? grant : revoke)({ businessId, staffMemberId: staff.id })
         return staff
       }).pipe(Effect.orDie),
 
     hasGrant: (businessId: number, staffMemberId: number) =>
-      sql`select 1 as granted from report_grants where business_id = ${businessId} and staff_member_id = ${staffMemberId}`.pipe(
-        Effect.map((rows) => rows.length > 0),
-        Effect.orDie
-      ),
+      hasGrant({ businessId, staffMemberId }).pipe(Effect.map(Option.isSome), Effect.orDie),
 
     /**
      * Enqueues a full build in the reports queue (where syncs run one at a time); a build
      * already waiting is kept rather than pushed back.
      */
-    requestFullSync: sql`select (graphile_worker.add_job(
-        ${ReportSyncJob.name}::text, '{"mode":"full"}'::json,
-        queue_name => 'reports', job_key => 'report_sync_full', job_key_mode => 'preserve_run_at'
-      )).id`.pipe(Effect.asVoid, Effect.orDie)
+    requestFullSync: requestFullSync(undefined).pipe(Effect.orDie)
   }
 })
 
