@@ -1,5 +1,6 @@
 import { Layer, Logger, References } from "effect"
 import { AccountsRepo } from "./accounts/repo.ts"
+import { AccountTokensRepo } from "./auth/account-tokens.ts"
 import { AccessTokensLive } from "./auth/tokens.ts"
 import { OAuthRepo } from "./oauth/repo.ts"
 import { ApplicationsLive } from "./auth/applications.ts"
@@ -56,6 +57,7 @@ const RepositoriesLive = Layer.mergeAll(
   CustomFieldsRepo.layer,
   PeopleRepo.layer,
   AccountsRepo.layer,
+  AccountTokensRepo.layer,
   OAuthRepo.layer,
   WebhooksRepo.layer,
   ReportsRepo.layer,

@@ -6,7 +6,7 @@ import { requestPasswordReset } from "../oauth/service.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
-import { emailConfirmationLink, issueAccountToken } from "../auth/account-tokens.ts"
+import { AccountTokensRepo, emailConfirmationLink } from "../auth/account-tokens.ts"
 import type { AccountBusinessesQuery } from "./model.ts"
 import { AccountsRepo } from "./repo.ts"
 import { frontPeopleOf } from "../people/service.ts"
@@ -48,7 +48,7 @@ export const sendConfirmation = Effect.fn("Accounts.sendConfirmation")(function*
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      const token = yield* issueAccountToken(account.id, "email_confirmation")
+      const token = yield* (yield* AccountTokensRepo).issue(account.id, "email_confirmation")
       yield* sendMail({
         template: "email_confirmation",
         to: account.email,

@@ -1,12 +1,13 @@
-import { Effect, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { generateToken, hashToken } from "./tokens.ts"
 
 /**
  * One-time account tokens mailed to people: a password reset (also how an invited person
  * chooses a first password) and an e-mail confirmation. Stored hashed; single use.
  */
-export type AccountTokenPurpose = "password_reset" | "email_confirmation"
+export const ACCOUNT_TOKEN_PURPOSES = ["password_reset", "email_confirmation"] as const
+export type AccountTokenPurpose = (typeof ACCOUNT_TOKEN_PURPOSES)[number]
 
 const LIFETIME_MS: Record<AccountTokenPurpose, number> = {
   password_reset: 60 * 60 * 1000,
@@ -19,34 +20,57 @@ export const passwordResetLink = (origin: string, token: string) =>
 export const emailConfirmationLink = (origin: string, token: string) =>
   `${origin}/oauth/confirmation?token=${encodeURIComponent(token)}`
 
-export const issueAccountToken = (accountId: number, purpose: AccountTokenPurpose, lifetimeMs = LIFETIME_MS[purpose]) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const token = generateToken()
-    yield* sql`insert into account_tokens (token_hash, account_id, purpose, expires_at)
-               values (${hashToken(token)}, ${accountId}, ${purpose}, now() + ${`${lifetimeMs} milliseconds`}::interval)`
-    return token
-  }).pipe(Effect.orDie)
+const Lookup = Schema.Struct({ tokenHash: Schema.Uint8Array, purpose: Schema.Literals(ACCOUNT_TOKEN_PURPOSES) })
 
-const Consumed = Schema.Array(Schema.Struct({ account_id: Schema.Number }))
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
 
-/** The account of a live token of that purpose, marking it used (atomically: one use only). */
-export const consumeAccountToken = (token: string, purpose: AccountTokenPurpose) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql`update account_tokens set used_at = now()
-                            where token_hash = ${hashToken(token)} and purpose = ${purpose}
-                              and used_at is null and expires_at > now()
-                            returning account_id`.pipe(Effect.flatMap(Schema.decodeUnknownEffect(Consumed)))
-    return Option.map(Option.fromNullishOr(rows[0]), (row) => row.account_id)
-  }).pipe(Effect.orDie)
+  const insert = SqlSchema.void({
+    Request: Schema.Struct({ ...Lookup.fields, accountId: Schema.Number, lifetimeMs: Schema.Number }),
+    execute: ({ tokenHash, accountId, purpose, lifetimeMs }) =>
+      sql`insert into account_tokens (token_hash, account_id, purpose, expires_at)
+          values (${tokenHash}, ${accountId}, ${purpose}, now() + ${`${lifetimeMs} milliseconds`}::interval)`
+  })
+  const consume = SqlSchema.findOneOption({
+    Request: Lookup,
+    Result: Schema.Struct({ account_id: Schema.Number }),
+    execute: ({ tokenHash, purpose }) =>
+      sql`update account_tokens set used_at = now()
+          where token_hash = ${tokenHash} and purpose = ${purpose}
+            and used_at is null and expires_at > now()
+          returning account_id`
+  })
+  const live = SqlSchema.findOneOption({
+    Request: Lookup,
+    Result: Schema.Struct({ live: Schema.Number }),
+    execute: ({ tokenHash, purpose }) =>
+      sql`select 1 as live from account_tokens
+          where token_hash = ${tokenHash} and purpose = ${purpose}
+            and used_at is null and expires_at > now()`
+  })
 
-/** Whether a token would be accepted, without using it (to show the form it opens). */
-export const isLiveAccountToken = (token: string, purpose: AccountTokenPurpose) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql`select 1 from account_tokens
-                            where token_hash = ${hashToken(token)} and purpose = ${purpose}
-                              and used_at is null and expires_at > now()`
-    return rows.length > 0
-  }).pipe(Effect.orDie)
+  return {
+    /** A new token for the account; only its hash is stored. */
+    issue: (accountId: number, purpose: AccountTokenPurpose, lifetimeMs = LIFETIME_MS[purpose]) =>
+      Effect.suspend(() => {
+        const token = generateToken()
+        return insert({ tokenHash: hashToken(token), accountId, purpose, lifetimeMs }).pipe(Effect.as(token))
+      }).pipe(Effect.orDie),
+
+    /** The account of a live token of that purpose, marking it used (atomically: one use only). */
+    consume: (token: string, purpose: AccountTokenPurpose) =>
+      Effect.suspend(() => consume({ tokenHash: hashToken(token), purpose })).pipe(
+        Effect.map(Option.map((row) => row.account_id)),
+        Effect.orDie
+      ),
+
+    /** Whether a token would be accepted, without using it (to show the form it opens). */
+    isLive: (token: string, purpose: AccountTokenPurpose) =>
+      Effect.suspend(() => live({ tokenHash: hashToken(token), purpose })).pipe(Effect.map(Option.isSome), Effect.orDie)
+  }
+})
+
+/** The SQL of one-time account tokens. */
+export class AccountTokensRepo extends Context.Service<AccountTokensRepo, Effect.Success<typeof make>>()("studio/AccountTokensRepo") {
+  static readonly layer = Layer.effect(AccountTokensRepo)(make)
+}

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { consumeAccountToken, isLiveAccountToken } from "../auth/account-tokens.ts"
+import { AccountTokensRepo } from "../auth/account-tokens.ts"
 import { requestPasswordReset } from "./service.ts"
 import { hashPassword } from "../auth/passwords.ts"
 import { SqlClient } from "effect/sql"
@@ -67,7 +67,7 @@ ${hidden({ csrf_token: page.csrf, token: resetToken, locale: page.locale })}
 export const resetGet = Effect.fn("OAuth.resetForm")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const resetToken = queryOf(request)["token"] ?? ""
-  if (!(yield* isLiveAccountToken(resetToken, "password_reset"))) return errorPage(page, text(page.locale, "reset_invalid"), 404)
+  if (!(yield* (yield* AccountTokensRepo).isLive(resetToken, "password_reset"))) return errorPage(page, text(page.locale, "reset_invalid"), 404)
   return resetForm(page, resetToken)
 })
 
@@ -78,14 +78,14 @@ export const resetPost = Effect.fn("OAuth.reset")(function* (request: HttpServer
   const resetToken = form["token"] ?? ""
   const password = form["password"] ?? ""
   if (password.length < MIN_PASSWORD_LENGTH || password.length > 200) {
-    if (!(yield* isLiveAccountToken(resetToken, "password_reset"))) return errorPage(page, text(page.locale, "reset_invalid"), 404)
+    if (!(yield* (yield* AccountTokensRepo).isLive(resetToken, "password_reset"))) return errorPage(page, text(page.locale, "reset_invalid"), 404)
     return resetForm(page, resetToken, text(page.locale, "password_too_short", { min: MIN_PASSWORD_LENGTH }))
   }
   const hash = yield* Effect.promise(() => hashPassword(password))
   const sql = yield* SqlClient.SqlClient
   const done = yield* sql.withTransaction(
     Effect.gen(function* () {
-      const accountId = yield* consumeAccountToken(resetToken, "password_reset")
+      const accountId = yield* (yield* AccountTokensRepo).consume(resetToken, "password_reset")
       if (Option.isNone(accountId)) return false
       const repo = yield* OAuthRepo
       yield* repo.setPassword(accountId.value, hash)
@@ -105,7 +105,7 @@ export const resetPost = Effect.fn("OAuth.reset")(function* (request: HttpServer
 
 export const confirmation = Effect.fn("OAuth.confirmation")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
-  const accountId = yield* consumeAccountToken(queryOf(request)["token"] ?? "", "email_confirmation")
+  const accountId = yield* (yield* AccountTokensRepo).consume(queryOf(request)["token"] ?? "", "email_confirmation")
   if (Option.isNone(accountId)) return errorPage(page, text(page.locale, "reset_invalid"), 404)
   yield* (yield* OAuthRepo).confirmEmail(accountId.value)
   return renderPage({

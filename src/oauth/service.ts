@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
-import { issueAccountToken, passwordResetLink } from "../auth/account-tokens.ts"
+import { AccountTokensRepo, passwordResetLink } from "../auth/account-tokens.ts"
 import { hashClientSecret } from "../auth/applications.ts"
 import { verifyPassword } from "../auth/passwords.ts"
 import { AccessTokens, generateToken, hashToken } from "../auth/tokens.ts"
@@ -192,7 +192,7 @@ export const requestPasswordReset = Effect.fn("OAuth.requestPasswordReset")(func
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      const resetToken = yield* issueAccountToken(account.value.id, "password_reset")
+      const resetToken = yield* (yield* AccountTokensRepo).issue(account.value.id, "password_reset")
       yield* sendMail({
         template: "password_reset",
         to: account.value.email,

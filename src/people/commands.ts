@@ -1,6 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { issueAccountToken, passwordResetLink } from "../auth/account-tokens.ts"
+import { AccountTokensRepo, passwordResetLink } from "../auth/account-tokens.ts"
 import { requireManagerOrHigher } from "../auth/policies.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { sendMail } from "../mail/service.ts"
@@ -43,7 +43,7 @@ const linkAccount = Effect.fn("People.linkAccount")(function* (
 const invite = Effect.fn("People.invite")(function* (accountId: number, email: string, firstName: string) {
   const business = yield* CurrentBusiness
   const { origin } = yield* RequestContext
-  const token = yield* issueAccountToken(accountId, "password_reset", INVITATION_LIFETIME_MS)
+  const token = yield* (yield* AccountTokensRepo).issue(accountId, "password_reset", INVITATION_LIFETIME_MS)
   yield* sendMail({
     template: "invitation",
     to: email,
