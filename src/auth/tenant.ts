@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import type { BusinessRow } from "../shared/request-context.ts"
+import { BusinessRow } from "../shared/request-context.ts"
 
 /**
  * Tenancy by host (spec, common rule 1): `{subdomain}.{BASE_DOMAIN}` is a business host and
@@ -24,14 +24,6 @@ export const classifyHost = (hostHeader: string | undefined, baseDomain: string)
 
 export class CurrentBusiness extends Context.Service<CurrentBusiness, BusinessRow>()("studio/CurrentBusiness") {}
 
-const BusinessRowSchema = Schema.Struct({
-  id: Schema.Number,
-  subdomain: Schema.String,
-  name: Schema.String,
-  time_zone: Schema.String,
-  currency_code: Schema.String,
-  default_locale: Schema.String
-})
 
 /**
  * Subdomain → business, read on every request, so answers are kept for a few seconds
@@ -46,7 +38,7 @@ export class BusinessDirectory extends Context.Service<BusinessDirectory, Busine
 ) {}
 
 const TTL_MS = 5_000
-const decodeRows = Schema.decodeUnknownSync(Schema.Array(BusinessRowSchema))
+const decodeRows = Schema.decodeUnknownSync(Schema.Array(BusinessRow))
 
 export const BusinessDirectoryLive = Layer.effect(BusinessDirectory)(
   Effect.gen(function* () {

@@ -1,15 +1,16 @@
-import { Context, Option } from "effect"
+import { Context, Option, Schema } from "effect"
 import type { Locale } from "./locale.ts"
 
 /** A business as every request sees it: resolved once per request from the Host header. */
-export interface BusinessRow {
-  readonly id: number
-  readonly subdomain: string
-  readonly name: string
-  readonly time_zone: string
-  readonly currency_code: string
-  readonly default_locale: string
-}
+export const BusinessRow = Schema.Struct({
+  id: Schema.Number,
+  subdomain: Schema.String,
+  name: Schema.String,
+  time_zone: Schema.String,
+  currency_code: Schema.String,
+  default_locale: Schema.String
+})
+export type BusinessRow = typeof BusinessRow.Type
 
 /**
  * What the global middleware learns about a request before routing: its id, the host kind

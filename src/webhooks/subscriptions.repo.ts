@@ -2,19 +2,12 @@ import { Effect, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { SubscriptionRow, WebhookTopic } from "./model.ts"
+import { BusinessRow } from "../shared/request-context.ts"
 
 /** The SQL of webhook subscriptions and of the business's webhooks feature (part of `WebhooksRepo`, repo.ts). */
 const Id = Schema.Struct({ id: Schema.Number })
 const Flag = Schema.Struct({ value: Schema.Boolean })
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
-const SubscribedBusiness = Schema.Struct({
-  id: Schema.Number,
-  subdomain: Schema.String,
-  name: Schema.String,
-  time_zone: Schema.String,
-  currency_code: Schema.String,
-  default_locale: Schema.String
-})
 
 export interface SubscriptionInsert {
   readonly createdByStaffMemberId: number
@@ -145,7 +138,7 @@ export const makeSubscriptionsRepo = Effect.gen(function* () {
   })
   const subscribedBusinesses = SqlSchema.findAll({
     Request: WebhookTopic,
-    Result: SubscribedBusiness,
+    Result: BusinessRow,
     execute: (topic) =>
       sql`select b.id, b.subdomain, b.name, b.time_zone, b.currency_code, b.default_locale
           from businesses b
