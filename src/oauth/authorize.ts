@@ -5,7 +5,7 @@ import { authenticityTokenInput, consentGiven, submittedCsrfToken } from "./rail
 import { type Application, OAuthRepo } from "./repo.ts"
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS, csrfMatches, signSession } from "./session.ts"
 import { checkPassword, isValidPkceValue, issueCode } from "./service.ts"
-import { currentAccount, errorPage, type PageContext, pageContext, queryOf, readForm, safeReturnTo, secureCookies, signInHeading, withCsrfCookie } from "./requests.ts"
+import { currentAccount, errorPage, type PageContext, pageContext, queryOf, readForm, safeReturnTo, secureCookies, signInPage, withCsrfCookie } from "./requests.ts"
 
 /**
  * `/oauth/authorize` (login, then consent, then a code back to the client), `/oauth/login` and
@@ -84,15 +84,9 @@ const authorizeUrl = (params: AuthorizeParams) => {
 }
 
 const loginPage = (page: PageContext, application: Application, returnTo: string, options: { readonly failed?: boolean; readonly email?: string } = {}) =>
-  withCsrfCookie(
-    page,
-    renderPage({
-      locale: page.locale,
-      branding: page.branding,
-      title: "page_login_title",
-      status: options.failed ? 401 : 200,
-      body: `${signInHeading(page)}
-<p>${text(page.locale, "page_login_for_app", { app: application.name })}</p>
+  signInPage(page, {
+    status: options.failed ? 401 : 200,
+    body: `<p>${text(page.locale, "page_login_for_app", { app: application.name })}</p>
 ${options.failed ? alert(text(page.locale, "login_failed")) : ""}
 <form method="post" action="/oauth/login">
 ${hidden({ csrf_token: page.csrf, return_to: returnTo, locale: page.locale })}
@@ -103,8 +97,7 @@ ${hidden({ csrf_token: page.csrf, return_to: returnTo, locale: page.locale })}
 <div class="actions"><button type="submit">${text(page.locale, "button_log_in")}</button></div>
 </form>
 <p class="small"><a href="/oauth/password/new?locale=${page.locale}">${text(page.locale, "link_forgot_password")}</a></p>`
-    })
-  )
+  })
 
 const consentPage = (page: PageContext, application: Application, params: AuthorizeParams, email: string) =>
   withCsrfCookie(

@@ -78,9 +78,23 @@ export const withCsrfCookie = (page: PageContext, response: HttpServerResponse.H
       })
     : response
 
-/** The heading of the pages that sign a person in: the business's name on its host. */
-export const signInHeading = (page: PageContext) =>
-  `<h1>${page.branding ? text(page.locale, "page_login_heading_business", { business: page.branding.name }) : text(page.locale, "page_login_heading_account")}</h1>`
+/**
+ * A page of the sign-in (the login page of `/oauth/authorize`, the scripted `/accounts/sign_in`):
+ * the login title, the business's name as heading on its host, and the CSRF cookie of `path`.
+ */
+export const signInPage = (page: PageContext, content: { readonly body: string; readonly status?: number; readonly csrfPath?: string }) =>
+  withCsrfCookie(
+    page,
+    renderPage({
+      locale: page.locale,
+      branding: page.branding,
+      title: "page_login_title",
+      status: content.status ?? 200,
+      body: `<h1>${page.branding ? text(page.locale, "page_login_heading_business", { business: page.branding.name }) : text(page.locale, "page_login_heading_account")}</h1>
+${content.body}`
+    }),
+    content.csrfPath
+  )
 
 export const errorPage = (page: PageContext, message: string, status = 400) =>
   renderPage({

@@ -1,9 +1,9 @@
 import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { alert, escapeHtml, hidden, notice, renderPage, text } from "./pages.ts"
+import { alert, escapeHtml, hidden, notice, text } from "./pages.ts"
 import { authenticityTokenInput } from "./rails-fields.ts"
 import { OAuthRepo } from "./repo.ts"
-import { errorPage, type PageContext, pageContext, safeReturnTo, secureCookies, signInHeading, withCsrfCookie as withPageCsrfCookie } from "./requests.ts"
+import { errorPage, type PageContext, pageContext, safeReturnTo, secureCookies, signInPage, withCsrfCookie as withPageCsrfCookie } from "./requests.ts"
 import { checkPassword } from "./service.ts"
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS, csrfMatches, signSession } from "./session.ts"
 
@@ -40,20 +40,15 @@ const returnToOf = (value: string | undefined) => (value !== undefined && safeRe
 const withCsrfCookie = (page: PageContext, response: HttpServerResponse.HttpServerResponse) =>
   withPageCsrfCookie(page, response, "/")
 
-const signInPage = (
+const signInFormPage = (
   page: PageContext,
   options: { readonly failed?: boolean; readonly email?: string; readonly returnTo?: string | undefined } = {}
 ) =>
-  withCsrfCookie(
-    page,
-    renderPage({
-      locale: page.locale,
-      branding: page.branding,
-      title: "page_login_title",
-      // A failed sign-in is the login page's 401, with the form again (Devise re-renders it).
-      status: options.failed ? 401 : 200,
-      body: `${signInHeading(page)}
-${options.failed ? alert(text(page.locale, "login_failed")) : ""}
+  signInPage(page, {
+    // A failed sign-in is the login page's 401, with the form again (Devise re-renders it).
+    status: options.failed ? 401 : 200,
+    csrfPath: "/",
+    body: `${options.failed ? alert(text(page.locale, "login_failed")) : ""}
 <form method="post" action="/accounts/sign_in?locale=${page.locale}">
 ${authenticityTokenInput(page.csrf)}
 ${hidden({ return_to: options.returnTo })}
@@ -64,31 +59,24 @@ ${hidden({ return_to: options.returnTo })}
 <div class="actions"><button type="submit">${text(page.locale, "button_log_in")}</button></div>
 </form>
 <p class="small"><a href="/oauth/password/new?locale=${page.locale}">${text(page.locale, "link_forgot_password")}</a></p>`
-    })
-  )
+  })
 
 const signedInPage = (page: PageContext, email: string) =>
-  withCsrfCookie(
-    page,
-    renderPage({
-      locale: page.locale,
-      branding: page.branding,
-      title: "page_login_title",
-      body: `${signInHeading(page)}
-${notice(text(page.locale, "signed_in_as", { email }))}
+  signInPage(page, {
+    csrfPath: "/",
+    body: `${notice(text(page.locale, "signed_in_as", { email }))}
 <form method="post" action="/accounts/sign_out?locale=${page.locale}">
 ${authenticityTokenInput(page.csrf)}
 <button type="submit" class="secondary">${text(page.locale, "link_not_you")}</button>
 </form>`
-    })
-  )
+  })
 
 const csrfRefused = (page: PageContext) => withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
 
 const signInForm = Effect.fn("OAuth.signInForm")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const query = new URL(request.url, "http://localhost").searchParams
-  return signInPage(page, { returnTo: returnToOf(query.get("return_to") ?? undefined) })
+  return signInFormPage(page, { returnTo: returnToOf(query.get("return_to") ?? undefined) })
 })
 
 const signIn = Effect.fn("OAuth.signIn")(function* (request: HttpServerRequest.HttpServerRequest) {
@@ -98,7 +86,7 @@ const signIn = Effect.fn("OAuth.signIn")(function* (request: HttpServerRequest.H
   const returnTo = returnToOf(form.return_to)
   const email = form.account?.email ?? ""
   const account = yield* checkPassword(email, form.account?.password ?? "")
-  if (Option.isNone(account)) return signInPage(page, { failed: true, email, returnTo })
+  if (Option.isNone(account)) return signInFormPage(page, { failed: true, email, returnTo })
   const repo = yield* OAuthRepo
   const session = signSession(yield* repo.sessionSecret, account.value.id, yield* Clock.currentTimeMillis)
   const response = returnTo !== undefined ? HttpServerResponse.redirect(returnTo, { status: 303 }) : signedInPage(page, account.value.email)
