@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { BusinessRow } from "../shared/request-context.ts"
 
 /**
@@ -38,19 +38,20 @@ export class BusinessDirectory extends Context.Service<BusinessDirectory, Busine
 ) {}
 
 const TTL_MS = 5_000
-const decodeRows = Schema.decodeUnknownSync(Schema.Array(BusinessRow))
 
 export const BusinessDirectoryLive = Layer.effect(BusinessDirectory)(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const cache = new Map<string, { readonly row: Option.Option<BusinessRow>; readonly expires: number }>()
+    const businessRow = SqlSchema.findOneOption({
+      Request: Schema.String,
+      Result: BusinessRow,
+      execute: (subdomain) =>
+        sql`select id, subdomain, name, time_zone, currency_code, default_locale
+            from businesses where subdomain = ${subdomain}`
+    })
     const load = (subdomain: string) =>
-      sql`select id, subdomain, name, time_zone, currency_code, default_locale
-          from businesses where subdomain = ${subdomain}`.pipe(
-        Effect.map((rows) => Option.fromNullishOr(decodeRows(rows)[0])),
-        Effect.orDie,
-        Effect.withSpan("BusinessDirectory.load")
-      )
+      businessRow(subdomain).pipe(Effect.orDie, Effect.withSpan("BusinessDirectory.load"))
     return BusinessDirectory.of({
       // Every request passes here: no generator and no span on a cache hit (a span only in `load`).
       bySubdomain: (subdomain) =>

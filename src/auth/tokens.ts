@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { hash, randomBytes } from "node:crypto"
 
 /**
@@ -33,7 +33,6 @@ const GrantRow = Schema.Struct({
   staff_member_id: Schema.NullOr(Schema.Number),
   role: Schema.NullOr(Schema.Literals(STAFF_ROLES))
 })
-const decodeGrantRows = Schema.decodeUnknownSync(Schema.Array(GrantRow))
 
 export interface AccessTokensShape {
   /** The grant of a live token, seen from `businessId` (None on the account-level host). */
@@ -78,16 +77,22 @@ export const AccessTokensLive = Layer.effect(AccessTokens)(
       else cache.delete(token)
     }
 
+    const grantRow = SqlSchema.findOneOption({
+      Request: Schema.Struct({ hash: Schema.Uint8Array, businessId: Schema.NullOr(Schema.Number) }),
+      Result: GrantRow,
+      execute: ({ hash, businessId }) =>
+        sql`select t.id as token_id, t.account_id, t.business_id as token_business_id,
+                   p.id as person_id, s.id as staff_member_id, s.role
+            from access_tokens t
+            left join people p
+              on p.business_id = ${businessId} and p.account_id = t.account_id and p.deleted_at is null
+            left join staff_members s on s.business_id = p.business_id and s.person_id = p.id
+            where t.token_hash = ${hash} and t.revoked_at is null`
+    })
     const load = (hash: Buffer, businessId: Option.Option<number>) =>
-      sql`select t.id as token_id, t.account_id, t.business_id as token_business_id,
-                 p.id as person_id, s.id as staff_member_id, s.role
-          from access_tokens t
-          left join people p
-            on p.business_id = ${Option.getOrNull(businessId)} and p.account_id = t.account_id and p.deleted_at is null
-          left join staff_members s on s.business_id = p.business_id and s.person_id = p.id
-          where t.token_hash = ${hash} and t.revoked_at is null`.pipe(
-        Effect.map((rows) =>
-          Option.map(Option.fromNullishOr(decodeGrantRows(rows)[0]), (row): TokenGrant => ({
+      grantRow({ hash, businessId: Option.getOrNull(businessId) }).pipe(
+        Effect.map(
+          Option.map((row): TokenGrant => ({
             tokenId: row.token_id,
             accountId: row.account_id,
             tokenBusinessId: Option.fromNullishOr(row.token_business_id),
