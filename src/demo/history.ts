@@ -1,5 +1,5 @@
-import { Clock, Effect, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { Clock, Effect, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import type { OccurrenceInsert } from "../event-occurrences/model.ts"
 import { EventOccurrencesRepo } from "../event-occurrences/repo.ts"
 import { sessionOccurrence } from "../event-occurrences/materialize.ts"
@@ -52,34 +52,27 @@ export interface HistorySummary {
   readonly notes: number
 }
 
-const decodeCount = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ n: Schema.Number })))
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
-const decodePeople = Schema.decodeUnknownEffect(
-  Schema.Array(Schema.Struct({ email: Schema.String, person_id: Schema.Number, staff_member_id: Schema.NullOr(Schema.Number) }))
-)
-const decodeSessions = Schema.decodeUnknownEffect(
-  Schema.Array(Schema.Struct({ id: Schema.Number, name: Schema.String, start_at: Schema.Date, end_at: Schema.Date }))
-)
+const Id = Schema.Struct({ id: Schema.Number })
 
 /** A deterministic fraction in [0, 1) from an SQL text expression. */
 const rand = (text: string) => `(('x' || substr(md5(${text}), 1, 8))::bit(32)::bigint / 4294967296.0)`
 
 /** Runs an INSERT/UPDATE ... RETURNING 1 and answers how many rows it wrote. */
 const countOf = (statement: string, params: ReadonlyArray<unknown>) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql.unsafe(`with done as (${statement} returning 1) select count(*)::int as n from done`, [...params]).pipe(
-      Effect.flatMap(decodeCount)
-    )
-    return rows[0]?.n ?? 0
-  })
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    SqlSchema.findOne({
+      Request: Schema.Array(Schema.Unknown),
+      Result: Schema.Struct({ n: Schema.Number }),
+      execute: (values) => sql.unsafe(`with done as (${statement} returning 1) select count(*)::int as n from done`, [...values])
+    })(params)).pipe(Effect.map((row) => row.n))
 
 const hasAny = (table: "visits" | "notes", businessId: number) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql`select 1 as id from ${sql(table)} where business_id = ${businessId} limit 1`.pipe(Effect.flatMap(decodeIds))
-    return rows.length > 0
-  })
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    SqlSchema.findAll({
+      Request: Schema.Number,
+      Result: Id,
+      execute: (id) => sql`select 1 as id from ${sql(table)} where business_id = ${id} limit 1`
+    })(businessId)).pipe(Effect.map((rows) => rows.length > 0))
 
 /**
  * The past sessions of the demo's events over HISTORY_WEEKS (the materializer backfills only
@@ -90,9 +83,11 @@ const materializePastSessions = (businessId: number, nowMs: number) =>
     const sql = yield* SqlClient.SqlClient
     const events = yield* EventsRepo
     const occurrences = yield* EventOccurrencesRepo
-    const ids = yield* sql`select id from events where business_id = ${businessId} and deleted_at is null order by id`.pipe(
-      Effect.flatMap(decodeIds)
-    )
+    const ids = yield* SqlSchema.findAll({
+      Request: Schema.Number,
+      Result: Id,
+      execute: (id) => sql`select id from events where business_id = ${id} and deleted_at is null order by id`
+    })(businessId)
     let created = 0
     for (const { id } of ids) {
       const event = yield* events.lockForMaterialize(businessId, id)
@@ -233,11 +228,14 @@ const completeAttendance = (businessId: number, now: Date) =>
 const peopleByEmail = (businessId: number, emails: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql`select p.email::text as email, p.id as person_id, s.id as staff_member_id from people p
-                            left join staff_members s on s.business_id = p.business_id and s.person_id = p.id
-                            where p.business_id = ${businessId} and p.email = any(${emails}) and p.deleted_at is null`.pipe(
-      Effect.flatMap(decodePeople)
-    )
+    const rows = yield* SqlSchema.findAll({
+      Request: Schema.Array(Schema.String),
+      Result: Schema.Struct({ email: Schema.String, person_id: Schema.Number, staff_member_id: Schema.NullOr(Schema.Number) }),
+      execute: (addresses) =>
+        sql`select p.email::text as email, p.id as person_id, s.id as staff_member_id from people p
+            left join staff_members s on s.business_id = p.business_id and s.person_id = p.id
+            where p.business_id = ${businessId} and p.email = any(${addresses}) and p.deleted_at is null`
+    })(emails)
     return new Map(rows.map((row) => [row.email, row]))
   })
 
@@ -245,14 +243,17 @@ const peopleByEmail = (businessId: number, emails: ReadonlyArray<string>) =>
 const sessionOf = (businessId: number, service: string, from: Date, to: Date, order: "first" | "last") =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql`select o.id, o.name, o.start_at, o.end_at from event_occurrences o
-                            join services s on s.business_id = o.business_id and s.id = o.service_id
-                            where o.business_id = ${businessId} and s.name = ${service} and o.state = 'active'
-                              and o.start_at >= ${from} and o.start_at < ${to}
-                            order by o.start_at ${sql.literal(order === "first" ? "asc" : "desc")} limit 1`.pipe(
-      Effect.flatMap(decodeSessions)
-    )
-    return rows[0]
+    const session = yield* SqlSchema.findOneOption({
+      Request: Schema.Struct({ from: Schema.Date, to: Schema.Date }),
+      Result: Schema.Struct({ id: Schema.Number, name: Schema.String, start_at: Schema.Date, end_at: Schema.Date }),
+      execute: (range) =>
+        sql`select o.id, o.name, o.start_at, o.end_at from event_occurrences o
+            join services s on s.business_id = o.business_id and s.id = o.service_id
+            where o.business_id = ${businessId} and s.name = ${service} and o.state = 'active'
+              and o.start_at >= ${range.from} and o.start_at < ${range.to}
+            order by o.start_at ${sql.literal(order === "first" ? "asc" : "desc")} limit 1`
+    })({ from, to })
+    return Option.getOrUndefined(session)
   })
 
 /** Notes on clients and on sessions, public and private, some pinned, by the staff who would write them. */

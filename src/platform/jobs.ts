@@ -20,12 +20,17 @@ export type JobPayloadSchema = Schema.Codec<any, any, never, never>
 export interface JobDefinition<Name extends string = string, Payload extends JobPayloadSchema = JobPayloadSchema> {
   readonly name: Name
   readonly payload: Payload
+  /** The task's side: the payload as graphile-worker hands it over; one it cannot decode is a defect. */
+  readonly decode: (payload: unknown) => Effect.Effect<Payload["Type"]>
 }
 
 export const defineJob = <const Name extends string, Payload extends JobPayloadSchema>(
   name: Name,
   payload: Payload
-): JobDefinition<Name, Payload> => ({ name, payload })
+): JobDefinition<Name, Payload> => {
+  const decode = Schema.decodeUnknownEffect(payload)
+  return { name, payload, decode: (input) => Effect.orDie(decode(input)) }
+}
 
 export interface JobOptions {
   /** Run no earlier than this instant (booking expiry, scheduled deliveries). */

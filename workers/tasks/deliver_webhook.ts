@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { deliverWebhook } from "../../src/webhooks/delivery.ts"
 import { DeliverWebhookJob } from "../../src/webhooks/jobs.ts"
 
@@ -8,10 +8,8 @@ import { DeliverWebhookJob } from "../../src/webhooks/jobs.ts"
  * failure; the job fails (and graphile-worker retries it) only when the attempt cannot be
  * made or recorded, e.g. the database is unreachable.
  */
-const decode = Schema.decodeUnknownEffect(DeliverWebhookJob.payload)
-
 export const deliverWebhookTask = (payload: unknown) =>
   Effect.gen(function* () {
-    const job = yield* decode(payload).pipe(Effect.orDie)
+    const job = yield* DeliverWebhookJob.decode(payload)
     yield* deliverWebhook(job.business_id, job.delivery_id)
   })

@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { expireBooking, expireDueBookings } from "../../src/bookings/expiry.ts"
 import { ExpireBookingJob } from "../../src/bookings/jobs.ts"
 
@@ -7,11 +7,9 @@ import { ExpireBookingJob } from "../../src/bookings/jobs.ts"
  * created it), or, without a booking (the cron entry), sweeps the bookings past expiry whose
  * job was lost. graphile-worker adds `_cron` to the cron payload; unknown keys are ignored.
  */
-const decode = Schema.decodeUnknownEffect(ExpireBookingJob.payload)
-
 export const expireBookingTask = (payload: unknown) =>
   Effect.gen(function* () {
-    const job = yield* decode(payload).pipe(Effect.orDie)
+    const job = yield* ExpireBookingJob.decode(payload)
     if ("booking_id" in job) {
       const outcome = yield* expireBooking(job.business_id, job.booking_id)
       yield* Effect.logInfo("booking expiry").pipe(Effect.annotateLogs({ business_id: job.business_id, booking_id: job.booking_id, outcome }))

@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { enqueueDueMaterializations, materializeEvent } from "../../src/event-occurrences/materialize.ts"
 import { MaterializeEventOccurrencesJob } from "../../src/events/jobs.ts"
 
@@ -8,11 +8,9 @@ import { MaterializeEventOccurrencesJob } from "../../src/events/jobs.ts"
  * that job for every event whose window needs extending. graphile-worker adds `_cron` to the
  * cron payload; unknown keys are ignored.
  */
-const decode = Schema.decodeUnknownEffect(MaterializeEventOccurrencesJob.payload)
-
 export const materializeEventOccurrencesTask = (payload: unknown) =>
   Effect.gen(function* () {
-    const job = yield* decode(payload).pipe(Effect.orDie)
+    const job = yield* MaterializeEventOccurrencesJob.decode(payload)
     if ("event_id" in job) {
       const result = yield* materializeEvent(job.business_id, job.event_id)
       yield* Effect.logInfo("event occurrences materialized").pipe(

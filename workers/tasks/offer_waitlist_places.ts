@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { OfferWaitlistPlacesJob } from "../../src/visits/jobs.ts"
 import { offerWaitlistPlaces } from "../../src/waitlists/offer.ts"
 
@@ -6,11 +6,9 @@ import { offerWaitlistPlaces } from "../../src/waitlists/offer.ts"
  * Places came free in an occurrence (enqueued by `placesFreed`, keyed per occurrence, in the
  * transaction that freed them): the oldest waiting people get them (src/waitlists/offer.ts).
  */
-const decode = Schema.decodeUnknownEffect(OfferWaitlistPlacesJob.payload)
-
 export const offerWaitlistPlacesTask = (payload: unknown) =>
   Effect.gen(function* () {
-    const job = yield* decode(payload).pipe(Effect.orDie)
+    const job = yield* OfferWaitlistPlacesJob.decode(payload)
     const result = yield* offerWaitlistPlaces(job.business_id, job.event_occurrence_id)
     yield* Effect.logInfo("waitlist places offered").pipe(
       Effect.annotateLogs({ business_id: job.business_id, event_occurrence_id: job.event_occurrence_id, ...result })

@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { ReportSyncJob } from "../../reports/jobs.ts"
 import { runReportSync, scheduleNextRefresh } from "../../reports/sync/run.ts"
 
@@ -7,11 +7,9 @@ import { runReportSync, scheduleNextRefresh } from "../../reports/sync/run.ts"
  * query finds no store), `incremental` applies the rows changed since the last sync and
  * queues the next refresh. A failure fails the job, which graphile-worker retries.
  */
-const decode = Schema.decodeUnknownEffect(ReportSyncJob.payload)
-
 export const reportSyncTask = (payload: unknown) =>
   Effect.gen(function* () {
-    const { mode = "incremental" } = yield* decode(payload).pipe(Effect.orDie)
+    const { mode = "incremental" } = yield* ReportSyncJob.decode(payload)
     yield* runReportSync(mode)
     if (mode === "incremental") yield* scheduleNextRefresh
   })

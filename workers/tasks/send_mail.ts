@@ -1,4 +1,4 @@
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import nodemailer from "nodemailer"
 import { SendMailJob } from "../../src/mail/jobs.ts"
@@ -9,11 +9,9 @@ import { AppConfig } from "../../src/platform/config.ts"
  * mailbox. Either way it is recorded in `mail_messages` (the mailbox tests and developers
  * read, and the delivery log). A failed SMTP send fails the job, which graphile-worker retries.
  */
-const decode = Schema.decodeUnknownEffect(SendMailJob.payload)
-
 export const sendMailTask = (payload: unknown) =>
   Effect.gen(function* () {
-    const mail = yield* decode(payload).pipe(Effect.orDie)
+    const mail = yield* SendMailJob.decode(payload)
     const config = yield* AppConfig
     const sql = yield* SqlClient.SqlClient
     if (Option.isSome(config.smtpUrl)) {

@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { fanOutEvent } from "../../src/webhooks/delivery.ts"
 import { WebhookFanoutJob } from "../../src/webhooks/jobs.ts"
 
@@ -7,10 +7,8 @@ import { WebhookFanoutJob } from "../../src/webhooks/jobs.ts"
  * its topic. Enqueued by `emitWebhookEvent` in the transaction of the change; idempotent, so a
  * retried fan-out makes no second delivery.
  */
-const decode = Schema.decodeUnknownEffect(WebhookFanoutJob.payload)
-
 export const webhookFanoutTask = (payload: unknown) =>
   Effect.gen(function* () {
-    const job = yield* decode(payload).pipe(Effect.orDie)
+    const job = yield* WebhookFanoutJob.decode(payload)
     yield* fanOutEvent(job.business_id, job.event_id)
   })
