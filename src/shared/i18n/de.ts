@@ -208,4 +208,12 @@ export const de: Catalog = {
   note_too_long: "note ist zu lang (höchstens %{max} Zeichen)",
   mail_note_added_subject: "Eine Notiz von %{business}",
   mail_note_added_body: "Hallo %{name},\n\n%{business} hat eine Notiz zu %{about} geteilt:\n\n%{note}",
+  // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  //
+  // Billing: person plans (packs, plan lists, holds, person delete)
+  //
+  // Billing: punches and paid visits
+  //
+  // Billing: plan terms
+  //
 }

@@ -211,6 +211,14 @@ export const en = {
   note_too_long: "note is too long (at most %{max} characters)",
   mail_note_added_subject: "A note from %{business}",
   mail_note_added_body: "Hello %{name},\n\n%{business} shared a note about %{about}:\n\n%{note}",
+  // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  //
+  // Billing: person plans (packs, plan lists, holds, person delete)
+  //
+  // Billing: punches and paid visits
+  //
+  // Billing: plan terms
+  //
 } as const
 
 export type MessageKey = keyof typeof en

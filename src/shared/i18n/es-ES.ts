@@ -208,4 +208,12 @@ export const esES: Catalog = {
   note_too_long: "note es demasiado larga (máximo %{max} caracteres)",
   mail_note_added_subject: "Una nota de %{business}",
   mail_note_added_body: "Hola %{name}:\n\n%{business} ha compartido una nota sobre %{about}:\n\n%{note}",
+  // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  //
+  // Billing: person plans (packs, plan lists, holds, person delete)
+  //
+  // Billing: punches and paid visits
+  //
+  // Billing: plan terms
+  //
 }

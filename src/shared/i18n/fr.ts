@@ -208,4 +208,12 @@ export const fr: Catalog = {
   note_too_long: "note est trop longue (%{max} caractères au maximum)",
   mail_note_added_subject: "Une note de %{business}",
   mail_note_added_body: "Bonjour %{name},\n\n%{business} a partagé une note concernant %{about} :\n\n%{note}",
+  // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  //
+  // Billing: person plans (packs, plan lists, holds, person delete)
+  //
+  // Billing: punches and paid visits
+  //
+  // Billing: plan terms
+  //
 }

@@ -208,4 +208,12 @@ export const ltLT: Catalog = {
   note_too_long: "note per ilgas (daugiausia %{max} simbolių)",
   mail_note_added_subject: "Pastaba nuo %{business}",
   mail_note_added_body: "Sveiki, %{name},\n\n%{business} pasidalino pastaba apie %{about}:\n\n%{note}",
+  // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  //
+  // Billing: person plans (packs, plan lists, holds, person delete)
+  //
+  // Billing: punches and paid visits
+  //
+  // Billing: plan terms
+  //
 }

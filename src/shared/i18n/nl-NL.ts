@@ -208,4 +208,12 @@ export const nlNL: Catalog = {
   note_too_long: "note is te lang (maximaal %{max} tekens)",
   mail_note_added_subject: "Een notitie van %{business}",
   mail_note_added_body: "Hallo %{name},\n\n%{business} heeft een notitie gedeeld over %{about}:\n\n%{note}",
+  // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  //
+  // Billing: person plans (packs, plan lists, holds, person delete)
+  //
+  // Billing: punches and paid visits
+  //
+  // Billing: plan terms
+  //
 }

@@ -208,4 +208,12 @@ export const ptBR: Catalog = {
   note_too_long: "note é longa demais (no máximo %{max} caracteres)",
   mail_note_added_subject: "Uma nota de %{business}",
   mail_note_added_body: "Olá %{name},\n\n%{business} compartilhou uma nota sobre %{about}:\n\n%{note}",
+  // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  //
+  // Billing: person plans (packs, plan lists, holds, person delete)
+  //
+  // Billing: punches and paid visits
+  //
+  // Billing: plan terms
+  //
 }

@@ -208,4 +208,12 @@ export const ruRU: Catalog = {
   note_too_long: "note слишком длинный (не более %{max} символов)",
   mail_note_added_subject: "Заметка от %{business}",
   mail_note_added_body: "Здравствуйте, %{name}!\n\n%{business} поделились заметкой о %{about}:\n\n%{note}",
+  // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  //
+  // Billing: person plans (packs, plan lists, holds, person delete)
+  //
+  // Billing: punches and paid visits
+  //
+  // Billing: plan terms
+  //
 }

@@ -208,4 +208,12 @@ export const sv: Catalog = {
   note_too_long: "note är för lång (högst %{max} tecken)",
   mail_note_added_subject: "En anteckning från %{business}",
   mail_note_added_body: "Hej %{name},\n\n%{business} har delat en anteckning om %{about}:\n\n%{note}",
+  // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  //
+  // Billing: person plans (packs, plan lists, holds, person delete)
+  //
+  // Billing: punches and paid visits
+  //
+  // Billing: plan terms
+  //
 }

@@ -208,4 +208,12 @@ export const zhCN: Catalog = {
   note_too_long: "note 过长（最多 %{max} 个字符）",
   mail_note_added_subject: "来自 %{business} 的备注",
   mail_note_added_body: "%{name}，您好：\n\n%{business} 分享了一条关于 %{about} 的备注：\n\n%{note}",
+  // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  //
+  // Billing: person plans (packs, plan lists, holds, person delete)
+  //
+  // Billing: punches and paid visits
+  //
+  // Billing: plan terms
+  //
 }

@@ -208,4 +208,12 @@ export const zhTW: Catalog = {
   note_too_long: "note 過長（最多 %{max} 個字元）",
   mail_note_added_subject: "來自 %{business} 的備註",
   mail_note_added_body: "%{name}，您好：\n\n%{business} 分享了一則關於 %{about} 的備註：\n\n%{note}",
+  // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  //
+  // Billing: person plans (packs, plan lists, holds, person delete)
+  //
+  // Billing: punches and paid visits
+  //
+  // Billing: plan terms
+  //
 }
