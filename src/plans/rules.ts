@@ -50,3 +50,13 @@ export const visitsLeft = (sql: Sql, plan: string, personId: PersonRef, date: Da
 export const availableOn = (sql: Sql, plan: string, personId: PersonRef, date: DateRef): Statement.Fragment =>
   sql`(${currentOn(sql, plan, date)} and not ${onHoldOn(sql, plan, date)}
        and (${col(sql, plan, "count")} is null or ${visitsLeft(sql, plan, personId, date)} > 0))`
+
+/**
+ * A member on D: holds a plan with `consider_member` that is current on D and not on hold
+ * (whether visits are left does not matter: membership does not lapse with a used-up period).
+ * Drives `is_member`, the members-only and clients-only rules, and Members-only visibility.
+ */
+export const memberOn = (sql: Sql, businessId: number | Statement.Fragment, personId: PersonRef, date: DateRef): Statement.Fragment =>
+  sql`exists (select 1 from plan_people mp join plans m on m.business_id = mp.business_id and m.id = mp.plan_id
+              where mp.business_id = ${businessId} and mp.person_id = ${personId} and m.consider_member
+                and ${currentOn(sql, "m", date)} and not ${onHoldOn(sql, "m", date)})`

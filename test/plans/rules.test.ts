@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { availableOn, currentOn, onHoldOn, visitsLeft } from "../../src/plans/rules.ts"
+import { availableOn, currentOn, memberOn, onHoldOn, visitsLeft } from "../../src/plans/rules.ts"
 import { createHold, createPlan, createPlanProduct } from "../support/billing-factories.ts"
 import { createBusiness, createPerson } from "../support/factories.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
@@ -85,5 +85,30 @@ describe("plan rules", () => {
     await punch(plan.id, bob, "2026-01-20")
     expect(await rules(plan.id, bob, "2026-01-31")).toMatchObject({ left: 0, available: false })
     expect(await rules(plan.id, bob, "2026-02-01")).toMatchObject({ left: 1, available: true })
+  })
+})
+
+describe("membership", () => {
+  it("a current consider_member plan not on hold makes a member, whatever its visits left", async () => {
+    const carol = (await createPerson(server.pool, businessId)).personId
+    const member = (date: string) =>
+      server.runtime.runPromise(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const rows = yield* sql<{ member: boolean }>`select ${memberOn(sql, businessId, carol, date)} as member`
+          return rows[0]?.member ?? false
+        })
+      )
+    expect(await member("2026-01-15")).toBe(false)
+    const pack = await createPlanProduct(server.pool, businessId, { kind: "pack", count: 1, consider_member: false })
+    await createPlan(server.pool, businessId, pack.id, [carol], { start_date: "2026-01-01" })
+    expect(await member("2026-01-15")).toBe(false)
+    const product = await createPlanProduct(server.pool, businessId, { kind: "membership", count: 1, limit_period: "month" })
+    const plan = await createPlan(server.pool, businessId, product.id, [carol], { start_date: "2026-01-01", end_date: "2026-06-30" })
+    await punch(plan.id, carol, "2026-01-10")
+    expect(await member("2026-01-15")).toBe(true)
+    expect(await member("2026-07-01")).toBe(false)
+    await createHold(server.pool, businessId, plan.id, "2026-03-01", "2026-03-31")
+    expect(await member("2026-03-15")).toBe(false)
   })
 })
