@@ -34,6 +34,7 @@ import { NotesFrontApi } from "./notes/front.api.ts"
 import { WaitlistsDeskApi } from "./waitlists/desk.api.ts"
 import { WaitlistsFrontApi } from "./waitlists/front.api.ts"
 import { WaiversDeskApi, WaiversFrontApi } from "./waivers/api.ts"
+import { PlanTermsFrontApi } from "./plan-terms/front.api.ts"
 
 /**
  * The whole HTTP contract. Conventions shared by every endpoint (host tenancy, `.json`
@@ -77,7 +78,9 @@ export const Api = apiOf(
   WaiversFrontApi,
   WaiversDeskApi,
   BookingsFrontApi,
-  BookingsDeskApi
+  BookingsDeskApi,
+  // Billing
+  PlanTermsFrontApi
 )
   .annotateMerge(
     OpenApi.annotations({

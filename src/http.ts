@@ -31,6 +31,8 @@ import { VisitsDeskLive, VisitsFrontLive } from "./visits/handlers.ts"
 import { NotesDeskLive, NotesFrontLive } from "./notes/handlers.ts"
 import { WaitlistsDeskLive, WaitlistsFrontLive } from "./waitlists/handlers.ts"
 import { WaiversDeskLive, WaiversFrontLive } from "./waivers/handlers.ts"
+import { PlanTermsFrontLive } from "./plan-terms/handlers.ts"
+import { SandboxSigningRoutesLive } from "./platform/signing/sandbox-routes.ts"
 
 /** The schedule's handler groups. */
 const ScheduleHandlersLive = Layer.mergeAll(
@@ -78,7 +80,9 @@ const HandlersLive = Layer.mergeAll(
   NotesFrontLive,
   NotesDeskLive,
   WaiversFrontLive,
-  WaiversDeskLive
+  WaiversDeskLive,
+  // Billing
+  PlanTermsFrontLive
 )
 
 /** The routes: the API, its OpenAPI document and docs page, behind the request pipeline. */
@@ -87,6 +91,8 @@ export const HttpAppLive = Layer.mergeAll(
   DocsPageLive,
   OAuthRoutesLive,
   SignInRoutesLive,
+  // The sandbox signing provider's page (document terms of plans)
+  SandboxSigningRoutesLive,
   RequestPipeline
 ).pipe(Layer.provide(AccessLive))
 

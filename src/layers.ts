@@ -32,6 +32,9 @@ import { WaitlistsRepo } from "./waitlists/repo.ts"
 import { WaiversRepo } from "./waivers/repo.ts"
 import { FutureVisitsLive } from "./visits/future-visits-live.ts"
 import { WaitlistEntriesLive } from "./waitlists/entries-live.ts"
+import { PlanTermsRepo } from "./plan-terms/repo.ts"
+import { SigningProviderLive } from "./platform/signing/live.ts"
+import { SandboxEnvelopes } from "./platform/signing/sandbox.ts"
 
 /**
  * The one layer graph. Infrastructure is provided here and nowhere else:
@@ -80,7 +83,11 @@ const RepositoriesLive = Layer.mergeAll(
   NotesRepo.layer,
   WaiversRepo.layer,
   // Ports a lower domain declares and a higher one answers: people asks visits, visits asks waitlists.
-  FutureVisitsLive.pipe(Layer.provide(VisitsRepo.layer))
+  FutureVisitsLive.pipe(Layer.provide(VisitsRepo.layer)),
+  // Billing. Document terms are signed with the configured provider (SIGNING_PROVIDER);
+  // the sandbox's envelopes also serve its signing page.
+  PlanTermsRepo.layer,
+  SigningProviderLive.pipe(Layer.provideMerge(SandboxEnvelopes.layer))
 ).pipe(Layer.provide(WaitlistEntriesLive.pipe(Layer.provide(WaitlistsRepo.layer))))
 
 const AuthServicesLive = Layer.mergeAll(BusinessDirectoryLive, AccessTokensLive, ApplicationsLive)

@@ -29,6 +29,16 @@ export interface AppConfigShape {
   readonly reportRateLimit: number
   /** Seconds between incremental refreshes of the report store (the worker's cron adds one a minute too). */
   readonly reportRefreshSeconds: number
+  /**
+   * Who signs document terms: `sandbox` (default), the built-in provider served by this service
+   * (src/platform/signing/sandbox.ts), or `remote`, an external provider at `signingProviderUrl`.
+   * Optional so that configurations built in code (tests) need not name it.
+   */
+  readonly signingProvider?: "sandbox" | "remote"
+  /** The remote signing provider's base URL (SIGNING_PROVIDER_URL); unset or unreachable: signing is unavailable. */
+  readonly signingProviderUrl?: string
+  /** The remote signing provider's API key (SIGNING_PROVIDER_KEY), sent as a bearer token. */
+  readonly signingProviderKey?: string
 }
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("studio/AppConfig") {}
@@ -52,7 +62,10 @@ export const readAppConfig = Effect.gen(function* () {
     mailFrom: yield* Config.String("MAIL_FROM").pipe(Config.withDefault("Studio Service <no-reply@localhost>")),
     webhooksAllowPrivateTargets: yield* Config.Boolean("WEBHOOKS_ALLOW_PRIVATE_TARGETS").pipe(Config.withDefault(false)),
     reportRateLimit: yield* Config.Int("REPORT_RATE_LIMIT").pipe(Config.withDefault(60)),
-    reportRefreshSeconds: yield* Config.Int("REPORT_REFRESH_SECONDS").pipe(Config.withDefault(30))
+    reportRefreshSeconds: yield* Config.Int("REPORT_REFRESH_SECONDS").pipe(Config.withDefault(30)),
+    signingProvider: yield* Config.Literals(["sandbox", "remote"], "SIGNING_PROVIDER").pipe(Config.withDefault("sandbox" as const)),
+    signingProviderUrl: Option.getOrUndefined(yield* Config.option(Config.String("SIGNING_PROVIDER_URL"))),
+    signingProviderKey: Option.getOrUndefined(yield* Config.option(Config.String("SIGNING_PROVIDER_KEY")))
   })
 })
 

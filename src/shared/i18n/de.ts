@@ -215,5 +215,10 @@ export const de: Catalog = {
   // Billing: punches and paid visits
   //
   // Billing: plan terms
+  plan_terms_none: "Für den Plan %{plan_id} wurden keine Bedingungen gefunden",
+  plan_terms_not_found: "Planbedingungen %{id} nicht gefunden",
+  plan_terms_declined: "Die Bedingungen wurden abgelehnt",
+  plan_terms_not_signed: "Das Dokument mit den Bedingungen wurde noch nicht unterschrieben",
+  plan_terms_signing_unavailable: "Die Dokumentunterzeichnung ist derzeit nicht verfügbar; bitte versuchen Sie es später erneut",
   //
 }

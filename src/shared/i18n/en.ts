@@ -218,6 +218,11 @@ export const en = {
   // Billing: punches and paid visits
   //
   // Billing: plan terms
+  plan_terms_none: "No terms found for plan %{plan_id}",
+  plan_terms_not_found: "Plan terms %{id} not found",
+  plan_terms_declined: "The terms were declined",
+  plan_terms_not_signed: "The terms document has not been signed yet",
+  plan_terms_signing_unavailable: "Document signing is unavailable right now; please try again later",
   //
 } as const
 

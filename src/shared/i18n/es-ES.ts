@@ -215,5 +215,10 @@ export const esES: Catalog = {
   // Billing: punches and paid visits
   //
   // Billing: plan terms
+  plan_terms_none: "No se encontraron condiciones para el plan %{plan_id}",
+  plan_terms_not_found: "Condiciones del plan %{id} no encontradas",
+  plan_terms_declined: "Las condiciones fueron rechazadas",
+  plan_terms_not_signed: "El documento de condiciones aún no se ha firmado",
+  plan_terms_signing_unavailable: "La firma de documentos no está disponible en este momento; inténtelo de nuevo más tarde",
   //
 }

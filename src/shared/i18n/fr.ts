@@ -215,5 +215,10 @@ export const fr: Catalog = {
   // Billing: punches and paid visits
   //
   // Billing: plan terms
+  plan_terms_none: "Aucune condition trouvée pour le forfait %{plan_id}",
+  plan_terms_not_found: "Conditions du forfait %{id} introuvables",
+  plan_terms_declined: "Les conditions ont été refusées",
+  plan_terms_not_signed: "Le document des conditions n'a pas encore été signé",
+  plan_terms_signing_unavailable: "La signature de documents est indisponible pour le moment ; veuillez réessayer plus tard",
   //
 }

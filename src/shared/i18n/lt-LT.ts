@@ -215,5 +215,10 @@ export const ltLT: Catalog = {
   // Billing: punches and paid visits
   //
   // Billing: plan terms
+  plan_terms_none: "Planui %{plan_id} sąlygų nerasta",
+  plan_terms_not_found: "Plano sąlygos %{id} nerastos",
+  plan_terms_declined: "Sąlygos buvo atmestos",
+  plan_terms_not_signed: "Sąlygų dokumentas dar nepasirašytas",
+  plan_terms_signing_unavailable: "Dokumentų pasirašymas šiuo metu nepasiekiamas; bandykite vėliau",
   //
 }

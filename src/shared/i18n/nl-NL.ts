@@ -215,5 +215,10 @@ export const nlNL: Catalog = {
   // Billing: punches and paid visits
   //
   // Billing: plan terms
+  plan_terms_none: "Geen voorwaarden gevonden voor abonnement %{plan_id}",
+  plan_terms_not_found: "Abonnementsvoorwaarden %{id} niet gevonden",
+  plan_terms_declined: "De voorwaarden zijn geweigerd",
+  plan_terms_not_signed: "Het voorwaardendocument is nog niet ondertekend",
+  plan_terms_signing_unavailable: "Documenten ondertekenen is nu niet beschikbaar; probeer het later opnieuw",
   //
 }

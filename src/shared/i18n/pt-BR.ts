@@ -215,5 +215,10 @@ export const ptBR: Catalog = {
   // Billing: punches and paid visits
   //
   // Billing: plan terms
+  plan_terms_none: "Nenhum termo encontrado para o plano %{plan_id}",
+  plan_terms_not_found: "Termos do plano %{id} não encontrados",
+  plan_terms_declined: "Os termos foram recusados",
+  plan_terms_not_signed: "O documento dos termos ainda não foi assinado",
+  plan_terms_signing_unavailable: "A assinatura de documentos está indisponível no momento; tente novamente mais tarde",
   //
 }

@@ -215,5 +215,10 @@ export const ruRU: Catalog = {
   // Billing: punches and paid visits
   //
   // Billing: plan terms
+  plan_terms_none: "Условия для плана %{plan_id} не найдены",
+  plan_terms_not_found: "Условия плана %{id} не найдены",
+  plan_terms_declined: "Условия были отклонены",
+  plan_terms_not_signed: "Документ с условиями ещё не подписан",
+  plan_terms_signing_unavailable: "Подписание документов сейчас недоступно; попробуйте позже",
   //
 }

@@ -215,5 +215,10 @@ export const sv: Catalog = {
   // Billing: punches and paid visits
   //
   // Billing: plan terms
+  plan_terms_none: "Inga villkor hittades för planen %{plan_id}",
+  plan_terms_not_found: "Planvillkor %{id} hittades inte",
+  plan_terms_declined: "Villkoren avböjdes",
+  plan_terms_not_signed: "Villkorsdokumentet har inte undertecknats ännu",
+  plan_terms_signing_unavailable: "Dokumentsignering är inte tillgänglig just nu; försök igen senare",
   //
 }

@@ -215,5 +215,10 @@ export const zhCN: Catalog = {
   // Billing: punches and paid visits
   //
   // Billing: plan terms
+  plan_terms_none: "未找到计划 %{plan_id} 的条款",
+  plan_terms_not_found: "未找到计划条款 %{id}",
+  plan_terms_declined: "条款已被拒绝",
+  plan_terms_not_signed: "条款文件尚未签署",
+  plan_terms_signing_unavailable: "文档签署暂时不可用，请稍后再试",
   //
 }

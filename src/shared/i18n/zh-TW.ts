@@ -215,5 +215,10 @@ export const zhTW: Catalog = {
   // Billing: punches and paid visits
   //
   // Billing: plan terms
+  plan_terms_none: "找不到方案 %{plan_id} 的條款",
+  plan_terms_not_found: "找不到方案條款 %{id}",
+  plan_terms_declined: "條款已被拒絕",
+  plan_terms_not_signed: "條款文件尚未簽署",
+  plan_terms_signing_unavailable: "文件簽署暫時無法使用，請稍後再試",
   //
 }

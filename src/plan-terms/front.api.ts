@@ -1,0 +1,45 @@
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { FrontAccess } from "../auth/access.ts"
+import { docs } from "../shared/docs.ts"
+import { NotFound, Unauthorized, Unprocessable } from "../shared/errors.ts"
+import { IdFromString } from "../shared/schemas.ts"
+import { PlanTermsList } from "./model.ts"
+
+const payerOnly = "Only for the person paying for the plan (the token's own person); anyone else, and a plan without terms, is not found."
+
+export const PlanTermsFrontApi = HttpApiGroup.make("planTermsFront")
+  .add(
+    HttpApiEndpoint.get("list", "/api/v2/front/plans/:plan_id/plan_terms", {
+      params: { plan_id: IdFromString },
+      success: PlanTermsList,
+      error: [NotFound, Unauthorized]
+    }).annotateMerge(
+      docs(
+        "Get the terms of a plan",
+        `The plan's single terms record. ${payerOnly} Document terms carry \`signing_url\`, empty when signing is unavailable.`
+      )
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/api/v2/front/plans/:plan_id/plan_terms/:id", {
+      params: { plan_id: IdFromString, id: IdFromString },
+      success: PlanTermsList,
+      error: [NotFound, Unauthorized]
+    }).annotateMerge(docs("Get the terms of a plan by id", `As the list, for the record's id. ${payerOnly}`))
+  )
+  .add(
+    HttpApiEndpoint.get("complete", "/api/v2/front/plans/:plan_id/plan_terms/:id/complete", {
+      params: { plan_id: IdFromString, id: IdFromString },
+      success: PlanTermsList,
+      error: [NotFound, Unauthorized, Unprocessable]
+    }).annotateMerge(
+      docs(
+        "Accept the terms of a plan",
+        "Checkbox terms: marks them accepted. Document terms: the signing provider sends the browser here after signing " +
+          "(with `access_token` in the query); 200 when signed, 422 when declined (final), not yet signed, or signing is " +
+          `unavailable (try again). Accepting again answers the first acceptance. ${payerOnly}`
+      )
+    )
+  )
+  .middleware(FrontAccess)
+  .annotateMerge(docs("Plan terms (client mode)"))

@@ -1,0 +1,58 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { PlanTermsRow } from "./model.ts"
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const Key = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
+
+  const ofPlan = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, planId: Schema.Number }),
+    Result: PlanTermsRow,
+    execute: ({ businessId, planId }) =>
+      sql`select t.id, t.plan_id, t.payer_person_id, t.acceptance_type, t.terms, t.document_id, t.accepted_at, t.declined_at,
+            t.created_at, t.updated_at, concat_ws(' ', pe.first_name, pe.last_name) as payer_name, pe.email::text as payer_email
+          from plan_terms t
+          join plans p on p.business_id = t.business_id and p.id = t.plan_id
+          join people pe on pe.business_id = t.business_id and pe.id = t.payer_person_id
+          where t.business_id = ${businessId} and t.plan_id = ${planId}`
+  })
+  // Two first looks at the same terms may each open an envelope: the first one stored wins,
+  // and both answer with it.
+  const attachDocument = SqlSchema.findOne({
+    Request: Schema.Struct({ ...Key.fields, documentId: Schema.String, now: Schema.Date }),
+    Result: Schema.Struct({ document_id: Schema.String }),
+    execute: ({ businessId, id, documentId, now }) =>
+      sql`update plan_terms set document_id = coalesce(document_id, ${documentId}),
+            updated_at = case when document_id is null then ${now} else updated_at end
+          where business_id = ${businessId} and id = ${id}
+          returning document_id`
+  })
+  // Accepted and declined are final: each is written once, and never both.
+  const accept = SqlSchema.void({
+    Request: Schema.Struct({ ...Key.fields, now: Schema.Date }),
+    execute: ({ businessId, id, now }) =>
+      sql`update plan_terms set accepted_at = ${now}, updated_at = ${now}
+          where business_id = ${businessId} and id = ${id} and accepted_at is null and declined_at is null`
+  })
+  const decline = SqlSchema.void({
+    Request: Schema.Struct({ ...Key.fields, now: Schema.Date }),
+    execute: ({ businessId, id, now }) =>
+      sql`update plan_terms set declined_at = ${now}, updated_at = ${now}
+          where business_id = ${businessId} and id = ${id} and accepted_at is null and declined_at is null`
+  })
+
+  return {
+    /** The terms of a plan of the business, with the payer's name and e-mail (for the signing provider). */
+    ofPlan: (businessId: number, planId: number) => ofPlan({ businessId, planId }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+    /** Stores the envelope of document terms unless one is there already; answers the one kept. */
+    attachDocument: (businessId: number, id: number, documentId: string, now: Date) =>
+      attachDocument({ businessId, id, documentId, now }).pipe(Effect.map((row) => row.document_id), Effect.orDie),
+    accept: (businessId: number, id: number, now: Date) => accept({ businessId, id, now }).pipe(Effect.orDie),
+    decline: (businessId: number, id: number, now: Date) => decline({ businessId, id, now }).pipe(Effect.orDie)
+  }
+})
+
+export class PlanTermsRepo extends Context.Service<PlanTermsRepo, Effect.Success<typeof make>>()("studio/PlanTermsRepo") {
+  static readonly layer = Layer.effect(PlanTermsRepo)(make)
+}

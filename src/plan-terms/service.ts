@@ -1,0 +1,104 @@
+import { Clock, Effect, Option } from "effect"
+import { CurrentBusiness } from "../auth/tenant.ts"
+import { clientReach } from "../people/client-reach.ts"
+import { SigningProvider } from "../platform/signing/provider.ts"
+import { inTransaction } from "../platform/transactions.ts"
+import { privateResponse } from "../services/service.ts"
+import { NotFound, Unprocessable, fail } from "../shared/errors.ts"
+import { RequestContext } from "../shared/request-context.ts"
+import { type PlanTermsRow, toPlanTermsWire } from "./model.ts"
+import { PlanTermsRepo } from "./repo.ts"
+
+/**
+ * Plan terms in client mode (spec: Plan terms). Only the payer (the terms' payer_person_id is
+ * the token's own person) sees them: anyone else, a guardian of the payer included, gets the
+ * same 404 as for an unknown plan, so a plan's terms reveal nothing to others.
+ */
+const findTerms = Effect.fn("PlanTerms.find")(function* (planId: number, termsId: number | undefined) {
+  yield* privateResponse
+  const business = yield* CurrentBusiness
+  const reach = yield* clientReach
+  const row = yield* (yield* PlanTermsRepo).ofPlan(business.id, planId)
+  if (!row || row.payer_person_id !== reach.selfId || (termsId !== undefined && row.id !== termsId)) {
+    return yield* termsId === undefined
+      ? fail(NotFound, { key: "plan_terms_none", params: { plan_id: planId } })
+      : fail(NotFound, { key: "plan_terms_not_found", params: { id: termsId } })
+  }
+  return row
+})
+
+/**
+ * Where the provider sends the browser after signing: this terms' `complete`, with the caller's
+ * own token in the query, as every endpoint accepts it (a browser carries no Authorization header).
+ */
+const returnUrl = Effect.fn("PlanTerms.returnUrl")(function* (row: PlanTermsRow) {
+  const context = yield* RequestContext
+  const token = Option.getOrElse(context.accessToken, () => "")
+  return `${context.origin}/api/v2/front/plans/${row.plan_id}/plan_terms/${row.id}/complete?access_token=${encodeURIComponent(token)}`
+})
+
+/**
+ * A signing address for open document terms: the envelope is filed on the first look and kept
+ * (plan_terms.document_id); each look opens a new short-lived signing session on it. Empty when
+ * the provider cannot be reached, or nothing is left to sign.
+ */
+const signingUrlOf = Effect.fn("PlanTerms.signingUrl")(function* (row: PlanTermsRow) {
+  if (row.acceptance_type !== "document") return null
+  if (row.accepted_at !== null || row.declined_at !== null) return ""
+  const business = yield* CurrentBusiness
+  const provider = yield* SigningProvider
+  const repo = yield* PlanTermsRepo
+  return yield* Effect.gen(function* () {
+    let documentId = row.document_id
+    if (documentId === null) {
+      const envelope = yield* provider.createEnvelope({
+        businessId: business.id,
+        reference: `plan_terms:${row.id}`,
+        signerName: row.payer_name,
+        signerEmail: row.payer_email,
+        documentText: row.terms
+      })
+      documentId = yield* repo.attachDocument(business.id, row.id, envelope.documentId, new Date(yield* Clock.currentTimeMillis))
+    }
+    return yield* provider.signingUrl({ businessId: business.id, documentId, returnUrl: yield* returnUrl(row) })
+  }).pipe(Effect.catchTag("SigningUnavailable", () => Effect.succeed("")))
+})
+
+const answer = Effect.fn("PlanTerms.answer")(function* (row: PlanTermsRow) {
+  return { plan_terms: [toPlanTermsWire(row, yield* signingUrlOf(row))] }
+})
+
+export const getPlanTerms = Effect.fn("PlanTerms.get")(function* (planId: number, termsId?: number) {
+  return yield* answer(yield* findTerms(planId, termsId))
+})
+
+/**
+ * Marks the terms accepted. Checkbox terms: accepted by this call. Document terms: the
+ * provider's verdict decides (the browser arriving here proves nothing): signed → accepted,
+ * 200; declined → recorded, 422; not yet signed (or never opened) → 422, nothing written;
+ * provider unreachable → 422, try again. Accepting twice answers the first acceptance.
+ */
+export const completePlanTerms = Effect.fn("PlanTerms.complete")(function* (planId: number, termsId: number) {
+  const business = yield* CurrentBusiness
+  const repo = yield* PlanTermsRepo
+  const row = yield* findTerms(planId, termsId)
+  const now = new Date(yield* Clock.currentTimeMillis)
+  const reread = Effect.flatMap(repo.ofPlan(business.id, planId), (found) => answer(found!))
+  if (row.accepted_at !== null) return yield* answer(row)
+  if (row.declined_at !== null) return yield* fail(Unprocessable, { key: "plan_terms_declined" })
+  if (row.acceptance_type === "checkbox") {
+    yield* inTransaction(repo.accept(business.id, row.id, now))
+    return yield* reread
+  }
+  if (row.document_id === null) return yield* fail(Unprocessable, { key: "plan_terms_not_signed" })
+  const status = yield* (yield* SigningProvider).envelopeStatus({ businessId: business.id, documentId: row.document_id }).pipe(
+    Effect.catchTag("SigningUnavailable", () => fail(Unprocessable, { key: "plan_terms_signing_unavailable" }))
+  )
+  if (status === "pending") return yield* fail(Unprocessable, { key: "plan_terms_not_signed" })
+  if (status === "declined") {
+    yield* inTransaction(repo.decline(business.id, row.id, now))
+    return yield* fail(Unprocessable, { key: "plan_terms_declined" })
+  }
+  yield* inTransaction(repo.accept(business.id, row.id, now))
+  return yield* reread
+})

@@ -1,0 +1,139 @@
+import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { RequestContext } from "../../shared/request-context.ts"
+import { type EnvelopeRow, SandboxEnvelopes, type SigningSession, sandboxPath, verifySession } from "./sandbox.ts"
+
+/**
+ * The sandbox provider's signing page (sandbox.ts): the document with Sign and Decline. The
+ * choice is POSTed back here, recorded (the first one is final) and the browser sent on (303)
+ * to the address the API asked for. Plain HTML, every value escaped, no scripts. A developer's
+ * stand-in for a hosted provider, so its few words are English only.
+ */
+const escape = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
+
+const page = (title: string, body: string, status = 200) =>
+  HttpServerResponse.text(
+    `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)}</title>
+<style>
+  body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #f4f5f7; color: #1b1d21; }
+  main { max-width: 40rem; margin: 6vh auto; background: #fff; padding: 2rem; border-radius: 12px; box-shadow: 0 2px 12px #0002; }
+  .document { white-space: pre-wrap; border: 1px solid #c9ccd1; border-radius: 6px; padding: 1rem; max-height: 50vh; overflow: auto; }
+  .actions { display: flex; gap: .75rem; margin-top: 1.5rem; }
+  button { padding: .7rem 1.2rem; font: inherit; font-weight: 600; border: 0; border-radius: 6px; cursor: pointer; background: #1f5f8b; color: #fff; }
+  button.secondary { background: #e3e5e8; color: #1b1d21; }
+  .sandbox { font-size: .85rem; color: #5b5f66; }
+</style>
+</head>
+<body>
+<main>
+<p class="sandbox">Sandbox signing provider: nothing signed here is legally binding.</p>
+${body}
+</main>
+</body>
+</html>`,
+    {
+      contentType: "text/html; charset=utf-8",
+      status,
+      headers: {
+        "cache-control": "no-store",
+        "x-frame-options": "DENY",
+        // The address carries where the browser goes next (with the caller's token): never leak it.
+        "referrer-policy": "no-referrer",
+        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+      }
+    }
+  )
+
+const problem = (message: string, status: number) => page("Signing", `<h1>Signing</h1>\n<p role="alert">${escape(message)}</p>`, status)
+
+const SessionFields = Schema.Struct({
+  return_to: Schema.String,
+  expires: Schema.NumberFromString,
+  signature: Schema.String,
+  choice: Schema.optional(Schema.String)
+})
+const decodeSession = Schema.decodeUnknownOption(SessionFields)
+
+/** The envelope of the path on this business host, with a session the API opened and that is still open. */
+const openEnvelope = (fields: unknown) =>
+  Effect.gen(function* () {
+    const context = yield* RequestContext
+    const params = yield* HttpRouter.params
+    const documentId = params["document_id"] ?? ""
+    if (Option.isNone(context.business)) return { _tag: "Refused" as const, response: problem("No such document.", 404) }
+    const businessId = context.business.value.id
+    const envelopes = yield* SandboxEnvelopes
+    const envelope = yield* envelopes.find(businessId, documentId)
+    if (Option.isNone(envelope)) return { _tag: "Refused" as const, response: problem("No such document.", 404) }
+    const decoded = decodeSession(fields)
+    const session: SigningSession | undefined = Option.isSome(decoded)
+      ? { returnTo: decoded.value.return_to, expires: decoded.value.expires, signature: decoded.value.signature }
+      : undefined
+    if (!session || !verifySession(yield* envelopes.key, businessId, documentId, session, yield* Clock.currentTimeMillis)) {
+      return { _tag: "Refused" as const, response: problem("This signing link is invalid or has expired. Ask for a new one.", 403) }
+    }
+    return {
+      _tag: "Open" as const,
+      businessId,
+      envelope: envelope.value,
+      session,
+      choice: Option.isSome(decoded) ? decoded.value.choice : undefined
+    }
+  })
+
+const documentPage = (envelope: EnvelopeRow, session: SigningSession) => {
+  const hidden = [
+    ["return_to", session.returnTo],
+    ["expires", String(session.expires)],
+    ["signature", session.signature]
+  ]
+    .map(([name, value]) => `<input type="hidden" name="${name}" value="${escape(value!)}">`)
+    .join("\n")
+  const body =
+    envelope.status === "pending"
+      ? `<h1>Please review and sign</h1>
+<p>Signer: ${escape(envelope.signer_name)}</p>
+<div class="document">${escape(envelope.document_text)}</div>
+<form method="post" action="${escape(sandboxPath(envelope.id))}">
+${hidden}
+<div class="actions">
+<button type="submit" name="choice" value="sign">Sign</button>
+<button type="submit" name="choice" value="decline" class="secondary">Decline</button>
+</div>
+</form>`
+      : `<h1>${envelope.status === "signed" ? "Signed" : "Declined"}</h1>
+<div class="document">${escape(envelope.document_text)}</div>
+<p><a href="${escape(session.returnTo)}">Continue</a></p>`
+  return page("Sign the document", body)
+}
+
+const show = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const query = Object.fromEntries(new URL(request.url, "http://localhost").searchParams)
+  const opened = yield* openEnvelope(query)
+  if (opened._tag === "Refused") return opened.response
+  return documentPage(opened.envelope, opened.session)
+})
+
+/** The request pipeline turned the url-encoded form into JSON. */
+const choose = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const form = Option.getOrElse(yield* Effect.option(request.json), () => ({}))
+  const opened = yield* openEnvelope(form)
+  if (opened._tag === "Refused") return opened.response
+  if (opened.choice !== "sign" && opened.choice !== "decline") return problem("Choose Sign or Decline.", 400)
+  const now = new Date(yield* Clock.currentTimeMillis)
+  yield* (yield* SandboxEnvelopes).complete(opened.businessId, opened.envelope.id, opened.choice === "sign" ? "signed" : "declined", now)
+  return HttpServerResponse.redirect(opened.session.returnTo, { status: 303, headers: { "cache-control": "no-store", "referrer-policy": "no-referrer" } })
+})
+
+export const SandboxSigningRoutesLive = Layer.mergeAll(
+  HttpRouter.add("GET", "/sandbox/signing/:document_id", show),
+  HttpRouter.add("POST", "/sandbox/signing/:document_id", choose)
+)
