@@ -214,6 +214,16 @@ describe("document terms and the sandbox provider", () => {
     expect(row.declined_at).toBeNull()
   })
 
+  it("files one envelope when several first looks race", async () => {
+    const { planId, termsId } = await planWithTerms(server.pool, businessId, productId, payer.personId, "document")
+    const looks = await Promise.all(Array.from({ length: 6 }, () => get(`/api/v2/front/plans/${planId}/plan_terms`, payer.token)))
+    const documentId = (await termsRow(termsId)).document_id
+    for (const look of looks) {
+      expect(look.status, look.text).toBe(200)
+      expect(new URL(look.json.plan_terms[0].signing_url).pathname).toBe(`/sandbox/signing/${documentId}`)
+    }
+  })
+
   it("refuses a signing link that was tampered with, has expired, or names another document", async () => {
     const { planId, termsId } = await planWithTerms(server.pool, businessId, productId, payer.personId, "document")
     const terms = await get(`/api/v2/front/plans/${planId}/plan_terms`, payer.token)
