@@ -35,6 +35,11 @@ import { WaitlistsDeskApi } from "./waitlists/desk.api.ts"
 import { WaitlistsFrontApi } from "./waitlists/front.api.ts"
 import { WaiversDeskApi, WaiversFrontApi } from "./waivers/api.ts"
 import { PlanTermsFrontApi } from "./plan-terms/front.api.ts"
+import { PackProductsDeskApi } from "./pack-products/desk.api.ts"
+import { PlanProductsDeskApi } from "./plan-products/desk.api.ts"
+import { PlanProductsFrontApi } from "./plan-products/front.api.ts"
+import { RevenueCategoriesDeskApi } from "./revenue-categories/desk.api.ts"
+import { SalesTaxesDeskApi } from "./sales-taxes/desk.api.ts"
 
 /**
  * The whole HTTP contract. Conventions shared by every endpoint (host tenancy, `.json`
@@ -79,8 +84,14 @@ export const Api = apiOf(
   WaiversDeskApi,
   BookingsFrontApi,
   BookingsDeskApi,
-  // Billing
-  PlanTermsFrontApi
+  // Billing: plan terms
+  PlanTermsFrontApi,
+  // Billing: catalog
+  PlanProductsFrontApi,
+  PlanProductsDeskApi,
+  PackProductsDeskApi,
+  RevenueCategoriesDeskApi,
+  SalesTaxesDeskApi
 )
   .annotateMerge(
     OpenApi.annotations({

@@ -33,6 +33,10 @@ import { WaitlistsDeskLive, WaitlistsFrontLive } from "./waitlists/handlers.ts"
 import { WaiversDeskLive, WaiversFrontLive } from "./waivers/handlers.ts"
 import { PlanTermsFrontLive } from "./plan-terms/handlers.ts"
 import { SandboxSigningRoutesLive } from "./platform/signing/sandbox-routes.ts"
+import { PackProductsDeskLive } from "./pack-products/handlers.ts"
+import { PlanProductsDeskLive, PlanProductsFrontLive } from "./plan-products/handlers.ts"
+import { RevenueCategoriesDeskLive } from "./revenue-categories/handlers.ts"
+import { SalesTaxesDeskLive } from "./sales-taxes/handlers.ts"
 
 /** The schedule's handler groups. */
 const ScheduleHandlersLive = Layer.mergeAll(
@@ -81,8 +85,14 @@ const HandlersLive = Layer.mergeAll(
   NotesDeskLive,
   WaiversFrontLive,
   WaiversDeskLive,
-  // Billing
-  PlanTermsFrontLive
+  // Billing: plan terms
+  PlanTermsFrontLive,
+  // Billing: catalog
+  PlanProductsFrontLive,
+  PlanProductsDeskLive,
+  PackProductsDeskLive,
+  RevenueCategoriesDeskLive,
+  SalesTaxesDeskLive
 )
 
 /** The routes: the API, its OpenAPI document and docs page, behind the request pipeline. */

@@ -30,6 +30,10 @@ import { MakeUpsRepo } from "./make-ups/repo.ts"
 import { NotesRepo } from "./notes/repo.ts"
 import { WaitlistsRepo } from "./waitlists/repo.ts"
 import { WaiversRepo } from "./waivers/repo.ts"
+import { PackProductsRepo } from "./pack-products/repo.ts"
+import { PlanProductsRepo } from "./plan-products/repo.ts"
+import { RevenueCategoriesRepo } from "./revenue-categories/repo.ts"
+import { SalesTaxesRepo } from "./sales-taxes/repo.ts"
 import { FutureVisitsLive } from "./visits/future-visits-live.ts"
 import { WaitlistEntriesLive } from "./waitlists/entries-live.ts"
 import { PlanTermsRepo } from "./plan-terms/repo.ts"
@@ -82,6 +86,11 @@ const RepositoriesLive = Layer.mergeAll(
   WaitlistsRepo.layer,
   NotesRepo.layer,
   WaiversRepo.layer,
+  // Billing: catalog
+  PlanProductsRepo.layer,
+  PackProductsRepo.layer,
+  RevenueCategoriesRepo.layer,
+  SalesTaxesRepo.layer,
   // Ports a lower domain declares and a higher one answers: people asks visits, visits asks waitlists.
   FutureVisitsLive.pipe(Layer.provide(VisitsRepo.layer)),
   // Billing. Document terms are signed with the configured provider (SIGNING_PROVIDER);

@@ -209,6 +209,10 @@ export const de: Catalog = {
   mail_note_added_subject: "Eine Notiz von %{business}",
   mail_note_added_body: "Hallo %{name},\n\n%{business} hat eine Notiz zu %{about} geteilt:\n\n%{note}",
   // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  revenue_category_not_found: "Umsatzkategorie %{id} nicht gefunden",
+  sales_tax_not_found: "Umsatzsteuer %{id} nicht gefunden",
+  plan_product_not_found: "Tarifprodukt %{id} nicht gefunden",
+  pack_product_not_found: "Paketprodukt %{id} nicht gefunden",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
   //

@@ -212,6 +212,10 @@ export const en = {
   mail_note_added_subject: "A note from %{business}",
   mail_note_added_body: "Hello %{name},\n\n%{business} shared a note about %{about}:\n\n%{note}",
   // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  revenue_category_not_found: "Revenue category %{id} not found",
+  sales_tax_not_found: "Sales tax %{id} not found",
+  plan_product_not_found: "Plan product %{id} not found",
+  pack_product_not_found: "Pack product %{id} not found",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
   //

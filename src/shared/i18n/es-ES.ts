@@ -209,6 +209,10 @@ export const esES: Catalog = {
   mail_note_added_subject: "Una nota de %{business}",
   mail_note_added_body: "Hola %{name}:\n\n%{business} ha compartido una nota sobre %{about}:\n\n%{note}",
   // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  revenue_category_not_found: "No se ha encontrado la categoría de ingresos %{id}",
+  sales_tax_not_found: "No se ha encontrado el impuesto %{id}",
+  plan_product_not_found: "No se ha encontrado el producto de plan %{id}",
+  pack_product_not_found: "No se ha encontrado el producto de bono %{id}",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
   //

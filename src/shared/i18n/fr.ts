@@ -209,6 +209,10 @@ export const fr: Catalog = {
   mail_note_added_subject: "Une note de %{business}",
   mail_note_added_body: "Bonjour %{name},\n\n%{business} a partagé une note concernant %{about} :\n\n%{note}",
   // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  revenue_category_not_found: "Catégorie de revenus %{id} introuvable",
+  sales_tax_not_found: "Taxe %{id} introuvable",
+  plan_product_not_found: "Produit d'abonnement %{id} introuvable",
+  pack_product_not_found: "Produit de carte %{id} introuvable",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
   //

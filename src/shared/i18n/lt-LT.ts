@@ -209,6 +209,10 @@ export const ltLT: Catalog = {
   mail_note_added_subject: "Pastaba nuo %{business}",
   mail_note_added_body: "Sveiki, %{name},\n\n%{business} pasidalino pastaba apie %{about}:\n\n%{note}",
   // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  revenue_category_not_found: "Pajamų kategorija %{id} nerasta",
+  sales_tax_not_found: "Mokestis %{id} nerastas",
+  plan_product_not_found: "Plano produktas %{id} nerastas",
+  pack_product_not_found: "Paketo produktas %{id} nerastas",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
   //

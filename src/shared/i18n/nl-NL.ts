@@ -209,6 +209,10 @@ export const nlNL: Catalog = {
   mail_note_added_subject: "Een notitie van %{business}",
   mail_note_added_body: "Hallo %{name},\n\n%{business} heeft een notitie gedeeld over %{about}:\n\n%{note}",
   // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  revenue_category_not_found: "Omzetcategorie %{id} niet gevonden",
+  sales_tax_not_found: "Btw-tarief %{id} niet gevonden",
+  plan_product_not_found: "Abonnementsproduct %{id} niet gevonden",
+  pack_product_not_found: "Strippenkaartproduct %{id} niet gevonden",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
   //

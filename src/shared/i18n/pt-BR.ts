@@ -209,6 +209,10 @@ export const ptBR: Catalog = {
   mail_note_added_subject: "Uma nota de %{business}",
   mail_note_added_body: "Olá %{name},\n\n%{business} compartilhou uma nota sobre %{about}:\n\n%{note}",
   // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  revenue_category_not_found: "Categoria de receita %{id} não encontrada",
+  sales_tax_not_found: "Imposto %{id} não encontrado",
+  plan_product_not_found: "Produto de plano %{id} não encontrado",
+  pack_product_not_found: "Produto de pacote %{id} não encontrado",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
   //

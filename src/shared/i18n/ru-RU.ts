@@ -209,6 +209,10 @@ export const ruRU: Catalog = {
   mail_note_added_subject: "Заметка от %{business}",
   mail_note_added_body: "Здравствуйте, %{name}!\n\n%{business} поделились заметкой о %{about}:\n\n%{note}",
   // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  revenue_category_not_found: "Категория доходов %{id} не найдена",
+  sales_tax_not_found: "Налог %{id} не найден",
+  plan_product_not_found: "Продукт плана %{id} не найден",
+  pack_product_not_found: "Продукт пакета %{id} не найден",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
   //

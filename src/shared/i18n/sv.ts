@@ -209,6 +209,10 @@ export const sv: Catalog = {
   mail_note_added_subject: "En anteckning från %{business}",
   mail_note_added_body: "Hej %{name},\n\n%{business} har delat en anteckning om %{about}:\n\n%{note}",
   // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  revenue_category_not_found: "Intäktskategorin %{id} hittades inte",
+  sales_tax_not_found: "Momssatsen %{id} hittades inte",
+  plan_product_not_found: "Planprodukten %{id} hittades inte",
+  pack_product_not_found: "Klippkortsprodukten %{id} hittades inte",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
   //

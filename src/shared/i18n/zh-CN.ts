@@ -209,6 +209,10 @@ export const zhCN: Catalog = {
   mail_note_added_subject: "来自 %{business} 的备注",
   mail_note_added_body: "%{name}，您好：\n\n%{business} 分享了一条关于 %{about} 的备注：\n\n%{note}",
   // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  revenue_category_not_found: "未找到收入类别 %{id}",
+  sales_tax_not_found: "未找到销售税 %{id}",
+  plan_product_not_found: "未找到计划产品 %{id}",
+  pack_product_not_found: "未找到课包产品 %{id}",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
   //

@@ -209,6 +209,10 @@ export const zhTW: Catalog = {
   mail_note_added_subject: "來自 %{business} 的備註",
   mail_note_added_body: "%{name}，您好：\n\n%{business} 分享了一則關於 %{about} 的備註：\n\n%{note}",
   // Billing: catalog (pack products, plan products, revenue categories, sales taxes)
+  revenue_category_not_found: "找不到收入類別 %{id}",
+  sales_tax_not_found: "找不到銷售稅 %{id}",
+  plan_product_not_found: "找不到方案產品 %{id}",
+  pack_product_not_found: "找不到課程包產品 %{id}",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
   //

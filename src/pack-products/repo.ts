@@ -1,0 +1,90 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+
+/**
+ * The writes of pack products (plan_products rows of kind `pack`); reads go through
+ * PlanProductsRepo. Every statement names `business_id`.
+ */
+const Fields = Schema.Struct({
+  name: Schema.String,
+  price_cents: Schema.Number,
+  visibility: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  description_long: Schema.NullOr(Schema.String),
+  suspended: Schema.Boolean,
+  count: Schema.Number,
+  commitment_length: Schema.Number,
+  commitment_unit: Schema.String,
+  location_id: Schema.NullOr(Schema.Number),
+  consider_member: Schema.Boolean,
+  terms: Schema.NullOr(Schema.String),
+  terms_acceptance_required: Schema.Boolean,
+  terms_acceptance_type: Schema.String,
+  terms_acceptance_at_checkout: Schema.Boolean,
+  send_expiration_notifications: Schema.Boolean
+})
+type Fields = typeof Fields.Type
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const insert = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, fields: Fields, now: Schema.Date }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, fields, now }) =>
+      sql`insert into plan_products ${sql.insert({ business_id: businessId, kind: "pack", ...fields, created_at: now, updated_at: now })}
+          returning id`
+  })
+  const update = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, fields: Fields, now: Schema.Date }),
+    execute: ({ businessId, id, fields, now }) =>
+      sql`update plan_products set ${sql.update({ ...fields, updated_at: now })}
+          where business_id = ${businessId} and id = ${id} and kind = 'pack' and deleted_at is null`
+  })
+  const softDelete = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, now: Schema.Date }),
+    execute: ({ businessId, id, now }) =>
+      sql`update plan_products set deleted_at = ${now}, updated_at = ${now}
+          where business_id = ${businessId} and id = ${id} and kind = 'pack' and deleted_at is null`
+  })
+  const clearServices = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
+    execute: ({ businessId, id }) => sql`delete from plan_product_services where business_id = ${businessId} and plan_product_id = ${id}`
+  })
+  // Unknown ids (or another business's) are ignored, as the spec says: only existing services are linked.
+  const addServices = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, serviceIds: Schema.Array(Schema.Number) }),
+    execute: ({ businessId, id, serviceIds }) =>
+      sql`insert into plan_product_services (business_id, plan_product_id, service_id)
+          select ${businessId}, ${id}, s.id from services s where s.business_id = ${businessId} and s.id = any(${serviceIds})
+          on conflict do nothing`
+  })
+  const locationExists = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, id }) => sql`select id from locations where business_id = ${businessId} and id = ${id}`
+  })
+
+  return {
+    insert: (businessId: number, fields: Fields, now: Date) =>
+      insert({ businessId, fields, now }).pipe(Effect.map((row) => row.id), Effect.orDie),
+
+    update: (businessId: number, id: number, fields: Fields, now: Date) => update({ businessId, id, fields, now }).pipe(Effect.orDie),
+
+    /** Gone from the catalog; packs sold from it keep their copy of what they need. */
+    softDelete: (businessId: number, id: number, now: Date) => softDelete({ businessId, id, now }).pipe(Effect.orDie),
+
+    /** Replaces the product's services with those of `serviceIds` that exist in the business. */
+    replaceServices: (businessId: number, id: number, serviceIds: ReadonlyArray<number>) =>
+      Effect.gen(function* () {
+        yield* clearServices({ businessId, id })
+        if (serviceIds.length > 0) yield* addServices({ businessId, id, serviceIds })
+      }).pipe(Effect.orDie),
+
+    locationExists: (businessId: number, id: number) =>
+      locationExists({ businessId, id }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+  }
+})
+
+export class PackProductsRepo extends Context.Service<PackProductsRepo, Effect.Success<typeof make>>()("studio/PackProductsRepo") {
+  static readonly layer = Layer.effect(PackProductsRepo)(make)
+}
