@@ -7,6 +7,7 @@ import { business } from "./cli/business.ts"
 import { importCommand } from "./cli/import.ts"
 import { migrate } from "./cli/migrate.ts"
 import { reports } from "./cli/reports.ts"
+import { revenueCategories } from "./cli/revenue-categories.ts"
 import { seed } from "./cli/seed.ts"
 import { serve } from "./cli/serve.ts"
 import { sync } from "./cli/sync.ts"
@@ -51,7 +52,7 @@ const presenter: CliOutput.Presenter = {
 
 const studio = Command.make("studio").pipe(
   Command.withDescription("Studio Service operator commands"),
-  Command.withSubcommands([migrate, seed, business, importCommand, token, app, worker, serve, sync, reports, webhooks])
+  Command.withSubcommands([migrate, seed, business, importCommand, token, app, worker, serve, sync, reports, webhooks, revenueCategories])
 )
 
 // ---------------------------------------------------------------------------------------------

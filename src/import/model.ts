@@ -5,6 +5,7 @@ import { LOCALES } from "../shared/locale.ts"
 import { isValidTimeZone } from "../shared/time-zones.ts"
 import { OptionalText, Text, isHexColor } from "./fields.ts"
 import { ImportEvent, ImportService, ImportWorkingHours, scheduleProblems } from "./schedule.ts"
+import { ImportPlanProduct, ImportRevenueCategory, ImportSalesTax, catalogProblems } from "./catalog.ts"
 
 /**
  * The import format: one JSON document describing a whole business (settings, locations,
@@ -187,6 +188,11 @@ const BaseDocument = Schema.Struct({
   ),
   events: Schema.optionalKey(
     Schema.Array(ImportEvent).annotate({ description: "Schedules of group classes and courses; materialized on import" })
+  ),
+  revenue_categories: Schema.optionalKey(Schema.Array(ImportRevenueCategory)),
+  sales_taxes: Schema.optionalKey(Schema.Array(ImportSalesTax)),
+  plan_products: Schema.optionalKey(
+    Schema.Array(ImportPlanProduct).annotate({ description: "The catalog: memberships, prepaid plans, packs and single-visit passes" })
   )
 })
 type BaseDocument = typeof BaseDocument.Type
@@ -294,6 +300,7 @@ const crossReferences = (doc: BaseDocument): ReadonlyArray<Problem> => {
     firstSeen(reasons, reason.trim().toLowerCase(), `make_up_reasons[${i}]`, ["make_up_reasons", i], `reason "${reason}"`)
   )
   problems.push(...scheduleProblems(doc))
+  problems.push(...catalogProblems(doc))
   return problems
 }
 
@@ -301,7 +308,8 @@ export const ImportDocument = BaseDocument.check(Schema.makeFilter(crossReferenc
   identifier: "ImportDocument",
   description:
     "A whole business as one JSON document, imported all-or-nothing by `npm run studio -- import FILE.json`. " +
-    "Unknown keys are rejected. Services, staff working hours and events make the schedule; events are materialized on import."
+    "Unknown keys are rejected. Services, staff working hours and events make the schedule; events are materialized on import. " +
+    "Revenue categories, sales taxes and plan products make the catalog."
 })
 export type ImportDocument = typeof ImportDocument.Type
 /** What a document looks like before decoding: the shape to write one in TypeScript. */
@@ -327,7 +335,10 @@ export const ImportSummary = Schema.Struct({
     events: Schema.Int,
     event_occurrences: Schema.Int.annotate({ description: "Occurrences materialized for the events' rolling window" }),
     waivers: Schema.Int,
-    make_up_reasons: Schema.Int
+    make_up_reasons: Schema.Int,
+    revenue_categories: Schema.Int,
+    sales_taxes: Schema.Int,
+    plan_products: Schema.Int
   })
 }).annotate({ identifier: "ImportSummary" })
 export type ImportSummary = typeof ImportSummary.Type

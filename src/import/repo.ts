@@ -113,6 +113,44 @@ export interface WaiverInsert {
   readonly accepted: boolean
 }
 
+export interface SalesTaxInsert {
+  readonly business_id: number
+  readonly name: string
+  readonly tax_rate: number
+  readonly inclusive: boolean
+}
+
+/** A plan_products row (sql/migrations/0011): the import sets every column it knows. */
+export interface PlanProductInsert {
+  readonly business_id: number
+  readonly kind: string
+  readonly name: string
+  readonly description: string | null
+  readonly description_long: string | null
+  readonly price_cents: number
+  readonly visibility: string
+  readonly suspended: boolean
+  readonly count: number | null
+  readonly limit_period: string | null
+  readonly commitment_length: number | null
+  readonly commitment_unit: string | null
+  readonly invoice_interval_count: number | null
+  readonly invoice_interval_unit: string | null
+  readonly stop_renewing_after_commitment: boolean
+  readonly cancellation_fee_cents: number | null
+  readonly signup_fee_cents: number | null
+  readonly rollover_limit: number | null
+  readonly staff_specific_pricing: boolean
+  readonly location_id: number | null
+  readonly consider_member: boolean
+  readonly revenue_category_id: number | null
+  readonly terms: string | null
+  readonly terms_acceptance_required: boolean
+  readonly terms_acceptance_type: string
+  readonly terms_acceptance_at_checkout: boolean
+  readonly send_expiration_notifications: boolean
+}
+
 const PersonSummary = Schema.Struct({
   person_id: Schema.Number,
   email: Schema.String,
@@ -157,7 +195,11 @@ const make = Effect.gen(function* () {
   })
 
   const insertKeyed = SqlSchema.findAll({
-    Request: Schema.Struct({ table: Schema.Literals(["locations", "custom_fields"]), keyColumn: Schema.Literals(["slug", "name"]), rows: Rows }),
+    Request: Schema.Struct({
+      table: Schema.Literals(["locations", "custom_fields", "revenue_categories", "sales_taxes"]),
+      keyColumn: Schema.Literals(["slug", "name"]),
+      rows: Rows
+    }),
     Result: Schema.Struct({ id: Schema.Number, key: Schema.String }),
     execute: ({ table, keyColumn, rows }) =>
       sql`insert into ${sql(table)} ${sql.insert(rows as Arr.NonEmptyReadonlyArray<Record<string, unknown>>)}
@@ -168,7 +210,11 @@ const make = Effect.gen(function* () {
    * Inserts rows of `table` in chunks and returns the new ids by the value of `keyColumn`,
    * unique in the business (a location's slug, a custom field's name): how later rows refer to them.
    */
-  const insertReturningIds = (table: "locations" | "custom_fields", keyColumn: "slug" | "name", rows: ReadonlyArray<object>) =>
+  const insertReturningIds = (
+    table: "locations" | "custom_fields" | "revenue_categories" | "sales_taxes",
+    keyColumn: "slug" | "name",
+    rows: ReadonlyArray<object>
+  ) =>
     Effect.gen(function* () {
       const ids = new Map<string, number>()
       for (const chunk of chunked(rows)) {
@@ -180,6 +226,12 @@ const make = Effect.gen(function* () {
   /** Plain inserts of `table` in chunks. */
   const insertAll = (table: string, rows: ReadonlyArray<object>) =>
     Effect.forEach(chunked(rows), (chunk) => sql`insert into ${sql(table)} ${sql.insert(chunk)}`, { discard: true }).pipe(Effect.orDie)
+
+  const insertPlanProduct = SqlSchema.findOne({
+    Request: Schema.Record(Schema.String, Schema.Unknown),
+    Result: Id,
+    execute: (row) => sql`insert into plan_products ${sql.insert(row)} returning id`
+  })
 
   const upsertAccounts = SqlSchema.findAll({
     Request: Rows,
@@ -234,6 +286,17 @@ const make = Effect.gen(function* () {
     insertCustomFields: (rows: ReadonlyArray<CustomFieldInsert>) => insertReturningIds("custom_fields", "name", rows),
 
     insertCustomFieldOptions: (rows: ReadonlyArray<CustomFieldOptionInsert>) => insertAll("custom_field_options", rows),
+
+    /** The catalog: revenue categories and sales taxes by name, then each plan product and what hangs off it. */
+    insertRevenueCategories: (rows: ReadonlyArray<{ readonly business_id: number; readonly name: string }>) =>
+      insertReturningIds("revenue_categories", "name", rows),
+    insertSalesTaxes: (rows: ReadonlyArray<SalesTaxInsert>) => insertReturningIds("sales_taxes", "name", rows),
+    insertPlanProduct: (row: PlanProductInsert) =>
+      insertPlanProduct(Object.fromEntries(Object.entries(row))).pipe(Effect.map((inserted) => inserted.id), Effect.orDie),
+    insertCatalogLinks: (
+      table: "sales_tax_locations" | "plan_product_services" | "plan_product_sales_taxes" | "plan_product_staff_prices",
+      rows: ReadonlyArray<object>
+    ) => insertAll(table, rows),
 
     /**
      * One account per e-mail address across businesses. An existing account keeps its password

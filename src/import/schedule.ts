@@ -234,5 +234,9 @@ export const writeSchedule = Effect.fn("Import.writeSchedule")(function* (
     })
     occurrences += (yield* materializeEvent(businessId, id)).created
   }
-  return { services: services.length, events: events.length, event_occurrences: occurrences } satisfies ScheduleCounts
+  return {
+    counts: { services: services.length, events: events.length, event_occurrences: occurrences } satisfies ScheduleCounts,
+    serviceIds: serviceIds as ReadonlyMap<string, number>,
+    staffId
+  }
 })

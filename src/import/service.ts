@@ -5,13 +5,14 @@ import { ImportError } from "./errors.ts"
 import { type ImportDocument, ImportDocument as ImportDocumentSchema, type ImportSummary, type ImportWaiver, locationSlug } from "./model.ts"
 import { type PersonInsert, type RelationshipInsert, type StaffMemberInsert, type WaiverInsert, ImportRepo } from "./repo.ts"
 import { writeSchedule } from "./schedule.ts"
+import { writeCatalog } from "./catalog.ts"
 
 /**
  * Imports a whole business from one document, all or nothing: the document is checked in
  * full first (every problem reported with its path), passwords are hashed before the
  * transaction opens (scrypt is slow and must not hold a connection and locks), then one
  * transaction writes the business, its locations, custom fields, accounts, people, staff,
- * dependents and schedule (services, working hours, events and their occurrences). Any
+ * dependents, schedule (services, working hours, events and their occurrences) and catalog. Any
  * failure rolls everything back.
  */
 
@@ -256,6 +257,7 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
     locationIds,
     personIdsByEmail: new Map(people.flatMap((row) => (row.email === null ? [] : [[row.email.toLowerCase(), row.id] as const])))
   })
+  const catalog = yield* writeCatalog(doc, { businessId, locationIds, serviceIds: schedule.serviceIds, staffId: schedule.staffId })
 
   const created = [...accounts.values()].filter((account) => account.inserted).length
   return {
@@ -270,9 +272,10 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
       dependents: dependentCount,
       accounts_created: created,
       accounts_linked: accounts.size - created,
-      ...schedule,
+      ...schedule.counts,
       waivers: waivers.length,
-      make_up_reasons: reasons.length
+      make_up_reasons: reasons.length,
+      ...catalog
     }
   } satisfies ImportSummary
 })
