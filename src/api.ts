@@ -31,6 +31,7 @@ import { VisitsDeskApi } from "./visits/desk.api.ts"
 import { VisitsFrontApi } from "./visits/front.api.ts"
 import { NotesDeskApi } from "./notes/desk.api.ts"
 import { NotesFrontApi } from "./notes/front.api.ts"
+import { PunchesDeskApi } from "./punches/desk.api.ts"
 import { WaitlistsDeskApi } from "./waitlists/desk.api.ts"
 import { WaitlistsFrontApi } from "./waitlists/front.api.ts"
 import { WaiversDeskApi, WaiversFrontApi } from "./waivers/api.ts"
@@ -80,6 +81,7 @@ export const Api = apiOf(
   WaitlistsDeskApi,
   NotesFrontApi,
   NotesDeskApi,
+  PunchesDeskApi,
   WaiversFrontApi,
   WaiversDeskApi,
   BookingsFrontApi,

@@ -29,6 +29,7 @@ import { BookingsDeskLive, BookingsFrontLive } from "./bookings/handlers.ts"
 import { MakeUpsDeskLive } from "./make-ups/handlers.ts"
 import { VisitsDeskLive, VisitsFrontLive } from "./visits/handlers.ts"
 import { NotesDeskLive, NotesFrontLive } from "./notes/handlers.ts"
+import { PunchesDeskLive } from "./punches/handlers.ts"
 import { WaitlistsDeskLive, WaitlistsFrontLive } from "./waitlists/handlers.ts"
 import { WaiversDeskLive, WaiversFrontLive } from "./waivers/handlers.ts"
 import { PlanTermsFrontLive } from "./plan-terms/handlers.ts"
@@ -83,6 +84,7 @@ const HandlersLive = Layer.mergeAll(
   WaitlistsDeskLive,
   NotesFrontLive,
   NotesDeskLive,
+  PunchesDeskLive,
   WaiversFrontLive,
   WaiversDeskLive,
   // Billing: plan terms

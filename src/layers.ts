@@ -39,6 +39,8 @@ import { WaitlistEntriesLive } from "./waitlists/entries-live.ts"
 import { PlanTermsRepo } from "./plan-terms/repo.ts"
 import { SigningProviderLive } from "./platform/signing/live.ts"
 import { SandboxEnvelopes } from "./platform/signing/sandbox.ts"
+import { PunchesRepo } from "./punches/repo.ts"
+import { CommerceLive, MembershipsLive, VisitPaymentsLive } from "./punches/ports-live.ts"
 
 /**
  * The one layer graph. Infrastructure is provided here and nowhere else:
@@ -58,6 +60,12 @@ export const LoggerLive = Layer.mergeAll(
 
 export const DatabaseLive = SqlLive.pipe(Layer.provideMerge(DatabaseUrlLive))
 
+/** Billing's answers to the ports of visits, eligibility and services, over the punches' SQL. */
+const BillingPortsLive = Layer.mergeAll(VisitPaymentsLive, CommerceLive, MembershipsLive).pipe(
+  Layer.provideMerge(PunchesRepo.layer),
+  Layer.provide(WebhooksRepo.layer)
+)
+
 const RepositoriesLive = Layer.mergeAll(
   LocationsRepo.layer,
   BusinessRepo.layer,
@@ -68,8 +76,8 @@ const RepositoriesLive = Layer.mergeAll(
   OAuthRepo.layer,
   WebhooksRepo.layer,
   ReportsRepo.layer,
-  // The schedule. Commerce (plans, cards) is a Context.Reference with a "nothing yet" default
-  // (eligibility/commerce.ts) until billing provides it.
+  // The schedule. Eligibility's Commerce (plans, cards) and services' Memberships are ports
+  // billing answers (BillingPortsLive below).
   ServicesRepo.layer,
   StaffMembersRepo.layer,
   EventsRepo.layer,
@@ -93,11 +101,16 @@ const RepositoriesLive = Layer.mergeAll(
   SalesTaxesRepo.layer,
   // Ports a lower domain declares and a higher one answers: people asks visits, visits asks waitlists.
   FutureVisitsLive.pipe(Layer.provide(VisitsRepo.layer)),
-  // Billing. Document terms are signed with the configured provider (SIGNING_PROVIDER);
+  // Billing: plan terms. Document terms are signed with the configured provider (SIGNING_PROVIDER);
   // the sandbox's envelopes also serve its signing page.
   PlanTermsRepo.layer,
   SigningProviderLive.pipe(Layer.provideMerge(SandboxEnvelopes.layer))
-).pipe(Layer.provide(WaitlistEntriesLive.pipe(Layer.provide(WaitlistsRepo.layer))))
+).pipe(
+  Layer.provide(WaitlistEntriesLive.pipe(Layer.provide(WaitlistsRepo.layer))),
+  // Ports lower domains declare and billing answers: visits' VisitPayments (auto-pay),
+  // eligibility's Commerce, services' Memberships; kept in the output for the handlers.
+  Layer.provideMerge(BillingPortsLive)
+)
 
 const AuthServicesLive = Layer.mergeAll(BusinessDirectoryLive, AccessTokensLive, ApplicationsLive)
 

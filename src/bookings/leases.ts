@@ -347,7 +347,10 @@ export const completeLeases = Effect.fn("Leases.complete")(function* (businessId
   const repo = yield* BookingsRepo
   const now = new Date(yield* Clock.currentTimeMillis)
   const ids = leases.map((lease) => lease.id)
-  const visitIds = yield* (yield* VisitsRepo).registerOfLeases(businessId, ids, now)
+  const visits = yield* VisitsRepo
+  const visitIds = yield* visits.registerOfLeases(businessId, ids, now)
+  // Auto-pay: the registered visits are paid by their people's suitable plans, if any.
+  yield* visits.payments.payVisits(businessId, visitIds)
   yield* repo.setLeasesState(businessId, ids, "registered", now)
   yield* setOccurrenceState(businessId, appointmentsOf(leases), "active")
   yield* repo.setState(businessId, bookingId, "completed", now)
@@ -365,6 +368,8 @@ export const releaseLeases = Effect.fn("Leases.release")(function* (businessId: 
   if (leases.length === 0) return
   const repo = yield* VisitsRepo
   const visits = yield* repo.ofLeases(businessId, leases.map((lease) => lease.id))
+  // A held visit a staff member punched gives its plan the visit back.
+  yield* repo.payments.unpayVisits(businessId, visits.map((visit) => visit.id))
   yield* repo.deleteByIds(businessId, visits.map((visit) => visit.id))
   yield* placesFreed(businessId, visits.map((visit) => visit.event_occurrence_id))
   yield* setOccurrenceState(businessId, appointmentsOf(leases), "deleted")

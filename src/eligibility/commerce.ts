@@ -1,31 +1,29 @@
-import { Context, Effect } from "effect"
+import { Context, type Effect } from "effect"
 
 /**
- * What eligibility needs from plans and forms of payment, which arrive with the enrollment and
- * commerce work. Until then nobody holds a plan or a card, so `plan_required` and
- * `credit_card_required` follow the service's settings (require_plan, require_cc) alone, and
- * `client_purchase_disabled` applies whenever the service disables client purchases.
- *
- * Plug point: provide a real implementation with `Layer.succeed(Commerce)(...)` in src/layers.ts.
+ * What eligibility needs from plans and forms of payment (`plan_required`,
+ * `client_purchase_disabled`, `credit_card_required`). Billing sits above eligibility, so
+ * eligibility declares the questions and billing answers them (src/punches/commerce-live.ts),
+ * provided in src/layers.ts: a graph without it does not compile. Plans are real; forms of
+ * payment arrive with issue 15, until then nobody holds a card (the live answer says so).
  */
 export interface PlanTarget {
   readonly serviceId: number
+  /** Null: no location (or none named): only plans without a location restriction cover it. */
   readonly locationId: number | null
+  /** Empty: no staff (or none named): only plans without a staff restriction cover it. */
   readonly staffMemberIds: ReadonlyArray<number>
-  /** When the visit would take place; null when unknown (a service without start_at). */
+  /** When the visit would take place; null when unknown (a service without start_at): today. */
   readonly at: Date | null
 }
 
-export interface CommerceShape {
-  /** Of `personIds`, who holds a plan with a visit left that covers the target. */
+export class Commerce extends Context.Service<Commerce, {
+  /**
+   * Of `personIds`, who holds a plan available on the target's business-local date (current, not
+   * on hold, a visit left) that covers its service, location and staff: the automatic plan
+   * choice's rules (src/punches/choice.ts).
+   */
   readonly planHolders: (businessId: number, personIds: ReadonlyArray<number>, target: PlanTarget) => Effect.Effect<ReadonlySet<number>>
   /** Of `personIds`, who has a usable credit card on file. */
   readonly cardHolders: (businessId: number, personIds: ReadonlyArray<number>) => Effect.Effect<ReadonlySet<number>>
-}
-
-const nobody: CommerceShape = {
-  planHolders: () => Effect.succeed(new Set()),
-  cardHolders: () => Effect.succeed(new Set())
-}
-
-export const Commerce = Context.Reference<CommerceShape>("studio/Commerce", { defaultValue: () => nobody })
+}>()("studio/Commerce") {}

@@ -36,7 +36,8 @@ export const EnrollmentEligibility = Schema.Struct({
 }).annotate({ identifier: "EnrollmentEligibility" })
 export type EnrollmentEligibility = typeof EnrollmentEligibility.Type
 
-export const EligibilityPersonRow = Schema.Struct({ id: Schema.Number, is_member: Schema.Boolean })
+/** A person eligibility checks (membership comes from plans, through the Memberships port). */
+export const EligibilityPersonRow = Schema.Struct({ id: Schema.Number })
 export type EligibilityPersonRow = typeof EligibilityPersonRow.Type
 
 /** What a service's eligibility takes, in both modes (the visit it would be). */

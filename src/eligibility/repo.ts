@@ -12,7 +12,7 @@ const make = Effect.gen(function* () {
     Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
     Result: EligibilityPersonRow,
     execute: ({ businessId, ids }) =>
-      sql`select id, is_member from people
+      sql`select id from people
           where business_id = ${businessId} and id = any(${ids}) and deleted_at is null order by id`
   })
 

@@ -8,10 +8,12 @@ import { EventsRepo } from "../events/repo.ts"
 import { clientReach } from "../people/client-reach.ts"
 import { eventSpan } from "../events/service.ts"
 import type { Audience, ServiceRow } from "../services/model.ts"
+import { Memberships } from "../services/memberships.ts"
 import { clientAudience, clientViewer, findService, privateResponse } from "../services/service.ts"
 import { BadRequest, fail, type Message } from "../shared/errors.ts"
 import { t } from "../shared/i18n.ts"
 import { RequestContext } from "../shared/request-context.ts"
+import { localDateAt } from "../shared/zoned-time.ts"
 import { Commerce, type PlanTarget } from "./commerce.ts"
 import type {
   EligibilityCode,
@@ -56,11 +58,14 @@ const records = Effect.fn("Eligibility.records")(function* (
   const ids = people.map((person) => person.id)
   const planHolders = yield* commerce.planHolders(business.id, ids, lookups.plan)
   const cardHolders = yield* commerce.cardHolders(business.id, ids)
+  // Members on the day of the visit (today when the target has no time): the plans' rule.
+  const date = localDateAt(lookups.plan.at?.getTime() ?? (yield* Clock.currentTimeMillis), business.time_zone)
+  const members = yield* (yield* Memberships).members(business.id, ids, date)
   const item = (code: EligibilityCode) => ({ code, description: t(locale, DESCRIPTION_KEYS[code]) })
   return people.map((person): EnrollmentEligibility => {
     const verdict = evaluate({
       ...shared,
-      isMember: person.is_member,
+      isMember: members.has(person.id),
       alreadyEnrolled: lookups.enrolled.has(person.id),
       hasPlan: planHolders.has(person.id),
       hasCard: cardHolders.has(person.id)

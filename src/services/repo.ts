@@ -1,8 +1,9 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { insertRows } from "../shared/sql-rows.ts"
 import { type Page, totalCount } from "../shared/pagination.ts"
 import { CategoryRow, type ServiceInsert, ServiceRow, Viewer } from "./model.ts"
+import { Memberships } from "./memberships.ts"
 
 /**
  * The SQL of services and their categories. Every statement names `business_id`. What client
@@ -31,6 +32,7 @@ export type ServiceScope = typeof ServiceScope.Type
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  const memberships = yield* Memberships
 
   const columns = sql`s.id, s.type, s.name, s.position, s.description, s.description_short, s.instructions,
     s.category_id, c.name as category_name, s.duration_in_minutes, s.calendar_color, s.visibility, s.hidden_at,
@@ -77,13 +79,6 @@ const make = Effect.gen(function* () {
           order by position, id`
   })
 
-  const membership = SqlSchema.findOneOption({
-    Request: Schema.Struct({ businessId: Schema.Number, personId: Schema.Number }),
-    Result: Schema.Struct({ is_member: Schema.Boolean }),
-    execute: ({ businessId, personId }) =>
-      sql`select is_member from people where business_id = ${businessId} and id = ${personId} and deleted_at is null`
-  })
-
   const ensureCategory = SqlSchema.findOne({
     Request: Schema.Struct({ businessId: Schema.Number, name: Schema.String, position: Schema.Number }),
     Result: Id,
@@ -116,12 +111,12 @@ const make = Effect.gen(function* () {
     categories: (businessId: number, ids: ReadonlyArray<number>) =>
       ids.length === 0 ? Effect.succeed([] as ReadonlyArray<CategoryRow>) : categories({ businessId, ids }).pipe(Effect.orDie),
 
-    /** Whether a person is a member (members see members-only services). */
-    isMember: (businessId: number, personId: number) =>
-      membership({ businessId, personId }).pipe(
-        Effect.map((row) => Option.isSome(row) && row.value.is_member),
-        Effect.orDie
-      ),
+    /**
+     * Whether a person is a member on `date` (members see members-only services): the plans'
+     * rule, asked through the Memberships port, taken when the repo is built.
+     */
+    isMember: (businessId: number, personId: number, date: string) =>
+      memberships.members(businessId, [personId], date).pipe(Effect.map((members) => members.has(personId))),
 
     /** A category by name, created when missing (the import). */
     ensureCategory: (businessId: number, name: string, position: number) =>

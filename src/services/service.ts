@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 import { CurrentClient } from "../auth/access.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
@@ -7,6 +7,7 @@ import { formatMoney } from "../shared/money.ts"
 import { type Page, pageLinks, pageOf } from "../shared/pagination.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
+import { localDateAt } from "../shared/zoned-time.ts"
 import { type Audience, type CategoryRow, type ServiceCategory, type ServiceDesk, type ServiceRow, SLOT_STEP_MINUTES, type Viewer } from "./model.ts"
 import { type ServiceScope, ServicesRepo } from "./repo.ts"
 
@@ -31,7 +32,9 @@ export const clientViewer = Effect.gen(function* () {
   const personId = Option.getOrNull(Option.flatMap(client.grant, (grant) => grant.personId))
   if (personId === null) return { personId: null, isMember: false } satisfies Viewer
   const business = yield* CurrentBusiness
-  const isMember = yield* (yield* ServicesRepo).isMember(business.id, personId)
+  // A member today, in the business's calendar (plans' dates are business-local).
+  const today = localDateAt(yield* Clock.currentTimeMillis, business.time_zone)
+  const isMember = yield* (yield* ServicesRepo).isMember(business.id, personId, today)
   return { personId, isMember } satisfies Viewer
 })
 

@@ -34,6 +34,9 @@ export interface AdmitOptions {
   readonly enforceCapacity: boolean
 }
 
+/** States in which a new visit is spent at once, so auto-pay pays it (docs/decisions.md). */
+const PAID_ON_ADMISSION: ReadonlyArray<VisitState> = ["registered", "completed"]
+
 const holding = (state: VisitState) => (HOLDING_STATES as ReadonlyArray<VisitState>).includes(state)
 
 /**
@@ -113,6 +116,11 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
       admission.personId === null ? [] : [{ occurrenceId: admission.occurrenceId, personId: admission.personId }]
     ),
     now
+  )
+  // Auto-pay: a visit admitted as registered or completed is paid by the person's suitable plan, if any.
+  yield* repo.payments.payVisits(
+    businessId,
+    ids.filter((_, i) => admissions[i]!.personId !== null && PAID_ON_ADMISSION.includes(admissions[i]!.state))
   )
   return ids
 })

@@ -146,7 +146,10 @@ const lockVisit = (id: number) =>
 
 const removeVisit = Effect.fn("Visits.remove")(function* (row: VisitRow) {
   const business = yield* CurrentBusiness
-  yield* (yield* VisitsRepo).delete(business.id, row.id)
+  const repo = yield* VisitsRepo
+  // Its punch goes with it, and the plan gets the visit back.
+  if (row.punch_id !== null) yield* repo.payments.unpayVisits(business.id, [row.id])
+  yield* repo.delete(business.id, row.id)
   if (isHolding(row.state)) yield* placesFreed(business.id, [row.event_occurrence_id])
 })
 
@@ -258,6 +261,9 @@ export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: num
       if (Object.keys(change).length === 0) return
       yield* repo.update(business.id, id, change, now)
       if (isHolding(row.state) && !isHolding(state)) yield* placesFreed(business.id, [row.event_occurrence_id])
+      // Auto-pay: a visit becoming registered or completed without a punch is paid by a suitable
+      // plan, if any. No-show and late cancel keep a punch: the visit is still spent.
+      if (change.state === "registered" || change.state === "completed") yield* repo.payments.payVisits(business.id, [id])
       yield* emitVisitEvents(business.id, "visit.updated", [id])
     })
   )

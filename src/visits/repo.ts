@@ -6,6 +6,7 @@ import { recipientJoin } from "../mail/recipient.ts"
 import { insertTenantRows } from "../shared/sql-rows.ts"
 import { leaseVisitsQueries } from "./lease-visits-repo.ts"
 import { HOLDING_STATES, VISIT_COLUMNS, VisitRow, type VisitState } from "./model.ts"
+import { VisitPayments } from "./payments.ts"
 import { WaitlistEntries } from "./waitlist-entries.ts"
 
 /**
@@ -68,6 +69,7 @@ const PersonFilters = Schema.Struct({
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const waitlist = yield* WaitlistEntries
+  const payments = yield* VisitPayments
 
   const lockOccurrences = SqlSchema.findAll({
     Request: InBusiness,
@@ -264,7 +266,10 @@ const make = Effect.gen(function* () {
      * The waitlist's answers (a port: waitlist entries are the waitlist's SQL). Taken when the
      * repo is built, so every writer that admits visits has it, whatever context it runs in.
      */
-    waitlist
+    waitlist,
+
+    /** Billing's answers (a port: auto-pay and punches are billing's), taken when built as `waitlist` is. */
+    payments
   }
 })
 

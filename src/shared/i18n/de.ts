@@ -217,6 +217,15 @@ export const de: Catalog = {
   // Billing: person plans (packs, plan lists, holds, person delete)
   //
   // Billing: punches and paid visits
+  punch_not_found: "Stempel %{id} nicht gefunden",
+  punch_plan_not_found: "Plan %{id} nicht gefunden",
+  punch_visit_without_person: "Besuch %{id} hat keine Person, für die bezahlt werden kann",
+  punch_visit_already_paid: "Besuch %{id} ist bereits bezahlt",
+  punch_plan_not_held: "Plan %{id} gehört nicht der Person des Besuchs",
+  punch_plan_not_current: "Plan %{id} ist am %{date} nicht gültig",
+  punch_plan_on_hold: "Plan %{id} ist am %{date} pausiert",
+  punch_plan_used_up: "Plan %{id} hat am %{date} keine Besuche mehr",
+  punch_no_suitable_plan: "Kein Plan der Person kann Besuch %{id} bezahlen",
   //
   // Billing: plan terms
   plan_terms_none: "Für den Plan %{plan_id} wurden keine Bedingungen gefunden",

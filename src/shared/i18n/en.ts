@@ -220,6 +220,15 @@ export const en = {
   // Billing: person plans (packs, plan lists, holds, person delete)
   //
   // Billing: punches and paid visits
+  punch_not_found: "Punch %{id} not found",
+  punch_plan_not_found: "Plan %{id} not found",
+  punch_visit_without_person: "Visit %{id} has no person to pay for",
+  punch_visit_already_paid: "Visit %{id} is already paid",
+  punch_plan_not_held: "Plan %{id} is not held by the visit's person",
+  punch_plan_not_current: "Plan %{id} is not current on %{date}",
+  punch_plan_on_hold: "Plan %{id} is on hold on %{date}",
+  punch_plan_used_up: "Plan %{id} has no visits left on %{date}",
+  punch_no_suitable_plan: "No plan of the visit's person can pay for visit %{id}",
   //
   // Billing: plan terms
   plan_terms_none: "No terms found for plan %{plan_id}",

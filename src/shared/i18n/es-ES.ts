@@ -217,6 +217,15 @@ export const esES: Catalog = {
   // Billing: person plans (packs, plan lists, holds, person delete)
   //
   // Billing: punches and paid visits
+  punch_not_found: "Marca %{id} no encontrada",
+  punch_plan_not_found: "Plan %{id} no encontrado",
+  punch_visit_without_person: "La visita %{id} no tiene ninguna persona por la que pagar",
+  punch_visit_already_paid: "La visita %{id} ya está pagada",
+  punch_plan_not_held: "El plan %{id} no pertenece a la persona de la visita",
+  punch_plan_not_current: "El plan %{id} no está vigente el %{date}",
+  punch_plan_on_hold: "El plan %{id} está en pausa el %{date}",
+  punch_plan_used_up: "Al plan %{id} no le quedan visitas el %{date}",
+  punch_no_suitable_plan: "Ningún plan de la persona puede pagar la visita %{id}",
   //
   // Billing: plan terms
   plan_terms_none: "No se encontraron condiciones para el plan %{plan_id}",

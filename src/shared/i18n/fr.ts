@@ -217,6 +217,15 @@ export const fr: Catalog = {
   // Billing: person plans (packs, plan lists, holds, person delete)
   //
   // Billing: punches and paid visits
+  punch_not_found: "Poinçon %{id} introuvable",
+  punch_plan_not_found: "Forfait %{id} introuvable",
+  punch_visit_without_person: "La visite %{id} n'a personne pour qui payer",
+  punch_visit_already_paid: "La visite %{id} est déjà payée",
+  punch_plan_not_held: "Le forfait %{id} n'appartient pas à la personne de la visite",
+  punch_plan_not_current: "Le forfait %{id} n'est pas en cours le %{date}",
+  punch_plan_on_hold: "Le forfait %{id} est suspendu le %{date}",
+  punch_plan_used_up: "Le forfait %{id} n'a plus de visites le %{date}",
+  punch_no_suitable_plan: "Aucun forfait de la personne ne peut payer la visite %{id}",
   //
   // Billing: plan terms
   plan_terms_none: "Aucune condition trouvée pour le forfait %{plan_id}",

@@ -217,6 +217,15 @@ export const ltLT: Catalog = {
   // Billing: person plans (packs, plan lists, holds, person delete)
   //
   // Billing: punches and paid visits
+  punch_not_found: "Žymė %{id} nerasta",
+  punch_plan_not_found: "Planas %{id} nerastas",
+  punch_visit_without_person: "Apsilankymas %{id} neturi asmens, už kurį būtų mokama",
+  punch_visit_already_paid: "Apsilankymas %{id} jau apmokėtas",
+  punch_plan_not_held: "Planas %{id} nepriklauso apsilankymo asmeniui",
+  punch_plan_not_current: "Planas %{id} negalioja %{date}",
+  punch_plan_on_hold: "Planas %{id} sustabdytas %{date}",
+  punch_plan_used_up: "Planui %{id} %{date} neliko apsilankymų",
+  punch_no_suitable_plan: "Joks asmens planas negali apmokėti apsilankymo %{id}",
   //
   // Billing: plan terms
   plan_terms_none: "Planui %{plan_id} sąlygų nerasta",

@@ -217,6 +217,15 @@ export const nlNL: Catalog = {
   // Billing: person plans (packs, plan lists, holds, person delete)
   //
   // Billing: punches and paid visits
+  punch_not_found: "Stempel %{id} niet gevonden",
+  punch_plan_not_found: "Abonnement %{id} niet gevonden",
+  punch_visit_without_person: "Bezoek %{id} heeft geen persoon om voor te betalen",
+  punch_visit_already_paid: "Bezoek %{id} is al betaald",
+  punch_plan_not_held: "Abonnement %{id} is niet van de persoon van het bezoek",
+  punch_plan_not_current: "Abonnement %{id} is niet geldig op %{date}",
+  punch_plan_on_hold: "Abonnement %{id} is gepauzeerd op %{date}",
+  punch_plan_used_up: "Abonnement %{id} heeft op %{date} geen bezoeken meer",
+  punch_no_suitable_plan: "Geen abonnement van de persoon kan bezoek %{id} betalen",
   //
   // Billing: plan terms
   plan_terms_none: "Geen voorwaarden gevonden voor abonnement %{plan_id}",

@@ -217,6 +217,15 @@ export const ptBR: Catalog = {
   // Billing: person plans (packs, plan lists, holds, person delete)
   //
   // Billing: punches and paid visits
+  punch_not_found: "Marcação %{id} não encontrada",
+  punch_plan_not_found: "Plano %{id} não encontrado",
+  punch_visit_without_person: "A visita %{id} não tem pessoa para pagar",
+  punch_visit_already_paid: "A visita %{id} já está paga",
+  punch_plan_not_held: "O plano %{id} não pertence à pessoa da visita",
+  punch_plan_not_current: "O plano %{id} não está vigente em %{date}",
+  punch_plan_on_hold: "O plano %{id} está suspenso em %{date}",
+  punch_plan_used_up: "O plano %{id} não tem mais visitas em %{date}",
+  punch_no_suitable_plan: "Nenhum plano da pessoa pode pagar a visita %{id}",
   //
   // Billing: plan terms
   plan_terms_none: "Nenhum termo encontrado para o plano %{plan_id}",

@@ -217,6 +217,15 @@ export const ruRU: Catalog = {
   // Billing: person plans (packs, plan lists, holds, person delete)
   //
   // Billing: punches and paid visits
+  punch_not_found: "Отметка %{id} не найдена",
+  punch_plan_not_found: "План %{id} не найден",
+  punch_visit_without_person: "У посещения %{id} нет человека, за которого платить",
+  punch_visit_already_paid: "Посещение %{id} уже оплачено",
+  punch_plan_not_held: "План %{id} не принадлежит человеку этого посещения",
+  punch_plan_not_current: "План %{id} не действует %{date}",
+  punch_plan_on_hold: "План %{id} приостановлен %{date}",
+  punch_plan_used_up: "У плана %{id} не осталось посещений на %{date}",
+  punch_no_suitable_plan: "Ни один план этого человека не может оплатить посещение %{id}",
   //
   // Billing: plan terms
   plan_terms_none: "Условия для плана %{plan_id} не найдены",

@@ -217,6 +217,15 @@ export const sv: Catalog = {
   // Billing: person plans (packs, plan lists, holds, person delete)
   //
   // Billing: punches and paid visits
+  punch_not_found: "Stämpel %{id} hittades inte",
+  punch_plan_not_found: "Plan %{id} hittades inte",
+  punch_visit_without_person: "Besök %{id} har ingen person att betala för",
+  punch_visit_already_paid: "Besök %{id} är redan betalt",
+  punch_plan_not_held: "Plan %{id} tillhör inte besökets person",
+  punch_plan_not_current: "Plan %{id} gäller inte %{date}",
+  punch_plan_on_hold: "Plan %{id} är pausad %{date}",
+  punch_plan_used_up: "Plan %{id} har inga besök kvar %{date}",
+  punch_no_suitable_plan: "Ingen plan hos personen kan betala besök %{id}",
   //
   // Billing: plan terms
   plan_terms_none: "Inga villkor hittades för planen %{plan_id}",

@@ -217,6 +217,15 @@ export const zhCN: Catalog = {
   // Billing: person plans (packs, plan lists, holds, person delete)
   //
   // Billing: punches and paid visits
+  punch_not_found: "未找到打卡记录 %{id}",
+  punch_plan_not_found: "未找到计划 %{id}",
+  punch_visit_without_person: "到访 %{id} 没有可付费的人员",
+  punch_visit_already_paid: "到访 %{id} 已付费",
+  punch_plan_not_held: "计划 %{id} 不属于该到访的人员",
+  punch_plan_not_current: "计划 %{id} 在 %{date} 无效",
+  punch_plan_on_hold: "计划 %{id} 在 %{date} 处于暂停状态",
+  punch_plan_used_up: "计划 %{id} 在 %{date} 没有剩余次数",
+  punch_no_suitable_plan: "该人员没有可支付到访 %{id} 的计划",
   //
   // Billing: plan terms
   plan_terms_none: "未找到计划 %{plan_id} 的条款",

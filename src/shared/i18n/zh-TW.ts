@@ -217,6 +217,15 @@ export const zhTW: Catalog = {
   // Billing: person plans (packs, plan lists, holds, person delete)
   //
   // Billing: punches and paid visits
+  punch_not_found: "找不到打卡紀錄 %{id}",
+  punch_plan_not_found: "找不到方案 %{id}",
+  punch_visit_without_person: "到訪 %{id} 沒有可付費的人員",
+  punch_visit_already_paid: "到訪 %{id} 已付費",
+  punch_plan_not_held: "方案 %{id} 不屬於該到訪的人員",
+  punch_plan_not_current: "方案 %{id} 在 %{date} 無效",
+  punch_plan_on_hold: "方案 %{id} 在 %{date} 處於暫停狀態",
+  punch_plan_used_up: "方案 %{id} 在 %{date} 沒有剩餘次數",
+  punch_no_suitable_plan: "該人員沒有可支付到訪 %{id} 的方案",
   //
   // Billing: plan terms
   plan_terms_none: "找不到方案 %{plan_id} 的條款",

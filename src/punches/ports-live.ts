@@ -1,0 +1,61 @@
+import { Clock, Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { Commerce } from "../eligibility/commerce.ts"
+import { Memberships } from "../services/memberships.ts"
+import { VisitPayments } from "../visits/payments.ts"
+import { WebhooksRepo } from "../webhooks/repo.ts"
+import { PunchesRepo } from "./repo.ts"
+import { payVisits, unpayVisits } from "./service.ts"
+
+/**
+ * Billing's answers to the ports lower domains declare, provided in src/layers.ts:
+ * visits' `VisitPayments` (auto-pay, and punches going with deleted visits), eligibility's
+ * `Commerce` (plan holders; cards once forms of payment exist) and services' `Memberships`.
+ */
+
+/** VisitPayments: what it needs is taken when built, so visits' writers run it in any context. */
+export const VisitPaymentsLive = Layer.effect(VisitPayments)(
+  Effect.gen(function* () {
+    // Only these services: the caller's fiber keeps its own (the transaction's connection above all).
+    const services = Context.pick(SqlClient.SqlClient, PunchesRepo, WebhooksRepo)(
+      yield* Effect.context<SqlClient.SqlClient | PunchesRepo | WebhooksRepo>()
+    )
+    return {
+      payVisits: (businessId, visitIds) => payVisits(businessId, visitIds).pipe(Effect.provideContext(services)),
+      unpayVisits: (businessId, visitIds) => unpayVisits(businessId, visitIds).pipe(Effect.provideContext(services))
+    }
+  })
+)
+
+/**
+ * Commerce: plan holders by the automatic choice's rules, on the target's business-local date
+ * (today without one). Forms of payment arrive with issue 15: until then nobody has a card on
+ * file, stated here rather than defaulted, so `credit_card_required` warns whenever a service asks.
+ */
+export const CommerceLive = Layer.effect(Commerce)(
+  Effect.gen(function* () {
+    const repo = yield* PunchesRepo
+    return {
+      planHolders: (businessId, personIds, target) =>
+        Effect.gen(function* () {
+          const at = target.at ?? new Date(yield* Clock.currentTimeMillis)
+          const date = yield* repo.localDate(businessId, at)
+          return yield* repo.planHolders(businessId, personIds, {
+            serviceId: target.serviceId,
+            locationId: target.locationId,
+            staffMemberIds: target.staffMemberIds,
+            date
+          })
+        }),
+      cardHolders: () => Effect.succeed(new Set<number>())
+    }
+  })
+)
+
+/** Memberships: src/plans/rules.ts `memberOn`. */
+export const MembershipsLive = Layer.effect(Memberships)(
+  Effect.gen(function* () {
+    const repo = yield* PunchesRepo
+    return { members: repo.members }
+  })
+)
