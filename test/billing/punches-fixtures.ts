@@ -106,3 +106,24 @@ export const startBillingWorld = async () => {
   }
 }
 export type BillingWorld = Awaited<ReturnType<typeof startBillingWorld>>
+
+/**
+ * Makes the person a member the way the plan rules define it (src/plans/rules.ts memberOn): a
+ * current `consider_member` membership without an end, unlimited unless `count` is given
+ * (`count: 0`: a member who holds no visit, so no plan lifts plan_required). Tests of other areas
+ * use it where they set people.is_member before membership came from plans.
+ */
+export const makeMember = async (
+  pool: import("pg").Pool,
+  businessId: number,
+  personId: number,
+  options: { readonly startDate?: string; readonly count?: number } = {}
+) => {
+  const { createPlan, createPlanProduct } = await import("../support/billing-factories.ts")
+  const product = await createPlanProduct(pool, businessId, { kind: "membership", name: "Membership", consider_member: true })
+  return createPlan(pool, businessId, product.id, [personId], {
+    start_date: options.startDate ?? "2020-01-01",
+    end_date: null,
+    ...(options.count === undefined ? {} : { count: options.count })
+  })
+}

@@ -3,6 +3,7 @@ import { makeSettableClock } from "../support/clock.ts"
 import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
 import { addWorkingHours, bookAppointment, createService, scheduleEvent, setStaffHidden } from "./fixtures.ts"
+import { makeMember } from "../billing/punches-fixtures.ts"
 
 /**
  * Appointment availability in a Los Angeles business: Ines works weekdays 09:00-12:00 and
@@ -33,6 +34,7 @@ beforeAll(async () => {
   clientToken = await createToken(server.pool, client.accountId, business.id)
   const member = await createPerson(server.pool, business.id)
   await server.pool.query(`update people set is_member = true where id = $1`, [member.personId])
+  await makeMember(server.pool, business.id, member.personId, { count: 0 })
   memberToken = await createToken(server.pool, member.accountId, business.id)
   staff = {
     ines: (await createPerson(server.pool, business.id, { role: "standard" })).staffMemberId!,

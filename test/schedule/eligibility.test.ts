@@ -8,6 +8,7 @@ import { createApplication, createBusiness, createLocation, createPerson, create
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
 import { createDependent } from "../people/fixtures.ts"
 import { createService, occurrencesOf, scheduleEvent, setStaffHidden } from "./fixtures.ts"
+import { makeMember } from "../billing/punches-fixtures.ts"
 
 /**
  * Enrollment eligibility in a Los Angeles business; `full` and `already_enrolled` read real
@@ -53,9 +54,11 @@ beforeAll(async () => {
   parentToken = await createToken(server.pool, parent.accountId, business.id)
   childId = await createDependent(server.pool, business.id, parentId, { first_name: "Kid" })
   await server.pool.query(`update people set is_member = true where id = $1`, [childId])
+  await makeMember(server.pool, business.id, childId, { count: 0 })
   const member = await createPerson(server.pool, business.id)
   memberId = member.personId
   await server.pool.query(`update people set is_member = true where id = $1`, [memberId])
+  await makeMember(server.pool, business.id, memberId, { count: 0 })
   memberToken = await createToken(server.pool, member.accountId, business.id)
   // An account with a token for this business but no person in it.
   const stranger = await server.pool.query(`insert into accounts (email) values ('stranger@example.test') returning id`)

@@ -5,6 +5,7 @@ import { makeSettableClock } from "../support/clock.ts"
 import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
 import { bookAppointment, createService, materialize, occurrencesOf, scheduleEvent, setStaffHidden } from "./fixtures.ts"
+import { makeMember } from "../billing/punches-fixtures.ts"
 
 /**
  * A business in Los Angeles with classes around midnight every day (00:15 and 23:30 local),
@@ -43,6 +44,7 @@ beforeAll(async () => {
   clientToken = await createToken(server.pool, client.accountId, business.id)
   const member = await createPerson(server.pool, business.id)
   await server.pool.query(`update people set is_member = true where id = $1`, [member.personId])
+  await makeMember(server.pool, business.id, member.personId, { count: 0 })
   memberToken = await createToken(server.pool, member.accountId, business.id)
   otherToken = await createToken(server.pool, (await createPerson(server.pool, business.id)).accountId, business.id)
   staff = {

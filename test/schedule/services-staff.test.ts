@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createApplication, createBusiness, createPerson, createToken } from "../support/factories.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
 import { createCategory, createService, setStaffHidden } from "./fixtures.ts"
+import { makeMember } from "../billing/punches-fixtures.ts"
 
 let server: TestServer
 let business: { id: number }
@@ -30,6 +31,7 @@ beforeAll(async () => {
   clientToken = await createToken(server.pool, client.accountId, business.id)
   const member = await createPerson(server.pool, business.id)
   await server.pool.query(`update people set is_member = true where id = $1`, [member.personId])
+  await makeMember(server.pool, business.id, member.personId, { count: 0 })
   memberToken = await createToken(server.pool, member.accountId, business.id)
 
   yogaCategory = await createCategory(server.pool, business.id, "Yoga", 1)
