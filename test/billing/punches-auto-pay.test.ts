@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { offerWaitlistPlaces } from "../../src/waitlists/offer.ts"
 import { createPlan, createPlanProduct } from "../support/billing-factories.ts"
 import { type BillingWorld, startBillingWorld } from "./punches-fixtures.ts"
 
@@ -137,6 +138,28 @@ describe("deleting a visit", () => {
     // The pack pays again: the next visit, once it is completed.
     const completed = await deskPut(next.json.visits[0].id, { state_event: "complete" })
     expect(completed.json.visits[0].paid).toBe(true)
+  })
+})
+
+describe("the waitlist", () => {
+  it("a place the waitlist's offer gives is a registered visit, paid by the person's plan", async () => {
+    const { personId, planId } = await holderOfPack(5, "Waitlist pack")
+    const occurrenceId = await w.occurrence({ service: serviceId, capacity: 1 })
+    const filler = await w.rawVisit(occurrenceId, await w.person())
+    await w.pool.query(`insert into waitlist_entries (business_id, event_occurrence_id, person_id) values ($1, $2, $3)`, [
+      w.business.id,
+      occurrenceId,
+      personId
+    ])
+    expect(await w.server.runtime.runPromise(offerWaitlistPlaces(w.business.id, occurrenceId))).toEqual({ enrolled: 0, expired: 0 })
+    expect((await deskDelete(filler)).status).toBe(204)
+    expect(await w.server.runtime.runPromise(offerWaitlistPlaces(w.business.id, occurrenceId))).toEqual({ enrolled: 1, expired: 0 })
+    const { rows } = await w.pool.query(`select state, paid_for_by from visits where event_occurrence_id = $1 and person_id = $2`, [
+      occurrenceId,
+      personId
+    ])
+    expect(rows).toEqual([{ state: "registered", paid_for_by: "Waitlist pack" }])
+    expect(await w.punchCount(planId)).toBe(1)
   })
 })
 
