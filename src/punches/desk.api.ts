@@ -11,8 +11,9 @@ const createDescription =
   "by the visit's person and, on the visit's date (in the business's calendar), be current, not on hold and have a visit " +
   "left (422 naming each problem); staff are not bound by the plan's services, location or staff member. Without " +
   "`plan_id` the person's suitable plan that ends first is chosen (then the fewest visits left, then the oldest); none: " +
-  "422. A visit has at most one punch: punching a paid visit is a 422, except with the plan that already paid it, " +
-  "which answers that punch. An unknown visit or plan is a 404. The visit becomes paid (`punch_id`, `paid_for_by`)."
+  "422. A visit has at most one punch: naming the plan that already paid it answers that punch; naming another plan " +
+  "replaces a punch made automatically (auto-pay) and is a 422 when staff made it; without `plan_id` a paid visit is a " +
+  "422. An unknown visit or plan is a 404. The visit becomes paid (`punch_id`, `paid_for_by`)."
 
 export const PunchesDeskApi = HttpApiGroup.make("punchesDesk")
   .add(

@@ -19,6 +19,8 @@ export const PunchRow = Schema.Struct({
   visit_id: Schema.Number,
   plan_id: Schema.Number,
   person_id: Schema.Number,
+  /** Null: made by auto-pay (the automatic choice), which an explicit punch may replace. */
+  created_by_staff_member_id: Schema.NullOr(Schema.Number),
   created_at: Schema.Date
 })
 export type PunchRow = typeof PunchRow.Type

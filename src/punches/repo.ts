@@ -17,7 +17,7 @@ const CoverageSchema = Schema.Struct({
   staffMemberIds: Ids,
   date: Schema.String
 })
-const PUNCH_COLUMNS = `pu.id, pu.visit_id, pu.plan_id, pu.person_id, pu.created_at`
+const PUNCH_COLUMNS = `pu.id, pu.visit_id, pu.plan_id, pu.person_id, pu.created_by_staff_member_id, pu.created_at`
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

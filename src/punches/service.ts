@@ -102,9 +102,11 @@ export const getPunch = Effect.fn("Punches.get")(function* (id: number) {
  * POST /desk/punches. A named plan (a pack's id is its plan id) must be held by the visit's
  * person and, on the visit's business-local date, be current, not on hold and have a visit left;
  * staff are unrestricted by the plan's services, location and staff member (those steer only the
- * automatic choice). Without `plan_id` the automatic choice picks one. Naming the plan that
- * already paid the visit answers that punch (a client retrying, or punching a visit auto-pay
- * already paid with the same pack); any other punch of a paid visit is refused.
+ * automatic choice). Without `plan_id` the automatic choice picks one. A visit has one punch:
+ * naming the plan that already paid it answers that punch (a client retrying); naming another
+ * plan replaces a punch auto-pay made (staff's explicit choice wins: the booking integration
+ * punches with the pack it sold for the visit, which auto-pay may have paid with another plan);
+ * a punch staff made is never replaced (422).
  */
 export const createPunch = Effect.fn("Punches.create")(function* (input: PunchCreateInput) {
   const business = yield* CurrentBusiness
@@ -116,17 +118,23 @@ export const createPunch = Effect.fn("Punches.create")(function* (input: PunchCr
       const visit = yield* repo.visit(business.id, input.visit_id, true)
       if (!visit) return yield* fail(NotFound, { key: "visit_not_found", params: { id: input.visit_id } })
       if (!withPerson(visit)) return yield* fail(Unprocessable, { key: "punch_visit_without_person", params: { id: visit.id } })
-      if (visit.punch_id !== null) {
-        const [existing] = yield* repo.ofVisits(business.id, [visit.id])
-        if (existing && planId !== null && existing.plan_id === planId) return existing.id
-        return yield* fail(Unprocessable, { key: "punch_visit_already_paid", params: { id: visit.id } })
+      const [existing] = visit.punch_id === null ? [] : yield* repo.ofVisits(business.id, [visit.id])
+      if (existing) {
+        if (planId !== null && existing.plan_id === planId) return existing.id
+        // Only a punch auto-pay made gives way, and only to a plan staff name.
+        if (planId === null || existing.created_by_staff_member_id !== null) {
+          return yield* fail(Unprocessable, { key: "punch_visit_already_paid", params: { id: visit.id } })
+        }
       }
       if (planId === null) {
         const chosen = yield* choosePlan(business.id, visit)
         if (chosen === undefined) return yield* fail(Unprocessable, { key: "punch_no_suitable_plan", params: { id: visit.id } })
         return yield* spend(business.id, visit, chosen, staff.staffMemberId)
       }
+      // Both plans in id order when an automatic punch is replaced, as two such replacements may cross.
+      if (existing && existing.plan_id < planId) yield* repo.lockPlan(business.id, existing.plan_id)
       if (!(yield* repo.lockPlan(business.id, planId))) return yield* fail(NotFound, { key: "punch_plan_not_found", params: { id: planId } })
+      if (existing && existing.plan_id > planId) yield* repo.lockPlan(business.id, existing.plan_id)
       const standing = (yield* repo.standing(business.id, planId, visit.person_id, visit.visit_date))!
       const params = { id: planId, date: visit.visit_date }
       const problems: Array<Message> = []
@@ -135,6 +143,11 @@ export const createPunch = Effect.fn("Punches.create")(function* (input: PunchCr
       if (standing.on_hold) problems.push({ key: "punch_plan_on_hold", params })
       if (standing.visits_left !== null && standing.visits_left <= 0) problems.push({ key: "punch_plan_used_up", params })
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
+      if (existing) {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        yield* repo.delete(business.id, [existing.id], now)
+        yield* repo.refreshExhausted(business.id, [existing.plan_id], now)
+      }
       return yield* spend(business.id, visit, planId, staff.staffMemberId)
     })
   )

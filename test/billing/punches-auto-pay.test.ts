@@ -141,6 +141,49 @@ describe("deleting a visit", () => {
   })
 })
 
+describe("an explicit punch of an auto-paid visit", () => {
+  it("replaces the automatic punch with the named pack (the booking integration's flow); a staff punch stays", async () => {
+    const { personId, planId: membership } = await holderOfPack(1, "Older pack")
+    const created = await deskPost({ person_id: personId, event_occurrence_id: await w.occurrence({ service: serviceId }) })
+    const visitId = created.json.visits[0].id
+    expect(created.json.visits[0].paid_for_by).toBe("Older pack")
+    expect(await w.exhaustedAt(membership)).not.toBeNull()
+
+    const { id: productId } = await createPlanProduct(w.pool, w.business.id, { kind: "pack", count: 1, name: "Sold for this visit" })
+    const { id: packId } = await createPlan(w.pool, w.business.id, productId, [personId], { start_date: "2026-10-01" })
+    const form = `punch%5Bvisit_id%5D=${visitId}&punch%5Bplan_id%5D=${packId}`
+    const punched = await w.server.request("POST", `/api/v2/desk/punches?access_token=${w.ownerToken}`, {
+      body: form,
+      headers: { "content-type": "application/x-www-form-urlencoded" }
+    })
+    expect(punched.status, punched.text).toBe(201)
+    expect(punched.json.punches[0]).toMatchObject({ visit_id: visitId, plan_id: packId })
+    expect(await w.visit(visitId)).toMatchObject({ paid: true, paid_for_by: "Sold for this visit", punch_id: punched.json.punches[0].id })
+    expect(await w.punchCount(membership)).toBe(0)
+    expect(await w.exhaustedAt(membership)).toBeNull()
+
+    // The staff-made punch is not replaced by yet another plan.
+    const { id: third } = await createPlan(w.pool, w.business.id, productId, [personId], { start_date: "2026-10-01" })
+    const refused = await w.server.request("POST", "/api/v2/desk/punches", { token: w.ownerToken, body: { punch: { visit_id: visitId, plan_id: third } } })
+    expect(refused.status).toBe(422)
+    expect(await w.punchCount(packId)).toBe(1)
+  })
+
+  it("a named plan that cannot pay leaves the automatic punch in place", async () => {
+    const { personId, planId } = await holderOfPack()
+    const created = await deskPost({ person_id: personId, event_occurrence_id: await w.occurrence({ service: serviceId }) })
+    const { id: productId } = await createPlanProduct(w.pool, w.business.id, { kind: "pack", count: 1 })
+    const { id: notYet } = await createPlan(w.pool, w.business.id, productId, [personId], { start_date: "2027-01-01" })
+    const refused = await w.server.request("POST", "/api/v2/desk/punches", {
+      token: w.ownerToken,
+      body: { punch: { visit_id: created.json.visits[0].id, plan_id: notYet } }
+    })
+    expect(refused.status).toBe(422)
+    expect(await w.punchCount(planId)).toBe(1)
+    expect((await w.visit(created.json.visits[0].id)).punch_id).toBe(created.json.visits[0].punch_id)
+  })
+})
+
 describe("the waitlist", () => {
   it("a place the waitlist's offer gives is a registered visit, paid by the person's plan", async () => {
     const { personId, planId } = await holderOfPack(5, "Waitlist pack")
