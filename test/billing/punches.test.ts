@@ -269,6 +269,16 @@ describe("GET and DELETE /desk/punches/:id", () => {
   })
 })
 
+describe("a plan that goes", () => {
+  it("takes its punches with it, and its visits read unpaid (sql/migrations/0014)", async () => {
+    const { planId, visitId } = await packAndVisit()
+    const id = (await post({ visit_id: visitId, plan_id: planId })).json.punches[0].id
+    await w.pool.query(`delete from plans where business_id = $1 and id = $2`, [w.business.id, planId])
+    expect(await w.visit(visitId)).toMatchObject({ paid: false, paid_for_by: null, punch_id: null })
+    expect((await get(id)).status).toBe(404)
+  })
+})
+
 describe("concurrent punches", () => {
   it("20 parallel punches of 20 visits racing for one 5-visit pack: exactly 5 succeed", async () => {
     const people = await Promise.all(Array.from({ length: 20 }, (_, i) => w.person(`Racer ${i}`)))
