@@ -77,7 +77,7 @@ const RepositoriesLive = Layer.mergeAll(
   WebhooksRepo.layer,
   ReportsRepo.layer,
   // The schedule. Eligibility's Commerce (plans, cards) and services' Memberships are ports
-  // billing answers (BillingPortsLive below).
+  // billing answers (BillingPortsLive, provided to the whole set).
   ServicesRepo.layer,
   StaffMembersRepo.layer,
   EventsRepo.layer,
