@@ -41,6 +41,8 @@ import { PlanProductsDeskApi } from "./plan-products/desk.api.ts"
 import { PlanProductsFrontApi } from "./plan-products/front.api.ts"
 import { RevenueCategoriesDeskApi } from "./revenue-categories/desk.api.ts"
 import { SalesTaxesDeskApi } from "./sales-taxes/desk.api.ts"
+import { PlansDeskApi } from "./plans/desk.api.ts"
+import { PlansFrontApi } from "./plans/front.api.ts"
 
 /**
  * The whole HTTP contract. Conventions shared by every endpoint (host tenancy, `.json`
@@ -93,7 +95,10 @@ export const Api = apiOf(
   PlanProductsDeskApi,
   PackProductsDeskApi,
   RevenueCategoriesDeskApi,
-  SalesTaxesDeskApi
+  SalesTaxesDeskApi,
+  // Billing: person plans
+  PlansFrontApi,
+  PlansDeskApi
 )
   .annotateMerge(
     OpenApi.annotations({

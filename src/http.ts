@@ -38,6 +38,7 @@ import { PackProductsDeskLive } from "./pack-products/handlers.ts"
 import { PlanProductsDeskLive, PlanProductsFrontLive } from "./plan-products/handlers.ts"
 import { RevenueCategoriesDeskLive } from "./revenue-categories/handlers.ts"
 import { SalesTaxesDeskLive } from "./sales-taxes/handlers.ts"
+import { PlansDeskLive, PlansFrontLive } from "./plans/handlers.ts"
 
 /** The schedule's handler groups. */
 const ScheduleHandlersLive = Layer.mergeAll(
@@ -94,7 +95,10 @@ const HandlersLive = Layer.mergeAll(
   PlanProductsDeskLive,
   PackProductsDeskLive,
   RevenueCategoriesDeskLive,
-  SalesTaxesDeskLive
+  SalesTaxesDeskLive,
+  // Billing: person plans
+  PlansFrontLive,
+  PlansDeskLive
 )
 
 /** The routes: the API, its OpenAPI document and docs page, behind the request pipeline. */

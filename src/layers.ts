@@ -34,6 +34,7 @@ import { PackProductsRepo } from "./pack-products/repo.ts"
 import { PlanProductsRepo } from "./plan-products/repo.ts"
 import { RevenueCategoriesRepo } from "./revenue-categories/repo.ts"
 import { SalesTaxesRepo } from "./sales-taxes/repo.ts"
+import { PlansRepo } from "./plans/repo.ts"
 import { FutureVisitsLive } from "./visits/future-visits-live.ts"
 import { WaitlistEntriesLive } from "./waitlists/entries-live.ts"
 import { PlanTermsRepo } from "./plan-terms/repo.ts"
@@ -99,6 +100,8 @@ const RepositoriesLive = Layer.mergeAll(
   PackProductsRepo.layer,
   RevenueCategoriesRepo.layer,
   SalesTaxesRepo.layer,
+  // Billing: person plans
+  PlansRepo.layer,
   // Ports a lower domain declares and a higher one answers: people asks visits, visits asks waitlists.
   FutureVisitsLive.pipe(Layer.provide(VisitsRepo.layer)),
   // Billing: plan terms. Document terms are signed with the configured provider (SIGNING_PROVIDER);

@@ -215,6 +215,19 @@ export const de: Catalog = {
   pack_product_not_found: "Paketprodukt %{id} nicht gefunden",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
+  packs_product_not_found: "Paketprodukt %{id} nicht gefunden",
+  packs_product_suspended: "Paketprodukt %{id} ist ausgesetzt und kann nicht verkauft werden",
+  pack_not_found: "Paket %{id} nicht gefunden",
+  plan_not_found: "Tarif %{id} nicht gefunden",
+  plan_hold_not_found: "Pause %{id} nicht gefunden",
+  plan_end_before_start: "%{field} muss am oder nach dem Startdatum (%{date}) liegen",
+  plan_hold_overlaps: "Die Pause überschneidet sich mit einer anderen Pause dieses Tarifs",
+  plan_already_canceled: "Der Tarif ist bereits gekündigt",
+  plan_already_deactivated: "Der Tarif ist bereits deaktiviert",
+  plan_not_deactivated: "Der Tarif ist nicht deaktiviert",
+  person_delete_active_plans: "Diese Person hat aktive Tarife (%{names}); kündigen oder beenden Sie diese zuerst",
+  idempotency_key_reused: "Idempotency-Key wurde bereits für eine andere Anfrage verwendet",
+  idempotency_key_invalid: "Idempotency-Key muss 1 bis %{max} Zeichen lang sein",
   //
   // Billing: punches and paid visits
   punch_not_found: "Stempel %{id} nicht gefunden",

@@ -218,6 +218,19 @@ export const en = {
   pack_product_not_found: "Pack product %{id} not found",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
+  packs_product_not_found: "Pack product %{id} not found",
+  packs_product_suspended: "Pack product %{id} is suspended and cannot be sold",
+  pack_not_found: "Pack %{id} not found",
+  plan_not_found: "Plan %{id} not found",
+  plan_hold_not_found: "Hold %{id} not found",
+  plan_end_before_start: "%{field} must be on or after the start date (%{date})",
+  plan_hold_overlaps: "The hold overlaps another hold of this plan",
+  plan_already_canceled: "The plan is already canceled",
+  plan_already_deactivated: "The plan is already deactivated",
+  plan_not_deactivated: "The plan is not deactivated",
+  person_delete_active_plans: "This person has active plans (%{names}); cancel or end them first",
+  idempotency_key_reused: "Idempotency-Key has already been used for a different request",
+  idempotency_key_invalid: "Idempotency-Key must be 1 to %{max} characters",
   //
   // Billing: punches and paid visits
   punch_not_found: "Punch %{id} not found",

@@ -215,6 +215,19 @@ export const esES: Catalog = {
   pack_product_not_found: "No se ha encontrado el producto de bono %{id}",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
+  packs_product_not_found: "Producto de bono %{id} no encontrado",
+  packs_product_suspended: "El producto de bono %{id} está suspendido y no se puede vender",
+  pack_not_found: "Bono %{id} no encontrado",
+  plan_not_found: "Plan %{id} no encontrado",
+  plan_hold_not_found: "Pausa %{id} no encontrada",
+  plan_end_before_start: "%{field} debe ser igual o posterior a la fecha de inicio (%{date})",
+  plan_hold_overlaps: "La pausa se solapa con otra pausa de este plan",
+  plan_already_canceled: "El plan ya está cancelado",
+  plan_already_deactivated: "El plan ya está desactivado",
+  plan_not_deactivated: "El plan no está desactivado",
+  person_delete_active_plans: "Esta persona tiene planes activos (%{names}); cancélalos o finalízalos primero",
+  idempotency_key_reused: "Idempotency-Key ya se ha usado para otra solicitud",
+  idempotency_key_invalid: "Idempotency-Key debe tener entre 1 y %{max} caracteres",
   //
   // Billing: punches and paid visits
   punch_not_found: "Marca %{id} no encontrada",

@@ -215,6 +215,19 @@ export const fr: Catalog = {
   pack_product_not_found: "Produit de carte %{id} introuvable",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
+  packs_product_not_found: "Produit de carnet %{id} introuvable",
+  packs_product_suspended: "Le produit de carnet %{id} est suspendu et ne peut pas être vendu",
+  pack_not_found: "Carnet %{id} introuvable",
+  plan_not_found: "Formule %{id} introuvable",
+  plan_hold_not_found: "Pause %{id} introuvable",
+  plan_end_before_start: "%{field} doit être le ou après la date de début (%{date})",
+  plan_hold_overlaps: "La pause chevauche une autre pause de cette formule",
+  plan_already_canceled: "La formule est déjà annulée",
+  plan_already_deactivated: "La formule est déjà désactivée",
+  plan_not_deactivated: "La formule n'est pas désactivée",
+  person_delete_active_plans: "Cette personne a des formules actives (%{names}) ; annulez-les ou terminez-les d'abord",
+  idempotency_key_reused: "Idempotency-Key a déjà été utilisée pour une autre requête",
+  idempotency_key_invalid: "Idempotency-Key doit comporter de 1 à %{max} caractères",
   //
   // Billing: punches and paid visits
   punch_not_found: "Poinçon %{id} introuvable",

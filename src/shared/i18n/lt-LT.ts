@@ -215,6 +215,19 @@ export const ltLT: Catalog = {
   pack_product_not_found: "Paketo produktas %{id} nerastas",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
+  packs_product_not_found: "Paketo produktas %{id} nerastas",
+  packs_product_suspended: "Paketo produktas %{id} sustabdytas ir negali būti parduodamas",
+  pack_not_found: "Paketas %{id} nerastas",
+  plan_not_found: "Planas %{id} nerastas",
+  plan_hold_not_found: "Pauzė %{id} nerasta",
+  plan_end_before_start: "%{field} turi būti ne anksčiau nei pradžios data (%{date})",
+  plan_hold_overlaps: "Pauzė persidengia su kita šio plano pauze",
+  plan_already_canceled: "Planas jau atšauktas",
+  plan_already_deactivated: "Planas jau išjungtas",
+  plan_not_deactivated: "Planas nėra išjungtas",
+  person_delete_active_plans: "Šis asmuo turi aktyvių planų (%{names}); pirmiausia juos atšaukite arba užbaikite",
+  idempotency_key_reused: "Idempotency-Key jau panaudotas kitai užklausai",
+  idempotency_key_invalid: "Idempotency-Key turi būti nuo 1 iki %{max} simbolių",
   //
   // Billing: punches and paid visits
   punch_not_found: "Žymė %{id} nerasta",

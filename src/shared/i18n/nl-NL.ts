@@ -215,6 +215,19 @@ export const nlNL: Catalog = {
   pack_product_not_found: "Strippenkaartproduct %{id} niet gevonden",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
+  packs_product_not_found: "Strippenkaartproduct %{id} niet gevonden",
+  packs_product_suspended: "Strippenkaartproduct %{id} is opgeschort en kan niet worden verkocht",
+  pack_not_found: "Strippenkaart %{id} niet gevonden",
+  plan_not_found: "Abonnement %{id} niet gevonden",
+  plan_hold_not_found: "Pauze %{id} niet gevonden",
+  plan_end_before_start: "%{field} moet op of na de startdatum (%{date}) liggen",
+  plan_hold_overlaps: "De pauze overlapt met een andere pauze van dit abonnement",
+  plan_already_canceled: "Het abonnement is al opgezegd",
+  plan_already_deactivated: "Het abonnement is al gedeactiveerd",
+  plan_not_deactivated: "Het abonnement is niet gedeactiveerd",
+  person_delete_active_plans: "Deze persoon heeft actieve abonnementen (%{names}); zeg ze eerst op of beëindig ze",
+  idempotency_key_reused: "Idempotency-Key is al gebruikt voor een ander verzoek",
+  idempotency_key_invalid: "Idempotency-Key moet 1 tot %{max} tekens lang zijn",
   //
   // Billing: punches and paid visits
   punch_not_found: "Stempel %{id} niet gevonden",

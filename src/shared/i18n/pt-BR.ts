@@ -215,6 +215,19 @@ export const ptBR: Catalog = {
   pack_product_not_found: "Produto de pacote %{id} não encontrado",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
+  packs_product_not_found: "Produto de pacote %{id} não encontrado",
+  packs_product_suspended: "O produto de pacote %{id} está suspenso e não pode ser vendido",
+  pack_not_found: "Pacote %{id} não encontrado",
+  plan_not_found: "Plano %{id} não encontrado",
+  plan_hold_not_found: "Pausa %{id} não encontrada",
+  plan_end_before_start: "%{field} deve ser igual ou posterior à data de início (%{date})",
+  plan_hold_overlaps: "A pausa se sobrepõe a outra pausa deste plano",
+  plan_already_canceled: "O plano já está cancelado",
+  plan_already_deactivated: "O plano já está desativado",
+  plan_not_deactivated: "O plano não está desativado",
+  person_delete_active_plans: "Esta pessoa tem planos ativos (%{names}); cancele-os ou encerre-os primeiro",
+  idempotency_key_reused: "Idempotency-Key já foi usada para outra solicitação",
+  idempotency_key_invalid: "Idempotency-Key deve ter de 1 a %{max} caracteres",
   //
   // Billing: punches and paid visits
   punch_not_found: "Marcação %{id} não encontrada",

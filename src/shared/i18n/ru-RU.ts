@@ -215,6 +215,19 @@ export const ruRU: Catalog = {
   pack_product_not_found: "Продукт пакета %{id} не найден",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
+  packs_product_not_found: "Продукт абонемента %{id} не найден",
+  packs_product_suspended: "Продукт абонемента %{id} приостановлен и не может быть продан",
+  pack_not_found: "Абонемент %{id} не найден",
+  plan_not_found: "План %{id} не найден",
+  plan_hold_not_found: "Заморозка %{id} не найдена",
+  plan_end_before_start: "%{field} должна быть не раньше даты начала (%{date})",
+  plan_hold_overlaps: "Заморозка пересекается с другой заморозкой этого плана",
+  plan_already_canceled: "План уже отменён",
+  plan_already_deactivated: "План уже деактивирован",
+  plan_not_deactivated: "План не деактивирован",
+  person_delete_active_plans: "У этого человека есть активные планы (%{names}); сначала отмените или завершите их",
+  idempotency_key_reused: "Idempotency-Key уже использован для другого запроса",
+  idempotency_key_invalid: "Idempotency-Key должен содержать от 1 до %{max} символов",
   //
   // Billing: punches and paid visits
   punch_not_found: "Отметка %{id} не найдена",

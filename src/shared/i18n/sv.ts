@@ -215,6 +215,19 @@ export const sv: Catalog = {
   pack_product_not_found: "Klippkortsprodukten %{id} hittades inte",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
+  packs_product_not_found: "Klippkortsprodukt %{id} hittades inte",
+  packs_product_suspended: "Klippkortsprodukt %{id} är pausad och kan inte säljas",
+  pack_not_found: "Klippkort %{id} hittades inte",
+  plan_not_found: "Plan %{id} hittades inte",
+  plan_hold_not_found: "Uppehåll %{id} hittades inte",
+  plan_end_before_start: "%{field} måste vara på eller efter startdatumet (%{date})",
+  plan_hold_overlaps: "Uppehållet överlappar ett annat uppehåll för denna plan",
+  plan_already_canceled: "Planen är redan avslutad",
+  plan_already_deactivated: "Planen är redan inaktiverad",
+  plan_not_deactivated: "Planen är inte inaktiverad",
+  person_delete_active_plans: "Den här personen har aktiva planer (%{names}); avsluta dem först",
+  idempotency_key_reused: "Idempotency-Key har redan använts för en annan begäran",
+  idempotency_key_invalid: "Idempotency-Key måste vara 1 till %{max} tecken",
   //
   // Billing: punches and paid visits
   punch_not_found: "Stämpel %{id} hittades inte",

@@ -215,6 +215,19 @@ export const zhCN: Catalog = {
   pack_product_not_found: "未找到课包产品 %{id}",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
+  packs_product_not_found: "未找到次卡产品 %{id}",
+  packs_product_suspended: "次卡产品 %{id} 已暂停，无法出售",
+  pack_not_found: "未找到次卡 %{id}",
+  plan_not_found: "未找到计划 %{id}",
+  plan_hold_not_found: "未找到暂停 %{id}",
+  plan_end_before_start: "%{field} 必须在开始日期（%{date}）当天或之后",
+  plan_hold_overlaps: "该暂停与此计划的另一暂停重叠",
+  plan_already_canceled: "该计划已取消",
+  plan_already_deactivated: "该计划已停用",
+  plan_not_deactivated: "该计划未停用",
+  person_delete_active_plans: "此人有有效的计划（%{names}）；请先取消或结束",
+  idempotency_key_reused: "Idempotency-Key 已用于另一个请求",
+  idempotency_key_invalid: "Idempotency-Key 必须为 1 到 %{max} 个字符",
   //
   // Billing: punches and paid visits
   punch_not_found: "未找到打卡记录 %{id}",

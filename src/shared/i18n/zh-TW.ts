@@ -215,6 +215,19 @@ export const zhTW: Catalog = {
   pack_product_not_found: "找不到課程包產品 %{id}",
   //
   // Billing: person plans (packs, plan lists, holds, person delete)
+  packs_product_not_found: "找不到次卡產品 %{id}",
+  packs_product_suspended: "次卡產品 %{id} 已暫停，無法出售",
+  pack_not_found: "找不到次卡 %{id}",
+  plan_not_found: "找不到方案 %{id}",
+  plan_hold_not_found: "找不到暫停 %{id}",
+  plan_end_before_start: "%{field} 必須在開始日期（%{date}）當天或之後",
+  plan_hold_overlaps: "此暫停與此方案的另一暫停重疊",
+  plan_already_canceled: "此方案已取消",
+  plan_already_deactivated: "此方案已停用",
+  plan_not_deactivated: "此方案未停用",
+  person_delete_active_plans: "此人有有效的方案（%{names}）；請先取消或結束",
+  idempotency_key_reused: "Idempotency-Key 已用於另一個請求",
+  idempotency_key_invalid: "Idempotency-Key 必須為 1 到 %{max} 個字元",
   //
   // Billing: punches and paid visits
   punch_not_found: "找不到打卡紀錄 %{id}",
