@@ -4,6 +4,7 @@ import { MaterializeEventOccurrencesJob } from "../src/events/jobs.ts"
 import { EmitUpcomingOccurrencesJob } from "./tasks/emit_upcoming_occurrences.ts"
 import { ExpireWaitlistEntriesJob } from "./tasks/expire_waitlist_entries.ts"
 import { PruneWebhookEventsJob } from "./tasks/prune_webhook_events.ts"
+import { EmitEndedPlansJob } from "./tasks/emit_ended_plans.ts"
 
 /**
  * Recurring jobs in graphile-worker's crontab format (UTC, one-minute granularity), one per
@@ -20,6 +21,8 @@ import { PruneWebhookEventsJob } from "./tasks/prune_webhook_events.ts"
  * - Webhooks: every 5 minutes, event_occurrence.upcoming for occurrences entering the next 24
  *   hours (src/webhooks/upcoming.ts; a missed run is caught up); daily, events older than 30
  *   days are pruned with their deliveries (src/webhooks/retention.ts).
+ * - Plans: every 15 minutes, plan.ended for plans whose last day has passed in their business's
+ *   time zone (src/plans/ended.ts; each plan once, a missed run is caught up).
  */
 export const crontab = [
   `*/5 * * * * ${ExpireBookingJob.name} ?id=expire_bookings_sweep&jobKey=expire_bookings_sweep {}`,
@@ -28,5 +31,6 @@ export const crontab = [
   `15 9 * * * ${MaterializeEventOccurrencesJob.name} ?id=materialize_event_occurrences_daily&fill=1d&jobKey=materialize_event_occurrences_sweep {}`,
   `*/15 * * * * ${ExpireWaitlistEntriesJob.name} ?id=expire_waitlist_entries&jobKey=expire_waitlist_entries {}`,
   `*/5 * * * * ${EmitUpcomingOccurrencesJob.name} ?id=emit_upcoming_occurrences&jobKey=emit_upcoming_occurrences {}`,
-  `40 4 * * * ${PruneWebhookEventsJob.name} ?id=prune_webhook_events&jobKey=prune_webhook_events {}`
+  `40 4 * * * ${PruneWebhookEventsJob.name} ?id=prune_webhook_events&jobKey=prune_webhook_events {}`,
+  `*/15 * * * * ${EmitEndedPlansJob.name} ?id=emit_ended_plans&jobKey=emit_ended_plans {}`
 ].join("\n")

@@ -25,6 +25,7 @@ import { ExpireWaitlistEntriesJob, expireWaitlistEntriesTask } from "./tasks/exp
 import { offerWaitlistPlacesTask } from "./tasks/offer_waitlist_places.ts"
 import { EmitUpcomingOccurrencesJob, emitUpcomingOccurrencesTask } from "./tasks/emit_upcoming_occurrences.ts"
 import { PruneWebhookEventsJob, pruneWebhookEventsTask } from "./tasks/prune_webhook_events.ts"
+import { EmitEndedPlansJob, emitEndedPlansTask } from "./tasks/emit_ended_plans.ts"
 
 /**
  * Every background job: one task a file under workers/tasks, registered here under its job's
@@ -44,7 +45,8 @@ export const tasks = {
   [OfferWaitlistPlacesJob.name]: offerWaitlistPlacesTask,
   [ExpireWaitlistEntriesJob.name]: expireWaitlistEntriesTask,
   [EmitUpcomingOccurrencesJob.name]: emitUpcomingOccurrencesTask,
-  [PruneWebhookEventsJob.name]: pruneWebhookEventsTask
+  [PruneWebhookEventsJob.name]: pruneWebhookEventsTask,
+  [EmitEndedPlansJob.name]: emitEndedPlansTask
 } satisfies Record<string, (payload: unknown) => Effect.Effect<void, unknown, WorkerServices>>
 
 /** What tasks may use: everything the HTTP handlers have. */

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { type Page, totalCount } from "../shared/pagination.ts"
+import { BusinessRow } from "../shared/request-context.ts"
 import { HoldRow, PackProductRow, PLAN_FILTERS, type PlanFilter, PlanRow } from "./model.ts"
 import { availableOn, currentOn, onHoldOn, visitsLeft } from "./rules.ts"
 
@@ -237,6 +238,28 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, id }) => sql`delete from plans where business_id = ${businessId} and id = ${id}`
   })
 
+  const dueBusinesses = SqlSchema.findAll({
+    Request: Schema.Struct({ now: Schema.Date }),
+    Result: BusinessRow,
+    execute: ({ now }) =>
+      sql`select b.id, b.subdomain, b.name, b.time_zone, b.currency_code, b.default_locale from businesses b
+          where exists (select 1 from plans p
+                        where p.business_id = b.id and p.ended_notified_at is null and p.end_date is not null
+                          and p.end_date < (${now}::timestamptz at time zone b.time_zone)::date)
+          order by b.id`
+  })
+  const claimEnded = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, today: Schema.String, limit: Schema.Number, now: Schema.Date }),
+    Result: Id,
+    execute: ({ businessId, today, limit, now }) =>
+      sql`update plans p set ended_notified_at = ${now}
+          where p.business_id = ${businessId} and p.id in (
+            select id from plans
+            where business_id = ${businessId} and ended_notified_at is null and end_date is not null and end_date < ${today}::date
+            order by end_date, id limit ${limit} for update skip locked)
+          returning p.id`
+  })
+
   const scope = (businessId: number, today: string, options: Partial<Omit<Scope, "businessId" | "today">> = {}): Scope => ({
     businessId,
     today,
@@ -332,6 +355,16 @@ const make = Effect.gen(function* () {
         setDeactivated: fields.deactivatedAt !== undefined,
         now
       }).pipe(Effect.orDie),
+
+    /** Businesses with plans whose last day is before their local today and not yet announced. */
+    dueBusinesses: (now: Date) => dueBusinesses({ now }).pipe(Effect.orDie),
+
+    /**
+     * Marks up to `limit` plans of the business that ended before `today` as announced and
+     * answers their ids; rows locked by a concurrent run are skipped (it announces them).
+     */
+    claimEnded: (businessId: number, today: string, limit: number, now: Date) =>
+      claimEnded({ businessId, today, limit, now }).pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
 
     /** Deletes the plan: its visits become unpaid; punches, holds, people and terms cascade. */
     delete: (businessId: number, id: number, now: Date) =>
