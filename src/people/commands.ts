@@ -7,6 +7,7 @@ import { sendMail } from "../mail/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { parseLocale } from "../shared/locale.ts"
 import { RequestContext } from "../shared/request-context.ts"
+import { localDateAt } from "../shared/zoned-time.ts"
 import { emitWebhookEvent } from "../webhooks/emit.ts"
 import { type PreparedPerson, prepareAttributes } from "./attributes.ts"
 import { FutureVisits } from "./future-visits.ts"
@@ -206,8 +207,8 @@ export const updatePerson = Effect.fn("People.update")(function* (id: number, in
 
 /**
  * Soft delete (spec: 422 with one message per failed condition). The conditions that can be
- * checked so far: not yourself, not a staff member, no dependents, no future visits. Open
- * invoices and active plans join this list when those records exist.
+ * checked so far: not yourself, not a staff member, no dependents, no future visits, no active
+ * plan (current with visits left). Open invoices join this list when those records exist.
  */
 export const deletePerson = Effect.fn("People.delete")(function* (id: number) {
   const staff = yield* requireManagerOrHigher
@@ -218,14 +219,19 @@ export const deletePerson = Effect.fn("People.delete")(function* (id: number) {
     Effect.gen(function* () {
       const existing = (yield* repo.find(business.id, [id], { includeDeleted: false }))[0]
       if (!existing) return yield* fail(NotFound, { key: "person_not_found", params: { id } })
-      const blockers = yield* repo.deleteBlockers(business.id, id)
+      const now = yield* Clock.currentTimeMillis
+      const blockers = yield* repo.deleteBlockers(business.id, id, localDateAt(now, business.time_zone))
       const messages: Array<Message> = []
       if (staff.personId === id) messages.push({ key: "person_delete_self" })
       if (blockers.is_staff) messages.push({ key: "person_delete_staff" })
       if (blockers.dependents > 0) messages.push({ key: "person_delete_dependents", params: { count: blockers.dependents } })
       // Future visits: a place held in an occurrence that has not started (history stays).
-      const futureVisits = yield* (yield* FutureVisits).count(business.id, id, new Date(yield* Clock.currentTimeMillis))
+      const futureVisits = yield* (yield* FutureVisits).count(business.id, id, new Date(now))
       if (futureVisits > 0) messages.push({ key: "person_delete_future_visits", params: { count: futureVisits } })
+      // Active plans: current with visits left (the plan rules' `active`), today business-local.
+      if (blockers.active_plans.length > 0) {
+        messages.push({ key: "person_delete_active_plans", params: { names: blockers.active_plans.join(", ") } })
+      }
       if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
       yield* repo.softDelete(business.id, id)
       yield* emitPersonEvents("person.deleted", [id])

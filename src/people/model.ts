@@ -198,7 +198,6 @@ export const PersonRow = Schema.Struct({
   guardian_name: Schema.NullOr(Schema.String),
   guardian_email: Schema.NullOr(Schema.String),
   profile_photo_url: Schema.NullOr(Schema.String),
-  is_member: Schema.Boolean,
   joined_at: Schema.Date,
   time_zone: Schema.NullOr(Schema.String),
   location_id: Schema.NullOr(Schema.Number),
@@ -285,6 +284,8 @@ export interface PersonListFilters {
   readonly createdSince?: Date | undefined
   readonly updatedSince?: Date | undefined
   readonly isMember?: boolean | undefined
+  /** The business-local date `isMember` is evaluated on. */
+  readonly today: string
 }
 
 /** A value to write: exactly one of text, boolean or option ids, or a clearing (all empty). */

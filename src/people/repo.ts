@@ -10,6 +10,7 @@ import {
   PersonWrite
 } from "./model.ts"
 import { relationsQueries } from "./relations-repo.ts"
+import { currentOn, memberOn, onHoldOn, visitsLeft } from "../plans/rules.ts"
 
 /**
  * The SQL of people (relationships and custom field values: relations-repo.ts). Every statement
@@ -26,7 +27,8 @@ const ListRequest = Schema.Struct({
   businessId: Schema.Number,
   createdSince: Schema.optional(Schema.Date),
   updatedSince: Schema.optional(Schema.Date),
-  isMember: Schema.optional(Schema.Boolean)
+  isMember: Schema.optional(Schema.Boolean),
+  today: Schema.String
 })
 const SearchRequest = Schema.Struct({
   businessId: Schema.Number,
@@ -63,7 +65,7 @@ const make = Effect.gen(function* () {
 
   const columns = sql`p.id, p.business_id, p.account_id, p.pronoun, p.first_name, p.middle_name, p.last_name,
     p.email::text as email, p.phone, p.address, p.birthdate, p.guardian_name, p.guardian_email, p.profile_photo_url,
-    p.is_member, p.joined_at, p.time_zone, p.location_id, l.name as location_name, l.slug as location_slug,
+    p.joined_at, p.time_zone, p.location_id, l.name as location_name, l.slug as location_slug,
     p.hidden_at, p.deleted_at, p.created_at, p.updated_at`
   const fromPeople = sql`people p left join locations l on l.business_id = p.business_id and l.id = p.location_id`
 
@@ -71,7 +73,9 @@ const make = Effect.gen(function* () {
     sql`p.business_id = ${filters.businessId} and p.deleted_at is null
         ${filters.createdSince ? sql`and p.created_at >= ${filters.createdSince}` : sql``}
         ${filters.updatedSince ? sql`and p.updated_at >= ${filters.updatedSince}` : sql``}
-        ${filters.isMember !== undefined ? sql`and p.is_member = ${filters.isMember}` : sql``}`
+        ${filters.isMember !== undefined
+          ? sql`and ${filters.isMember ? sql`` : sql`not`} ${memberOn(sql, sql`p.business_id`, sql`p.id`, filters.today)}`
+          : sql``}`
 
   const orderBy = (sorts: ReadonlyArray<PersonSort>) => {
     const parts = sorts.map((s) => `${SORT_COLUMNS[s.key]} ${s.descending ? "desc" : "asc"}`)
@@ -217,13 +221,31 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, ids }) => sql`update people set updated_at = now() where business_id = ${businessId} and id = any(${ids})`
   })
   const deleteBlockers = SqlSchema.findOne({
-    Request: ById,
-    Result: Schema.Struct({ is_staff: Schema.Boolean, dependents: Schema.Number }),
-    execute: ({ businessId, id }) =>
+    Request: Schema.Struct({ ...ById.fields, today: Schema.String }),
+    Result: Schema.Struct({ is_staff: Schema.Boolean, dependents: Schema.Number, active_plans: Schema.Array(Schema.String) }),
+    execute: ({ businessId, id, today }) =>
       sql`select exists (select 1 from staff_members s where s.business_id = ${businessId} and s.person_id = ${id}) as is_staff,
                  (select count(*) from person_relationships r
                   join people d on d.business_id = r.business_id and d.id = r.dependent_id and d.deleted_at is null
-                  where r.business_id = ${businessId} and r.provider_id = ${id}) as dependents`
+                  where r.business_id = ${businessId} and r.provider_id = ${id}) as dependents,
+                 (select coalesce(json_agg(ap.name order by ap.id), '[]'::json) from plan_people app
+                  join plans ap on ap.business_id = app.business_id and ap.id = app.plan_id
+                  where app.business_id = ${businessId} and app.person_id = ${id} and ${currentOn(sql, "ap", today)}
+                    and (ap.count is null or ${visitsLeft(sql, "ap", id, today)} > 0)) as active_plans`
+  })
+  // The membership of each person today (business-local at `now`): the newest current
+  // consider_member plan not on hold.
+  const memberships = SqlSchema.findAll({
+    Request: Schema.Struct({ ...InBusiness.fields, now: Schema.Date }),
+    Result: Schema.Struct({ person_id: Schema.Number, membership: Schema.String }),
+    execute: ({ businessId, ids, now }) => {
+      const today = sql`(${now}::timestamptz at time zone (select time_zone from businesses where id = ${businessId}))::date`
+      return sql`select distinct on (mp.person_id) mp.person_id, m.name as membership
+          from plan_people mp join plans m on m.business_id = mp.business_id and m.id = mp.plan_id
+          where mp.business_id = ${businessId} and mp.person_id = any(${ids}) and m.consider_member
+            and ${currentOn(sql, "m", today)} and not ${onHoldOn(sql, "m", today)}
+          order by mp.person_id, m.start_date desc, m.id desc`
+    }
   })
   const softDelete = SqlSchema.void({
     Request: ById,
@@ -304,7 +326,20 @@ const make = Effect.gen(function* () {
       ids.length === 0 ? Effect.void : touch({ businessId, ids }).pipe(Effect.orDie),
 
     /** What keeps a person from being deleted, among the records that exist so far. */
-    deleteBlockers: (businessId: number, personId: number) => deleteBlockers({ businessId, id: personId }).pipe(Effect.orDie),
+    deleteBlockers: (businessId: number, personId: number, today: string) =>
+      deleteBlockers({ businessId, id: personId, today }).pipe(Effect.orDie),
+
+    /**
+     * Each member's current membership name, today in the business's zone at `now` (the plan
+     * rules' member: a current consider_member plan not on hold); people without one are absent.
+     */
+    memberships: (businessId: number, ids: ReadonlyArray<number>, now: Date) =>
+      ids.length === 0
+        ? Effect.succeed(new Map<number, string>())
+        : memberships({ businessId, ids, now }).pipe(
+          Effect.map((rows) => new Map(rows.map((row) => [row.person_id, row.membership]))),
+          Effect.orDie
+        ),
 
     /** Soft delete: the record stays (reports, history), its e-mail address is free again. */
     softDelete: (businessId: number, personId: number) => softDelete({ businessId, id: personId }).pipe(Effect.orDie)

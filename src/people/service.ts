@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { AUTH_MESSAGES, CurrentClient, CurrentStaff } from "../auth/access.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { BadRequest, NotFound, Unauthorized, fail } from "../shared/errors.ts"
@@ -6,6 +6,7 @@ import { formatMoney } from "../shared/money.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
 import { type BusinessRow, RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
+import { localDateAt } from "../shared/zoned-time.ts"
 import {
   type CustomFieldValueRow,
   PERSON_SORT_KEYS,
@@ -65,14 +66,18 @@ const groupBy = <A>(rows: ReadonlyArray<A>, key: (row: A) => number) => {
 }
 
 /**
- * The current membership of a person: memberships are plans, which billing will bring. Until
- * then nobody holds one, so `membership` is null and `secondary_info_field` says so the way
- * the public API does for a person without a membership.
+ * The current membership of a person: the name of their newest current consider_member plan not
+ * on hold (the plan rules' member, src/plans/rules.ts), today in the business's zone. Without one,
+ * `membership` is null and `secondary_info_field` says so the way the public API does.
  */
 const NO_MEMBERSHIP = "No Membership"
-const currentMembership = (_row: PersonRow): string | null => null
 
-const toFront = (row: PersonRow, values: ReadonlyArray<CustomFieldValueRow>): PersonFront => ({
+/** Membership names by person id (members only), read at Clock's now. */
+const membershipsOf = Effect.fn("People.memberships")(function* (businessId: number, ids: ReadonlyArray<number>) {
+  return yield* (yield* PeopleRepo).memberships(businessId, ids, new Date(yield* Clock.currentTimeMillis))
+})
+
+const toFront = (row: PersonRow, values: ReadonlyArray<CustomFieldValueRow>, membership: string | null): PersonFront => ({
   id: row.id,
   name: fullName(row),
   first_name: row.first_name,
@@ -82,26 +87,27 @@ const toFront = (row: PersonRow, values: ReadonlyArray<CustomFieldValueRow>): Pe
   birthdate: row.birthdate,
   profile_photo: profilePhoto(row.profile_photo_url),
   custom_fields: values.map(customFieldWire),
-  secondary_info_field: currentMembership(row) ?? NO_MEMBERSHIP
+  secondary_info_field: membership ?? NO_MEMBERSHIP
 })
 
 const toDesk = (
   row: PersonRow,
   values: ReadonlyArray<CustomFieldValueRow>,
+  membership: string | null,
   business: BusinessRow,
   extras: {
     readonly relationships?: ReadonlyArray<RelationshipRow> | undefined
     readonly balance?: string | undefined
   }
 ): PersonDesk => ({
-  ...toFront(row, values),
+  ...toFront(row, values, membership),
   pronoun: row.pronoun,
   phone: row.phone,
   address: row.address,
   guardian_name: row.guardian_name,
   guardian_email: row.guardian_email,
-  is_member: row.is_member,
-  membership: currentMembership(row),
+  is_member: membership !== null,
+  membership,
   joined_at: formatTimestamp(row.joined_at),
   timezone: row.time_zone ?? business.time_zone,
   hidden_at: row.hidden_at === null ? null : formatTimestamp(row.hidden_at),
@@ -142,7 +148,8 @@ export const deskPeople = Effect.fn("People.deskPeople")(function* (
   const values = groupBy(yield* repo.customFieldValues(business.id, ids, { includeHidden: true }), (v) => v.person_id)
   const relationships = options.relationships ? yield* repo.relationships(business.id, ids) : undefined
   const balance = options.balances ? formatMoney(0, business.currency_code, locale) : undefined
-  return rows.map((row) => toDesk(row, values.get(row.id) ?? [], business, { relationships, balance }))
+  const memberships = yield* membershipsOf(business.id, ids)
+  return rows.map((row) => toDesk(row, values.get(row.id) ?? [], memberships.get(row.id) ?? null, business, { relationships, balance }))
 })
 
 /** People as clients see them (no hidden custom fields), for any business: the account's own records. */
@@ -150,7 +157,8 @@ export const frontPeopleOf = Effect.fn("People.frontPeopleOf")(function* (busine
   const repo = yield* PeopleRepo
   const rows = yield* repo.find(businessId, ids, { includeDeleted: false })
   const values = groupBy(yield* repo.customFieldValues(businessId, ids, { includeHidden: false }), (v) => v.person_id)
-  return rows.map((row) => toFront(row, values.get(row.id) ?? []))
+  const memberships = yield* membershipsOf(businessId, rows.map((row) => row.id))
+  return rows.map((row) => toFront(row, values.get(row.id) ?? [], memberships.get(row.id) ?? null))
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -190,7 +198,8 @@ export const getFrontPeople = Effect.fn("People.frontGet")(function* (target: nu
   }
   const values = groupBy(yield* repo.customFieldValues(business.id, ids, { includeHidden: false }), (v) => v.person_id)
   const ordered = [person, ...rows.filter((row) => row.id !== targetId)]
-  return { people: ordered.map((row) => toFront(row, values.get(row.id) ?? [])) }
+  const memberships = yield* membershipsOf(business.id, ids)
+  return { people: ordered.map((row) => toFront(row, values.get(row.id) ?? [], memberships.get(row.id) ?? null)) }
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -231,7 +240,12 @@ export const listDeskPeople = Effect.fn("People.deskList")(function* (query: Per
   const { rows, total } = yield* (yield* PeopleRepo).list(
     business.id,
     page,
-    { createdSince: query.created_since, updatedSince: query.updated_since, isMember: query.is_member },
+    {
+      createdSince: query.created_since,
+      updatedSince: query.updated_since,
+      isMember: query.is_member,
+      today: localDateAt(yield* Clock.currentTimeMillis, business.time_zone)
+    },
     sorts
   )
   const people = yield* deskPeople(rows, {

@@ -9,6 +9,7 @@ import {
 } from "../support/factories.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
 import { createDependent, setBooleanValue, setTextValue } from "./fixtures.ts"
+import { createPlan, createPlanProduct } from "../support/billing-factories.ts"
 
 let server: TestServer
 let business: { id: number; subdomain: string }
@@ -49,11 +50,15 @@ beforeAll(async () => {
   const child = await createDependent(server.pool, business.id, client.personId, { first_name: "Byron" })
   ids.push(child)
   await server.pool.query(
-    `update people set phone = '+1 (555) 010-0199', location_id = $2, is_member = true, time_zone = 'America/New_York',
+    `update people set phone = '+1 (555) 010-0199', location_id = $2, time_zone = 'America/New_York',
                        created_at = '2020-01-01T00:00:00Z', updated_at = '2024-06-01T00:00:00Z'
      where id = $1`,
     [client.personId, location.id]
   )
+  // A member holds a current consider_member plan (src/plans/rules.ts memberOn).
+  const membership = await createPlanProduct(server.pool, business.id, { kind: "membership", name: "Gold Membership" })
+  await createPlan(server.pool, business.id, membership.id, [client.personId], { start_date: "2020-01-01" })
+  await server.pool.query(`update people set updated_at = '2024-06-01T00:00:00Z' where id = $1`, [client.personId])
   await server.pool.query(`update people set created_at = '2019-01-01T00:00:00Z', updated_at = '2019-01-01T00:00:00Z' where id = $1`, [
     owner.personId
   ])
@@ -91,9 +96,8 @@ describe("GET /api/v2/desk/people", () => {
       name: "Ada Lovelace",
       phone: "+1 (555) 010-0199",
       is_member: true,
-      // No plans exist before billing: no membership to name yet.
-      membership: null,
-      secondary_info_field: "No Membership",
+      membership: "Gold Membership",
+      secondary_info_field: "Gold Membership",
       timezone: "America/New_York",
       hidden_at: null,
       deleted_at: null,
