@@ -8,6 +8,7 @@ import { EventsRepo } from "../events/repo.ts"
 import { insertRows } from "../shared/sql-rows.ts"
 import { addDays, localDateAt } from "../shared/zoned-time.ts"
 import { DEMO_CLIENT_EMAIL, DEMO_OWNER_EMAIL } from "./document.ts"
+import { seedDemoPlans } from "./plans-history.ts"
 
 /**
  * The demo's history, so a new user's first GET of visits, waitlists, notes or a report finds
@@ -50,6 +51,8 @@ export interface HistorySummary {
   readonly waitlist_entries: number
   readonly make_ups: number
   readonly notes: number
+  readonly plans: number
+  readonly punches: number
 }
 
 const Id = Schema.Struct({ id: Schema.Number })
@@ -320,7 +323,7 @@ const fullClassOf = (businessId: number, nowMs: number) =>
 export const seedDemoHistory = Effect.fn("Demo.seedHistory")(function* (businessId: number) {
   const nowMs = yield* Clock.currentTimeMillis
   const now = new Date(nowMs)
-  const summary = { event_occurrences: 0, visits: 0, waitlist_entries: 0, make_ups: 0, notes: 0 }
+  const summary = { event_occurrences: 0, visits: 0, waitlist_entries: 0, make_ups: 0, notes: 0, plans: 0, punches: 0 }
   const owner = (yield* peopleByEmail(businessId, [DEMO_OWNER_EMAIL])).get(DEMO_OWNER_EMAIL)
   const ownerStaffId = owner?.staff_member_id ?? null
   if (!(yield* hasAny("visits", businessId))) {
@@ -334,6 +337,9 @@ export const seedDemoHistory = Effect.fn("Demo.seedHistory")(function* (business
   if (!(yield* hasAny("notes", businessId))) {
     summary.notes = yield* seedNotes(businessId, nowMs, yield* fullClassOf(businessId, nowMs))
   }
-  // Billing history (plans, invoices, pays) joins here as its own step once those tables exist.
+  // Plans after visits: their punches pay for the visits. Invoices and payments join here later.
+  const plans = yield* seedDemoPlans(businessId, nowMs, DEMO_CLIENT_EMAIL)
+  summary.plans = plans.plans
+  summary.punches = plans.punches
   return summary satisfies HistorySummary
 }, Effect.orDie)

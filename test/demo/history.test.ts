@@ -27,7 +27,10 @@ const counts = async () =>
             (select count(*) from waitlist_entries where business_id = $1)::int as waitlist_entries,
             (select count(*) from notes where business_id = $1)::int as notes,
             (select count(*) from make_ups where business_id = $1)::int as make_ups,
-            (select count(*) from event_occurrences where business_id = $1)::int as event_occurrences`,
+            (select count(*) from event_occurrences where business_id = $1)::int as event_occurrences,
+            (select count(*) from plans where business_id = $1)::int as plans,
+            (select count(*) from plan_holds where business_id = $1)::int as plan_holds,
+            (select count(*) from punches where business_id = $1)::int as punches`,
     [businessId]
   )).rows[0]
 
@@ -94,13 +97,23 @@ describe("the demo's history", () => {
     const queue = `select w.event_occurrence_id, p.email, w.state, w.created_at from waitlist_entries w
                    join people p on p.business_id = w.business_id and p.id = w.person_id where w.business_id = $1 order by w.created_at, p.email`
     const seeded = { visits: (await server.pool.query(roster, [businessId])).rows, queue: (await server.pool.query(queue, [businessId])).rows }
-    for (const table of ["make_ups", "waitlist_entries", "visits"]) {
+    const paid = `select p.name, pe.email, pl.start_date::text, pl.end_date::text, pl.exhausted_at, o.start_at, v.paid_for_by
+                  from plans pl join plan_people pp on pp.business_id = pl.business_id and pp.plan_id = pl.id
+                  join people pe on pe.business_id = pp.business_id and pe.id = pp.person_id
+                  join plan_products p on p.business_id = pl.business_id and p.id = pl.plan_product_id
+                  left join punches pu on pu.business_id = pl.business_id and pu.plan_id = pl.id
+                  left join visits v on v.business_id = pu.business_id and v.id = pu.visit_id
+                  left join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+                  where pl.business_id = $1 order by pe.email, pl.start_date, o.start_at`
+    const plansBefore = (await server.pool.query(paid, [businessId])).rows
+    for (const table of ["plans", "make_ups", "waitlist_entries", "visits"]) {
       await server.pool.query(`delete from ${table} where business_id = $1`, [businessId])
     }
     await run(seedDemo)
     expect(await counts()).toEqual(before)
     expect({ visits: (await server.pool.query(roster, [businessId])).rows, queue: (await server.pool.query(queue, [businessId])).rows })
       .toEqual(seeded)
+    expect((await server.pool.query(paid, [businessId])).rows).toEqual(plansBefore)
   })
 
   it("keeps the rules of the tables: capacity, one visit per person, state timestamps, waitlists off the roster", async () => {
@@ -213,6 +226,46 @@ describe("the demo's history", () => {
     expect(noted.rowCount).toBeGreaterThan(0)
     const onClass = await server.request("GET", `/api/v2/desk/event_occurrences/${noted.rows[0].event_occurrence_id}/notes`, owner())
     expect(onClass.json.notes.length).toBeGreaterThan(0)
+  })
+
+  it("gives clients plans: the demo client a usable membership covering every service, packs paid by punches", async () => {
+    const plans = await server.request("GET", `/api/v2/front/people/${clientId}/plans?filter=usable`, { token: tokens.clientToken })
+    expect(plans.status, plans.text).toBe(200)
+    expect(plans.json.plans).toEqual([expect.objectContaining({ type: "Membership", name: "Unlimited Membership", consider_member: true, on_hold: false })])
+    const restricted = await server.pool.query(
+      `select 1 from plan_product_services where business_id = $1 and plan_product_id = $2`,
+      [businessId, plans.json.plans[0].plan_product_id]
+    )
+    expect(restricted.rowCount).toBe(0) // a product with no services covers every service, require_plan ones too
+    const person = await server.request("GET", `/api/v2/desk/people/${clientId}`, owner())
+    expect(person.json.people[0]).toMatchObject({ is_member: true, membership: "Unlimited Membership", secondary_info_field: "Unlimited Membership" })
+
+    const all = await server.request("GET", "/api/v2/desk/plans?per_page=100&include_holds=true", owner())
+    expect(all.status, all.text).toBe(200)
+    const types = new Set(all.json.plans.map((p: { type: string }) => p.type))
+    expect(types).toEqual(new Set(["Membership", "Pack"]))
+    expect(all.json.plans.some((p: { holds: Array<unknown> }) => p.holds.length > 0)).toBe(true)
+    const inactive = await server.request("GET", `/api/v2/desk/plans?per_page=100`, owner())
+    expect(inactive.json.total_count).toBe(all.json.total_count)
+
+    // Punches never spend more than a pack holds; each paid visit mirrors its punch.
+    const overspent = await server.pool.query(
+      `select pl.id from plans pl join punches pu on pu.business_id = pl.business_id and pu.plan_id = pl.id
+       where pl.business_id = $1 and pl.count is not null group by pl.id, pl.count having count(*) > pl.count`,
+      [businessId]
+    )
+    expect(overspent.rows).toEqual([])
+    const mirrors = await server.pool.query(
+      `select count(*)::int as punches, count(*) filter (where v.punch_id = pu.id and v.paid_for_by = pl.name)::int as mirrored,
+              count(*) filter (where pu.visit_date < pl.start_date or pu.visit_date > coalesce(pl.end_date, pu.visit_date))::int as outside
+       from punches pu join visits v on v.business_id = pu.business_id and v.id = pu.visit_id
+       join plans pl on pl.business_id = pu.business_id and pl.id = pu.plan_id where pu.business_id = $1`,
+      [businessId]
+    )
+    expect(mirrors.rows[0].punches).toBeGreaterThan(50)
+    expect(mirrors.rows[0]).toMatchObject({ mirrored: mirrors.rows[0].punches, outside: 0 })
+    const own = await server.request("GET", `/api/v2/desk/people/${clientId}/visits?per_page=100`, owner())
+    expect(own.json.visits.some((v: { paid_for_by: string | null }) => v.paid_for_by === "Unlimited Membership")).toBe(true)
   })
 
   it("fills every schedule report with visits after a sync", async () => {
