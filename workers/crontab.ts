@@ -5,6 +5,7 @@ import { EmitUpcomingOccurrencesJob } from "./tasks/emit_upcoming_occurrences.ts
 import { ExpireWaitlistEntriesJob } from "./tasks/expire_waitlist_entries.ts"
 import { PruneWebhookEventsJob } from "./tasks/prune_webhook_events.ts"
 import { EmitEndedPlansJob } from "./tasks/emit_ended_plans.ts"
+import { PruneIdempotencyKeysJob } from "./tasks/prune_idempotency_keys.ts"
 
 /**
  * Recurring jobs in graphile-worker's crontab format (UTC, one-minute granularity), one per
@@ -23,6 +24,7 @@ import { EmitEndedPlansJob } from "./tasks/emit_ended_plans.ts"
  *   days are pruned with their deliveries (src/webhooks/retention.ts).
  * - Plans: every 15 minutes, plan.ended for plans whose last day has passed in their business's
  *   time zone (src/plans/ended.ts; each plan once, a missed run is caught up).
+ * - Idempotency keys: daily, keys past their retention are deleted (src/shared/idempotency.ts).
  */
 export const crontab = [
   `*/5 * * * * ${ExpireBookingJob.name} ?id=expire_bookings_sweep&jobKey=expire_bookings_sweep {}`,
@@ -32,5 +34,6 @@ export const crontab = [
   `*/15 * * * * ${ExpireWaitlistEntriesJob.name} ?id=expire_waitlist_entries&jobKey=expire_waitlist_entries {}`,
   `*/5 * * * * ${EmitUpcomingOccurrencesJob.name} ?id=emit_upcoming_occurrences&jobKey=emit_upcoming_occurrences {}`,
   `40 4 * * * ${PruneWebhookEventsJob.name} ?id=prune_webhook_events&jobKey=prune_webhook_events {}`,
-  `*/15 * * * * ${EmitEndedPlansJob.name} ?id=emit_ended_plans&jobKey=emit_ended_plans {}`
+  `*/15 * * * * ${EmitEndedPlansJob.name} ?id=emit_ended_plans&jobKey=emit_ended_plans {}`,
+  `50 4 * * * ${PruneIdempotencyKeysJob.name} ?id=prune_idempotency_keys&jobKey=prune_idempotency_keys {}`
 ].join("\n")

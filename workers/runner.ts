@@ -26,6 +26,7 @@ import { offerWaitlistPlacesTask } from "./tasks/offer_waitlist_places.ts"
 import { EmitUpcomingOccurrencesJob, emitUpcomingOccurrencesTask } from "./tasks/emit_upcoming_occurrences.ts"
 import { PruneWebhookEventsJob, pruneWebhookEventsTask } from "./tasks/prune_webhook_events.ts"
 import { EmitEndedPlansJob, emitEndedPlansTask } from "./tasks/emit_ended_plans.ts"
+import { PruneIdempotencyKeysJob, pruneIdempotencyKeysTask } from "./tasks/prune_idempotency_keys.ts"
 
 /**
  * Every background job: one task a file under workers/tasks, registered here under its job's
@@ -46,7 +47,8 @@ export const tasks = {
   [ExpireWaitlistEntriesJob.name]: expireWaitlistEntriesTask,
   [EmitUpcomingOccurrencesJob.name]: emitUpcomingOccurrencesTask,
   [PruneWebhookEventsJob.name]: pruneWebhookEventsTask,
-  [EmitEndedPlansJob.name]: emitEndedPlansTask
+  [EmitEndedPlansJob.name]: emitEndedPlansTask,
+  [PruneIdempotencyKeysJob.name]: pruneIdempotencyKeysTask
 } satisfies Record<string, (payload: unknown) => Effect.Effect<void, unknown, WorkerServices>>
 
 /** What tasks may use: everything the HTTP handlers have. */

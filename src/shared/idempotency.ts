@@ -1,4 +1,4 @@
-import { Effect, Option, Schema } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { createHash } from "node:crypto"
 import { Unprocessable, fail } from "./errors.ts"
@@ -114,3 +114,20 @@ export const idempotent = <A, I, E, R>(options: IdempotencyOptions<A, I>, write:
       })
     ).pipe(Effect.catchTag("SqlError", Effect.die))
   })
+
+/** How long a key answers repeats; older keys are pruned daily (workers/crontab.ts). */
+export const IDEMPOTENCY_RETENTION_DAYS = 7
+
+/** Deletes keys older than the retention, across businesses (a maintenance sweep, by its index on created_at). */
+export const pruneIdempotencyKeys = Effect.fn("Idempotency.prune")(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const now = yield* Clock.currentTimeMillis
+  const cutoff = new Date(now - IDEMPOTENCY_RETENTION_DAYS * 86_400_000)
+  const rows = yield* SqlSchema.findAll({
+    Request: Schema.Struct({ cutoff: Schema.Date }),
+    Result: Schema.Struct({ n: Schema.Number }),
+    execute: ({ cutoff }) =>
+      sql`with gone as (delete from idempotency_keys where created_at < ${cutoff} returning 1) select count(*)::int as n from gone`
+  })({ cutoff }).pipe(Effect.orDie)
+  return rows[0]?.n ?? 0
+})

@@ -1,4 +1,8 @@
+import { parseCrontab } from "graphile-worker"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { pruneIdempotencyKeys } from "../../src/shared/idempotency.ts"
+import { crontab } from "../../workers/crontab.ts"
+import { tasks } from "../../workers/runner.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createPlan, createPlanProduct } from "../support/billing-factories.ts"
 import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
@@ -241,6 +245,20 @@ describe("Idempotency-Key", () => {
     const long = await request("POST", packsPath(), staffToken, { pack: { person_ids: [bob] } }, { "idempotency-key": "k".repeat(256) })
     expect(long.status).toBe(422)
     expect(long.json.errors).toEqual(["Idempotency-Key must be 1 to 255 characters"])
+  })
+
+  it("forgets keys past the retention (the daily prune)", async () => {
+    await server.pool.query(
+      `insert into idempotency_keys (business_id, scope, key, request_digest, response_status, response_body, created_at)
+       values ($1, 'test:prune', 'old-key', 'x', 201, '{}', $2::timestamptz - interval '8 days'),
+              ($1, 'test:prune', 'recent-key', 'x', 201, '{}', $2::timestamptz - interval '6 days')`,
+      [businessId, clock.now()]
+    )
+    await server.runtime.runPromise(pruneIdempotencyKeys())
+    const left = await server.pool.query("select key from idempotency_keys where scope = 'test:prune' order by key", [])
+    expect(left.rows).toEqual([{ key: "recent-key" }])
+    expect(parseCrontab(crontab).some((item) => item.task === "prune_idempotency_keys")).toBe(true)
+    expect(tasks).toHaveProperty("prune_idempotency_keys")
   })
 })
 
