@@ -22,6 +22,7 @@ import { SqlClient } from "effect/sql"
  *   quiet in summer) times noise, at most its capacity. Past visits are mostly completed (84 %),
  *   some no-shows (7 %) and late cancels (9 %); future ones registered. Full sessions get a few
  *   waitlist entries (expired in the past, waiting in the future).
+ * - Plans: members (30 %) hold an Unlimited Membership from the day they joined, for a year.
  *
  * Deterministic for a given business number (`setseed` is not needed: every "random" value
  * is a hash of ids), so two runs with the same arguments build the same shape.
@@ -39,6 +40,7 @@ export interface ScaleSummary {
   readonly event_occurrences: number
   readonly visits: number
   readonly waitlist_entries: number
+  readonly plans: number
   readonly seconds: number
 }
 
@@ -70,7 +72,7 @@ export const seedScale = Effect.fn("Demo.seedScale")(function* (options: ScaleOp
   const weights = Array.from({ length: count }, (_, i) => 0.5 + ((first + i) * 0.618034) % 1)
   const total = weights.reduce((sum, weight) => sum + weight, 0)
   const subdomains: Array<string> = []
-  const totals = { clients: 0, event_occurrences: 0, visits: 0, waitlist_entries: 0 }
+  const totals = { clients: 0, event_occurrences: 0, visits: 0, waitlist_entries: 0, plans: 0 }
   for (const [i, weight] of weights.entries()) {
     const number = first + i
     const result = yield* sql.withTransaction(
@@ -81,6 +83,7 @@ export const seedScale = Effect.fn("Demo.seedScale")(function* (options: ScaleOp
     totals.event_occurrences += result.eventOccurrences
     totals.visits += result.visits
     totals.waitlist_entries += result.waitlistEntries
+    totals.plans += result.plans
   }
   return { businesses: subdomains, ...totals, seconds: Math.round((performance.now() - started) / 100) / 10 } satisfies ScaleSummary
 })
@@ -267,5 +270,35 @@ const seedBusiness = (number: number, enrollments: number, years: number, now: D
        where f.hi - f.lo > f.capacity + 3`,
       [businessId, date(firstDay), clients, spanDays, now]
     )
-    return { subdomain, clients, eventOccurrences: occurrences, visits, waitlistEntries }
+
+    // Memberships: the members hold an Unlimited Membership from the day they joined, for a year
+    // (churn: those who joined over a year ago hold an ended one, so they are members no more).
+    // Plan ids are drawn first (a materialized CTE, once each) to tie each plan to its holder.
+    const [memberships] = yield* sql.unsafe(
+      `with product as (
+         insert into plan_products (business_id, kind, name, description, price_cents, commitment_length, commitment_unit,
+                                    invoice_interval_count, invoice_interval_unit, consider_member)
+         values ($1, 'membership', 'Unlimited Membership', 'Every class, billed monthly.', 14900, 12, 'month', 1, 'monthly', true)
+         returning id, name, price_cents),
+       chosen as materialized (
+         select nextval(pg_get_serial_sequence('plans', 'id')) as plan_id, p.id as person_id, p.joined_at,
+                (p.joined_at at time zone $2)::date as start_date
+         from scale_clients c join people p on p.business_id = $1 and p.id = c.person_id
+         where p.is_member),
+       made as (
+         insert into plans (business_id, id, plan_product_id, type, name, price_cents, consider_member, start_date, end_date,
+                            created_at, updated_at)
+         select $1, ch.plan_id, pr.id, 'Membership', pr.name, pr.price_cents, true, ch.start_date,
+                case when ch.start_date + 365 <= ($3::timestamptz at time zone $2)::date then ch.start_date + 364 end,
+                least($3::timestamptz, ch.joined_at), $3
+         from chosen ch cross join product pr
+         returning id),
+       holders as (
+         insert into plan_people (business_id, plan_id, person_id, is_primary)
+         select $1, ch.plan_id, ch.person_id, true from chosen ch join made m on m.id = ch.plan_id
+         returning 1)
+       select count(*)::int as n from holders`,
+      [businessId, timeZone, now]
+    ).pipe(Effect.flatMap(decodeCount))
+    return { subdomain, clients, eventOccurrences: occurrences, visits, waitlistEntries, plans: memberships?.n ?? 0 }
   })
