@@ -244,3 +244,22 @@ describe("holds and state", () => {
     expect((await request("GET", `/api/v2/desk/plans/${plans.foreign}`, staffToken)).status).toBe(404)
   })
 })
+
+describe("the contract", () => {
+  it("documents the plan and pack records with the keys clients read", async () => {
+    const response = await server.request("GET", "/api/openapi.json")
+    const schemas = response.json.components.schemas
+    expect(Object.keys(schemas.Plan.properties)).toEqual(expect.arrayContaining([
+      "id", "count", "type", "person_ids", "name", "description", "price_cents", "consider_member", "plan_product_id",
+      "start_date", "end_date", "staff_member_id", "location_id", "canceled_at", "limit_period", "rollover_count",
+      "created_at", "updated_at", "visits_remaining", "on_hold", "holds"
+    ]))
+    expect(Object.keys(schemas.Pack.properties)).toEqual(expect.arrayContaining([
+      "id", "count", "person_ids", "description", "price_cents", "rollover_count", "pack_product_id", "start_date",
+      "end_date", "staff_member_id", "location_id", "created_at", "updated_at", "visits_shared"
+    ]))
+    const create = response.json.paths["/api/v2/desk/pack_products/{pack_product_id}/packs"].post
+    expect(create.parameters.map((parameter: { name: string }) => parameter.name.toLowerCase())).toContain("idempotency-key")
+  })
+})
+
