@@ -2,12 +2,10 @@ import { HttpApiBuilder } from "effect/http-api"
 import { apiOf } from "../shared/http-api.ts"
 import { PlansDeskApi } from "./desk.api.ts"
 import { PlansFrontApi } from "./front.api.ts"
+import { createPack, deletePack, getPack } from "./packs.ts"
 import {
   addHold,
-  createPack,
-  deletePack,
   getDeskPlan,
-  getPack,
   listDeskPersonPlans,
   listDeskPlans,
   listFrontPersonPlans,

@@ -2,7 +2,8 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { type Page, totalCount } from "../shared/pagination.ts"
 import { BusinessRow } from "../shared/request-context.ts"
-import { HoldRow, PackProductRow, PLAN_FILTERS, type PlanFilter, PlanRow } from "./model.ts"
+import { holdsQueries } from "./holds-repo.ts"
+import { PackProductRow, PLAN_FILTERS, type PlanFilter, PlanRow } from "./model.ts"
 import { availableOn, currentOn, onHoldOn, visitsLeft } from "./rules.ts"
 
 /**
@@ -104,13 +105,6 @@ const make = Effect.gen(function* () {
     Result: Id,
     execute: ({ businessId, id }) => sql`select id from plans where business_id = ${businessId} and id = ${id} for update`
   })
-  const holds = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, planIds: Schema.Array(Schema.Number) }),
-    Result: HoldRow,
-    execute: ({ businessId, planIds }) =>
-      sql`select id, plan_id, start_date::text as start_date, end_date::text as end_date, created_at from plan_holds
-          where business_id = ${businessId} and plan_id = any(${planIds}) order by start_date, id`
-  })
   const packProduct = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
     Result: PackProductRow,
@@ -170,36 +164,6 @@ const make = Effect.gen(function* () {
     execute: (r) =>
       sql`insert into plan_terms (business_id, plan_id, payer_person_id, acceptance_type, terms, created_at, updated_at)
           values (${r.businessId}, ${r.planId}, ${r.payerPersonId}, ${r.acceptanceType}, ${r.terms}, ${r.now}, ${r.now})`
-  })
-  const overlapping = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, planId: Schema.Number, startDate: Schema.String, endDate: Schema.NullOr(Schema.String) }),
-    Result: Id,
-    execute: ({ businessId, planId, startDate, endDate }) =>
-      sql`select id from plan_holds
-          where business_id = ${businessId} and plan_id = ${planId}
-            and start_date <= coalesce(${endDate}::date, 'infinity'::date)
-            and coalesce(end_date, 'infinity'::date) >= ${startDate}::date`
-  })
-  const insertHold = SqlSchema.findOne({
-    Request: Schema.Struct({
-      businessId: Schema.Number,
-      planId: Schema.Number,
-      startDate: Schema.String,
-      endDate: Schema.NullOr(Schema.String),
-      accountId: Schema.Number,
-      now: Schema.Date
-    }),
-    Result: Id,
-    execute: (r) =>
-      sql`insert into plan_holds (business_id, plan_id, start_date, end_date, created_by_account_id, created_at, updated_at)
-          values (${r.businessId}, ${r.planId}, ${r.startDate}::date, ${r.endDate}::date, ${r.accountId}, ${r.now}, ${r.now})
-          returning id`
-  })
-  const deleteHold = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, planId: Schema.Number, id: Schema.Number }),
-    Result: Id,
-    execute: ({ businessId, planId, id }) =>
-      sql`delete from plan_holds where business_id = ${businessId} and plan_id = ${planId} and id = ${id} returning id`
   })
   const touch = SqlSchema.void({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, now: Schema.Date }),
@@ -270,6 +234,8 @@ const make = Effect.gen(function* () {
   })
 
   return {
+    ...holdsQueries(sql),
+
     /** A page of plans (newest start first), of the business or of one person, and the total. */
     list: (
       businessId: number,
@@ -294,9 +260,6 @@ const make = Effect.gen(function* () {
     /** Locks the plan row: holds and state changes of one plan run one at a time. */
     lock: (businessId: number, id: number) => lockPlan({ businessId, id }).pipe(Effect.map(Option.isSome), Effect.orDie),
 
-    holds: (businessId: number, planIds: ReadonlyArray<number>) =>
-      planIds.length === 0 ? Effect.succeed([] as ReadonlyArray<HoldRow>) : holds({ businessId, planIds }).pipe(Effect.orDie),
-
     packProduct: (businessId: number, id: number) => packProduct({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
 
     exists: (businessId: number, table: "staff_members" | "locations", id: number) =>
@@ -315,20 +278,6 @@ const make = Effect.gen(function* () {
       terms: { readonly planId: number; readonly payerPersonId: number; readonly acceptanceType: string; readonly terms: string },
       now: Date
     ) => insertTerms({ businessId, ...terms, now }).pipe(Effect.orDie),
-
-    /** Holds of the plan sharing a day with [startDate, endDate] (null end: open-ended). */
-    overlappingHolds: (businessId: number, planId: number, startDate: string, endDate: string | null) =>
-      overlapping({ businessId, planId, startDate, endDate }).pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
-
-    insertHold: (
-      businessId: number,
-      hold: { readonly planId: number; readonly startDate: string; readonly endDate: string | null; readonly accountId: number },
-      now: Date
-    ) => insertHold({ businessId, ...hold, now }).pipe(Effect.map((row) => row.id), Effect.orDie),
-
-    /** Whether the hold existed (under this plan). */
-    deleteHold: (businessId: number, planId: number, id: number) =>
-      deleteHold({ businessId, planId, id }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
 
     touch: (businessId: number, id: number, now: Date) => touch({ businessId, id, now }).pipe(Effect.orDie),
 

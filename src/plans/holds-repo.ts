@@ -1,0 +1,68 @@
+import { Effect, Schema } from "effect"
+import { type SqlClient, SqlSchema } from "effect/sql"
+import { HoldRow } from "./model.ts"
+
+/**
+ * The SQL of plan holds (pauses). Part of PlansRepo (repo.ts spreads these methods in), kept
+ * apart so each file reads one aggregate; same conventions: every statement names
+ * `business_id`, writes run on the caller's connection.
+ */
+const Id = Schema.Struct({ id: Schema.Number })
+
+export const holdsQueries = (sql: SqlClient.SqlClient) => {
+  const holds = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, planIds: Schema.Array(Schema.Number) }),
+    Result: HoldRow,
+    execute: ({ businessId, planIds }) =>
+      sql`select id, plan_id, start_date::text as start_date, end_date::text as end_date, created_at from plan_holds
+          where business_id = ${businessId} and plan_id = any(${planIds}) order by start_date, id`
+  })
+  const overlapping = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, planId: Schema.Number, startDate: Schema.String, endDate: Schema.NullOr(Schema.String) }),
+    Result: Id,
+    execute: ({ businessId, planId, startDate, endDate }) =>
+      sql`select id from plan_holds
+          where business_id = ${businessId} and plan_id = ${planId}
+            and start_date <= coalesce(${endDate}::date, 'infinity'::date)
+            and coalesce(end_date, 'infinity'::date) >= ${startDate}::date`
+  })
+  const insertHold = SqlSchema.findOne({
+    Request: Schema.Struct({
+      businessId: Schema.Number,
+      planId: Schema.Number,
+      startDate: Schema.String,
+      endDate: Schema.NullOr(Schema.String),
+      accountId: Schema.Number,
+      now: Schema.Date
+    }),
+    Result: Id,
+    execute: (r) =>
+      sql`insert into plan_holds (business_id, plan_id, start_date, end_date, created_by_account_id, created_at, updated_at)
+          values (${r.businessId}, ${r.planId}, ${r.startDate}::date, ${r.endDate}::date, ${r.accountId}, ${r.now}, ${r.now})
+          returning id`
+  })
+  const deleteHold = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, planId: Schema.Number, id: Schema.Number }),
+    Result: Id,
+    execute: ({ businessId, planId, id }) =>
+      sql`delete from plan_holds where business_id = ${businessId} and plan_id = ${planId} and id = ${id} returning id`
+  })
+  return {
+    holds: (businessId: number, planIds: ReadonlyArray<number>) =>
+      planIds.length === 0 ? Effect.succeed([] as ReadonlyArray<HoldRow>) : holds({ businessId, planIds }).pipe(Effect.orDie),
+
+    /** Holds of the plan sharing a day with [startDate, endDate] (null end: open-ended). */
+    overlappingHolds: (businessId: number, planId: number, startDate: string, endDate: string | null) =>
+      overlapping({ businessId, planId, startDate, endDate }).pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
+
+    insertHold: (
+      businessId: number,
+      hold: { readonly planId: number; readonly startDate: string; readonly endDate: string | null; readonly accountId: number },
+      now: Date
+    ) => insertHold({ businessId, ...hold, now }).pipe(Effect.map((row) => row.id), Effect.orDie),
+
+    /** Whether the hold existed (under this plan). */
+    deleteHold: (businessId: number, planId: number, id: number) =>
+      deleteHold({ businessId, planId, id }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+  }
+}
