@@ -3,7 +3,7 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { addDays, localDateAt } from "../shared/zoned-time.ts"
 
 /**
- * The demo's plans: members hold the Unlimited Membership (the demo client too, so a
+ * The demo's plans: members hold the Unlimited Monthly (the demo client too, so a
  * require_plan class can be booked out of the box), about a third of the other clients a
  * 10-class pack bought some time in the last weeks (some used up), a few an expired pack; two
  * members had a hold in the past. Their registered and completed visits are paid by punches,
@@ -12,8 +12,8 @@ import { addDays, localDateAt } from "../shared/zoned-time.ts"
  * not the demo document brings a catalog. Deterministic from Clock and the clients' order;
  * written set-based inside PostgreSQL, after the visits it pays for.
  */
-export const DEMO_MEMBERSHIP = "Unlimited Membership"
-export const DEMO_PACK = "10 Class Pack"
+export const DEMO_MEMBERSHIP = "Unlimited Monthly"
+export const DEMO_PACK = "10-Class Pack"
 
 const N = Schema.Struct({ n: Schema.Number })
 

@@ -231,14 +231,14 @@ describe("the demo's history", () => {
   it("gives clients plans: the demo client a usable membership covering every service, packs paid by punches", async () => {
     const plans = await server.request("GET", `/api/v2/front/people/${clientId}/plans?filter=usable`, { token: tokens.clientToken })
     expect(plans.status, plans.text).toBe(200)
-    expect(plans.json.plans).toEqual([expect.objectContaining({ type: "Membership", name: "Unlimited Membership", consider_member: true, on_hold: false })])
+    expect(plans.json.plans).toEqual([expect.objectContaining({ type: "Membership", name: "Unlimited Monthly", consider_member: true, on_hold: false })])
     const restricted = await server.pool.query(
       `select 1 from plan_product_services where business_id = $1 and plan_product_id = $2`,
       [businessId, plans.json.plans[0].plan_product_id]
     )
     expect(restricted.rowCount).toBe(0) // a product with no services covers every service, require_plan ones too
     const person = await server.request("GET", `/api/v2/desk/people/${clientId}`, owner())
-    expect(person.json.people[0]).toMatchObject({ is_member: true, membership: "Unlimited Membership", secondary_info_field: "Unlimited Membership" })
+    expect(person.json.people[0]).toMatchObject({ is_member: true, membership: "Unlimited Monthly", secondary_info_field: "Unlimited Monthly" })
 
     const all = await server.request("GET", "/api/v2/desk/plans?per_page=100&include_holds=true", owner())
     expect(all.status, all.text).toBe(200)
@@ -265,7 +265,7 @@ describe("the demo's history", () => {
     expect(mirrors.rows[0].punches).toBeGreaterThan(50)
     expect(mirrors.rows[0]).toMatchObject({ mirrored: mirrors.rows[0].punches, outside: 0 })
     const own = await server.request("GET", `/api/v2/desk/people/${clientId}/visits?per_page=100`, owner())
-    expect(own.json.visits.some((v: { paid_for_by: string | null }) => v.paid_for_by === "Unlimited Membership")).toBe(true)
+    expect(own.json.visits.some((v: { paid_for_by: string | null }) => v.paid_for_by === "Unlimited Monthly")).toBe(true)
   })
 
   it("fills every schedule report with visits after a sync", async () => {
