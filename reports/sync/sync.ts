@@ -17,6 +17,7 @@ import {
 } from "./generations.ts"
 import { changedPeopleSql, clientsTable, customFieldsTable } from "./tables/clients.ts"
 import { enrollmentsTable } from "./tables/enrollments.ts"
+import { changedPlansSql } from "./tables/plans.ts"
 import { eventOccurrenceStaffMembersTable } from "./tables/event-occurrence-staff-members.ts"
 import { changedOccurrencesSql, eventOccurrencesTable } from "./tables/event-occurrences.ts"
 import { createTableSql, type StoreTable } from "./tables/types.ts"
@@ -28,7 +29,7 @@ import { createTableSql, type StoreTable } from "./tables/types.ts"
  *   `COPY (SELECT ...) TO STDOUT (FORMAT csv)` into a temporary file and loaded with DuckDB's
  *   own `read_csv` (explicit columns, no extensions), into a new generation file that is
  *   checkpointed, closed, then published.
- * - `incremental`: the people and event occurrences whose rows may have changed since the
+ * - `incremental`: the plans, people and event occurrences whose rows may have changed since the
  *   current generation's snapshot (minus an overlap for transactions that committed late) are read again. When
  *   their rows differ from the store's, the current file is copied to a new generation, the
  *   rows are replaced there, and it is published. When nothing differs only the watermark
@@ -197,7 +198,9 @@ const fullRebuild = async (client: pg.Client, dir: string): Promise<Result> => {
   publish(dir, { generation, file: storeFile(generation), synced_at: at, rebuilt_at: at, mode: "full", schema: STORE_SCHEMA })
   removeOldGenerations(dir, generation)
   // Deletions before this snapshot are in the store now; later refreshes only look after it.
-  await client.query("delete from report_enrollment_deletions where deleted_at < $1", [new Date(Date.parse(at) - OVERLAP_MS)])
+  const pruneBefore = new Date(Date.parse(at) - OVERLAP_MS)
+  await client.query("delete from report_enrollment_deletions where deleted_at < $1", [pruneBefore])
+  await client.query("delete from report_plan_changes where changed_at < $1", [pruneBefore])
   return { outcome: "full", generation, rows, synced_at: at }
 }
 
@@ -209,6 +212,8 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
   const enrollments = enrollmentsTable.name
   try {
     const { result: changed, at } = await inSnapshot(client, async () => {
+      await client.query("create temporary table report_changed_plans (business_id bigint, id bigint) on commit drop")
+      await client.query(`insert into report_changed_plans ${changedPlansSql}`, [since])
       await client.query("create temporary table report_changed_people (business_id bigint, id bigint) on commit drop")
       await client.query(`insert into report_changed_people ${changedPeopleSql}`, [since])
       await client.query("create temporary table report_changed_occurrences (business_id bigint, id bigint) on commit drop")

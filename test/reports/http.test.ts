@@ -5,6 +5,7 @@ import { TENURE_GROUPS, clientsCatalog } from "../../reports/catalog/clients.ts"
 import { REPORT_RESOURCES } from "../../reports/catalog/resources.ts"
 import { syncReports } from "../../reports/sync/sync.ts"
 import type { StaffRole } from "../../src/auth/tokens.ts"
+import { createPlan, createPlanProduct } from "../support/billing-factories.ts"
 import { createApplication, createBusiness, createCustomField, createLocation, createPerson, createToken } from "../support/factories.ts"
 import { type RequestOptions, type TestResponse } from "../support/http.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer, startTestServerOn } from "../support/server.ts"
@@ -77,11 +78,14 @@ beforeAll(async () => {
   ann = await createPerson(pool, demo.id, { first_name: "Ann", last_name: "Archer", email: "ann@example.test" })
   kid = await createPerson(pool, demo.id, { first_name: "Kid", last_name: "Archer", email: "kid@example.test" })
   await pool.query(
-    `update people set birthdate = '1990-06-15', phone = '555-0100', middle_name = 'Q', is_member = true, location_id = $3,
+    `update people set birthdate = '1990-06-15', phone = '555-0100', middle_name = 'Q', location_id = $3,
        joined_at = '2023-01-10T20:00:00Z' where business_id = $1 and id = $2`,
     [demo.id, ann.personId, downtown.id]
   )
   await pool.query(`update accounts set password_hash = 'x', email_confirmed_at = '2024-05-02T03:00:00Z' where id = $1`, [ann.accountId])
+  // Ann is a member: she holds an unlimited membership.
+  const membership = await createPlanProduct(pool, demo.id, { kind: "membership", name: "Unlimited" })
+  await createPlan(pool, demo.id, membership.id, [ann.personId], { start_date: "2023-01-10" })
   await pool.query(`insert into person_relationships (business_id, provider_id, dependent_id) values ($1, $2, $3)`, [
     demo.id,
     ann.personId,
@@ -152,8 +156,8 @@ describe("POST /desk/api/v3/reports/clients/queries", () => {
       client_since_date: "2023-01-10",
       completed_visits: 0,
       current_plan_revenue_category: null,
-      current_plan_types: null,
-      current_plans: null,
+      current_plan_types: "membership",
+      current_plans: "Unlimited",
       days_since_last_visit: null,
       days_until_birthday: expect.any(Number),
       dependent_names: "Kid Archer",

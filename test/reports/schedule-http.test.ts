@@ -707,7 +707,8 @@ describe("POST /desk/api/v3/reports/enrollments/queries", () => {
       last_visit_date: "2024-06-04",
       last_visit_id: studioIds.annPast,
       last_visit_service: "Pilates",
-      unpaid_visits: 2,
+      // Completed but unpaid: the registered visit ahead does not count.
+      unpaid_visits: 1,
       has_signed_waiver: "t",
       last_signed_waiver_name: "Adult waiver"
     })

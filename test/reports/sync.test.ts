@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeReader } from "../../reports/store.ts"
 import { readCurrent } from "../../reports/sync/generations.ts"
 import { DUCKDB_OPTIONS, syncReports } from "../../reports/sync/sync.ts"
+import { createPlan, createPlanProduct } from "../support/billing-factories.ts"
 import { createTestDatabase } from "../support/database.ts"
 import { createBusiness, createLocation, createPerson } from "../support/factories.ts"
 
@@ -45,7 +46,7 @@ beforeAll(async () => {
   ada = await createPerson(pool, business.id, { first_name: "Ada", last_name: "Lovelace", role: "standard" })
   child = await createPerson(pool, business.id, { first_name: "Byron", last_name: "" })
   await pool.query(
-    `update people set birthdate = '2010-02-03', phone = '', joined_at = '2024-03-01T05:00:00Z', location_id = $3, is_member = true,
+    `update people set birthdate = '2010-02-03', phone = '', joined_at = '2024-03-01T05:00:00Z', location_id = $3,
        middle_name = null where business_id = $1 and id = $2`,
     [business.id, child.personId, location.id]
   )
@@ -54,6 +55,9 @@ beforeAll(async () => {
     ada.personId,
     child.personId
   ])
+  // The child holds an unlimited membership: has_membership comes from plans.
+  const membership = await createPlanProduct(pool, business.id, { kind: "membership", name: "Kids Club" })
+  await createPlan(pool, business.id, membership.id, [child.personId], { start_date: "2024-01-01" })
   await pool.query(`update accounts set password_hash = 'x', email_confirmed_at = '2024-05-02T03:00:00Z' where id = $1`, [ada.accountId])
   await pool.query(`update people set hidden_at = now() where business_id = $1 and id = $2`, [business.id, ada.personId])
 })

@@ -1,4 +1,8 @@
+import { availableOnSql, currentOnSql, onHoldOnSql, planTypeSql } from "./plans.ts"
 import { businessColumns, franchiseId, franchiseJoin, fullName, type StoreTable } from "./types.ts"
+
+/** The business's calendar date at the sync (plan dates are such dates). */
+const today = "(now() at time zone b.time_zone)::date"
 
 /** Clients: one row per person, in every state (person_state tells active, hidden, deleted). */
 export const clientsTable: StoreTable = {
@@ -66,7 +70,7 @@ export const clientsTable: StoreTable = {
       select v.business_id, v.person_id,
              count(*) filter (where v.state = 'completed') as completed,
              count(*) filter (where v.state in ('reserved', 'registered') and o.start_at > now()) as future,
-             count(*) filter (where v.state in ('registered', 'completed') and v.punch_id is null) as unpaid,
+             count(*) filter (where v.state = 'completed' and v.punch_id is null) as unpaid,
              min(o.start_at) filter (where v.state in ('registered', 'completed')) as first_at,
              max(array[extract(epoch from o.start_at), v.id]) filter (where v.state in ('registered', 'completed') and o.start_at <= now()) as last
       from visits v
@@ -100,17 +104,17 @@ export const clientsTable: StoreTable = {
       s.id is not null as also_staff,
       (p.joined_at at time zone b.time_zone)::date as client_since_date,
       coalesce(pv.completed, 0)::bigint as completed_visits,
-      null::text as current_plan_revenue_category, -- no plans yet (billing)
-      null::text as current_plan_types, -- no plans yet
-      null::text as current_plans, -- no plans yet
+      pl.revenue_categories as current_plan_revenue_category,
+      pl.types as current_plan_types,
+      pl.names as current_plans,
       dependents.names as dependent_names,
       (pv.first_at at time zone b.time_zone)::date as first_visit_date,
       coalesce(pv.future, 0)::bigint as future_visits, -- as of the sync (the nightly rebuild moves "now")
       managers.first_email as guardian_email,
       managers.first_name as guardian_name,
-      p.is_member as has_membership, -- the Core API's membership flag until plans exist
+      coalesce(pl.membership, false) as has_membership,
       false as has_payment_on_file, -- no payment methods yet (billing)
-      false as has_plan_on_hold, -- no plans yet
+      coalesce(pl.on_hold, false) as has_plan_on_hold,
       coalesce(pw.signed, false) as has_signed_waiver,
       l.name as home_location_name,
       (p.deleted_at is null and p.hidden_at is null) as is_schedulable,
@@ -119,20 +123,20 @@ export const clientsTable: StoreTable = {
       null::date as last_invoice_date, -- no invoices yet
       null::bigint as last_invoice_id, -- no invoices yet
       false as last_invoice_unpaid, -- no invoices yet
-      null::date as last_membership_end_date, -- no plans yet
+      case when not pl.unlimited_membership then pl.last_membership_end end as last_membership_end_date,
       pw.last_name as last_signed_waiver_name,
       null::date as last_site_access_date, -- no sign-in log yet
       (lo.start_at at time zone b.time_zone)::date as last_visit_date,
       lv.id as last_visit_id,
       lvs.name as last_visit_service,
       0::bigint as net_paid_amount, -- no transactions yet (billing)
-      null::date as next_pass_plan_end_date, -- no plans yet
+      pl.next_end as next_pass_plan_end_date,
       case when p.deleted_at is not null then 'deleted' when p.hidden_at is not null then 'hidden' else 'active' end as person_state,
       null::text as primary_staff_name, -- people have no primary staff member yet
       0::bigint as revenue_amount, -- no transactions yet
       'unknown' as source_name, -- the Core API does not record how a person was added yet
       null::text as staff_member_who_added, -- nor by whom
-      coalesce(pv.unpaid, 0)::bigint as unpaid_visits -- no punches yet (billing): every attended or booked visit is unpaid
+      coalesce(pv.unpaid, 0)::bigint as unpaid_visits -- completed visits without a punch
     from people p
     join businesses b on b.id = p.business_id
     ${franchiseJoin("b")}
@@ -165,6 +169,33 @@ export const clientsTable: StoreTable = {
              (array_agg(w.name order by w.accepted_at desc nulls last, w.id desc) filter (where w.accepted))[1] as last_name
       from waivers w where w.business_id = p.business_id and w.person_id = p.id
     ) pw on true
+    -- The person's plans today. Current plans: available (current, not on hold, visits left);
+    -- a membership: a plan granting membership (consider_member) that is available; on hold:
+    -- current and on hold. A plan's last usable date is the earliest of its end date, its
+    -- exhaustion and its deactivation (person_plans' last_usable_date): the last membership end
+    -- date is the latest of the person's membership-granting plans, null when one has none.
+    left join lateral (
+      select string_agg(cpl.name, ', ' order by cpl.name, cpl.id) filter (where r.available) as names,
+             string_agg(distinct ${planTypeSql("cpl", "cpr")}, ', ' order by ${planTypeSql("cpl", "cpr")}) filter (where r.available) as types,
+             string_agg(distinct rc.name, ', ' order by rc.name) filter (where r.available) as revenue_categories,
+             bool_or(r.available and cpl.consider_member) as membership,
+             bool_or(r.current and r.on_hold) as on_hold,
+             min(cpl.end_date) filter (where r.available) as next_end,
+             max(r.last_usable) filter (where cpl.consider_member) as last_membership_end,
+             bool_or(r.last_usable is null) filter (where cpl.consider_member) as unlimited_membership
+      from plan_people cpp
+      join plans cpl on cpl.business_id = cpp.business_id and cpl.id = cpp.plan_id
+      join plan_products cpr on cpr.business_id = cpl.business_id and cpr.id = cpl.plan_product_id
+      left join revenue_categories rc on rc.business_id = cpr.business_id and rc.id = cpr.revenue_category_id
+      cross join lateral (
+        select ${availableOnSql("cpl", "cpp.person_id", today)} as available,
+               ${currentOnSql("cpl", today)} as current,
+               ${onHoldOnSql("cpl", today)} as on_hold,
+               least(cpl.end_date, (cpl.exhausted_at at time zone b.time_zone)::date,
+                     (cpl.deactivated_at at time zone b.time_zone)::date) as last_usable
+      ) r
+      where cpp.business_id = p.business_id and cpp.person_id = p.id
+    ) pl on true
     where ${where}`
 }
 
@@ -184,7 +215,8 @@ export const customFieldsTable: StoreTable = {
 
 /**
  * PostgreSQL rows whose change can alter a client row, as `(business_id, id)` of the people
- * concerned. Runs inside the sync's snapshot with `$1` = changed since. Deleting a
+ * concerned. Runs inside the sync's snapshot with `$1` = changed since, after
+ * report_changed_plans is filled. Deleting a
  * relationship or a staff member leaves no timestamp behind: those show at the nightly rebuild.
  */
 export const changedPeopleSql = `
@@ -220,4 +252,14 @@ export const changedPeopleSql = `
   union
   select d.business_id, d.person_id from report_enrollment_deletions d where d.deleted_at > $1 and d.person_id is not null
   union
-  select w.business_id, w.person_id from waivers w where greatest(w.updated_at, w.created_at) > $1`
+  select w.business_id, w.person_id from waivers w where greatest(w.updated_at, w.created_at) > $1
+  union
+  -- Plans changed (report_changed_plans, filled first): their holders, the people of their
+  -- punches, and holders added or removed (recorded with the change).
+  select cpp.business_id, cpp.person_id from plan_people cpp
+    join report_changed_plans c on c.business_id = cpp.business_id and c.id = cpp.plan_id
+  union
+  select q.business_id, q.person_id from punches q
+    join report_changed_plans c on c.business_id = q.business_id and c.id = q.plan_id
+  union
+  select c.business_id, c.person_id from report_plan_changes c where c.changed_at > $1 and c.person_id is not null`

@@ -1,4 +1,5 @@
 import { occurrenceCtes } from "./event-occurrences.ts"
+import { availableOnSql } from "./plans.ts"
 import { businessColumns, franchiseId, franchiseJoin, fullName, type StoreTable } from "./types.ts"
 
 /** The person, occurrence and service columns shared by both halves of the enrollments SELECT. */
@@ -13,7 +14,7 @@ const enrollmentCommon = (row: "v" | "w") => `
       mgr.names as account_manager_names,
       mgr.phones as account_manager_phones,
       null::text as address, -- people have no address in the Core API yet
-      null::text as available_plans, -- no plans yet (billing)
+      avail.names as available_plans,
       p.birthdate,
       p.email::text as email,
       ${fullName("p")} as full_name,
@@ -46,14 +47,28 @@ const enrollmentJoins = (row: "v" | "w") => `
     left join people p on p.business_id = ${row}.business_id and p.id = ${row}.person_id
     left join locations hl on hl.business_id = p.business_id and hl.id = p.location_id
     left join mgr on mgr.business_id = ${row}.business_id and mgr.dependent_id = ${row}.person_id
-    left join ins on ins.business_id = o.business_id and ins.event_occurrence_id = o.id`
+    left join ins on ins.business_id = o.business_id and ins.event_occurrence_id = o.id
+    -- What could pay an unpaid enrollment: the person's plans available on the session's date
+    -- (the business's calendar date, as plan dates are), by name.
+    left join lateral (
+      select string_agg(ap.name, ', ' order by ap.name, ap.id) as names
+      from plan_people app join plans ap on ap.business_id = app.business_id and ap.id = app.plan_id
+      where app.business_id = ${row}.business_id and app.person_id = ${row}.person_id and ${unpaid(row)}
+        and ${availableOnSql("ap", `${row}.person_id`, sessionDate)}
+    ) avail on true`
 
+/** The business-local calendar date of the session (plan dates and punches' visit_date are such dates). */
+const sessionDate = "(o.start_at at time zone b.time_zone)::date"
+
+/** A visit without a punch; a waitlist entry (it is no visit, nothing pays for it). */
+const unpaid = (row: "v" | "w") => (row === "v" ? "v.punch_id is null" : "true")
 /**
  * Enrollments. `where` is a condition on the occurrence `o` (rows are replaced per changed
  * occurrence). A visit's row carries its state; a waitlist entry's row its waiting, expired or
  * removed state (`pending` reads as waiting; an `enrolled` entry is represented by its visit,
- * whose waitlist_id and waitlisted_at point back at it). Plans, punches and prices do not exist
- * yet (billing): visits are unpaid, estimated_amount is 0.
+ * whose waitlist_id and waitlisted_at point back at it). A visit is paid by its punch
+ * (`visits.punch_id`), and the punch's plan tells what paid; an unpaid visit or a waitlist entry
+ * lists the plans available to pay for it. Prices do not exist yet (billing): estimated_amount is 0.
  */
 export const enrollmentsTable: StoreTable = {
   name: "enrollments",
@@ -148,26 +163,39 @@ export const enrollmentsTable: StoreTable = {
       v.cancelled_at as cancelled_at,
       coalesce(le.kind in ('recurring', 'course'), false) as bulk_enrolled, -- one booking enrolled in many sessions
       (v.created_by_staff_member_id is null and coalesce(bk.created_by_staff_member_id is null, true)) as client_booked,
-      false as consider_member, -- no passes or plans yet (billing)
+      coalesce(vpl.consider_member, false) as consider_member, -- the paying plan grants membership
       fv.id is not null as first_visit,
-      v.punch_id is not null as is_paid,
-      false as is_rollover, -- no punches yet (billing)
+      vp.id is not null as is_paid,
+      coalesce(rollover.spent, false) as is_rollover,
       false as is_waitlist,
       mu.id is not null as make_up_issued,
-      v.paid_for_by as paid_with,
-      false as paid_with_complimentary_pass,
-      case when v.punch_id is null then 'unpaid' end as paid_with_type,
+      vpl.name as paid_with,
+      coalesce(vpl.is_complimentary, false) as paid_with_complimentary_pass,
+      case when vp.id is null then 'unpaid' else lower(vpl.type) end as paid_with_type, -- Pack, Membership, Prepaid
       0::bigint as estimated_amount, -- no prices yet (billing)
-      null::bigint as plan_id,
-      null::bigint as plan_product_id,
-      v.punch_id,
-      null::bigint as punchcard_id
+      vpl.id as plan_id,
+      vpl.plan_product_id,
+      vp.id as punch_id,
+      case when vpl.type = 'Pack' then vpl.id end as punchcard_id -- a pack's id is its plan id
     from sel_v v ${enrollmentJoins("v")}
     left join leases le on le.business_id = v.business_id and le.id = v.lease_id
     left join bookings bk on bk.business_id = v.business_id and bk.id = v.booking_id
     left join enrolled we on we.business_id = v.business_id and we.event_occurrence_id = v.event_occurrence_id and we.person_id = v.person_id
     left join firsts fv on fv.business_id = v.business_id and fv.id = v.id
     left join make_ups mu on mu.business_id = v.business_id and mu.visit_id = v.id
+    left join punches vp on vp.business_id = v.business_id and vp.id = v.punch_id
+    left join plans vpl on vpl.business_id = vp.business_id and vpl.id = vp.plan_id
+    -- A rollover punch: the plan's own visits (count) are spent first, in visit order, then the
+    -- rolled-over ones; counted among the punches the plan rules count together (the same
+    -- person unless visits are shared, the same limit period).
+    left join lateral (
+      select count(*) > vpl.count as spent
+      from punches q
+      where q.business_id = vp.business_id and q.plan_id = vp.plan_id
+        and (vpl.visits_shared or q.person_id = vp.person_id)
+        and (vpl.limit_period is null or date_trunc(vpl.limit_period, q.visit_date) = date_trunc(vpl.limit_period, vp.visit_date))
+        and (q.visit_date, q.id) <= (vp.visit_date, vp.id)
+    ) rollover on vpl.count is not null and vpl.rollover_count > 0
     union all
     select
       w.business_id || '-w' || w.id as key,${enrollmentCommon("w")},

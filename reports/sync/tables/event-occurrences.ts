@@ -7,7 +7,7 @@ import { businessColumns, franchiseJoin, franchiseId, fullName, localTime, type 
  */
 const OCCURRENCE_COUNTS: ReadonlyArray<readonly [name: string, sql: string]> = [
   ["completed_enrollment_count", "coalesce(vc.completed, 0)"],
-  ["completed_unpaid_count", "coalesce(vc.completed_unpaid, 0)"], // no punches yet (billing): every completed visit is unpaid
+  ["completed_unpaid_count", "coalesce(vc.completed_unpaid, 0)"], // completed visits without a punch
   ["enrollment_count", "coalesce(vc.visits, 0) + coalesce(wc.entries, 0)"],
   ["expired_enrollment_count", "coalesce(wc.expired, 0)"],
   ["is_waitlist_count", "coalesce(wc.entries, 0)"],
@@ -175,7 +175,13 @@ export const changedOccurrencesSql = `
   select v.business_id, v.event_occurrence_id from make_ups m join visits v on v.business_id = m.business_id and v.id = m.visit_id
    where m.created_at > $1
   union
-  -- A changed person (report_changed_people, filled first) shows in every enrollment of theirs,
+  -- A punch made, moved or deleted pays or stops paying its visit (report_plan_changes, whoever
+  -- wrote it: visits.punch_id is cleared by a foreign-key action that leaves updated_at alone).
+  select v.business_id, v.event_occurrence_id from report_plan_changes c
+    join visits v on v.business_id = c.business_id and v.id = c.visit_id where c.changed_at > $1
+  union
+  -- A changed person (report_changed_people, filled first) shows in every enrollment of theirs
+  -- (a changed plan's holders are among them: what pays and what could pay their visits),
   -- and a new visit can change which of their visits is the first.
   select v.business_id, v.event_occurrence_id from visits v
     join report_changed_people c on c.business_id = v.business_id and c.id = v.person_id

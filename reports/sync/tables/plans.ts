@@ -1,0 +1,50 @@
+import { PgClient } from "@effect/sql-pg"
+import { Effect } from "effect"
+import { type SqlClient, Statement } from "effect/sql"
+import * as rules from "../../../src/plans/rules.ts"
+
+/**
+ * Plans in the report sync. The plan rules (src/plans/rules.ts) as SQL text for the sync, which
+ * reads PostgreSQL through `pg` with statements assembled as text (sync.ts): the very fragments
+ * the Core API runs, rendered by the PostgreSQL compiler. Only the statement constructor is used (the fragments
+ * call `sql\`...\`` and `sql.literal`), never a connection; references are column expressions of
+ * the caller's query, so no bound parameter can appear, and one that did would be a defect.
+ */
+const compiler = PgClient.makeCompiler()
+const constructor = Statement.make(Effect.die("the report sync renders plan rules, it never runs them"), compiler, [], undefined)
+const sql = constructor as unknown as SqlClient.SqlClient
+
+const text = (fragment: Statement.Fragment): string => {
+  const [rendered, params] = compiler.compile(fragment, false)
+  if (params.length > 0) throw new Error(`a plan rule rendered for the report sync has parameters: ${rendered}`)
+  return rendered
+}
+const ref = (expression: string) => sql.literal(expression)
+
+/** Current on `date`: between its dates and not deactivated. `plan` aliases a `plans` row. */
+export const currentOnSql = (plan: string, date: string) => text(rules.currentOn(sql, plan, ref(date)))
+
+/** On hold on `date`. */
+export const onHoldOnSql = (plan: string, date: string) => text(rules.onHoldOn(sql, plan, ref(date)))
+
+/** Available on `date` for `person` (current, not on hold, visits left). */
+export const availableOnSql = (plan: string, person: string, date: string) => text(rules.availableOn(sql, plan, ref(person), ref(date)))
+
+/** A plan's type as the reports name it (person_plans' plan_type): a Pack of a single-visit-pass product is one. */
+export const planTypeSql = (plan: string, product: string) =>
+  `case when ${plan}.type = 'Pack' and ${product}.kind = 'single_visit_pass' then 'single_visit_pass' else lower(${plan}.type) end`
+
+/**
+ * Plans whose report rows may have changed, as `(business_id, id)`: every write to a plan, its
+ * holders, holds or punches (recorded by trigger in report_plan_changes, deletions included),
+ * and edits of its product or the product's revenue category. Runs inside the sync's snapshot
+ * with `$1` = changed since, before the changed people and occurrences (which expand it to the
+ * plans' holders and the visits they paid).
+ */
+export const changedPlansSql = `
+  select c.business_id, c.plan_id from report_plan_changes c where c.changed_at > $1
+  union
+  select pl.business_id, pl.id from plans pl
+    join plan_products pr on pr.business_id = pl.business_id and pr.id = pl.plan_product_id
+    left join revenue_categories rc on rc.business_id = pr.business_id and rc.id = pr.revenue_category_id
+   where greatest(pr.updated_at, rc.updated_at) > $1`
