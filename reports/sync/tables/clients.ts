@@ -76,6 +76,39 @@ export const clientsTable: StoreTable = {
       from visits v
       join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
       where (v.business_id, v.person_id) in (select p.business_id, p.id from people p where ${where})
+      group by 1, 2),
+    -- Their plans today. Current plans: available (current, not on hold, visits left); a
+    -- membership: an available plan granting membership (consider_member); on hold: current and
+    -- on hold. A plan's last usable date is the earliest of its end date, its exhaustion and its
+    -- deactivation (person_plans' last_usable_date): the last membership end date is the latest
+    -- of the membership-granting plans', null when one of them has none. The rules are evaluated
+    -- once per plan and holder (\`offset 0\` keeps the planner from copying them into each use).
+    pp as (
+      select r.business_id, r.person_id,
+             string_agg(r.name, ', ' order by r.name, r.id) filter (where r.available) as names,
+             string_agg(distinct r.type, ', ' order by r.type) filter (where r.available) as types,
+             string_agg(distinct r.revenue_category, ', ' order by r.revenue_category) filter (where r.available) as revenue_categories,
+             bool_or(r.available and r.consider_member) as membership,
+             bool_or(r.current and r.on_hold) as on_hold,
+             min(r.end_date) filter (where r.available) as next_end,
+             max(r.last_usable) filter (where r.consider_member) as last_membership_end,
+             bool_or(r.last_usable is null) filter (where r.consider_member) as unlimited_membership
+      from (
+        select cpp.business_id, cpp.person_id, cpl.id, cpl.name, cpl.consider_member, cpl.end_date,
+               ${planTypeSql("cpl", "cpr")} as type,
+               rc.name as revenue_category,
+               ${availableOnSql("cpl", "cpp.person_id", today)} as available,
+               ${currentOnSql("cpl", today)} as current,
+               ${onHoldOnSql("cpl", today)} as on_hold,
+               least(cpl.end_date, (cpl.exhausted_at at time zone b.time_zone)::date,
+                     (cpl.deactivated_at at time zone b.time_zone)::date) as last_usable
+        from plan_people cpp
+        join businesses b on b.id = cpp.business_id
+        join plans cpl on cpl.business_id = cpp.business_id and cpl.id = cpp.plan_id
+        join plan_products cpr on cpr.business_id = cpl.business_id and cpr.id = cpl.plan_product_id
+        left join revenue_categories rc on rc.business_id = cpr.business_id and rc.id = cpr.revenue_category_id
+        where (cpp.business_id, cpp.person_id) in (select p.business_id, p.id from people p where ${where})
+        offset 0) r
       group by 1, 2)
     select
       p.business_id || '-' || p.id as key,
@@ -161,6 +194,7 @@ export const clientsTable: StoreTable = {
       where r.business_id = p.business_id and r.provider_id = p.id
     ) dependents on true
     left join pv on pv.business_id = p.business_id and pv.person_id = p.id
+    left join pp pl on pl.business_id = p.business_id and pl.person_id = p.id
     left join visits lv on lv.business_id = pv.business_id and lv.id = (pv.last[2])::bigint
     left join event_occurrences lo on lo.business_id = lv.business_id and lo.id = lv.event_occurrence_id
     left join services lvs on lvs.business_id = lo.business_id and lvs.id = lo.service_id
@@ -169,33 +203,6 @@ export const clientsTable: StoreTable = {
              (array_agg(w.name order by w.accepted_at desc nulls last, w.id desc) filter (where w.accepted))[1] as last_name
       from waivers w where w.business_id = p.business_id and w.person_id = p.id
     ) pw on true
-    -- The person's plans today. Current plans: available (current, not on hold, visits left);
-    -- a membership: a plan granting membership (consider_member) that is available; on hold:
-    -- current and on hold. A plan's last usable date is the earliest of its end date, its
-    -- exhaustion and its deactivation (person_plans' last_usable_date): the last membership end
-    -- date is the latest of the person's membership-granting plans, null when one has none.
-    left join lateral (
-      select string_agg(cpl.name, ', ' order by cpl.name, cpl.id) filter (where r.available) as names,
-             string_agg(distinct ${planTypeSql("cpl", "cpr")}, ', ' order by ${planTypeSql("cpl", "cpr")}) filter (where r.available) as types,
-             string_agg(distinct rc.name, ', ' order by rc.name) filter (where r.available) as revenue_categories,
-             bool_or(r.available and cpl.consider_member) as membership,
-             bool_or(r.current and r.on_hold) as on_hold,
-             min(cpl.end_date) filter (where r.available) as next_end,
-             max(r.last_usable) filter (where cpl.consider_member) as last_membership_end,
-             bool_or(r.last_usable is null) filter (where cpl.consider_member) as unlimited_membership
-      from plan_people cpp
-      join plans cpl on cpl.business_id = cpp.business_id and cpl.id = cpp.plan_id
-      join plan_products cpr on cpr.business_id = cpl.business_id and cpr.id = cpl.plan_product_id
-      left join revenue_categories rc on rc.business_id = cpr.business_id and rc.id = cpr.revenue_category_id
-      cross join lateral (
-        select ${availableOnSql("cpl", "cpp.person_id", today)} as available,
-               ${currentOnSql("cpl", today)} as current,
-               ${onHoldOnSql("cpl", today)} as on_hold,
-               least(cpl.end_date, (cpl.exhausted_at at time zone b.time_zone)::date,
-                     (cpl.deactivated_at at time zone b.time_zone)::date) as last_usable
-      ) r
-      where cpp.business_id = p.business_id and cpp.person_id = p.id
-    ) pl on true
     where ${where}`
 }
 

@@ -14,7 +14,7 @@ const enrollmentCommon = (row: "v" | "w") => `
       mgr.names as account_manager_names,
       mgr.phones as account_manager_phones,
       null::text as address, -- people have no address in the Core API yet
-      avail.names as available_plans,
+      ${row === "v" ? `case when v.punch_id is null then ${availablePlans("v")} end` : availablePlans("w")} as available_plans,
       p.birthdate,
       p.email::text as email,
       ${fullName("p")} as full_name,
@@ -47,21 +47,20 @@ const enrollmentJoins = (row: "v" | "w") => `
     left join people p on p.business_id = ${row}.business_id and p.id = ${row}.person_id
     left join locations hl on hl.business_id = p.business_id and hl.id = p.location_id
     left join mgr on mgr.business_id = ${row}.business_id and mgr.dependent_id = ${row}.person_id
-    left join ins on ins.business_id = o.business_id and ins.event_occurrence_id = o.id
-    -- What could pay an unpaid enrollment: the person's plans available on the session's date
-    -- (the business's calendar date, as plan dates are), by name.
-    left join lateral (
-      select string_agg(ap.name, ', ' order by ap.name, ap.id) as names
-      from plan_people app join plans ap on ap.business_id = app.business_id and ap.id = app.plan_id
-      where app.business_id = ${row}.business_id and app.person_id = ${row}.person_id and ${unpaid(row)}
-        and ${availableOnSql("ap", `${row}.person_id`, sessionDate)}
-    ) avail on true`
+    left join ins on ins.business_id = o.business_id and ins.event_occurrence_id = o.id`
 
-/** The business-local calendar date of the session (plan dates and punches' visit_date are such dates). */
-const sessionDate = "(o.start_at at time zone b.time_zone)::date"
+/**
+ * What could pay an unpaid visit or a waitlist entry: the person's plans available on the
+ * session's date (the business's calendar date, as plan dates are), by name. A subquery of the
+ * SELECT list, evaluated per row after the joins: as a lateral join (or a CTE joined back) its
+ * misestimated size turned the statement's other joins into quadratic ones.
+ */
+const availablePlans = (row: "v" | "w") => `(
+        select string_agg(ap.name, ', ' order by ap.name, ap.id)
+        from plan_people app join plans ap on ap.business_id = app.business_id and ap.id = app.plan_id
+        where app.business_id = ${row}.business_id and app.person_id = ${row}.person_id
+          and ${availableOnSql("ap", `${row}.person_id`, "(o.start_at at time zone b.time_zone)::date")})`
 
-/** A visit without a punch; a waitlist entry (it is no visit, nothing pays for it). */
-const unpaid = (row: "v" | "w") => (row === "v" ? "v.punch_id is null" : "true")
 /**
  * Enrollments. `where` is a condition on the occurrence `o` (rows are replaced per changed
  * occurrence). A visit's row carries its state; a waitlist entry's row its waiting, expired or
@@ -166,7 +165,15 @@ export const enrollmentsTable: StoreTable = {
       coalesce(vpl.consider_member, false) as consider_member, -- the paying plan grants membership
       fv.id is not null as first_visit,
       vp.id is not null as is_paid,
-      coalesce(rollover.spent, false) as is_rollover,
+      -- A rollover punch: the plan's own visits (count) are spent first, in visit order, then the
+      -- rolled-over ones; counted among the punches the plan rules count together (the same
+      -- person unless visits are shared, the same limit period).
+      case when vpl.count is not null and vpl.rollover_count > 0 then (
+        select count(*) > vpl.count from punches q
+        where q.business_id = vp.business_id and q.plan_id = vp.plan_id
+          and (vpl.visits_shared or q.person_id = vp.person_id)
+          and (vpl.limit_period is null or date_trunc(vpl.limit_period, q.visit_date) = date_trunc(vpl.limit_period, vp.visit_date))
+          and (q.visit_date, q.id) <= (vp.visit_date, vp.id)) else false end as is_rollover,
       false as is_waitlist,
       mu.id is not null as make_up_issued,
       vpl.name as paid_with,
@@ -185,17 +192,6 @@ export const enrollmentsTable: StoreTable = {
     left join make_ups mu on mu.business_id = v.business_id and mu.visit_id = v.id
     left join punches vp on vp.business_id = v.business_id and vp.id = v.punch_id
     left join plans vpl on vpl.business_id = vp.business_id and vpl.id = vp.plan_id
-    -- A rollover punch: the plan's own visits (count) are spent first, in visit order, then the
-    -- rolled-over ones; counted among the punches the plan rules count together (the same
-    -- person unless visits are shared, the same limit period).
-    left join lateral (
-      select count(*) > vpl.count as spent
-      from punches q
-      where q.business_id = vp.business_id and q.plan_id = vp.plan_id
-        and (vpl.visits_shared or q.person_id = vp.person_id)
-        and (vpl.limit_period is null or date_trunc(vpl.limit_period, q.visit_date) = date_trunc(vpl.limit_period, vp.visit_date))
-        and (q.visit_date, q.id) <= (vp.visit_date, vp.id)
-    ) rollover on vpl.count is not null and vpl.rollover_count > 0
     union all
     select
       w.business_id || '-w' || w.id as key,${enrollmentCommon("w")},
