@@ -377,6 +377,24 @@ describe("the incremental sync", () => {
     expect(await clientOf(ann)).toMatchObject({ unpaid_visits: 2 })
   })
 
+  it("refreshes every holder of a shared plan when one of them spends it", async () => {
+    const cy = (await createPerson(server.pool, studio.id, { first_name: "Cy", last_name: "Cole" })).personId
+    const duo = await createPlanProduct(server.pool, studio.id, { kind: "pack", name: "Duo Pack", count: 1 })
+    const shared = await createPlan(server.pool, studio.id, duo.id, [ann, cy], { start_date: "2024-01-01", visits_shared: true })
+    const cyVisit = await visit(cy, "2024-06-12")
+    const annVisit = await visit(ann, "2024-06-12")
+    await sync("incremental")
+    expect((await enrollmentsOf(cy))[0]).toMatchObject({ visit_id: cyVisit, available_plans: "Duo Pack" })
+    expect(await clientOf(cy)).toMatchObject({ current_plans: "Duo Pack", current_plan_types: "pack", unpaid_visits: 1 })
+
+    // Ann spends the pack's one visit: nothing in Cy's records changed, yet the pack is gone from them.
+    await backdate()
+    await punch(annVisit, shared.id, ann, "2024-06-12")
+    await sync("incremental")
+    expect((await enrollmentsOf(cy))[0]).toMatchObject({ visit_id: cyVisit, is_paid: "f", available_plans: null })
+    expect(await clientOf(cy)).toMatchObject({ current_plans: null, current_plan_types: null, unpaid_visits: 1 })
+  })
+
   it("keeps the change log to what a later refresh still reads: the full rebuild prunes the rest", async () => {
     // Two marks: written an hour ago (before the rebuild's snapshot and its overlap), and now.
     await server.pool.query(
