@@ -6,13 +6,14 @@ import * as rules from "../../../src/plans/rules.ts"
 /**
  * Plans in the report sync. The plan rules (src/plans/rules.ts) as SQL text for the sync, which
  * reads PostgreSQL through `pg` with statements assembled as text (sync.ts): the very fragments
- * the Core API runs, rendered by the PostgreSQL compiler. Only the statement constructor is used (the fragments
- * call `sql\`...\`` and `sql.literal`), never a connection; references are column expressions of
- * the caller's query, so no bound parameter can appear, and one that did would be a defect.
+ * the Core API runs, rendered by the PostgreSQL compiler. The rules take a SqlClient but only
+ * build fragments with it (`sql\`...\`` and `sql.literal`), which the statement constructor
+ * alone does: it is given an acquirer that would die, and is never run. References are column
+ * expressions of the caller's query, so no bound parameter can appear (one would be a defect).
+ * They must not name the rules' own aliases (`pu`, `h`), which the rules' subqueries shadow.
  */
 const compiler = PgClient.makeCompiler()
-const constructor = Statement.make(Effect.die("the report sync renders plan rules, it never runs them"), compiler, [], undefined)
-const sql = constructor as unknown as SqlClient.SqlClient
+const sql = Statement.make(Effect.die("the report sync renders plan rules, it never runs them"), compiler, [], undefined) as unknown as SqlClient.SqlClient
 
 const text = (fragment: Statement.Fragment): string => {
   const [rendered, params] = compiler.compile(fragment, false)
