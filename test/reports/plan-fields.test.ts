@@ -335,7 +335,7 @@ describe("the incremental sync", () => {
     expect(await clientOf(ann)).toMatchObject({ current_plans: "Drop-in, Gold, Two Pack", current_plan_types: "membership, pack, single_visit_pass", unpaid_visits: 2 })
   })
 
-  it("shows a new punch, a hold, a deleted plan and a renamed revenue category", async () => {
+  it("shows a new punch, a hold, a renamed revenue category and a deleted plan", async () => {
     await backdate()
     ids.p5 = await punch(ids.v5, ids.dropIn, ann, "2024-06-10")
     await sync("incremental")
@@ -352,16 +352,23 @@ describe("the incremental sync", () => {
 
     await backdate()
     await createHold(server.pool, studio.id, ids.gold, fromToday(-1))
-    await server.pool.query(`update revenue_categories set name = 'Clubs', updated_at = now() where business_id = $1 and id = $2`, [
-      studio.id,
-      ids.memberships
-    ])
     await sync("incremental")
     expect(await clientOf(ann)).toMatchObject({ current_plans: "Two Pack", has_membership: "f", has_plan_on_hold: "t", current_plan_revenue_category: null })
     await backdate()
     await server.pool.query(`delete from plan_holds where business_id = $1 and plan_id = $2 and start_date = $3`, [studio.id, ids.gold, fromToday(-1)])
     await sync("incremental")
-    expect(await clientOf(ann)).toMatchObject({ current_plans: "Gold, Two Pack", has_membership: "t", current_plan_revenue_category: "Clubs" })
+    expect(await clientOf(ann)).toMatchObject({ current_plans: "Gold, Two Pack", has_membership: "t", current_plan_revenue_category: "Memberships" })
+
+    // A renamed revenue category shows in the holders' client rows; their enrollments (which
+    // name no category) are not read again.
+    await backdate()
+    await server.pool.query(`update revenue_categories set name = 'Clubs', updated_at = now() where business_id = $1 and id = $2`, [
+      studio.id,
+      ids.memberships
+    ])
+    const renamed = await sync("incremental")
+    expect(renamed.rows).toMatchObject({ clients: 1, enrollments: 0 })
+    expect(await clientOf(ann)).toMatchObject({ current_plan_revenue_category: "Clubs" })
 
     // Deleting a plan takes its punches (cascade) and so its visits' payment.
     await backdate()

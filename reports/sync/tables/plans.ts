@@ -37,15 +37,22 @@ export const planTypeSql = (plan: string, product: string) =>
 
 /**
  * Plans whose report rows may have changed, as `(business_id, id)`: every write to a plan, its
- * holders, holds or punches (recorded by trigger in report_plan_changes, deletions included),
- * and edits of its product or the product's revenue category. Runs inside the sync's snapshot
- * with `$1` = changed since, before the changed people and occurrences (which expand it to the
- * plans' holders and the visits they paid).
+ * holders, holds or punches, recorded by trigger in report_plan_changes (deletions included).
+ * Runs inside the sync's snapshot with `$1` = changed since, before the changed people and
+ * occurrences, which expand it to the plans' holders and all their enrollments (what paid them
+ * and what could).
  */
 export const changedPlansSql = `
-  select c.business_id, c.plan_id from report_plan_changes c where c.changed_at > $1
-  union
-  select pl.business_id, pl.id from plans pl
+  select c.business_id, c.plan_id from report_plan_changes c where c.changed_at > $1`
+
+/**
+ * Holders of plans whose product or the product's revenue category was edited, as
+ * `(business_id, id)` of people: a sold plan copies its product, so only the clients' current
+ * plan types and revenue categories (read through the product) can change, not enrollments.
+ */
+export const changedProductHoldersSql = `
+  select cpp.business_id, cpp.person_id from plan_people cpp
+    join plans pl on pl.business_id = cpp.business_id and pl.id = cpp.plan_id
     join plan_products pr on pr.business_id = pl.business_id and pr.id = pl.plan_product_id
     left join revenue_categories rc on rc.business_id = pr.business_id and rc.id = pr.revenue_category_id
    where greatest(pr.updated_at, rc.updated_at) > $1`
