@@ -20,7 +20,12 @@ export const CurrentGeneration = Schema.Struct({
   rebuilt_at: Schema.String,
   mode: Schema.Literals(["full", "incremental"]),
   /** A digest of the tables' columns: a store of another shape is rebuilt, not refreshed. */
-  schema: Schema.String
+  schema: Schema.String,
+  /**
+   * A digest of the SQL the rows were read with: a store read by another release's SQL (a field
+   * computed anew) is rebuilt by the next sync, and read meanwhile. Absent: written before it existed.
+   */
+  rows: Schema.optional(Schema.String)
 })
 export type CurrentGeneration = typeof CurrentGeneration.Type
 const decodeCurrent = Schema.decodeUnknownOption(Schema.fromJsonString(CurrentGeneration))

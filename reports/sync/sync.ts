@@ -34,7 +34,8 @@ import { createTableSql, type StoreTable } from "./tables/types.ts"
  *   their rows differ from the store's, the current file is copied to a new generation, the
  *   rows are replaced there, and it is published. When nothing differs only the watermark
  *   moves, so quiet minutes cost no copy. A store written by a release with other tables
- *   (`STORE_SCHEMA`), or none at all, is rebuilt in full instead.
+ *   (`STORE_SCHEMA`) or other extraction SQL (`STORE_ROWS`), or none at all, is rebuilt in
+ *   full instead.
  *
  * Syncs are serialized by a PostgreSQL advisory lock (the worker's queue, the CLI and a
  * second worker process all take it). PostgreSQL is read through `pg`, not the Effect SQL
@@ -74,8 +75,16 @@ const TABLES: ReadonlyArray<StoreTable> = [
   enrollmentsTable
 ]
 
+const digest = (parts: ReadonlyArray<string>) => createHash("sha256").update(parts.join(";")).digest("hex").slice(0, 16)
+
 /** Changes when a release changes the store's tables: the next sync then rebuilds in full. */
-export const STORE_SCHEMA = createHash("sha256").update(TABLES.map(createTableSql).join(";")).digest("hex").slice(0, 16)
+export const STORE_SCHEMA = digest(TABLES.map(createTableSql))
+
+/**
+ * Changes when a release changes how rows are read (a field once a constant now read from
+ * plans, say): the next sync rebuilds in full, while readers keep the store they have.
+ */
+export const STORE_ROWS = digest(TABLES.map((table) => table.select("true")))
 
 export const syncReports = async (options: SyncOptions): Promise<SyncSummary> => {
   const started = performance.now()
@@ -88,7 +97,11 @@ export const syncReports = async (options: SyncOptions): Promise<SyncSummary> =>
     try {
       const current = readCurrent(options.dir)
       const result =
-        options.mode === "incremental" && current && current.schema === STORE_SCHEMA && fs.existsSync(path.join(options.dir, current.file))
+        options.mode === "incremental" &&
+        current &&
+        current.schema === STORE_SCHEMA &&
+        current.rows === STORE_ROWS &&
+        fs.existsSync(path.join(options.dir, current.file))
           ? await incrementalRefresh(client, options.dir, current)
           : await fullRebuild(client, options.dir)
       return { ...result, duration_ms: Math.round(performance.now() - started) }
@@ -195,7 +208,7 @@ const fullRebuild = async (client: pg.Client, dir: string): Promise<Result> => {
   } finally {
     for (const file of files) removeFile(file)
   }
-  publish(dir, { generation, file: storeFile(generation), synced_at: at, rebuilt_at: at, mode: "full", schema: STORE_SCHEMA })
+  publish(dir, { generation, file: storeFile(generation), synced_at: at, rebuilt_at: at, mode: "full", schema: STORE_SCHEMA, rows: STORE_ROWS })
   removeOldGenerations(dir, generation)
   // Deletions before this snapshot are in the store now; later refreshes only look after it.
   const pruneBefore = new Date(Date.parse(at) - OVERLAP_MS)

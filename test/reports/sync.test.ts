@@ -154,6 +154,19 @@ describe("an incremental refresh", () => {
     expect(readCurrent(dir)!.schema).not.toBe("older")
   })
 
+  it("rebuilds in full when its rows were read by other SQL (a release computes a field anew), serving the old store meanwhile", async () => {
+    const current = readCurrent(dir)!
+    fs.writeFileSync(path.join(dir, "current.json"), JSON.stringify({ ...current, rows: "older" }))
+    const reader = makeReader(dir)
+    const open = await reader.acquire()
+    expect(open?.file).toBe(current.file)
+    reader.release(open!)
+    reader.close()
+    expect(await sync("incremental")).toMatchObject({ outcome: "full", generation: current.generation + 1 })
+    expect(readCurrent(dir)!.rows).not.toBe("older")
+    expect((await sync("incremental")).outcome).toBe("unchanged")
+  })
+
   it("rebuilds in full when there is no store yet", async () => {
     const other = `${dir}-fresh`
     try {
