@@ -17,7 +17,7 @@ import {
 } from "./generations.ts"
 import { changedPeopleSql, clientsTable, customFieldsTable } from "./tables/clients.ts"
 import { enrollmentsTable } from "./tables/enrollments.ts"
-import { changedPlansSql, changedProductHoldersSql } from "./tables/plans.ts"
+import { changedPlansSql, changedProductHoldersSql, turnedDayHoldersSql } from "./tables/plans.ts"
 import { eventOccurrenceStaffMembersTable } from "./tables/event-occurrence-staff-members.ts"
 import { changedOccurrencesSql, eventOccurrencesTable } from "./tables/event-occurrences.ts"
 import { createTableSql, type StoreTable } from "./tables/types.ts"
@@ -229,9 +229,10 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
       await client.query(`insert into report_changed_plans ${changedPlansSql}`, [since])
       await client.query("create temporary table report_changed_people (business_id bigint, id bigint) on commit drop")
       await client.query(`insert into report_changed_people ${changedPeopleSql}`, [since])
-      // People whose client row alone may have changed (their enrollments did not).
+      // People whose client row alone may have changed (their enrollments did not): holders of
+      // plans whose product was edited, or whose plans' standing turned with the day.
       await client.query("create temporary table report_changed_clients (business_id bigint, id bigint) on commit drop")
-      await client.query(`insert into report_changed_clients ${changedProductHoldersSql}`, [since])
+      await client.query(`insert into report_changed_clients ${changedProductHoldersSql} union ${turnedDayHoldersSql}`, [since])
       await client.query("create temporary table report_changed_occurrences (business_id bigint, id bigint) on commit drop")
       await client.query(`insert into report_changed_occurrences ${changedOccurrencesSql}`, [since])
       const changedOccurrence = "(o.business_id, o.id) in (select business_id, id from report_changed_occurrences)"

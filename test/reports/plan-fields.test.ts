@@ -1,6 +1,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { publish, readCurrent } from "../../reports/sync/generations.ts"
 import { syncReports } from "../../reports/sync/sync.ts"
 import { createHold, createPlan, createPlanProduct, createRevenueCategory } from "../support/billing-factories.ts"
 import { createBusiness, createPerson, createToken } from "../support/factories.ts"
@@ -45,6 +46,12 @@ const rowsOf = (response: TestResponse): Array<Record<string, unknown>> => {
 /** A calendar date `days` from today (far enough from the edges for any zone). */
 const fromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
 
+/** The business's calendar date `days` from its today (Los Angeles). */
+const localDay = (days: number) => {
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Los_Angeles" }).format(new Date())
+  return new Date(Date.parse(`${today}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
+}
+
 /** A session on `date` at 18:00 UTC (11:00 in Los Angeles: the same calendar date). */
 const session = async (date: string) => {
   const { rows } = await server.pool.query(
@@ -83,7 +90,7 @@ const punch = async (visitId: number, planId: number, personId: number, visitDat
  * two-minute overlap: the next incremental sync then re-reads only what changes after this, and
  * a change it must find through the plan change log is found only so.
  */
-const backdate = async () => {
+const backdate = async (by = "1 hour") => {
   const { rows } = await server.pool.query<{ table_name: string; column_name: string }>(
     `select table_name, column_name from information_schema.columns
      where table_schema = 'public' and data_type = 'timestamp with time zone'
@@ -91,7 +98,7 @@ const backdate = async () => {
      order by table_name = 'report_plan_changes', table_name` // last: backdating plans records changes
   )
   for (const { table_name, column_name } of rows) {
-    await server.pool.query(`update ${table_name} set ${column_name} = ${column_name} - interval '1 hour'`)
+    await server.pool.query(`update ${table_name} set ${column_name} = ${column_name} - $1::interval`, [by])
   }
 }
 
@@ -400,6 +407,21 @@ describe("the incremental sync", () => {
     await sync("incremental")
     expect((await enrollmentsOf(cy))[0]).toMatchObject({ visit_id: cyVisit, is_paid: "f", available_plans: null })
     expect(await clientOf(cy)).toMatchObject({ current_plans: null, current_plan_types: null, unpaid_visits: 1 })
+  })
+
+  it("refreshes the clients whose plans end with the business's day, though nothing was written", async () => {
+    const dee = (await createPerson(server.pool, studio.id, { first_name: "Dee", last_name: "Day" })).personId
+    const club = await createPlanProduct(server.pool, studio.id, { kind: "membership", name: "Day Club" })
+    const plan = await createPlan(server.pool, studio.id, club.id, [dee], { start_date: "2024-01-01", end_date: localDay(10) })
+    await sync("incremental")
+    expect(await clientOf(dee)).toMatchObject({ current_plans: "Day Club", has_membership: "t", last_membership_end_date: localDay(10) })
+
+    // The membership's last day was yesterday, set long ago; the last sync ran before today began.
+    await server.pool.query(`update plans set end_date = $3 where business_id = $1 and id = $2`, [studio.id, plan.id, localDay(-1)])
+    await backdate("3 days")
+    publish(reportsDir, { ...readCurrent(reportsDir)!, synced_at: new Date(Date.now() - 26 * 3_600_000).toISOString() })
+    await sync("incremental")
+    expect(await clientOf(dee)).toMatchObject({ current_plans: null, has_membership: "f", last_membership_end_date: localDay(-1) })
   })
 
   it("keeps the change log to what a later refresh still reads: the full rebuild prunes the rest", async () => {

@@ -56,3 +56,22 @@ export const changedProductHoldersSql = `
     join plan_products pr on pr.business_id = pl.business_id and pr.id = pl.plan_product_id
     left join revenue_categories rc on rc.business_id = pr.business_id and rc.id = pr.revenue_category_id
    where greatest(pr.updated_at, rc.updated_at) > $1`
+
+/**
+ * Holders of plans whose standing turned with the business's calendar day since `$1`: a plan
+ * starting, ending (the day after its end date), or a hold starting or ending on a day that
+ * began since then. Nothing is written when a day turns, yet current plans, membership and holds
+ * change: found here, in the businesses whose local date moved (most minutes none).
+ */
+export const turnedDayHoldersSql = `
+  select cpp.business_id, cpp.person_id
+  from businesses b
+  join plan_people cpp on cpp.business_id = b.id
+  join plans pl on pl.business_id = cpp.business_id and pl.id = cpp.plan_id
+  where ($1::timestamptz at time zone b.time_zone)::date < (now() at time zone b.time_zone)::date
+    and exists (
+      select 1 from (
+        select pl.start_date as day union all select pl.end_date + 1
+        union all select h.start_date from plan_holds h where h.business_id = pl.business_id and h.plan_id = pl.id
+        union all select h.end_date + 1 from plan_holds h where h.business_id = pl.business_id and h.plan_id = pl.id) d
+      where d.day > ($1::timestamptz at time zone b.time_zone)::date and d.day <= (now() at time zone b.time_zone)::date)`
