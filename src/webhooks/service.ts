@@ -277,14 +277,15 @@ export const replayWebhookEvent = Effect.fn("Webhooks.replay")(function* (id: nu
   if (!subscription.enabled) return yield* fail(Unprocessable, { key: "webhook_disabled", params: { id } })
   const eventId = yield* repo.eventOfSubscription(business.id, id, messageId)
   if (Option.isNone(eventId)) return yield* fail(NotFound, { key: "webhook_event_not_found", params: { id, event_id: messageId } })
-  const deliveryId = yield* sql.withTransaction(
+  // The answer is the delivery as queued, read in its own transaction: once it commits, the
+  // worker may deliver it before this request could read it again.
+  const found = yield* sql.withTransaction(
     Effect.gen(function* () {
       const deliveryId = yield* repo.insertReplay(business.id, id, eventId.value)
       yield* enqueueDelivery(business.id, deliveryId)
-      return deliveryId
+      return yield* repo.findDelivery(business.id, deliveryId)
     })
   ).pipe(Effect.orDie)
-  const found = yield* repo.findDelivery(business.id, deliveryId)
   const { delivery, attempts } = Option.getOrThrow(found)
   return { data: toDelivery(delivery, attempts) }
 })
