@@ -10,7 +10,7 @@ import {
   PersonWrite
 } from "./model.ts"
 import { relationsQueries } from "./relations-repo.ts"
-import { currentOn, memberOn, onHoldOn, visitsLeft } from "../plans/rules.ts"
+import { currentOn, memberOn, onHoldOn, visitsLeft } from "../shared/plan-rules.ts"
 
 /**
  * The SQL of people (relationships and custom field values: relations-repo.ts). Every statement

@@ -67,7 +67,7 @@ const groupBy = <A>(rows: ReadonlyArray<A>, key: (row: A) => number) => {
 
 /**
  * The current membership of a person: the name of their newest current consider_member plan not
- * on hold (the plan rules' member, src/plans/rules.ts), today in the business's zone. Without one,
+ * on hold (the plan rules' member, src/shared/plan-rules.ts), today in the business's zone. Without one,
  * `membership` is null and `secondary_info_field` says so the way the public API does.
  */
 const NO_MEMBERSHIP = "No Membership"

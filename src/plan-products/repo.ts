@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
-import { memberOn } from "../plans/rules.ts"
+import { memberOn } from "../shared/plan-rules.ts"
 import { type Page, totalCount } from "../shared/pagination.ts"
 import {
   type CatalogScope,

@@ -4,7 +4,7 @@ import { type Page, totalCount } from "../shared/pagination.ts"
 import { BusinessRow } from "../shared/request-context.ts"
 import { holdsQueries } from "./holds-repo.ts"
 import { PackProductRow, PLAN_FILTERS, type PlanFilter, PlanRow } from "./model.ts"
-import { availableOn, currentOn, onHoldOn, visitsLeft } from "./rules.ts"
+import { availableOn, currentOn, onHoldOn, visitsLeft } from "../shared/plan-rules.ts"
 
 /**
  * The SQL of person plans, packs and holds. The plan rules (current, on hold, visits left,

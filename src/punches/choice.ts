@@ -1,5 +1,5 @@
 import type { SqlClient, Statement } from "effect/sql"
-import { availableOn, type DateRef, type PersonRef, visitsLeft } from "../plans/rules.ts"
+import { availableOn, type DateRef, type PersonRef, visitsLeft } from "../shared/plan-rules.ts"
 
 /**
  * The automatic plan choice, written once: which of a person's plans may pay for a visit, and
@@ -7,7 +7,7 @@ import { availableOn, type DateRef, type PersonRef, visitsLeft } from "../plans/
  * registered or completed) and by eligibility's `plan_required` (Commerce.planHolders).
  *
  * Suitable for a visit of service S at location L with staff T on the business-local date D:
- * held by the person, available on D (src/plans/rules.ts: current, not on hold, a visit left),
+ * held by the person, available on D (src/shared/plan-rules.ts: current, not on hold, a visit left),
  * and covering the visit: the plan's product lists no services or lists S; the plan has no
  * location or L; the plan has no staff member or one of T. A visit without a location (or staff)
  * is covered only by plans without that restriction.

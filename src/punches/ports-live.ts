@@ -52,7 +52,7 @@ export const CommerceLive = Layer.effect(Commerce)(
   })
 )
 
-/** Memberships: src/plans/rules.ts `memberOn`. */
+/** Memberships: src/shared/plan-rules.ts `memberOn`. */
 export const MembershipsLive = Layer.effect(Memberships)(
   Effect.gen(function* () {
     const repo = yield* PunchesRepo

@@ -1,13 +1,13 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { currentOn, memberOn, onHoldOn, visitsLeft } from "../plans/rules.ts"
+import { currentOn, memberOn, onHoldOn, visitsLeft } from "../shared/plan-rules.ts"
 import { type Coverage, choiceOrder, suitableFor } from "./choice.ts"
 import { PlanStanding, PunchRow, PunchVisit } from "./model.ts"
 
 /**
  * The SQL of punches and of every question billing answers about plans for lower domains (the
  * automatic choice, eligibility's plan holders, membership). The plan rules themselves are
- * src/plans/rules.ts's fragments and the choice's are src/punches/choice.ts's.
+ * src/shared/plan-rules.ts's fragments and the choice's are src/punches/choice.ts's.
  */
 const Ids = Schema.Array(Schema.Number)
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
@@ -214,7 +214,7 @@ const make = Effect.gen(function* () {
     /** The business-local calendar date of an instant (plans' dates are the business's). */
     localDate: (businessId: number, at: Date) => localDate({ businessId, at }).pipe(Effect.map((row) => row.date), Effect.orDie),
 
-    /** Of the people, who is a member on the date (src/plans/rules.ts memberOn). */
+    /** Of the people, who is a member on the date (src/shared/plan-rules.ts memberOn). */
     members: (businessId: number, personIds: ReadonlyArray<number>, date: string) =>
       personIds.length === 0
         ? Effect.succeed(new Set<number>() as ReadonlySet<number>)

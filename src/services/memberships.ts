@@ -2,7 +2,7 @@ import { Context, type Effect } from "effect"
 
 /**
  * Who is a member (members-only visibility here, the members-only and clients-only eligibility
- * rules). Membership comes from plans (billing, src/plans/rules.ts `memberOn`), which sits above
+ * rules). Membership comes from plans (billing, src/shared/plan-rules.ts `memberOn`), which sits above
  * the schedule: services declares the question and src/punches/memberships-live.ts answers it;
  * provided in src/layers.ts.
  */

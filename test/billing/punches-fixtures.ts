@@ -108,7 +108,7 @@ export const startBillingWorld = async () => {
 export type BillingWorld = Awaited<ReturnType<typeof startBillingWorld>>
 
 /**
- * Makes the person a member the way the plan rules define it (src/plans/rules.ts memberOn): a
+ * Makes the person a member the way the plan rules define it (src/shared/plan-rules.ts memberOn): a
  * current `consider_member` membership without an end, unlimited unless `count` is given
  * (`count: 0`: a member who holds no visit, so no plan lifts plan_required). Tests of other areas
  * use it where they set people.is_member before membership came from plans.

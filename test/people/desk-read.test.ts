@@ -55,7 +55,7 @@ beforeAll(async () => {
      where id = $1`,
     [client.personId, location.id]
   )
-  // A member holds a current consider_member plan (src/plans/rules.ts memberOn).
+  // A member holds a current consider_member plan (src/shared/plan-rules.ts memberOn).
   const membership = await createPlanProduct(server.pool, business.id, { kind: "membership", name: "Gold Membership" })
   await createPlan(server.pool, business.id, membership.id, [client.personId], { start_date: "2020-01-01" })
   await server.pool.query(`update people set updated_at = '2024-06-01T00:00:00Z' where id = $1`, [client.personId])

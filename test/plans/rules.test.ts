@@ -1,12 +1,12 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { availableOn, currentOn, memberOn, onHoldOn, visitsLeft } from "../../src/plans/rules.ts"
+import { availableOn, currentOn, memberOn, onHoldOn, visitsLeft } from "../../src/shared/plan-rules.ts"
 import { createHold, createPlan, createPlanProduct } from "../support/billing-factories.ts"
 import { createBusiness, createPerson } from "../support/factories.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
 
-/** The shared plan rules (src/plans/rules.ts) as SQL against a real database. */
+/** The shared plan rules (src/shared/plan-rules.ts) as SQL against a real database. */
 let server: TestServer
 let businessId: number
 let alice: number

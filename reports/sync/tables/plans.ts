@@ -1,10 +1,10 @@
 import { PgClient } from "@effect/sql-pg"
 import { Effect } from "effect"
 import { type SqlClient, Statement } from "effect/sql"
-import * as rules from "../../../src/plans/rules.ts"
+import * as rules from "../../../src/shared/plan-rules.ts"
 
 /**
- * Plans in the report sync. The plan rules (src/plans/rules.ts) as SQL text for the sync, which
+ * Plans in the report sync. The plan rules (src/shared/plan-rules.ts) as SQL text for the sync, which
  * reads PostgreSQL through `pg` with statements assembled as text (sync.ts): the very fragments
  * the Core API runs, rendered by the PostgreSQL compiler. The rules take a SqlClient but only
  * build fragments with it (`sql\`...\`` and `sql.literal`), which the statement constructor
