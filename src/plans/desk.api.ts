@@ -4,7 +4,7 @@ import { DeskAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
 import { BadRequest, NotFound, Unprocessable } from "../shared/errors.ts"
 import { IdempotencyHeaders } from "../shared/idempotency.ts"
-import { IdFromString } from "../shared/schemas.ts"
+import { IdFromString, PersonTargetParam } from "../shared/schemas.ts"
 import {
   HoldInput,
   Holds,
@@ -67,7 +67,7 @@ export const PlansDeskApi = HttpApiGroup.make("plansDesk")
   )
   .add(
     HttpApiEndpoint.get("personList", "/api/v2/desk/people/:person_id/plans", {
-      params: { person_id: IdFromString },
+      params: { person_id: PersonTargetParam },
       query: PersonPlanListQuery,
       success: PlanPage,
       error: [BadRequest, NotFound]

@@ -8,7 +8,7 @@ import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts
 import { formatMoney } from "../shared/money.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
 import { RequestContext } from "../shared/request-context.ts"
-import { formatTimestamp } from "../shared/schemas.ts"
+import { type PersonTarget, formatTimestamp } from "../shared/schemas.ts"
 import { isCalendarDate, localDateAt } from "../shared/zoned-time.ts"
 import { emitWebhookEvent } from "../webhooks/emit.ts"
 import {
@@ -129,15 +129,18 @@ const listWith = Effect.fn("Plans.list")(function* (
 /** Every plan of the business, newest start first. */
 export const listDeskPlans = (query: PlanListQuery) => listWith(query, undefined)
 
-export const listDeskPersonPlans = Effect.fn("Plans.deskPersonList")(function* (personId: number, query: PersonPlanListQuery) {
+export const listDeskPersonPlans = Effect.fn("Plans.deskPersonList")(function* (target: PersonTarget, query: PersonPlanListQuery) {
+  const personId = target === "me" ? (yield* CurrentStaff).personId : target
   yield* requireLivePerson(personId)
   return yield* listWith(query, personId)
 })
 
 /** Client mode: the token's person and their dependents; anyone else is not found. */
-export const listFrontPersonPlans = Effect.fn("Plans.frontPersonList")(function* (personId: number, query: PersonPlanListQuery) {
+export const listFrontPersonPlans = Effect.fn("Plans.frontPersonList")(function* (target: PersonTarget, query: PersonPlanListQuery) {
   yield* privateResponse
-  yield* requireInReach(yield* clientReach, personId)
+  const reach = yield* clientReach
+  const personId = target === "me" ? reach.selfId : target
+  yield* requireInReach(reach, personId)
   return yield* listWith(query, personId)
 })
 

@@ -163,3 +163,10 @@ export const IdListFromString = Schema.String.annotate({ description: "Comma-del
     ),
     Schema.annotate(message("field_must_be_positive_integer"))
   )
+
+/** A person in a path (`/people/:person_id/...`): an id, or `me` for the caller's own person. */
+export const PersonTargetParam = Schema.Union([
+  Schema.Literal("me"),
+  IdFromString
+]).annotate({ description: "A person id, or `me`" })
+export type PersonTarget = typeof PersonTargetParam.Type

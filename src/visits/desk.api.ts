@@ -5,7 +5,8 @@ import { docs } from "../shared/docs.ts"
 import { BadRequest, NotFound, Unprocessable } from "../shared/errors.ts"
 import { PageFields, PageQuery } from "../shared/pagination.ts"
 import { IdFromString } from "../shared/schemas.ts"
-import { PersonTargetParam, VisitCreateDeskInput, VisitListQuery, VisitSummary, VisitUpdateInput, VisitWire } from "./model.ts"
+import { PersonTargetParam } from "../shared/schemas.ts"
+import { VisitCreateDeskInput, VisitListQuery, VisitSummary, VisitUpdateInput, VisitWire } from "./model.ts"
 
 const visits = Schema.Struct({ visits: Schema.Array(VisitWire) })
 const visitPage = Schema.Struct({ visits: Schema.Array(VisitWire), ...PageFields })

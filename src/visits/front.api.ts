@@ -5,7 +5,8 @@ import { docs } from "../shared/docs.ts"
 import { BadRequest, NotFound, Unauthorized, Unprocessable } from "../shared/errors.ts"
 import { PageFields } from "../shared/pagination.ts"
 import { IdFromString } from "../shared/schemas.ts"
-import { PersonTargetParam, VisitCreateFrontInput, VisitListQuery, VisitWire } from "./model.ts"
+import { PersonTargetParam } from "../shared/schemas.ts"
+import { VisitCreateFrontInput, VisitListQuery, VisitWire } from "./model.ts"
 
 const visits = Schema.Struct({ visits: Schema.Array(VisitWire) })
 

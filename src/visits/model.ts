@@ -72,12 +72,6 @@ export const toVisitWire = (row: VisitRow): VisitWire => ({
 // ---------------------------------------------------------------------------------------------
 // Visit endpoints: path targets, queries, bodies and the completed-visit summary
 
-/** A person in a visits path: an id, or `me` for the caller's own person. */
-export const PersonTargetParam = Schema.Union([
-  Schema.Literal("me"),
-  IdFromString
-]).annotate({ description: "A person id, or `me`" })
-export type PersonTarget = typeof PersonTargetParam.Type
 
 /** from/to/event_occurrence_id and pages, as the spec gives them for a person's visits. */
 export const VisitListQuery = Schema.Struct({

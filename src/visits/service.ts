@@ -9,7 +9,8 @@ import type { Locale } from "../shared/locale.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
 import { pairedRange } from "../shared/ranges.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
-import { type PersonTarget, type VisitListQuery, type VisitRow, type VisitSummary, toVisitWire } from "./model.ts"
+import type { PersonTarget } from "../shared/schemas.ts"
+import { type VisitListQuery, type VisitRow, type VisitSummary, toVisitWire } from "./model.ts"
 import { VisitsRepo } from "./repo.ts"
 
 /**

@@ -164,6 +164,9 @@ describe("lists", () => {
     expect(own.status, own.text).toBe(200)
     expect(ids(own)).toEqual([plans.current])
     expect(own.headers["cache-control"]).toContain("private")
+    const me = await request("GET", `/api/v2/front/people/me/plans?filter=usable`, clientToken)
+    expect(me.status, me.text).toBe(200)
+    expect(ids(me)).toEqual([plans.current])
     const dependents = await request("GET", `/api/v2/front/people/${dependent}/plans`, clientToken)
     expect(ids(dependents)).toEqual([plans.dependent])
     for (const person of [bob, foreignPerson, 999999]) {
