@@ -42,6 +42,8 @@ import { PlanProductsFrontApi } from "./plan-products/front.api.ts"
 import { RevenueCategoriesDeskApi } from "./revenue-categories/desk.api.ts"
 import { SalesTaxesDeskApi } from "./sales-taxes/desk.api.ts"
 import { PlansDeskApi } from "./plans/desk.api.ts"
+import { InvoicesDeskApi } from "./invoices/desk.api.ts"
+import { InvoicesFrontApi } from "./invoices/front.api.ts"
 import { PlansFrontApi } from "./plans/front.api.ts"
 
 /**
@@ -98,7 +100,10 @@ export const Api = apiOf(
   SalesTaxesDeskApi,
   // Billing: person plans
   PlansFrontApi,
-  PlansDeskApi
+  PlansDeskApi,
+  // Billing: invoices
+  InvoicesFrontApi,
+  InvoicesDeskApi
 )
   .annotateMerge(
     OpenApi.annotations({

@@ -39,6 +39,7 @@ import { PlanProductsDeskLive, PlanProductsFrontLive } from "./plan-products/han
 import { RevenueCategoriesDeskLive } from "./revenue-categories/handlers.ts"
 import { SalesTaxesDeskLive } from "./sales-taxes/handlers.ts"
 import { PlansDeskLive, PlansFrontLive } from "./plans/handlers.ts"
+import { InvoicesDeskLive, InvoicesFrontLive } from "./invoices/handlers.ts"
 
 /** The schedule's handler groups. */
 const ScheduleHandlersLive = Layer.mergeAll(
@@ -98,7 +99,10 @@ const HandlersLive = Layer.mergeAll(
   SalesTaxesDeskLive,
   // Billing: person plans
   PlansFrontLive,
-  PlansDeskLive
+  PlansDeskLive,
+  // Billing: invoices
+  InvoicesFrontLive,
+  InvoicesDeskLive
 )
 
 /** The routes: the API, its OpenAPI document and docs page, behind the request pipeline. */

@@ -35,6 +35,8 @@ import { PlanProductsRepo } from "./plan-products/repo.ts"
 import { RevenueCategoriesRepo } from "./revenue-categories/repo.ts"
 import { SalesTaxesRepo } from "./sales-taxes/repo.ts"
 import { PlansRepo } from "./plans/repo.ts"
+import { InvoicesRepo } from "./invoices/repo.ts"
+import { InvoiceItemsRepo } from "./invoices/items-repo.ts"
 import { FutureVisitsLive } from "./visits/future-visits-live.ts"
 import { WaitlistEntriesLive } from "./waitlists/entries-live.ts"
 import { PlanTermsRepo } from "./plan-terms/repo.ts"
@@ -102,6 +104,9 @@ const RepositoriesLive = Layer.mergeAll(
   SalesTaxesRepo.layer,
   // Billing: person plans
   PlansRepo.layer,
+  // Billing: invoices
+  InvoicesRepo.layer,
+  InvoiceItemsRepo.layer,
   // Ports a lower domain declares and a higher one answers: people asks visits, visits asks waitlists.
   FutureVisitsLive.pipe(Layer.provide(VisitsRepo.layer)),
   // Billing: plan terms. Document terms are signed with the configured provider (SIGNING_PROVIDER);

@@ -157,3 +157,15 @@ export const deleteBooking = Effect.fn("Bookings.delete")(function* (caller: Cal
     })
   )
 })
+
+/**
+ * A booking tied to an invoice completes, with its leases, when the invoice closes (spec:
+ * bookings tied to invoices). Runs on the caller's transaction; a booking already completed,
+ * expired or gone changes nothing.
+ */
+export const completeInvoicedBooking = Effect.fn("Bookings.completeInvoiced")(function* (businessId: number, bookingId: number) {
+  const repo = yield* BookingsRepo
+  const booking = yield* repo.find(businessId, bookingId, { lock: true })
+  if (!booking || booking.state !== "incomplete") return
+  yield* completeLeases(businessId, bookingId, yield* repo.leasesOf(businessId, [bookingId]))
+})

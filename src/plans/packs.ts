@@ -8,7 +8,7 @@ import { idempotent } from "../shared/idempotency.ts"
 import { isCalendarDate } from "../shared/zoned-time.ts"
 import { emitWebhookEvent } from "../webhooks/emit.ts"
 import { commitmentEnd, type PackCreateInput, Packs } from "./model.ts"
-import { PlansRepo } from "./repo.ts"
+import { type PlanInsert, PlansRepo } from "./repo.ts"
 import { businessToday, findPlan, money, now, packWire, planPayload } from "./service.ts"
 
 /**
@@ -80,6 +80,26 @@ const packFields = Effect.fn("Packs.fields")(function* (productId: number, input
 })
 
 /**
+ * The one way a person plan is created (a pack given here, a plan product sold by an invoice):
+ * the plan and its people, its terms record when the product requires terms (accepted by the
+ * payer), and plan.created and person_plan.created, all on the caller's transaction.
+ */
+export const createPersonPlan = Effect.fn("Plans.createPersonPlan")(function* (
+  plan: PlanInsert,
+  personIds: ReadonlyArray<number>,
+  terms: { readonly payerPersonId: number; readonly acceptanceType: string; readonly terms: string } | null,
+  at: Date
+) {
+  const business = yield* CurrentBusiness
+  const repo = yield* PlansRepo
+  const id = yield* repo.insert(business.id, plan, personIds, at)
+  if (terms !== null) yield* repo.insertTerms(business.id, { planId: id, ...terms }, at)
+  yield* emitWebhookEvent(business.id, "plan.created", planPayload(id))
+  yield* emitWebhookEvent(business.id, "person_plan.created", planPayload(id))
+  return id
+})
+
+/**
  * POST /desk/pack_products/:id/packs. Any staff member may give a pack (only the pack product
  * endpoints need a manager). With terms to accept, the plan's terms record is created for the
  * primary person (the payer). plan.created and person_plan.created go out with the plan.
@@ -93,19 +113,14 @@ export const createPack = Effect.fn("Packs.create")(function* (productId: number
     const fields = yield* packFields(productId, input)
     const at = yield* now
     const id = yield* sql.withTransaction(
-      Effect.gen(function* () {
-        const id = yield* repo.insert(business.id, { ...fields.plan, createdByStaffMemberId: staff.staffMemberId }, fields.personIds, at)
-        if (fields.product.terms_acceptance_required) {
-          yield* repo.insertTerms(
-            business.id,
-            { planId: id, payerPersonId: fields.personIds[0]!, acceptanceType: fields.product.terms_acceptance_type, terms: fields.product.terms ?? "" },
-            at
-          )
-        }
-        yield* emitWebhookEvent(business.id, "plan.created", planPayload(id))
-        yield* emitWebhookEvent(business.id, "person_plan.created", planPayload(id))
-        return id
-      })
+      createPersonPlan(
+        { ...fields.plan, createdByStaffMemberId: staff.staffMemberId },
+        fields.personIds,
+        fields.product.terms_acceptance_required
+          ? { payerPersonId: fields.personIds[0]!, acceptanceType: fields.product.terms_acceptance_type, terms: fields.product.terms ?? "" }
+          : null,
+        at
+      )
     ).pipe(Effect.catchTag("SqlError", Effect.die))
     return { packs: [packWire((yield* repo.find(business.id, yield* businessToday, id))!, yield* money)] }
   })

@@ -38,7 +38,10 @@ export interface PlanInsert {
   readonly endDate: string | null
   readonly staffMemberId: number | null
   readonly locationId: number | null
-  readonly createdByStaffMemberId: number
+  /** Null when a client's own purchase created it (an invoice closed in client mode). */
+  readonly createdByStaffMemberId: number | null
+  /** Memberships and prepaids with a per-period count; absent: none. */
+  readonly limitPeriod?: "week" | "month" | "year" | null
 }
 
 const make = Effect.gen(function* () {
@@ -134,16 +137,17 @@ const make = Effect.gen(function* () {
       endDate: Schema.NullOr(Schema.String),
       staffMemberId: Schema.NullOr(Schema.Number),
       locationId: Schema.NullOr(Schema.Number),
-      createdByStaffMemberId: Schema.Number,
+      createdByStaffMemberId: Schema.NullOr(Schema.Number),
+      limitPeriod: Schema.NullOr(Schema.String),
       now: Schema.Date
     }),
     Result: Id,
     execute: (r) =>
       sql`insert into plans (business_id, plan_product_id, type, name, description, price_cents, count, consider_member, visits_shared,
-            start_date, end_date, staff_member_id, location_id, created_by_staff_member_id, created_at, updated_at)
+            start_date, end_date, staff_member_id, location_id, created_by_staff_member_id, limit_period, created_at, updated_at)
           values (${r.businessId}, ${r.planProductId}, ${r.type}, ${r.name}, ${r.description}, ${r.priceCents}, ${r.count},
             ${r.considerMember}, ${r.visitsShared}, ${r.startDate}::date, ${r.endDate}::date, ${r.staffMemberId}, ${r.locationId},
-            ${r.createdByStaffMemberId}, ${r.now}, ${r.now})
+            ${r.createdByStaffMemberId}, ${r.limitPeriod}, ${r.now}, ${r.now})
           returning id`
   })
   const insertPeople = SqlSchema.void({
@@ -268,7 +272,7 @@ const make = Effect.gen(function* () {
     /** A plan and its people (the first is the primary participant), in the caller's transaction. */
     insert: (businessId: number, plan: PlanInsert, personIds: ReadonlyArray<number>, now: Date) =>
       Effect.gen(function* () {
-        const { id } = yield* insertPlan({ businessId, ...plan, now })
+        const { id } = yield* insertPlan({ businessId, ...plan, limitPeriod: plan.limitPeriod ?? null, now })
         yield* insertPeople({ businessId, planId: id, personIds })
         return id
       }).pipe(Effect.orDie),

@@ -247,4 +247,18 @@ export const de: Catalog = {
   plan_terms_not_signed: "Das Dokument mit den Bedingungen wurde noch nicht unterschrieben",
   plan_terms_signing_unavailable: "Die Dokumentunterzeichnung ist derzeit nicht verfügbar; bitte versuchen Sie es später erneut",
   //
+  // Billing: invoices
+  invoice_not_found: "Rechnung %{id} nicht gefunden",
+  invoice_item_not_found: "Rechnungsposition %{id} nicht gefunden",
+  invoice_discount_not_found: "Rechnungsposition %{id} hat keinen Rabatt",
+  invoice_prorate_not_found: "Rechnungsposition %{id} hat keine anteilige Berechnung",
+  invoice_state_event_invalid: "Die Rechnung kann nicht von %{state} zu %{event} wechseln",
+  invoice_not_editable: "Rechnung %{id} ist %{state} und kann nicht mehr geändert werden",
+  invoice_product_suspended: "Planprodukt %{id} kann nicht verkauft werden",
+  invoice_signup_fee_alone: "Eine Anmeldegebühr kann nicht allein entfernt werden; entfernen Sie Position %{id}, zu der sie gehört",
+  invoice_coupon_not_found: "Gutschein %{code} nicht gefunden",
+  invoice_prorate_not_membership: "Nur eine Mitgliedschaftsposition kann anteilig berechnet werden (Position %{id})",
+  invoice_prorate_count_unlimited: "%{field} gilt nur für Mitgliedschaften mit begrenzter Besuchszahl",
+  invoice_discount_one_of: "Geben Sie amount_cents oder percent an, nicht beides",
+  //
 }

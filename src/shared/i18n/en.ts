@@ -250,6 +250,20 @@ export const en = {
   plan_terms_not_signed: "The terms document has not been signed yet",
   plan_terms_signing_unavailable: "Document signing is unavailable right now; please try again later",
   //
+  // Billing: invoices
+  invoice_not_found: "Invoice %{id} not found",
+  invoice_item_not_found: "Invoice item %{id} not found",
+  invoice_discount_not_found: "Invoice item %{id} has no discount",
+  invoice_prorate_not_found: "Invoice item %{id} has no proration",
+  invoice_state_event_invalid: "The invoice cannot go from %{state} to %{event}",
+  invoice_not_editable: "Invoice %{id} is %{state} and can no longer be changed",
+  invoice_product_suspended: "Plan product %{id} cannot be sold",
+  invoice_signup_fee_alone: "A signup fee cannot be removed alone; remove item %{id} it belongs to",
+  invoice_coupon_not_found: "Coupon %{code} not found",
+  invoice_prorate_not_membership: "Only a membership item can be prorated (item %{id})",
+  invoice_prorate_count_unlimited: "%{field} applies only to memberships with a limited number of visits",
+  invoice_discount_one_of: "Give amount_cents or percent, not both",
+  //
 } as const
 
 export type MessageKey = keyof typeof en

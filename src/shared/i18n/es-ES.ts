@@ -247,4 +247,18 @@ export const esES: Catalog = {
   plan_terms_not_signed: "El documento de condiciones aún no se ha firmado",
   plan_terms_signing_unavailable: "La firma de documentos no está disponible en este momento; inténtelo de nuevo más tarde",
   //
+  // Billing: invoices
+  invoice_not_found: "No se encontró la factura %{id}",
+  invoice_item_not_found: "No se encontró la línea de factura %{id}",
+  invoice_discount_not_found: "La línea de factura %{id} no tiene descuento",
+  invoice_prorate_not_found: "La línea de factura %{id} no tiene prorrateo",
+  invoice_state_event_invalid: "La factura no puede pasar de %{state} a %{event}",
+  invoice_not_editable: "La factura %{id} está en %{state} y ya no se puede modificar",
+  invoice_product_suspended: "El producto de plan %{id} no se puede vender",
+  invoice_signup_fee_alone: "Una cuota de inscripción no se puede eliminar sola; elimine la línea %{id} a la que pertenece",
+  invoice_coupon_not_found: "No se encontró el cupón %{code}",
+  invoice_prorate_not_membership: "Solo se puede prorratear una línea de membresía (línea %{id})",
+  invoice_prorate_count_unlimited: "%{field} solo se aplica a membresías con un número limitado de visitas",
+  invoice_discount_one_of: "Indique amount_cents o percent, no ambos",
+  //
 }

@@ -247,4 +247,18 @@ export const fr: Catalog = {
   plan_terms_not_signed: "Le document des conditions n'a pas encore été signé",
   plan_terms_signing_unavailable: "La signature de documents est indisponible pour le moment ; veuillez réessayer plus tard",
   //
+  // Billing: invoices
+  invoice_not_found: "Facture %{id} introuvable",
+  invoice_item_not_found: "Ligne de facture %{id} introuvable",
+  invoice_discount_not_found: "La ligne de facture %{id} n'a pas de remise",
+  invoice_prorate_not_found: "La ligne de facture %{id} n'a pas de prorata",
+  invoice_state_event_invalid: "La facture ne peut pas passer de %{state} à %{event}",
+  invoice_not_editable: "La facture %{id} est %{state} et ne peut plus être modifiée",
+  invoice_product_suspended: "Le produit %{id} ne peut pas être vendu",
+  invoice_signup_fee_alone: "Des frais d'inscription ne peuvent pas être retirés seuls ; retirez la ligne %{id} à laquelle ils appartiennent",
+  invoice_coupon_not_found: "Coupon %{code} introuvable",
+  invoice_prorate_not_membership: "Seule une ligne d'abonnement peut être calculée au prorata (ligne %{id})",
+  invoice_prorate_count_unlimited: "%{field} ne s'applique qu'aux abonnements à nombre de visites limité",
+  invoice_discount_one_of: "Indiquez amount_cents ou percent, pas les deux",
+  //
 }

@@ -247,4 +247,18 @@ export const ltLT: Catalog = {
   plan_terms_not_signed: "Sąlygų dokumentas dar nepasirašytas",
   plan_terms_signing_unavailable: "Dokumentų pasirašymas šiuo metu nepasiekiamas; bandykite vėliau",
   //
+  // Billing: invoices
+  invoice_not_found: "Sąskaita %{id} nerasta",
+  invoice_item_not_found: "Sąskaitos eilutė %{id} nerasta",
+  invoice_discount_not_found: "Sąskaitos eilutė %{id} neturi nuolaidos",
+  invoice_prorate_not_found: "Sąskaitos eilutė %{id} neturi proporcingo perskaičiavimo",
+  invoice_state_event_invalid: "Sąskaita negali pereiti iš %{state} į %{event}",
+  invoice_not_editable: "Sąskaita %{id} yra %{state} ir jos nebegalima keisti",
+  invoice_product_suspended: "Plano produkto %{id} parduoti negalima",
+  invoice_signup_fee_alone: "Registracijos mokesčio negalima pašalinti atskirai; pašalinkite eilutę %{id}, kuriai jis priklauso",
+  invoice_coupon_not_found: "Kuponas %{code} nerastas",
+  invoice_prorate_not_membership: "Proporcingai perskaičiuoti galima tik narystės eilutę (eilutė %{id})",
+  invoice_prorate_count_unlimited: "%{field} taikomas tik narystėms su ribotu apsilankymų skaičiumi",
+  invoice_discount_one_of: "Nurodykite amount_cents arba percent, ne abu",
+  //
 }

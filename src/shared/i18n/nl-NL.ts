@@ -247,4 +247,18 @@ export const nlNL: Catalog = {
   plan_terms_not_signed: "Het voorwaardendocument is nog niet ondertekend",
   plan_terms_signing_unavailable: "Documenten ondertekenen is nu niet beschikbaar; probeer het later opnieuw",
   //
+  // Billing: invoices
+  invoice_not_found: "Factuur %{id} niet gevonden",
+  invoice_item_not_found: "Factuurregel %{id} niet gevonden",
+  invoice_discount_not_found: "Factuurregel %{id} heeft geen korting",
+  invoice_prorate_not_found: "Factuurregel %{id} heeft geen pro-rataverrekening",
+  invoice_state_event_invalid: "De factuur kan niet van %{state} naar %{event} gaan",
+  invoice_not_editable: "Factuur %{id} is %{state} en kan niet meer worden gewijzigd",
+  invoice_product_suspended: "Planproduct %{id} kan niet worden verkocht",
+  invoice_signup_fee_alone: "Inschrijfkosten kunnen niet los worden verwijderd; verwijder regel %{id} waar ze bij horen",
+  invoice_coupon_not_found: "Coupon %{code} niet gevonden",
+  invoice_prorate_not_membership: "Alleen een lidmaatschapsregel kan pro rata worden verrekend (regel %{id})",
+  invoice_prorate_count_unlimited: "%{field} geldt alleen voor lidmaatschappen met een beperkt aantal bezoeken",
+  invoice_discount_one_of: "Geef amount_cents of percent op, niet allebei",
+  //
 }

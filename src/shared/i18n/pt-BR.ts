@@ -247,4 +247,18 @@ export const ptBR: Catalog = {
   plan_terms_not_signed: "O documento dos termos ainda não foi assinado",
   plan_terms_signing_unavailable: "A assinatura de documentos está indisponível no momento; tente novamente mais tarde",
   //
+  // Billing: invoices
+  invoice_not_found: "Fatura %{id} não encontrada",
+  invoice_item_not_found: "Item de fatura %{id} não encontrado",
+  invoice_discount_not_found: "O item de fatura %{id} não tem desconto",
+  invoice_prorate_not_found: "O item de fatura %{id} não tem rateio",
+  invoice_state_event_invalid: "A fatura não pode passar de %{state} para %{event}",
+  invoice_not_editable: "A fatura %{id} está %{state} e não pode mais ser alterada",
+  invoice_product_suspended: "O produto de plano %{id} não pode ser vendido",
+  invoice_signup_fee_alone: "Uma taxa de inscrição não pode ser removida sozinha; remova o item %{id} ao qual ela pertence",
+  invoice_coupon_not_found: "Cupom %{code} não encontrado",
+  invoice_prorate_not_membership: "Somente um item de assinatura pode ser rateado (item %{id})",
+  invoice_prorate_count_unlimited: "%{field} vale apenas para assinaturas com número limitado de visitas",
+  invoice_discount_one_of: "Informe amount_cents ou percent, não ambos",
+  //
 }

@@ -247,4 +247,18 @@ export const ruRU: Catalog = {
   plan_terms_not_signed: "Документ с условиями ещё не подписан",
   plan_terms_signing_unavailable: "Подписание документов сейчас недоступно; попробуйте позже",
   //
+  // Billing: invoices
+  invoice_not_found: "Счёт %{id} не найден",
+  invoice_item_not_found: "Позиция счёта %{id} не найдена",
+  invoice_discount_not_found: "У позиции счёта %{id} нет скидки",
+  invoice_prorate_not_found: "У позиции счёта %{id} нет пропорционального перерасчёта",
+  invoice_state_event_invalid: "Счёт не может перейти из %{state} в %{event}",
+  invoice_not_editable: "Счёт %{id} в состоянии %{state} и больше не может быть изменён",
+  invoice_product_suspended: "Продукт плана %{id} нельзя продать",
+  invoice_signup_fee_alone: "Вступительный взнос нельзя удалить отдельно; удалите позицию %{id}, к которой он относится",
+  invoice_coupon_not_found: "Купон %{code} не найден",
+  invoice_prorate_not_membership: "Пропорционально пересчитать можно только позицию абонемента (позиция %{id})",
+  invoice_prorate_count_unlimited: "%{field} применяется только к абонементам с ограниченным числом посещений",
+  invoice_discount_one_of: "Укажите amount_cents или percent, но не оба",
+  //
 }

@@ -247,4 +247,18 @@ export const sv: Catalog = {
   plan_terms_not_signed: "Villkorsdokumentet har inte undertecknats ännu",
   plan_terms_signing_unavailable: "Dokumentsignering är inte tillgänglig just nu; försök igen senare",
   //
+  // Billing: invoices
+  invoice_not_found: "Faktura %{id} hittades inte",
+  invoice_item_not_found: "Fakturarad %{id} hittades inte",
+  invoice_discount_not_found: "Fakturarad %{id} har ingen rabatt",
+  invoice_prorate_not_found: "Fakturarad %{id} har ingen proportionering",
+  invoice_state_event_invalid: "Fakturan kan inte gå från %{state} till %{event}",
+  invoice_not_editable: "Faktura %{id} är %{state} och kan inte längre ändras",
+  invoice_product_suspended: "Planprodukt %{id} kan inte säljas",
+  invoice_signup_fee_alone: "En anmälningsavgift kan inte tas bort ensam; ta bort rad %{id} som den hör till",
+  invoice_coupon_not_found: "Kupong %{code} hittades inte",
+  invoice_prorate_not_membership: "Endast en medlemskapsrad kan proportioneras (rad %{id})",
+  invoice_prorate_count_unlimited: "%{field} gäller endast medlemskap med ett begränsat antal besök",
+  invoice_discount_one_of: "Ange amount_cents eller percent, inte båda",
+  //
 }

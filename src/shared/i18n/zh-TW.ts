@@ -247,4 +247,18 @@ export const zhTW: Catalog = {
   plan_terms_not_signed: "條款文件尚未簽署",
   plan_terms_signing_unavailable: "文件簽署暫時無法使用，請稍後再試",
   //
+  // Billing: invoices
+  invoice_not_found: "找不到發票 %{id}",
+  invoice_item_not_found: "找不到發票項目 %{id}",
+  invoice_discount_not_found: "發票項目 %{id} 沒有折扣",
+  invoice_prorate_not_found: "發票項目 %{id} 沒有按比例調整",
+  invoice_state_event_invalid: "發票無法從 %{state} 變為 %{event}",
+  invoice_not_editable: "發票 %{id} 處於 %{state} 狀態，無法再修改",
+  invoice_product_suspended: "方案產品 %{id} 無法出售",
+  invoice_signup_fee_alone: "註冊費不能單獨移除；請移除其所屬的項目 %{id}",
+  invoice_coupon_not_found: "找不到優惠券 %{code}",
+  invoice_prorate_not_membership: "只有會員項目可以按比例調整（項目 %{id}）",
+  invoice_prorate_count_unlimited: "%{field} 僅適用於造訪次數有限的會員",
+  invoice_discount_one_of: "請提供 amount_cents 或 percent，不能同時提供",
+  //
 }

@@ -1,0 +1,31 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { apiOf } from "../shared/http-api.ts"
+import { InvoicesDeskApi } from "./desk.api.ts"
+import { InvoicesFrontApi } from "./front.api.ts"
+import { addItem, discountItem, getDiscount, prorateItem, removeDiscount, removeItem, removeProrate } from "./items.ts"
+import { clientCaller, createInvoice, getInvoice, listInvoices, staffCaller, updateInvoice } from "./service.ts"
+
+export const InvoicesFrontLive = HttpApiBuilder.group(apiOf(InvoicesFrontApi), "invoicesFront", (handlers) =>
+  handlers
+    .handle("create", ({ headers, payload }) => Effect.flatMap(clientCaller, (caller) => createInvoice(caller, payload.invoice, headers["idempotency-key"])))
+    .handle("get", ({ params }) => Effect.flatMap(clientCaller, (caller) => getInvoice(caller, params.id)))
+    .handle("update", ({ params, payload }) => Effect.flatMap(clientCaller, (caller) => updateInvoice(caller, params.invoice_id, payload.invoice)))
+    .handle("addItem", ({ params, payload }) => Effect.flatMap(clientCaller, (caller) => addItem(caller, params.invoice_id, payload.plan_product)))
+    .handle("removeItem", ({ params }) => Effect.flatMap(clientCaller, (caller) => removeItem(caller, params.invoice_id, params.id))))
+
+export const InvoicesDeskLive = HttpApiBuilder.group(apiOf(InvoicesDeskApi), "invoicesDesk", (handlers) =>
+  handlers
+    .handle("create", ({ headers, payload }) => Effect.flatMap(staffCaller, (caller) => createInvoice(caller, payload.invoice, headers["idempotency-key"])))
+    .handle("list", ({ query }) => listInvoices(query))
+    .handle("get", ({ params }) => Effect.flatMap(staffCaller, (caller) => getInvoice(caller, params.id)))
+    .handle("update", ({ params, payload }) => Effect.flatMap(staffCaller, (caller) => updateInvoice(caller, params.invoice_id, payload.invoice)))
+    .handle("addItem", ({ params, payload }) => Effect.flatMap(staffCaller, (caller) => addItem(caller, params.invoice_id, payload.plan_product)))
+    .handle("removeItem", ({ params }) => Effect.flatMap(staffCaller, (caller) => removeItem(caller, params.invoice_id, params.id)))
+    .handle("prorate", ({ params, payload }) =>
+      Effect.flatMap(staffCaller, (caller) => prorateItem(caller, params.invoice_id, params.invoice_item_id, payload.prorate)))
+    .handle("removeProrate", ({ params }) => Effect.flatMap(staffCaller, (caller) => removeProrate(caller, params.invoice_id, params.invoice_item_id)))
+    .handle("getDiscount", ({ params }) => Effect.flatMap(staffCaller, (caller) => getDiscount(caller, params.invoice_id, params.invoice_item_id)))
+    .handle("discount", ({ params, payload }) =>
+      Effect.flatMap(staffCaller, (caller) => discountItem(caller, params.invoice_id, params.invoice_item_id, payload.discount)))
+    .handle("removeDiscount", ({ params }) => Effect.flatMap(staffCaller, (caller) => removeDiscount(caller, params.invoice_id, params.invoice_item_id))))

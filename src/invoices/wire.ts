@@ -1,0 +1,180 @@
+import { Effect } from "effect"
+import { CurrentBusiness } from "../auth/tenant.ts"
+import { formatMoney } from "../shared/money.ts"
+import { RequestContext } from "../shared/request-context.ts"
+import { formatTimestamp } from "../shared/schemas.ts"
+import { InvoiceItemsRepo } from "./items-repo.ts"
+import { type AdjustmentRow, type AdjustmentWire, EDITABLE, type InvoiceItemWire, type InvoiceRow, type InvoiceWire, type ItemRow, TRANSITIONS } from "./model.ts"
+import { InvoicesRepo } from "./repo.ts"
+
+/**
+ * Invoice records as each mode sees them (spec: Invoice): client mode the common fields plus
+ * person and coupon; staff mode everything; the staff list only the fields the spec names.
+ */
+export type Mode = "client" | "staff"
+
+/**
+ * Until payments exist (a later change adds them on these tables), nothing has been paid: the
+ * outstanding amount is the total (total − settled payments + refunds, with no payments).
+ */
+export const outstandingOf = (row: InvoiceRow): number => row.total_cents
+
+/** The next states this caller may ask for (TRANSITIONS; closing needs a live item and nothing outstanding). */
+export const stateEvents = (row: InvoiceRow, liveItems: number, mode: Mode): ReadonlyArray<string> =>
+  TRANSITIONS[row.state].filter((next) => {
+    if (next === "closed") return liveItems > 0 && outstandingOf(row) === 0
+    if (next === "on_hold") return mode === "staff"
+    return true
+  })
+
+export const isEditable = (row: InvoiceRow) => EDITABLE.includes(row.state)
+
+const money = Effect.gen(function* () {
+  const business = yield* CurrentBusiness
+  const { locale } = yield* RequestContext
+  return (cents: number) => formatMoney(cents, business.currency_code, locale)
+})
+
+export const adjustmentWire = (row: AdjustmentRow, price: (cents: number) => string): AdjustmentWire => ({
+  id: row.id,
+  type: row.type,
+  name: row.name,
+  created_at: formatTimestamp(row.created_at),
+  amount_cents: row.amount_cents,
+  amount: price(row.amount_cents),
+  ...(row.percent === null ? {} : { percent: row.percent }),
+  ...(row.source_type === null || row.source_id === null ? {} : { source: { id: row.source_id, type: row.source_type } }),
+  ...(row.initial_punchcard_count === null ? {} : { initial_punchcard_count: row.initial_punchcard_count })
+})
+
+const DETAIL_TYPES: Record<ItemRow["product_kind"], string> = {
+  membership: "Membership",
+  prepaid: "Prepaid",
+  pack: "Pack",
+  single_visit_pass: "Pack"
+}
+
+/** Answers `{invoices: [...]}` for the given rows in the caller's mode. */
+export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: ReadonlyArray<InvoiceRow>, mode: Mode | "staff_list") {
+  const business = yield* CurrentBusiness
+  const repo = yield* InvoicesRepo
+  const itemsRepo = yield* InvoiceItemsRepo
+  const price = yield* money
+  const items = yield* itemsRepo.items(business.id, rows.map((row) => row.id))
+  const liveCount = (id: number) => items.filter((item) => item.invoice_id === id).length
+  if (mode === "staff_list") {
+    return rows.map((row): InvoiceWire => ({
+      id: row.id,
+      total_cents: row.total_cents,
+      total: price(row.total_cents),
+      state_events: stateEvents(row, liveCount(row.id), "staff"),
+      send_receipt: row.send_receipt,
+      receipt_email: row.receipt_email,
+      currency: row.currency,
+      person_id: row.person_id,
+      state: row.state
+    }))
+  }
+  const itemIds = items.map((item) => item.id)
+  const recipients = yield* itemsRepo.recipients(business.id, itemIds)
+  const adjustments = yield* itemsRepo.adjustments(business.id, itemIds)
+  const people = yield* repo.people(business.id, [...new Set(rows.flatMap((row) => [row.person_id, ...(row.created_by_person_id === null ? [] : [row.created_by_person_id])]))])
+  const staffIds = rows.flatMap((row) =>
+    [row.commission_recipient_id, row.tip_recipient_id, row.created_by_staff_member_id].filter((id): id is number => id !== null))
+  const staff = yield* repo.staff(business.id, [...new Set(staffIds)])
+  const personRef = (id: number | null) => (id === null ? null : (people.find((p) => p.id === id) ?? null))
+  const staffRef = (id: number | null) => (id === null ? null : (staff.find((s) => s.id === id) ?? null))
+
+  const out: Array<InvoiceWire> = []
+  for (const row of rows) {
+    const coupon = row.coupon_id === null ? null : ((yield* repo.couponById(business.id, row.coupon_id)) ?? null)
+    const location = mode === "staff" && row.location_id !== null ? ((yield* repo.location(business.id, row.location_id)) ?? null) : null
+    const own = items.filter((item) => item.invoice_id === row.id)
+    const itemWire = (item: ItemRow): InvoiceItemWire => ({
+      id: item.id,
+      name: item.name,
+      description: item.description,
+      recipients: recipients.filter((r) => r.invoice_item_id === item.id).map((r) => ({ id: r.id, name: r.name, email: r.email })),
+      adjustments: adjustments.filter((a) => a.invoice_item_id === item.id).map((a) => adjustmentWire(a, price)),
+      detail: {
+        id: item.id,
+        type: item.kind === "signup_fee" ? "SignupFee" : DETAIL_TYPES[item.product_kind],
+        start_date: item.start_date,
+        has_terms: item.kind === "plan" && item.has_terms,
+        plan_product_id: item.plan_product_id
+      },
+      service: null,
+      price_cents: item.price_cents,
+      price: price(item.price_cents),
+      total_cents: item.total_cents,
+      total: price(item.total_cents),
+      ...(mode === "staff" ? { commissionable: item.commissionable, compable: item.compable } : {})
+    })
+    const outstanding = outstandingOf(row)
+    const common: InvoiceWire = {
+      id: row.id,
+      invoice_number: row.invoice_number,
+      invoice_date: row.invoice_date,
+      total_cents: row.total_cents,
+      total: price(row.total_cents),
+      outstanding_amount_cents: outstanding,
+      outstanding_amount: price(outstanding),
+      currency: row.currency,
+      state: row.state,
+      state_events: stateEvents(row, own.length, mode),
+      invoice_items: own.map(itemWire),
+      payments: [],
+      person: personRef(row.person_id) ?? { id: row.person_id, name: "", email: null },
+      coupon:
+        coupon === null
+          ? null
+          : {
+            id: coupon.id,
+            code: coupon.code,
+            name: coupon.name,
+            description: coupon.description,
+            ...(coupon.discount_percent === null ? {} : { discount_percent: coupon.discount_percent }),
+            ...(coupon.discount_amount_cents === null
+              ? {}
+              : {
+                discount_amount_cents: coupon.discount_amount_cents,
+                ...(mode === "staff" ? { discount_amount: price(coupon.discount_amount_cents) } : {})
+              })
+          }
+    }
+    if (mode === "client") {
+      out.push(common)
+      continue
+    }
+    out.push({
+      ...common,
+      person_id: row.person_id,
+      subtotal_cents: row.subtotal_cents,
+      subtotal: price(row.subtotal_cents),
+      discount_total_cents: row.discount_total_cents,
+      discount_total: price(row.discount_total_cents),
+      adjustment_total_cents: row.adjustment_total_cents,
+      adjustment_total: price(row.adjustment_total_cents),
+      included_tax_total_cents: row.included_tax_total_cents,
+      included_tax_total: price(row.included_tax_total_cents),
+      additional_tax_total_cents: row.additional_tax_total_cents,
+      additional_tax_total: price(row.additional_tax_total_cents),
+      send_receipt: row.send_receipt,
+      receipt_email: row.receipt_email,
+      has_tip: false,
+      has_commission_pay: row.commission_recipient_id !== null,
+      can_adjust_tip: false,
+      is_voidable: false,
+      location,
+      created_by: staffRef(row.created_by_staff_member_id) ?? personRef(row.created_by_person_id),
+      commission_recipient: staffRef(row.commission_recipient_id),
+      tip_recipient: staffRef(row.tip_recipient_id),
+      booking_id: row.booking_id,
+      closed_at: row.closed_at === null ? null : formatTimestamp(row.closed_at),
+      canceled_at: row.canceled_at === null ? null : formatTimestamp(row.canceled_at),
+      created_at: formatTimestamp(row.created_at),
+      updated_at: formatTimestamp(row.updated_at)
+    })
+  }
+  return out
+})
