@@ -6,6 +6,7 @@ import { ExpireWaitlistEntriesJob } from "./tasks/expire_waitlist_entries.ts"
 import { PruneWebhookEventsJob } from "./tasks/prune_webhook_events.ts"
 import { EmitEndedPlansJob } from "./tasks/emit_ended_plans.ts"
 import { PruneIdempotencyKeysJob } from "./tasks/prune_idempotency_keys.ts"
+import { CancelAbandonedCartsJob } from "./tasks/cancel_abandoned_carts.ts"
 
 /**
  * Recurring jobs in graphile-worker's crontab format (UTC, one-minute granularity), one per
@@ -25,6 +26,7 @@ import { PruneIdempotencyKeysJob } from "./tasks/prune_idempotency_keys.ts"
  * - Plans: every 15 minutes, plan.ended for plans whose last day has passed in their business's
  *   time zone (src/plans/ended.ts; each plan once, a missed run is caught up).
  * - Idempotency keys: daily, keys past their retention are deleted (src/shared/idempotency.ts).
+ * - Invoices: every 30 minutes, carts untouched for 24 hours are canceled (src/invoices/abandoned.ts).
  */
 export const crontab = [
   `*/5 * * * * ${ExpireBookingJob.name} ?id=expire_bookings_sweep&jobKey=expire_bookings_sweep {}`,
@@ -35,5 +37,6 @@ export const crontab = [
   `*/5 * * * * ${EmitUpcomingOccurrencesJob.name} ?id=emit_upcoming_occurrences&jobKey=emit_upcoming_occurrences {}`,
   `40 4 * * * ${PruneWebhookEventsJob.name} ?id=prune_webhook_events&jobKey=prune_webhook_events {}`,
   `*/15 * * * * ${EmitEndedPlansJob.name} ?id=emit_ended_plans&jobKey=emit_ended_plans {}`,
-  `50 4 * * * ${PruneIdempotencyKeysJob.name} ?id=prune_idempotency_keys&jobKey=prune_idempotency_keys {}`
+  `50 4 * * * ${PruneIdempotencyKeysJob.name} ?id=prune_idempotency_keys&jobKey=prune_idempotency_keys {}`,
+  `*/30 * * * * ${CancelAbandonedCartsJob.name} ?id=cancel_abandoned_carts&jobKey=cancel_abandoned_carts {}`
 ].join("\n")

@@ -26,6 +26,7 @@ import { offerWaitlistPlacesTask } from "./tasks/offer_waitlist_places.ts"
 import { EmitUpcomingOccurrencesJob, emitUpcomingOccurrencesTask } from "./tasks/emit_upcoming_occurrences.ts"
 import { PruneWebhookEventsJob, pruneWebhookEventsTask } from "./tasks/prune_webhook_events.ts"
 import { EmitEndedPlansJob, emitEndedPlansTask } from "./tasks/emit_ended_plans.ts"
+import { CancelAbandonedCartsJob, cancelAbandonedCartsTask } from "./tasks/cancel_abandoned_carts.ts"
 import { PruneIdempotencyKeysJob, pruneIdempotencyKeysTask } from "./tasks/prune_idempotency_keys.ts"
 
 /**
@@ -48,6 +49,7 @@ export const tasks = {
   [EmitUpcomingOccurrencesJob.name]: emitUpcomingOccurrencesTask,
   [PruneWebhookEventsJob.name]: pruneWebhookEventsTask,
   [EmitEndedPlansJob.name]: emitEndedPlansTask,
+  [CancelAbandonedCartsJob.name]: cancelAbandonedCartsTask,
   [PruneIdempotencyKeysJob.name]: pruneIdempotencyKeysTask
 } satisfies Record<string, (payload: unknown) => Effect.Effect<void, unknown, WorkerServices>>
 

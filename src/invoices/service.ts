@@ -372,7 +372,7 @@ export const updateInvoice = Effect.fn("Invoices.update")(function* (caller: Cal
         if (code === "") couponId = null
         else {
           const coupon = yield* repo.couponByCode(business.id, code)
-          if (!coupon || !coupon.active) problems.push({ key: "invoice_coupon_not_found", params: { field: "coupon_code", code } })
+          if (!coupon || !coupon.active) problems.push({ key: "field_id_not_found", params: { field: "coupon_code", id: code } })
           else couponId = coupon.id
         }
       }

@@ -256,7 +256,6 @@ export const de: Catalog = {
   invoice_not_editable: "Rechnung %{id} ist %{state} und kann nicht mehr geändert werden",
   invoice_product_suspended: "Planprodukt %{id} kann nicht verkauft werden",
   invoice_signup_fee_alone: "Eine Anmeldegebühr kann nicht allein entfernt werden; entfernen Sie Position %{id}, zu der sie gehört",
-  invoice_coupon_not_found: "Gutschein %{code} nicht gefunden",
   invoice_prorate_not_membership: "Nur eine Mitgliedschaftsposition kann anteilig berechnet werden (Position %{id})",
   invoice_prorate_count_unlimited: "%{field} gilt nur für Mitgliedschaften mit begrenzter Besuchszahl",
   invoice_discount_one_of: "Geben Sie amount_cents oder percent an, nicht beides",

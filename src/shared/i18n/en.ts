@@ -259,7 +259,6 @@ export const en = {
   invoice_not_editable: "Invoice %{id} is %{state} and can no longer be changed",
   invoice_product_suspended: "Plan product %{id} cannot be sold",
   invoice_signup_fee_alone: "A signup fee cannot be removed alone; remove item %{id} it belongs to",
-  invoice_coupon_not_found: "Coupon %{code} not found",
   invoice_prorate_not_membership: "Only a membership item can be prorated (item %{id})",
   invoice_prorate_count_unlimited: "%{field} applies only to memberships with a limited number of visits",
   invoice_discount_one_of: "Give amount_cents or percent, not both",

@@ -256,7 +256,6 @@ export const esES: Catalog = {
   invoice_not_editable: "La factura %{id} está en %{state} y ya no se puede modificar",
   invoice_product_suspended: "El producto de plan %{id} no se puede vender",
   invoice_signup_fee_alone: "Una cuota de inscripción no se puede eliminar sola; elimine la línea %{id} a la que pertenece",
-  invoice_coupon_not_found: "No se encontró el cupón %{code}",
   invoice_prorate_not_membership: "Solo se puede prorratear una línea de membresía (línea %{id})",
   invoice_prorate_count_unlimited: "%{field} solo se aplica a membresías con un número limitado de visitas",
   invoice_discount_one_of: "Indique amount_cents o percent, no ambos",

@@ -256,7 +256,6 @@ export const fr: Catalog = {
   invoice_not_editable: "La facture %{id} est %{state} et ne peut plus être modifiée",
   invoice_product_suspended: "Le produit %{id} ne peut pas être vendu",
   invoice_signup_fee_alone: "Des frais d'inscription ne peuvent pas être retirés seuls ; retirez la ligne %{id} à laquelle ils appartiennent",
-  invoice_coupon_not_found: "Coupon %{code} introuvable",
   invoice_prorate_not_membership: "Seule une ligne d'abonnement peut être calculée au prorata (ligne %{id})",
   invoice_prorate_count_unlimited: "%{field} ne s'applique qu'aux abonnements à nombre de visites limité",
   invoice_discount_one_of: "Indiquez amount_cents ou percent, pas les deux",

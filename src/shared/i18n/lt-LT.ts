@@ -256,7 +256,6 @@ export const ltLT: Catalog = {
   invoice_not_editable: "Sąskaita %{id} yra %{state} ir jos nebegalima keisti",
   invoice_product_suspended: "Plano produkto %{id} parduoti negalima",
   invoice_signup_fee_alone: "Registracijos mokesčio negalima pašalinti atskirai; pašalinkite eilutę %{id}, kuriai jis priklauso",
-  invoice_coupon_not_found: "Kuponas %{code} nerastas",
   invoice_prorate_not_membership: "Proporcingai perskaičiuoti galima tik narystės eilutę (eilutė %{id})",
   invoice_prorate_count_unlimited: "%{field} taikomas tik narystėms su ribotu apsilankymų skaičiumi",
   invoice_discount_one_of: "Nurodykite amount_cents arba percent, ne abu",

@@ -256,7 +256,6 @@ export const nlNL: Catalog = {
   invoice_not_editable: "Factuur %{id} is %{state} en kan niet meer worden gewijzigd",
   invoice_product_suspended: "Planproduct %{id} kan niet worden verkocht",
   invoice_signup_fee_alone: "Inschrijfkosten kunnen niet los worden verwijderd; verwijder regel %{id} waar ze bij horen",
-  invoice_coupon_not_found: "Coupon %{code} niet gevonden",
   invoice_prorate_not_membership: "Alleen een lidmaatschapsregel kan pro rata worden verrekend (regel %{id})",
   invoice_prorate_count_unlimited: "%{field} geldt alleen voor lidmaatschappen met een beperkt aantal bezoeken",
   invoice_discount_one_of: "Geef amount_cents of percent op, niet allebei",

@@ -256,7 +256,6 @@ export const ptBR: Catalog = {
   invoice_not_editable: "A fatura %{id} está %{state} e não pode mais ser alterada",
   invoice_product_suspended: "O produto de plano %{id} não pode ser vendido",
   invoice_signup_fee_alone: "Uma taxa de inscrição não pode ser removida sozinha; remova o item %{id} ao qual ela pertence",
-  invoice_coupon_not_found: "Cupom %{code} não encontrado",
   invoice_prorate_not_membership: "Somente um item de assinatura pode ser rateado (item %{id})",
   invoice_prorate_count_unlimited: "%{field} vale apenas para assinaturas com número limitado de visitas",
   invoice_discount_one_of: "Informe amount_cents ou percent, não ambos",

@@ -256,7 +256,6 @@ export const ruRU: Catalog = {
   invoice_not_editable: "Счёт %{id} в состоянии %{state} и больше не может быть изменён",
   invoice_product_suspended: "Продукт плана %{id} нельзя продать",
   invoice_signup_fee_alone: "Вступительный взнос нельзя удалить отдельно; удалите позицию %{id}, к которой он относится",
-  invoice_coupon_not_found: "Купон %{code} не найден",
   invoice_prorate_not_membership: "Пропорционально пересчитать можно только позицию абонемента (позиция %{id})",
   invoice_prorate_count_unlimited: "%{field} применяется только к абонементам с ограниченным числом посещений",
   invoice_discount_one_of: "Укажите amount_cents или percent, но не оба",

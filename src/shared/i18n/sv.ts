@@ -256,7 +256,6 @@ export const sv: Catalog = {
   invoice_not_editable: "Faktura %{id} är %{state} och kan inte längre ändras",
   invoice_product_suspended: "Planprodukt %{id} kan inte säljas",
   invoice_signup_fee_alone: "En anmälningsavgift kan inte tas bort ensam; ta bort rad %{id} som den hör till",
-  invoice_coupon_not_found: "Kupong %{code} hittades inte",
   invoice_prorate_not_membership: "Endast en medlemskapsrad kan proportioneras (rad %{id})",
   invoice_prorate_count_unlimited: "%{field} gäller endast medlemskap med ett begränsat antal besök",
   invoice_discount_one_of: "Ange amount_cents eller percent, inte båda",

@@ -256,7 +256,6 @@ export const zhCN: Catalog = {
   invoice_not_editable: "发票 %{id} 处于 %{state} 状态，无法再修改",
   invoice_product_suspended: "计划产品 %{id} 无法出售",
   invoice_signup_fee_alone: "注册费不能单独移除；请移除其所属的项目 %{id}",
-  invoice_coupon_not_found: "未找到优惠券 %{code}",
   invoice_prorate_not_membership: "只有会员项目可以按比例调整（项目 %{id}）",
   invoice_prorate_count_unlimited: "%{field} 仅适用于访问次数有限的会员",
   invoice_discount_one_of: "请提供 amount_cents 或 percent，不能同时提供",

@@ -256,7 +256,6 @@ export const zhTW: Catalog = {
   invoice_not_editable: "發票 %{id} 處於 %{state} 狀態，無法再修改",
   invoice_product_suspended: "方案產品 %{id} 無法出售",
   invoice_signup_fee_alone: "註冊費不能單獨移除；請移除其所屬的項目 %{id}",
-  invoice_coupon_not_found: "找不到優惠券 %{code}",
   invoice_prorate_not_membership: "只有會員項目可以按比例調整（項目 %{id}）",
   invoice_prorate_count_unlimited: "%{field} 僅適用於造訪次數有限的會員",
   invoice_discount_one_of: "請提供 amount_cents 或 percent，不能同時提供",
