@@ -177,6 +177,11 @@ const make = Effect.gen(function* () {
     Result: Schema.Struct({ id: Schema.Number, name: Schema.String, slug: Schema.String }),
     execute: ({ businessId, id }) => sql`select id, name, slug from locations where business_id = ${businessId} and id = ${id}`
   })
+  const bookingOwner = SqlSchema.findOneOption({
+    Request: ById,
+    Result: Schema.Struct({ person_id: Schema.NullOr(Schema.Number) }),
+    execute: ({ businessId, id }) => sql`select person_id from bookings where business_id = ${businessId} and id = ${id}`
+  })
   const abandoned = SqlSchema.findAll({
     Request: Schema.Struct({ before: Schema.Date, now: Schema.Date, limit: Schema.Number }),
     Result: Schema.Struct({ business_id: Schema.Number, id: Schema.Number }),
@@ -225,6 +230,10 @@ const make = Effect.gen(function* () {
 
     exists: (businessId: number, table: (typeof LOOKUP_TABLES)[number], id: number) =>
       exists({ businessId, table, id }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+
+    /** A booking's client (null: made by staff); undefined when there is no such booking. */
+    bookingOwner: (businessId: number, id: number) =>
+      bookingOwner({ businessId, id }).pipe(Effect.map((row) => (row._tag === "Some" ? row.value.person_id : undefined)), Effect.orDie),
 
     people: (businessId: number, ids: ReadonlyArray<number>) =>
       (ids.length === 0 ? Effect.succeed([]) : people({ businessId, ids })).pipe(Effect.orDie),

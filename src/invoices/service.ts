@@ -227,7 +227,9 @@ export const createInvoice = Effect.fn("Invoices.create")(function* (caller: Cal
           if (item) planned.push(item)
         }
         const bookingId = input.booking_id ?? null
-        if (bookingId !== null && !(yield* repo.exists(business.id, "bookings", bookingId))) {
+        // A client may tie only a booking of their own.
+        const bookingOwner = bookingId === null ? undefined : yield* repo.bookingOwner(business.id, bookingId)
+        if (bookingId !== null && (bookingOwner === undefined || (caller._tag === "Client" && bookingOwner !== caller.personId))) {
           problems.push({ key: "field_id_not_found", params: { field: "booking_id", id: bookingId } })
         }
         if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
@@ -403,21 +405,23 @@ export const updateInvoice = Effect.fn("Invoices.update")(function* (caller: Cal
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
 
       const at = yield* now
-      yield* repo.setSettings(
-        business.id,
-        id,
-        {
-          locationId: desk.location_id === undefined ? row.location_id : desk.location_id,
-          couponId,
-          commissionRecipientId: desk.commission_recipient_id === undefined ? row.commission_recipient_id : desk.commission_recipient_id,
-          tipRecipientId: desk.tip_recipient_id === undefined ? row.tip_recipient_id : desk.tip_recipient_id,
-          sendReceipt,
-          receiptEmail,
-          bookingId: desk.booking_id === undefined ? row.booking_id : desk.booking_id
-        },
-        at
-      )
-      yield* recompute(id)
+      if (changesSettings) {
+        yield* repo.setSettings(
+          business.id,
+          id,
+          {
+            locationId: desk.location_id === undefined ? row.location_id : desk.location_id,
+            couponId,
+            commissionRecipientId: desk.commission_recipient_id === undefined ? row.commission_recipient_id : desk.commission_recipient_id,
+            tipRecipientId: desk.tip_recipient_id === undefined ? row.tip_recipient_id : desk.tip_recipient_id,
+            sendReceipt,
+            receiptEmail,
+            bookingId: desk.booking_id === undefined ? row.booking_id : desk.booking_id
+          },
+          at
+        )
+        yield* recompute(id)
+      }
       if (next !== undefined) {
         const current = (yield* repo.find(business.id, id))!
         const live = (yield* (yield* InvoiceItemsRepo).items(business.id, [id])).length

@@ -121,8 +121,13 @@ describe("creating an invoice", () => {
     expect((await front("GET", `/invoices/${invoice.id}`)).status).toBe(200)
   })
 
-  it("a client cannot buy for someone outside their reach", async () => {
+  it("a client cannot buy for someone outside their reach, nor tie another's booking", async () => {
+    const ottoBooking = await front("POST", "/bookings", { booking: { leases: [{ event_occurrence_id: s.yoga("2026-11-06").id, person: { id: s.otto.personId } }] } }, s.otto.token)
+    expect(ottoBooking.status, ottoBooking.text).toBe(201)
     const before = await counts()
+    const booking = await front("POST", "/invoices", { invoice: { booking_id: ottoBooking.json.bookings[0].id, plan_products: [{ id: pack }] } })
+    expect(booking.status).toBe(422)
+    expect(booking.text).toContain("booking_id")
     const response = await front("POST", "/invoices", { invoice: { plan_products: [{ id: pack, recipient_ids: [s.otto.personId] }] } })
     expect(response.status).toBe(422)
     expect(response.text).toContain("plan_products[0].recipient_ids")
@@ -336,9 +341,13 @@ describe("closing", () => {
     expect(booking.status, booking.text).toBe(201)
     const bookingId = booking.json.bookings[0].id
     const created = await desk("POST", "/invoices", {
-      invoice: { payer_id: s.cleo.personId, booking_id: bookingId, plan_products: [{ id: free, recipient_ids: [s.cleo.personId, s.kid] }] }
+      invoice: { payer_id: s.cleo.personId, plan_products: [{ id: free, recipient_ids: [s.cleo.personId, s.kid] }] }
     })
-    const invoice = created.json.invoices[0]
+    // Staff tie the booking to the invoice afterwards.
+    const linked = await desk("PUT", `/invoices/${created.json.invoices[0].id}`, { invoice: { booking_id: bookingId } })
+    expect(linked.status, linked.text).toBe(200)
+    const invoice = linked.json.invoices[0]
+    expect(invoice.booking_id).toBe(bookingId)
     expect(invoice.total_cents).toBe(0)
     expect(invoice.state_events).toContain("closed")
     const before = await s.pool.query(`select count(*)::int as n from plans where business_id = $1`, [s.business.id])
