@@ -333,6 +333,27 @@ describe("changing an invoice", () => {
   })
 })
 
+describe("a fixed coupon", () => {
+  it("is spread over the items in proportion, taxes after it (client form body)", async () => {
+    const created = await desk("POST", "/invoices", { invoice: { payer_id: s.cleo.personId, plan_products: [{ id: pack }, { id: limited }] } })
+    const invoice = created.json.invoices[0]
+    const response = await s.server.request("PUT", `/api/v2/front/invoices/${invoice.id}`, {
+      token: s.cleo.token,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "invoice[coupon_code]=five"
+    })
+    expect(response.status, response.text).toBe(200)
+    const [packItem, limitedItem] = response.json.invoices[0].invoice_items
+    // 500 over 10000 and 8000: 278 and 222; the pack's tax on 9722 = 862.8 → 863
+    expect(packItem.adjustments.map((a: { amount_cents: number }) => a.amount_cents)).toEqual([-278, 863])
+    expect(limitedItem.adjustments.map((a: { amount_cents: number }) => a.amount_cents)).toEqual([-222])
+    expect(response.json.invoices[0]).toMatchObject({ total_cents: 9722 + 863 + 7778, coupon: { code: "FIVE", discount_amount_cents: 500 } })
+    expect(response.json.invoices[0].coupon.discount_amount).toBeUndefined()
+    const stored = await s.pool.query(`select total_cents, subtotal_cents, discount_total_cents from invoices where id = $1`, [invoice.id])
+    expect(stored.rows[0]).toEqual({ total_cents: 18363, subtotal_cents: 18000, discount_total_cents: -500 })
+  })
+})
+
 describe("closing", () => {
   it("creates the plans for each recipient and completes the linked booking with its leases", async () => {
     clock.set(NOW)
