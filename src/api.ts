@@ -45,6 +45,8 @@ import { PlansDeskApi } from "./plans/desk.api.ts"
 import { InvoicesDeskApi } from "./invoices/desk.api.ts"
 import { InvoicesFrontApi } from "./invoices/front.api.ts"
 import { PlansFrontApi } from "./plans/front.api.ts"
+import { FormOfPaymentVaultingApi, FormsOfPaymentDeskApi, FormsOfPaymentFrontApi } from "./forms-of-payment/api.ts"
+import { PaymentConfigurationDeskApi, PaymentConfigurationFrontApi } from "./payment-configuration/api.ts"
 
 /**
  * The whole HTTP contract. Conventions shared by every endpoint (host tenancy, `.json`
@@ -103,7 +105,13 @@ export const Api = apiOf(
   PlansDeskApi,
   // Billing: invoices
   InvoicesFrontApi,
-  InvoicesDeskApi
+  InvoicesDeskApi,
+  // Billing: forms of payment
+  FormsOfPaymentFrontApi,
+  FormsOfPaymentDeskApi,
+  FormOfPaymentVaultingApi,
+  PaymentConfigurationFrontApi,
+  PaymentConfigurationDeskApi
 )
   .annotateMerge(
     OpenApi.annotations({

@@ -40,6 +40,9 @@ import { RevenueCategoriesDeskLive } from "./revenue-categories/handlers.ts"
 import { SalesTaxesDeskLive } from "./sales-taxes/handlers.ts"
 import { PlansDeskLive, PlansFrontLive } from "./plans/handlers.ts"
 import { InvoicesDeskLive, InvoicesFrontLive } from "./invoices/handlers.ts"
+import { FormOfPaymentVaultingLive, FormsOfPaymentDeskLive, FormsOfPaymentFrontLive } from "./forms-of-payment/handlers.ts"
+import { PaymentConfigurationDeskLive, PaymentConfigurationFrontLive } from "./payment-configuration/handlers.ts"
+import { SandboxGatewayRoutesLive } from "./platform/payments/sandbox-routes.ts"
 
 /** The schedule's handler groups. */
 const ScheduleHandlersLive = Layer.mergeAll(
@@ -102,7 +105,13 @@ const HandlersLive = Layer.mergeAll(
   PlansDeskLive,
   // Billing: invoices
   InvoicesFrontLive,
-  InvoicesDeskLive
+  InvoicesDeskLive,
+  // Billing: forms of payment
+  FormsOfPaymentFrontLive,
+  FormsOfPaymentDeskLive,
+  FormOfPaymentVaultingLive,
+  PaymentConfigurationFrontLive,
+  PaymentConfigurationDeskLive
 )
 
 /** The routes: the API, its OpenAPI document and docs page, behind the request pipeline. */
@@ -113,6 +122,8 @@ export const HttpAppLive = Layer.mergeAll(
   SignInRoutesLive,
   // The sandbox signing provider's page (document terms of plans)
   SandboxSigningRoutesLive,
+  // The sandbox payment gateway's card form and setup-intent page (forms of payment)
+  SandboxGatewayRoutesLive,
   RequestPipeline
 ).pipe(Layer.provide(AccessLive))
 

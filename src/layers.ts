@@ -43,6 +43,10 @@ import { PlanTermsRepo } from "./plan-terms/repo.ts"
 import { SigningProviderLive } from "./platform/signing/live.ts"
 import { SandboxEnvelopes } from "./platform/signing/sandbox.ts"
 import { PunchesRepo } from "./punches/repo.ts"
+import { FormsOfPaymentRepo } from "./forms-of-payment/repo.ts"
+import { PaymentConfigurationRepo } from "./payment-configuration/repo.ts"
+import { PaymentGatewayLive } from "./platform/payments/live.ts"
+import { SandboxGatewayStore } from "./platform/payments/sandbox.ts"
 import { CommerceLive, MembershipsLive, VisitPaymentsLive } from "./punches/ports-live.ts"
 
 /**
@@ -112,7 +116,12 @@ const RepositoriesLive = Layer.mergeAll(
   // Billing: plan terms. Document terms are signed with the configured provider (SIGNING_PROVIDER);
   // the sandbox's envelopes also serve its signing page.
   PlanTermsRepo.layer,
-  SigningProviderLive.pipe(Layer.provideMerge(SandboxEnvelopes.layer))
+  SigningProviderLive.pipe(Layer.provideMerge(SandboxEnvelopes.layer)),
+  // Billing: forms of payment. Cards are vaulted and charged by the configured gateway; the
+  // sandbox's store also serves its card form.
+  FormsOfPaymentRepo.layer,
+  PaymentConfigurationRepo.layer,
+  PaymentGatewayLive.pipe(Layer.provideMerge(SandboxGatewayStore.layer))
 ).pipe(
   Layer.provide(WaitlistEntriesLive.pipe(Layer.provide(WaitlistsRepo.layer))),
   // Ports lower domains declare and billing answers: visits' VisitPayments (auto-pay),

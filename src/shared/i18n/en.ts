@@ -262,6 +262,25 @@ export const en = {
   invoice_prorate_not_membership: "Only a membership item can be prorated (item %{id})",
   invoice_prorate_count_unlimited: "%{field} applies only to memberships with a limited number of visits",
   invoice_discount_one_of: "Give amount_cents or percent, not both",
+  // Billing: forms of payment
+  form_of_payment_not_found: "Form of payment %{id} not found",
+  form_of_payment_type_blank: "Type can't be blank",
+  form_of_payment_type_invalid: "Type %{type} is not supported: the only value is creditcard",
+  form_of_payment_creditcard_not_accepted: "This business does not accept credit cards",
+  form_of_payment_id_mismatch: "Id must be %{id}, the form of payment of the path",
+  form_of_payment_autobill_required: "One form of payment must stay the autobill default: turn another one on instead",
+  payment_gateway_unavailable: "The payment gateway is unavailable right now; please try again later",
+  vaulting_not_found: "This card form session was not found",
+  vaulting_used: "This card form session was already used: start again",
+  vaulting_expired: "This card form session has expired: start again",
+  vaulting_pending: "The card form has not been submitted yet",
+  vaulting_declined: "The card was declined",
+  vaulting_field_blank: "%{field} can't be blank",
+  vaulting_field_invalid: "%{field} is invalid",
+  vaulting_card_expired: "%{field}: the card has expired",
+  vaulting_card_not_accepted: "%{field}: this card type is not accepted",
+  processor_payment_method_not_found: "Payment method %{id} not found",
+  processor_payment_method_unconfirmed: "Payment method %{id} has not been confirmed yet",
   //
 } as const
 
