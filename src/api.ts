@@ -47,6 +47,7 @@ import { InvoicesFrontApi } from "./invoices/front.api.ts"
 import { PlansFrontApi } from "./plans/front.api.ts"
 import { FormOfPaymentVaultingApi, FormsOfPaymentDeskApi, FormsOfPaymentFrontApi } from "./forms-of-payment/api.ts"
 import { PaymentConfigurationDeskApi, PaymentConfigurationFrontApi } from "./payment-configuration/api.ts"
+import { ProcessorConnectDeskApi, ProcessorConnectFrontApi } from "./processor-connect/api.ts"
 
 /**
  * The whole HTTP contract. Conventions shared by every endpoint (host tenancy, `.json`
@@ -111,7 +112,9 @@ export const Api = apiOf(
   FormsOfPaymentDeskApi,
   FormOfPaymentVaultingApi,
   PaymentConfigurationFrontApi,
-  PaymentConfigurationDeskApi
+  PaymentConfigurationDeskApi,
+  ProcessorConnectFrontApi,
+  ProcessorConnectDeskApi
 )
   .annotateMerge(
     OpenApi.annotations({

@@ -42,6 +42,7 @@ import { PlansDeskLive, PlansFrontLive } from "./plans/handlers.ts"
 import { InvoicesDeskLive, InvoicesFrontLive } from "./invoices/handlers.ts"
 import { FormOfPaymentVaultingLive, FormsOfPaymentDeskLive, FormsOfPaymentFrontLive } from "./forms-of-payment/handlers.ts"
 import { PaymentConfigurationDeskLive, PaymentConfigurationFrontLive } from "./payment-configuration/handlers.ts"
+import { ProcessorConnectDeskLive, ProcessorConnectFrontLive } from "./processor-connect/handlers.ts"
 import { SandboxGatewayRoutesLive } from "./platform/payments/sandbox-routes.ts"
 
 /** The schedule's handler groups. */
@@ -111,7 +112,9 @@ const HandlersLive = Layer.mergeAll(
   FormsOfPaymentDeskLive,
   FormOfPaymentVaultingLive,
   PaymentConfigurationFrontLive,
-  PaymentConfigurationDeskLive
+  PaymentConfigurationDeskLive,
+  ProcessorConnectFrontLive,
+  ProcessorConnectDeskLive
 )
 
 /** The routes: the API, its OpenAPI document and docs page, behind the request pipeline. */

@@ -119,6 +119,8 @@ create table sandbox_gateway_setup_intents (
   business_id bigint not null references businesses (id),
   id text not null check (length(id) between 16 and 64),
   client_secret text not null unique,
+  -- The caller's note on whom it is for (e.g. person:12), answered back with the card.
+  reference text not null,
   token text references sandbox_gateway_cards (token),
   created_at timestamptz not null,
   primary key (business_id, id)

@@ -65,6 +65,12 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, personId }) =>
       sql`select id from forms_of_payment where business_id = ${businessId} and person_id = ${personId} and autobill`
   })
+  const findByToken = SqlSchema.findAll({
+    Request: Schema.Struct({ ...PersonKey.fields, token: Schema.String }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, personId, token }) =>
+      sql`select id from forms_of_payment where business_id = ${businessId} and person_id = ${personId} and gateway_token = ${token}`
+  })
   const insertCard = SqlSchema.findOne({
     Request: NewCard,
     Result: Schema.Struct({ id: Schema.Number }),
@@ -130,6 +136,8 @@ const make = Effect.gen(function* () {
     lockPerson: (businessId: number, personId: number) => lockPerson({ businessId, personId }).pipe(Effect.asVoid, Effect.orDie),
     hasAutobill: (businessId: number, personId: number) =>
       hasAutobill({ businessId, personId }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+    findByToken: (businessId: number, personId: number, token: string) =>
+      findByToken({ businessId, personId, token }).pipe(Effect.map((rows) => rows[0]?.id), Effect.orDie),
     insertCard: (card: typeof NewCard.Type) => insertCard(card).pipe(Effect.map((row) => row.id), Effect.orDie),
     /** This form becomes the person's autobill form; the others are turned off. */
     makeAutobill: (businessId: number, personId: number, id: number, now: Date) =>

@@ -5,7 +5,7 @@ import { CurrentBusiness } from "../auth/tenant.ts"
 import { vaultingRequirements } from "../payment-configuration/model.ts"
 import { currentPaymentConfiguration } from "../payment-configuration/handlers.ts"
 import { clientReach, requireLivePerson } from "../people/client-reach.ts"
-import { GatewayUnavailable, PaymentGateway, type VaultProblem } from "../platform/payments/gateway.ts"
+import { GatewayUnavailable, PaymentGateway, type VaultedCard, type VaultProblem } from "../platform/payments/gateway.ts"
 import { privateResponse } from "../services/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
@@ -66,7 +66,7 @@ export const getFormOfPayment = Effect.fn("FormsOfPayment.get")(function* (perso
   return { form_of_payments: [toFormOfPaymentWire(yield* findForm(personId, id))] }
 })
 
-const gatewayUnavailable = (error: GatewayUnavailable) =>
+export const gatewayUnavailable = (error: GatewayUnavailable) =>
   Effect.flatMap(Effect.logWarning("payment gateway unavailable", { reason: error.reason }), () =>
     fail(Unprocessable, { key: "payment_gateway_unavailable" }))
 
@@ -106,6 +106,32 @@ const problemMessage = (problem: VaultProblem): Message => {
   }
 }
 
+/**
+ * Saves a vaulted card as the person's form of payment, inside the caller's transaction; the
+ * person's first form becomes the autobill default (exactly one while any exist). A card the
+ * person already holds (same gateway token) is not saved twice. Answers the form's id.
+ */
+export const saveCard = Effect.fn("FormsOfPayment.saveCard")(function* (businessId: number, personId: number, card: VaultedCard, at: Date) {
+  const repo = yield* FormsOfPaymentRepo
+  yield* repo.lockPerson(businessId, personId)
+  const existing = yield* repo.findByToken(businessId, personId, card.token)
+  if (existing !== undefined) return existing
+  const autobill = !(yield* repo.hasAutobill(businessId, personId))
+  return yield* repo.insertCard({
+    businessId,
+    personId,
+    firstName: card.firstName,
+    lastName: card.lastName,
+    autobill,
+    token: card.token,
+    cardType: card.cardType,
+    expireMonth: card.expireMonth,
+    expireYear: card.expireYear,
+    lastFour: card.lastFour,
+    now: at
+  })
+})
+
 type Completion = { readonly _tag: "Saved" } | { readonly _tag: "Refused"; readonly messages: ReadonlyArray<Message>; readonly status: "404" | "422" }
 
 /**
@@ -139,23 +165,7 @@ export const completeVaulting = Effect.fn("FormsOfPayment.completeVaulting")(fun
           const messages = result.problems.length > 0 ? result.problems.map(problemMessage) : [{ key: "vaulting_declined" as const }]
           return { _tag: "Refused", status: "422", messages } satisfies Completion
         }
-        yield* repo.lockPerson(businessId, personId)
-        // The person's first form becomes the autobill default (exactly one while any exist).
-        const autobill = !(yield* repo.hasAutobill(businessId, personId))
-        const card = result.card
-        const id = yield* repo.insertCard({
-          businessId,
-          personId,
-          firstName: card.firstName,
-          lastName: card.lastName,
-          autobill,
-          token: card.token,
-          cardType: card.cardType,
-          expireMonth: card.expireMonth,
-          expireYear: card.expireYear,
-          lastFour: card.lastFour,
-          now: at
-        })
+        const id = yield* saveCard(businessId, personId, result.card, at)
         yield* repo.useVaulting(businessId, session, id, at)
         return { _tag: "Saved" } satisfies Completion
       })

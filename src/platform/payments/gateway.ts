@@ -85,13 +85,14 @@ export interface PaymentGatewayShape {
     { readonly _tag: "Voided" } | { readonly _tag: "Declined"; readonly reason: string },
     GatewayUnavailable
   >
-  readonly createSetupIntent: (input: { readonly businessId: number }) => Effect.Effect<
+  /** `reference`: the caller's note on whom the intent is for, answered back with the card. */
+  readonly createSetupIntent: (input: { readonly businessId: number; readonly reference: string }) => Effect.Effect<
     { readonly setupIntentId: string; readonly clientSecret: string; readonly confirmUrl: string },
     GatewayUnavailable
   >
-  /** The card a confirmed setup intent saved; None while unconfirmed or unknown. */
+  /** The setup intent and the card it saved once confirmed; undefined when unknown. */
   readonly setupIntentCard: (input: { readonly businessId: number; readonly setupIntentId: string }) => Effect.Effect<
-    VaultedCard | undefined,
+    { readonly reference: string; readonly card: VaultedCard | undefined } | undefined,
     GatewayUnavailable
   >
 }

@@ -146,15 +146,16 @@ const make = Effect.gen(function* () {
           where business_id = ${businessId} and id = ${id} and kind = 'charge' and status = 'succeeded'`
   })
   const insertIntent = SqlSchema.void({
-    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.String, secret: Schema.String, now: Schema.Date }),
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.String, secret: Schema.String, reference: Schema.String, now: Schema.Date }),
     execute: (r) =>
-      sql`insert into sandbox_gateway_setup_intents (business_id, id, client_secret, created_at) values (${r.businessId}, ${r.id}, ${r.secret}, ${r.now})`
+      sql`insert into sandbox_gateway_setup_intents (business_id, id, client_secret, reference, created_at)
+          values (${r.businessId}, ${r.id}, ${r.secret}, ${r.reference}, ${r.now})`
   })
   const findIntent = SqlSchema.findOneOption({
     Request: Key,
-    Result: Schema.Struct({ id: Schema.String, client_secret: Schema.String, token: Schema.NullOr(Schema.String) }),
+    Result: Schema.Struct({ id: Schema.String, client_secret: Schema.String, reference: Schema.String, token: Schema.NullOr(Schema.String) }),
     execute: ({ businessId, id }) =>
-      sql`select id, client_secret, token from sandbox_gateway_setup_intents where business_id = ${businessId} and id = ${id}`
+      sql`select id, client_secret, reference, token from sandbox_gateway_setup_intents where business_id = ${businessId} and id = ${id}`
   })
   const confirmIntent = SqlSchema.void({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.String, token: Schema.String }),
@@ -201,7 +202,8 @@ const make = Effect.gen(function* () {
     insertTransaction: (row: typeof insertTransaction extends (r: infer R) => unknown ? R : never) => insertTransaction(row).pipe(Effect.orDie),
     refunded: (businessId: number, id: string) => refunded({ businessId, id }).pipe(Effect.map((row) => row.cents), Effect.orDie),
     voidCharge: (businessId: number, id: string) => voidCharge({ businessId, id }).pipe(Effect.orDie),
-    insertIntent: (businessId: number, id: string, secret: string, now: Date) => insertIntent({ businessId, id, secret, now }).pipe(Effect.orDie),
+    insertIntent: (businessId: number, id: string, secret: string, reference: string, now: Date) =>
+      insertIntent({ businessId, id, secret, reference, now }).pipe(Effect.orDie),
     findIntent: (businessId: number, id: string) => findIntent({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
     confirmIntent: (businessId: number, id: string, token: string) => confirmIntent({ businessId, id, token }).pipe(Effect.orDie)
   }
@@ -331,18 +333,18 @@ export const SandboxGatewayLive = Layer.effect(PaymentGateway)(
         if (charge?.kind === "charge" && charge.status === "voided") return { _tag: "Voided" as const }
         return { _tag: "Declined" as const, reason: charge ? "not_voidable" : "unknown_transaction" }
       }),
-      createSetupIntent: Effect.fn("SandboxGateway.createSetupIntent")(function* ({ businessId }) {
+      createSetupIntent: Effect.fn("SandboxGateway.createSetupIntent")(function* ({ businessId, reference }) {
         const context = yield* RequestContext
         const id = randomId("seti_")
         const secret = `${id}_secret_${randomBytes(16).toString("base64url")}`
-        yield* store.insertIntent(businessId, id, secret, yield* now)
+        yield* store.insertIntent(businessId, id, secret, reference, yield* now)
         return { setupIntentId: id, clientSecret: secret, confirmUrl: `${context.origin}${setupIntentPath(id)}` }
       }),
       setupIntentCard: Effect.fn("SandboxGateway.setupIntentCard")(function* ({ businessId, setupIntentId }) {
         const intent = yield* store.findIntent(businessId, setupIntentId)
-        if (!intent || intent.token === null) return undefined
-        const card = yield* store.findCard(businessId, intent.token)
-        return card ? toVaulted(card) : undefined
+        if (!intent) return undefined
+        const card = intent.token === null ? undefined : yield* store.findCard(businessId, intent.token)
+        return { reference: intent.reference, card: card ? toVaulted(card) : undefined }
       })
     })
   })

@@ -278,5 +278,6 @@ export const de: Catalog = {
   vaulting_card_not_accepted: "%{field}: dieser Kartentyp wird nicht akzeptiert",
   processor_payment_method_not_found: "Zahlungsmethode %{id} nicht gefunden",
   processor_payment_method_unconfirmed: "Zahlungsmethode %{id} wurde noch nicht bestätigt",
+  processor_person_required: "Personen-Id muss ausgefüllt werden",
   //
 }

@@ -281,6 +281,7 @@ export const en = {
   vaulting_card_not_accepted: "%{field}: this card type is not accepted",
   processor_payment_method_not_found: "Payment method %{id} not found",
   processor_payment_method_unconfirmed: "Payment method %{id} has not been confirmed yet",
+  processor_person_required: "Person id can't be blank",
   //
 } as const
 

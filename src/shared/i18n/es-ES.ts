@@ -278,5 +278,6 @@ export const esES: Catalog = {
   vaulting_card_not_accepted: "%{field}: este tipo de tarjeta no se acepta",
   processor_payment_method_not_found: "Método de pago %{id} no encontrado",
   processor_payment_method_unconfirmed: "El método de pago %{id} aún no se ha confirmado",
+  processor_person_required: "El id de la persona no puede estar vacío",
   //
 }

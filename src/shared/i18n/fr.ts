@@ -278,5 +278,6 @@ export const fr: Catalog = {
   vaulting_card_not_accepted: "%{field} : ce type de carte n'est pas accepté",
   processor_payment_method_not_found: "Moyen de paiement %{id} introuvable",
   processor_payment_method_unconfirmed: "Le moyen de paiement %{id} n'a pas encore été confirmé",
+  processor_person_required: "L'id de la personne doit être rempli",
   //
 }

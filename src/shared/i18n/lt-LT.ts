@@ -278,5 +278,6 @@ export const ltLT: Catalog = {
   vaulting_card_not_accepted: "%{field}: šio tipo kortelė nepriimama",
   processor_payment_method_not_found: "Mokėjimo metodas %{id} nerastas",
   processor_payment_method_unconfirmed: "Mokėjimo metodas %{id} dar nepatvirtintas",
+  processor_person_required: "Asmens id negali būti tuščias",
   //
 }

@@ -278,5 +278,6 @@ export const nlNL: Catalog = {
   vaulting_card_not_accepted: "%{field}: dit kaarttype wordt niet geaccepteerd",
   processor_payment_method_not_found: "Betaalmethode %{id} niet gevonden",
   processor_payment_method_unconfirmed: "Betaalmethode %{id} is nog niet bevestigd",
+  processor_person_required: "Persoon-id mag niet leeg zijn",
   //
 }

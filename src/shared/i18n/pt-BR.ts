@@ -278,5 +278,6 @@ export const ptBR: Catalog = {
   vaulting_card_not_accepted: "%{field}: este tipo de cartão não é aceito",
   processor_payment_method_not_found: "Método de pagamento %{id} não encontrado",
   processor_payment_method_unconfirmed: "O método de pagamento %{id} ainda não foi confirmado",
+  processor_person_required: "O id da pessoa não pode ficar em branco",
   //
 }

@@ -278,5 +278,6 @@ export const ruRU: Catalog = {
   vaulting_card_not_accepted: "%{field}: этот тип карты не принимается",
   processor_payment_method_not_found: "Способ оплаты %{id} не найден",
   processor_payment_method_unconfirmed: "Способ оплаты %{id} ещё не подтверждён",
+  processor_person_required: "Id человека не может быть пустым",
   //
 }

@@ -278,5 +278,6 @@ export const sv: Catalog = {
   vaulting_card_not_accepted: "%{field}: den här korttypen accepteras inte",
   processor_payment_method_not_found: "Betalningsmetod %{id} hittades inte",
   processor_payment_method_unconfirmed: "Betalningsmetod %{id} har inte bekräftats ännu",
+  processor_person_required: "Person-id får inte vara tomt",
   //
 }

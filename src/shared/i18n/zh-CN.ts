@@ -278,5 +278,6 @@ export const zhCN: Catalog = {
   vaulting_card_not_accepted: "%{field}：不接受此卡类型",
   processor_payment_method_not_found: "未找到付款方式 %{id}",
   processor_payment_method_unconfirmed: "付款方式 %{id} 尚未确认",
+  processor_person_required: "人员 id 不能为空",
   //
 }

@@ -278,5 +278,6 @@ export const zhTW: Catalog = {
   vaulting_card_not_accepted: "%{field}：不接受此卡片類型",
   processor_payment_method_not_found: "找不到付款方式 %{id}",
   processor_payment_method_unconfirmed: "付款方式 %{id} 尚未確認",
+  processor_person_required: "人員 id 不能為空",
   //
 }
