@@ -151,8 +151,26 @@ export const ImportWaiver = Schema.Struct({
   signing_url: Schema.optionalKey(HttpUrl.annotate({ description: "Where to sign, for one not yet accepted" }))
 })
 
+/**
+ * An ACH account the person pays with (spec: Form of payment, type ach): a read-only record.
+ * The account and routing numbers are masked on import (last four kept); never stored whole.
+ */
+export const ImportFormOfPayment = Schema.Struct({
+  type: Schema.Literal("ach"),
+  account_name: Text(200).annotate({ description: "Friendly description" }),
+  account_type: Schema.Literals(["savings", "checking"]),
+  account_holder_type: Schema.Literals(["personal", "business"]),
+  account_number: Schema.String.check(Schema.isPattern(/^\d{4,17}$/u, { message: "must be 4-17 digits" })),
+  routing_number: Schema.String.check(Schema.isPattern(/^\d{9}$/u, { message: "must be 9 digits" })),
+  first_name: Schema.optionalKey(OptionalText(100).annotate({ description: "Defaults to the person's" })),
+  last_name: Schema.optionalKey(OptionalText(100).annotate({ description: "Defaults to the person's" })),
+  autobill: Schema.optionalKey(Schema.Boolean.annotate({ description: "The person's default; the first form when none says so" }))
+})
+export type ImportFormOfPayment = typeof ImportFormOfPayment.Type
+
 const clientFields = {
   waivers: Schema.optionalKey(Schema.Array(ImportWaiver)),
+  forms_of_payment: Schema.optionalKey(Schema.Array(ImportFormOfPayment).annotate({ description: "ACH accounts (cards are vaulted, never imported)" })),
   key: Schema.optionalKey(Key.annotate({ description: "Unique among clients and dependents of the document" })),
   email: Schema.optionalKey(Email.annotate({ description: "Links the person to the account with this address (created when missing)" })),
   first_name: Text(100),
@@ -335,6 +353,7 @@ export const ImportSummary = Schema.Struct({
     events: Schema.Int,
     event_occurrences: Schema.Int.annotate({ description: "Occurrences materialized for the events' rolling window" }),
     waivers: Schema.Int,
+    forms_of_payment: Schema.Int,
     make_up_reasons: Schema.Int,
     revenue_categories: Schema.Int,
     sales_taxes: Schema.Int,

@@ -103,6 +103,20 @@ export interface RelationshipInsert {
   readonly dependent_id: number
 }
 
+export interface FormOfPaymentInsert {
+  readonly business_id: number
+  readonly person_id: number
+  readonly type: "ach"
+  readonly first_name: string
+  readonly last_name: string
+  readonly autobill: boolean
+  readonly account_name: string
+  readonly account_type: "savings" | "checking"
+  readonly account_holder_type: "personal" | "business"
+  readonly account_number_masked: string
+  readonly routing_number_masked: string
+}
+
 export interface WaiverInsert {
   readonly business_id: number
   readonly person_id: number
@@ -328,6 +342,7 @@ const make = Effect.gen(function* () {
     insertRelationships: (rows: ReadonlyArray<RelationshipInsert>) => insertAll("person_relationships", rows),
 
     insertWaivers: (rows: ReadonlyArray<WaiverInsert>) => insertAll("waivers", rows),
+    insertFormsOfPayment: (rows: ReadonlyArray<FormOfPaymentInsert>) => insertAll("forms_of_payment", rows),
 
     insertMakeUpReasons: (rows: ReadonlyArray<{ readonly business_id: number; readonly name: string; readonly position: number }>) =>
       insertAll("make_up_reasons", rows),

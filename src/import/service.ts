@@ -2,8 +2,9 @@ import { Effect, Option, Schema, SchemaIssue } from "effect"
 import { SqlClient } from "effect/sql"
 import { hashPassword } from "../auth/passwords.ts"
 import { ImportError } from "./errors.ts"
-import { type ImportDocument, ImportDocument as ImportDocumentSchema, type ImportSummary, type ImportWaiver, locationSlug } from "./model.ts"
-import { type PersonInsert, type RelationshipInsert, type StaffMemberInsert, type WaiverInsert, ImportRepo } from "./repo.ts"
+import { type ImportDocument, ImportDocument as ImportDocumentSchema, type ImportFormOfPayment, type ImportSummary, type ImportWaiver, locationSlug } from "./model.ts"
+import { maskNumber } from "../forms-of-payment/model.ts"
+import { type FormOfPaymentInsert, type PersonInsert, type RelationshipInsert, type StaffMemberInsert, type WaiverInsert, ImportRepo } from "./repo.ts"
 import { writeSchedule } from "./schedule.ts"
 import { writeCatalog } from "./catalog.ts"
 
@@ -187,6 +188,30 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
   const staffMembers: Array<StaffMemberInsert> = []
   const relationships: Array<RelationshipInsert> = []
   const waivers: Array<WaiverInsert> = []
+  const formsOfPayment: Array<FormOfPaymentInsert> = []
+  /** ACH accounts, numbers masked here; the person's default is the one marked autobill, else the first. */
+  const addFormsOfPayment = (
+    personId: number,
+    source: { readonly first_name: string; readonly last_name: string; readonly forms_of_payment?: ReadonlyArray<ImportFormOfPayment> }
+  ) => {
+    const forms = source.forms_of_payment ?? []
+    const chosen = Math.max(0, forms.findIndex((form) => form.autobill === true))
+    forms.forEach((form, index) => {
+      formsOfPayment.push({
+        business_id: businessId,
+        person_id: personId,
+        type: "ach",
+        first_name: (form.first_name ?? source.first_name).trim(),
+        last_name: (form.last_name ?? source.last_name).trim(),
+        autobill: index === chosen,
+        account_name: form.account_name.trim(),
+        account_type: form.account_type,
+        account_holder_type: form.account_holder_type,
+        account_number_masked: maskNumber(form.account_number),
+        routing_number_masked: maskNumber(form.routing_number)
+      })
+    })
+  }
   const addWaivers = (personId: number, source: { readonly waivers?: ReadonlyArray<ImportWaiver> }, providerId: number | null) => {
     for (const waiver of source.waivers ?? []) {
       const type = waiver.type ?? "Waiver"
@@ -239,10 +264,12 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
     const providerId = nextId()
     people.push(person(providerId, client))
     addWaivers(providerId, client, null)
+    addFormsOfPayment(providerId, client)
     for (const dependent of client.dependents ?? []) {
       const dependentId = nextId()
       people.push(person(dependentId, dependent))
       addWaivers(dependentId, dependent, providerId)
+      addFormsOfPayment(dependentId, dependent)
       relationships.push({ business_id: businessId, provider_id: providerId, dependent_id: dependentId })
     }
   }
@@ -250,6 +277,7 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
   yield* repo.insertStaffMembers(staffMembers)
   yield* repo.insertRelationships(relationships)
   yield* repo.insertWaivers(waivers)
+  yield* repo.insertFormsOfPayment(formsOfPayment)
   const reasons = doc.make_up_reasons ?? []
   yield* repo.insertMakeUpReasons(reasons.map((name, position) => ({ business_id: businessId, name: name.trim(), position })))
   const schedule = yield* writeSchedule(doc, {
@@ -274,6 +302,7 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
       accounts_linked: accounts.size - created,
       ...schedule.counts,
       waivers: waivers.length,
+      forms_of_payment: formsOfPayment.length,
       make_up_reasons: reasons.length,
       ...catalog
     }
