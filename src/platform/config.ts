@@ -39,6 +39,12 @@ export interface AppConfigShape {
   readonly signingProviderUrl?: string
   /** The remote signing provider's API key (SIGNING_PROVIDER_KEY), sent as a bearer token. */
   readonly signingProviderKey?: string
+  /**
+   * Who vaults and charges cards: `sandbox` (default, the only one so far), the built-in gateway
+   * served by this service (src/platform/payments/sandbox.ts). A real processor is one more value
+   * here with its credentials beside it. Optional so that configurations built in code need not name it.
+   */
+  readonly paymentGateway?: "sandbox"
 }
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("studio/AppConfig") {}
@@ -65,7 +71,8 @@ export const readAppConfig = Effect.gen(function* () {
     reportRefreshSeconds: yield* Config.Int("REPORT_REFRESH_SECONDS").pipe(Config.withDefault(30)),
     signingProvider: yield* Config.Literals(["sandbox", "remote"], "SIGNING_PROVIDER").pipe(Config.withDefault("sandbox" as const)),
     signingProviderUrl: Option.getOrUndefined(yield* Config.option(Config.String("SIGNING_PROVIDER_URL"))),
-    signingProviderKey: Option.getOrUndefined(yield* Config.option(Config.String("SIGNING_PROVIDER_KEY")))
+    signingProviderKey: Option.getOrUndefined(yield* Config.option(Config.String("SIGNING_PROVIDER_KEY"))),
+    paymentGateway: yield* Config.Literals(["sandbox"], "PAYMENT_GATEWAY").pipe(Config.withDefault("sandbox" as const))
   })
 })
 
