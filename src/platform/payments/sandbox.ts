@@ -51,6 +51,33 @@ const TransactionRow = Schema.Struct({
 
 const Key = Schema.Struct({ businessId: Schema.Number, id: Schema.String })
 
+const NewForm = Schema.Struct({
+  businessId: Schema.Number,
+  id: Schema.String,
+  returnUrl: Schema.String,
+  expiresAt: Schema.Date,
+  cvv: Schema.Boolean,
+  address: Schema.Boolean,
+  postal: Schema.Boolean,
+  acceptedCardTypes: Schema.Array(Schema.String),
+  now: Schema.Date
+})
+
+const NewTransaction = Schema.Struct({
+  id: Schema.String,
+  businessId: Schema.Number,
+  kind: Schema.Literals(["charge", "refund"]),
+  key: Schema.String,
+  token: Schema.NullOr(Schema.String),
+  chargeId: Schema.NullOr(Schema.String),
+  amountCents: Schema.Number,
+  currency: Schema.String,
+  description: Schema.String,
+  status: Schema.Literals(["succeeded", "declined"]),
+  declineReason: Schema.NullOr(Schema.String),
+  now: Schema.Date
+})
+
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const insertCard = SqlSchema.void({
@@ -67,17 +94,7 @@ const make = Effect.gen(function* () {
           from sandbox_gateway_cards where business_id = ${businessId} and token = ${token}`
   })
   const insertForm = SqlSchema.void({
-    Request: Schema.Struct({
-      businessId: Schema.Number,
-      id: Schema.String,
-      returnUrl: Schema.String,
-      expiresAt: Schema.Date,
-      cvv: Schema.Boolean,
-      address: Schema.Boolean,
-      postal: Schema.Boolean,
-      acceptedCardTypes: Schema.Array(Schema.String),
-      now: Schema.Date
-    }),
+    Request: NewForm,
     execute: (r) =>
       sql`insert into sandbox_gateway_forms (business_id, id, return_url, expires_at, require_cvv, require_address, require_postal, accepted_card_types, created_at)
           values (${r.businessId}, ${r.id}, ${r.returnUrl}, ${r.expiresAt}, ${r.cvv}, ${r.address}, ${r.postal}, ${r.acceptedCardTypes as Array<string>}::text[], ${r.now})`
@@ -113,20 +130,7 @@ const make = Effect.gen(function* () {
           from sandbox_gateway_transactions where business_id = ${businessId} and idempotency_key = ${key}`
   })
   const insertTransaction = SqlSchema.void({
-    Request: Schema.Struct({
-      id: Schema.String,
-      businessId: Schema.Number,
-      kind: Schema.Literals(["charge", "refund"]),
-      key: Schema.String,
-      token: Schema.NullOr(Schema.String),
-      chargeId: Schema.NullOr(Schema.String),
-      amountCents: Schema.Number,
-      currency: Schema.String,
-      description: Schema.String,
-      status: Schema.Literals(["succeeded", "declined"]),
-      declineReason: Schema.NullOr(Schema.String),
-      now: Schema.Date
-    }),
+    Request: NewTransaction,
     execute: (r) =>
       sql`insert into sandbox_gateway_transactions (id, business_id, kind, idempotency_key, token, charge_id, amount_cents, currency, description, status, decline_reason, created_at)
           values (${r.id}, ${r.businessId}, ${r.kind}, ${r.key}, ${r.token}, ${r.chargeId}, ${r.amountCents}, ${r.currency}, ${r.description}, ${r.status}, ${r.declineReason}, ${r.now})
@@ -185,7 +189,7 @@ const make = Effect.gen(function* () {
   return {
     vault: (businessId: number, card: CheckedCard, now: Date) => vault(businessId, card, now).pipe(Effect.orDie),
     findCard: (businessId: number, token: string) => findCard({ businessId, token }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-    insertForm: (row: typeof insertForm extends (r: infer R) => unknown ? R : never) => insertForm(row).pipe(Effect.orDie),
+    insertForm: (row: typeof NewForm.Type) => insertForm(row).pipe(Effect.orDie),
     findForm: (businessId: number, id: string) => findForm({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
     /** Records the form's one outcome; false when it was already submitted. */
     completeForm: (businessId: number, id: string, outcome: { token: string } | { problems: ReadonlyArray<VaultProblem> }, now: Date) =>
@@ -199,7 +203,7 @@ const make = Effect.gen(function* () {
     findTransaction: (businessId: number, id: string) => findTransaction({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
     byIdempotencyKey: (businessId: number, key: string) =>
       byIdempotencyKey({ businessId, key }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-    insertTransaction: (row: typeof insertTransaction extends (r: infer R) => unknown ? R : never) => insertTransaction(row).pipe(Effect.orDie),
+    insertTransaction: (row: typeof NewTransaction.Type) => insertTransaction(row).pipe(Effect.orDie),
     refunded: (businessId: number, id: string) => refunded({ businessId, id }).pipe(Effect.map((row) => row.cents), Effect.orDie),
     voidCharge: (businessId: number, id: string) => voidCharge({ businessId, id }).pipe(Effect.orDie),
     insertIntent: (businessId: number, id: string, secret: string, reference: string, now: Date) =>
