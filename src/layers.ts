@@ -46,7 +46,7 @@ import { PunchesRepo } from "./punches/repo.ts"
 import { FormsOfPaymentRepo } from "./forms-of-payment/repo.ts"
 import { PaymentConfigurationRepo } from "./payment-configuration/repo.ts"
 import { PaymentGatewayLive } from "./platform/payments/live.ts"
-import { SandboxGatewayStore } from "./platform/payments/sandbox.ts"
+import { SandboxGatewayStore } from "./platform/payments/sandbox-store.ts"
 import { CommerceLive, MembershipsLive, VisitPaymentsLive } from "./punches/ports-live.ts"
 
 /**

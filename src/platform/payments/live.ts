@@ -2,7 +2,8 @@ import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import { AppConfig, type AppConfigShape } from "../config.ts"
 import type { PaymentGateway } from "./gateway.ts"
-import { SandboxGatewayLive, type SandboxGatewayStore } from "./sandbox.ts"
+import { SandboxGatewayLive } from "./sandbox.ts"
+import type { SandboxGatewayStore } from "./sandbox-store.ts"
 
 type GatewayLayer = Layer.Layer<PaymentGateway, never, AppConfig | SandboxGatewayStore | SqlClient.SqlClient>
 const gateways: Record<NonNullable<AppConfigShape["paymentGateway"]>, GatewayLayer> = { sandbox: SandboxGatewayLive }

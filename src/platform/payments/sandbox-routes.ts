@@ -2,7 +2,8 @@ import { Clock, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { RequestContext } from "../../shared/request-context.ts"
 import { checkCard } from "./cards.ts"
-import { SandboxGatewayStore, formPath, setupIntentPath } from "./sandbox.ts"
+import { formPath, setupIntentPath } from "./sandbox.ts"
+import { SandboxGatewayStore } from "./sandbox-store.ts"
 
 /**
  * The sandbox gateway's hosted card form (vaulting step two) and its setup-intent page
