@@ -1,7 +1,9 @@
 import { Context, Effect, Layer, Option } from "effect"
+import type { HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
+import type { unhandled } from "effect/Types"
 import { NotFound, StaffOnly, Unauthorized, fail } from "../shared/errors.ts"
-import { RequestContext, type RequestContextShape } from "../shared/request-context.ts"
+import { type BusinessRow, RequestContext, type RequestContextShape } from "../shared/request-context.ts"
 import { AppConfig, type AppConfigShape } from "../platform/config.ts"
 import { Applications } from "./applications.ts"
 import { CurrentBusiness } from "./tenant.ts"
@@ -52,6 +54,9 @@ export class AccountAccess extends HttpApiMiddleware.Service<AccountAccess, {
 /** Account-level host only, no token needed (password reset requests). */
 export class AccountHost extends HttpApiMiddleware.Service<AccountHost>()("studio/AccountHost", { error: NotFound }) {}
 
+/** What a middleware answers: the endpoint's response, or one of its refusals. */
+type Served<E> = Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled | E>
+
 const unauthorized = (error: string) => Effect.fail(new Unauthorized({ error }))
 
 export const AUTH_MESSAGES = {
@@ -66,8 +71,9 @@ export const AUTH_MESSAGES = {
 } as const
 
 // Every API call runs one of these middlewares: each reads its services once, when built,
-// and does its per-request work in one generator without re-providing them (every service
-// provided per request is a context entry more for the whole handler to carry).
+// without re-providing them (every service provided per request is a context entry more for
+// the whole handler to carry), and the business endpoints' two do their per-request work as
+// plain `Effect.flatMap` steps rather than a generator.
 
 /** A 404 on a business host: account endpoints live on the bare BASE_DOMAIN. */
 const requireAccountHost = (context: RequestContextShape, config: AppConfigShape) =>
@@ -75,11 +81,9 @@ const requireAccountHost = (context: RequestContextShape, config: AppConfigShape
     ? Effect.void
     : fail(NotFound, { key: "account_host_required", params: { base_domain: config.baseDomain } })
 
-/** The business of the request, or a 404 on the account-level host. */
-const requireBusiness = (context: RequestContextShape, config: AppConfigShape) =>
-  Option.isSome(context.business)
-    ? Effect.succeed(context.business.value)
-    : fail(NotFound, { key: "business_host_required", params: { base_domain: config.baseDomain } })
+/** The 404 of a business endpoint called on the account-level host. */
+const businessHostRequired = (config: AppConfigShape) =>
+  fail(NotFound, { key: "business_host_required", params: { base_domain: config.baseDomain } })
 
 /** A live token valid on this business's host, or the `{"error"}` 401 saying why not. */
 const verifyToken = (tokens: AccessTokensShape, token: string, businessId: number) =>
@@ -120,22 +124,19 @@ export const AccessLive = Layer.mergeAll(
       const config = yield* AppConfig
       const tokens = yield* AccessTokens
       const applications = yield* Applications
+      const serve = <A, E, R>(httpEffect: Effect.Effect<A, E, R>, business: BusinessRow, grant: Option.Option<TokenGrant>) =>
+        httpEffect.pipe(Effect.provideService(CurrentBusiness, business), Effect.provideService(CurrentClient, { grant }))
       return (httpEffect) =>
-        Effect.gen(function* () {
-          const context = yield* RequestContext
-          const business = yield* requireBusiness(context, config)
-          let grant: Option.Option<TokenGrant> = Option.none()
+        RequestContext.use((context): Served<NotFound | Unauthorized> => {
+          if (Option.isNone(context.business)) return businessHostRequired(config)
+          const business = context.business.value
           if (Option.isSome(context.accessToken)) {
-            grant = Option.some(yield* verifyToken(tokens, context.accessToken.value, business.id))
-          } else if (Option.isNone(context.clientId)) {
-            return yield* unauthorized(AUTH_MESSAGES.clientIdRequired)
-          } else if (!(yield* applications.isKnownClientId(context.clientId.value))) {
-            return yield* unauthorized(AUTH_MESSAGES.unknownClientId)
+            return Effect.flatMap(verifyToken(tokens, context.accessToken.value, business.id), (grant) =>
+              serve(httpEffect, business, Option.some(grant)))
           }
-          return yield* httpEffect.pipe(
-            Effect.provideService(CurrentBusiness, business),
-            Effect.provideService(CurrentClient, { grant })
-          )
+          if (Option.isNone(context.clientId)) return unauthorized(AUTH_MESSAGES.clientIdRequired)
+          return Effect.flatMap(applications.isKnownClientId(context.clientId.value), (known): Served<Unauthorized> =>
+            known ? serve(httpEffect, business, Option.none()) : unauthorized(AUTH_MESSAGES.unknownClientId))
         })
     })
   ),
@@ -144,27 +145,28 @@ export const AccessLive = Layer.mergeAll(
       const config = yield* AppConfig
       const tokens = yield* AccessTokens
       return (httpEffect) =>
-        Effect.gen(function* () {
-          const context = yield* RequestContext
-          const business = yield* requireBusiness(context, config)
-          if (Option.isNone(context.accessToken)) return yield* unauthorized(AUTH_MESSAGES.tokenRequired)
-          const grant = yield* verifyToken(tokens, context.accessToken.value, business.id)
-          if (Option.isNone(grant.staff) || Option.isNone(grant.personId)) {
-            return yield* Effect.fail(new StaffOnly({ error: AUTH_MESSAGES.staffRequired }))
-          }
-          if (grant.staff.value.role === "demoted") {
-            return yield* Effect.fail(new StaffOnly({ error: AUTH_MESSAGES.demoted }))
-          }
-          return yield* httpEffect.pipe(
-            Effect.provideService(CurrentBusiness, business),
-            Effect.provideService(CurrentStaff, {
-              tokenId: grant.tokenId,
-              accountId: grant.accountId,
-              personId: grant.personId.value,
-              staffMemberId: grant.staff.value.staffMemberId,
-              role: grant.staff.value.role
-            })
-          )
+        RequestContext.use((context): Served<NotFound | Unauthorized | StaffOnly> => {
+          if (Option.isNone(context.business)) return businessHostRequired(config)
+          const business = context.business.value
+          if (Option.isNone(context.accessToken)) return unauthorized(AUTH_MESSAGES.tokenRequired)
+          return Effect.flatMap(verifyToken(tokens, context.accessToken.value, business.id), (grant): Served<StaffOnly> => {
+            if (Option.isNone(grant.staff) || Option.isNone(grant.personId)) {
+              return Effect.fail(new StaffOnly({ error: AUTH_MESSAGES.staffRequired }))
+            }
+            if (grant.staff.value.role === "demoted") {
+              return Effect.fail(new StaffOnly({ error: AUTH_MESSAGES.demoted }))
+            }
+            return httpEffect.pipe(
+              Effect.provideService(CurrentBusiness, business),
+              Effect.provideService(CurrentStaff, {
+                tokenId: grant.tokenId,
+                accountId: grant.accountId,
+                personId: grant.personId.value,
+                staffMemberId: grant.staff.value.staffMemberId,
+                role: grant.staff.value.role
+              })
+            )
+          })
         })
     })
   )
