@@ -1,6 +1,5 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Layer } from "effect"
-import { HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { createServer } from "node:http"
 import { Api } from "./api.ts"
@@ -15,6 +14,7 @@ import { HealthLive } from "./health/handlers.ts"
 import { LocationsDeskLive, LocationsFrontLive } from "./locations/handlers.ts"
 import { PeopleDeskLive, PeopleFrontLive } from "./people/handlers.ts"
 import { AppConfig } from "./platform/config.ts"
+import { serveApp, withBuildContext } from "./platform/http-serve.ts"
 import { DocsPageLive } from "./docs-page.ts"
 import { RequestPipeline } from "./request-pipeline.ts"
 import { WebhooksLive } from "./webhooks/handlers.ts"
@@ -117,16 +117,17 @@ const HandlersLive = Layer.mergeAll(
   ProcessorConnectDeskLive
 )
 
-/** The routes: the API, its OpenAPI document and docs page, behind the request pipeline. */
+/**
+ * The routes: the API, its OpenAPI document and docs page, behind the request pipeline.
+ * Routes that are not HttpApi groups go inside `withBuildContext` (src/platform/http-serve.ts).
+ */
 export const HttpAppLive = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/api/openapi.json" }).pipe(Layer.provide(HandlersLive)),
-  DocsPageLive,
-  OAuthRoutesLive,
-  SignInRoutesLive,
-  // The sandbox signing provider's page (document terms of plans)
-  SandboxSigningRoutesLive,
-  // The sandbox payment gateway's card form and setup-intent page (forms of payment)
-  SandboxGatewayRoutesLive,
+  // Plain routes: the docs page, OAuth and sign-in pages, and the sandboxes' pages (the signing
+  // provider's, for document terms of plans; the payment gateway's card form and setup intents).
+  withBuildContext(
+    Layer.mergeAll(DocsPageLive, OAuthRoutesLive, SignInRoutesLive, SandboxSigningRoutesLive, SandboxGatewayRoutesLive)
+  ),
   RequestPipeline
 ).pipe(Layer.provide(AccessLive))
 
@@ -137,7 +138,7 @@ export const HttpAppLive = Layer.mergeAll(
 export const httpServerWith = <E, R>(routes: Layer.Layer<never, E, R>) =>
   Layer.unwrap(
     AppConfig.useSync((config) =>
-      HttpRouter.serve(Layer.merge(HttpAppLive, routes), { disableLogger: true, disableListenLog: true }).pipe(
+      serveApp(Layer.merge(HttpAppLive, withBuildContext(routes))).pipe(
         Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
       ))
   )
