@@ -34,7 +34,7 @@ const CPU_PROF_DIR = process.env.BENCH_CPU_PROF
 /** A fixed total rate (requests/s) instead of as fast as each server answers: compares CPU per request at equal load. */
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined
 /** The V8 flags the service runs with (package.json `start`, the Dockerfile), given to the floor too. */
-const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--heap-growing-percent=100", "--no-allocation-site-pretenuring"]
+const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--heap-growing-percent=50", "--no-allocation-site-pretenuring"]
 const BASE_DOMAIN = "localhost"
 const PATH = "/api/v2/desk/locations"
 const TARGETS = ["baseline", "floor", "service"] as const
