@@ -44,6 +44,7 @@ import { SalesTaxesDeskApi } from "./sales-taxes/desk.api.ts"
 import { PlansDeskApi } from "./plans/desk.api.ts"
 import { InvoicesDeskApi } from "./invoices/desk.api.ts"
 import { InvoicesFrontApi } from "./invoices/front.api.ts"
+import { PaymentsDeskApi, PaymentsFrontApi } from "./payments/api.ts"
 import { PlansFrontApi } from "./plans/front.api.ts"
 import { FormOfPaymentVaultingApi, FormsOfPaymentDeskApi, FormsOfPaymentFrontApi } from "./forms-of-payment/api.ts"
 import { PaymentConfigurationDeskApi, PaymentConfigurationFrontApi } from "./payment-configuration/api.ts"
@@ -114,7 +115,10 @@ export const Api = apiOf(
   PaymentConfigurationFrontApi,
   PaymentConfigurationDeskApi,
   ProcessorConnectFrontApi,
-  ProcessorConnectDeskApi
+  ProcessorConnectDeskApi,
+  // Billing: payments
+  PaymentsFrontApi,
+  PaymentsDeskApi
 )
   .annotateMerge(
     OpenApi.annotations({

@@ -40,6 +40,7 @@ import { RevenueCategoriesDeskLive } from "./revenue-categories/handlers.ts"
 import { SalesTaxesDeskLive } from "./sales-taxes/handlers.ts"
 import { PlansDeskLive, PlansFrontLive } from "./plans/handlers.ts"
 import { InvoicesDeskLive, InvoicesFrontLive } from "./invoices/handlers.ts"
+import { PaymentsDeskLive, PaymentsFrontLive } from "./payments/handlers.ts"
 import { FormOfPaymentVaultingLive, FormsOfPaymentDeskLive, FormsOfPaymentFrontLive } from "./forms-of-payment/handlers.ts"
 import { PaymentConfigurationDeskLive, PaymentConfigurationFrontLive } from "./payment-configuration/handlers.ts"
 import { ProcessorConnectDeskLive, ProcessorConnectFrontLive } from "./processor-connect/handlers.ts"
@@ -114,7 +115,10 @@ const HandlersLive = Layer.mergeAll(
   PaymentConfigurationFrontLive,
   PaymentConfigurationDeskLive,
   ProcessorConnectFrontLive,
-  ProcessorConnectDeskLive
+  ProcessorConnectDeskLive,
+  // Billing: payments
+  PaymentsFrontLive,
+  PaymentsDeskLive
 )
 
 /**

@@ -36,6 +36,7 @@ import { RevenueCategoriesRepo } from "./revenue-categories/repo.ts"
 import { SalesTaxesRepo } from "./sales-taxes/repo.ts"
 import { PlansRepo } from "./plans/repo.ts"
 import { InvoicesRepo } from "./invoices/repo.ts"
+import { PaymentsRepo } from "./payments/repo.ts"
 import { InvoiceItemsRepo } from "./invoices/items-repo.ts"
 import { FutureVisitsLive } from "./visits/future-visits-live.ts"
 import { WaitlistEntriesLive } from "./waitlists/entries-live.ts"
@@ -121,7 +122,9 @@ const RepositoriesLive = Layer.mergeAll(
   // sandbox's store also serves its card form.
   FormsOfPaymentRepo.layer,
   PaymentConfigurationRepo.layer,
-  PaymentGatewayLive.pipe(Layer.provideMerge(SandboxGatewayStore.layer))
+  PaymentGatewayLive.pipe(Layer.provideMerge(SandboxGatewayStore.layer)),
+  // Billing: payments, refunds and account credit
+  PaymentsRepo.layer
 ).pipe(
   Layer.provide(WaitlistEntriesLive.pipe(Layer.provide(WaitlistsRepo.layer))),
   // Ports lower domains declare and billing answers: visits' VisitPayments (auto-pay),

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { PaymentWire } from "../payments/model.ts"
 import { Cents, FormattedMoney } from "../shared/money.ts"
 import { PageFields, PageQuery } from "../shared/pagination.ts"
 import { BooleanInput, IdListFromString, IntInput, Timestamp, TimestampInput } from "../shared/schemas.ts"
@@ -145,7 +146,7 @@ export const InvoiceWire = Schema.Struct({
   state: Schema.Literals(INVOICE_STATES),
   state_events: Schema.Array(Schema.String),
   invoice_items: Schema.optional(Schema.Array(InvoiceItemWire)),
-  payments: Schema.optional(Schema.Array(Schema.Unknown)),
+  payments: Schema.optional(Schema.Array(PaymentWire)),
   person: Schema.optional(PersonRef),
   person_id: Schema.optional(Schema.Int),
   coupon: Schema.optional(Schema.NullOr(CouponWire)),

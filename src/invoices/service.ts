@@ -5,6 +5,7 @@ import { completeInvoicedBooking } from "../bookings/service.ts"
 import { clientReach } from "../people/client-reach.ts"
 import { PeopleRepo } from "../people/repo.ts"
 import { commitmentEnd } from "../plans/model.ts"
+import { invoicePayments } from "../payments/wire.ts"
 import { createPersonPlan } from "../plans/packs.ts"
 import { inTransaction } from "../platform/transactions.ts"
 import { privateResponse } from "../services/service.ts"
@@ -425,7 +426,8 @@ export const updateInvoice = Effect.fn("Invoices.update")(function* (caller: Cal
       if (next !== undefined) {
         const current = (yield* repo.find(business.id, id))!
         const live = (yield* (yield* InvoiceItemsRepo).items(business.id, [id])).length
-        if (!stateEvents(current, live, modeOf(caller)).includes(next)) {
+        const outstanding = (yield* invoicePayments([current])).get(id)!.outstanding
+        if (!stateEvents(current, live, modeOf(caller), outstanding).includes(next)) {
           return yield* fail(Unprocessable, { key: "invoice_state_event_invalid", params: { field: "state_event", state: current.state, event: next } })
         }
         if (next === "closed") yield* closeInvoice(current, caller)

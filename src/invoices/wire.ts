@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { formatMoney } from "../shared/money.ts"
+import { invoicePayments } from "../payments/wire.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
@@ -14,15 +15,12 @@ import { InvoicesRepo } from "./repo.ts"
 export type Mode = "client" | "staff"
 
 /**
- * Until payments exist (a later change adds them on these tables), nothing has been paid: the
- * outstanding amount is the total (total − settled payments + refunds, with no payments).
+ * The next states this caller may ask for (TRANSITIONS; closing needs a live item and nothing
+ * outstanding: `outstanding` from src/payments/wire.ts, the money rule of payments).
  */
-export const outstandingOf = (row: InvoiceRow): number => row.total_cents
-
-/** The next states this caller may ask for (TRANSITIONS; closing needs a live item and nothing outstanding). */
-export const stateEvents = (row: InvoiceRow, liveItems: number, mode: Mode): ReadonlyArray<string> =>
+export const stateEvents = (row: InvoiceRow, liveItems: number, mode: Mode, outstanding: number): ReadonlyArray<string> =>
   TRANSITIONS[row.state].filter((next) => {
-    if (next === "closed") return liveItems > 0 && outstandingOf(row) === 0
+    if (next === "closed") return liveItems > 0 && outstanding === 0
     if (next === "on_hold") return mode === "staff"
     return true
   })
@@ -62,12 +60,13 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
   const price = yield* money
   const items = yield* itemsRepo.items(business.id, rows.map((row) => row.id))
   const liveCount = (id: number) => items.filter((item) => item.invoice_id === id).length
+  const paid = yield* invoicePayments(rows)
   if (mode === "staff_list") {
     return rows.map((row): InvoiceWire => ({
       id: row.id,
       total_cents: row.total_cents,
       total: price(row.total_cents),
-      state_events: stateEvents(row, liveCount(row.id), "staff"),
+      state_events: stateEvents(row, liveCount(row.id), "staff", paid.get(row.id)!.outstanding),
       send_receipt: row.send_receipt,
       receipt_email: row.receipt_email,
       currency: row.currency,
@@ -110,7 +109,7 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
       total: price(item.total_cents),
       ...(mode === "staff" ? { commissionable: item.commissionable, compable: item.compable } : {})
     })
-    const outstanding = outstandingOf(row)
+    const outstanding = paid.get(row.id)!.outstanding
     const common: InvoiceWire = {
       id: row.id,
       invoice_number: row.invoice_number,
@@ -121,9 +120,9 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
       outstanding_amount: price(outstanding),
       currency: row.currency,
       state: row.state,
-      state_events: stateEvents(row, own.length, mode),
+      state_events: stateEvents(row, own.length, mode, outstanding),
       invoice_items: own.map(itemWire),
-      payments: [],
+      payments: paid.get(row.id)!.payments,
       person: personRef(row.person_id) ?? { id: row.person_id, name: "", email: null },
       coupon:
         coupon === null

@@ -279,5 +279,17 @@ export const de: Catalog = {
   processor_payment_method_not_found: "Zahlungsmethode %{id} nicht gefunden",
   processor_payment_method_unconfirmed: "Zahlungsmethode %{id} wurde noch nicht bestätigt",
   processor_person_required: "Personen-Id muss ausgefüllt werden",
+  // Billing: payments
+  payment_not_found: "Zahlung %{id} nicht gefunden",
+  refund_not_found: "Rückerstattung %{id} nicht gefunden",
+  invoice_not_payable: "Rechnung %{id} ist %{state} und kann nicht bezahlt werden",
+  payment_amount_too_large: "%{field} darf höchstens der offene Betrag sein (%{max})",
+  refund_amount_too_large: "%{field} darf höchstens die maximale Rückerstattung sein (%{max})",
+  payment_declined: "Die Zahlung wurde abgelehnt: %{reason}",
+  account_credit_insufficient: "%{field} übersteigt das Guthaben (%{balance})",
+  payment_not_deletable: "Zahlung %{id} kann nur im Checkout gelöscht werden (Rechnung ist %{state})",
+  payment_not_voidable: "Zahlung %{id} ist %{state} und kann nicht storniert werden",
+  payment_not_refundable: "Zahlung %{id} ist %{state} und kann nicht erstattet werden",
+  refund_not_voidable: "Rückerstattung %{id} ist %{state} oder ging auf eine Karte und kann nicht storniert werden",
   //
 }

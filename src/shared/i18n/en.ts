@@ -282,6 +282,18 @@ export const en = {
   processor_payment_method_not_found: "Payment method %{id} not found",
   processor_payment_method_unconfirmed: "Payment method %{id} has not been confirmed yet",
   processor_person_required: "Person id can't be blank",
+  // Billing: payments
+  payment_not_found: "Payment %{id} not found",
+  refund_not_found: "Refund %{id} not found",
+  invoice_not_payable: "Invoice %{id} is %{state} and cannot be paid",
+  payment_amount_too_large: "%{field} must be at most the outstanding amount (%{max})",
+  refund_amount_too_large: "%{field} must be at most the maximum refund (%{max})",
+  payment_declined: "The payment was declined: %{reason}",
+  account_credit_insufficient: "%{field} is more than the account credit balance (%{balance})",
+  payment_not_deletable: "Payment %{id} can be deleted only while its invoice is in checkout (it is %{state})",
+  payment_not_voidable: "Payment %{id} is %{state} and cannot be voided",
+  payment_not_refundable: "Payment %{id} is %{state} and cannot be refunded",
+  refund_not_voidable: "Refund %{id} is %{state} or went back to a card and cannot be voided",
   //
 } as const
 

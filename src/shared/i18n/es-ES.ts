@@ -279,5 +279,17 @@ export const esES: Catalog = {
   processor_payment_method_not_found: "Método de pago %{id} no encontrado",
   processor_payment_method_unconfirmed: "El método de pago %{id} aún no se ha confirmado",
   processor_person_required: "El id de la persona no puede estar vacío",
+  // Billing: payments
+  payment_not_found: "Pago %{id} no encontrado",
+  refund_not_found: "Reembolso %{id} no encontrado",
+  invoice_not_payable: "La factura %{id} está %{state} y no se puede pagar",
+  payment_amount_too_large: "%{field} debe ser como máximo el importe pendiente (%{max})",
+  refund_amount_too_large: "%{field} debe ser como máximo el reembolso máximo (%{max})",
+  payment_declined: "El pago fue rechazado: %{reason}",
+  account_credit_insufficient: "%{field} supera el saldo de crédito (%{balance})",
+  payment_not_deletable: "El pago %{id} solo se puede eliminar durante el pago (la factura está %{state})",
+  payment_not_voidable: "El pago %{id} está %{state} y no se puede anular",
+  payment_not_refundable: "El pago %{id} está %{state} y no se puede reembolsar",
+  refund_not_voidable: "El reembolso %{id} está %{state} o volvió a una tarjeta y no se puede anular",
   //
 }

@@ -279,5 +279,17 @@ export const fr: Catalog = {
   processor_payment_method_not_found: "Moyen de paiement %{id} introuvable",
   processor_payment_method_unconfirmed: "Le moyen de paiement %{id} n'a pas encore été confirmé",
   processor_person_required: "L'id de la personne doit être rempli",
+  // Billing: payments
+  payment_not_found: "Paiement %{id} introuvable",
+  refund_not_found: "Remboursement %{id} introuvable",
+  invoice_not_payable: "La facture %{id} est %{state} et ne peut pas être payée",
+  payment_amount_too_large: "%{field} ne doit pas dépasser le montant restant dû (%{max})",
+  refund_amount_too_large: "%{field} ne doit pas dépasser le remboursement maximal (%{max})",
+  payment_declined: "Le paiement a été refusé : %{reason}",
+  account_credit_insufficient: "%{field} dépasse le solde du crédit (%{balance})",
+  payment_not_deletable: "Le paiement %{id} ne peut être supprimé que pendant le passage en caisse (la facture est %{state})",
+  payment_not_voidable: "Le paiement %{id} est %{state} et ne peut pas être annulé",
+  payment_not_refundable: "Le paiement %{id} est %{state} et ne peut pas être remboursé",
+  refund_not_voidable: "Le remboursement %{id} est %{state} ou a été versé sur une carte et ne peut pas être annulé",
   //
 }

@@ -279,5 +279,17 @@ export const ltLT: Catalog = {
   processor_payment_method_not_found: "Mokėjimo metodas %{id} nerastas",
   processor_payment_method_unconfirmed: "Mokėjimo metodas %{id} dar nepatvirtintas",
   processor_person_required: "Asmens id negali būti tuščias",
+  // Billing: payments
+  payment_not_found: "Mokėjimas %{id} nerastas",
+  refund_not_found: "Grąžinimas %{id} nerastas",
+  invoice_not_payable: "Sąskaita %{id} yra %{state} ir negali būti apmokėta",
+  payment_amount_too_large: "%{field} negali viršyti likusios sumos (%{max})",
+  refund_amount_too_large: "%{field} negali viršyti didžiausio grąžinimo (%{max})",
+  payment_declined: "Mokėjimas atmestas: %{reason}",
+  account_credit_insufficient: "%{field} viršija kredito likutį (%{balance})",
+  payment_not_deletable: "Mokėjimą %{id} galima ištrinti tik apmokant (sąskaita yra %{state})",
+  payment_not_voidable: "Mokėjimas %{id} yra %{state} ir negali būti anuliuotas",
+  payment_not_refundable: "Mokėjimas %{id} yra %{state} ir negali būti grąžintas",
+  refund_not_voidable: "Grąžinimas %{id} yra %{state} arba grąžintas į kortelę ir negali būti anuliuotas",
   //
 }

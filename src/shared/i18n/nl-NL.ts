@@ -279,5 +279,17 @@ export const nlNL: Catalog = {
   processor_payment_method_not_found: "Betaalmethode %{id} niet gevonden",
   processor_payment_method_unconfirmed: "Betaalmethode %{id} is nog niet bevestigd",
   processor_person_required: "Persoon-id mag niet leeg zijn",
+  // Billing: payments
+  payment_not_found: "Betaling %{id} niet gevonden",
+  refund_not_found: "Terugbetaling %{id} niet gevonden",
+  invoice_not_payable: "Factuur %{id} is %{state} en kan niet worden betaald",
+  payment_amount_too_large: "%{field} mag hoogstens het openstaande bedrag zijn (%{max})",
+  refund_amount_too_large: "%{field} mag hoogstens de maximale terugbetaling zijn (%{max})",
+  payment_declined: "De betaling is geweigerd: %{reason}",
+  account_credit_insufficient: "%{field} is meer dan het tegoed (%{balance})",
+  payment_not_deletable: "Betaling %{id} kan alleen tijdens het afrekenen worden verwijderd (factuur is %{state})",
+  payment_not_voidable: "Betaling %{id} is %{state} en kan niet worden geannuleerd",
+  payment_not_refundable: "Betaling %{id} is %{state} en kan niet worden terugbetaald",
+  refund_not_voidable: "Terugbetaling %{id} is %{state} of ging naar een kaart en kan niet worden geannuleerd",
   //
 }

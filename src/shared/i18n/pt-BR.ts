@@ -279,5 +279,17 @@ export const ptBR: Catalog = {
   processor_payment_method_not_found: "Método de pagamento %{id} não encontrado",
   processor_payment_method_unconfirmed: "O método de pagamento %{id} ainda não foi confirmado",
   processor_person_required: "O id da pessoa não pode ficar em branco",
+  // Billing: payments
+  payment_not_found: "Pagamento %{id} não encontrado",
+  refund_not_found: "Reembolso %{id} não encontrado",
+  invoice_not_payable: "A fatura %{id} está %{state} e não pode ser paga",
+  payment_amount_too_large: "%{field} deve ser no máximo o valor em aberto (%{max})",
+  refund_amount_too_large: "%{field} deve ser no máximo o reembolso máximo (%{max})",
+  payment_declined: "O pagamento foi recusado: %{reason}",
+  account_credit_insufficient: "%{field} excede o saldo de crédito (%{balance})",
+  payment_not_deletable: "O pagamento %{id} só pode ser excluído durante o checkout (a fatura está %{state})",
+  payment_not_voidable: "O pagamento %{id} está %{state} e não pode ser anulado",
+  payment_not_refundable: "O pagamento %{id} está %{state} e não pode ser reembolsado",
+  refund_not_voidable: "O reembolso %{id} está %{state} ou voltou a um cartão e não pode ser anulado",
   //
 }

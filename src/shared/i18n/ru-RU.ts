@@ -279,5 +279,17 @@ export const ruRU: Catalog = {
   processor_payment_method_not_found: "Способ оплаты %{id} не найден",
   processor_payment_method_unconfirmed: "Способ оплаты %{id} ещё не подтверждён",
   processor_person_required: "Id человека не может быть пустым",
+  // Billing: payments
+  payment_not_found: "Платёж %{id} не найден",
+  refund_not_found: "Возврат %{id} не найден",
+  invoice_not_payable: "Счёт %{id} в состоянии %{state} и не может быть оплачен",
+  payment_amount_too_large: "%{field} не может превышать остаток к оплате (%{max})",
+  refund_amount_too_large: "%{field} не может превышать максимальный возврат (%{max})",
+  payment_declined: "Платёж отклонён: %{reason}",
+  account_credit_insufficient: "%{field} больше остатка на счёте (%{balance})",
+  payment_not_deletable: "Платёж %{id} можно удалить только при оформлении (счёт в состоянии %{state})",
+  payment_not_voidable: "Платёж %{id} в состоянии %{state} и не может быть аннулирован",
+  payment_not_refundable: "Платёж %{id} в состоянии %{state} и не может быть возвращён",
+  refund_not_voidable: "Возврат %{id} в состоянии %{state} или зачислен на карту и не может быть аннулирован",
   //
 }

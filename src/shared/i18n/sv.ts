@@ -279,5 +279,17 @@ export const sv: Catalog = {
   processor_payment_method_not_found: "Betalningsmetod %{id} hittades inte",
   processor_payment_method_unconfirmed: "Betalningsmetod %{id} har inte bekräftats ännu",
   processor_person_required: "Person-id får inte vara tomt",
+  // Billing: payments
+  payment_not_found: "Betalning %{id} hittades inte",
+  refund_not_found: "Återbetalning %{id} hittades inte",
+  invoice_not_payable: "Faktura %{id} är %{state} och kan inte betalas",
+  payment_amount_too_large: "%{field} får vara högst det utestående beloppet (%{max})",
+  refund_amount_too_large: "%{field} får vara högst den största återbetalningen (%{max})",
+  payment_declined: "Betalningen nekades: %{reason}",
+  account_credit_insufficient: "%{field} är mer än tillgodohavandet (%{balance})",
+  payment_not_deletable: "Betalning %{id} kan bara tas bort i kassan (fakturan är %{state})",
+  payment_not_voidable: "Betalning %{id} är %{state} och kan inte makuleras",
+  payment_not_refundable: "Betalning %{id} är %{state} och kan inte återbetalas",
+  refund_not_voidable: "Återbetalning %{id} är %{state} eller gick till ett kort och kan inte makuleras",
   //
 }

@@ -279,5 +279,17 @@ export const zhCN: Catalog = {
   processor_payment_method_not_found: "未找到付款方式 %{id}",
   processor_payment_method_unconfirmed: "付款方式 %{id} 尚未确认",
   processor_person_required: "人员 id 不能为空",
+  // Billing: payments
+  payment_not_found: "未找到付款 %{id}",
+  refund_not_found: "未找到退款 %{id}",
+  invoice_not_payable: "发票 %{id} 处于 %{state} 状态，无法付款",
+  payment_amount_too_large: "%{field} 不能超过未付金额（%{max}）",
+  refund_amount_too_large: "%{field} 不能超过最大退款额（%{max}）",
+  payment_declined: "付款被拒绝：%{reason}",
+  account_credit_insufficient: "%{field} 超过账户余额（%{balance}）",
+  payment_not_deletable: "付款 %{id} 只能在结账时删除（发票为 %{state}）",
+  payment_not_voidable: "付款 %{id} 为 %{state}，无法作废",
+  payment_not_refundable: "付款 %{id} 为 %{state}，无法退款",
+  refund_not_voidable: "退款 %{id} 为 %{state} 或已退回银行卡，无法作废",
   //
 }

@@ -279,5 +279,17 @@ export const zhTW: Catalog = {
   processor_payment_method_not_found: "找不到付款方式 %{id}",
   processor_payment_method_unconfirmed: "付款方式 %{id} 尚未確認",
   processor_person_required: "人員 id 不能為空",
+  // Billing: payments
+  payment_not_found: "找不到付款 %{id}",
+  refund_not_found: "找不到退款 %{id}",
+  invoice_not_payable: "發票 %{id} 處於 %{state} 狀態，無法付款",
+  payment_amount_too_large: "%{field} 不能超過未付金額（%{max}）",
+  refund_amount_too_large: "%{field} 不能超過最大退款額（%{max}）",
+  payment_declined: "付款遭拒：%{reason}",
+  account_credit_insufficient: "%{field} 超過帳戶餘額（%{balance}）",
+  payment_not_deletable: "付款 %{id} 只能在結帳時刪除（發票為 %{state}）",
+  payment_not_voidable: "付款 %{id} 為 %{state}，無法作廢",
+  payment_not_refundable: "付款 %{id} 為 %{state}，無法退款",
+  refund_not_voidable: "退款 %{id} 為 %{state} 或已退回信用卡，無法作廢",
   //
 }

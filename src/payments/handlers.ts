@@ -1,0 +1,25 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { clientCaller, staffCaller } from "../invoices/service.ts"
+import { apiOf } from "../shared/http-api.ts"
+import { PaymentsDeskApi, PaymentsFrontApi } from "./api.ts"
+import { createPayment, createRefund, deletePayment, paymentFields, paymentMethods, voidPayment, voidRefund } from "./service.ts"
+
+export const PaymentsFrontLive = HttpApiBuilder.group(apiOf(PaymentsFrontApi), "paymentsFront", (handlers) =>
+  handlers
+    .handle("methods", ({ params }) => Effect.flatMap(clientCaller, (caller) => paymentMethods(caller, params.invoice_id)))
+    .handle("create", ({ params, headers, payload }) =>
+      Effect.flatMap(clientCaller, (caller) => createPayment(caller, params.invoice_id, paymentFields(payload), headers["idempotency-key"])))
+    .handle("delete", ({ params }) => Effect.flatMap(clientCaller, (caller) => deletePayment(caller, params.invoice_id, params.payment_id))))
+
+export const PaymentsDeskLive = HttpApiBuilder.group(apiOf(PaymentsDeskApi), "paymentsDesk", (handlers) =>
+  handlers
+    .handle("methods", ({ params }) => Effect.flatMap(staffCaller, (caller) => paymentMethods(caller, params.invoice_id)))
+    .handle("create", ({ params, headers, payload }) =>
+      Effect.flatMap(staffCaller, (caller) => createPayment(caller, params.invoice_id, paymentFields(payload), headers["idempotency-key"])))
+    .handle("delete", ({ params }) => Effect.flatMap(staffCaller, (caller) => deletePayment(caller, params.invoice_id, params.payment_id)))
+    .handle("refund", ({ params, headers, payload }) =>
+      Effect.flatMap(staffCaller, (caller) => createRefund(caller, params.invoice_id, params.payment_id, payload.refund, headers["idempotency-key"])))
+    .handle("voidPayment", ({ params, headers, payload }) =>
+      Effect.flatMap(staffCaller, (caller) => voidPayment(caller, params.payment_id, payload.void ?? {}, headers["idempotency-key"])))
+    .handle("voidRefund", ({ params, headers }) => Effect.flatMap(staffCaller, (caller) => voidRefund(caller, params.refund_id, headers["idempotency-key"]))))
