@@ -36,6 +36,7 @@ import { RevenueCategoriesRepo } from "./revenue-categories/repo.ts"
 import { SalesTaxesRepo } from "./sales-taxes/repo.ts"
 import { PlansRepo } from "./plans/repo.ts"
 import { InvoicesRepo } from "./invoices/repo.ts"
+import { AccountBalancesLive } from "./payments/balances-live.ts"
 import { PaymentsRepo } from "./payments/repo.ts"
 import { InvoiceItemsRepo } from "./invoices/items-repo.ts"
 import { FutureVisitsLive } from "./visits/future-visits-live.ts"
@@ -69,7 +70,13 @@ export const LoggerLive = Layer.mergeAll(
 export const DatabaseLive = SqlLive.pipe(Layer.provideMerge(DatabaseUrlLive))
 
 /** Billing's answers to the ports of visits, eligibility and services, over the punches' SQL. */
-const BillingPortsLive = Layer.mergeAll(VisitPaymentsLive, CommerceLive, MembershipsLive).pipe(
+const BillingPortsLive = Layer.mergeAll(
+  VisitPaymentsLive,
+  CommerceLive,
+  MembershipsLive,
+  // People's account credit balances (include_balances), from the payments ledger.
+  AccountBalancesLive.pipe(Layer.provide(PaymentsRepo.layer))
+).pipe(
   Layer.provideMerge(PunchesRepo.layer),
   Layer.provide(WebhooksRepo.layer)
 )

@@ -3,6 +3,7 @@ import { AUTH_MESSAGES, CurrentClient, CurrentStaff } from "../auth/access.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { BadRequest, NotFound, Unauthorized, fail } from "../shared/errors.ts"
 import { formatMoney } from "../shared/money.ts"
+import { AccountBalances } from "./balances.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
 import { type BusinessRow, RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
@@ -97,7 +98,7 @@ const toDesk = (
   business: BusinessRow,
   extras: {
     readonly relationships?: ReadonlyArray<RelationshipRow> | undefined
-    readonly balance?: string | undefined
+    readonly balance?: { readonly cents: number; readonly formatted: string } | undefined
   }
 ): PersonDesk => ({
   ...toFront(row, values, membership),
@@ -130,12 +131,12 @@ const toDesk = (
         .filter((r) => r.dependent_id === row.id)
         .map((r): PersonRef => ({ id: r.provider_id, name: r.provider_name }))
     }),
-  ...(extras.balance === undefined ? {} : { account_balance_cents: 0, account_balance: extras.balance })
+  ...(extras.balance === undefined ? {} : { account_balance_cents: extras.balance.cents, account_balance: extras.balance.formatted })
 })
 
 /**
  * People as staff see them, in the order of `rows`: custom field values (hidden ones too),
- * and on request relationships and balances (no billing yet: every balance is zero).
+ * and on request relationships and account credit balances (the AccountBalances port).
  */
 export const deskPeople = Effect.fn("People.deskPeople")(function* (
   rows: ReadonlyArray<PersonRow>,
@@ -147,9 +148,14 @@ export const deskPeople = Effect.fn("People.deskPeople")(function* (
   const ids = rows.map((row) => row.id)
   const values = groupBy(yield* repo.customFieldValues(business.id, ids, { includeHidden: true }), (v) => v.person_id)
   const relationships = options.relationships ? yield* repo.relationships(business.id, ids) : undefined
-  const balance = options.balances ? formatMoney(0, business.currency_code, locale) : undefined
+  const balances = options.balances ? yield* (yield* AccountBalances).balances(business.id, ids) : undefined
+  const balanceOf = (id: number) => {
+    if (balances === undefined) return undefined
+    const cents = balances.get(id) ?? 0
+    return { cents, formatted: formatMoney(cents, business.currency_code, locale) }
+  }
   const memberships = yield* membershipsOf(business.id, ids)
-  return rows.map((row) => toDesk(row, values.get(row.id) ?? [], memberships.get(row.id) ?? null, business, { relationships, balance }))
+  return rows.map((row) => toDesk(row, values.get(row.id) ?? [], memberships.get(row.id) ?? null, business, { relationships, balance: balanceOf(row.id) }))
 })
 
 /** People as clients see them (no hidden custom fields), for any business: the account's own records. */

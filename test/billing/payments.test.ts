@@ -230,6 +230,14 @@ describe("refunds and voids", () => {
     // The closed invoice does not reopen.
     expect(await invoice(id)).toMatchObject({ state: "closed", outstanding_amount_cents: 0 })
 
+    // The staff people list shows the ledger's balance on request, and nothing without it.
+    const people = await desk("GET", "/people?include_balances=true&per_page=100")
+    expect(people.status, people.text).toBe(200)
+    const cleo = people.json.people.find((p: { id: number }) => p.id === s.cleo.personId)
+    expect(cleo).toMatchObject({ account_balance_cents: balanceBefore + 3000, account_balance: expect.stringMatching(/^\$/) })
+    expect(people.json.people.find((p: { id: number }) => p.id === s.otto.personId)).toMatchObject({ account_balance_cents: 0, account_balance: "$0.00" })
+    expect((await desk("GET", "/people?per_page=100")).json.people[0]).not.toHaveProperty("account_balance_cents")
+
     const next = await newInvoice()
     const methods = await front("GET", `/invoices/${next.id}/payment_methods`)
     expect(methods.json.payment_methods.find((m: { key: string }) => m.key === "credit").details.balance_cents).toBe(balanceBefore + 3000)
