@@ -320,3 +320,42 @@ describe("refunds and voids", () => {
     expect((await desk("POST", `/refunds/999999/voids`)).status).toBe(404)
   })
 })
+
+describe("account credit under concurrency, replays and wrong states", () => {
+  it("10 concurrent credit payments of 30.00 from a 100.00 balance spend at most the balance", async () => {
+    const payer = s.otto.personId
+    const invoices = await Promise.all(Array.from({ length: 10 }, () => newInvoice(payer)))
+    const source = await newInvoice(payer)
+    const cash = await desk("POST", `/invoices/${source.id}/payments`, { payment: { payment_method: "cash", amount_cents: 10000 } })
+    const refund = await desk("POST", `/invoices/${source.id}/payments/${cash.json.payments[0].id}/refunds`, { refund: { amount_cents: 10000, payment_type_id: 5 } })
+    expect(refund.status, refund.text).toBe(201)
+    const responses = await Promise.all(
+      invoices.map((inv) => desk("POST", `/invoices/${inv.id}/payments`, { payment: { payment_method: "credit", amount_cents: 3000 } }))
+    )
+    for (const r of responses) expect([201, 422], r.text).toContain(r.status)
+    expect(responses.filter((r) => r.status === 201)).toHaveLength(3)
+    const balance = await s.pool.query(`select sum(amount_cents)::int as b from account_credit_entries where business_id = $1 and person_id = $2`, [s.business.id, payer])
+    expect(balance.rows[0].b).toBe(1000)
+  })
+
+  it("replays a refund with the same Idempotency-Key and refuses the key with another body", async () => {
+    const { id } = await newInvoice()
+    const cash = await desk("POST", `/invoices/${id}/payments`, { payment: { payment_method: "cash", amount_cents: 5000 } })
+    const url = `/invoices/${id}/payments/${cash.json.payments[0].id}/refunds`
+    const first = await desk("POST", url, { refund: { amount_cents: 1000, payment_type_id: 2 } }, { "idempotency-key": `refund-${id}` })
+    const again = await desk("POST", url, { refund: { amount_cents: 1000, payment_type_id: 2 } }, { "idempotency-key": `refund-${id}` })
+    expect(first.status, first.text).toBe(201)
+    expect(again.status).toBe(201)
+    expect(again.json).toEqual(first.json)
+    expect((await desk("POST", url, { refund: { amount_cents: 999, payment_type_id: 2 } }, { "idempotency-key": `refund-${id}` })).status).toBe(422)
+    expect((await invoice(id)).payments[0].refunds).toHaveLength(1)
+  })
+
+  it("refuses payments on a canceled or closed invoice", async () => {
+    const { id } = await newInvoice()
+    expect((await desk("PUT", `/invoices/${id}`, { invoice: { state_event: "canceled" } })).status).toBe(200)
+    const refused = await desk("POST", `/invoices/${id}/payments`, { payment: { payment_method: "cash", amount_cents: 100 } })
+    expect(refused.status).toBe(422)
+    expect(refused.json.errors[0]).toMatch(/canceled/)
+  })
+})
