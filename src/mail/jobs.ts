@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { defineJob } from "../platform/jobs.ts"
 
-export const MAIL_TEMPLATES = ["password_reset", "email_confirmation", "invitation", "visit_confirmation", "visit_cancellation", "waitlist_enrolled", "note_added"] as const
+export const MAIL_TEMPLATES = ["password_reset", "email_confirmation", "invitation", "visit_confirmation", "visit_cancellation", "waitlist_enrolled", "note_added", "refund_receipt"] as const
 export type MailTemplate = (typeof MAIL_TEMPLATES)[number]
 
 /** One rendered message to deliver (workers/tasks/send_mail.ts). */

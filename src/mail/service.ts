@@ -17,7 +17,8 @@ const keys: Record<MailTemplate, { readonly subject: MessageKey; readonly body: 
   visit_confirmation: { subject: "mail_visit_confirmation_subject", body: "mail_visit_confirmation_body" },
   visit_cancellation: { subject: "mail_visit_cancellation_subject", body: "mail_visit_cancellation_body" },
   waitlist_enrolled: { subject: "mail_waitlist_enrolled_subject", body: "mail_waitlist_enrolled_body" },
-  note_added: { subject: "mail_note_added_subject", body: "mail_note_added_body" }
+  note_added: { subject: "mail_note_added_subject", body: "mail_note_added_body" },
+  refund_receipt: { subject: "mail_refund_receipt_subject", body: "mail_refund_receipt_body" }
 }
 
 export const sendMail = (options: {

@@ -2,6 +2,8 @@ import { Data, Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { gatewayUnavailable } from "../forms-of-payment/service.ts"
+import { sendMail } from "../mail/service.ts"
+import { RequestContext } from "../shared/request-context.ts"
 import type { InvoiceRow } from "../invoices/model.ts"
 import { InvoicesRepo } from "../invoices/repo.ts"
 import { type Caller, closeInvoice, findInvoice, now } from "../invoices/service.ts"
@@ -340,6 +342,16 @@ export const createRefund = Effect.fn("Payments.refund")(function* (caller: Call
           yield* repo.insertCredit(business.id, { personId: payment.person_id, amountCents: cents, reason: "refund", paymentId: null, refundId: id, now: at })
         }
         yield* cancelItems(cancel)
+        if (sendReceipt && email !== null) {
+          // Enqueued in this transaction: a refund that rolls back sends nothing.
+          yield* sendMail({
+            template: "refund_receipt",
+            to: email,
+            locale: (yield* RequestContext).locale,
+            params: { business: business.name, amount: (yield* money)(cents), invoice: invoice.invoice_number, description: record.description },
+            businessId: business.id
+          })
+        }
         return id
       })
     )

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { TEST_BASE_DOMAIN } from "../support/server.ts"
+import { pendingJobs } from "../people/fixtures.ts"
 import { NOW, type Studio, setUpStudio } from "../enrollment/bookings-fixtures.ts"
 
 /**
@@ -212,6 +213,20 @@ describe("refunds and voids", () => {
     expect(paid.status, paid.text).toBe(201)
     return { id, paymentId: paid.json.payments[0].id as number }
   }
+
+  it("sends a receipt in the request's locale when asked, and none for a refused refund", async () => {
+    const { id, paymentId } = await paidInvoice("cash", 3000)
+    const mails = async () =>
+      ((await pendingJobs(s.pool, "send_mail")) as Array<{ to: string; template: string; subject: string; text: string }>).filter((m) => m.template === "refund_receipt")
+    const refused = await desk("POST", `/invoices/${id}/payments/${paymentId}/refunds`, { refund: { amount_cents: 3001, send_receipt: true, receipt_email: "cleo@example.com" } })
+    expect(refused.status).toBe(422)
+    expect(await mails()).toEqual([])
+    const sent = await desk("POST", `/invoices/${id}/payments/${paymentId}/refunds`, { refund: { amount_cents: 1250, send_receipt: "true", receipt_email: "cleo@example.com" } }, { "x-fd-locale": "de" })
+    expect(sent.status, sent.text).toBe(201)
+    const [mail] = await mails()
+    expect(mail).toMatchObject({ to: "cleo@example.com", subject: expect.stringContaining("Rückerstattung") })
+    expect(mail!.text).toContain("12,50")
+  })
 
   it("refunds a card payment to the card, then to account credit which pays another invoice; ledger never negative", async () => {
     const { id, paymentId } = await paidInvoice()

@@ -280,6 +280,8 @@ export const de: Catalog = {
   processor_payment_method_unconfirmed: "Zahlungsmethode %{id} wurde noch nicht bestätigt",
   processor_person_required: "Personen-Id muss ausgefüllt werden",
   // Billing: payments
+  mail_refund_receipt_subject: "Ihre Rückerstattung von %{business}",
+  mail_refund_receipt_body: "%{business} hat %{amount} der Rechnung %{invoice} erstattet (%{description}).",
   payment_not_found: "Zahlung %{id} nicht gefunden",
   refund_not_found: "Rückerstattung %{id} nicht gefunden",
   invoice_not_payable: "Rechnung %{id} ist %{state} und kann nicht bezahlt werden",

@@ -283,6 +283,8 @@ export const en = {
   processor_payment_method_unconfirmed: "Payment method %{id} has not been confirmed yet",
   processor_person_required: "Person id can't be blank",
   // Billing: payments
+  mail_refund_receipt_subject: "Your refund from %{business}",
+  mail_refund_receipt_body: "%{business} refunded %{amount} of invoice %{invoice} (%{description}).",
   payment_not_found: "Payment %{id} not found",
   refund_not_found: "Refund %{id} not found",
   invoice_not_payable: "Invoice %{id} is %{state} and cannot be paid",

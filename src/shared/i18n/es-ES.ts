@@ -280,6 +280,8 @@ export const esES: Catalog = {
   processor_payment_method_unconfirmed: "El método de pago %{id} aún no se ha confirmado",
   processor_person_required: "El id de la persona no puede estar vacío",
   // Billing: payments
+  mail_refund_receipt_subject: "Su reembolso de %{business}",
+  mail_refund_receipt_body: "%{business} ha reembolsado %{amount} de la factura %{invoice} (%{description}).",
   payment_not_found: "Pago %{id} no encontrado",
   refund_not_found: "Reembolso %{id} no encontrado",
   invoice_not_payable: "La factura %{id} está %{state} y no se puede pagar",

@@ -280,6 +280,8 @@ export const fr: Catalog = {
   processor_payment_method_unconfirmed: "Le moyen de paiement %{id} n'a pas encore été confirmé",
   processor_person_required: "L'id de la personne doit être rempli",
   // Billing: payments
+  mail_refund_receipt_subject: "Votre remboursement de %{business}",
+  mail_refund_receipt_body: "%{business} a remboursé %{amount} de la facture %{invoice} (%{description}).",
   payment_not_found: "Paiement %{id} introuvable",
   refund_not_found: "Remboursement %{id} introuvable",
   invoice_not_payable: "La facture %{id} est %{state} et ne peut pas être payée",

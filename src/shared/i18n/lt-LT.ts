@@ -280,6 +280,8 @@ export const ltLT: Catalog = {
   processor_payment_method_unconfirmed: "Mokėjimo metodas %{id} dar nepatvirtintas",
   processor_person_required: "Asmens id negali būti tuščias",
   // Billing: payments
+  mail_refund_receipt_subject: "Jūsų grąžinimas iš %{business}",
+  mail_refund_receipt_body: "%{business} grąžino %{amount} pagal sąskaitą %{invoice} (%{description}).",
   payment_not_found: "Mokėjimas %{id} nerastas",
   refund_not_found: "Grąžinimas %{id} nerastas",
   invoice_not_payable: "Sąskaita %{id} yra %{state} ir negali būti apmokėta",

@@ -280,6 +280,8 @@ export const nlNL: Catalog = {
   processor_payment_method_unconfirmed: "Betaalmethode %{id} is nog niet bevestigd",
   processor_person_required: "Persoon-id mag niet leeg zijn",
   // Billing: payments
+  mail_refund_receipt_subject: "Uw terugbetaling van %{business}",
+  mail_refund_receipt_body: "%{business} heeft %{amount} van factuur %{invoice} terugbetaald (%{description}).",
   payment_not_found: "Betaling %{id} niet gevonden",
   refund_not_found: "Terugbetaling %{id} niet gevonden",
   invoice_not_payable: "Factuur %{id} is %{state} en kan niet worden betaald",

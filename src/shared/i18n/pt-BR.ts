@@ -280,6 +280,8 @@ export const ptBR: Catalog = {
   processor_payment_method_unconfirmed: "O método de pagamento %{id} ainda não foi confirmado",
   processor_person_required: "O id da pessoa não pode ficar em branco",
   // Billing: payments
+  mail_refund_receipt_subject: "Seu reembolso de %{business}",
+  mail_refund_receipt_body: "%{business} reembolsou %{amount} da fatura %{invoice} (%{description}).",
   payment_not_found: "Pagamento %{id} não encontrado",
   refund_not_found: "Reembolso %{id} não encontrado",
   invoice_not_payable: "A fatura %{id} está %{state} e não pode ser paga",

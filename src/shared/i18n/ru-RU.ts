@@ -280,6 +280,8 @@ export const ruRU: Catalog = {
   processor_payment_method_unconfirmed: "Способ оплаты %{id} ещё не подтверждён",
   processor_person_required: "Id человека не может быть пустым",
   // Billing: payments
+  mail_refund_receipt_subject: "Ваш возврат от %{business}",
+  mail_refund_receipt_body: "%{business} вернул(а) %{amount} по счёту %{invoice} (%{description}).",
   payment_not_found: "Платёж %{id} не найден",
   refund_not_found: "Возврат %{id} не найден",
   invoice_not_payable: "Счёт %{id} в состоянии %{state} и не может быть оплачен",

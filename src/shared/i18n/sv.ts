@@ -280,6 +280,8 @@ export const sv: Catalog = {
   processor_payment_method_unconfirmed: "Betalningsmetod %{id} har inte bekräftats ännu",
   processor_person_required: "Person-id får inte vara tomt",
   // Billing: payments
+  mail_refund_receipt_subject: "Din återbetalning från %{business}",
+  mail_refund_receipt_body: "%{business} har återbetalat %{amount} av faktura %{invoice} (%{description}).",
   payment_not_found: "Betalning %{id} hittades inte",
   refund_not_found: "Återbetalning %{id} hittades inte",
   invoice_not_payable: "Faktura %{id} är %{state} och kan inte betalas",

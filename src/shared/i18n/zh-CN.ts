@@ -280,6 +280,8 @@ export const zhCN: Catalog = {
   processor_payment_method_unconfirmed: "付款方式 %{id} 尚未确认",
   processor_person_required: "人员 id 不能为空",
   // Billing: payments
+  mail_refund_receipt_subject: "来自 %{business} 的退款",
+  mail_refund_receipt_body: "%{business} 已退还发票 %{invoice} 的 %{amount}（%{description}）。",
   payment_not_found: "未找到付款 %{id}",
   refund_not_found: "未找到退款 %{id}",
   invoice_not_payable: "发票 %{id} 处于 %{state} 状态，无法付款",

@@ -280,6 +280,8 @@ export const zhTW: Catalog = {
   processor_payment_method_unconfirmed: "付款方式 %{id} 尚未確認",
   processor_person_required: "人員 id 不能為空",
   // Billing: payments
+  mail_refund_receipt_subject: "來自 %{business} 的退款",
+  mail_refund_receipt_body: "%{business} 已退還發票 %{invoice} 的 %{amount}（%{description}）。",
   payment_not_found: "找不到付款 %{id}",
   refund_not_found: "找不到退款 %{id}",
   invoice_not_payable: "發票 %{id} 處於 %{state} 狀態，無法付款",
