@@ -374,3 +374,41 @@ describe("account credit under concurrency, replays and wrong states", () => {
     expect(refused.json.errors[0]).toMatch(/canceled/)
   })
 })
+
+describe("payment configuration and item cancellation on voids", () => {
+  it("takes the business's external methods and refuses types it does not accept", async () => {
+    await s.pool.query(
+      `insert into payment_configurations (business_id, accepted_types, external_methods, accepted_card_types, cvv_required, address_required, postal_required)
+       values ($1, '{creditcard,cash}', '{paypal}', '{visa}', true, false, true)`,
+      [s.business.id]
+    )
+    try {
+      const { id } = await newInvoice()
+      const methods = await desk("GET", `/invoices/${id}/payment_methods`)
+      expect(methods.json.payment_methods).toEqual(expect.arrayContaining([expect.objectContaining({ key: "paypal", payment_type_id: 100 })]))
+      const check = await desk("POST", `/invoices/${id}/payments`, { payment: { payment_method: "check", amount_cents: 100 } })
+      expect(check.status).toBe(422)
+      const paypal = await desk("POST", `/invoices/${id}/payments`, { payment: { payment_method: "paypal", amount_cents: 100 } })
+      expect(paypal.status, paypal.text).toBe(201)
+      expect(paypal.json.payments[0]).toMatchObject({ payment_method: "paypal", payment_type_id: 100, state: "settled" })
+    } finally {
+      await s.pool.query(`delete from payment_configurations where business_id = $1`, [s.business.id])
+    }
+  })
+
+  it("voiding a payment cancels the items asked for; failed and voided payments cannot be refunded", async () => {
+    const { id } = await newInvoice()
+    const paid = await desk("POST", `/invoices/${id}/payments`, { payment: { payment_method: "cash", amount_cents: 10000 } })
+    const item = (await invoice(id)).invoice_items[0].id
+    const bad = await desk("POST", `/payments/${paid.json.payments[0].id}/voids`, { void: { invoice_item_ids_to_cancel: [999999] } })
+    expect(bad.status).toBe(422)
+    expect((await invoice(id)).payments[0].state).toBe("settled")
+    const voided = await desk("POST", `/payments/${paid.json.payments[0].id}/voids`, { void: { invoice_item_ids_to_cancel: [item] } })
+    expect(voided.status, voided.text).toBe(201)
+    const plans = await s.pool.query(`select p.canceled_at from plans p join invoice_item_recipients r on r.plan_id = p.id and r.business_id = p.business_id where r.invoice_item_id = $1`, [item])
+    expect(plans.rows[0].canceled_at).not.toBeNull()
+    const refund = await desk("POST", `/invoices/${id}/payments/${paid.json.payments[0].id}/refunds`, { refund: { amount_cents: 1 } })
+    expect(refund.status).toBe(422)
+    expect(refund.json.errors[0]).toMatch(/voided/)
+  })
+})
