@@ -37,6 +37,7 @@ import { SalesTaxesRepo } from "./sales-taxes/repo.ts"
 import { PlansRepo } from "./plans/repo.ts"
 import { InvoicesRepo } from "./invoices/repo.ts"
 import { AccountBalancesLive } from "./payments/balances-live.ts"
+import { InvoicePaymentsLive } from "./payments/wire.ts"
 import { PaymentsRepo } from "./payments/repo.ts"
 import { InvoiceItemsRepo } from "./invoices/items-repo.ts"
 import { FutureVisitsLive } from "./visits/future-visits-live.ts"
@@ -69,13 +70,15 @@ export const LoggerLive = Layer.mergeAll(
 
 export const DatabaseLive = SqlLive.pipe(Layer.provideMerge(DatabaseUrlLive))
 
-/** Billing's answers to the ports of visits, eligibility and services, over the punches' SQL. */
+/** Billing's answers to the ports of visits, eligibility, services, people and invoices. */
 const BillingPortsLive = Layer.mergeAll(
   VisitPaymentsLive,
   CommerceLive,
   MembershipsLive,
   // People's account credit balances (include_balances), from the payments ledger.
-  AccountBalancesLive.pipe(Layer.provide(PaymentsRepo.layer))
+  AccountBalancesLive.pipe(Layer.provide(PaymentsRepo.layer)),
+  // Invoices' payments and outstanding amounts, answered by payments.
+  InvoicePaymentsLive.pipe(Layer.provide(Layer.merge(PaymentsRepo.layer, InvoicesRepo.layer)))
 ).pipe(
   Layer.provideMerge(PunchesRepo.layer),
   Layer.provide(WebhooksRepo.layer)

@@ -5,7 +5,7 @@ import { completeInvoicedBooking } from "../bookings/service.ts"
 import { clientReach } from "../people/client-reach.ts"
 import { PeopleRepo } from "../people/repo.ts"
 import { commitmentEnd } from "../plans/model.ts"
-import { invoicePayments } from "../payments/wire.ts"
+import { InvoicePayments } from "./payments.ts"
 import { createPersonPlan } from "../plans/packs.ts"
 import { inTransaction } from "../platform/transactions.ts"
 import { privateResponse } from "../services/service.ts"
@@ -426,7 +426,7 @@ export const updateInvoice = Effect.fn("Invoices.update")(function* (caller: Cal
       if (next !== undefined) {
         const current = (yield* repo.find(business.id, id))!
         const live = (yield* (yield* InvoiceItemsRepo).items(business.id, [id])).length
-        const outstanding = (yield* invoicePayments([current])).get(id)!.outstanding
+        const outstanding = (yield* (yield* InvoicePayments).ofInvoices(business.id, [current], String)).get(id)!.outstanding
         if (!stateEvents(current, live, modeOf(caller), outstanding).includes(next)) {
           return yield* fail(Unprocessable, { key: "invoice_state_event_invalid", params: { field: "state_event", state: current.state, event: next } })
         }

@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { formatMoney } from "../shared/money.ts"
-import { invoicePayments } from "../payments/wire.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
+import { InvoicePayments } from "./payments.ts"
 import { type AdjustmentRow, type AdjustmentWire, EDITABLE, type InvoiceItemWire, type InvoiceRow, type InvoiceWire, type ItemRow, TRANSITIONS } from "./model.ts"
 import { InvoicesRepo } from "./repo.ts"
 
@@ -16,7 +16,7 @@ export type Mode = "client" | "staff"
 
 /**
  * The next states this caller may ask for (TRANSITIONS; closing needs a live item and nothing
- * outstanding: `outstanding` from src/payments/wire.ts, the money rule of payments).
+ * outstanding: asked of payments through the InvoicePayments port, src/invoices/payments.ts).
  */
 export const stateEvents = (row: InvoiceRow, liveItems: number, mode: Mode, outstanding: number): ReadonlyArray<string> =>
   TRANSITIONS[row.state].filter((next) => {
@@ -60,7 +60,7 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
   const price = yield* money
   const items = yield* itemsRepo.items(business.id, rows.map((row) => row.id))
   const liveCount = (id: number) => items.filter((item) => item.invoice_id === id).length
-  const paid = yield* invoicePayments(rows)
+  const paid = yield* (yield* InvoicePayments).ofInvoices(business.id, rows, price)
   if (mode === "staff_list") {
     return rows.map((row): InvoiceWire => ({
       id: row.id,

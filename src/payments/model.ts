@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { PAYMENT_STATES, PaymentWire, PersonRef, RefundWire } from "../invoices/payments.ts"
 import { Cents, FormattedMoney } from "../shared/money.ts"
 import { BooleanInput, IntInput, Timestamp } from "../shared/schemas.ts"
 
@@ -7,8 +8,6 @@ import { BooleanInput, IntInput, Timestamp } from "../shared/schemas.ts"
  * payments/refunds/voids endpoints). States (spec: "not shown"): settled, failed, voided (see
  * sql/migrations/0019_create_payments.sql).
  */
-export const PAYMENT_STATES = ["settled", "failed", "voided"] as const
-export type PaymentState = (typeof PAYMENT_STATES)[number]
 
 /** Fixed payment type ids; the business's external methods are 100 + their position. */
 export const PAYMENT_TYPE_IDS = { creditcard: 1, cash: 2, check: 3, ach: 4, credit: 5 } as const
@@ -42,39 +41,6 @@ export const VoidInput = Schema.Struct({
 })
 export type VoidInput = typeof VoidInput.Type
 
-const PersonRef = Schema.Struct({ id: Schema.Int, name: Schema.String, email: Schema.NullOr(Schema.String) })
-
-export const RefundWire = Schema.Struct({
-  id: Schema.Int,
-  amount_cents: Cents,
-  amount: FormattedMoney,
-  state: Schema.Literals(PAYMENT_STATES),
-  payment_id: Schema.Int,
-  payment_type_id: Schema.Int,
-  description: Schema.String,
-  created_at: Timestamp,
-  voided_at: Schema.NullOr(Timestamp),
-  error_message: Schema.optional(Schema.String)
-}).annotate({ identifier: "Refund" })
-export type RefundWire = typeof RefundWire.Type
-
-export const PaymentWire = Schema.Struct({
-  id: Schema.Int,
-  description: Schema.String,
-  state: Schema.Literals(PAYMENT_STATES),
-  payment_method: Schema.String,
-  payment_type_id: Schema.Int,
-  amount_cents: Cents,
-  amount: FormattedMoney,
-  maximum_refund_cents: Cents,
-  maximum_refund: FormattedMoney,
-  created_at: Timestamp,
-  voided_at: Schema.NullOr(Timestamp),
-  error_message: Schema.optional(Schema.String),
-  refunds: Schema.Array(RefundWire),
-  payer: PersonRef
-}).annotate({ identifier: "Payment" })
-export type PaymentWire = typeof PaymentWire.Type
 
 export const Payments = Schema.Struct({ payments: Schema.Array(PaymentWire) })
 export const Refunds = Schema.Struct({ refunds: Schema.Array(RefundWire) })

@@ -23,13 +23,12 @@ import {
   PaymentMethods,
   type PaymentRow,
   Payments,
-  type PaymentWire,
   type RefundInput,
   type RefundRow,
   Refunds,
-  type RefundWire,
   type VoidInput
 } from "./model.ts"
+import type { PaymentWire, RefundWire } from "../invoices/payments.ts"
 import { type NewPayment, type NewRefund, PaymentsRepo } from "./repo.ts"
 import { invoicePayments, maximumRefund, money, outstandingFrom, settled } from "./wire.ts"
 

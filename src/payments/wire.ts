@@ -1,11 +1,11 @@
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { CurrentBusiness } from "../auth/tenant.ts"
-import type { InvoiceRow } from "../invoices/model.ts"
 import { InvoicesRepo } from "../invoices/repo.ts"
 import { formatMoney } from "../shared/money.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
-import type { PaymentRow, PaymentWire, RefundRow, RefundWire } from "./model.ts"
+import { type InvoiceTotal, InvoicePayments, type PaymentWire, type RefundWire } from "../invoices/payments.ts"
+import type { PaymentRow, RefundRow } from "./model.ts"
 import { PaymentsRepo } from "./repo.ts"
 
 /**
@@ -24,7 +24,7 @@ export const settled = <R extends { readonly state: string; readonly amount_cent
   rows.filter((r) => r.state === "settled").reduce((sum, r) => sum + r.amount_cents, 0)
 
 /** total − (settled payments − settled refunds); nothing once closed or canceled. */
-export const outstandingFrom = (invoice: InvoiceRow, payments: ReadonlyArray<PaymentRow>, refunds: ReadonlyArray<RefundRow>) =>
+export const outstandingFrom = (invoice: InvoiceTotal, payments: ReadonlyArray<PaymentRow>, refunds: ReadonlyArray<RefundRow>) =>
   invoice.state === "closed" || invoice.state === "canceled" ? 0 : Math.max(0, invoice.total_cents - settled(payments) + settled(refunds))
 
 export const maximumRefund = (payment: PaymentRow, refunds: ReadonlyArray<RefundRow>) =>
@@ -32,10 +32,13 @@ export const maximumRefund = (payment: PaymentRow, refunds: ReadonlyArray<Refund
 
 
 /** The invoices' money as payments see it: outstanding amount and payment records, per invoice id. */
-export const invoicePayments = Effect.fn("Payments.ofInvoices")(function* (rows: ReadonlyArray<InvoiceRow>) {
-  const business = yield* CurrentBusiness
+const ofInvoices = Effect.fn("Payments.ofInvoices")(function* (
+  businessId: number,
+  rows: ReadonlyArray<InvoiceTotal>,
+  price: (cents: number) => string
+) {
+  const business = { id: businessId }
   const repo = yield* PaymentsRepo
-  const price = yield* money
   const payments = yield* repo.payments(business.id, rows.map((r) => r.id))
   const refunds = yield* repo.refunds(business.id, payments.map((p) => p.id))
   const people = yield* (yield* InvoicesRepo).people(business.id, [...new Set(payments.map((p) => p.person_id))])
@@ -79,3 +82,20 @@ export const invoicePayments = Effect.fn("Payments.ofInvoices")(function* (rows:
   )
 })
 
+/** The invoices' payments and outstanding amounts, for payments' own answers. */
+export const invoicePayments = (rows: ReadonlyArray<InvoiceTotal>) =>
+  Effect.gen(function* () {
+    const business = yield* CurrentBusiness
+    return yield* ofInvoices(business.id, rows, yield* money)
+  })
+
+/** Invoices' InvoicePayments port: what it needs is taken when built. */
+export const InvoicePaymentsLive = Layer.effect(InvoicePayments)(
+  Effect.gen(function* () {
+    const context = yield* Effect.context<PaymentsRepo | InvoicesRepo>()
+    return {
+      ofInvoices: (businessId: number, rows: ReadonlyArray<InvoiceTotal>, price: (cents: number) => string) =>
+        ofInvoices(businessId, rows, price).pipe(Effect.provideContext(context))
+    }
+  })
+)
