@@ -39,6 +39,7 @@ import { InvoicesRepo } from "./invoices/repo.ts"
 import { AccountBalancesLive } from "./payments/balances-live.ts"
 import { InvoicePaymentsLive } from "./payments/wire.ts"
 import { PaymentsRepo } from "./payments/repo.ts"
+import { BillingRunsRepo } from "./billing-runs/repo.ts"
 import { InvoiceItemsRepo } from "./invoices/items-repo.ts"
 import { FutureVisitsLive } from "./visits/future-visits-live.ts"
 import { WaitlistEntriesLive } from "./waitlists/entries-live.ts"
@@ -134,7 +135,9 @@ const RepositoriesLive = Layer.mergeAll(
   PaymentConfigurationRepo.layer,
   PaymentGatewayLive.pipe(Layer.provideMerge(SandboxGatewayStore.layer)),
   // Billing: payments, refunds and account credit
-  PaymentsRepo.layer
+  PaymentsRepo.layer,
+  // Billing: automatic membership billing
+  BillingRunsRepo.layer
 ).pipe(
   Layer.provide(WaitlistEntriesLive.pipe(Layer.provide(WaitlistsRepo.layer))),
   // Ports lower domains declare and billing answers: visits' VisitPayments (auto-pay),

@@ -7,6 +7,7 @@ import { PruneWebhookEventsJob } from "./tasks/prune_webhook_events.ts"
 import { EmitEndedPlansJob } from "./tasks/emit_ended_plans.ts"
 import { PruneIdempotencyKeysJob } from "./tasks/prune_idempotency_keys.ts"
 import { CancelAbandonedCartsJob } from "./tasks/cancel_abandoned_carts.ts"
+import { BillMembershipsJob } from "./tasks/bill_memberships.ts"
 
 /**
  * Recurring jobs in graphile-worker's crontab format (UTC, one-minute granularity), one per
@@ -27,6 +28,8 @@ import { CancelAbandonedCartsJob } from "./tasks/cancel_abandoned_carts.ts"
  *   time zone (src/plans/ended.ts; each plan once, a missed run is caught up).
  * - Idempotency keys: daily, keys past their retention are deleted (src/shared/idempotency.ts).
  * - Invoices: every 30 minutes, carts untouched for 24 hours are canceled (src/invoices/abandoned.ts).
+ * - Memberships: every 15 minutes, periods that have begun are invoiced and charged, each once
+ *   (src/billing-runs/service.ts; a missed run is caught up).
  */
 export const crontab = [
   `*/5 * * * * ${ExpireBookingJob.name} ?id=expire_bookings_sweep&jobKey=expire_bookings_sweep {}`,
@@ -38,5 +41,6 @@ export const crontab = [
   `40 4 * * * ${PruneWebhookEventsJob.name} ?id=prune_webhook_events&jobKey=prune_webhook_events {}`,
   `*/15 * * * * ${EmitEndedPlansJob.name} ?id=emit_ended_plans&jobKey=emit_ended_plans {}`,
   `50 4 * * * ${PruneIdempotencyKeysJob.name} ?id=prune_idempotency_keys&jobKey=prune_idempotency_keys {}`,
-  `*/30 * * * * ${CancelAbandonedCartsJob.name} ?id=cancel_abandoned_carts&jobKey=cancel_abandoned_carts {}`
+  `*/30 * * * * ${CancelAbandonedCartsJob.name} ?id=cancel_abandoned_carts&jobKey=cancel_abandoned_carts {}`,
+  `7-59/15 * * * * ${BillMembershipsJob.name} ?id=bill_memberships&jobKey=bill_memberships {}`
 ].join("\n")

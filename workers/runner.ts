@@ -28,6 +28,9 @@ import { PruneWebhookEventsJob, pruneWebhookEventsTask } from "./tasks/prune_web
 import { EmitEndedPlansJob, emitEndedPlansTask } from "./tasks/emit_ended_plans.ts"
 import { CancelAbandonedCartsJob, cancelAbandonedCartsTask } from "./tasks/cancel_abandoned_carts.ts"
 import { PruneIdempotencyKeysJob, pruneIdempotencyKeysTask } from "./tasks/prune_idempotency_keys.ts"
+import { BillMembershipsJob, billMembershipsTask } from "./tasks/bill_memberships.ts"
+import { chargeMembershipPeriodTask } from "./tasks/charge_membership_period.ts"
+import { ChargeMembershipPeriodJob } from "../src/billing-runs/jobs.ts"
 
 /**
  * Every background job: one task a file under workers/tasks, registered here under its job's
@@ -50,7 +53,9 @@ export const tasks = {
   [PruneWebhookEventsJob.name]: pruneWebhookEventsTask,
   [EmitEndedPlansJob.name]: emitEndedPlansTask,
   [CancelAbandonedCartsJob.name]: cancelAbandonedCartsTask,
-  [PruneIdempotencyKeysJob.name]: pruneIdempotencyKeysTask
+  [PruneIdempotencyKeysJob.name]: pruneIdempotencyKeysTask,
+  [BillMembershipsJob.name]: billMembershipsTask,
+  [ChargeMembershipPeriodJob.name]: chargeMembershipPeriodTask
 } satisfies Record<string, (payload: unknown) => Effect.Effect<void, unknown, WorkerServices>>
 
 /** What tasks may use: everything the HTTP handlers have. */

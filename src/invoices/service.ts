@@ -321,6 +321,8 @@ export const closeInvoice = Effect.fn("Invoices.close")(function* (invoice: Invo
     const startDate = item.start_date ?? today
     const initialCount = prorates.find((p) => p.invoice_item_id === item.id)?.initial_punchcard_count ?? null
     for (const recipient of recipients.filter((r) => r.invoice_item_id === item.id)) {
+      // A renewal invoice (src/billing-runs) names the plan it renews: paying it sells no new plan.
+      if (recipient.plan_id !== null) continue
       const planId = yield* createPersonPlan(
         {
           planProductId: product.id,

@@ -293,5 +293,7 @@ export const de: Catalog = {
   payment_not_voidable: "Zahlung %{id} ist %{state} und kann nicht storniert werden",
   payment_not_refundable: "Zahlung %{id} ist %{state} und kann nicht erstattet werden",
   refund_not_voidable: "Rückerstattung %{id} ist %{state} oder ging auf eine Karte und kann nicht storniert werden",
+  // Billing: automatic billing
+  autobill_no_form: "Für die automatische Abrechnung ist keine Autobill-Karte hinterlegt",
   //
 }

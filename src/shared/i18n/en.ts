@@ -296,6 +296,8 @@ export const en = {
   payment_not_voidable: "Payment %{id} is %{state} and cannot be voided",
   payment_not_refundable: "Payment %{id} is %{state} and cannot be refunded",
   refund_not_voidable: "Refund %{id} is %{state} or went back to a card and cannot be voided",
+  // Billing: automatic billing
+  autobill_no_form: "No autobill card on file for automatic billing",
   //
 } as const
 

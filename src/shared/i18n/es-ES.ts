@@ -293,5 +293,7 @@ export const esES: Catalog = {
   payment_not_voidable: "El pago %{id} está %{state} y no se puede anular",
   payment_not_refundable: "El pago %{id} está %{state} y no se puede reembolsar",
   refund_not_voidable: "El reembolso %{id} está %{state} o volvió a una tarjeta y no se puede anular",
+  // Billing: automatic billing
+  autobill_no_form: "No hay ninguna tarjeta de cobro automático registrada para la facturación automática",
   //
 }

@@ -293,5 +293,7 @@ export const fr: Catalog = {
   payment_not_voidable: "Le paiement %{id} est %{state} et ne peut pas être annulé",
   payment_not_refundable: "Le paiement %{id} est %{state} et ne peut pas être remboursé",
   refund_not_voidable: "Le remboursement %{id} est %{state} ou a été versé sur une carte et ne peut pas être annulé",
+  // Billing: automatic billing
+  autobill_no_form: "Aucune carte de prélèvement automatique enregistrée pour la facturation automatique",
   //
 }

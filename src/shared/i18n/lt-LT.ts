@@ -293,5 +293,7 @@ export const ltLT: Catalog = {
   payment_not_voidable: "Mokėjimas %{id} yra %{state} ir negali būti anuliuotas",
   payment_not_refundable: "Mokėjimas %{id} yra %{state} ir negali būti grąžintas",
   refund_not_voidable: "Grąžinimas %{id} yra %{state} arba grąžintas į kortelę ir negali būti anuliuotas",
+  // Billing: automatic billing
+  autobill_no_form: "Automatiniam apmokėjimui neišsaugota automatinio apmokėjimo kortelė",
   //
 }

@@ -293,5 +293,7 @@ export const nlNL: Catalog = {
   payment_not_voidable: "Betaling %{id} is %{state} en kan niet worden geannuleerd",
   payment_not_refundable: "Betaling %{id} is %{state} en kan niet worden terugbetaald",
   refund_not_voidable: "Terugbetaling %{id} is %{state} of ging naar een kaart en kan niet worden geannuleerd",
+  // Billing: automatic billing
+  autobill_no_form: "Geen kaart voor automatische incasso opgeslagen voor automatische facturering",
   //
 }

@@ -293,5 +293,7 @@ export const ptBR: Catalog = {
   payment_not_voidable: "O pagamento %{id} está %{state} e não pode ser anulado",
   payment_not_refundable: "O pagamento %{id} está %{state} e não pode ser reembolsado",
   refund_not_voidable: "O reembolso %{id} está %{state} ou voltou a um cartão e não pode ser anulado",
+  // Billing: automatic billing
+  autobill_no_form: "Nenhum cartão de cobrança automática cadastrado para o faturamento automático",
   //
 }

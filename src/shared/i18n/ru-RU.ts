@@ -293,5 +293,7 @@ export const ruRU: Catalog = {
   payment_not_voidable: "Платёж %{id} в состоянии %{state} и не может быть аннулирован",
   payment_not_refundable: "Платёж %{id} в состоянии %{state} и не может быть возвращён",
   refund_not_voidable: "Возврат %{id} в состоянии %{state} или зачислен на карту и не может быть аннулирован",
+  // Billing: automatic billing
+  autobill_no_form: "Для автоматического списания не сохранена карта автоплатежа",
   //
 }

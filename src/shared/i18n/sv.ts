@@ -293,5 +293,7 @@ export const sv: Catalog = {
   payment_not_voidable: "Betalning %{id} är %{state} och kan inte makuleras",
   payment_not_refundable: "Betalning %{id} är %{state} och kan inte återbetalas",
   refund_not_voidable: "Återbetalning %{id} är %{state} eller gick till ett kort och kan inte makuleras",
+  // Billing: automatic billing
+  autobill_no_form: "Inget kort för autodebitering finns sparat för automatisk fakturering",
   //
 }

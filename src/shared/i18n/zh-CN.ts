@@ -293,5 +293,7 @@ export const zhCN: Catalog = {
   payment_not_voidable: "付款 %{id} 为 %{state}，无法作废",
   payment_not_refundable: "付款 %{id} 为 %{state}，无法退款",
   refund_not_voidable: "退款 %{id} 为 %{state} 或已退回银行卡，无法作废",
+  // Billing: automatic billing
+  autobill_no_form: "没有用于自动计费的自动扣款卡",
   //
 }

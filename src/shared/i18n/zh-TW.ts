@@ -293,5 +293,7 @@ export const zhTW: Catalog = {
   payment_not_voidable: "付款 %{id} 為 %{state}，無法作廢",
   payment_not_refundable: "付款 %{id} 為 %{state}，無法退款",
   refund_not_voidable: "退款 %{id} 為 %{state} 或已退回信用卡，無法作廢",
+  // Billing: automatic billing
+  autobill_no_form: "沒有用於自動計費的自動扣款卡",
   //
 }
