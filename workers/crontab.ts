@@ -42,5 +42,5 @@ export const crontab = [
   `*/15 * * * * ${EmitEndedPlansJob.name} ?id=emit_ended_plans&jobKey=emit_ended_plans {}`,
   `50 4 * * * ${PruneIdempotencyKeysJob.name} ?id=prune_idempotency_keys&jobKey=prune_idempotency_keys {}`,
   `*/30 * * * * ${CancelAbandonedCartsJob.name} ?id=cancel_abandoned_carts&jobKey=cancel_abandoned_carts {}`,
-  `7-59/15 * * * * ${BillMembershipsJob.name} ?id=bill_memberships&jobKey=bill_memberships {}`
+  `7,22,37,52 * * * * ${BillMembershipsJob.name} ?id=bill_memberships&jobKey=bill_memberships {}`
 ].join("\n")

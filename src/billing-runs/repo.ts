@@ -72,6 +72,11 @@ const make = Effect.gen(function* () {
       sql`select b.id, b.subdomain, b.name, b.time_zone, b.currency_code, b.default_locale from businesses b
           where b.id in (select m.business_id from (${MEMBERSHIPS(null)}) m) order by b.id`
   })
+  const business = SqlSchema.findOneOption({
+    Request: Schema.Struct({ id: Schema.Number }),
+    Result: BusinessRow,
+    execute: ({ id }) => sql`select id, subdomain, name, time_zone, currency_code, default_locale from businesses where id = ${id}`
+  })
   const memberships = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number }),
     Result: MembershipRow,
@@ -131,6 +136,7 @@ const make = Effect.gen(function* () {
   return {
     /** Businesses with at least one billed membership. */
     businesses: () => businesses({}).pipe(Effect.orDie),
+    business: (id: number) => business({ id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
     memberships: (businessId: number) => memberships({ businessId }).pipe(Effect.orDie),
     /** Inserts the period's row; answers its id, or undefined when another run claimed it first. */
     claim: (businessId: number, planId: number, periodStart: string, personId: number, now: Date) =>

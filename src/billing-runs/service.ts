@@ -163,7 +163,7 @@ export type ChargeOutcome = "paid" | "declined" | "failed" | "skipped"
 /** The charge job: one attempt on the period's invoice (see the module's comment). */
 export const chargePeriod = Effect.fn("BillingRuns.charge")(function* (businessId: number, periodId: number) {
   const sql = yield* SqlClient.SqlClient
-  const business = (yield* (yield* BillingRunsRepo).businesses()).find((b) => b.id === businessId)
+  const business = yield* (yield* BillingRunsRepo).business(businessId)
   if (business === undefined) return "skipped" as ChargeOutcome
   const provide = yield* inBusiness(business)
   return yield* sql.withTransaction(provide(attempt(periodId))).pipe(Effect.orDie)

@@ -1,4 +1,7 @@
+import { parseCrontab } from "graphile-worker"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { crontab } from "../../workers/crontab.ts"
+import { tasks } from "../../workers/runner.ts"
 import { MAX_ATTEMPTS, billDueMemberships, chargePeriod } from "../../src/billing-runs/service.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
@@ -114,5 +117,12 @@ describe("automatic billing rules", () => {
     clock.set("2027-03-02T17:00:00Z")
     expect(await sweep()).toBe(0)
     for (const plan of Object.values(plans)) expect((await periodsOf(plan)).length).toBeLessThanOrEqual(1)
+  })
+
+  it("the sweep is on the crontab every 15 minutes and both tasks are registered with the worker", () => {
+    const item = parseCrontab(crontab).find((candidate) => candidate.task === "bill_memberships")
+    expect(item).toBeDefined()
+    expect(tasks).toHaveProperty("bill_memberships")
+    expect(tasks).toHaveProperty("charge_membership_period")
   })
 })
