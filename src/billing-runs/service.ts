@@ -15,7 +15,7 @@ import { t } from "../shared/i18n.ts"
 import { type BusinessRow, RequestContext } from "../shared/request-context.ts"
 import { addDays, localDateAt } from "../shared/zoned-time.ts"
 import { ChargeMembershipPeriodJob } from "./jobs.ts"
-import { BillingRunsRepo, type MembershipRow, type PeriodRow } from "./repo.ts"
+import { BillingRunsRepo, type MembershipRow } from "./repo.ts"
 
 /**
  * Automatic membership billing. A membership sold through an invoice renews on its product's
@@ -48,7 +48,7 @@ export const MAX_ATTEMPTS = RETRY_DAYS.length + 1
 
 const UNITS = { weekly: "week", monthly: "month", yearly: "year" } as const
 
-/** The first day of period `n` of a plan starting on `start` (a month from Jan 31 starts on Feb 28/29's next day rule of commitmentEnd). */
+/** The first day of period `n` of a plan starting on `start`: the day after commitmentEnd of n intervals (its month-end rule). */
 export const periodStart = (start: string, n: number, count: number, unit: MembershipRow["invoice_interval_unit"]): string =>
   n === 0 ? start : addDays(commitmentEnd(start, n * count, UNITS[unit])!, 1)
 
@@ -240,4 +240,3 @@ const attempt = Effect.fn("BillingRuns.attempt")(function* (periodId: number) {
   return "declined" as ChargeOutcome
 })
 
-export type { PeriodRow }
