@@ -248,6 +248,7 @@ export const de: Catalog = {
   plan_terms_signing_unavailable: "Die Dokumentunterzeichnung ist derzeit nicht verfügbar; bitte versuchen Sie es später erneut",
   //
   // Billing: invoices
+  invoice_has_payments: "Rechnung %{id} enthält Zahlungen über %{amount}; storniere oder erstatte sie, bevor du Positionen, Anteilsberechnungen oder Rabatte änderst",
   invoice_not_found: "Rechnung %{id} nicht gefunden",
   invoice_item_not_found: "Rechnungsposition %{id} nicht gefunden",
   invoice_discount_not_found: "Rechnungsposition %{id} hat keinen Rabatt",

@@ -251,6 +251,7 @@ export const en = {
   plan_terms_signing_unavailable: "Document signing is unavailable right now; please try again later",
   //
   // Billing: invoices
+  invoice_has_payments: "Invoice %{id} holds payments of %{amount}; void or refund them before changing its items, prorates or discounts",
   invoice_not_found: "Invoice %{id} not found",
   invoice_item_not_found: "Invoice item %{id} not found",
   invoice_discount_not_found: "Invoice item %{id} has no discount",

@@ -248,6 +248,7 @@ export const esES: Catalog = {
   plan_terms_signing_unavailable: "La firma de documentos no está disponible en este momento; inténtelo de nuevo más tarde",
   //
   // Billing: invoices
+  invoice_has_payments: "La factura %{id} tiene pagos por %{amount}; anúlalos o reembólsalos antes de cambiar sus artículos, prorrateos o descuentos",
   invoice_not_found: "No se encontró la factura %{id}",
   invoice_item_not_found: "No se encontró la línea de factura %{id}",
   invoice_discount_not_found: "La línea de factura %{id} no tiene descuento",

@@ -248,6 +248,7 @@ export const fr: Catalog = {
   plan_terms_signing_unavailable: "La signature de documents est indisponible pour le moment ; veuillez réessayer plus tard",
   //
   // Billing: invoices
+  invoice_has_payments: "La facture %{id} a reçu des paiements de %{amount} ; annulez-les ou remboursez-les avant de modifier ses articles, proratas ou remises",
   invoice_not_found: "Facture %{id} introuvable",
   invoice_item_not_found: "Ligne de facture %{id} introuvable",
   invoice_discount_not_found: "La ligne de facture %{id} n'a pas de remise",

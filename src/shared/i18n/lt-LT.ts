@@ -248,6 +248,7 @@ export const ltLT: Catalog = {
   plan_terms_signing_unavailable: "Dokumentų pasirašymas šiuo metu nepasiekiamas; bandykite vėliau",
   //
   // Billing: invoices
+  invoice_has_payments: "Sąskaitoje %{id} yra %{amount} mokėjimų; anuliuokite arba grąžinkite juos prieš keisdami jos eilutes, proporcingus perskaičiavimus ar nuolaidas",
   invoice_not_found: "Sąskaita %{id} nerasta",
   invoice_item_not_found: "Sąskaitos eilutė %{id} nerasta",
   invoice_discount_not_found: "Sąskaitos eilutė %{id} neturi nuolaidos",

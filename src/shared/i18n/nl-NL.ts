@@ -248,6 +248,7 @@ export const nlNL: Catalog = {
   plan_terms_signing_unavailable: "Documenten ondertekenen is nu niet beschikbaar; probeer het later opnieuw",
   //
   // Billing: invoices
+  invoice_has_payments: "Factuur %{id} heeft betalingen van %{amount}; maak ze ongedaan of betaal ze terug voordat je regels, pro-rataberekeningen of kortingen wijzigt",
   invoice_not_found: "Factuur %{id} niet gevonden",
   invoice_item_not_found: "Factuurregel %{id} niet gevonden",
   invoice_discount_not_found: "Factuurregel %{id} heeft geen korting",

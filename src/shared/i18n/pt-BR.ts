@@ -248,6 +248,7 @@ export const ptBR: Catalog = {
   plan_terms_signing_unavailable: "A assinatura de documentos está indisponível no momento; tente novamente mais tarde",
   //
   // Billing: invoices
+  invoice_has_payments: "A fatura %{id} tem pagamentos de %{amount}; anule-os ou reembolse-os antes de alterar seus itens, rateios ou descontos",
   invoice_not_found: "Fatura %{id} não encontrada",
   invoice_item_not_found: "Item de fatura %{id} não encontrado",
   invoice_discount_not_found: "O item de fatura %{id} não tem desconto",

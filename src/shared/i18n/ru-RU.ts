@@ -248,6 +248,7 @@ export const ruRU: Catalog = {
   plan_terms_signing_unavailable: "Подписание документов сейчас недоступно; попробуйте позже",
   //
   // Billing: invoices
+  invoice_has_payments: "По счёту %{id} есть платежи на %{amount}; аннулируйте или верните их, прежде чем менять позиции, перерасчёты или скидки",
   invoice_not_found: "Счёт %{id} не найден",
   invoice_item_not_found: "Позиция счёта %{id} не найдена",
   invoice_discount_not_found: "У позиции счёта %{id} нет скидки",

@@ -248,6 +248,7 @@ export const sv: Catalog = {
   plan_terms_signing_unavailable: "Dokumentsignering är inte tillgänglig just nu; försök igen senare",
   //
   // Billing: invoices
+  invoice_has_payments: "Faktura %{id} har betalningar på %{amount}; makulera eller återbetala dem innan du ändrar dess rader, proportioneringar eller rabatter",
   invoice_not_found: "Faktura %{id} hittades inte",
   invoice_item_not_found: "Fakturarad %{id} hittades inte",
   invoice_discount_not_found: "Fakturarad %{id} har ingen rabatt",

@@ -248,6 +248,7 @@ export const zhCN: Catalog = {
   plan_terms_signing_unavailable: "文档签署暂时不可用，请稍后再试",
   //
   // Billing: invoices
+  invoice_has_payments: "发票 %{id} 已有 %{amount} 的付款；请先作废或退款，再更改其项目、按比例折算或折扣",
   invoice_not_found: "未找到发票 %{id}",
   invoice_item_not_found: "未找到发票项目 %{id}",
   invoice_discount_not_found: "发票项目 %{id} 没有折扣",

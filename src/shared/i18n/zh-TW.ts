@@ -248,6 +248,7 @@ export const zhTW: Catalog = {
   plan_terms_signing_unavailable: "文件簽署暫時無法使用，請稍後再試",
   //
   // Billing: invoices
+  invoice_has_payments: "發票 %{id} 已有 %{amount} 的付款；請先作廢或退款，再變更其項目、按比例折算或折扣",
   invoice_not_found: "找不到發票 %{id}",
   invoice_item_not_found: "找不到發票項目 %{id}",
   invoice_discount_not_found: "發票項目 %{id} 沒有折扣",
