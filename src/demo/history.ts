@@ -8,6 +8,7 @@ import { EventsRepo } from "../events/repo.ts"
 import { insertRows } from "../shared/sql-rows.ts"
 import { addDays, localDateAt } from "../shared/zoned-time.ts"
 import { DEMO_CLIENT_EMAIL, DEMO_OWNER_EMAIL } from "./document.ts"
+import { seedDemoInvoices } from "./invoices-history.ts"
 import { seedDemoPlans } from "./plans-history.ts"
 
 /**
@@ -53,6 +54,8 @@ export interface HistorySummary {
   readonly notes: number
   readonly plans: number
   readonly punches: number
+  readonly invoices: number
+  readonly refunds: number
 }
 
 const Id = Schema.Struct({ id: Schema.Number })
@@ -323,7 +326,7 @@ const fullClassOf = (businessId: number, nowMs: number) =>
 export const seedDemoHistory = Effect.fn("Demo.seedHistory")(function* (businessId: number) {
   const nowMs = yield* Clock.currentTimeMillis
   const now = new Date(nowMs)
-  const summary = { event_occurrences: 0, visits: 0, waitlist_entries: 0, make_ups: 0, notes: 0, plans: 0, punches: 0 }
+  const summary = { event_occurrences: 0, visits: 0, waitlist_entries: 0, make_ups: 0, notes: 0, plans: 0, punches: 0, invoices: 0, refunds: 0 }
   const owner = (yield* peopleByEmail(businessId, [DEMO_OWNER_EMAIL])).get(DEMO_OWNER_EMAIL)
   const ownerStaffId = owner?.staff_member_id ?? null
   if (!(yield* hasAny("visits", businessId))) {
@@ -337,9 +340,12 @@ export const seedDemoHistory = Effect.fn("Demo.seedHistory")(function* (business
   if (!(yield* hasAny("notes", businessId))) {
     summary.notes = yield* seedNotes(businessId, nowMs, yield* fullClassOf(businessId, nowMs))
   }
-  // Plans after visits: their punches pay for the visits. Invoices and payments join here later.
+  // Plans after visits: their punches pay for the visits. Invoices after plans: they sold them.
   const plans = yield* seedDemoPlans(businessId, nowMs, DEMO_CLIENT_EMAIL)
   summary.plans = plans.plans
   summary.punches = plans.punches
+  const invoices = yield* seedDemoInvoices(businessId, nowMs, DEMO_CLIENT_EMAIL)
+  summary.invoices = invoices.invoices
+  summary.refunds = invoices.refunds
   return summary satisfies HistorySummary
 }, Effect.orDie)

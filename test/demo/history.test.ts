@@ -30,7 +30,10 @@ const counts = async () =>
             (select count(*) from event_occurrences where business_id = $1)::int as event_occurrences,
             (select count(*) from plans where business_id = $1)::int as plans,
             (select count(*) from plan_holds where business_id = $1)::int as plan_holds,
-            (select count(*) from punches where business_id = $1)::int as punches`,
+            (select count(*) from punches where business_id = $1)::int as punches,
+            (select count(*) from invoices where business_id = $1)::int as invoices,
+            (select count(*) from payments where business_id = $1)::int as payments,
+            (select count(*) from refunds where business_id = $1)::int as refunds`,
     [businessId]
   )).rows[0]
 
@@ -106,7 +109,17 @@ describe("the demo's history", () => {
                   left join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
                   where pl.business_id = $1 order by pe.email, pl.start_date, o.start_at`
     const plansBefore = (await server.pool.query(paid, [businessId])).rows
-    for (const table of ["plans", "make_ups", "waitlist_entries", "visits"]) {
+    const sold = `select i.invoice_number, i.state, i.invoice_date::text, pe.email, i.total_cents, i.closed_at, t.name, r.plan_id is not null as sold_plan,
+                         (select coalesce(json_agg(json_build_object('method', p.payment_method, 'cents', p.amount_cents, 'at', p.created_at) order by p.id), '[]')
+                          from payments p where p.business_id = i.business_id and p.invoice_id = i.id) as payments,
+                         (select coalesce(sum(x.amount_cents), 0)::int from refunds x where x.business_id = i.business_id and x.invoice_id = i.id) as refunded
+                  from invoices i join people pe on pe.business_id = i.business_id and pe.id = i.person_id
+                  join invoice_items t on t.business_id = i.business_id and t.invoice_id = i.id
+                  join invoice_item_recipients r on r.business_id = t.business_id and r.invoice_item_id = t.id
+                  where i.business_id = $1 order by i.invoice_number::int`
+    const invoicesBefore = (await server.pool.query(sold, [businessId])).rows
+    expect(invoicesBefore.length).toBeGreaterThan(0)
+    for (const table of ["account_credit_entries", "refunds", "payments", "invoices", "invoice_numbers", "plans", "make_ups", "waitlist_entries", "visits"]) {
       await server.pool.query(`delete from ${table} where business_id = $1`, [businessId])
     }
     await run(seedDemo)
@@ -114,6 +127,7 @@ describe("the demo's history", () => {
     expect({ visits: (await server.pool.query(roster, [businessId])).rows, queue: (await server.pool.query(queue, [businessId])).rows })
       .toEqual(seeded)
     expect((await server.pool.query(paid, [businessId])).rows).toEqual(plansBefore)
+    expect((await server.pool.query(sold, [businessId])).rows).toEqual(invoicesBefore)
   })
 
   it("keeps the rules of the tables: capacity, one visit per person, state timestamps, waitlists off the roster", async () => {
@@ -266,6 +280,70 @@ describe("the demo's history", () => {
     expect(mirrors.rows[0]).toMatchObject({ mirrored: mirrors.rows[0].punches, outside: 0 })
     const own = await server.request("GET", `/api/v2/desk/people/${clientId}/visits?per_page=100`, owner())
     expect(own.json.visits.some((v: { paid_for_by: string | null }) => v.paid_for_by === "Unlimited Monthly")).toBe(true)
+  })
+
+  it("sold the plans through paid invoices: the desk lists them, a client sees their own, every total is the sum of its parts", async () => {
+    const plans = Number((await server.pool.query(`select count(*) from plans where business_id = $1 and price_cents > 0`, [businessId])).rows[0].count)
+    const list = await server.request("GET", "/api/v2/desk/invoices?per_page=100", owner())
+    expect(list.status, list.text).toBe(200)
+    expect(list.json.total_count).toBe(plans + 4) // one per plan, four open
+    const closed = await server.request("GET", "/api/v2/desk/invoices?per_page=100&state=closed", owner())
+    expect(closed.json.total_count).toBe(plans)
+    const open = await server.request("GET", "/api/v2/desk/invoices?per_page=100&state=open", owner())
+    expect(open.json.total_count).toBe(4)
+
+    let pages = [...list.json.invoices]
+    for (let next = list.json.next; next; ) {
+      const page = await server.request("GET", new URL(next).pathname + new URL(next).search, owner())
+      pages = pages.concat(page.json.invoices)
+      next = page.json.next
+    }
+    let partial = 0
+    let refunded = 0
+    for (const { id } of pages) {
+      const invoice = (await server.request("GET", `/api/v2/desk/invoices/${id}`, owner())).json.invoices[0]
+      expect(invoice.total_cents).toBe(invoice.subtotal_cents + invoice.adjustment_total_cents + invoice.discount_total_cents + invoice.additional_tax_total_cents)
+      expect(invoice.total_cents).toBe(invoice.invoice_items.reduce((sum: number, item: { total_cents: number }) => sum + item.total_cents, 0))
+      expect(invoice.invoice_items.length).toBe(1)
+      const paid = invoice.payments.filter((p: { state: string }) => p.state === "settled").reduce((sum: number, p: { amount_cents: number }) => sum + p.amount_cents, 0)
+      if (invoice.state === "closed") {
+        expect(paid, `invoice ${id}`).toBe(invoice.total_cents)
+        expect(invoice.outstanding_amount_cents).toBe(0)
+        expect(invoice.payments[0].payment_method).toMatch(/^(cash|check)$/)
+      } else {
+        expect(invoice.state).toBe("open")
+        expect(invoice.outstanding_amount_cents).toBe(invoice.total_cents - paid)
+        if (paid > 0) partial++
+      }
+      for (const payment of invoice.payments) {
+        const back = payment.refunds.reduce((sum: number, r: { amount_cents: number }) => sum + r.amount_cents, 0)
+        expect(payment.maximum_refund_cents).toBe(payment.amount_cents - back)
+        if (payment.refunds.some((r: { payment_type_id: number; state: string }) => r.payment_type_id === 5 && r.state === "settled")) refunded++
+      }
+    }
+    expect(partial).toBe(1)
+    expect(refunded).toBe(1)
+    const credit = await server.pool.query(`select coalesce(sum(amount_cents), 0)::int as n from account_credit_entries where business_id = $1`, [businessId])
+    expect(credit.rows[0].n).toBeGreaterThan(0)
+
+    // Every plan points back at the invoice item that sold it.
+    const unsold = await server.pool.query(
+      `select pl.id from plans pl where pl.business_id = $1 and pl.price_cents > 0
+         and not exists (select 1 from invoice_item_recipients r where r.business_id = $1 and r.plan_id = pl.id)`,
+      [businessId]
+    )
+    expect(unsold.rows).toEqual([])
+
+    // The demo client sees their own invoices in client mode, and not another client's.
+    const mine = await server.pool.query(`select id from invoices where business_id = $1 and person_id = $2 order by id`, [businessId, clientId])
+    expect(mine.rows.length).toBeGreaterThanOrEqual(2) // the membership's sale and an open pack
+    for (const { id } of mine.rows) {
+      const own = await server.request("GET", `/api/v2/front/invoices/${id}`, { token: tokens.clientToken })
+      expect(own.status, own.text).toBe(200)
+      expect(own.json.invoices[0].person).toMatchObject({ id: clientId })
+    }
+    const [other] = (await server.pool.query(`select id from invoices where business_id = $1 and person_id <> $2 limit 1`, [businessId, clientId])).rows
+    expect((await server.request("GET", `/api/v2/front/invoices/${other.id}`, { token: tokens.clientToken })).status).toBe(404)
   })
 
   it("fills every schedule report with visits after a sync", async () => {
