@@ -77,6 +77,11 @@ describe("an invoice with a settled payment", () => {
     const removeDiscount = await desk("DELETE", `/invoices/${invoice.id}/invoice_items/${invoice.packItem}/discounts`)
     expect(removeDiscount.status).toBe(422)
     expect(await snapshot(invoice.id)).toEqual(before)
+    // Client mode, on the payer's own invoice: the same refusal.
+    const client = await s.server.request("DELETE", `/api/v2/front/invoices/${invoice.id}/invoice_items/${invoice.packItem}`, { token: s.cleo.token })
+    expect(client.status, client.text).toBe(422)
+    expect(client.json.errors[0]).toMatch(/holds payments/)
+    expect(await snapshot(invoice.id)).toEqual(before)
     // The reason in the request's locale.
     const german = await desk("DELETE", `/invoices/${invoice.id}/invoice_items/${invoice.packItem}`, undefined, { "x-fd-locale": "de" })
     expect(german.status).toBe(422)
