@@ -12,9 +12,10 @@ import { DEMO_PACK } from "./plans-history.ts"
  *   - the first expired pack was partly refunded to account credit (three unused classes);
  *   - open invoices for a 10-class pack: the demo client's, two other clients', and one paid in
  *     part in cash.
- * Money: the demo's items carry no adjustments or taxes, so the money rule of
- * src/invoices/totals.ts gives item total = price and invoice total = subtotal = the item's
- * price; the rows store exactly that (the tables' checks hold the sums). Deterministic from
+ * Money: one item per invoice with no override, prorate, discount or coupon, taxed by its
+ * product's sales taxes through the money rule of src/invoices/totals.ts, written in SQL below
+ * (PRICED): the same tax lines, item and invoice totals the recompute would store; payments are
+ * of the total. Deterministic from
  * Clock and the plans' and clients' order; set-based, after the plans (plans-history.ts).
  * Invoice numbers continue the business's counter.
  */
@@ -27,6 +28,33 @@ const counted = (statement: string, params: ReadonlyArray<unknown>) =>
       Result: N,
       execute: (values) => sql.unsafe(statement, [...values])
     })(params)).pipe(Effect.map((row) => row.n))
+
+/**
+ * The money rule (src/invoices/totals.ts) for an item with no override, prorate, discount or
+ * coupon, in SQL: one tax line per sales tax of the product at the tax's own rate (the demo's
+ * invoices have no location), half away from zero (PostgreSQL's numeric round):
+ * exclusive round(price × rate / 100), added; inclusive price − round(price / (1 + rate / 100)),
+ * inside the price. `priced` is `fresh` with included, additional and total.
+ */
+const PRICED = `lines as (
+       select f.item_id, t.id as sales_tax_id, t.name, t.tax_rate, t.inclusive,
+              (case when t.inclusive then f.price_cents - round(f.price_cents * 1000000 / (1000000 + t.tax_rate * 10000))
+                    else round(f.price_cents * t.tax_rate / 100) end)::int as cents
+       from fresh f
+       join plan_product_sales_taxes pt on pt.business_id = $1 and pt.plan_product_id = f.plan_product_id
+       join sales_taxes t on t.business_id = pt.business_id and t.id = pt.sales_tax_id),
+     priced as (
+       select f.*, coalesce(x.included, 0)::int as included, coalesce(x.additional, 0)::int as additional,
+              f.price_cents + coalesce(x.additional, 0)::int as total
+       from fresh f
+       left join (select item_id, sum(cents) filter (where inclusive) as included, sum(cents) filter (where not inclusive) as additional
+                  from lines group by item_id) x on x.item_id = f.item_id)`
+const TAX_LINES = `taxes_made as (
+       insert into invoice_item_adjustments (business_id, invoice_item_id, type, name, amount_cents, percent, inclusive, source_type, source_id,
+                                             created_at, updated_at)
+       select $1, l.item_id, 'TaxAdjustment', l.name, l.cents, l.tax_rate, l.inclusive, 'SalesTax', l.sales_tax_id, f.at, f.at
+       from lines l join fresh f on f.item_id = l.item_id join items_made m on m.id = l.item_id
+       returning 1)`
 
 /** What a CTE named `fresh` (invoice_id, item_id, k, ...) writes alike: numbers follow the counter. */
 const NUMBERS = `base as (select coalesce((select last_number from invoice_numbers where business_id = $1), 0)::bigint as last)`
@@ -42,7 +70,7 @@ const invoicePlans = (businessId: number, now: Date, timeZone: string) =>
   counted(
     `with fresh as materialized (
        select pl.id as plan_id, pl.plan_product_id, pl.name, pl.description, pl.price_cents, pl.start_date, pp.person_id,
-              least($2::timestamptz, (pl.start_date + time '10:00') at time zone $3) as sold_at,
+              least($2::timestamptz, (pl.start_date + time '10:00') at time zone $3) as at,
               row_number() over (order by pl.start_date, pl.id) as k,
               nextval(pg_get_serial_sequence('invoices', 'id')) as invoice_id,
               nextval(pg_get_serial_sequence('invoice_items', 'id')) as item_id
@@ -50,21 +78,23 @@ const invoicePlans = (businessId: number, now: Date, timeZone: string) =>
        join plan_people pp on pp.business_id = pl.business_id and pp.plan_id = pl.id and pp.is_primary
        where pl.business_id = $1 and pl.price_cents > 0 and pl.plan_product_id is not null
          and not exists (select 1 from invoice_item_recipients r where r.business_id = $1 and r.plan_id = pl.id)),
+     ${PRICED},
      ${NUMBERS},
      invoices_made as (
        insert into invoices (business_id, id, invoice_number, state, invoice_date, person_id, currency, closed_at,
-                             subtotal_cents, total_cents, created_at, updated_at)
-       select $1, f.invoice_id, (base.last + f.k)::text, 'closed', f.start_date, f.person_id, b.currency_code, f.sold_at,
-              f.price_cents, f.price_cents, f.sold_at, f.sold_at
-       from fresh f cross join base join businesses b on b.id = $1
+                             subtotal_cents, included_tax_total_cents, additional_tax_total_cents, total_cents, created_at, updated_at)
+       select $1, f.invoice_id, (base.last + f.k)::text, 'closed', f.start_date, f.person_id, b.currency_code, f.at,
+              f.price_cents, f.included, f.additional, f.total, f.at, f.at
+       from priced f cross join base join businesses b on b.id = $1
        returning id),
      items_made as (
-       insert into invoice_items (business_id, id, invoice_id, kind, plan_product_id, name, description, start_date, price_cents, total_cents,
-                                  created_at, updated_at)
-       select $1, f.item_id, f.invoice_id, 'plan', f.plan_product_id, f.name, f.description, f.start_date, f.price_cents, f.price_cents,
-              f.sold_at, f.sold_at
-       from fresh f join invoices_made m on m.id = f.invoice_id
+       insert into invoice_items (business_id, id, invoice_id, kind, plan_product_id, name, description, start_date, price_cents,
+                                  included_tax_total_cents, additional_tax_total_cents, total_cents, created_at, updated_at)
+       select $1, f.item_id, f.invoice_id, 'plan', f.plan_product_id, f.name, f.description, f.start_date, f.price_cents,
+              f.included, f.additional, f.total, f.at, f.at
+       from priced f join invoices_made m on m.id = f.invoice_id
        returning id),
+     ${TAX_LINES},
      recipients_made as (
        insert into invoice_item_recipients (business_id, invoice_item_id, person_id, plan_id)
        select $1, f.item_id, f.person_id, f.plan_id from fresh f join items_made m on m.id = f.item_id
@@ -73,12 +103,13 @@ const invoicePlans = (businessId: number, now: Date, timeZone: string) =>
        insert into payments (business_id, invoice_id, person_id, payment_method, payment_type_id, state, amount_cents, description,
                              created_at, updated_at)
        select $1, f.invoice_id, f.person_id, case when f.k % 3 = 0 then 'check' else 'cash' end, case when f.k % 3 = 0 then 3 else 2 end,
-              'settled', f.price_cents, case when f.k % 3 = 0 then 'Check' else 'Cash' end, f.sold_at, f.sold_at
-       from fresh f join invoices_made m on m.id = f.invoice_id
+              'settled', f.total, case when f.k % 3 = 0 then 'Check' else 'Cash' end, f.at, f.at
+       from priced f join invoices_made m on m.id = f.invoice_id
        returning 1),
      ${BUMP}
      select (select count(*) from invoices_made)::int + 0 * (select count(*) from recipients_made)::int
-            + 0 * (select count(*) from payments_made)::int + 0 * (select count(*) from numbered)::int as n`,
+            + 0 * (select count(*) from payments_made)::int + 0 * (select count(*) from numbered)::int
+            + 0 * (select count(*) from taxes_made)::int as n`,
     [businessId, now, timeZone]
   )
 
@@ -128,28 +159,29 @@ const openInvoices = (businessId: number, today: string, now: Date, demoClientEm
        order by id limit 1),
      fresh as materialized (
        select c.person_id, c.n, pr.id as plan_product_id, pr.name, pr.description, pr.price_cents,
-              case when c.n = 7 then pr.price_cents / 3 else 0 end as paid_cents,
-              $3::timestamptz - (c.n % 5 + 1) * interval '1 day' as opened_at,
+              $3::timestamptz - (c.n % 5 + 1) * interval '1 day' as at,
               row_number() over (order by c.demo_client desc, c.n) as k,
               nextval(pg_get_serial_sequence('invoices', 'id')) as invoice_id,
               nextval(pg_get_serial_sequence('invoice_items', 'id')) as item_id
        from clients c cross join product pr
        where c.demo_client or c.n in (2, 5, 7)),
+     ${PRICED},
      ${NUMBERS},
      invoices_made as (
-       insert into invoices (business_id, id, invoice_number, state, invoice_date, person_id, currency, subtotal_cents, total_cents,
-                             created_at, updated_at)
-       select $1, f.invoice_id, (base.last + f.k)::text, 'open', $2::date, f.person_id, b.currency_code, f.price_cents, f.price_cents,
-              f.opened_at, f.opened_at
-       from fresh f cross join base join businesses b on b.id = $1
+       insert into invoices (business_id, id, invoice_number, state, invoice_date, person_id, currency, subtotal_cents,
+                             included_tax_total_cents, additional_tax_total_cents, total_cents, created_at, updated_at)
+       select $1, f.invoice_id, (base.last + f.k)::text, 'open', $2::date, f.person_id, b.currency_code, f.price_cents,
+              f.included, f.additional, f.total, f.at, f.at
+       from priced f cross join base join businesses b on b.id = $1
        returning id),
      items_made as (
-       insert into invoice_items (business_id, id, invoice_id, kind, plan_product_id, name, description, start_date, price_cents, total_cents,
-                                  created_at, updated_at)
-       select $1, f.item_id, f.invoice_id, 'plan', f.plan_product_id, f.name, f.description, $2::date, f.price_cents, f.price_cents,
-              f.opened_at, f.opened_at
-       from fresh f join invoices_made m on m.id = f.invoice_id
+       insert into invoice_items (business_id, id, invoice_id, kind, plan_product_id, name, description, start_date, price_cents,
+                                  included_tax_total_cents, additional_tax_total_cents, total_cents, created_at, updated_at)
+       select $1, f.item_id, f.invoice_id, 'plan', f.plan_product_id, f.name, f.description, $2::date, f.price_cents,
+              f.included, f.additional, f.total, f.at, f.at
+       from priced f join invoices_made m on m.id = f.invoice_id
        returning id),
+     ${TAX_LINES},
      recipients_made as (
        insert into invoice_item_recipients (business_id, invoice_item_id, person_id)
        select $1, f.item_id, f.person_id from fresh f join items_made m on m.id = f.item_id
@@ -157,12 +189,13 @@ const openInvoices = (businessId: number, today: string, now: Date, demoClientEm
      payments_made as (
        insert into payments (business_id, invoice_id, person_id, payment_method, payment_type_id, state, amount_cents, description,
                              created_at, updated_at)
-       select $1, f.invoice_id, f.person_id, 'cash', 2, 'settled', f.paid_cents, 'Cash', f.opened_at, f.opened_at
-       from fresh f join invoices_made m on m.id = f.invoice_id where f.paid_cents > 0
+       select $1, f.invoice_id, f.person_id, 'cash', 2, 'settled', f.total / 3, 'Cash', f.at, f.at
+       from priced f join invoices_made m on m.id = f.invoice_id where f.n = 7
        returning 1),
      ${BUMP}
      select (select count(*) from invoices_made)::int + 0 * (select count(*) from recipients_made)::int
-            + 0 * (select count(*) from payments_made)::int + 0 * (select count(*) from numbered)::int as n`,
+            + 0 * (select count(*) from payments_made)::int + 0 * (select count(*) from numbered)::int
+            + 0 * (select count(*) from taxes_made)::int as n`,
     [businessId, today, now, demoClientEmail]
   )
 

@@ -3,6 +3,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { syncReports } from "../../reports/sync/sync.ts"
 import { seedDemo } from "../../src/demo/seed.ts"
+import { computeInvoice } from "../../src/invoices/totals.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import type { TestResponse } from "../support/http.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
@@ -298,13 +299,38 @@ describe("the demo's history", () => {
       pages = pages.concat(page.json.invoices)
       next = page.json.next
     }
+    // The products' sales taxes at their own rates (the demo's invoices have no location), as the recompute reads them.
+    const taxRows = (await server.pool.query(
+      `select pt.plan_product_id::int as product, t.id::int as id, t.name, t.tax_rate::float8 as rate, t.inclusive
+       from plan_product_sales_taxes pt join sales_taxes t on t.business_id = pt.business_id and t.id = pt.sales_tax_id
+       where pt.business_id = $1 order by pt.plan_product_id, t.id`,
+      [businessId]
+    )).rows
     let partial = 0
     let refunded = 0
+    let taxed = 0
     for (const { id } of pages) {
       const invoice = (await server.request("GET", `/api/v2/desk/invoices/${id}`, owner())).json.invoices[0]
       expect(invoice.total_cents).toBe(invoice.subtotal_cents + invoice.adjustment_total_cents + invoice.discount_total_cents + invoice.additional_tax_total_cents)
       expect(invoice.total_cents).toBe(invoice.invoice_items.reduce((sum: number, item: { total_cents: number }) => sum + item.total_cents, 0))
       expect(invoice.invoice_items.length).toBe(1)
+      // The money rule itself gives the stored amounts.
+      const computed = computeInvoice(
+        invoice.invoice_items.map((item: { id: number; price_cents: number; detail: { plan_product_id: number } }) => ({
+          id: item.id,
+          priceCents: item.price_cents,
+          override: null,
+          prorateCents: null,
+          discount: null,
+          taxes: taxRows.filter((t) => t.product === item.detail.plan_product_id).map((t) => ({ salesTaxId: t.id, name: t.name, rate: t.rate, inclusive: t.inclusive }))
+        })),
+        null
+      )
+      expect({ total: invoice.total_cents, included: invoice.included_tax_total_cents, additional: invoice.additional_tax_total_cents })
+        .toEqual({ total: computed.totalCents, included: computed.includedTaxTotalCents, additional: computed.additionalTaxTotalCents })
+      const taxLines = invoice.invoice_items[0].adjustments.filter((a: { type: string }) => a.type === "TaxAdjustment")
+      expect(taxLines.map((a: { amount_cents: number }) => a.amount_cents)).toEqual(computed.items[0]!.taxes.map((t) => t.amountCents))
+      if (invoice.additional_tax_total_cents + invoice.included_tax_total_cents > 0) taxed++
       const paid = invoice.payments.filter((p: { state: string }) => p.state === "settled").reduce((sum: number, p: { amount_cents: number }) => sum + p.amount_cents, 0)
       if (invoice.state === "closed") {
         expect(paid, `invoice ${id}`).toBe(invoice.total_cents)
@@ -323,6 +349,7 @@ describe("the demo's history", () => {
     }
     expect(partial).toBe(1)
     expect(refunded).toBe(1)
+    expect(taxed).toBeGreaterThan(0)
     const credit = await server.pool.query(`select coalesce(sum(amount_cents), 0)::int as n from account_credit_entries where business_id = $1`, [businessId])
     expect(credit.rows[0].n).toBeGreaterThan(0)
 
