@@ -5,7 +5,7 @@ import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts
 import { formatMoney } from "../shared/money.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
-import { InvoicePayments } from "./payments.ts"
+import { requireUnpaid } from "./paid-guard.ts"
 import { InvoicesRepo } from "./repo.ts"
 import type { DiscountInput, InvoiceRow, PlanProductInput, ProrateInput } from "./model.ts"
 import { type Caller, findInvoice, insertPlanned, invoiceAnswer, now, planItem, recompute, requireEditable } from "./service.ts"
@@ -16,28 +16,6 @@ import { adjustmentWire } from "./wire.ts"
  * with it; a signup fee alone cannot go; the invoice stays, even empty), and the staff's
  * prorates and discounts on an item. Each write locks the invoice and recomputes it.
  */
-
-/**
- * The paid-items guard: what an invoice holds of its payers' money is its settled payments less
- * their settled refunds. While that is above zero the invoice's items, prorates and discounts
- * (anything that changes its total) stay as they were paid for: a 422 until the payments are
- * voided or refunded in full. Failed and voided payments and voided refunds count for nothing.
- * Runs on the locked invoice, and payments lock it too, so a payment and a change never cross.
- */
-export const requireUnpaid = Effect.fn("InvoiceItems.requireUnpaid")(function* (invoice: InvoiceRow) {
-  const business = yield* CurrentBusiness
-  const { locale } = yield* RequestContext
-  const price = (cents: number) => formatMoney(cents, business.currency_code, locale)
-  const money = (yield* (yield* InvoicePayments).ofInvoices(business.id, [invoice], price)).get(invoice.id)
-  const held = (money?.payments ?? [])
-    .filter((payment) => payment.state === "settled")
-    .reduce(
-      (sum, payment) =>
-        sum + payment.amount_cents - payment.refunds.filter((refund) => refund.state === "settled").reduce((r, refund) => r + refund.amount_cents, 0),
-      0
-    )
-  if (held > 0) return yield* fail(Unprocessable, { key: "invoice_has_payments", params: { id: invoice.id, amount: price(held) } })
-})
 
 /** Runs `change` on the locked, editable invoice, then recomputes it; answers the invoice. */
 const changeInvoice = <A, E, R>(caller: Caller, invoiceId: number, change: (invoice: InvoiceRow) => Effect.Effect<A, E, R>) =>

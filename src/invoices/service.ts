@@ -5,6 +5,7 @@ import { completeInvoicedBooking } from "../bookings/service.ts"
 import { clientReach } from "../people/client-reach.ts"
 import { PeopleRepo } from "../people/repo.ts"
 import { commitmentEnd } from "../plans/model.ts"
+import { requireUnpaid } from "./paid-guard.ts"
 import { InvoicePayments } from "./payments.ts"
 import { createPersonPlan } from "../plans/packs.ts"
 import { inTransaction } from "../platform/transactions.ts"
@@ -406,6 +407,8 @@ export const updateInvoice = Effect.fn("Invoices.update")(function* (caller: Cal
         } else if (event !== row.state) next = event as InvoiceState
       }
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
+      const movesTotal = couponId !== row.coupon_id || (desk.location_id !== undefined && desk.location_id !== row.location_id)
+      if (movesTotal) yield* requireUnpaid(row)
 
       const at = yield* now
       if (changesSettings) {

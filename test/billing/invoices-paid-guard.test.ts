@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
+import { createLocation } from "../support/factories.ts"
 import { NOW, type Studio, setUpStudio } from "../enrollment/bookings-fixtures.ts"
 
 /**
@@ -101,6 +102,24 @@ describe("an invoice with a settled payment", () => {
     const removed = await desk("DELETE", `/invoices/${invoice.id}/invoice_items/${invoice.packItem}`)
     expect(removed.status, removed.text).toBe(200)
     expect(removed.json.invoices[0].total_cents).toBe(invoice.total - 10000)
+  })
+
+  it("refuses a coupon or a location (its tax rate) that would move a paid total, and still takes other settings", async () => {
+    await s.pool.query(`insert into coupons (business_id, code, name, discount_percent) values ($1, 'GUARD10', 'Ten percent', 10)`, [s.business.id])
+    const location = (await createLocation(s.pool, s.business.id, { name: "Guarded" })).id
+    const invoice = await openInvoice()
+    await pay(invoice.id, 1500)
+    const before = await snapshot(invoice.id)
+    for (const body of [{ coupon_code: "GUARD10" }, { location_id: location }]) {
+      const refused = await desk("PUT", `/invoices/${invoice.id}`, { invoice: body })
+      expect(refused.status, refused.text).toBe(422)
+      expect(refused.json.errors[0]).toMatch(/holds payments of \$15\.00/)
+    }
+    const client = await s.server.request("PUT", `/api/v2/front/invoices/${invoice.id}`, { token: s.cleo.token, body: { invoice: { coupon_code: "GUARD10" } } })
+    expect(client.status, client.text).toBe(422)
+    expect(await snapshot(invoice.id)).toEqual(before)
+    const receipt = await desk("PUT", `/invoices/${invoice.id}`, { invoice: { send_receipt: true, receipt_email: "cleo@example.test" } })
+    expect(receipt.status, receipt.text).toBe(200)
   })
 
   it("allows changes again once the payment is voided", async () => {
