@@ -355,6 +355,27 @@ describe("a fixed coupon", () => {
 })
 
 describe("closing", () => {
+  it("a booking tied to an invoice completes when a payment pays the invoice in full and closes it", async () => {
+    clock.set(NOW)
+    const occurrence = s.yoga("2026-11-06").id
+    const booking = await desk("POST", "/bookings", { booking: { leases: [{ event_occurrence_id: occurrence, person: { id: s.cleo.personId } }] } })
+    expect(booking.status, booking.text).toBe(201)
+    const bookingId = booking.json.bookings[0].id
+    const created = await desk("POST", "/invoices", { invoice: { payer_id: s.cleo.personId, booking_id: bookingId, plan_products: [{ id: pack }] } })
+    expect(created.status, created.text).toBe(201)
+    const invoice = created.json.invoices[0]
+    expect(invoice.total_cents).toBeGreaterThan(0)
+    const half = Math.floor(invoice.total_cents / 2)
+    expect((await desk("POST", `/invoices/${invoice.id}/payments`, { payment: { payment_method: "cash", amount_cents: half } })).status).toBe(201)
+    expect((await s.pool.query(`select state from bookings where id = $1`, [bookingId])).rows[0].state).toBe("incomplete")
+    const rest = await desk("POST", `/invoices/${invoice.id}/payments`, { payment: { payment_method: "cash", amount_cents: invoice.total_cents - half } })
+    expect(rest.status, rest.text).toBe(201)
+    const closed = await desk("GET", `/invoices/${invoice.id}`)
+    expect(closed.json.invoices[0]).toMatchObject({ state: "closed", outstanding_amount_cents: 0 })
+    expect((await s.pool.query(`select state from bookings where id = $1`, [bookingId])).rows[0].state).toBe("completed")
+    expect(await visitStates(s.server, occurrence)).toContain("registered")
+  })
+
   it("creates the plans for each recipient and completes the linked booking with its leases", async () => {
     clock.set(NOW)
     const occurrence = s.yoga("2026-11-04").id
