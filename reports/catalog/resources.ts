@@ -2,6 +2,7 @@ import { clientsCatalog } from "./clients.ts"
 import { enrollmentsCatalog } from "./enrollments.ts"
 import { eventOccurrenceStaffMembersCatalog } from "./event-occurrence-staff-members.ts"
 import { eventOccurrencesCatalog } from "./event-occurrences.ts"
+import { personPlansCatalog } from "./person-plans.ts"
 import type { ResourceCatalog } from "./types.ts"
 
 /** The ten report resources of the spec, in its order. */
@@ -39,7 +40,7 @@ const statuses: Record<ReportResource, ResourceStatus> = {
   invoices: { _tag: "Pending", waitsFor: "billing" },
   monthly_business_metrics: { _tag: "Pending", waitsFor: "billing" },
   pays: { _tag: "Pending", waitsFor: "billing" },
-  person_plans: { _tag: "Pending", waitsFor: "billing" }
+  person_plans: { _tag: "Available", catalog: personPlansCatalog }
 }
 
 export const isReportResource = (name: string): name is ReportResource => Object.hasOwn(statuses, name)

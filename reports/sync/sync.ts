@@ -20,6 +20,7 @@ import { enrollmentsTable } from "./tables/enrollments.ts"
 import { changedPlansSql, changedProductHoldersSql, turnedDayHoldersSql } from "./tables/plans.ts"
 import { eventOccurrenceStaffMembersTable } from "./tables/event-occurrence-staff-members.ts"
 import { changedOccurrencesSql, eventOccurrencesTable } from "./tables/event-occurrences.ts"
+import { changedTermsPlansSql, personPlansChangedWhere, personPlansScopeSql, personPlansTable } from "./tables/person-plans.ts"
 import { createTableSql, type StoreTable } from "./tables/types.ts"
 
 /**
@@ -72,7 +73,8 @@ const TABLES: ReadonlyArray<StoreTable> = [
   customFieldsTable,
   eventOccurrencesTable,
   eventOccurrenceStaffMembersTable,
-  enrollmentsTable
+  enrollmentsTable,
+  personPlansTable
 ]
 
 const digest = (parts: ReadonlyArray<string>) => createHash("sha256").update(parts.join(";")).digest("hex").slice(0, 16)
@@ -223,10 +225,14 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
   const occurrences = eventOccurrencesTable.name
   const staff = eventOccurrenceStaffMembersTable.name
   const enrollments = enrollmentsTable.name
+  const personPlans = personPlansTable.name
+  // The (business, plan) and (business, person) pairs whose person_plans rows are re-read.
+  const scopeCsv = path.join(dir, `person_plans_scope-${process.pid}.csv`)
   try {
     const { result: changed, at } = await inSnapshot(client, async () => {
       await client.query("create temporary table report_changed_plans (business_id bigint, id bigint) on commit drop")
       await client.query(`insert into report_changed_plans ${changedPlansSql}`, [since])
+      await client.query(`insert into report_changed_plans ${changedTermsPlansSql}`, [since])
       await client.query("create temporary table report_changed_people (business_id bigint, id bigint) on commit drop")
       await client.query(`insert into report_changed_people ${changedPeopleSql}`, [since])
       // People whose client row alone may have changed (their enrollments did not): holders of
@@ -247,7 +253,9 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
         custom_fields: await copyToFile(client, customFieldsTable.select("true"), csv.custom_fields!),
         [occurrences]: await copyToFile(client, eventOccurrencesTable.select(changedOccurrence), csv[occurrences]!),
         [staff]: await copyToFile(client, eventOccurrenceStaffMembersTable.select(changedOccurrence), csv[staff]!),
-        [enrollments]: await copyToFile(client, enrollmentsTable.select(changedOccurrence), csv[enrollments]!)
+        [enrollments]: await copyToFile(client, enrollmentsTable.select(changedOccurrence), csv[enrollments]!),
+        [personPlans]: await copyToFile(client, personPlansTable.select(personPlansChangedWhere), csv[personPlans]!),
+        scope: await copyToFile(client, personPlansScopeSql, scopeCsv)
       }
     })
 
@@ -255,10 +263,13 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
     // rows all go together, so a staff member taken off it, or a deleted visit, disappears.
     const inChangedOccurrences = (alias: string) =>
       `EXISTS (SELECT 1 FROM fresh_${occurrences} f WHERE f.business_id = ${alias}.business_id AND f.event_occurrence_id = ${alias}.event_occurrence_id)`
+    const inPersonPlansScope = (alias: string) =>
+      `EXISTS (SELECT 1 FROM person_plans_scope s WHERE s.business_id = ${alias}.business_id AND (s.plan_id = ${alias}.plan_id OR s.person_id = ${alias}.person_id))`
     const loadFresh = async (connection: DuckDBConnection, temporary: boolean) => {
       for (const table of TABLES) {
         await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE fresh_${table.name} AS ${readCsv(table, csv[table.name]!)}`)
       }
+      await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE person_plans_scope AS ${readCsv(personPlansScopeTable, scopeCsv)}`)
     }
 
     // Compare with the store first: most minutes change nothing, and then no copy is made.
@@ -274,7 +285,9 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
         + (SELECT count(*) FROM (SELECT * FROM fresh_${staff} EXCEPT SELECT * FROM cur.${staff} c WHERE ${inChangedOccurrences("c")}))
         + (SELECT count(*) FROM (SELECT * FROM cur.${staff} c WHERE ${inChangedOccurrences("c")} EXCEPT SELECT * FROM fresh_${staff}))
         + (SELECT count(*) FROM (SELECT * FROM fresh_${enrollments} EXCEPT SELECT * FROM cur.${enrollments} c WHERE ${inChangedOccurrences("c")}))
-        + (SELECT count(*) FROM (SELECT * FROM cur.${enrollments} c WHERE ${inChangedOccurrences("c")} EXCEPT SELECT * FROM fresh_${enrollments}))`)
+        + (SELECT count(*) FROM (SELECT * FROM cur.${enrollments} c WHERE ${inChangedOccurrences("c")} EXCEPT SELECT * FROM fresh_${enrollments}))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${personPlans} EXCEPT SELECT * FROM cur.${personPlans} c WHERE ${inPersonPlansScope("c")}))
+        + (SELECT count(*) FROM (SELECT * FROM cur.${personPlans} c WHERE ${inPersonPlansScope("c")} EXCEPT SELECT * FROM fresh_${personPlans}))`)
       return Number(reader.getRows()[0]?.[0] ?? 0) > 0
     })
     if (!differs) {
@@ -283,7 +296,7 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
       return {
         outcome: "unchanged",
         generation: current.generation,
-        rows: { clients: 0, [occurrences]: 0, [staff]: 0, [enrollments]: 0 },
+        rows: { clients: 0, [occurrences]: 0, [staff]: 0, [enrollments]: 0, [personPlans]: 0 },
         synced_at: at
       }
     }
@@ -306,6 +319,8 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
         await connection.run(`INSERT INTO ${staff} SELECT * FROM fresh_${staff}`)
         await connection.run(`DELETE FROM ${enrollments} WHERE ${inChangedOccurrences(enrollments)}`)
         await connection.run(`INSERT INTO ${enrollments} SELECT * FROM fresh_${enrollments}`)
+        await connection.run(`DELETE FROM ${personPlans} WHERE ${inPersonPlansScope(personPlans)}`)
+        await connection.run(`INSERT INTO ${personPlans} SELECT * FROM fresh_${personPlans}`)
         await connection.run("COMMIT")
         await connection.run("CHECKPOINT")
       })
@@ -315,11 +330,20 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
     }
     publish(dir, { ...current, generation, file: storeFile(generation), synced_at: at, mode: "incremental" })
     removeOldGenerations(dir, generation)
-    const { custom_fields: _, ...rows } = changed
+    const { custom_fields: _, scope: _scope, ...rows } = changed
     return { outcome: "incremental", generation, rows, synced_at: at }
   } finally {
     for (const file of Object.values(csv)) removeFile(file)
+    removeFile(scopeCsv)
   }
+}
+
+/** The CSV shape of person_plans' refresh scope (personPlansScopeSql). */
+const personPlansScopeTable: StoreTable = {
+  name: "person_plans_scope",
+  businessIdSql: "business_id",
+  columns: [["business_id", "BIGINT"], ["plan_id", "BIGINT"], ["person_id", "BIGINT"]],
+  select: () => personPlansScopeSql
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -31,6 +31,12 @@ export const onHoldOnSql = (plan: string, date: string) => text(rules.onHoldOn(s
 /** Available on `date` for `person` (current, not on hold, visits left). */
 export const availableOnSql = (plan: string, person: string, date: string) => text(rules.availableOn(sql, plan, ref(person), ref(date)))
 
+/** Visits left for `person` on `date`; null when the plan is unlimited. */
+export const visitsLeftSql = (plan: string, person: string, date: string) => text(rules.visitsLeft(sql, plan, ref(person), ref(date)))
+
+/** Punches that count against the plan for `person` on `date` (its period's, when it has one). */
+export const punchesCountedSql = (plan: string, person: string, date: string) => text(rules.punchesCounted(sql, plan, ref(person), ref(date)))
+
 /** A plan's type as the reports name it (person_plans' plan_type): a Pack of a single-visit-pass product is one. */
 export const planTypeSql = (plan: string, product: string) =>
   `case when ${plan}.type = 'Pack' and ${product}.kind = 'single_visit_pass' then 'single_visit_pass' else lower(${plan}.type) end`

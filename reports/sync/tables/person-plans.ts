@@ -1,0 +1,295 @@
+import { availableOnSql, onHoldOnSql, planTypeSql, punchesCountedSql, visitsLeftSql } from "./plans.ts"
+import { businessColumns, franchiseId, franchiseJoin, fullName, localTime, type StoreTable } from "./types.ts"
+
+/** The business's calendar date at the sync (plan dates are such dates). */
+const today = "(now() at time zone b.time_zone)::date"
+
+/** A local calendar date of an instant in the business's zone. */
+const localDate = (column: string) => `(${column} at time zone b.time_zone)::date`
+
+/**
+ * Person plans (`person_plans`): one row per plan and holder (`plan_people`), so a plan shared
+ * by a family has a row per member. Its standing (available, on hold, visits left) is the plan
+ * rules' (src/shared/plan-rules.ts) on the business's date at the sync; the incremental sync
+ * re-reads a row when its plan, holds or punches change (report_plan_changes), when its person
+ * changes, or when the business's day turns over one of its dates.
+ *
+ * The person's plans are ordered by (start_date, id): "first plan", "first membership" and
+ * "next plan" (the one after this one in that order) read that order. A visit of the plan is a
+ * visit it punched for this person, registered or completed.
+ *
+ * `where` is a condition on `pp` (the `plan_people` row).
+ */
+export const personPlansTable: StoreTable = {
+  name: "person_plans",
+  businessIdSql: "pp.business_id",
+  columns: [
+    ["key", "VARCHAR NOT NULL"],
+    ...businessColumns,
+    ["person_plan_id", "BIGINT NOT NULL"],
+    ["person_id", "BIGINT NOT NULL"],
+    ["first_name", "VARCHAR"],
+    ["middle_name", "VARCHAR"],
+    ["last_name", "VARCHAR"],
+    ["full_name", "VARCHAR"],
+    ["email", "VARCHAR"],
+    ["home_location_name", "VARCHAR"],
+    ["primary_staff_name", "VARCHAR"],
+    ["account_manager_emails", "VARCHAR"],
+    ["account_manager_names", "VARCHAR"],
+    ["account_manager_phones", "VARCHAR"],
+    ["plan_id", "BIGINT NOT NULL"],
+    ["plan_name", "VARCHAR"],
+    ["plan_type", "VARCHAR"],
+    ["plan_product_id", "BIGINT"],
+    ["product_id", "BIGINT"],
+    ["product_name", "VARCHAR"],
+    ["revenue_category", "VARCHAR"],
+    ["plan_location_id", "BIGINT"],
+    ["plan_location_name", "VARCHAR"],
+    ["allowed_visit_count", "BIGINT"],
+    ["are_visits_shared", "BOOLEAN"],
+    ["base_price", "BIGINT"],
+    ["start_date", "DATE NOT NULL"],
+    ["end_date", "DATE"],
+    ["canceled_at", "TIMESTAMPTZ"],
+    ["canceled_by", "VARCHAR"],
+    ["canceled_by_account_id", "BIGINT"],
+    ["deactivated_at", "TIMESTAMPTZ"],
+    ["exhausted_at", "TIMESTAMPTZ"],
+    ["last_usable_date", "DATE"],
+    ["cancellation_fee_amount", "BIGINT"],
+    ["charged_cancellation_fee_amount", "BIGINT"],
+    ["has_cancellation_fee", "BOOLEAN"],
+    ["is_cancellation_fee_charged", "BOOLEAN"],
+    ["commitment_length", "BIGINT"],
+    ["remaining_commitment", "BIGINT"],
+    ["stop_renewing_after_commitment", "BOOLEAN"],
+    ["invoice_interval_count", "BIGINT"],
+    ["invoice_interval_unit", "VARCHAR"],
+    ["grants_membership", "BOOLEAN"],
+    ["is_available", "BOOLEAN"],
+    ["is_on_hold", "BOOLEAN"],
+    ["is_canceled", "BOOLEAN"],
+    ["is_deactivated", "BOOLEAN"],
+    ["is_ended", "BOOLEAN"],
+    ["is_exhausted", "BOOLEAN"],
+    ["is_complimentary_pass", "BOOLEAN"],
+    ["is_first_plan", "BOOLEAN"],
+    ["is_first_membership", "BOOLEAN"],
+    ["is_primary_participant", "BOOLEAN"],
+    ["last_hold_by", "VARCHAR"],
+    ["last_hold_by_account_id", "BIGINT"],
+    ["last_hold_start_date", "DATE"],
+    ["last_hold_end_date", "DATE"],
+    ["is_last_hold_indefinite", "BOOLEAN"],
+    ["remaining_visit_count", "BIGINT"],
+    ["used_visit_count", "BIGINT"],
+    ["lifetime_used_visit_count", "BIGINT"],
+    ["completed_visit_count", "BIGINT"],
+    ["rollover_count", "BIGINT"],
+    ["visit_refresh_interval_count", "BIGINT"],
+    ["visit_refresh_interval_unit", "VARCHAR"],
+    ["first_visit_at", "TIMESTAMP"],
+    ["first_visit_instructor_names", "VARCHAR"],
+    ["last_visit_at", "TIMESTAMP"],
+    ["used_for_initial_visit", "BOOLEAN"],
+    ["next_plan_id", "BIGINT"],
+    ["next_plan_name", "VARCHAR"],
+    ["next_plan_type", "VARCHAR"],
+    ["next_plan_revenue_category", "VARCHAR"],
+    ["next_plan_start_date", "DATE"],
+    ["next_plan_grants_membership", "BOOLEAN"],
+    ["latest_invoice_autobill", "BOOLEAN"],
+    ["latest_invoice_due_date", "DATE"],
+    ["latest_invoice_item_amount", "BIGINT"],
+    ["latest_invoice_past_due", "BOOLEAN"],
+    ["term_acceptance_required", "BOOLEAN"],
+    ["term_accepted", "BOOLEAN"]
+  ],
+  select: (where) => `
+    select
+      pp.business_id || '-' || pp.plan_id || '-' || pp.person_id as key,
+      pp.business_id,
+      b.name as business_name,
+      b.subdomain as business_subdomain,
+      ${franchiseId("b")} as franchise_id,
+      b.currency_code,
+      b.time_zone,
+      pl.id as person_plan_id,
+      pp.person_id,
+      p.first_name,
+      p.middle_name,
+      p.last_name,
+      ${fullName("p")} as full_name,
+      p.email::text as email,
+      hl.name as home_location_name,
+      null::text as primary_staff_name, -- people have no primary staff member in the Core API
+      mgr.emails as account_manager_emails,
+      mgr.names as account_manager_names,
+      mgr.phones as account_manager_phones,
+      pl.id as plan_id,
+      pl.name as plan_name,
+      ${planTypeSql("pl", "pr")} as plan_type,
+      pl.plan_product_id,
+      pl.plan_product_id as product_id,
+      pr.name as product_name,
+      rc.name as revenue_category,
+      pl.location_id as plan_location_id,
+      ploc.name as plan_location_name,
+      pl.count as allowed_visit_count,
+      pl.visits_shared as are_visits_shared,
+      pl.price_cents as base_price,
+      pl.start_date,
+      pl.end_date,
+      pl.canceled_at,
+      nullif(concat_ws(' ', nullif(ca.first_name, ''), nullif(ca.last_name, '')), '') as canceled_by,
+      pl.canceled_by_account_id,
+      pl.deactivated_at,
+      pl.exhausted_at,
+      least(pl.end_date, ${localDate("pl.exhausted_at")}, ${localDate("pl.deactivated_at")}) as last_usable_date,
+      pr.cancellation_fee_cents as cancellation_fee_amount,
+      null::bigint as charged_cancellation_fee_amount, -- cancellation fees are not charged by the Core API yet
+      coalesce(pr.cancellation_fee_cents, 0) > 0 as has_cancellation_fee,
+      null::boolean as is_cancellation_fee_charged, -- nor recorded as charged
+      pr.commitment_length,
+      -- Commitment units not yet elapsed since the start (0 once served, null without one).
+      case when pr.commitment_length is not null then greatest(0, pr.commitment_length - case pr.commitment_unit
+        when 'day' then ${today} - pl.start_date
+        when 'week' then (${today} - pl.start_date) / 7
+        when 'month' then (extract(year from age(${today}, pl.start_date)) * 12 + extract(month from age(${today}, pl.start_date)))::int
+        else extract(year from age(${today}, pl.start_date))::int end) end as remaining_commitment,
+      pr.stop_renewing_after_commitment,
+      case when pl.type = 'Membership' then pr.invoice_interval_count end as invoice_interval_count,
+      case when pl.type = 'Membership' then coalesce(pr.invoice_interval_unit, 'not_applicable') else 'not_applicable' end as invoice_interval_unit,
+      pl.consider_member as grants_membership,
+      st.available as is_available,
+      st.on_hold as is_on_hold,
+      pl.canceled_at is not null as is_canceled,
+      pl.deactivated_at is not null as is_deactivated,
+      coalesce(pl.end_date < ${today}, false) as is_ended,
+      pl.exhausted_at is not null as is_exhausted,
+      pl.is_complimentary as is_complimentary_pass,
+      ord.first_plan_id = pl.id as is_first_plan,
+      coalesce(ord.first_membership_id = pl.id, false) as is_first_membership,
+      pp.is_primary as is_primary_participant,
+      nullif(concat_ws(' ', nullif(ha.first_name, ''), nullif(ha.last_name, '')), '') as last_hold_by,
+      lh.created_by_account_id as last_hold_by_account_id,
+      lh.start_date as last_hold_start_date,
+      lh.end_date as last_hold_end_date,
+      lh.id is not null and lh.end_date is null as is_last_hold_indefinite,
+      st.remaining as remaining_visit_count,
+      st.used as used_visit_count,
+      coalesce(pv.used, 0)::bigint as lifetime_used_visit_count,
+      coalesce(pv.completed, 0)::bigint as completed_visit_count,
+      pl.rollover_count,
+      case when pl.limit_period is not null then 1 end as visit_refresh_interval_count,
+      pl.limit_period as visit_refresh_interval_unit, -- week, month or year
+      ${localTime("pv.first_at", "b.time_zone")} as first_visit_at,
+      fins.names as first_visit_instructor_names,
+      ${localTime("pv.last_at", "b.time_zone")} as last_visit_at,
+      coalesce(iv.plan_id = pl.id, false) as used_for_initial_visit,
+      np.id as next_plan_id,
+      np.name as next_plan_name,
+      case when np.id is null then 'not_applicable' else ${planTypeSql("np", "npr")} end as next_plan_type,
+      nrc.name as next_plan_revenue_category,
+      np.start_date as next_plan_start_date,
+      np.consider_member as next_plan_grants_membership,
+      -- Invoices are not in the plan change log, so a row would not follow a payment: left to
+      -- the invoice resources rather than shown stale.
+      null::boolean as latest_invoice_autobill,
+      null::date as latest_invoice_due_date,
+      null::bigint as latest_invoice_item_amount,
+      null::boolean as latest_invoice_past_due,
+      pr.terms_acceptance_required as term_acceptance_required,
+      coalesce(tm.accepted_at is not null, false) as term_accepted
+    from plan_people pp
+    join businesses b on b.id = pp.business_id
+    ${franchiseJoin("b")}
+    join plans pl on pl.business_id = pp.business_id and pl.id = pp.plan_id
+    join people p on p.business_id = pp.business_id and p.id = pp.person_id
+    join plan_products pr on pr.business_id = pl.business_id and pr.id = pl.plan_product_id
+    left join revenue_categories rc on rc.business_id = pr.business_id and rc.id = pr.revenue_category_id
+    left join locations ploc on ploc.business_id = pl.business_id and ploc.id = pl.location_id
+    left join locations hl on hl.business_id = p.business_id and hl.id = p.location_id
+    left join accounts ca on ca.id = pl.canceled_by_account_id
+    left join plan_terms tm on tm.business_id = pl.business_id and tm.plan_id = pl.id
+    -- The plan rules on the business's date, once per row.
+    cross join lateral (
+      select ${availableOnSql("pl", "pp.person_id", today)} as available,
+             ${onHoldOnSql("pl", today)} as on_hold,
+             ${visitsLeftSql("pl", "pp.person_id", today)} as remaining,
+             ${punchesCountedSql("pl", "pp.person_id", today)}::bigint as used
+      offset 0) st
+    left join lateral (
+      select string_agg(m.email::text, ', ' order by m.last_name, m.first_name, m.id) as emails,
+             string_agg(${fullName("m")}, ', ' order by m.last_name, m.first_name, m.id) as names,
+             string_agg(m.phone, ', ' order by m.last_name, m.first_name, m.id) as phones
+      from person_relationships r
+      join people m on m.business_id = r.business_id and m.id = r.provider_id
+      where r.business_id = pp.business_id and r.dependent_id = pp.person_id) mgr on true
+    -- The last hold, by start date.
+    left join lateral (
+      select lh.* from plan_holds lh where lh.business_id = pl.business_id and lh.plan_id = pl.id
+      order by lh.start_date desc, lh.id desc limit 1) lh on true
+    left join accounts ha on ha.id = lh.created_by_account_id
+    -- The plan's punches for this person: all, completed, and the first and last visit they paid.
+    left join lateral (
+      select count(*) as used,
+             count(*) filter (where v.state = 'completed') as completed,
+             min(o.start_at) filter (where v.state in ('registered', 'completed')) as first_at,
+             max(o.start_at) filter (where v.state in ('registered', 'completed')) as last_at,
+             (array_agg(o.id order by o.start_at, o.id) filter (where v.state in ('registered', 'completed')))[1] as first_occurrence_id
+      from punches q
+      join visits v on v.business_id = q.business_id and v.id = q.visit_id
+      join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+      where q.business_id = pp.business_id and q.plan_id = pp.plan_id and q.person_id = pp.person_id) pv on true
+    left join lateral (
+      select string_agg(${fullName("sp")}, ', ' order by os.position, sm.id) as names
+      from event_occurrence_staff_members os
+      join staff_members sm on sm.business_id = os.business_id and sm.id = os.staff_member_id
+      join people sp on sp.business_id = sm.business_id and sp.id = sm.person_id
+      where os.business_id = pp.business_id and os.event_occurrence_id = pv.first_occurrence_id) fins on true
+    -- The plan that paid the person's first visit (registered or completed), if one did.
+    left join lateral (
+      select fq.plan_id from visits fv
+      join event_occurrences fo on fo.business_id = fv.business_id and fo.id = fv.event_occurrence_id
+      left join punches fq on fq.business_id = fv.business_id and fq.id = fv.punch_id
+      where fv.business_id = pp.business_id and fv.person_id = pp.person_id and fv.state in ('registered', 'completed')
+      order by fo.start_at, fv.id limit 1) iv on true
+    -- The person's plans in (start_date, id) order: the first, the first membership, the next.
+    left join lateral (
+      select (array_agg(op.id order by op.start_date, op.id))[1] as first_plan_id,
+             (array_agg(op.id order by op.start_date, op.id) filter (where op.consider_member))[1] as first_membership_id
+      from plan_people opp join plans op on op.business_id = opp.business_id and op.id = opp.plan_id
+      where opp.business_id = pp.business_id and opp.person_id = pp.person_id) ord on true
+    left join lateral (
+      select op.* from plan_people opp join plans op on op.business_id = opp.business_id and op.id = opp.plan_id
+      where opp.business_id = pp.business_id and opp.person_id = pp.person_id and (op.start_date, op.id) > (pl.start_date, pl.id)
+      order by op.start_date, op.id limit 1) np on true
+    left join plan_products npr on npr.business_id = np.business_id and npr.id = np.plan_product_id
+    left join revenue_categories nrc on nrc.business_id = npr.business_id and nrc.id = npr.revenue_category_id
+    where ${where}`
+}
+
+/**
+ * Plans whose terms were accepted or declined since `$1` (plan_terms is not in the plan change
+ * log), added to the changed plans so their rows' term_accepted follows.
+ */
+export const changedTermsPlansSql = `
+  select t.business_id, t.plan_id from plan_terms t where t.updated_at > $1`
+
+/**
+ * The part of person_plans an incremental refresh re-reads, as `(business_id, plan_id,
+ * person_id)` with one of the two ids null: every row of a changed plan, every row of a changed
+ * person (holders whose product, revenue category or day turned included). Rows of the store in
+ * this scope are replaced by the fresh ones, so a holder removed or a plan deleted disappears.
+ */
+export const personPlansScopeSql = `
+  select business_id, id as plan_id, null::bigint as person_id from report_changed_plans
+  union select business_id, null::bigint, id from report_changed_people
+  union select business_id, null::bigint, id from report_changed_clients`
+
+export const personPlansChangedWhere =
+  "((pp.business_id, pp.plan_id) in (select business_id, id from report_changed_plans)" +
+  " or (pp.business_id, pp.person_id) in (select business_id, id from report_changed_people union select business_id, id from report_changed_clients))"

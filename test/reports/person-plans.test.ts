@@ -1,0 +1,236 @@
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { syncReports } from "../../reports/sync/sync.ts"
+import { createHold, createPlan, createPlanProduct, createRevenueCategory } from "../support/billing-factories.ts"
+import { createBusiness, createPerson, createToken } from "../support/factories.ts"
+import type { TestResponse } from "../support/http.ts"
+import { type TestServer, startTestServer } from "../support/server.ts"
+import { createService } from "../schedule/fixtures.ts"
+
+/**
+ * The person_plans report over HTTP: a used-up pack, a membership on hold, a canceled and ended
+ * membership shared by two people, a grouping, a filter, and a hold lifted reaching the store
+ * through the incremental sync (the plan change log). Plans, holds and punches are written
+ * straight to SQL, as the billing code writes them.
+ */
+
+let server: TestServer
+const dataDir = path.resolve(`.data/test/reports-person-plans-${process.pid}`)
+const reportsDir = path.join(dataDir, "reports")
+let studio: { id: number; subdomain: string }
+let token: string
+let owner: { accountId: number }
+let serviceId: number
+let ann: number
+let bea: number
+const ids = {} as Record<"pack" | "packProduct" | "gold" | "silver" | "goldHold", number>
+
+const sync = (mode: "full" | "incremental") => syncReports({ databaseUrl: server.databaseUrl, dir: reportsDir, mode })
+
+const query = (attributes: unknown): Promise<TestResponse> =>
+  server.request("POST", "/desk/api/v3/reports/person_plans/queries", {
+    token,
+    body: { data: { type: "queries", attributes } },
+    headers: { "content-type": "application/vnd.api+json" }
+  })
+
+const rowsOf = (response: TestResponse): Array<Record<string, unknown>> => {
+  expect(response.status, response.text).toBe(200)
+  const { fields, rows } = response.json.data.attributes as { fields: Array<{ name: string }>; rows: Array<Array<unknown>> }
+  return rows.map((row) => Object.fromEntries(fields.map((f, i) => [f.name, row[i]])))
+}
+
+/** The business's calendar date `days` from its today (Los Angeles). */
+const localDay = (days: number) => {
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Los_Angeles" }).format(new Date())
+  return new Date(Date.parse(`${today}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
+}
+
+/** A completed visit on `date` at 18:00 UTC (11:00 in Los Angeles), punched on `planId`. */
+const punchedVisit = async (personId: number, planId: number, date: string) => {
+  const pool = server.pool
+  const occurrence = await pool.query(
+    `insert into event_occurrences (business_id, service_id, name, start_at, end_at, time_zone)
+     values ($1, $2, 'Vinyasa', $3::date + time '18:00', $3::date + time '19:00', 'America/Los_Angeles') returning id`,
+    [studio.id, serviceId, date]
+  )
+  const visit = await pool.query(
+    `insert into visits (business_id, event_occurrence_id, person_id, state) values ($1, $2, $3, 'completed') returning id`,
+    [studio.id, occurrence.rows[0].id, personId]
+  )
+  const punch = await pool.query(
+    `insert into punches (business_id, visit_id, plan_id, person_id, visit_date) values ($1, $2, $3, $4, $5) returning id`,
+    [studio.id, visit.rows[0].id, planId, personId, date]
+  )
+  await pool.query(`update visits set punch_id = $3 where business_id = $1 and id = $2`, [studio.id, visit.rows[0].id, punch.rows[0].id])
+}
+
+/** Moves every write so far an hour back, behind the store's watermark and its overlap. */
+const backdate = async () => {
+  const { rows } = await server.pool.query<{ table_name: string; column_name: string }>(
+    `select table_name, column_name from information_schema.columns
+     where table_schema = 'public' and data_type = 'timestamp with time zone'
+       and (column_name in ('created_at', 'updated_at', 'changed_at') or (table_name = 'report_enrollment_deletions' and column_name = 'deleted_at'))
+     order by table_name = 'report_plan_changes', table_name`
+  )
+  for (const { table_name, column_name } of rows) {
+    await server.pool.query(`update ${table_name} set ${column_name} = ${column_name} - interval '1 hour'`)
+  }
+}
+
+const planOf = async (planId: number, personId: number, fields: ReadonlyArray<string>) =>
+  rowsOf(await query({ fields, filter: ["and", [["eq", "plan_id", planId], ["eq", "person_id", personId]]] }))[0]
+
+beforeAll(async () => {
+  fs.rmSync(dataDir, { recursive: true, force: true })
+  server = await startTestServer({ dataDir })
+  const pool = server.pool
+  studio = await createBusiness(pool, { subdomain: "demo", name: "Plan Studio", time_zone: "America/Los_Angeles" })
+  owner = await createPerson(pool, studio.id, { first_name: "Olive", last_name: "Owner", role: "owner" })
+  token = await createToken(pool, owner.accountId, studio.id)
+  serviceId = await createService(pool, studio.id, { type: "GroupClass", name: "Vinyasa" })
+  ann = (await createPerson(pool, studio.id, { first_name: "Ann", last_name: "Archer" })).personId
+  bea = (await createPerson(pool, studio.id, { first_name: "Bea", last_name: "Baker" })).personId
+  const memberships = await createRevenueCategory(pool, studio.id, "Memberships")
+
+  // Ann: a pack of 2 visits, both spent (the billing code then marks it exhausted), then a
+  // membership on an indefinite hold since two days ago.
+  const packProduct = await createPlanProduct(pool, studio.id, { kind: "pack", name: "Two Pack", count: 2 })
+  ids.packProduct = packProduct.id
+  ids.pack = (await createPlan(pool, studio.id, packProduct.id, [ann], { start_date: "2024-06-01", end_date: localDay(300) })).id
+  await punchedVisit(ann, ids.pack, "2024-06-03") // a Monday
+  await punchedVisit(ann, ids.pack, "2024-06-08") // a Saturday
+  await pool.query(`update plans set exhausted_at = '2024-06-08T19:00:00Z' where business_id = $1 and id = $2`, [studio.id, ids.pack])
+  const gold = await createPlanProduct(pool, studio.id, { kind: "membership", name: "Gold", revenue_category_id: memberships.id })
+  ids.gold = (await createPlan(pool, studio.id, gold.id, [ann], { start_date: "2024-06-21" })).id
+  const hold = await pool.query(`update plans set consider_member = true where business_id = $1 and id = $2`, [studio.id, ids.gold])
+  void hold
+  ids.goldHold = (await createHold(pool, studio.id, ids.gold, localDay(-2))).id
+  await pool.query(`update plan_holds set created_by_account_id = $3 where business_id = $1 and id = $2`, [studio.id, ids.goldHold, owner.accountId])
+
+  // Bea and Ann share Silver (Bea primary), canceled by the owner and ended yesterday.
+  const silver = await createPlanProduct(pool, studio.id, { kind: "membership", name: "Silver" })
+  ids.silver = (await createPlan(pool, studio.id, silver.id, [bea, ann], { start_date: localDay(-40), end_date: localDay(-1) })).id
+  await pool.query(`update plans set canceled_at = now(), canceled_by_account_id = $3 where business_id = $1 and id = $2`, [
+    studio.id,
+    ids.silver,
+    owner.accountId
+  ])
+  await sync("full")
+})
+afterAll(async () => {
+  await server?.close()
+  fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe("person_plans", () => {
+  it("describes a used-up pack: visits, exhaustion, first and last visit, and the plan after it", async () => {
+    expect(
+      await planOf(ids.pack, ann, [
+        "full_name", "plan_name", "plan_type", "product_id", "allowed_visit_count", "remaining_visit_count", "used_visit_count",
+        "lifetime_used_visit_count", "completed_visit_count", "is_exhausted", "is_available", "is_on_hold", "last_usable_date",
+        "first_visit_date", "first_visit_day", "first_visit_time", "last_visit_date", "last_visit_day", "start_date_to_first_visit",
+        "used_for_initial_visit", "is_first_plan", "is_first_membership", "next_plan_id", "next_plan_name", "next_plan_type",
+        "next_plan_revenue_category", "start_date_to_next_plan", "last_visit_to_next_plan", "invoice_interval_unit",
+        "is_deleted", "charged_cancellation_fee_amount", "term_acceptance_required", "term_accepted"
+      ])
+    ).toEqual({
+      full_name: "Ann Archer",
+      plan_name: "Two Pack",
+      plan_type: "pack",
+      product_id: ids.packProduct,
+      allowed_visit_count: 2,
+      remaining_visit_count: 0,
+      used_visit_count: 2,
+      lifetime_used_visit_count: 2,
+      completed_visit_count: 2,
+      is_exhausted: "t",
+      is_available: "f",
+      is_on_hold: "f",
+      last_usable_date: "2024-06-08",
+      first_visit_date: "2024-06-03",
+      first_visit_day: "1",
+      first_visit_time: "11:00:00",
+      last_visit_date: "2024-06-08",
+      last_visit_day: "6",
+      start_date_to_first_visit: 2,
+      used_for_initial_visit: "t",
+      is_first_plan: "t",
+      is_first_membership: "f",
+      next_plan_id: ids.gold,
+      next_plan_name: "Gold",
+      next_plan_type: "membership",
+      next_plan_revenue_category: "Memberships",
+      start_date_to_next_plan: 20,
+      last_visit_to_next_plan: 13,
+      invoice_interval_unit: "not_applicable",
+      is_deleted: null,
+      charged_cancellation_fee_amount: null,
+      term_acceptance_required: "f",
+      term_accepted: "f"
+    })
+  })
+
+  it("describes memberships on hold, canceled and ended, with a row per holder", async () => {
+    expect(
+      await planOf(ids.gold, ann, [
+        "plan_type", "revenue_category", "grants_membership", "is_available", "is_on_hold", "last_hold_by", "last_hold_by_account_id",
+        "last_hold_start_date", "last_hold_end_date", "is_last_hold_indefinite", "remaining_visit_count", "end_date",
+        "invoice_interval_unit", "is_first_membership", "next_plan_type", "used_for_initial_visit"
+      ])
+    ).toEqual({
+      plan_type: "membership",
+      revenue_category: "Memberships",
+      grants_membership: "t",
+      is_available: "f",
+      is_on_hold: "t",
+      last_hold_by: "Olive Owner",
+      last_hold_by_account_id: owner.accountId,
+      last_hold_start_date: localDay(-2),
+      last_hold_end_date: null,
+      is_last_hold_indefinite: "t",
+      remaining_visit_count: null,
+      end_date: null,
+      invoice_interval_unit: "monthly",
+      is_first_membership: "t",
+      next_plan_type: "membership", // Silver, shared with Bea, starts after Gold
+      used_for_initial_visit: "f"
+    })
+    const silverFields = ["person_id", "is_primary_participant", "is_canceled", "canceled_by", "canceled_by_account_id", "is_ended", "is_available", "is_on_hold"]
+    const silver = rowsOf(await query({ fields: silverFields, filter: ["eq", "plan_id", ids.silver], sort: ["person_id+"] }))
+    const common = { is_canceled: "t", canceled_by: "Olive Owner", canceled_by_account_id: owner.accountId, is_ended: "t", is_available: "f", is_on_hold: "f" }
+    expect(silver).toEqual(
+      [
+        { person_id: ann, is_primary_participant: "f", ...common },
+        { person_id: bea, is_primary_participant: "t", ...common }
+      ].sort((a, b) => a.person_id - b.person_id)
+    )
+  })
+
+  it("groups by plan type and filters on standing", async () => {
+    const grouped = rowsOf(
+      await query({ group: "plan_type", fields: ["person_plan_count", "is_available_count", "is_on_hold_count", "is_canceled_count"], sort: ["group_label+"] })
+    )
+    expect(grouped).toEqual([
+      { group_label: "membership", person_plan_count: 3, is_available_count: 0, is_on_hold_count: 1, is_canceled_count: 2 },
+      { group_label: "pack", person_plan_count: 1, is_available_count: 0, is_on_hold_count: 0, is_canceled_count: 0 }
+    ])
+    expect(rowsOf(await query({ fields: ["plan_id"], filter: ["eq", "is_on_hold", true] }))).toEqual([{ plan_id: ids.gold }])
+  })
+
+  it("follows a lifted hold and a removed holder through the incremental sync", async () => {
+    await backdate()
+    await sync("incremental")
+    await server.pool.query(`delete from plan_holds where business_id = $1 and id = $2`, [studio.id, ids.goldHold])
+    await server.pool.query(`delete from plan_people where business_id = $1 and plan_id = $2 and person_id = $3`, [studio.id, ids.silver, ann])
+    const summary = await sync("incremental")
+    expect(summary.outcome).toBe("incremental")
+    expect(await planOf(ids.gold, ann, ["is_on_hold", "is_available", "last_hold_start_date"])).toEqual({
+      is_on_hold: "f",
+      is_available: "t",
+      last_hold_start_date: null
+    })
+    expect(rowsOf(await query({ fields: ["person_id"], filter: ["eq", "plan_id", ids.silver] }))).toEqual([{ person_id: bea }])
+  })
+})
