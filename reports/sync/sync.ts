@@ -20,7 +20,7 @@ import { enrollmentsTable } from "./tables/enrollments.ts"
 import { changedPlansSql, changedProductHoldersSql, turnedDayHoldersSql } from "./tables/plans.ts"
 import { eventOccurrenceStaffMembersTable } from "./tables/event-occurrence-staff-members.ts"
 import { changedOccurrencesSql, eventOccurrencesTable } from "./tables/event-occurrences.ts"
-import { changedTermsPlansSql, personPlansChangedWhere, personPlansScopeSql, personPlansTable } from "./tables/person-plans.ts"
+import { changedPersonPlanSourcesSql, personPlansChangedWhere, personPlansScopeSql, personPlansTable } from "./tables/person-plans.ts"
 import { createTableSql, type StoreTable } from "./tables/types.ts"
 
 /**
@@ -232,7 +232,9 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
     const { result: changed, at } = await inSnapshot(client, async () => {
       await client.query("create temporary table report_changed_plans (business_id bigint, id bigint) on commit drop")
       await client.query(`insert into report_changed_plans ${changedPlansSql}`, [since])
-      await client.query(`insert into report_changed_plans ${changedTermsPlansSql}`, [since])
+      // Plans whose person_plans rows alone may have changed (terms, invoices): not the holders' enrollments.
+      await client.query("create temporary table report_changed_person_plans (business_id bigint, id bigint) on commit drop")
+      await client.query(`insert into report_changed_person_plans ${changedPersonPlanSourcesSql}`, [since])
       await client.query("create temporary table report_changed_people (business_id bigint, id bigint) on commit drop")
       await client.query(`insert into report_changed_people ${changedPeopleSql}`, [since])
       // People whose client row alone may have changed (their enrollments did not): holders of

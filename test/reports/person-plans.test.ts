@@ -24,7 +24,7 @@ let owner: { accountId: number }
 let serviceId: number
 let ann: number
 let bea: number
-const ids = {} as Record<"pack" | "packProduct" | "gold" | "silver" | "goldHold", number>
+const ids = {} as Record<"pack" | "packProduct" | "gold" | "silver" | "goldHold" | "packInvoice", number>
 
 const sync = (mode: "full" | "incremental") => syncReports({ databaseUrl: server.databaseUrl, dir: reportsDir, mode })
 
@@ -102,6 +102,24 @@ beforeAll(async () => {
   await punchedVisit(ann, ids.pack, "2024-06-03") // a Monday
   await punchedVisit(ann, ids.pack, "2024-06-08") // a Saturday
   await pool.query(`update plans set exhausted_at = '2024-06-08T19:00:00Z' where business_id = $1 and id = $2`, [studio.id, ids.pack])
+  // The pack's sale: an open invoice of 2 June, past due since (written as the invoices code does).
+  const invoice = await pool.query(
+    `insert into invoices (business_id, invoice_number, state, invoice_date, person_id, currency, subtotal_cents, total_cents)
+     values ($1, 'PP-1', 'open', '2024-06-02', $2, 'USD', 4500, 4500) returning id`,
+    [studio.id, ann]
+  )
+  ids.packInvoice = Number(invoice.rows[0].id)
+  const item = await pool.query(
+    `insert into invoice_items (business_id, invoice_id, kind, plan_product_id, name, price_cents, total_cents)
+     values ($1, $2, 'plan', $3, 'Two Pack', 4500, 4500) returning id`,
+    [studio.id, ids.packInvoice, packProduct.id]
+  )
+  await pool.query(`insert into invoice_item_recipients (business_id, invoice_item_id, person_id, plan_id) values ($1, $2, $3, $4)`, [
+    studio.id,
+    item.rows[0].id,
+    ann,
+    ids.pack
+  ])
   const gold = await createPlanProduct(pool, studio.id, { kind: "membership", name: "Gold", revenue_category_id: memberships.id })
   ids.gold = (await createPlan(pool, studio.id, gold.id, [ann], { start_date: "2024-06-21" })).id
   const hold = await pool.query(`update plans set consider_member = true where business_id = $1 and id = $2`, [studio.id, ids.gold])
@@ -133,7 +151,8 @@ describe("person_plans", () => {
         "first_visit_date", "first_visit_day", "first_visit_time", "last_visit_date", "last_visit_day", "start_date_to_first_visit",
         "used_for_initial_visit", "is_first_plan", "is_first_membership", "next_plan_id", "next_plan_name", "next_plan_type",
         "next_plan_revenue_category", "start_date_to_next_plan", "last_visit_to_next_plan", "invoice_interval_unit",
-        "is_deleted", "charged_cancellation_fee_amount", "term_acceptance_required", "term_accepted"
+        "is_deleted", "charged_cancellation_fee_amount", "term_acceptance_required", "term_accepted", "latest_invoice_due_date",
+        "latest_invoice_item_amount", "latest_invoice_past_due", "latest_invoice_autobill"
       ])
     ).toEqual({
       full_name: "Ann Archer",
@@ -168,7 +187,11 @@ describe("person_plans", () => {
       is_deleted: null,
       charged_cancellation_fee_amount: null,
       term_acceptance_required: "f",
-      term_accepted: "f"
+      term_accepted: "f",
+      latest_invoice_due_date: "2024-06-02",
+      latest_invoice_item_amount: 4500,
+      latest_invoice_past_due: "t",
+      latest_invoice_autobill: "f"
     })
   })
 
@@ -219,7 +242,7 @@ describe("person_plans", () => {
     expect(rowsOf(await query({ fields: ["plan_id"], filter: ["eq", "is_on_hold", true] }))).toEqual([{ plan_id: ids.gold }])
   })
 
-  it("follows a lifted hold and a removed holder through the incremental sync", async () => {
+  it("follows a lifted hold, a removed holder and a paid invoice through the incremental sync", async () => {
     await backdate()
     await sync("incremental")
     await server.pool.query(`delete from plan_holds where business_id = $1 and id = $2`, [studio.id, ids.goldHold])
@@ -232,5 +255,15 @@ describe("person_plans", () => {
       last_hold_start_date: null
     })
     expect(rowsOf(await query({ fields: ["person_id"], filter: ["eq", "plan_id", ids.silver] }))).toEqual([{ person_id: bea }])
+
+    // Paying the invoice changes no plan nor person: found through the plan's invoices alone.
+    await backdate()
+    await sync("incremental")
+    await server.pool.query(`update invoices set state = 'closed', closed_at = now(), updated_at = now() where business_id = $1 and id = $2`, [
+      studio.id,
+      ids.packInvoice
+    ])
+    expect((await sync("incremental")).outcome).toBe("incremental")
+    expect(await planOf(ids.pack, ann, ["latest_invoice_past_due"])).toEqual({ latest_invoice_past_due: "f" })
   })
 })

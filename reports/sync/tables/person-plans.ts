@@ -195,12 +195,12 @@ export const personPlansTable: StoreTable = {
       nrc.name as next_plan_revenue_category,
       np.start_date as next_plan_start_date,
       np.consider_member as next_plan_grants_membership,
-      -- Invoices are not in the plan change log, so a row would not follow a payment: left to
-      -- the invoice resources rather than shown stale.
-      null::boolean as latest_invoice_autobill,
-      null::date as latest_invoice_due_date,
-      null::bigint as latest_invoice_item_amount,
-      null::boolean as latest_invoice_past_due,
+      -- The plan's latest invoice (its sale, or a renewal of automatic billing). It has no due
+      -- date of its own: it is due on its date, and past due while open after it.
+      li.autobill as latest_invoice_autobill,
+      li.invoice_date as latest_invoice_due_date,
+      li.total_cents::bigint as latest_invoice_item_amount,
+      case when li.id is not null then li.state = 'open' and li.invoice_date < ${today} end as latest_invoice_past_due,
       pr.terms_acceptance_required as term_acceptance_required,
       coalesce(tm.accepted_at is not null, false) as term_accepted
     from plan_people pp
@@ -267,17 +267,49 @@ export const personPlansTable: StoreTable = {
       select op.* from plan_people opp join plans op on op.business_id = opp.business_id and op.id = opp.plan_id
       where opp.business_id = pp.business_id and opp.person_id = pp.person_id and (op.start_date, op.id) > (pl.start_date, pl.id)
       order by op.start_date, op.id limit 1) np on true
+    left join lateral (
+      select inv.id, inv.invoice_date, inv.state, it.total_cents, s.autobill
+      from (select r.invoice_item_id as item_id, false as autobill from invoice_item_recipients r
+             where r.business_id = pl.business_id and r.plan_id = pl.id
+            union all
+            select bi.id, true from membership_billing_periods m
+              join invoice_items bi on bi.business_id = m.business_id and bi.invoice_id = m.invoice_id and bi.kind = 'plan'
+             where m.business_id = pl.business_id and m.plan_id = pl.id) s
+      join invoice_items it on it.business_id = pl.business_id and it.id = s.item_id
+      join invoices inv on inv.business_id = it.business_id and inv.id = it.invoice_id
+      where inv.state not in ('cart', 'cart_hidden')
+      order by inv.invoice_date desc, inv.id desc limit 1) li on true
     left join plan_products npr on npr.business_id = np.business_id and npr.id = np.plan_product_id
     left join revenue_categories nrc on nrc.business_id = npr.business_id and nrc.id = npr.revenue_category_id
     where ${where}`
 }
 
+/** A plan's invoices: its sale (the item's recipients) and its renewals (billing periods). */
+const planInvoices = `
+  select r.business_id, r.plan_id, it.invoice_id from invoice_item_recipients r
+    join invoice_items it on it.business_id = r.business_id and it.id = r.invoice_item_id
+   where r.plan_id is not null
+  union all
+  select m.business_id, m.plan_id, m.invoice_id from membership_billing_periods m where m.invoice_id is not null`
+
 /**
- * Plans whose terms were accepted or declined since `$1` (plan_terms is not in the plan change
- * log), added to the changed plans so their rows' term_accepted follows.
+ * Plans whose person_plans rows may have changed outside the plan change log, as
+ * \`(business_id, id)\` with \`$1\` = changed since: terms accepted or declined, billing periods
+ * written, invoices of the plan written, and open invoices of the plan that turned past due
+ * with the business's calendar day.
  */
-export const changedTermsPlansSql = `
-  select t.business_id, t.plan_id from plan_terms t where t.updated_at > $1`
+export const changedPersonPlanSourcesSql = `
+  select t.business_id, t.plan_id from plan_terms t where t.updated_at > $1
+  union
+  select m.business_id, m.plan_id from membership_billing_periods m where m.updated_at > $1
+  union
+  select pi.business_id, pi.plan_id from (${planInvoices}) pi
+    join invoices inv on inv.business_id = pi.business_id and inv.id = pi.invoice_id
+    join businesses b on b.id = inv.business_id
+   where inv.updated_at > $1
+      or (inv.state = 'open'
+          and inv.invoice_date + 1 > ($1::timestamptz at time zone b.time_zone)::date
+          and inv.invoice_date + 1 <= (now() at time zone b.time_zone)::date)`
 
 /**
  * The part of person_plans an incremental refresh re-reads, as `(business_id, plan_id,
@@ -287,9 +319,10 @@ export const changedTermsPlansSql = `
  */
 export const personPlansScopeSql = `
   select business_id, id as plan_id, null::bigint as person_id from report_changed_plans
+  union select business_id, id, null::bigint from report_changed_person_plans
   union select business_id, null::bigint, id from report_changed_people
   union select business_id, null::bigint, id from report_changed_clients`
 
 export const personPlansChangedWhere =
-  "((pp.business_id, pp.plan_id) in (select business_id, id from report_changed_plans)" +
+  "((pp.business_id, pp.plan_id) in (select business_id, id from report_changed_plans union select business_id, id from report_changed_person_plans)" +
   " or (pp.business_id, pp.person_id) in (select business_id, id from report_changed_people union select business_id, id from report_changed_clients))"
