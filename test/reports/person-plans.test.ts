@@ -1,6 +1,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { publish, readCurrent } from "../../reports/sync/generations.ts"
 import { syncReports } from "../../reports/sync/sync.ts"
 import { createHold, createPlan, createPlanProduct, createRevenueCategory } from "../support/billing-factories.ts"
 import { createBusiness, createPerson, createToken } from "../support/factories.ts"
@@ -67,7 +68,7 @@ const punchedVisit = async (personId: number, planId: number, date: string) => {
 }
 
 /** Moves every write so far an hour back, behind the store's watermark and its overlap. */
-const backdate = async () => {
+const backdate = async (by = "1 hour") => {
   const { rows } = await server.pool.query<{ table_name: string; column_name: string }>(
     `select table_name, column_name from information_schema.columns
      where table_schema = 'public' and data_type = 'timestamp with time zone'
@@ -75,7 +76,7 @@ const backdate = async () => {
      order by table_name = 'report_plan_changes', table_name`
   )
   for (const { table_name, column_name } of rows) {
-    await server.pool.query(`update ${table_name} set ${column_name} = ${column_name} - interval '1 hour'`)
+    await server.pool.query(`update ${table_name} set ${column_name} = ${column_name} - $1::interval`, [by])
   }
 }
 
@@ -265,5 +266,28 @@ describe("person_plans", () => {
     ])
     expect((await sync("incremental")).outcome).toBe("incremental")
     expect(await planOf(ids.pack, ann, ["latest_invoice_past_due"])).toEqual({ latest_invoice_past_due: "f" })
+  })
+
+  it("re-reads a plan whose visit period began anew since the last sync, though nothing was written", async () => {
+    const weekly = await createPlanProduct(server.pool, studio.id, { kind: "membership", name: "Weekly One" })
+    // Cid holds nothing else whose dates turn (Bea's Silver ended yesterday: she is re-read anyway).
+    const cid = (await createPerson(server.pool, studio.id, { first_name: "Cid", last_name: "Cole" })).personId
+    const plan = (await createPlan(server.pool, studio.id, weekly.id, [cid], { start_date: "2024-01-01", count: 1, limit_period: "week" })).id
+    // A past session (an occurrence of today would be re-read for its own sake), punched this week.
+    await punchedVisit(cid, plan, "2024-06-10")
+    await server.pool.query(`update punches set visit_date = $3 where business_id = $1 and plan_id = $2`, [studio.id, plan, localDay(0)])
+    await sync("full")
+    expect(await planOf(plan, cid, ["remaining_visit_count", "is_available"])).toEqual({ remaining_visit_count: 0, is_available: "f" })
+    // As if the visit was in last week and the store was written then: a new week has begun since.
+    await server.pool.query(`update punches set visit_date = visit_date - 8 where business_id = $1 and plan_id = $2`, [studio.id, plan])
+    await backdate("10 days")
+    publish(reportsDir, { ...readCurrent(reportsDir)!, synced_at: new Date(Date.now() - 9 * 86_400_000).toISOString() })
+    await sync("incremental")
+    expect(await planOf(plan, cid, ["remaining_visit_count", "is_available", "used_visit_count", "lifetime_used_visit_count"])).toEqual({
+      remaining_visit_count: 1,
+      is_available: "t",
+      used_visit_count: 0,
+      lifetime_used_visit_count: 1
+    })
   })
 })

@@ -295,8 +295,9 @@ const planInvoices = `
 /**
  * Plans whose person_plans rows may have changed outside the plan change log, as
  * \`(business_id, id)\` with \`$1\` = changed since: terms accepted or declined, billing periods
- * written, invoices of the plan written, and open invoices of the plan that turned past due
- * with the business's calendar day.
+ * written, invoices of the plan written; and, in the businesses whose calendar day turned, open
+ * invoices of the plan that turned past due, plans whose visit period (week, month, year)
+ * began anew, and plans still in their commitment (remaining_commitment counts down).
  */
 export const changedPersonPlanSourcesSql = `
   select t.business_id, t.plan_id from plan_terms t where t.updated_at > $1
@@ -309,7 +310,16 @@ export const changedPersonPlanSourcesSql = `
    where inv.updated_at > $1
       or (inv.state = 'open'
           and inv.invoice_date + 1 > ($1::timestamptz at time zone b.time_zone)::date
-          and inv.invoice_date + 1 <= (now() at time zone b.time_zone)::date)`
+          and inv.invoice_date + 1 <= (now() at time zone b.time_zone)::date)
+  union
+  select pl.business_id, pl.id from plans pl
+    join businesses b on b.id = pl.business_id
+    join plan_products pr on pr.business_id = pl.business_id and pr.id = pl.plan_product_id
+   where ($1::timestamptz at time zone b.time_zone)::date < (now() at time zone b.time_zone)::date
+     and ((pl.limit_period is not null
+           and date_trunc(pl.limit_period, (now() at time zone b.time_zone)::date) > ($1::timestamptz at time zone b.time_zone)::date)
+          or (pr.commitment_length is not null
+              and pl.start_date + (pr.commitment_length || ' ' || pr.commitment_unit)::interval > ($1::timestamptz at time zone b.time_zone)::date))`
 
 /**
  * The part of person_plans an incremental refresh re-reads, as `(business_id, plan_id,
