@@ -21,6 +21,7 @@ import { changedPlansSql, changedProductHoldersSql, turnedDayHoldersSql } from "
 import { eventOccurrenceStaffMembersTable } from "./tables/event-occurrence-staff-members.ts"
 import { changedOccurrencesSql, eventOccurrencesTable } from "./tables/event-occurrences.ts"
 import { changedPersonPlanSourcesSql, personPlansChangedWhere, personPlansScopeSql, personPlansTable } from "./tables/person-plans.ts"
+import { changedInvoicesSql, invoicesTable } from "./tables/invoices.ts"
 import { createTableSql, type StoreTable } from "./tables/types.ts"
 
 /**
@@ -74,7 +75,8 @@ const TABLES: ReadonlyArray<StoreTable> = [
   eventOccurrencesTable,
   eventOccurrenceStaffMembersTable,
   enrollmentsTable,
-  personPlansTable
+  personPlansTable,
+  invoicesTable
 ]
 
 const digest = (parts: ReadonlyArray<string>) => createHash("sha256").update(parts.join(";")).digest("hex").slice(0, 16)
@@ -216,6 +218,7 @@ const fullRebuild = async (client: pg.Client, dir: string): Promise<Result> => {
   const pruneBefore = new Date(Date.parse(at) - OVERLAP_MS)
   await client.query("delete from report_enrollment_deletions where deleted_at < $1", [pruneBefore])
   await client.query("delete from report_plan_changes where changed_at < $1", [pruneBefore])
+  await client.query("delete from report_invoice_changes where changed_at < $1", [pruneBefore])
   return { outcome: "full", generation, rows, synced_at: at }
 }
 
@@ -225,6 +228,7 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
   const occurrences = eventOccurrencesTable.name
   const staff = eventOccurrenceStaffMembersTable.name
   const enrollments = enrollmentsTable.name
+  const invoices = invoicesTable.name
   const personPlans = personPlansTable.name
   // The (business, plan) and (business, person) pairs whose person_plans rows are re-read.
   const scopeCsv = path.join(dir, `person_plans_scope-${process.pid}.csv`)
@@ -244,6 +248,8 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
       await client.query("create temporary table report_changed_occurrences (business_id bigint, id bigint) on commit drop")
       await client.query(`insert into report_changed_occurrences ${changedOccurrencesSql}`, [since])
       const changedOccurrence = "(o.business_id, o.id) in (select business_id, id from report_changed_occurrences)"
+      await client.query("create temporary table report_changed_invoices (business_id bigint, id bigint) on commit drop")
+      await client.query(`insert into report_changed_invoices ${changedInvoicesSql}`, [since])
       return {
         clients: await copyToFile(
           client,
@@ -257,7 +263,12 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
         [staff]: await copyToFile(client, eventOccurrenceStaffMembersTable.select(changedOccurrence), csv[staff]!),
         [enrollments]: await copyToFile(client, enrollmentsTable.select(changedOccurrence), csv[enrollments]!),
         [personPlans]: await copyToFile(client, personPlansTable.select(personPlansChangedWhere), csv[personPlans]!),
-        scope: await copyToFile(client, personPlansScopeSql, scopeCsv)
+        scope: await copyToFile(client, personPlansScopeSql, scopeCsv),
+        [invoices]: await copyToFile(
+          client,
+          invoicesTable.select("(i.business_id, i.id) in (select business_id, id from report_changed_invoices)"),
+          csv[invoices]!
+        )
       }
     })
 
@@ -289,7 +300,9 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
         + (SELECT count(*) FROM (SELECT * FROM fresh_${enrollments} EXCEPT SELECT * FROM cur.${enrollments} c WHERE ${inChangedOccurrences("c")}))
         + (SELECT count(*) FROM (SELECT * FROM cur.${enrollments} c WHERE ${inChangedOccurrences("c")} EXCEPT SELECT * FROM fresh_${enrollments}))
         + (SELECT count(*) FROM (SELECT * FROM fresh_${personPlans} EXCEPT SELECT * FROM cur.${personPlans} c WHERE ${inPersonPlansScope("c")}))
-        + (SELECT count(*) FROM (SELECT * FROM cur.${personPlans} c WHERE ${inPersonPlansScope("c")} EXCEPT SELECT * FROM fresh_${personPlans}))`)
+        + (SELECT count(*) FROM (SELECT * FROM cur.${personPlans} c WHERE ${inPersonPlansScope("c")} EXCEPT SELECT * FROM fresh_${personPlans}))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${invoices}
+                                 EXCEPT SELECT c.* FROM cur.${invoices} c SEMI JOIN fresh_${invoices} f ON f.key = c.key))`)
       return Number(reader.getRows()[0]?.[0] ?? 0) > 0
     })
     if (!differs) {
@@ -298,7 +311,7 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
       return {
         outcome: "unchanged",
         generation: current.generation,
-        rows: { clients: 0, [occurrences]: 0, [staff]: 0, [enrollments]: 0, [personPlans]: 0 },
+        rows: { clients: 0, [occurrences]: 0, [staff]: 0, [enrollments]: 0, [personPlans]: 0, [invoices]: 0 },
         synced_at: at
       }
     }
@@ -323,6 +336,9 @@ const incrementalRefresh = async (client: pg.Client, dir: string, current: Curre
         await connection.run(`INSERT INTO ${enrollments} SELECT * FROM fresh_${enrollments}`)
         await connection.run(`DELETE FROM ${personPlans} WHERE ${inPersonPlansScope(personPlans)}`)
         await connection.run(`INSERT INTO ${personPlans} SELECT * FROM fresh_${personPlans}`)
+        // Invoices are never deleted nor go back to the cart: a changed one is replaced by key.
+        await connection.run(`DELETE FROM ${invoices} WHERE key IN (SELECT key FROM fresh_${invoices})`)
+        await connection.run(`INSERT INTO ${invoices} SELECT * FROM fresh_${invoices}`)
         await connection.run("COMMIT")
         await connection.run("CHECKPOINT")
       })
