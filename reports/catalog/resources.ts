@@ -2,6 +2,7 @@ import { clientsCatalog } from "./clients.ts"
 import { enrollmentsCatalog } from "./enrollments.ts"
 import { eventOccurrenceStaffMembersCatalog } from "./event-occurrence-staff-members.ts"
 import { eventOccurrencesCatalog } from "./event-occurrences.ts"
+import { invoicesCatalog } from "./invoices.ts"
 import { personPlansCatalog } from "./person-plans.ts"
 import type { ResourceCatalog } from "./types.ts"
 
@@ -37,7 +38,7 @@ const statuses: Record<ReportResource, ResourceStatus> = {
   event_occurrences: { _tag: "Available", catalog: eventOccurrencesCatalog },
   invoice_items: { _tag: "Pending", waitsFor: "billing" },
   invoice_item_transactions: { _tag: "Pending", waitsFor: "billing" },
-  invoices: { _tag: "Pending", waitsFor: "billing" },
+  invoices: { _tag: "Available", catalog: invoicesCatalog },
   monthly_business_metrics: { _tag: "Pending", waitsFor: "billing" },
   pays: { _tag: "Pending", waitsFor: "billing" },
   person_plans: { _tag: "Available", catalog: personPlansCatalog }

@@ -1,0 +1,303 @@
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { syncReports } from "../../reports/sync/sync.ts"
+import { createPlanProduct } from "../support/billing-factories.ts"
+import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
+import type { TestResponse } from "../support/http.ts"
+import { type TestServer, startTestServer } from "../support/server.ts"
+
+/**
+ * The invoices report reconciled with the Core API: invoices are sold, opened, paid in part,
+ * paid in full, refunded and couponed through the Core API over HTTP only (sales taxes and
+ * coupons are configuration, written as the billing tests write them); the report's totals must
+ * equal what the Core API answers for the same invoices, to the cent, after a full sync and
+ * again after further payments reach the store by the incremental sync.
+ */
+
+let server: TestServer
+const dataDir = path.resolve(`.data/test/reports-invoices-${process.pid}`)
+const reportsDir = path.join(dataDir, "reports")
+let business: { id: number }
+let token: string
+let cleo: number
+let main: number
+let taxedPack: number
+let vatPack: number
+
+const sync = (mode: "full" | "incremental") => syncReports({ databaseUrl: server.databaseUrl, dir: reportsDir, mode })
+const desk = (method: string, url: string, body?: unknown) =>
+  server.request(method, `/api/v2/desk${url}`, { token, ...(body === undefined ? {} : { body }) })
+
+const query = (attributes: unknown): Promise<TestResponse> =>
+  server.request("POST", "/desk/api/v3/reports/invoices/queries", {
+    token,
+    body: { data: { type: "queries", attributes } },
+    headers: { "content-type": "application/vnd.api+json" }
+  })
+
+const rowsOf = (response: TestResponse): Array<Record<string, unknown>> => {
+  expect(response.status, response.text).toBe(200)
+  const { fields, rows } = response.json.data.attributes as { fields: Array<{ name: string }>; rows: Array<Array<unknown>> }
+  return rows.map((row) => Object.fromEntries(fields.map((f, i) => [f.name, row[i]])))
+}
+
+const ok = (response: TestResponse, status = 201) => {
+  expect(response.status, response.text).toBe(status)
+  return response
+}
+
+const sell = async (product: number, extra: Record<string, unknown> = {}) =>
+  ok(await desk("POST", "/invoices", { invoice: { payer_id: cleo, plan_products: [{ id: product }], ...extra } })).json.invoices[0] as {
+    id: number
+    total_cents: number
+  }
+const open = async (id: number) => ok(await desk("PUT", `/invoices/${id}`, { invoice: { state_event: "open" } }), 200)
+const pay = async (id: number, cents: number) =>
+  ok(await desk("POST", `/invoices/${id}/payments`, { payment: { payment_method: "cash", amount_cents: cents } })).json.payments[0] as { id: number }
+const refund = async (id: number, paymentId: number, cents: number) =>
+  ok(await desk("POST", `/invoices/${id}/payments/${paymentId}/refunds`, { refund: { amount_cents: cents } }))
+
+interface CoreInvoice {
+  id: number
+  state: string
+  total_cents: number
+  outstanding_amount_cents: number
+  payments: Array<{ state: string; amount_cents: number; refunds: Array<{ state: string; amount_cents: number }> }>
+}
+const coreInvoice = async (id: number) => ok(await desk("GET", `/invoices/${id}`), 200).json.invoices[0] as CoreInvoice
+
+/** The Core API's own figures for the invoices out of the cart, summed. */
+const coreTotals = async (ids: ReadonlyArray<number>) => {
+  const invoices = (await Promise.all(ids.map(coreInvoice))).filter((i) => i.state !== "cart" && i.state !== "cart_hidden")
+  const settled = <T extends { state: string; amount_cents: number }>(items: ReadonlyArray<T>) =>
+    items.filter((item) => item.state === "settled").reduce((sum, item) => sum + item.amount_cents, 0)
+  const payments = invoices.reduce((sum, i) => sum + settled(i.payments), 0)
+  const refunds = invoices.reduce((sum, i) => sum + i.payments.reduce((s, p) => s + settled(p.refunds), 0), 0)
+  return {
+    invoice_count: invoices.length,
+    total_expected_amount: invoices.reduce((sum, i) => sum + i.total_cents, 0),
+    total_outstanding_amount: invoices.reduce((sum, i) => sum + i.outstanding_amount_cents, 0),
+    total_payments_amount: payments,
+    total_refunds_amount: -refunds,
+    total_net_paid_amount: payments - refunds
+  }
+}
+
+const TOTALS = ["invoice_count", "total_expected_amount", "total_outstanding_amount", "total_payments_amount", "total_refunds_amount", "total_net_paid_amount"]
+
+/** Today in Los Angeles, and the first of its month. */
+const localToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Los_Angeles" }).format(new Date())
+
+const ids = {} as Record<"exclusive" | "inclusive" | "coupon" | "cart", number>
+let inclusivePayment: number
+
+beforeAll(async () => {
+  fs.rmSync(dataDir, { recursive: true, force: true })
+  server = await startTestServer({ dataDir })
+  const pool = server.pool
+  await createApplication(pool, "test-app")
+  business = await createBusiness(pool, { subdomain: "demo", name: "Sales Studio", time_zone: "America/Los_Angeles" })
+  main = (await createLocation(pool, business.id, { name: "Main", time_zone: "America/Los_Angeles" })).id
+  const owner = await createPerson(pool, business.id, { role: "owner", first_name: "Olga", last_name: "Owner" })
+  token = await createToken(pool, owner.accountId, business.id)
+  cleo = (await createPerson(pool, business.id, { first_name: "Cleo", last_name: "Client", email: "cleo@example.com" })).personId
+  taxedPack = (await createPlanProduct(pool, business.id, { kind: "pack", name: "Five classes", count: 5, price_cents: 10000 })).id
+  vatPack = (await createPlanProduct(pool, business.id, { kind: "pack", name: "Ten classes", count: 10, price_cents: 12000 })).id
+  const tax = async (name: string, rate: number, inclusive: boolean) =>
+    Number((await pool.query(`insert into sales_taxes (business_id, name, tax_rate, inclusive) values ($1, $2, $3, $4) returning id`, [business.id, name, rate, inclusive])).rows[0].id)
+  const state = await tax("State tax", 8.875, false)
+  const vat = await tax("VAT", 20, true)
+  await pool.query(`insert into plan_product_sales_taxes (business_id, plan_product_id, sales_tax_id) values ($1, $2, $3), ($1, $4, $5)`, [
+    business.id,
+    taxedPack,
+    state,
+    vatPack,
+    vat
+  ])
+  await pool.query(`insert into coupons (business_id, code, name, discount_percent) values ($1, 'TENOFF', 'Ten percent', 10)`, [business.id])
+
+  // Exclusive tax: 10000 + 888 = 10888, opened and paid 4000 in part.
+  const exclusive = await sell(taxedPack)
+  expect(exclusive.total_cents).toBe(10888)
+  ids.exclusive = exclusive.id
+  await open(exclusive.id)
+  await pay(exclusive.id, 4000)
+  // Inclusive tax: 12000 with 2000 of VAT in it, paid in full (closes), then 3000 refunded.
+  const inclusive = await sell(vatPack)
+  expect(inclusive.total_cents).toBe(12000)
+  ids.inclusive = inclusive.id
+  ok(await desk("PUT", `/invoices/${inclusive.id}`, { invoice: { location_id: main } }), 200)
+  inclusivePayment = (await pay(inclusive.id, 12000)).id
+  expect((await coreInvoice(inclusive.id)).state).toBe("closed")
+  await refund(inclusive.id, inclusivePayment, 3000)
+  // A coupon: 10000 − 1000 = 9000, tax 798.75 → 799, total 9799; opened, nothing paid.
+  const couponed = await sell(taxedPack)
+  ids.coupon = couponed.id
+  ok(await desk("PUT", `/invoices/${couponed.id}`, { invoice: { coupon_code: "TENOFF" } }), 200)
+  expect((await coreInvoice(couponed.id)).total_cents).toBe(9799)
+  await open(couponed.id)
+  // A cart left as it is: a checkout in progress, not reported.
+  ids.cart = (await sell(taxedPack)).id
+  await sync("full")
+}, 180_000)
+
+afterAll(async () => {
+  await server?.close()
+  fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe("the invoices report", () => {
+  it("reconciles its totals with the Core API to the cent, carts left out", async () => {
+    const [row] = rowsOf(await query({ fields: TOTALS, group: "business_id" }))
+    expect(row).toEqual({ group_label: business.id, ...(await coreTotals(Object.values(ids))) })
+    // The figures themselves, so a wrong Core API reading cannot hide a wrong report.
+    expect(row).toMatchObject({
+      invoice_count: 3,
+      total_expected_amount: 10888 + 12000 + 9799,
+      total_outstanding_amount: 6888 + 0 + 9799,
+      total_payments_amount: 16000,
+      total_refunds_amount: -3000,
+      total_net_paid_amount: 13000
+    })
+  })
+
+  it("gives each invoice its money: gross, taxes, coupon, payments, refunds and the ratio splits", async () => {
+    const fields = [
+      "invoice_id",
+      "invoice_state",
+      "gross_amount",
+      "adjustments_amount",
+      "discounts_amount",
+      "coupons_amount",
+      "expected_amount",
+      "expected_tax_amount",
+      "expected_revenue_amount",
+      "payments_amount",
+      "refunds_amount",
+      "net_paid_amount",
+      "net_paid_tax_amount",
+      "net_paid_revenue_amount",
+      "outstanding_amount",
+      "outstanding_tax_amount",
+      "outstanding_revenue_amount",
+      "refunded_transactions",
+      "failed_transactions",
+      "voided_transactions",
+      "invoice_payer_id",
+      "invoice_payer_name",
+      "invoice_payer_email",
+      "created_by_client",
+      "created_by_name",
+      "sale_location_name",
+      "purchase_request_state",
+      "purchase_order_number",
+      "currency_code"
+    ]
+    const rows = rowsOf(await query({ fields, sort: ["invoice_id+"] }))
+    const byId = new Map(rows.map((r) => [r.invoice_id, r]))
+    expect(byId.has(ids.cart)).toBe(false)
+    const common = {
+      invoice_payer_id: cleo,
+      invoice_payer_name: "Cleo Client",
+      invoice_payer_email: "cleo@example.com",
+      created_by_client: "f",
+      created_by_name: "Olga Owner",
+      purchase_request_state: "not_applicable",
+      purchase_order_number: null,
+      currency_code: "USD",
+      adjustments_amount: 0,
+      failed_transactions: 0,
+      voided_transactions: 0
+    }
+    // Net paid 4000 of 10888 with 888 tax: tax share round(4000 × 888 / 10888) = 326.
+    expect(byId.get(ids.exclusive)).toMatchObject({
+      ...common,
+      invoice_state: "open",
+      gross_amount: 10000,
+      discounts_amount: 0,
+      coupons_amount: 0,
+      expected_amount: 10888,
+      expected_tax_amount: 888,
+      expected_revenue_amount: 10000,
+      payments_amount: 4000,
+      refunds_amount: 0,
+      net_paid_amount: 4000,
+      net_paid_tax_amount: 326,
+      net_paid_revenue_amount: 3674,
+      outstanding_amount: 6888,
+      outstanding_tax_amount: 562,
+      outstanding_revenue_amount: 6326,
+      refunded_transactions: 0,
+      sale_location_name: null
+    })
+    // Inclusive VAT is in the gross; net paid 9000 carries 9000 × 2000 / 12000 = 1500 of tax.
+    expect(byId.get(ids.inclusive)).toMatchObject({
+      ...common,
+      invoice_state: "closed",
+      gross_amount: 12000,
+      expected_amount: 12000,
+      expected_tax_amount: 2000,
+      expected_revenue_amount: 10000,
+      payments_amount: 12000,
+      refunds_amount: -3000,
+      net_paid_amount: 9000,
+      net_paid_tax_amount: 1500,
+      net_paid_revenue_amount: 7500,
+      outstanding_amount: 0,
+      outstanding_tax_amount: 0,
+      refunded_transactions: 1,
+      sale_location_name: "Main"
+    })
+    // The coupon is a coupon, not a discount: 10000 − 1000 + 799 = 9799.
+    expect(byId.get(ids.coupon)).toMatchObject({
+      invoice_state: "open",
+      gross_amount: 10000,
+      discounts_amount: 0,
+      coupons_amount: -1000,
+      expected_amount: 9799,
+      expected_tax_amount: 799,
+      outstanding_amount: 9799,
+      outstanding_tax_amount: 799,
+      net_paid_amount: 0
+    })
+  })
+
+  it("groups by invoice_state and by the closed month, and filters on the state", async () => {
+    const byState = rowsOf(await query({ fields: ["invoice_count", "total_expected_amount", "total_outstanding_amount"], group: "invoice_state" }))
+    expect(byState).toEqual([
+      { group_label: "closed", invoice_count: 1, total_expected_amount: 12000, total_outstanding_amount: 0 },
+      { group_label: "open", invoice_count: 2, total_expected_amount: 10888 + 9799, total_outstanding_amount: 6888 + 9799 }
+    ])
+    const today = localToday()
+    const byMonth = rowsOf(await query({ fields: ["invoice_count", "total_net_paid_amount"], group: "closed_month_start_date" }))
+    expect(byMonth).toEqual([
+      { group_label: `${today.slice(0, 7)}-01`, invoice_count: 1, total_net_paid_amount: 9000 },
+      { group_label: null, invoice_count: 2, total_net_paid_amount: 4000 }
+    ])
+    const closed = rowsOf(await query({ fields: ["invoice_id", "closed_date", "issued_date", "invoice_due_date"], filter: ["eq", "invoice_state", "closed"] }))
+    expect(closed).toEqual([{ invoice_id: ids.inclusive, closed_date: today, issued_date: today, invoice_due_date: today }])
+    const unknown = await query({ fields: ["invoice_id"], filter: ["eq", "invoice_state", "cart"] })
+    expect(unknown.status).toBe(400)
+  })
+
+  it("takes payments and refunds into the store on the next incremental sync", async () => {
+    await pay(ids.exclusive, 6888)
+    await pay(ids.coupon, 5000)
+    await refund(ids.inclusive, inclusivePayment, 1000)
+    const summary = await sync("incremental")
+    expect(summary.outcome).toBe("incremental")
+    expect(summary.rows.invoices).toBe(3)
+    const [row] = rowsOf(await query({ fields: TOTALS, group: "business_id" }))
+    expect(row).toEqual({ group_label: business.id, ...(await coreTotals(Object.values(ids))) })
+    expect(row).toMatchObject({ total_outstanding_amount: 4799, total_payments_amount: 27888, total_refunds_amount: -4000 })
+    const states = rowsOf(await query({ fields: ["invoice_id", "invoice_state", "outstanding_amount"], sort: ["invoice_id+"] }))
+    expect(states).toEqual([
+      { invoice_id: ids.exclusive, invoice_state: "closed", outstanding_amount: 0 },
+      { invoice_id: ids.inclusive, invoice_state: "closed", outstanding_amount: 0 },
+      { invoice_id: ids.coupon, invoice_state: "open", outstanding_amount: 4799 }
+    ])
+    // Nothing changed since: the next refresh copies nothing.
+    expect((await sync("incremental")).outcome).toBe("unchanged")
+  })
+})
