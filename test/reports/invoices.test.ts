@@ -20,6 +20,7 @@ const dataDir = path.resolve(`.data/test/reports-invoices-${process.pid}`)
 const reportsDir = path.join(dataDir, "reports")
 let business: { id: number }
 let token: string
+let ownerStaffId: number
 let cleo: number
 let main: number
 let taxedPack: number
@@ -101,6 +102,7 @@ beforeAll(async () => {
   main = (await createLocation(pool, business.id, { name: "Main", time_zone: "America/Los_Angeles" })).id
   const owner = await createPerson(pool, business.id, { role: "owner", first_name: "Olga", last_name: "Owner" })
   token = await createToken(pool, owner.accountId, business.id)
+  ownerStaffId = owner.staffMemberId!
   cleo = (await createPerson(pool, business.id, { first_name: "Cleo", last_name: "Client", email: "cleo@example.com" })).personId
   taxedPack = (await createPlanProduct(pool, business.id, { kind: "pack", name: "Five classes", count: 5, price_cents: 10000 })).id
   vatPack = (await createPlanProduct(pool, business.id, { kind: "pack", name: "Ten classes", count: 10, price_cents: 12000 })).id
@@ -299,5 +301,50 @@ describe("the invoices report", () => {
     ])
     // Nothing changed since: the next refresh copies nothing.
     expect((await sync("incremental")).outcome).toBe("unchanged")
+  })
+
+  it("counts a voided payment, names the commission recipient and reports a canceled invoice with nothing outstanding", async () => {
+    const sold = await sell(vatPack)
+    const voided = await pay(sold.id, 2000)
+    ok(await desk("DELETE", `/invoices/${sold.id}/payments/${voided.id}`), 200)
+    ok(await desk("PUT", `/invoices/${sold.id}`, { invoice: { commission_recipient_id: ownerStaffId } }), 200)
+    await open(sold.id)
+    ok(await desk("PUT", `/invoices/${sold.id}`, { invoice: { state_event: "canceled" } }), 200)
+    expect((await sync("incremental")).outcome).toBe("incremental")
+    const [row] = rowsOf(
+      await query({
+        fields: ["invoice_state", "voided_transactions", "payments_amount", "outstanding_amount", "expected_amount", "commission_recipient_name"],
+        filter: ["eq", "invoice_id", sold.id]
+      })
+    )
+    expect(row).toEqual({
+      invoice_state: "canceled",
+      voided_transactions: 1,
+      payments_amount: 0,
+      outstanding_amount: 0,
+      expected_amount: 12000,
+      commission_recipient_name: "Olga Owner"
+    })
+    const [totals] = rowsOf(await query({ fields: TOTALS, group: "business_id" }))
+    expect(totals).toEqual({ group_label: business.id, ...(await coreTotals([...Object.values(ids), sold.id])) })
+  })
+
+  it("filters with btw on currency and dates, and groups by the due and issued buckets", async () => {
+    const today = localToday()
+    const between = rowsOf(await query({ fields: ["invoice_id"], filter: ["btw", "expected_amount", 9799, 10888], sort: ["invoice_id+"] }))
+    expect(between).toEqual([{ invoice_id: ids.exclusive }, { invoice_id: ids.coupon }])
+    const issuedToday = rowsOf(await query({ fields: ["invoice_count"], group: "business_id", filter: ["btw", "issued_date", today, today] }))
+    expect(issuedToday).toEqual([{ group_label: business.id, invoice_count: 4 }])
+    const issuedBefore = rowsOf(await query({ fields: ["invoice_id"], filter: ["btw", "issued_date", "2000-01-01", "2000-12-31"] }))
+    expect(issuedBefore).toEqual([])
+    const due = rowsOf(await query({ fields: ["invoice_count", "created_by_client_count", "invoice_autobill_count"], group: "due_week_mon_start_date" }))
+    const monday = new Date(`${today}T12:00:00Z`)
+    monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7))
+    expect(due).toEqual([{ group_label: monday.toISOString().slice(0, 10), invoice_count: 4, created_by_client_count: 0, invoice_autobill_count: 0 }])
+    const issued = rowsOf(await query({ fields: ["invoice_count"], group: "issued_year_start_date" }))
+    expect(issued).toEqual([{ group_label: `${today.slice(0, 4)}-01-01`, invoice_count: 4 }])
+    // Due today: zero days since.
+    const [row] = rowsOf(await query({ fields: ["days_since_invoice_due"], filter: ["eq", "invoice_id", ids.coupon] }))
+    expect(row).toEqual({ days_since_invoice_due: 0 })
   })
 })
