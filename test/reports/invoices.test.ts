@@ -1,6 +1,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { invoicesCatalog } from "../../reports/catalog/invoices.ts"
 import { syncReports } from "../../reports/sync/sync.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
@@ -346,5 +347,52 @@ describe("the invoices report", () => {
     // Due today: zero days since.
     const [row] = rowsOf(await query({ fields: ["days_since_invoice_due"], filter: ["eq", "invoice_id", ids.coupon] }))
     expect(row).toEqual({ days_since_invoice_due: 0 })
+  })
+
+  it("groups by every grouping, sorts by every detail field and returns every summary field, revenue and tax adding up", async () => {
+    for (const [name, grouping] of invoicesCatalog.groupings) {
+      const response = await query({ fields: ["total_count"], group: name })
+      expect(response.status, `${name}: ${response.text}`).toBe(200)
+      expect(response.json.data.attributes.fields[0], name).toEqual({ name: "group_label", type: grouping.type })
+      const total = (response.json.data.attributes.rows as Array<[unknown, number]>).reduce((sum, row) => sum + row[1], 0)
+      expect(total, name).toBe(4)
+    }
+    const detail = [...invoicesCatalog.detail.keys()]
+    for (const name of detail) {
+      const response = await query({ fields: ["key", name], sort: [`${name}-`] })
+      expect(response.status, `${name}: ${response.text}`).toBe(200)
+      expect(response.json.data.attributes.rows.length, name).toBe(4)
+    }
+    const all = rowsOf(await query({ fields: detail }))
+    for (const row of all) {
+      expect(row.key).toBe(`${business.id}-${row.invoice_id}`)
+      for (const base of ["expected", "net_paid", "outstanding"]) {
+        expect(Number(row[`${base}_revenue_amount`]) + Number(row[`${base}_tax_amount`]), `${row.key} ${base}`).toBe(row[`${base}_amount`])
+      }
+      expect(Number(row.gross_amount) + Number(row.adjustments_amount) + Number(row.discounts_amount) + Number(row.coupons_amount) + (row.invoice_id === ids.exclusive || row.invoice_id === ids.coupon ? Number(row.expected_tax_amount) : 0))
+        .toBe(row.expected_amount)
+    }
+    const summaries = [...invoicesCatalog.summary.keys()]
+    const [sums] = rowsOf(await query({ fields: summaries, group: "business_id" }))
+    for (const name of summaries.filter((n) => n.startsWith("total_") && n.endsWith("_amount"))) {
+      const field = name.slice("total_".length)
+      expect(sums![name], name).toBe(all.reduce((sum, row) => sum + Number(row[field]), 0))
+    }
+    expect(sums).toMatchObject({ total_count: 4, invoice_count: 4, business_id_summary: String(business.id), business_subdomain_summary: "demo" })
+  })
+
+  it("shows a staff member's and a payer's new names after the incremental sync, each on its own", async () => {
+    // The owner created every invoice and is the canceled one's commission recipient.
+    const owner = (await server.pool.query(`select person_id from staff_members where id = $1`, [ownerStaffId])).rows[0].person_id
+    ok(await server.request("PUT", `/api/v2/desk/people/${owner}`, { token, body: { person: { first_name: "Olivia" } } }), 200)
+    expect((await sync("incremental")).rows.invoices).toBe(4)
+    const names = rowsOf(await query({ fields: ["created_by_name", "commission_recipient_name", "invoice_payer_name"], sort: ["invoice_id+"] }))
+    expect(names.map((r) => r.created_by_name)).toEqual(["Olivia Owner", "Olivia Owner", "Olivia Owner", "Olivia Owner"])
+    expect(names.map((r) => r.commission_recipient_name)).toEqual([null, null, null, "Olivia Owner"])
+
+    ok(await server.request("PUT", `/api/v2/desk/people/${cleo}`, { token, body: { person: { last_name: "Clientele", phone: "555-0100" } } }), 200)
+    expect((await sync("incremental")).rows.invoices).toBe(4)
+    const payers = rowsOf(await query({ fields: ["invoice_payer_name", "invoice_payer_phone"] }))
+    expect(payers).toEqual(Array.from({ length: 4 }, () => ({ invoice_payer_name: "Cleo Clientele", invoice_payer_phone: "555-0100" })))
   })
 })

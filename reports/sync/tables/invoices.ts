@@ -183,15 +183,18 @@ export const invoicesTable: StoreTable = {
  * invoice, its items and their adjustments, its payments, refunds and billing periods is logged
  * by trigger in `report_invoice_changes` (migration 0022; payments and refunds do not touch the
  * invoice's `updated_at`, and refunds have none); plus the invoices of payers, creators and
- * commission recipients whose person record changed, and of locations renamed.
+ * commission recipients whose person record changed (names, e-mail, phone, home location), and
+ * of sale locations edited. A payer's home location renamed shows at the nightly rebuild.
  */
 export const changedInvoicesSql = `
+  with changed_people as (select p.business_id, p.id from people p where p.updated_at > $1),
+       changed_staff as (select sm.business_id, sm.id from staff_members sm
+                          where (sm.business_id, sm.person_id) in (select business_id, id from changed_people))
   select c.business_id, c.invoice_id from report_invoice_changes c where c.changed_at > $1
   union
   select i.business_id, i.id from invoices i
-    join people p on p.business_id = i.business_id and p.id = i.person_id
-   where p.updated_at > $1
-  union
-  select i.business_id, i.id from invoices i
-    join locations l on l.business_id = i.business_id and l.id = i.location_id
-   where l.updated_at > $1`
+   where (i.business_id, i.person_id) in (select business_id, id from changed_people)
+      or (i.business_id, i.created_by_person_id) in (select business_id, id from changed_people)
+      or (i.business_id, i.created_by_staff_member_id) in (select business_id, id from changed_staff)
+      or (i.business_id, i.commission_recipient_id) in (select business_id, id from changed_staff)
+      or (i.business_id, i.location_id) in (select l.business_id, l.id from locations l where l.updated_at > $1)`
