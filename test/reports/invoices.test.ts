@@ -395,4 +395,31 @@ describe("the invoices report", () => {
     const payers = rowsOf(await query({ fields: ["invoice_payer_name", "invoice_payer_phone"] }))
     expect(payers).toEqual(Array.from({ length: 4 }, () => ({ invoice_payer_name: "Cleo Clientele", invoice_payer_phone: "555-0100" })))
   })
+
+  it("counts a declined card payment as a failed transaction that pays nothing", async () => {
+    // Vaulting a declining card through the sandbox gateway's hosted form, as the payments tests do.
+    const follow = (url: string, method = "GET", body?: string) => {
+      const parsed = new URL(url)
+      return server.request(method, parsed.pathname + parsed.search, {
+        host: parsed.host,
+        ...(body === undefined ? {} : { body, headers: { "content-type": "application/x-www-form-urlencoded" } })
+      })
+    }
+    const started = ok(await desk("POST", `/people/${cleo}/form_of_payments`, { form_of_payment: { type: "creditcard" } }))
+    const fields = { "billing-cc-number": "4000000000000341", "billing-cc-exp": "1230", "billing-cvv": "123", "billing-first-name": "Cleo", "billing-last-name": "Client", "billing-postal": "94110" }
+    const posted = ok(await follow(started.json.form_of_payments[0].form_url, "POST", new URLSearchParams(fields).toString()), 303)
+    ok(await follow(posted.headers.location!), 200)
+    const card = Math.max(...(await desk("GET", `/people/${cleo}/form_of_payments`)).json.form_of_payments.map((f: { id: number }) => f.id))
+
+    const declined = await desk("POST", `/invoices/${ids.coupon}/payments`, { payment: { payment_method: "creditcard", amount_cents: 4799, form_of_payment_id: card } })
+    expect(declined.status, declined.text).toBe(422)
+    // Written in a transaction of its own after the rest rolled back: the change log still has it.
+    expect((await sync("incremental")).outcome).toBe("incremental")
+    const [row] = rowsOf(await query({ fields: ["failed_transactions", "payments_amount", "outstanding_amount"], filter: ["eq", "invoice_id", ids.coupon] }))
+    expect(row).toEqual({ failed_transactions: 1, payments_amount: 5000, outstanding_amount: 4799 })
+    const [totals] = rowsOf(await query({ fields: TOTALS, group: "business_id" }))
+    const all = await query({ fields: ["invoice_id"] })
+    const reported = rowsOf(all).map((r) => Number(r.invoice_id))
+    expect(totals).toEqual({ group_label: business.id, ...(await coreTotals(reported)) })
+  })
 })
