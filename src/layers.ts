@@ -74,7 +74,7 @@ export const DatabaseLive = SqlLive.pipe(Layer.provideMerge(DatabaseUrlLive))
 /** Billing's answers to the ports of visits, eligibility, services, people and invoices. */
 const BillingPortsLive = Layer.mergeAll(
   VisitPaymentsLive,
-  CommerceLive,
+  CommerceLive.pipe(Layer.provide(FormsOfPaymentRepo.layer)),
   MembershipsLive,
   // People's account credit balances (include_balances), from the payments ledger.
   AccountBalancesLive.pipe(Layer.provide(PaymentsRepo.layer)),

@@ -1,4 +1,4 @@
--- Plans and packs (issue 14): the product catalog, person plans, holds, punches, plan terms,
+-- Plans and packs: the product catalog, person plans, holds, punches, plan terms,
 -- revenue categories and sales taxes, and the idempotency keys of money-moving POSTs.
 --
 -- Money is integer cents (smallest currency unit) everywhere; tax rates are percentages with up

@@ -1,4 +1,4 @@
--- Person plans (issue 14): the plan lists read newest start first, paginated.
+-- Person plans: the plan lists read newest start first, paginated.
 create index plans_start_idx on plans (business_id, start_date desc, id desc);
 
 -- Membership is a plan (docs/decisions.md, Plans and packs): `is_member`, its list filter and

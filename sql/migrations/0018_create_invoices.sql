@@ -1,4 +1,4 @@
--- Invoices (issue 15): coupons, invoices, their items, item recipients and item adjustments.
+-- Invoices: coupons, invoices, their items, item recipients and item adjustments.
 --
 -- Money is integer cents. An invoice's stored totals and its items' stored amounts are written
 -- only by the recompute of src/invoices/totals.ts, inside the transaction of the write that

@@ -1,4 +1,4 @@
--- Payments, refunds and account credit (issue 15).
+-- Payments, refunds and account credit.
 --
 -- Money is integer cents, always positive here; direction is the table's (a payment pays the
 -- invoice, a refund gives back part of one payment). States:

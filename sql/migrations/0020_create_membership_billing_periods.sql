@@ -1,4 +1,4 @@
--- Automatic membership billing (issue 15): one row per billed period of a membership plan.
+-- Automatic membership billing: one row per billed period of a membership plan.
 --
 -- The row is the claim: the sweep inserts it (on conflict do nothing) in the same transaction
 -- as the renewal invoice it creates and the charge job it enqueues, so a period is billed at

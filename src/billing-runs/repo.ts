@@ -82,7 +82,7 @@ const make = Effect.gen(function* () {
     Result: MembershipRow,
     execute: ({ businessId }) => sql`${MEMBERSHIPS(businessId)} order by p.id`
   })
-  const claim = SqlSchema.findAll({
+  const claim = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, planId: Schema.Number, periodStart: Schema.String, personId: Schema.Number, now: Schema.Date }),
     Result: Id,
     execute: (r) =>
@@ -140,7 +140,7 @@ const make = Effect.gen(function* () {
     memberships: (businessId: number) => memberships({ businessId }).pipe(Effect.orDie),
     /** Inserts the period's row; answers its id, or undefined when another run claimed it first. */
     claim: (businessId: number, planId: number, periodStart: string, personId: number, now: Date) =>
-      claim({ businessId, planId, periodStart, personId, now }).pipe(Effect.map((rows) => rows[0]?.id), Effect.orDie),
+      claim({ businessId, planId, periodStart, personId, now }).pipe(Effect.map(Option.map((row) => row.id)), Effect.map(Option.getOrUndefined), Effect.orDie),
     setInvoice: (businessId: number, id: number, invoiceId: number) => setInvoice({ businessId, id, invoiceId }).pipe(Effect.orDie),
     /** The period, its row locked until the transaction ends (one charge run at a time). */
     lock: (businessId: number, id: number) => lock({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),

@@ -4,8 +4,7 @@ import { Context, type Effect } from "effect"
  * What eligibility needs from plans and forms of payment (`plan_required`,
  * `client_purchase_disabled`, `credit_card_required`). Billing sits above eligibility, so
  * eligibility declares the questions and billing answers them (src/punches/commerce-live.ts),
- * provided in src/layers.ts: a graph without it does not compile. Plans are real; forms of
- * payment arrive with issue 15, until then nobody holds a card (the live answer says so).
+ * provided in src/layers.ts: a graph without it does not compile.
  */
 export interface PlanTarget {
   readonly serviceId: number

@@ -65,7 +65,14 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, personId }) =>
       sql`select id from forms_of_payment where business_id = ${businessId} and person_id = ${personId} and autobill`
   })
-  const findByToken = SqlSchema.findAll({
+  const cardHolders = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, personIds: Schema.Array(Schema.Number) }),
+    Result: Schema.Struct({ person_id: Schema.Number }),
+    execute: ({ businessId, personIds }) =>
+      sql`select distinct person_id from forms_of_payment
+          where business_id = ${businessId} and person_id = any(${personIds}::bigint[]) and type = 'creditcard'`
+  })
+  const findByToken = SqlSchema.findOneOption({
     Request: Schema.Struct({ ...PersonKey.fields, token: Schema.String }),
     Result: Schema.Struct({ id: Schema.Number }),
     execute: ({ businessId, personId, token }) =>
@@ -128,7 +135,7 @@ const make = Effect.gen(function* () {
       Effect.gen(function* () {
         const rows = yield* listed({ businessId, personId, limit: page.limit, offset: page.offset })
         const total = yield* totalCount(rows, page, counted({ businessId, personId }))
-        return { rows: rows as ReadonlyArray<FormOfPaymentRow>, total }
+        return { rows: rows, total }
       }).pipe(Effect.orDie),
     /** One form, only under its own person (another person's or business's is not found). */
     find: (businessId: number, personId: number, id: number) =>
@@ -136,8 +143,13 @@ const make = Effect.gen(function* () {
     lockPerson: (businessId: number, personId: number) => lockPerson({ businessId, personId }).pipe(Effect.asVoid, Effect.orDie),
     hasAutobill: (businessId: number, personId: number) =>
       hasAutobill({ businessId, personId }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+    /** Of `personIds`, who has a credit card on file. */
+    cardHolders: (businessId: number, personIds: ReadonlyArray<number>) =>
+      personIds.length === 0
+        ? Effect.succeed(new Set<number>())
+        : cardHolders({ businessId, personIds }).pipe(Effect.map((rows) => new Set(rows.map((row) => row.person_id))), Effect.orDie),
     findByToken: (businessId: number, personId: number, token: string) =>
-      findByToken({ businessId, personId, token }).pipe(Effect.map((rows) => rows[0]?.id), Effect.orDie),
+      findByToken({ businessId, personId, token }).pipe(Effect.map(Option.map((row) => row.id)), Effect.map(Option.getOrUndefined), Effect.orDie),
     insertCard: (card: typeof NewCard.Type) => insertCard(card).pipe(Effect.map((row) => row.id), Effect.orDie),
     /** This form becomes the person's autobill form; the others are turned off. */
     makeAutobill: (businessId: number, personId: number, id: number, now: Date) =>

@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Commerce } from "../eligibility/commerce.ts"
+import { FormsOfPaymentRepo } from "../forms-of-payment/repo.ts"
 import { Memberships } from "../services/memberships.ts"
 import { VisitPayments } from "../visits/payments.ts"
 import { WebhooksRepo } from "../webhooks/repo.ts"
@@ -10,7 +11,7 @@ import { payVisits, unpayVisits } from "./service.ts"
 /**
  * Billing's answers to the ports lower domains declare, provided in src/layers.ts:
  * visits' `VisitPayments` (auto-pay, and punches going with deleted visits), eligibility's
- * `Commerce` (plan holders; cards once forms of payment exist) and services' `Memberships`.
+ * `Commerce` (plan holders, card holders) and services' `Memberships`.
  */
 
 /** VisitPayments: what it needs is taken when built, so visits' writers run it in any context. */
@@ -29,12 +30,12 @@ export const VisitPaymentsLive = Layer.effect(VisitPayments)(
 
 /**
  * Commerce: plan holders by the automatic choice's rules, on the target's business-local date
- * (today without one). Forms of payment arrive with issue 15: until then nobody has a card on
- * file, stated here rather than defaulted, so `credit_card_required` warns whenever a service asks.
+ * (today without one); card holders are the people with a credit card form of payment on file.
  */
 export const CommerceLive = Layer.effect(Commerce)(
   Effect.gen(function* () {
     const repo = yield* PunchesRepo
+    const forms = yield* FormsOfPaymentRepo
     return {
       planHolders: (businessId, personIds, target) =>
         Effect.gen(function* () {
@@ -47,7 +48,7 @@ export const CommerceLive = Layer.effect(Commerce)(
             date
           })
         }),
-      cardHolders: () => Effect.succeed(new Set<number>())
+      cardHolders: forms.cardHolders
     }
   })
 )

@@ -123,16 +123,27 @@ describe("plan_required", () => {
     await w.pool.query(`update plans set deactivated_at = now() where id = $1`, [planId])
   })
 
-  it("credit_card_required still warns whenever a service asks: no forms of payment yet (issue 15)", async () => {
+  it("credit_card_required warns when a service asks and the person has no card on file, and not once they have one", async () => {
     const cards = await w.service({ require_cc: true })
     const personId = await w.person()
     await pack(personId)
-    const response = await w.server.request(
-      "GET",
-      `/api/v2/desk/event_occurrences/${await w.occurrence({ service: cards })}/enrollment_eligibilities?person_ids=${personId}`,
-      { token: w.ownerToken }
+    const occurrence = await w.occurrence({ service: cards })
+    const warnings = async () => {
+      const response = await w.server.request(
+        "GET",
+        `/api/v2/desk/event_occurrences/${occurrence}/enrollment_eligibilities?person_ids=${personId}`,
+        { token: w.ownerToken }
+      )
+      return response.json.enrollment_eligibilities[0].warnings.map((item: { code: string }) => item.code)
+    }
+    expect(await warnings()).toEqual(["credit_card_required"])
+    const business = await w.pool.query(`select business_id from people where id = $1`, [personId])
+    await w.pool.query(
+      `insert into forms_of_payment (business_id, person_id, type, autobill, gateway_token, card_type, last_four, expire_month, expire_year)
+       values ($1, $2, 'creditcard', true, 'tok_on_file', 'visa', '4242', 12, 2030)`,
+      [business.rows[0].business_id, personId]
     )
-    expect(response.json.enrollment_eligibilities[0].warnings.map((item: { code: string }) => item.code)).toEqual(["credit_card_required"])
+    expect(await warnings()).toEqual([])
   })
 })
 
