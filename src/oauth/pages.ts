@@ -1,4 +1,5 @@
 import { HttpServerResponse } from "effect/http"
+import { escapeHtml } from "../shared/html.ts"
 import { type MessageKey, type MessageParams, t } from "../shared/i18n.ts"
 import type { Locale } from "../shared/locale.ts"
 
@@ -13,8 +14,7 @@ export interface PageBranding {
   readonly logoUrl: string | null
 }
 
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
+const escape = escapeHtml
 
 const safeColor = (color: string | null) => (color && /^#[0-9a-fA-F]{3,8}$/.test(color) ? color : "#1f5f8b")
 
@@ -89,4 +89,4 @@ export const hidden = (fields: Readonly<Record<string, string | undefined>>) =>
 
 export const alert = (message: string) => `<div class="alert" role="alert">${message}</div>`
 export const notice = (message: string) => `<div class="notice" role="status">${message}</div>`
-export const escapeHtml = escape
+export { escapeHtml }

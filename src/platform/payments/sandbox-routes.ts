@@ -1,5 +1,6 @@
 import { Clock, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { escapeHtml, sandboxPage, sandboxProblem } from "../sandbox-page.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { checkCard } from "./cards.ts"
 import { formPath, setupIntentPath } from "./sandbox.ts"
@@ -12,47 +13,22 @@ import { SandboxGatewayStore } from "./sandbox-store.ts"
  * gave: the API reads the outcome there (step three). Plain HTML, every value escaped, no
  * scripts, nothing posted is ever echoed back or logged. English only: a developer's stand-in.
  */
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
+const escape = escapeHtml
 
 const NO_STORE = { "cache-control": "no-store", "referrer-policy": "no-referrer" }
 
-const page = (title: string, body: string, status = 200) =>
-  HttpServerResponse.text(
-    `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title>
-<style>
-  body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #f4f5f7; color: #1b1d21; }
-  main { max-width: 32rem; margin: 6vh auto; background: #fff; padding: 2rem; border-radius: 12px; box-shadow: 0 2px 12px #0002; }
-  label { display: block; margin-top: .8rem; font-weight: 600; }
+const LOOK = {
+  banner: "Sandbox payment gateway: use a test card such as 4242 4242 4242 4242; no money moves.",
+  width: "32rem",
+  style: `  label { display: block; margin-top: .8rem; font-weight: 600; }
   input { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; border: 1px solid #c9ccd1; border-radius: 6px; }
-  button { margin-top: 1.5rem; padding: .7rem 1.2rem; font: inherit; font-weight: 600; border: 0; border-radius: 6px; cursor: pointer; background: #1f5f8b; color: #fff; }
-  .sandbox { font-size: .85rem; color: #5b5f66; }
-</style>
-</head>
-<body>
-<main>
-<p class="sandbox">Sandbox payment gateway: use a test card such as 4242 4242 4242 4242; no money moves.</p>
-${body}
-</main>
-</body>
-</html>`,
-    {
-      contentType: "text/html; charset=utf-8",
-      status,
-      headers: {
-        ...NO_STORE,
-        "x-frame-options": "DENY",
-        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'"
-      }
-    }
-  )
+  button { margin-top: 1.5rem; }`,
+  csp: "form-action 'self'"
+}
 
-const problem = (message: string, status: number) => page("Card", `<h1>Card</h1>\n<p role="alert">${escape(message)}</p>`, status)
+const page = (title: string, body: string, status = 200) => sandboxPage({ ...LOOK, title, body, status })
+
+const problem = (message: string, status: number) => sandboxProblem(LOOK, "Card", message, status)
 
 const FIELDS: ReadonlyArray<readonly [string, string, string]> = [
   ["billing-cc-number", "Card number", "cc-number"],

@@ -1,5 +1,6 @@
 import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { escapeHtml, sandboxPage, sandboxProblem } from "../sandbox-page.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { type EnvelopeRow, SandboxEnvelopes, type SigningSession, sandboxPath, verifySession } from "./sandbox.ts"
 
@@ -9,48 +10,19 @@ import { type EnvelopeRow, SandboxEnvelopes, type SigningSession, sandboxPath, v
  * to the address the API asked for. Plain HTML, every value escaped, no scripts. A developer's
  * stand-in for a hosted provider, so its few words are English only.
  */
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
+const escape = escapeHtml
 
-const page = (title: string, body: string, status = 200) =>
-  HttpServerResponse.text(
-    `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title>
-<style>
-  body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #f4f5f7; color: #1b1d21; }
-  main { max-width: 40rem; margin: 6vh auto; background: #fff; padding: 2rem; border-radius: 12px; box-shadow: 0 2px 12px #0002; }
-  .document { white-space: pre-wrap; border: 1px solid #c9ccd1; border-radius: 6px; padding: 1rem; max-height: 50vh; overflow: auto; }
+const LOOK = {
+  banner: "Sandbox signing provider: nothing signed here is legally binding.",
+  width: "40rem",
+  style: `  .document { white-space: pre-wrap; border: 1px solid #c9ccd1; border-radius: 6px; padding: 1rem; max-height: 50vh; overflow: auto; }
   .actions { display: flex; gap: .75rem; margin-top: 1.5rem; }
-  button { padding: .7rem 1.2rem; font: inherit; font-weight: 600; border: 0; border-radius: 6px; cursor: pointer; background: #1f5f8b; color: #fff; }
-  button.secondary { background: #e3e5e8; color: #1b1d21; }
-  .sandbox { font-size: .85rem; color: #5b5f66; }
-</style>
-</head>
-<body>
-<main>
-<p class="sandbox">Sandbox signing provider: nothing signed here is legally binding.</p>
-${body}
-</main>
-</body>
-</html>`,
-    {
-      contentType: "text/html; charset=utf-8",
-      status,
-      headers: {
-        "cache-control": "no-store",
-        "x-frame-options": "DENY",
-        // The address carries where the browser goes next (with the caller's token): never leak it.
-        "referrer-policy": "no-referrer",
-        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
-      }
-    }
-  )
+  button.secondary { background: #e3e5e8; color: #1b1d21; }`
+}
 
-const problem = (message: string, status: number) => page("Signing", `<h1>Signing</h1>\n<p role="alert">${escape(message)}</p>`, status)
+const page = (title: string, body: string, status = 200) => sandboxPage({ ...LOOK, title, body, status })
+
+const problem = (message: string, status: number) => sandboxProblem(LOOK, "Signing", message, status)
 
 const SessionFields = Schema.Struct({
   return_to: Schema.String,
