@@ -1,0 +1,79 @@
+// DuckDB (≈ 30 MiB resident once loaded) is imported when a store is first opened, not with the
+// module: most processes that load this code never open one (an API process without reports).
+import type { DuckDBConnection } from "@duckdb/node-api"
+import * as fs from "node:fs"
+import { pipeline } from "node:stream/promises"
+import type pg from "pg"
+import { to as copyTo } from "pg-copy-streams"
+import type { StoreTable } from "./tables/types.ts"
+
+/**
+ * What a full rebuild and an incremental refresh share to move rows from PostgreSQL into the
+ * store: a REPEATABLE READ snapshot, `COPY ... TO STDOUT (FORMAT csv)` into a file, DuckDB's
+ * own reader over that file, and the clean-up of the files left behind.
+ */
+
+/** Transactions longer than this that commit after a sync's snapshot are caught by the nightly rebuild. */
+export const OVERLAP_MS = 2 * 60_000
+
+/** No extension is ever downloaded or loaded on demand: the store uses DuckDB's built-ins only. */
+export const DUCKDB_OPTIONS = { autoinstall_known_extensions: "false", autoload_known_extensions: "false" } as const
+
+/** Runs `body` in one snapshot of PostgreSQL; returns its result and the snapshot's clock. */
+export const inSnapshot = async <A>(client: pg.Client, body: () => Promise<A>): Promise<{ result: A; at: string }> => {
+  await client.query("begin isolation level repeatable read")
+  try {
+    // Instants are written as timestamptz text in UTC (tables.ts); the denormalizing joins and
+    // sorts of a full rebuild want more memory than a web request's default.
+    await client.query("set local timezone = 'UTC'")
+    await client.query("set local work_mem = '256MB'")
+    const { rows } = await client.query<{ now: Date }>("select now() as now")
+    const result = await body()
+    await client.query("commit")
+    return { result, at: rows[0]!.now.toISOString() }
+  } catch (error) {
+    await client.query("rollback").catch(() => {})
+    throw error
+  }
+}
+
+export const withDuckDB = async <A>(file: string, body: (connection: DuckDBConnection) => Promise<A>): Promise<A> => {
+  const { DuckDBInstance } = await import("@duckdb/node-api")
+  const instance = await DuckDBInstance.create(file, DUCKDB_OPTIONS)
+  try {
+    const connection = await instance.connect()
+    try {
+      return await body(connection)
+    } finally {
+      connection.closeSync()
+    }
+  } finally {
+    instance.closeSync()
+  }
+}
+
+/** Streams a PostgreSQL query into a CSV file; returns the row count. */
+export const copyToFile = async (client: pg.Client, select: string, file: string): Promise<number> => {
+  const stream = client.query(copyTo(`COPY (${select}) TO STDOUT (FORMAT csv)`))
+  await pipeline(stream, fs.createWriteStream(file))
+  return stream.rowCount
+}
+
+/**
+ * DuckDB's reader over PostgreSQL's CSV: explicit column types (nothing sniffed), and
+ * `allow_quoted_nulls = false` because PostgreSQL writes NULL as an empty field and the
+ * empty string as `""`.
+ */
+export const readCsv = (table: StoreTable, file: string) => {
+  const columns = table.columns.map(([name, type]) => `'${name}': '${type.replace(/ NOT NULL$/, "")}'`).join(", ")
+  return `SELECT * FROM read_csv(${literal(file)}, header = false, auto_detect = false, allow_quoted_nulls = false, ` +
+    `delim = ',', quote = '"', escape = '"', columns = {${columns}})`
+}
+
+/** A SQL string literal of one of our own paths. */
+export const literal = (text: string) => `'${text.replaceAll("'", "''")}'`
+
+export const removeFile = (file: string) => {
+  fs.rmSync(file, { force: true })
+  fs.rmSync(`${file}.wal`, { force: true })
+}

@@ -1,0 +1,164 @@
+import type { DuckDBConnection } from "@duckdb/node-api"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import type pg from "pg"
+import { copyToFile, inSnapshot, literal, OVERLAP_MS, readCsv, removeFile, withDuckDB } from "./copy.ts"
+import { type CurrentGeneration, nextGeneration, publish, removeOldGenerations, storeFile } from "./generations.ts"
+import { TABLES } from "./store-tables.ts"
+import type { SyncResult } from "./sync.ts"
+import { changedPeopleSql, clientsTable, customFieldsTable } from "./tables/clients.ts"
+import { enrollmentsTable } from "./tables/enrollments.ts"
+import { changedPlansSql, changedProductHoldersSql, turnedDayHoldersSql } from "./tables/plans.ts"
+import { eventOccurrenceStaffMembersTable } from "./tables/event-occurrence-staff-members.ts"
+import { changedOccurrencesSql, eventOccurrencesTable } from "./tables/event-occurrences.ts"
+import { changedPersonPlanSourcesSql, personPlansChangedWhere, personPlansScopeSql, personPlansTable } from "./tables/person-plans.ts"
+import { changedInvoicesSql, invoicesTable } from "./tables/invoices.ts"
+import type { StoreTable } from "./tables/types.ts"
+
+/**
+ * The incremental refresh: the rows that may have changed since the current generation's
+ * snapshot are read again and compared with the store's; only when they differ is the current
+ * file copied to a new generation, the rows replaced there, and it published.
+ */
+
+export const incrementalRefresh = async (client: pg.Client, dir: string, current: CurrentGeneration): Promise<SyncResult> => {
+  const since = new Date(Date.parse(current.synced_at) - OVERLAP_MS)
+  const csv: Record<string, string> = Object.fromEntries(TABLES.map((table) => [table.name, path.join(dir, `${table.name}-${process.pid}.csv`)]))
+  const occurrences = eventOccurrencesTable.name
+  const staff = eventOccurrenceStaffMembersTable.name
+  const enrollments = enrollmentsTable.name
+  const invoices = invoicesTable.name
+  const personPlans = personPlansTable.name
+  // The (business, plan) and (business, person) pairs whose person_plans rows are re-read.
+  const scopeCsv = path.join(dir, `person_plans_scope-${process.pid}.csv`)
+  try {
+    const { result: changed, at } = await inSnapshot(client, async () => {
+      await client.query("create temporary table report_changed_plans (business_id bigint, id bigint) on commit drop")
+      await client.query(`insert into report_changed_plans ${changedPlansSql}`, [since])
+      // Plans whose person_plans rows alone may have changed (terms, invoices): not the holders' enrollments.
+      await client.query("create temporary table report_changed_person_plans (business_id bigint, id bigint) on commit drop")
+      await client.query(`insert into report_changed_person_plans ${changedPersonPlanSourcesSql}`, [since])
+      await client.query("create temporary table report_changed_people (business_id bigint, id bigint) on commit drop")
+      await client.query(`insert into report_changed_people ${changedPeopleSql}`, [since])
+      // People whose client row alone may have changed (their enrollments did not): holders of
+      // plans whose product was edited, or whose plans' standing turned with the day.
+      await client.query("create temporary table report_changed_clients (business_id bigint, id bigint) on commit drop")
+      await client.query(`insert into report_changed_clients ${changedProductHoldersSql} union ${turnedDayHoldersSql}`, [since])
+      await client.query("create temporary table report_changed_occurrences (business_id bigint, id bigint) on commit drop")
+      await client.query(`insert into report_changed_occurrences ${changedOccurrencesSql}`, [since])
+      const changedOccurrence = "(o.business_id, o.id) in (select business_id, id from report_changed_occurrences)"
+      await client.query("create temporary table report_changed_invoices (business_id bigint, id bigint) on commit drop")
+      await client.query(`insert into report_changed_invoices ${changedInvoicesSql}`, [since])
+      return {
+        clients: await copyToFile(
+          client,
+          clientsTable.select(
+            "(p.business_id, p.id) in (select business_id, id from report_changed_people union select business_id, id from report_changed_clients)"
+          ),
+          csv.clients!
+        ),
+        custom_fields: await copyToFile(client, customFieldsTable.select("true"), csv.custom_fields!),
+        [occurrences]: await copyToFile(client, eventOccurrencesTable.select(changedOccurrence), csv[occurrences]!),
+        [staff]: await copyToFile(client, eventOccurrenceStaffMembersTable.select(changedOccurrence), csv[staff]!),
+        [enrollments]: await copyToFile(client, enrollmentsTable.select(changedOccurrence), csv[enrollments]!),
+        [personPlans]: await copyToFile(client, personPlansTable.select(personPlansChangedWhere), csv[personPlans]!),
+        scope: await copyToFile(client, personPlansScopeSql, scopeCsv),
+        [invoices]: await copyToFile(
+          client,
+          invoicesTable.select("(i.business_id, i.id) in (select business_id, id from report_changed_invoices)"),
+          csv[invoices]!
+        )
+      }
+    })
+
+    // Rows are replaced per changed person or occurrence: an occurrence's staff and enrollment
+    // rows all go together, so a staff member taken off it, or a deleted visit, disappears.
+    const inChangedOccurrences = (alias: string) =>
+      `EXISTS (SELECT 1 FROM fresh_${occurrences} f WHERE f.business_id = ${alias}.business_id AND f.event_occurrence_id = ${alias}.event_occurrence_id)`
+    const inPersonPlansScope = (alias: string) =>
+      `EXISTS (SELECT 1 FROM person_plans_scope s WHERE s.business_id = ${alias}.business_id AND (s.plan_id = ${alias}.plan_id OR s.person_id = ${alias}.person_id))`
+    const loadFresh = async (connection: DuckDBConnection, temporary: boolean) => {
+      for (const table of TABLES) {
+        await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE fresh_${table.name} AS ${readCsv(table, csv[table.name]!)}`)
+      }
+      await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE person_plans_scope AS ${readCsv(personPlansScopeTable, scopeCsv)}`)
+    }
+
+    // Compare with the store first: most minutes change nothing, and then no copy is made.
+    const differs = await withDuckDB(":memory:", async (connection) => {
+      await connection.run(`ATTACH ${literal(path.join(dir, current.file))} AS cur (READ_ONLY)`)
+      await loadFresh(connection, false)
+      const reader = await connection.runAndReadAll(`SELECT
+          (SELECT count(*) FROM (SELECT * FROM fresh_clients EXCEPT SELECT c.* FROM cur.clients c SEMI JOIN fresh_clients f ON f.key = c.key))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_custom_fields EXCEPT SELECT * FROM cur.custom_fields))
+        + (SELECT count(*) FROM (SELECT * FROM cur.custom_fields EXCEPT SELECT * FROM fresh_custom_fields))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${occurrences}
+                                 EXCEPT SELECT c.* FROM cur.${occurrences} c SEMI JOIN fresh_${occurrences} f ON f.key = c.key))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${staff} EXCEPT SELECT * FROM cur.${staff} c WHERE ${inChangedOccurrences("c")}))
+        + (SELECT count(*) FROM (SELECT * FROM cur.${staff} c WHERE ${inChangedOccurrences("c")} EXCEPT SELECT * FROM fresh_${staff}))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${enrollments} EXCEPT SELECT * FROM cur.${enrollments} c WHERE ${inChangedOccurrences("c")}))
+        + (SELECT count(*) FROM (SELECT * FROM cur.${enrollments} c WHERE ${inChangedOccurrences("c")} EXCEPT SELECT * FROM fresh_${enrollments}))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${personPlans} EXCEPT SELECT * FROM cur.${personPlans} c WHERE ${inPersonPlansScope("c")}))
+        + (SELECT count(*) FROM (SELECT * FROM cur.${personPlans} c WHERE ${inPersonPlansScope("c")} EXCEPT SELECT * FROM fresh_${personPlans}))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${invoices}
+                                 EXCEPT SELECT c.* FROM cur.${invoices} c SEMI JOIN fresh_${invoices} f ON f.key = c.key))`)
+      return Number(reader.getRows()[0]?.[0] ?? 0) > 0
+    })
+    if (!differs) {
+      // Only the watermark moves; readers keep the file they have.
+      publish(dir, { ...current, synced_at: at })
+      return {
+        outcome: "unchanged",
+        generation: current.generation,
+        rows: { clients: 0, [occurrences]: 0, [staff]: 0, [enrollments]: 0, [personPlans]: 0, [invoices]: 0 },
+        synced_at: at
+      }
+    }
+
+    const generation = nextGeneration(dir)
+    const target = path.join(dir, storeFile(generation))
+    try {
+      // A published generation is never written again: readers may hold it open.
+      fs.copyFileSync(path.join(dir, current.file), target)
+      await withDuckDB(target, async (connection) => {
+        await connection.run("BEGIN TRANSACTION")
+        await loadFresh(connection, true)
+        await connection.run("DELETE FROM clients WHERE key IN (SELECT key FROM fresh_clients)")
+        await connection.run("INSERT INTO clients SELECT * FROM fresh_clients")
+        await connection.run("DELETE FROM custom_fields")
+        await connection.run("INSERT INTO custom_fields SELECT * FROM fresh_custom_fields")
+        await connection.run(`DELETE FROM ${occurrences} WHERE key IN (SELECT key FROM fresh_${occurrences})`)
+        await connection.run(`INSERT INTO ${occurrences} SELECT * FROM fresh_${occurrences}`)
+        await connection.run(`DELETE FROM ${staff} WHERE ${inChangedOccurrences(staff)}`)
+        await connection.run(`INSERT INTO ${staff} SELECT * FROM fresh_${staff}`)
+        await connection.run(`DELETE FROM ${enrollments} WHERE ${inChangedOccurrences(enrollments)}`)
+        await connection.run(`INSERT INTO ${enrollments} SELECT * FROM fresh_${enrollments}`)
+        await connection.run(`DELETE FROM ${personPlans} WHERE ${inPersonPlansScope(personPlans)}`)
+        await connection.run(`INSERT INTO ${personPlans} SELECT * FROM fresh_${personPlans}`)
+        // Invoices are never deleted nor go back to the cart: a changed one is replaced by key.
+        await connection.run(`DELETE FROM ${invoices} WHERE key IN (SELECT key FROM fresh_${invoices})`)
+        await connection.run(`INSERT INTO ${invoices} SELECT * FROM fresh_${invoices}`)
+        await connection.run("COMMIT")
+        await connection.run("CHECKPOINT")
+      })
+    } catch (error) {
+      removeFile(target)
+      throw error
+    }
+    publish(dir, { ...current, generation, file: storeFile(generation), synced_at: at, mode: "incremental" })
+    removeOldGenerations(dir, generation)
+    const { custom_fields: _, scope: _scope, ...rows } = changed
+    return { outcome: "incremental", generation, rows, synced_at: at }
+  } finally {
+    for (const file of Object.values(csv)) removeFile(file)
+    removeFile(scopeCsv)
+  }
+}
+
+/** The CSV shape of person_plans' refresh scope (personPlansScopeSql). */
+const personPlansScopeTable: StoreTable = {
+  name: "person_plans_scope",
+  businessIdSql: "business_id",
+  columns: [["business_id", "BIGINT"], ["plan_id", "BIGINT"], ["person_id", "BIGINT"]],
+  select: () => personPlansScopeSql
+}
