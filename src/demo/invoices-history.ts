@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { localDateAt } from "../shared/zoned-time.ts"
+import { businessDay, hasRows } from "./business-day.ts"
 import { DEMO_PACK } from "./plans-history.ts"
 
 /**
@@ -199,29 +199,11 @@ const openInvoices = (businessId: number, today: string, now: Date, demoClientEm
     [businessId, today, now, demoClientEmail]
   )
 
-const hasInvoices = (businessId: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    SqlSchema.findAll({
-      Request: Schema.Number,
-      Result: N,
-      execute: (id) => sql`select 1 as n from invoices where business_id = ${id} limit 1`
-    })(businessId)).pipe(Effect.map((rows) => rows.length > 0))
-
-const timeZoneOf = (businessId: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    SqlSchema.findOne({
-      Request: Schema.Number,
-      Result: Schema.Struct({ time_zone: Schema.String }),
-      execute: (id) => sql`select time_zone from businesses where id = ${id}`
-    })(businessId)).pipe(Effect.map((row) => row.time_zone))
-
 /** Seeds the invoices while the demo has none; answers how many invoices and refunds it wrote. */
 export const seedDemoInvoices = (businessId: number, nowMs: number, demoClientEmail: string) =>
   Effect.gen(function* () {
-    if (yield* hasInvoices(businessId)) return { invoices: 0, refunds: 0 }
-    const now = new Date(nowMs)
-    const timeZone = yield* timeZoneOf(businessId)
-    const today = localDateAt(nowMs, timeZone)
+    if (yield* hasRows("invoices", businessId)) return { invoices: 0, refunds: 0 }
+    const { now, timeZone, today } = yield* businessDay(businessId, nowMs)
     const sold = yield* invoicePlans(businessId, now, timeZone)
     const refunds = yield* refundToCredit(businessId, today, now)
     const open = yield* openInvoices(businessId, today, now, demoClientEmail)

@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { addDays, localDateAt } from "../shared/zoned-time.ts"
+import { businessDay, hasRows } from "./business-day.ts"
+import { addDays } from "../shared/zoned-time.ts"
 
 /**
  * The demo's plans: members hold the Unlimited Monthly (the demo client too, so a
@@ -142,29 +143,11 @@ const insertPunches = (businessId: number, now: Date) =>
     [businessId, now]
   )
 
-const hasPlans = (businessId: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    SqlSchema.findAll({
-      Request: Schema.Number,
-      Result: N,
-      execute: (id) => sql`select 1 as n from plans where business_id = ${id} limit 1`
-    })(businessId)).pipe(Effect.map((rows) => rows.length > 0))
-
-const timeZoneOf = (businessId: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    SqlSchema.findOne({
-      Request: Schema.Number,
-      Result: Schema.Struct({ time_zone: Schema.String }),
-      execute: (id) => sql`select time_zone from businesses where id = ${id}`
-    })(businessId)).pipe(Effect.map((row) => row.time_zone))
-
 /** Seeds the plans while the demo has none; answers how many plans and punches it wrote. */
 export const seedDemoPlans = (businessId: number, nowMs: number, demoClientEmail: string) =>
   Effect.gen(function* () {
-    if (yield* hasPlans(businessId)) return { plans: 0, punches: 0 }
-    const now = new Date(nowMs)
-    const timeZone = yield* timeZoneOf(businessId)
-    const today = localDateAt(nowMs, timeZone)
+    if (yield* hasRows("plans", businessId)) return { plans: 0, punches: 0 }
+    const { now, timeZone, today } = yield* businessDay(businessId, nowMs)
     yield* ensureProducts(businessId)
     const plans = yield* insertPlans(businessId, today, now, demoClientEmail, timeZone)
     yield* insertHolds(businessId, addDays(today, 0), now)
