@@ -1,10 +1,12 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { apiOf } from "../shared/http-api.ts"
+import { createInvoice } from "./create.ts"
 import { InvoicesDeskApi } from "./desk.api.ts"
 import { InvoicesFrontApi } from "./front.api.ts"
 import { addItem, discountItem, getDiscount, prorateItem, removeDiscount, removeItem, removeProrate } from "./items.ts"
-import { clientCaller, createInvoice, getInvoice, listInvoices, staffCaller, updateInvoice } from "./service.ts"
+import { clientCaller, getInvoice, listInvoices, staffCaller } from "./service.ts"
+import { updateInvoice } from "./update.ts"
 
 export const InvoicesFrontLive = HttpApiBuilder.group(apiOf(InvoicesFrontApi), "invoicesFront", (handlers) =>
   handlers

@@ -8,7 +8,8 @@ import { InvoiceItemsRepo } from "./items-repo.ts"
 import { requireUnpaid } from "./paid-guard.ts"
 import { InvoicesRepo } from "./repo.ts"
 import type { DiscountInput, InvoiceRow, PlanProductInput, ProrateInput } from "./model.ts"
-import { type Caller, findInvoice, insertPlanned, invoiceAnswer, now, planItem, recompute, requireEditable } from "./service.ts"
+import { insertPlanned, planItem } from "./create.ts"
+import { type Caller, findInvoice, invoiceAnswer, now, recompute, requireEditable } from "./service.ts"
 import { adjustmentWire } from "./wire.ts"
 
 /**
