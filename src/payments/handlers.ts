@@ -3,7 +3,9 @@ import { HttpApiBuilder } from "effect/http-api"
 import { clientCaller, staffCaller } from "../invoices/service.ts"
 import { apiOf } from "../shared/http-api.ts"
 import { PaymentsDeskApi, PaymentsFrontApi } from "./api.ts"
-import { createPayment, createRefund, deletePayment, paymentFields, paymentMethods, voidPayment, voidRefund } from "./service.ts"
+import { createPayment, deletePayment, paymentFields, paymentMethods } from "./paying.ts"
+import { createRefund, voidRefund } from "./refunds.ts"
+import { voidPayment } from "./voids.ts"
 
 export const PaymentsFrontLive = HttpApiBuilder.group(apiOf(PaymentsFrontApi), "paymentsFront", (handlers) =>
   handlers
