@@ -1,4 +1,4 @@
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { InvoiceItemsRepo } from "../invoices/items-repo.ts"
@@ -12,7 +12,7 @@ import { AppConfig } from "../platform/config.ts"
 import { enqueueJob } from "../platform/jobs.ts"
 import { commitmentEnd } from "../plans/model.ts"
 import { t } from "../shared/i18n.ts"
-import { type BusinessRow, RequestContext } from "../shared/request-context.ts"
+import { type BusinessRow, RequestContext, jobRequestContext } from "../shared/request-context.ts"
 import { addDays, localDateAt } from "../shared/zoned-time.ts"
 import { ChargeMembershipPeriodJob } from "./jobs.ts"
 import { BillingRunsRepo, type MembershipRow } from "./repo.ts"
@@ -76,14 +76,8 @@ export const nextDuePeriod = (plan: MembershipRow, today: string): { readonly st
 /** A job has no request: links use the business's public host, messages its default locale. */
 const inBusiness = (business: BusinessRow) =>
   Effect.gen(function* () {
-    const neutral = yield* RequestContext
     const config = yield* AppConfig
-    const context = {
-      ...neutral,
-      business: Option.some(business),
-      origin: `https://${business.subdomain}.${config.baseDomain}`,
-      originalUrl: "/"
-    }
+    const context = yield* jobRequestContext(business, config.baseDomain)
     return <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       effect.pipe(Effect.provideService(CurrentBusiness, business), Effect.provideService(RequestContext, context))
   })

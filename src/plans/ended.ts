@@ -1,8 +1,8 @@
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { AppConfig } from "../platform/config.ts"
-import { type BusinessRow, RequestContext } from "../shared/request-context.ts"
+import { RequestContext, jobRequestContext } from "../shared/request-context.ts"
 import { localDateAt } from "../shared/zoned-time.ts"
 import { emitWebhookEvent } from "../webhooks/emit.ts"
 import { PlansRepo } from "./repo.ts"
@@ -20,18 +20,6 @@ import { planPayload } from "./service.ts"
 export const ENDED_TOPIC = "plan.ended"
 const BATCH = 100
 
-/** A job has no request: links use the business's public host, money its default locale. */
-const businessContext = (business: BusinessRow, baseDomain: string) =>
-  Effect.gen(function* () {
-    const neutral = yield* RequestContext
-    return {
-      ...neutral,
-      business: Option.some(business),
-      origin: `https://${business.subdomain}.${baseDomain}`,
-      originalUrl: "/"
-    }
-  })
-
 export const emitEndedPlans = Effect.fn("Plans.emitEnded")(function* () {
   const sql = yield* SqlClient.SqlClient
   const repo = yield* PlansRepo
@@ -39,7 +27,7 @@ export const emitEndedPlans = Effect.fn("Plans.emitEnded")(function* () {
   const now = yield* Clock.currentTimeMillis
   let announced = 0
   for (const business of yield* repo.dueBusinesses(new Date(now))) {
-    const context = yield* businessContext(business, config.baseDomain)
+    const context = yield* jobRequestContext(business, config.baseDomain)
     const today = localDateAt(now, business.time_zone)
     while (true) {
       const ids = yield* sql.withTransaction(

@@ -1,4 +1,4 @@
-import { Context, Option, Schema } from "effect"
+import { Context, Effect, Option, Schema } from "effect"
 import type { Locale } from "./locale.ts"
 
 /** A business as every request sees it: resolved once per request from the Host header. */
@@ -45,3 +45,18 @@ export const RequestContext = Context.Reference<RequestContextShape>("studio/Req
     clientId: Option.none()
   })
 })
+
+/**
+ * The request context of a job acting for a business: a job has no request, so links use the
+ * business's public host over https (production runs behind TLS) and messages the neutral
+ * locale it started with.
+ */
+export const jobRequestContext = (business: BusinessRow, baseDomain: string) =>
+  RequestContext.use((neutral) =>
+    Effect.succeed({
+      ...neutral,
+      business: Option.some(business),
+      origin: `https://${business.subdomain}.${baseDomain}`,
+      originalUrl: "/"
+    })
+  )

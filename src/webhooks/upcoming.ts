@@ -1,9 +1,9 @@
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { getDeskOccurrence } from "../event-occurrences/service.ts"
 import { AppConfig } from "../platform/config.ts"
-import { RequestContext, type BusinessRow } from "../shared/request-context.ts"
+import { RequestContext, jobRequestContext } from "../shared/request-context.ts"
 import { emitWebhookEvent } from "./emit.ts"
 import { WebhooksRepo } from "./repo.ts"
 
@@ -19,21 +19,6 @@ export const UPCOMING_TOPIC = "event_occurrence.upcoming"
 export const UPCOMING_WINDOW_HOURS = 24
 const BATCH = 100
 
-/**
- * The body is the desk `GET /api/v2/desk/event_occurrences/:id` answer. A job has no request,
- * so its links use the business's public host over https (production runs behind TLS).
- */
-const businessContext = (business: BusinessRow, baseDomain: string) =>
-  Effect.gen(function* () {
-    const neutral = yield* RequestContext
-    return {
-      ...neutral,
-      business: Option.some(business),
-      origin: `https://${business.subdomain}.${baseDomain}`,
-      originalUrl: "/"
-    }
-  })
-
 export const emitUpcomingOccurrences = Effect.fn("Webhooks.emitUpcoming")(function* () {
   const sql = yield* SqlClient.SqlClient
   const repo = yield* WebhooksRepo
@@ -42,7 +27,7 @@ export const emitUpcomingOccurrences = Effect.fn("Webhooks.emitUpcoming")(functi
   const window = { from: new Date(now), until: new Date(now + UPCOMING_WINDOW_HOURS * 3_600_000) }
   let announced = 0
   for (const business of yield* repo.subscribedBusinesses(UPCOMING_TOPIC)) {
-    const context = yield* businessContext(business, config.baseDomain)
+    const context = yield* jobRequestContext(business, config.baseDomain)
     while (true) {
       const ids = yield* sql.withTransaction(
         Effect.gen(function* () {
