@@ -3,7 +3,7 @@ import type pg from "pg"
 import { copyToFile, inSnapshot, OVERLAP_MS, readCsv, removeFile, withDuckDB } from "./copy.ts"
 import { nextGeneration, publish, removeOldGenerations, storeFile } from "./generations.ts"
 import { STORE_ROWS, STORE_SCHEMA, TABLES } from "./store-tables.ts"
-import type { SyncResult } from "./sync.ts"
+import type { SyncResult } from "./summary.ts"
 import { createTableSql } from "./tables/types.ts"
 
 /**

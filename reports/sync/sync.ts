@@ -1,4 +1,5 @@
 import * as fs from "node:fs"
+import type { SyncSummary } from "./summary.ts"
 import * as path from "node:path"
 import pg from "pg"
 import { fullRebuild } from "./full-rebuild.ts"
@@ -35,17 +36,9 @@ export interface SyncOptions {
   readonly mode: SyncMode
 }
 
-export interface SyncSummary {
-  /** `unchanged`: an incremental refresh that found nothing to apply. */
-  readonly outcome: "full" | "incremental" | "unchanged"
-  readonly generation: number
-  /** Rows written per table (the changed rows for an incremental refresh). */
-  readonly rows: Readonly<Record<string, number>>
-  readonly synced_at: string
-  readonly duration_ms: number
-}
 
 export { DUCKDB_OPTIONS, OVERLAP_MS } from "./copy.ts"
+export type { SyncResult, SyncSummary } from "./summary.ts"
 export { STORE_ROWS, STORE_SCHEMA } from "./store-tables.ts"
 
 export const syncReports = async (options: SyncOptions): Promise<SyncSummary> => {
@@ -77,7 +70,6 @@ export const syncReports = async (options: SyncOptions): Promise<SyncSummary> =>
 }
 
 /** What the full rebuild or the incremental refresh returns; the entry adds the duration. */
-export type SyncResult = Omit<SyncSummary, "duration_ms">
 
 /** A lock older than this was left by a sync that died: no sync runs this long. */
 const STALE_LOCK_MS = 30 * 60_000
