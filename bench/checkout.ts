@@ -1,11 +1,10 @@
 import * as fs from "node:fs"
-import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
 import pg from "pg"
-import type { EmbeddedServer } from "../src/platform/embedded-postgres.ts"
-import { type Child, freePort, startBenchDatabase, startChild } from "./support/processes.ts"
+import { freePort, startBenchDatabase, startChild } from "./support/processes.ts"
 import { seedBench } from "./support/seed.ts"
+import { benchRun, jsonPoster, log, root } from "./support/run.ts"
 
 /**
  * `npm run bench:checkout`: checkouts per second through the API. One checkout is
@@ -31,57 +30,9 @@ const PRICE_CENTS = 12000
 const BASE_DOMAIN = "localhost"
 const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--heap-growing-percent=50", "--no-allocation-site-pretenuring"]
 
-const root = path.resolve(import.meta.dirname, "..")
-const benchDir = path.join(root, ".data/bench-checkout")
-const dataDir = path.join(benchDir, "postgres")
-const log = (message: string) => process.stderr.write(`${message}\n`)
-
-let postgres: EmbeddedServer | undefined
-let service: Child | undefined
-const cleanUp = async () => {
-  await service?.stop().catch(() => {})
-  service = undefined
-  if (postgres) {
-    const server = postgres
-    postgres = undefined
-    await server.stop().catch(() => {})
-  }
-  fs.rmSync(benchDir, { recursive: true, force: true })
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    log(`\n${signal}: cleaning up`)
-    void cleanUp().finally(() => process.exit(130))
-  })
-}
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
-const post = (port: number, token: string, urlPath: string, body: unknown) =>
-  new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const payload = JSON.stringify(body)
-    const request = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        method: "POST",
-        path: urlPath,
-        agent,
-        headers: {
-          host: `demo.${BASE_DOMAIN}`,
-          authorization: `Bearer ${token}`,
-          "content-type": "application/json",
-          "content-length": String(Buffer.byteLength(payload))
-        }
-      },
-      (response) => {
-        const chunks: Array<Buffer> = []
-        response.on("data", (chunk: Buffer) => chunks.push(chunk))
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }))
-      }
-    )
-    request.on("error", reject)
-    request.end(payload)
-  })
+const run = benchRun("bench-checkout")
+const { benchDir, dataDir } = run
+const post = jsonPoster(CONCURRENCY, `demo.${BASE_DOMAIN}`)
 
 /**
  * Runs `task(i, worker)` with `CONCURRENCY` workers until `seconds` have passed; answers the
@@ -109,7 +60,7 @@ const main = async () => {
   const loadBefore = os.loadavg()[0]!
   fs.rmSync(benchDir, { recursive: true, force: true })
   log(`PostgreSQL: starting (${dataDir})`)
-  const { databaseUrl } = await startBenchDatabase(dataDir, (server) => (postgres = server))
+  const { databaseUrl } = await startBenchDatabase(dataDir, (server) => (run.postgres = server))
   const seed = await seedBench(databaseUrl)
   const pool = new pg.Pool({ connectionString: databaseUrl, max: CONCURRENCY + 2 })
   pool.on("error", () => {})
@@ -130,7 +81,7 @@ const main = async () => {
   const [business] = await one(`select currency_code from businesses where id = $1`, [businessId])
 
   const servicePort = await freePort(40000, 49999)
-  service = await startChild(
+  run.service = await startChild(
     "service",
     path.join(root, "bench/support/serve.ts"),
     { DATABASE_URL: databaseUrl, PORT: String(servicePort), BASE_DOMAIN, DATA_DIR: benchDir },
@@ -238,10 +189,10 @@ const main = async () => {
 }
 
 main()
-  .then(cleanUp)
+  .then(run.cleanUp)
   .catch(async (error) => {
     log(String(error instanceof Error ? error.stack : error))
-    if (service) log(service.stderr())
-    await cleanUp()
+    if (run.service) log(run.service.stderr())
+    await run.cleanUp()
     process.exit(1)
   })

@@ -1,0 +1,79 @@
+import * as fs from "node:fs"
+import * as http from "node:http"
+import * as path from "node:path"
+import type { EmbeddedServer } from "../../src/platform/embedded-postgres.ts"
+import type { Child } from "./processes.ts"
+
+/**
+ * What the write benchmarks (bookings, checkout) share: their folder under `.data`, one embedded
+ * PostgreSQL and one service process that are stopped and removed on exit or Ctrl-C, and a
+ * keep-alive JSON POST to the service as the demo business's staff.
+ */
+export const root = path.resolve(import.meta.dirname, "../..")
+export const log = (message: string) => process.stderr.write(`${message}\n`)
+
+export interface BenchRun {
+  readonly benchDir: string
+  readonly dataDir: string
+  postgres: EmbeddedServer | undefined
+  service: Child | undefined
+  readonly cleanUp: () => Promise<void>
+}
+
+export const benchRun = (name: string): BenchRun => {
+  const benchDir = path.join(root, ".data", name)
+  const run: BenchRun = {
+    benchDir,
+    dataDir: path.join(benchDir, "postgres"),
+    postgres: undefined,
+    service: undefined,
+    cleanUp: async () => {
+      await run.service?.stop().catch(() => {})
+      run.service = undefined
+      if (run.postgres) {
+        const server = run.postgres
+        run.postgres = undefined
+        await server.stop().catch(() => {})
+      }
+      fs.rmSync(benchDir, { recursive: true, force: true })
+    }
+  }
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      log(`\n${signal}: cleaning up`)
+      void run.cleanUp().finally(() => process.exit(130))
+    })
+  }
+  return run
+}
+
+/** POSTs JSON to the service with a bearer token on the business host, over `concurrency` keep-alive sockets. */
+export const jsonPoster = (concurrency: number, host: string) => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
+  return (port: number, token: string, urlPath: string, body: unknown) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const payload = JSON.stringify(body)
+      const request = http.request(
+        {
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path: urlPath,
+          agent,
+          headers: {
+            host,
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            "content-length": String(Buffer.byteLength(payload))
+          }
+        },
+        (response) => {
+          const chunks: Array<Buffer> = []
+          response.on("data", (chunk: Buffer) => chunks.push(chunk))
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }))
+        }
+      )
+      request.on("error", reject)
+      request.end(payload)
+    })
+}
