@@ -1,40 +1,19 @@
-import { Effect, Layer, ManagedRuntime } from "effect"
-import { HttpServer } from "effect/http"
-import { HttpServerLive } from "../../src/http.ts"
-import { BaseLive } from "../../src/layers.ts"
-import { AppConfig } from "../../src/platform/config.ts"
-import { makeRequester } from "../support/http.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { GatewayUnavailable, PaymentGateway } from "../../src/platform/payments/gateway.ts"
+import { type UnreachableGatewayServer, startUnreachableGateway } from "./unreachable-gateway.ts"
 import { createBusiness, createPerson, createToken } from "../support/factories.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
 
 /** A gateway that cannot be reached: every call asks to try later (422), never a 500, and writes nothing. */
-const unavailable = Effect.fail(new GatewayUnavailable({ reason: "connection refused" }))
-const UnreachableGateway = Layer.succeed(PaymentGateway)(
-  PaymentGateway.of({
-    startVaulting: () => unavailable,
-    vaultResult: () => unavailable,
-    charge: () => unavailable,
-    refund: () => unavailable,
-    void: () => unavailable,
-    createSetupIntent: () => unavailable,
-    setupIntentCard: () => unavailable
-  })
-)
 
 let server: TestServer
 /** The same service on the same database, its handlers given the unreachable gateway. */
-let down: { runtime: ManagedRuntime.ManagedRuntime<unknown, unknown>; request: ReturnType<typeof makeRequester> }
+let down: UnreachableGatewayServer
 let personId: number
 let staffToken: string
 
 beforeAll(async () => {
   server = await startTestServer()
-  const app = HttpServerLive.pipe(Layer.provide(UnreachableGateway), Layer.provideMerge(BaseLive(Layer.succeed(AppConfig)(server.config))))
-  const runtime = ManagedRuntime.make(app) as unknown as ManagedRuntime.ManagedRuntime<unknown, unknown>
-  const address = (await runtime.runPromise(HttpServer.HttpServer.use((http) => Effect.succeed(http.address)) as Effect.Effect<unknown>)) as object
-  down = { runtime, request: makeRequester("port" in address ? (address.port as number) : 0, server.config.baseDomain.replace(/^/, "demo.")) }
+  down = await startUnreachableGateway(server)
   const businessId = (await createBusiness(server.pool, { subdomain: "demo" })).id
   personId = (await createPerson(server.pool, businessId)).personId
   const staff = await createPerson(server.pool, businessId, { role: "owner" })

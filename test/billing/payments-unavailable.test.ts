@@ -1,34 +1,16 @@
-import { Effect, Layer, ManagedRuntime } from "effect"
-import { HttpServer } from "effect/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { HttpServerLive } from "../../src/http.ts"
-import { BaseLive } from "../../src/layers.ts"
-import { AppConfig } from "../../src/platform/config.ts"
-import { GatewayUnavailable, PaymentGateway } from "../../src/platform/payments/gateway.ts"
+import { type UnreachableGatewayServer, startUnreachableGateway } from "./unreachable-gateway.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { createBusiness, createPerson, createToken } from "../support/factories.ts"
-import { makeRequester } from "../support/http.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
 
 /**
  * Paying, refunding and voiding by card while the gateway cannot be reached: 422 asking to try
  * later, never a 500, and nothing written (no payment, no refund, no void, the invoice unpaid).
  */
-const unavailable = Effect.fail(new GatewayUnavailable({ reason: "connection refused" }))
-const UnreachableGateway = Layer.succeed(PaymentGateway)(
-  PaymentGateway.of({
-    startVaulting: () => unavailable,
-    vaultResult: () => unavailable,
-    charge: () => unavailable,
-    refund: () => unavailable,
-    void: () => unavailable,
-    createSetupIntent: () => unavailable,
-    setupIntentCard: () => unavailable
-  })
-)
 
 let server: TestServer
-let down: { runtime: ManagedRuntime.ManagedRuntime<unknown, unknown>; request: ReturnType<typeof makeRequester> }
+let down: UnreachableGatewayServer
 let businessId: number
 let personId: number
 let staffToken: string
@@ -36,10 +18,7 @@ let product: number
 
 beforeAll(async () => {
   server = await startTestServer()
-  const app = HttpServerLive.pipe(Layer.provide(UnreachableGateway), Layer.provideMerge(BaseLive(Layer.succeed(AppConfig)(server.config))))
-  const runtime = ManagedRuntime.make(app) as unknown as ManagedRuntime.ManagedRuntime<unknown, unknown>
-  const address = (await runtime.runPromise(HttpServer.HttpServer.use((http) => Effect.succeed(http.address)) as Effect.Effect<unknown>)) as object
-  down = { runtime, request: makeRequester("port" in address ? (address.port as number) : 0, server.config.baseDomain.replace(/^/, "demo.")) }
+  down = await startUnreachableGateway(server)
   businessId = (await createBusiness(server.pool, { subdomain: "demo" })).id
   personId = (await createPerson(server.pool, businessId)).personId
   const staff = await createPerson(server.pool, businessId, { role: "owner" })
