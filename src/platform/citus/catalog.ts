@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import pg from "pg"
 
 /**
  * The shape of the public schema as PostgreSQL's catalogs describe it: tables (ordinary and
@@ -22,7 +23,9 @@ export const CatalogConstraint = Schema.Struct({
   columns: Schema.Array(Schema.String),
   referenced_schema: Schema.NullOr(Schema.String),
   referenced_table: Schema.NullOr(Schema.String),
-  referenced_columns: Schema.NullOr(Schema.Array(Schema.String))
+  referenced_columns: Schema.NullOr(Schema.Array(Schema.String)),
+  /** As `pg_get_constraintdef` prints it, e.g. `FOREIGN KEY (business_id, x) REFERENCES t(business_id, id)`. */
+  definition: Schema.String
 })
 export type CatalogConstraint = typeof CatalogConstraint.Type
 
@@ -56,7 +59,8 @@ select con.conname::text as name, con.contype::text as type, c.relname::text as 
        case when con.contype = 'f' then
          array(select a.attname::text from unnest(con.confkey) with ordinality k(attnum, i)
                join pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.attnum order by k.i)
-       end as referenced_columns
+       end as referenced_columns,
+       pg_get_constraintdef(con.oid) as definition
 from pg_constraint con
 join pg_class c on c.oid = con.conrelid
 left join pg_class f on f.oid = con.confrelid
@@ -86,3 +90,14 @@ export const readCatalog = async (query: (sql: string) => Promise<ReadonlyArray<
   constraints: decodeConstraints(await query(CONSTRAINTS_SQL)),
   uniqueIndexes: decodeUniqueIndexes(await query(UNIQUE_INDEXES_SQL))
 })
+
+/** Reads the catalog of the database at `url` on a connection of its own. */
+export const readCatalogAt = async (url: string): Promise<Catalog> => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return await readCatalog(async (sql) => (await client.query(sql)).rows)
+  } finally {
+    await client.end()
+  }
+}
