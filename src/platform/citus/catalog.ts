@@ -33,10 +33,15 @@ export type CatalogConstraint = typeof CatalogConstraint.Type
 export const CatalogUniqueIndex = Schema.Struct({ name: Schema.String, table: Schema.String, columns: Schema.Array(Schema.String) })
 export type CatalogUniqueIndex = typeof CatalogUniqueIndex.Type
 
+/** A column filled by an identity or a sequence (`generated ... as identity`, `serial`, `nextval(...)`). */
+export const CatalogGeneratedColumn = Schema.Struct({ table: Schema.String, column: Schema.String, type: Schema.String })
+export type CatalogGeneratedColumn = typeof CatalogGeneratedColumn.Type
+
 export interface Catalog {
   readonly tables: ReadonlyArray<CatalogTable>
   readonly constraints: ReadonlyArray<CatalogConstraint>
   readonly uniqueIndexes: ReadonlyArray<CatalogUniqueIndex>
+  readonly generatedColumns: ReadonlyArray<CatalogGeneratedColumn>
 }
 
 const publicTable = (alias: string) =>
@@ -80,15 +85,26 @@ where ${publicTable("c")} and x.indisunique
   and not exists (select 1 from pg_constraint con where con.conindid = x.indexrelid and con.conrelid = x.indrelid and con.contype in ('p', 'u', 'x'))
 order by c.relname, i.relname`
 
+export const GENERATED_COLUMNS_SQL = `
+select c.relname::text as table, a.attname::text as column, format_type(a.atttypid, a.atttypmod) as type
+from pg_attribute a
+join pg_class c on c.oid = a.attrelid
+left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+where ${publicTable("c")} and a.attnum > 0 and not a.attisdropped
+  and (a.attidentity <> '' or pg_get_expr(d.adbin, d.adrelid) like 'nextval(%')
+order by 1, 2`
+
 const decodeTables = Schema.decodeUnknownSync(Schema.Array(CatalogTable))
 const decodeConstraints = Schema.decodeUnknownSync(Schema.Array(CatalogConstraint))
 const decodeUniqueIndexes = Schema.decodeUnknownSync(Schema.Array(CatalogUniqueIndex))
+const decodeGeneratedColumns = Schema.decodeUnknownSync(Schema.Array(CatalogGeneratedColumn))
 
 /** Reads the catalog through any client that runs one statement and gives back its rows. */
 export const readCatalog = async (query: (sql: string) => Promise<ReadonlyArray<unknown>>): Promise<Catalog> => ({
   tables: decodeTables(await query(TABLES_SQL)),
   constraints: decodeConstraints(await query(CONSTRAINTS_SQL)),
-  uniqueIndexes: decodeUniqueIndexes(await query(UNIQUE_INDEXES_SQL))
+  uniqueIndexes: decodeUniqueIndexes(await query(UNIQUE_INDEXES_SQL)),
+  generatedColumns: decodeGeneratedColumns(await query(GENERATED_COLUMNS_SQL))
 })
 
 /** Reads the catalog of the database at `url` on a connection of its own. */

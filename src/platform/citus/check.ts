@@ -10,7 +10,9 @@ import { DISTRIBUTION_COLUMN, NON_TENANT_TABLES, type Placement } from "./tables
  * - a foreign key between distributed tables pairs their distribution columns, so the rows it
  *   joins live on one node; a distributed table may reference a reference table, never a
  *   coordinator-local one; reference and coordinator-local tables never reference distributed ones,
- *   and reference tables never coordinator-local ones (they are copied to nodes that lack them).
+ *   and reference tables never coordinator-local ones (they are copied to nodes that lack them);
+ * - a distributed table's identity and sequence columns are bigint: Citus gives each node its own
+ *   range of a bigint sequence (from the high bits), which a smaller type cannot hold.
  */
 
 export type TableRole = "distributed" | Placement | "unlisted"
@@ -66,6 +68,12 @@ export const checkSchema = (catalog: Catalog): ReadonlyArray<string> => {
     if (role(index.table) !== "distributed") continue
     if (!index.columns.includes(DISTRIBUTION_COLUMN)) {
       problems.push(`unique index ${index.name} on ${index.table} (${index.columns.join(", ")}) omits ${DISTRIBUTION_COLUMN}`)
+    }
+  }
+
+  for (const generated of catalog.generatedColumns) {
+    if (role(generated.table) === "distributed" && generated.type !== "bigint") {
+      problems.push(`column ${generated.table}.${generated.column} is filled by an identity or sequence but is ${generated.type}, not bigint`)
     }
   }
 
