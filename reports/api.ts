@@ -44,23 +44,31 @@ export const QueryResponse = Schema.Struct({
 }).annotate({ title: "ReportQueryResult" })
 export type QueryResponse = typeof QueryResponse.Type
 
+const queryEndpoint = {
+  params: {
+    resource: Schema.String.annotate({ description: `One of: ${REPORT_RESOURCES.join(", ")}` })
+  },
+  // JSON:API's media type, and plain JSON for clients that send that.
+  payload: [QueryDocument.pipe(HttpApiSchema.asJson({ contentType: JSON_API })), QueryDocument],
+  success: QueryResponse,
+  error: [BadRequest, Forbidden, NotFound, Unprocessable, TooManyRequests, ReportsUnavailable]
+} as const
+
 export const ReportsApi = HttpApiGroup.make("reports")
   .add(
-    HttpApiEndpoint.post("query", "/desk/api/v3/reports/:resource/queries", {
-      params: {
-        resource: Schema.String.annotate({ description: `One of: ${REPORT_RESOURCES.join(", ")}` })
-      },
-      // JSON:API's media type, and plain JSON for clients that send that.
-      payload: [QueryDocument.pipe(HttpApiSchema.asJson({ contentType: JSON_API })), QueryDocument],
-      success: QueryResponse,
-      error: [BadRequest, Forbidden, NotFound, Unprocessable, TooManyRequests, ReportsUnavailable]
-    }).annotateMerge(
+    HttpApiEndpoint.post("query", "/desk/api/v3/reports/:resource/queries", queryEndpoint).annotateMerge(
       docs(
         "Query a report",
         "Detail rows without `group`, summary rows with it. Owners may query; other staff members when an owner grants access. " +
           "Limited to 60 queries a minute per token and per IP (`RateLimit-*` headers). Resources whose data does not exist yet " +
           "answer 422."
       )
+    )
+  )
+  .add(
+    // The public reporting examples also post to this shorter path (compatibility.md): same query.
+    HttpApiEndpoint.post("queryShort", "/api/v3/:resource/queries", queryEndpoint).annotateMerge(
+      docs("Query a report (short path)", "The same query as `/desk/api/v3/reports/{resource}/queries`.")
     )
   )
   .middleware(DeskAccess)

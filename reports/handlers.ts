@@ -8,6 +8,7 @@ import { RateLimiter, rateLimitHeaders, rateLimitedResponse } from "../src/platf
 import { BadRequest, Forbidden, NotFound, Unprocessable } from "../src/shared/errors.ts"
 import { RequestContext } from "../src/shared/request-context.ts"
 import { JSON_API, QueryResponse, ReportsApi, ReportsUnavailable } from "./api.ts"
+import { QueryDocument } from "./grammar.ts"
 import { queryReport } from "./service.ts"
 
 /**
@@ -40,8 +41,7 @@ const rateLimit = (request: HttpServerRequest.HttpServerRequest) =>
 const errorsResponse = (status: number, errors: ReadonlyArray<string>, headers: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe({ errors }, { status, headers, contentType: JSON_API })
 
-export const ReportsLive = HttpApiBuilder.group(apiOf(ReportsApi), "reports", (handlers) =>
-  handlers.handle("query", ({ params, payload, request }) =>
+const answer = ({ params, payload, request }: { params: { readonly resource: string }; payload: typeof QueryDocument.Type; request: HttpServerRequest.HttpServerRequest }) =>
     Effect.gen(function* () {
       const decision = yield* rateLimit(request)
       const headers = rateLimitHeaders(decision)
@@ -55,4 +55,6 @@ export const ReportsLive = HttpApiBuilder.group(apiOf(ReportsApi), "reports", (h
         })
       )
     })
-  ))
+
+export const ReportsLive = HttpApiBuilder.group(apiOf(ReportsApi), "reports", (handlers) =>
+  handlers.handle("query", answer).handle("queryShort", answer))

@@ -3,6 +3,8 @@ import { enrollmentsCatalog } from "./enrollments.ts"
 import { eventOccurrenceStaffMembersCatalog } from "./event-occurrence-staff-members.ts"
 import { eventOccurrencesCatalog } from "./event-occurrences.ts"
 import { invoicesCatalog } from "./invoices.ts"
+import { invoiceItemsCatalog } from "./invoice-items.ts"
+import { invoiceItemTransactionsCatalog } from "./invoice-item-transactions.ts"
 import { personPlansCatalog } from "./person-plans.ts"
 import type { ResourceCatalog } from "./types.ts"
 
@@ -36,8 +38,8 @@ const statuses: Record<ReportResource, ResourceStatus> = {
   enrollments: { _tag: "Available", catalog: enrollmentsCatalog },
   event_occurrence_staff_members: { _tag: "Available", catalog: eventOccurrenceStaffMembersCatalog },
   event_occurrences: { _tag: "Available", catalog: eventOccurrencesCatalog },
-  invoice_items: { _tag: "Pending", waitsFor: "billing" },
-  invoice_item_transactions: { _tag: "Pending", waitsFor: "billing" },
+  invoice_items: { _tag: "Available", catalog: invoiceItemsCatalog },
+  invoice_item_transactions: { _tag: "Available", catalog: invoiceItemTransactionsCatalog },
   invoices: { _tag: "Available", catalog: invoicesCatalog },
   monthly_business_metrics: { _tag: "Pending", waitsFor: "billing" },
   pays: { _tag: "Pending", waitsFor: "billing" },

@@ -17,7 +17,7 @@ import { createTableSql } from "./tables/types.ts"
  * part is loaded sorted by business, so a query's business filter skips the other businesses'
  * row groups (DuckDB's zone maps).
  */
-const PARTS: Readonly<Record<string, number>> = { enrollments: 4, clients: 2 }
+const PARTS: Readonly<Record<string, number>> = { enrollments: 4, clients: 2, invoice_items: 2, invoice_item_transactions: 2 }
 
 /** `ids` in at most `count` consecutive runs of about equal length (one run: the whole table). */
 const partition = (ids: ReadonlyArray<string>, count: number): ReadonlyArray<ReadonlyArray<string>> => {

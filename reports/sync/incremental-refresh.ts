@@ -13,6 +13,8 @@ import { eventOccurrenceStaffMembersTable } from "./tables/event-occurrence-staf
 import { changedOccurrencesSql, eventOccurrencesTable } from "./tables/event-occurrences.ts"
 import { changedPersonPlanSourcesSql, personPlansChangedWhere, personPlansScopeSql, personPlansTable } from "./tables/person-plans.ts"
 import { changedInvoicesSql, invoicesTable } from "./tables/invoices.ts"
+import { invoiceItemsTable } from "./tables/invoice-items.ts"
+import { invoiceItemTransactionsTable } from "./tables/invoice-item-transactions.ts"
 import type { StoreTable } from "./tables/types.ts"
 
 /**
@@ -31,6 +33,12 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
   const personPlans = personPlansTable.name
   // The (business, plan) and (business, person) pairs whose person_plans rows are re-read.
   const scopeCsv = path.join(dir, `person_plans_scope-${process.pid}.csv`)
+  // The changed invoices: all their item and transaction rows are replaced (a canceled item or
+  // an invoice's last item gone leaves no fresh row to replace its old one by key).
+  const items = invoiceItemsTable.name
+  const transactions = invoiceItemTransactionsTable.name
+  const invoiceScopeCsv = path.join(dir, `invoice_scope-${process.pid}.csv`)
+  const changedInvoice = "(i.business_id, i.id) in (select business_id, id from report_changed_invoices)"
   try {
     const { result: changed, at } = await inSnapshot(client, async () => {
       await client.query("create temporary table report_changed_plans (business_id bigint, id bigint) on commit drop")
@@ -63,11 +71,10 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         [enrollments]: await copyToFile(client, enrollmentsTable.select(changedOccurrence), csv[enrollments]!),
         [personPlans]: await copyToFile(client, personPlansTable.select(personPlansChangedWhere), csv[personPlans]!),
         scope: await copyToFile(client, personPlansScopeSql, scopeCsv),
-        [invoices]: await copyToFile(
-          client,
-          invoicesTable.select("(i.business_id, i.id) in (select business_id, id from report_changed_invoices)"),
-          csv[invoices]!
-        )
+        [invoices]: await copyToFile(client, invoicesTable.select(changedInvoice), csv[invoices]!),
+        [items]: await copyToFile(client, invoiceItemsTable.select(changedInvoice), csv[items]!),
+        [transactions]: await copyToFile(client, invoiceItemTransactionsTable.select(changedInvoice), csv[transactions]!),
+        invoiceScope: await copyToFile(client, "select business_id, id as invoice_id from report_changed_invoices", invoiceScopeCsv)
       }
     })
 
@@ -77,11 +84,14 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
       `EXISTS (SELECT 1 FROM fresh_${occurrences} f WHERE f.business_id = ${alias}.business_id AND f.event_occurrence_id = ${alias}.event_occurrence_id)`
     const inPersonPlansScope = (alias: string) =>
       `EXISTS (SELECT 1 FROM person_plans_scope s WHERE s.business_id = ${alias}.business_id AND (s.plan_id = ${alias}.plan_id OR s.person_id = ${alias}.person_id))`
+    const inInvoiceScope = (alias: string) =>
+      `EXISTS (SELECT 1 FROM invoice_scope s WHERE s.business_id = ${alias}.business_id AND s.invoice_id = ${alias}.invoice_id)`
     const loadFresh = async (connection: DuckDBConnection, temporary: boolean) => {
       for (const table of TABLES) {
         await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE fresh_${table.name} AS ${readCsv(table, csv[table.name]!)}`)
       }
       await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE person_plans_scope AS ${readCsv(personPlansScopeTable, scopeCsv)}`)
+      await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE invoice_scope AS ${readCsv(invoiceScopeTable, invoiceScopeCsv)}`)
     }
 
     // Compare with the store first: most minutes change nothing, and then no copy is made.
@@ -101,7 +111,11 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         + (SELECT count(*) FROM (SELECT * FROM fresh_${personPlans} EXCEPT SELECT * FROM cur.${personPlans} c WHERE ${inPersonPlansScope("c")}))
         + (SELECT count(*) FROM (SELECT * FROM cur.${personPlans} c WHERE ${inPersonPlansScope("c")} EXCEPT SELECT * FROM fresh_${personPlans}))
         + (SELECT count(*) FROM (SELECT * FROM fresh_${invoices}
-                                 EXCEPT SELECT c.* FROM cur.${invoices} c SEMI JOIN fresh_${invoices} f ON f.key = c.key))`)
+                                 EXCEPT SELECT c.* FROM cur.${invoices} c SEMI JOIN fresh_${invoices} f ON f.key = c.key))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${items} EXCEPT SELECT * FROM cur.${items} c WHERE ${inInvoiceScope("c")}))
+        + (SELECT count(*) FROM (SELECT * FROM cur.${items} c WHERE ${inInvoiceScope("c")} EXCEPT SELECT * FROM fresh_${items}))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${transactions} EXCEPT SELECT * FROM cur.${transactions} c WHERE ${inInvoiceScope("c")}))
+        + (SELECT count(*) FROM (SELECT * FROM cur.${transactions} c WHERE ${inInvoiceScope("c")} EXCEPT SELECT * FROM fresh_${transactions}))`)
       return Number(reader.getRows()[0]?.[0] ?? 0) > 0
     })
     if (!differs) {
@@ -110,7 +124,7 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
       return {
         outcome: "unchanged",
         generation: current.generation,
-        rows: { clients: 0, [occurrences]: 0, [staff]: 0, [enrollments]: 0, [personPlans]: 0, [invoices]: 0 },
+        rows: { clients: 0, [occurrences]: 0, [staff]: 0, [enrollments]: 0, [personPlans]: 0, [invoices]: 0, [items]: 0, [transactions]: 0 },
         synced_at: at
       }
     }
@@ -138,6 +152,10 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         // Invoices are never deleted nor go back to the cart: a changed one is replaced by key.
         await connection.run(`DELETE FROM ${invoices} WHERE key IN (SELECT key FROM fresh_${invoices})`)
         await connection.run(`INSERT INTO ${invoices} SELECT * FROM fresh_${invoices}`)
+        await connection.run(`DELETE FROM ${items} WHERE ${inInvoiceScope(items)}`)
+        await connection.run(`INSERT INTO ${items} SELECT * FROM fresh_${items}`)
+        await connection.run(`DELETE FROM ${transactions} WHERE ${inInvoiceScope(transactions)}`)
+        await connection.run(`INSERT INTO ${transactions} SELECT * FROM fresh_${transactions}`)
         await connection.run("COMMIT")
         await connection.run("CHECKPOINT")
       })
@@ -147,11 +165,12 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
     }
     publish(dir, { ...current, generation, file: storeFile(generation), synced_at: at, mode: "incremental" })
     removeOldGenerations(dir, generation)
-    const { custom_fields: _, scope: _scope, ...rows } = changed
+    const { custom_fields: _, scope: _scope, invoiceScope: _invoiceScope, ...rows } = changed
     return { outcome: "incremental", generation, rows, synced_at: at }
   } finally {
     for (const file of Object.values(csv)) removeFile(file)
     removeFile(scopeCsv)
+    removeFile(invoiceScopeCsv)
   }
 }
 
@@ -161,4 +180,12 @@ const personPlansScopeTable: StoreTable = {
   businessIdSql: "business_id",
   columns: [["business_id", "BIGINT"], ["plan_id", "BIGINT"], ["person_id", "BIGINT"]],
   select: () => personPlansScopeSql
+}
+
+/** The CSV shape of the invoice tables' refresh scope (the changed invoices). */
+const invoiceScopeTable: StoreTable = {
+  name: "invoice_scope",
+  businessIdSql: "business_id",
+  columns: [["business_id", "BIGINT"], ["invoice_id", "BIGINT"]],
+  select: () => "select business_id, id as invoice_id from report_changed_invoices"
 }

@@ -5,6 +5,8 @@ import { eventOccurrenceStaffMembersTable } from "./tables/event-occurrence-staf
 import { eventOccurrencesTable } from "./tables/event-occurrences.ts"
 import { personPlansTable } from "./tables/person-plans.ts"
 import { invoicesTable } from "./tables/invoices.ts"
+import { invoiceItemsTable } from "./tables/invoice-items.ts"
+import { invoiceItemTransactionsTable } from "./tables/invoice-item-transactions.ts"
 import { createTableSql, type StoreTable } from "./tables/types.ts"
 
 /** The store's tables, in the order a full rebuild creates and loads them. */
@@ -15,7 +17,9 @@ export const TABLES: ReadonlyArray<StoreTable> = [
   eventOccurrenceStaffMembersTable,
   enrollmentsTable,
   personPlansTable,
-  invoicesTable
+  invoicesTable,
+  invoiceItemsTable,
+  invoiceItemTransactionsTable
 ]
 
 const digest = (parts: ReadonlyArray<string>) => createHash("sha256").update(parts.join(";")).digest("hex").slice(0, 16)
