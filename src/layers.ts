@@ -40,6 +40,7 @@ import { AccountBalancesLive } from "./payments/balances-live.ts"
 import { InvoicePaymentsLive } from "./payments/wire.ts"
 import { PaymentsRepo } from "./payments/repo.ts"
 import { BillingRunsRepo } from "./billing-runs/repo.ts"
+import { StaffPayRepo } from "./staff-pay/repo.ts"
 import { InvoiceItemsRepo } from "./invoices/items-repo.ts"
 import { FutureVisitsLive } from "./visits/future-visits-live.ts"
 import { WaitlistEntriesLive } from "./waitlists/entries-live.ts"
@@ -137,7 +138,9 @@ const RepositoriesLive = Layer.mergeAll(
   // Billing: payments, refunds and account credit
   PaymentsRepo.layer,
   // Billing: automatic membership billing
-  BillingRunsRepo.layer
+  BillingRunsRepo.layer,
+  // Staff pay
+  StaffPayRepo.layer
 ).pipe(
   Layer.provide(WaitlistEntriesLive.pipe(Layer.provide(WaitlistsRepo.layer))),
   // Ports lower domains declare and billing answers: visits' VisitPayments (auto-pay),

@@ -31,6 +31,9 @@ import { PruneIdempotencyKeysJob, pruneIdempotencyKeysTask } from "./tasks/prune
 import { BillMembershipsJob, billMembershipsTask } from "./tasks/bill_memberships.ts"
 import { chargeMembershipPeriodTask } from "./tasks/charge_membership_period.ts"
 import { ChargeMembershipPeriodJob } from "../src/billing-runs/jobs.ts"
+import { CreateSalePaysJob, CreateServicePaysJob } from "../src/staff-pay/jobs.ts"
+import { createSalePaysTask } from "./tasks/create_sale_pays.ts"
+import { createServicePaysTask } from "./tasks/create_service_pays.ts"
 
 /**
  * Every background job: one task a file under workers/tasks, registered here under its job's
@@ -55,7 +58,9 @@ export const tasks = {
   [CancelAbandonedCartsJob.name]: cancelAbandonedCartsTask,
   [PruneIdempotencyKeysJob.name]: pruneIdempotencyKeysTask,
   [BillMembershipsJob.name]: billMembershipsTask,
-  [ChargeMembershipPeriodJob.name]: chargeMembershipPeriodTask
+  [ChargeMembershipPeriodJob.name]: chargeMembershipPeriodTask,
+  [CreateServicePaysJob.name]: createServicePaysTask,
+  [CreateSalePaysJob.name]: createSalePaysTask
 } satisfies Record<string, (payload: unknown) => Effect.Effect<void, unknown, WorkerServices>>
 
 /** What tasks may use: everything the HTTP handlers have. */

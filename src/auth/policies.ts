@@ -42,3 +42,10 @@ export const requireAuthorOrManager = (authorPersonId: number | null) =>
     }
     return staff
   })
+
+/** Standard staff, managers, owners and the primary owner (not limited or demoted staff). */
+export const requireStandardOrHigher = Effect.gen(function* () {
+  const staff = yield* CurrentStaff
+  if (rank[staff.role] < rank.standard) return yield* fail(Forbidden, { key: "standard_staff_required" })
+  return staff
+})

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { DeskAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
-import { BadRequest, NotFound } from "../shared/errors.ts"
+import { BadRequest, Forbidden, NotFound, Unprocessable } from "../shared/errors.ts"
 import { IdFromString } from "../shared/schemas.ts"
 import {
   EventOccurrenceDesk,
@@ -44,6 +44,22 @@ export const EventOccurrencesDeskApi = HttpApiGroup.make("eventOccurrencesDesk")
       success: Schema.Struct({ event_occurrences: Schema.Array(EventOccurrenceDeskOne) }),
       error: NotFound
     }).annotateMerge(docs("Get an event occurrence", "In any state, with its roster and visits."))
+  )
+  .add(
+    HttpApiEndpoint.put("update", "/api/v2/desk/event_occurrences/:id", {
+      params: { id: IdFromString },
+      payload: Schema.Struct({
+        attendance_complete: Schema.Literal(true).annotate({ description: "true completes the occurrence's attendance (it cannot be reopened)" })
+      }),
+      success: Schema.Struct({ event_occurrences: Schema.Array(EventOccurrenceDeskOne) }),
+      error: [BadRequest, Forbidden, NotFound, Unprocessable]
+    }).annotateMerge(
+      docs(
+        "Complete an event occurrence's attendance",
+        "Not in the spec: `{\"attendance_complete\": true}` marks the roster final (standard staff, managers and owners; an active " +
+          "occurrence only; repeating it changes nothing). Each staff member with a pay rate then gets a pending service pay."
+      )
+    )
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Event occurrences (staff mode)"))

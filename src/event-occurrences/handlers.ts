@@ -4,6 +4,7 @@ import { apiOf } from "../shared/http-api.ts"
 import { EventOccurrencesFrontApi } from "./front.api.ts"
 import { EventOccurrencesDeskApi } from "./desk.api.ts"
 import { clientAudience, staffAudience } from "../services/service.ts"
+import { completeAttendance } from "../staff-pay/attendance.ts"
 import { getDeskOccurrence, getFrontOccurrence, listOccurrences, summarizeOccurrences } from "./service.ts"
 
 export const EventOccurrencesFrontLive = HttpApiBuilder.group(apiOf(EventOccurrencesFrontApi), "eventOccurrencesFront", (handlers) =>
@@ -16,4 +17,5 @@ export const EventOccurrencesDeskLive = HttpApiBuilder.group(apiOf(EventOccurren
   handlers
     .handle("list", ({ query }) => listOccurrences(query, staffAudience))
     .handle("summary", ({ query }) => summarizeOccurrences(query, staffAudience))
-    .handle("get", ({ params }) => getDeskOccurrence(params.id)))
+    .handle("get", ({ params }) => getDeskOccurrence(params.id))
+    .handle("update", ({ params }) => completeAttendance(params.id)))

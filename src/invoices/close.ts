@@ -3,6 +3,7 @@ import { CurrentBusiness } from "../auth/tenant.ts"
 import { completeInvoicedBooking } from "../bookings/service.ts"
 import { createPersonPlan } from "../plans/packs.ts"
 import { commitmentEnd } from "../plans/model.ts"
+import { enqueueSalePays } from "../staff-pay/service.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import type { InvoiceRow } from "./model.ts"
 import { InvoicesRepo } from "./repo.ts"
@@ -62,4 +63,6 @@ export const closeInvoice = Effect.fn("Invoices.close")(function* (invoice: Invo
   }
   if (invoice.booking_id !== null) yield* completeInvoicedBooking(business.id, invoice.booking_id)
   yield* repo.setState(business.id, invoice.id, "closed", at)
+  // The commission recipient's pay, recorded by a job that commits with the closing.
+  if (invoice.commission_recipient_id !== null) yield* enqueueSalePays(business.id, invoice.id)
 })

@@ -64,6 +64,8 @@ export const de: Catalog = {
   staff_role_required: "Ihre Mitarbeiterrolle erlaubt diese Aktion nicht",
   owner_required: "Nur Inhaber des Unternehmens dürfen dies tun",
   manager_required: "Nur Manager oder Inhaber des Unternehmens dürfen dies tun",
+  standard_staff_required: "Nur Standard-Mitarbeiter, Manager und Inhaber des Unternehmens dürfen dies tun",
+  attendance_not_active: "Veranstaltungstermin %{id} ist %{state}: Die Anwesenheit kann nur für einen aktiven Termin abgeschlossen werden",
   author_or_manager_required: "Nur der Verfasser, ein Manager oder ein Inhaber darf dies tun",
   // Mail
   mail_password_reset_subject: "Passwort zurücksetzen",

@@ -67,6 +67,8 @@ export const en = {
   staff_role_required: "Your staff role does not allow this action",
   owner_required: "Only an owner of the business may do this",
   manager_required: "Only a manager or an owner of the business may do this",
+  standard_staff_required: "Only standard staff, managers and owners of the business may do this",
+  attendance_not_active: "Event occurrence %{id} is %{state}: attendance can only be completed for an active occurrence",
   author_or_manager_required: "Only its author, a manager or an owner may do this",
   // Mail
   mail_password_reset_subject: "Reset your password",

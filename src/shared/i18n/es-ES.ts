@@ -64,6 +64,8 @@ export const esES: Catalog = {
   staff_role_required: "Tu rol de personal no permite realizar esta acción",
   owner_required: "Solo un propietario del negocio puede hacer esto",
   manager_required: "Solo un gerente o un propietario del negocio puede hacer esto",
+  standard_staff_required: "Solo el personal estándar, los gerentes y los propietarios del negocio pueden hacer esto",
+  attendance_not_active: "La sesión %{id} está %{state}: la asistencia solo se puede completar en una sesión activa",
   author_or_manager_required: "Solo su autor, un gerente o un propietario puede hacer esto",
   // Mail
   mail_password_reset_subject: "Restablece tu contraseña",

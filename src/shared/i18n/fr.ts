@@ -64,6 +64,8 @@ export const fr: Catalog = {
   staff_role_required: "Votre rôle au sein de l'équipe ne permet pas d'effectuer cette action",
   owner_required: "Seul un propriétaire de l'entreprise peut effectuer cette action",
   manager_required: "Seul un responsable ou un propriétaire de l'entreprise peut effectuer cette action",
+  standard_staff_required: "Seuls le personnel standard, les responsables et les propriétaires de l'entreprise peuvent effectuer cette action",
+  attendance_not_active: "La séance %{id} est %{state} : la présence ne peut être clôturée que pour une séance active",
   author_or_manager_required: "Seuls son auteur, un responsable ou un propriétaire peuvent effectuer cette action",
   // Mail
   mail_password_reset_subject: "Réinitialisation de votre mot de passe",

@@ -64,6 +64,8 @@ export const ltLT: Catalog = {
   staff_role_required: "Jūsų darbuotojo vaidmuo neleidžia atlikti šio veiksmo",
   owner_required: "Tai gali atlikti tik įmonės savininkas",
   manager_required: "Tai gali atlikti tik įmonės vadovas arba savininkas",
+  standard_staff_required: "Tai gali atlikti tik įprasti darbuotojai, vadovai ir įmonės savininkai",
+  attendance_not_active: "Užsiėmimas %{id} yra %{state}: lankomumą galima užbaigti tik aktyviam užsiėmimui",
   author_or_manager_required: "Tai gali atlikti tik autorius, vadovas arba savininkas",
   // Mail
   mail_password_reset_subject: "Slaptažodžio atkūrimas",

@@ -64,6 +64,8 @@ export const nlNL: Catalog = {
   staff_role_required: "Je medewerkersrol staat deze actie niet toe",
   owner_required: "Alleen een eigenaar van het bedrijf mag dit doen",
   manager_required: "Alleen een manager of een eigenaar van het bedrijf mag dit doen",
+  standard_staff_required: "Alleen standaardmedewerkers, managers en eigenaren van het bedrijf mogen dit doen",
+  attendance_not_active: "Sessie %{id} is %{state}: aanwezigheid kan alleen worden afgerond voor een actieve sessie",
   author_or_manager_required: "Alleen de auteur, een manager of een eigenaar mag dit doen",
   // Mail
   mail_password_reset_subject: "Stel je wachtwoord opnieuw in",

@@ -64,6 +64,8 @@ export const ptBR: Catalog = {
   staff_role_required: "Sua função na equipe não permite esta ação",
   owner_required: "Somente um proprietário da empresa pode fazer isso",
   manager_required: "Somente um gerente ou um proprietário da empresa pode fazer isso",
+  standard_staff_required: "Somente funcionários padrão, gerentes e proprietários da empresa podem fazer isso",
+  attendance_not_active: "A sessão %{id} está %{state}: a presença só pode ser concluída para uma sessão ativa",
   author_or_manager_required: "Somente o autor, um gerente ou um proprietário pode fazer isso",
   // Mail
   mail_password_reset_subject: "Redefina sua senha",

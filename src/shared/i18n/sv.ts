@@ -64,6 +64,8 @@ export const sv: Catalog = {
   staff_role_required: "Din personalroll tillåter inte den här åtgärden",
   owner_required: "Endast en ägare av företaget får göra detta",
   manager_required: "Endast en chef eller en ägare av företaget får göra detta",
+  standard_staff_required: "Endast vanlig personal, chefer och ägare av företaget får göra detta",
+  attendance_not_active: "Passet %{id} är %{state}: närvaron kan bara slutföras för ett aktivt pass",
   author_or_manager_required: "Endast skaparen, en chef eller en ägare får göra detta",
   // Mail
   mail_password_reset_subject: "Återställ ditt lösenord",

@@ -64,6 +64,8 @@ export const zhCN: Catalog = {
   staff_role_required: "您的员工角色无权执行此操作",
   owner_required: "只有商家的所有者才能执行此操作",
   manager_required: "只有商家的经理或所有者才能执行此操作",
+  standard_staff_required: "只有标准员工、经理和企业所有者可以执行此操作",
+  attendance_not_active: "课程 %{id} 的状态为 %{state}：只能为进行中的课程完成考勤",
   author_or_manager_required: "只有作者、经理或所有者才能执行此操作",
   // Mail
   mail_password_reset_subject: "重置您的密码",

@@ -64,6 +64,8 @@ export const zhTW: Catalog = {
   staff_role_required: "您的員工角色無權執行此操作",
   owner_required: "只有商家的擁有者才能執行此操作",
   manager_required: "只有商家的經理或擁有者才能執行此操作",
+  standard_staff_required: "只有標準員工、經理和企業擁有者可以執行此操作",
+  attendance_not_active: "課程 %{id} 的狀態為 %{state}：只能為進行中的課程完成點名",
   author_or_manager_required: "只有作者、經理或擁有者才能執行此操作",
   // Mail
   mail_password_reset_subject: "重設您的密碼",
