@@ -9,6 +9,7 @@ import { importCommand } from "./cli/import.ts"
 import { migrate } from "./cli/migrate.ts"
 import { reports } from "./cli/reports.ts"
 import { revenueCategories } from "./cli/revenue-categories.ts"
+import { pays } from "./cli/pays.ts"
 import { seed } from "./cli/seed.ts"
 import { serve } from "./cli/serve.ts"
 import { sync } from "./cli/sync.ts"
@@ -53,7 +54,7 @@ const presenter: CliOutput.Presenter = {
 
 const studio = Command.make("studio").pipe(
   Command.withDescription("Studio Service operator commands"),
-  Command.withSubcommands([migrate, seed, business, importCommand, token, app, worker, serve, sync, reports, webhooks, revenueCategories, citusPlanCommand])
+  Command.withSubcommands([migrate, seed, business, importCommand, token, app, worker, serve, sync, reports, webhooks, revenueCategories, citusPlanCommand, pays])
 )
 
 // ---------------------------------------------------------------------------------------------

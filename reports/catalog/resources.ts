@@ -5,6 +5,7 @@ import { eventOccurrencesCatalog } from "./event-occurrences.ts"
 import { invoicesCatalog } from "./invoices.ts"
 import { invoiceItemsCatalog } from "./invoice-items.ts"
 import { invoiceItemTransactionsCatalog } from "./invoice-item-transactions.ts"
+import { paysCatalog } from "./pays.ts"
 import { personPlansCatalog } from "./person-plans.ts"
 import type { ResourceCatalog } from "./types.ts"
 
@@ -42,7 +43,7 @@ const statuses: Record<ReportResource, ResourceStatus> = {
   invoice_item_transactions: { _tag: "Available", catalog: invoiceItemTransactionsCatalog },
   invoices: { _tag: "Available", catalog: invoicesCatalog },
   monthly_business_metrics: { _tag: "Pending", waitsFor: "billing" },
-  pays: { _tag: "Pending", waitsFor: "billing" },
+  pays: { _tag: "Available", catalog: paysCatalog },
   person_plans: { _tag: "Available", catalog: personPlansCatalog }
 }
 

@@ -15,6 +15,7 @@ import { changedPersonPlanSourcesSql, personPlansChangedWhere, personPlansScopeS
 import { changedInvoicesSql, invoicesTable } from "./tables/invoices.ts"
 import { invoiceItemsTable } from "./tables/invoice-items.ts"
 import { invoiceItemTransactionsTable } from "./tables/invoice-item-transactions.ts"
+import { changedPaysSql, paysTable } from "./tables/pays.ts"
 import type { StoreTable } from "./tables/types.ts"
 
 /**
@@ -30,6 +31,7 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
   const staff = eventOccurrenceStaffMembersTable.name
   const enrollments = enrollmentsTable.name
   const invoices = invoicesTable.name
+  const pays = paysTable.name
   const personPlans = personPlansTable.name
   // The (business, plan) and (business, person) pairs whose person_plans rows are re-read.
   const scopeCsv = path.join(dir, `person_plans_scope-${process.pid}.csv`)
@@ -57,6 +59,8 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
       const changedOccurrence = "(o.business_id, o.id) in (select business_id, id from report_changed_occurrences)"
       await client.query("create temporary table report_changed_invoices (business_id bigint, id bigint) on commit drop")
       await client.query(`insert into report_changed_invoices ${changedInvoicesSql}`, [since])
+      await client.query("create temporary table report_changed_pays (business_id bigint, id bigint) on commit drop")
+      await client.query(`insert into report_changed_pays ${changedPaysSql}`, [since])
       return {
         clients: await copyToFile(
           client,
@@ -74,7 +78,8 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         [invoices]: await copyToFile(client, invoicesTable.select(changedInvoice), csv[invoices]!),
         [items]: await copyToFile(client, invoiceItemsTable.select(changedInvoice), csv[items]!),
         [transactions]: await copyToFile(client, invoiceItemTransactionsTable.select(changedInvoice), csv[transactions]!),
-        invoiceScope: await copyToFile(client, "select business_id, id as invoice_id from report_changed_invoices", invoiceScopeCsv)
+        invoiceScope: await copyToFile(client, "select business_id, id as invoice_id from report_changed_invoices", invoiceScopeCsv),
+        [pays]: await copyToFile(client, paysTable.select("(y.business_id, y.id) in (select business_id, id from report_changed_pays)"), csv[pays]!)
       }
     })
 
@@ -115,7 +120,8 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         + (SELECT count(*) FROM (SELECT * FROM fresh_${items} EXCEPT SELECT * FROM cur.${items} c WHERE ${inInvoiceScope("c")}))
         + (SELECT count(*) FROM (SELECT * FROM cur.${items} c WHERE ${inInvoiceScope("c")} EXCEPT SELECT * FROM fresh_${items}))
         + (SELECT count(*) FROM (SELECT * FROM fresh_${transactions} EXCEPT SELECT * FROM cur.${transactions} c WHERE ${inInvoiceScope("c")}))
-        + (SELECT count(*) FROM (SELECT * FROM cur.${transactions} c WHERE ${inInvoiceScope("c")} EXCEPT SELECT * FROM fresh_${transactions}))`)
+        + (SELECT count(*) FROM (SELECT * FROM cur.${transactions} c WHERE ${inInvoiceScope("c")} EXCEPT SELECT * FROM fresh_${transactions}))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${pays} EXCEPT SELECT c.* FROM cur.${pays} c SEMI JOIN fresh_${pays} f ON f.key = c.key))`)
       return Number(reader.getRows()[0]?.[0] ?? 0) > 0
     })
     if (!differs) {
@@ -124,7 +130,7 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
       return {
         outcome: "unchanged",
         generation: current.generation,
-        rows: { clients: 0, [occurrences]: 0, [staff]: 0, [enrollments]: 0, [personPlans]: 0, [invoices]: 0, [items]: 0, [transactions]: 0 },
+        rows: { clients: 0, [occurrences]: 0, [staff]: 0, [enrollments]: 0, [personPlans]: 0, [invoices]: 0, [items]: 0, [transactions]: 0, [pays]: 0 },
         synced_at: at
       }
     }
@@ -156,6 +162,9 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         await connection.run(`INSERT INTO ${items} SELECT * FROM fresh_${items}`)
         await connection.run(`DELETE FROM ${transactions} WHERE ${inInvoiceScope(transactions)}`)
         await connection.run(`INSERT INTO ${transactions} SELECT * FROM fresh_${transactions}`)
+        // Pays are never deleted: a changed one is replaced by key.
+        await connection.run(`DELETE FROM ${pays} WHERE key IN (SELECT key FROM fresh_${pays})`)
+        await connection.run(`INSERT INTO ${pays} SELECT * FROM fresh_${pays}`)
         await connection.run("COMMIT")
         await connection.run("CHECKPOINT")
       })

@@ -7,6 +7,7 @@ import { personPlansTable } from "./tables/person-plans.ts"
 import { invoicesTable } from "./tables/invoices.ts"
 import { invoiceItemsTable } from "./tables/invoice-items.ts"
 import { invoiceItemTransactionsTable } from "./tables/invoice-item-transactions.ts"
+import { paysTable } from "./tables/pays.ts"
 import { createTableSql, type StoreTable } from "./tables/types.ts"
 
 /** The store's tables, in the order a full rebuild creates and loads them. */
@@ -19,7 +20,8 @@ export const TABLES: ReadonlyArray<StoreTable> = [
   personPlansTable,
   invoicesTable,
   invoiceItemsTable,
-  invoiceItemTransactionsTable
+  invoiceItemTransactionsTable,
+  paysTable
 ]
 
 const digest = (parts: ReadonlyArray<string>) => createHash("sha256").update(parts.join(";")).digest("hex").slice(0, 16)

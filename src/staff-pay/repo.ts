@@ -105,14 +105,22 @@ const make = Effect.gen(function* () {
   })
 
   const listed = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, state: Schema.NullOr(Schema.String), period: Schema.NullOr(Schema.String) }),
-    Result: PayRow,
+    Request: Schema.Struct({ businessId: Schema.NullOr(Schema.Number), state: Schema.NullOr(Schema.String), period: Schema.NullOr(Schema.String) }),
+    Result: Schema.Struct({ business_id: Schema.Number, ...PayRow.fields }),
     execute: ({ businessId, state, period }) => sql`
-      select ${sql.literal(payColumns)} from pays
-       where business_id = ${businessId}
+      select business_id, ${sql.literal(payColumns)} from pays
+       where (${businessId}::bigint is null or business_id = ${businessId})
          and (${state}::text is null or pay_state = ${state})
          and (${period}::date is null or ${period}::date between pay_period_start and pay_period_end)
-       order by pay_period_start, id`
+       order by business_id, pay_period_start, id`
+  })
+
+  // Ids come from one identity sequence per table, so an id alone names its business (the CLI's
+  // commands without --business).
+  const owner = SqlSchema.findAll({
+    Request: Schema.Struct({ table: Schema.Literals(["pays", "staff_members"]), id: Schema.Number }),
+    Result: Schema.Struct({ business_id: Schema.Number }),
+    execute: ({ table, id }) => sql`select business_id from ${sql(table)} where id = ${id}`
   })
 
   const lockedPay = SqlSchema.findOneOption({
@@ -184,7 +192,12 @@ const make = Effect.gen(function* () {
               returning ${sql.literal(payColumns)}`
       })(undefined).pipe(Effect.orDie),
 
-    list: (businessId: number, filters: PayFilters) =>
+    /** The business of a pay or staff member id, when exactly one has it. */
+    businessOf: (table: "pays" | "staff_members", id: number) =>
+      owner({ table, id }).pipe(Effect.map((rows) => (rows.length === 1 ? rows[0]!.business_id : undefined)), Effect.orDie),
+
+    /** Pays of a business (all businesses when null), by period. */
+    list: (businessId: number | null, filters: PayFilters) =>
       listed({ businessId, state: filters.state ?? null, period: filters.period ?? null }).pipe(Effect.orDie),
 
     lockPay: (businessId: number, id: number) => lockedPay({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),

@@ -129,7 +129,10 @@ export const createSalePays = Effect.fn("StaffPay.createSalePays")(function* (
 // ---------------------------------------------------------------------------------------------
 // The operator's pays: list, add, review
 
-export const listPays = (businessId: number, filters: PayFilters) => StaffPayRepo.use((repo) => repo.list(businessId, filters))
+/** The business a pay or staff member id belongs to (the CLI's commands without --business). */
+export const businessOf = (table: "pays" | "staff_members", id: number) => StaffPayRepo.use((repo) => repo.businessOf(table, id))
+
+export const listPays = (businessId: number | null, filters: PayFilters) => StaffPayRepo.use((repo) => repo.list(businessId, filters))
 
 export interface AdHocPay {
   readonly type: "adhoc" | "tip"
