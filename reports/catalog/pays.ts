@@ -54,7 +54,8 @@ export const paysCatalog: ResourceCatalog = {
   summary: byName([
     ...commonSummary,
     summary("pay_count", "integer", "count(DISTINCT (r.business_id, r.pay_id))"),
-    summary("service_count", "integer", "count(DISTINCT (r.business_id, r.service_id))"),
+    // Pays without a service (sales, ad hoc) count no service.
+    summary("service_count", "integer", "count(DISTINCT CASE WHEN r.service_id IS NOT NULL THEN (r.business_id, r.service_id) END)"),
     total("total_base_pay_amount", "currency", "base_pay_amount"),
     total("total_final_pay_amount", "currency", "final_pay_amount"),
     total("total_per_head_pay_amount", "currency", "per_head_pay_amount"),

@@ -420,7 +420,7 @@ describe("access", () => {
 
 describe("resources", () => {
   it("answer 422 for the resources whose data does not exist yet, and 404 for unknown ones", async () => {
-    const available = ["clients", "enrollments", "event_occurrences", "event_occurrence_staff_members", "invoice_items", "invoice_item_transactions", "invoices", "person_plans"]
+    const available = ["clients", "enrollments", "event_occurrences", "event_occurrence_staff_members", "invoice_items", "invoice_item_transactions", "invoices", "pays", "person_plans"]
     for (const resource of REPORT_RESOURCES.filter((r) => !available.includes(r))) {
       const response = await query({ fields: ["key"] }, { resource })
       expect(response.status, resource).toBe(422)
