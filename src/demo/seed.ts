@@ -1,3 +1,4 @@
+import type { StaffPayRepo } from "../staff-pay/repo.ts"
 import { Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import * as fs from "node:fs/promises"
@@ -155,7 +156,7 @@ const seed = Effect.gen(
 export const seedDemo: Effect.Effect<
   DemoSeed,
   never,
-  SqlClient.SqlClient | AccessTokens | Applications | AppConfig | ImportRepo | ScheduleImportServices
+  SqlClient.SqlClient | AccessTokens | Applications | AppConfig | ImportRepo | ScheduleImportServices | StaffPayRepo
 > = Effect.gen(
   function* () {
     const sql = yield* SqlClient.SqlClient

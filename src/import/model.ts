@@ -6,6 +6,7 @@ import { isValidTimeZone } from "../shared/time-zones.ts"
 import { OptionalText, Text, isHexColor } from "./fields.ts"
 import { ImportEvent, ImportService, ImportWorkingHours, scheduleProblems } from "./schedule.ts"
 import { ImportPlanProduct, ImportRevenueCategory, ImportSalesTax, catalogProblems } from "./catalog.ts"
+import { ImportPayRate, payRateProblems } from "./pay-rates.ts"
 
 /**
  * The import format: one JSON document describing a whole business (settings, locations,
@@ -211,6 +212,9 @@ const BaseDocument = Schema.Struct({
   sales_taxes: Schema.optionalKey(Schema.Array(ImportSalesTax)),
   plan_products: Schema.optionalKey(
     Schema.Array(ImportPlanProduct).annotate({ description: "The catalog: memberships, prepaid plans, packs and single-visit passes" })
+  ),
+  pay_rates: Schema.optionalKey(
+    Schema.Array(ImportPayRate).annotate({ description: "Staff pay: rates per staff member and service (or default), tiers and commissions" })
   )
 })
 type BaseDocument = typeof BaseDocument.Type
@@ -319,6 +323,7 @@ const crossReferences = (doc: BaseDocument): ReadonlyArray<Problem> => {
   )
   problems.push(...scheduleProblems(doc))
   problems.push(...catalogProblems(doc))
+  problems.push(...payRateProblems(doc))
   return problems
 }
 
@@ -357,7 +362,8 @@ export const ImportSummary = Schema.Struct({
     make_up_reasons: Schema.Int,
     revenue_categories: Schema.Int,
     sales_taxes: Schema.Int,
-    plan_products: Schema.Int
+    plan_products: Schema.Int,
+    pay_rates: Schema.Int
   })
 }).annotate({ identifier: "ImportSummary" })
 export type ImportSummary = typeof ImportSummary.Type

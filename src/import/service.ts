@@ -8,6 +8,7 @@ import { ImportRepo } from "./repo.ts"
 import type { FormOfPaymentInsert, PersonInsert, RelationshipInsert, StaffMemberInsert, WaiverInsert } from "./rows.ts"
 import { writeSchedule } from "./schedule.ts"
 import { writeCatalog } from "./catalog.ts"
+import { writePayRates } from "./pay-rates.ts"
 
 /**
  * Imports a whole business from one document, all or nothing: the document is checked in
@@ -287,6 +288,7 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
     personIdsByEmail: new Map(people.flatMap((row) => (row.email === null ? [] : [[row.email.toLowerCase(), row.id] as const])))
   })
   const catalog = yield* writeCatalog(doc, { businessId, locationIds, serviceIds: schedule.serviceIds, staffId: schedule.staffId })
+  const payRates = yield* writePayRates(doc.pay_rates ?? [], { businessId, serviceIds: schedule.serviceIds, staffId: schedule.staffId })
 
   const created = [...accounts.values()].filter((account) => account.inserted).length
   return {
@@ -305,7 +307,8 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
       waivers: waivers.length,
       forms_of_payment: formsOfPayment.length,
       make_up_reasons: reasons.length,
-      ...catalog
+      ...catalog,
+      pay_rates: payRates
     }
   } satisfies ImportSummary
 })

@@ -152,7 +152,29 @@ const make = Effect.gen(function* () {
     execute: (businessId) => sql`select time_zone from businesses where id = ${businessId}`
   })
 
+  const insertedRate = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, ...RateRow.fields }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, tiers: _, ...rate }) => sql`insert into pay_rates ${sql.insert({ business_id: businessId, ...rate })} returning id`
+  })
+
   return {
+    /** A staff member's rate (for a service, or their default) with its tiers. */
+    insertRate: (businessId: number, rate: typeof RateRow.Type) =>
+      Effect.gen(function* () {
+        const { id } = yield* insertedRate({ businessId, ...rate })
+        const tiers = insertRows(rate.tiers.map((tier) => ({ business_id: businessId, pay_rate_id: id, ...tier })))
+        if (tiers) yield* sql`insert into pay_rate_tiers ${sql.insert(tiers)}`
+        return id
+      }).pipe(Effect.orDie),
+
+    setCommissionRate: (businessId: number, staffMemberId: number, basisPoints: number) =>
+      sql`insert into staff_commission_rates (business_id, staff_member_id, basis_points) values (${businessId}, ${staffMemberId}, ${basisPoints})
+          on conflict (business_id, staff_member_id) do update set basis_points = excluded.basis_points, updated_at = now()`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
+
     /** The business's time zone (its local dates place ad-hoc pays in a period). */
     timeZone: (businessId: number) => zone(businessId).pipe(Effect.map((row) => row.time_zone), Effect.orDie),
 
