@@ -1,3 +1,4 @@
+import { demoPayRates } from "./pay-rates.ts"
 import type { ImportDocumentInput } from "../import/model.ts"
 import { demoCatalog } from "./catalog.ts"
 import { demoSchedule } from "./schedule.ts"
@@ -159,5 +160,7 @@ export const demoDocument: ImportDocumentInput = {
   // The schedule: services and their events (schedule.ts).
   ...demoSchedule,
   // The catalog: what the studio sells as plans, booked into four revenue categories (catalog.ts).
-  ...demoCatalog
+  ...demoCatalog,
+  // What the instructors earn (pay-rates.ts).
+  ...demoPayRates
 }

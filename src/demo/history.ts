@@ -9,6 +9,7 @@ import { insertRows } from "../shared/sql-rows.ts"
 import { addDays, localDateAt } from "../shared/zoned-time.ts"
 import { DEMO_CLIENT_EMAIL, DEMO_OWNER_EMAIL } from "./document.ts"
 import { seedDemoInvoices } from "./invoices-history.ts"
+import { seedDemoPays } from "./pays-history.ts"
 import { seedDemoPlans } from "./plans-history.ts"
 
 /**
@@ -56,6 +57,7 @@ export interface HistorySummary {
   readonly punches: number
   readonly invoices: number
   readonly refunds: number
+  readonly pays: number
 }
 
 const Id = Schema.Struct({ id: Schema.Number })
@@ -326,7 +328,7 @@ const fullClassOf = (businessId: number, nowMs: number) =>
 export const seedDemoHistory = Effect.fn("Demo.seedHistory")(function* (businessId: number) {
   const nowMs = yield* Clock.currentTimeMillis
   const now = new Date(nowMs)
-  const summary = { event_occurrences: 0, visits: 0, waitlist_entries: 0, make_ups: 0, notes: 0, plans: 0, punches: 0, invoices: 0, refunds: 0 }
+  const summary = { event_occurrences: 0, visits: 0, waitlist_entries: 0, make_ups: 0, notes: 0, plans: 0, punches: 0, invoices: 0, refunds: 0, pays: 0 }
   const owner = (yield* peopleByEmail(businessId, [DEMO_OWNER_EMAIL])).get(DEMO_OWNER_EMAIL)
   const ownerStaffId = owner?.staff_member_id ?? null
   if (!(yield* hasAny("visits", businessId))) {
@@ -347,5 +349,7 @@ export const seedDemoHistory = Effect.fn("Demo.seedHistory")(function* (business
   const invoices = yield* seedDemoInvoices(businessId, nowMs, DEMO_CLIENT_EMAIL)
   summary.invoices = invoices.invoices
   summary.refunds = invoices.refunds
+  // Pays after attendance and invoices: they are paid for both.
+  summary.pays = (yield* seedDemoPays(businessId, nowMs, ownerStaffId)).pays
   return summary satisfies HistorySummary
 }, Effect.orDie)

@@ -120,7 +120,7 @@ describe("the demo's history", () => {
                   where i.business_id = $1 order by i.invoice_number::int`
     const invoicesBefore = (await server.pool.query(sold, [businessId])).rows
     expect(invoicesBefore.length).toBeGreaterThan(0)
-    for (const table of ["account_credit_entries", "refunds", "payments", "invoices", "invoice_numbers", "plans", "make_ups", "waitlist_entries", "visits"]) {
+    for (const table of ["pays", "account_credit_entries", "refunds", "payments", "invoices", "invoice_numbers", "plans", "make_ups", "waitlist_entries", "visits"]) {
       await server.pool.query(`delete from ${table} where business_id = $1`, [businessId])
     }
     await run(seedDemo)
