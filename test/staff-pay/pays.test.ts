@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { createApplication, createBusiness, createPerson, createToken } from "../support/factories.ts"
@@ -20,6 +21,16 @@ let noRate: number
 let yoga: number
 let massage: number
 const clients: Array<number> = []
+
+const studio = (...args: Array<string>) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      ["src/cli.ts", "pays", ...args],
+      { env: { ...process.env, DATABASE_URL: server.databaseUrl, LOG_LEVEL: "error" }, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
+    )
+  })
 
 const put = (id: number, body: unknown, as = token) => server.request("PUT", `/api/v2/desk/event_occurrences/${id}`, { token: as, body })
 
@@ -120,7 +131,7 @@ describe("commission pays", () => {
     const created = await desk("POST", "/invoices", { invoice: { payer_id: clients[0], plan_products: [{ id: product }] } })
     expect(created.status, created.text).toBe(201)
     const invoice = created.json.invoices[0] as { id: number; total_cents: number }
-    expect((await desk("PUT", `/invoices/${invoice.id}`, { invoice: { commission_recipient_id: ben } })).status).toBe(200)
+    expect((await desk("PUT", `/invoices/${invoice.id}`, { invoice: { commission_recipient_id: ben, tip_recipient_id: ana } })).status).toBe(200)
     const paid = await desk("POST", `/invoices/${invoice.id}/payments`, { payment: { payment_method: "cash", amount_cents: invoice.total_cents } })
     expect(paid.status, paid.text).toBe(201)
     const pays = await eventually(
@@ -129,5 +140,26 @@ describe("commission pays", () => {
     )
     // 12.5 % of 10001 = 1250.125 → 1250 (the tax is not commissioned).
     expect(pays).toMatchObject([{ pay_type: "commission", pay_state: "pending", staff_member_id: ben, invoice_id: invoice.id, final_cents: 1250, service_hours: 0 }])
-  })
+
+    // The job again (a retry, a second worker): still one commission pay.
+    await pool.query(`select graphile_worker.add_job('create_sale_pays', json_build_object('business_id', $1::bigint, 'invoice_id', $2::bigint))`, [businessId, invoice.id])
+    const waiting = await eventually(
+      async () => Number((await pool.query(`select count(*) from graphile_worker.jobs where task_identifier = 'create_sale_pays'`)).rows[0].count),
+      (n) => n === 0
+    )
+    expect(waiting, "the repeated job succeeded").toBe(0)
+    expect((await paysOf(pool, businessId)).filter((p) => p.pay_type === "commission")).toHaveLength(1)
+
+    // No tip amount is stored with an invoice: the operator adds the tip pay for its tip recipient, once.
+    const tip = await studio("add", "--type", "tip", "--invoice", String(invoice.id), "--staff", String(ana), "--amount-cents", "500", "--description", "Cash tip")
+    expect(tip.code, tip.stderr).toBe(0)
+    expect(JSON.parse(tip.stdout).pays[0]).toMatchObject({ pay_type: "tip", staff_member_id: ana, invoice_id: invoice.id, final_cents: 500 })
+    const wrongStaff = await studio("add", "--type", "tip", "--invoice", String(invoice.id), "--staff", String(ben), "--amount-cents", "500", "--description", "Tip")
+    expect(wrongStaff.code).toBe(1)
+    expect(wrongStaff.stderr).toContain(`is not the tip recipient of invoice ${invoice.id}`)
+    const again = await studio("add", "--type", "tip", "--invoice", String(invoice.id), "--staff", String(ana), "--amount-cents", "500", "--description", "Tip")
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain("already has a tip pay")
+    expect((await paysOf(pool, businessId)).filter((p) => p.pay_type === "tip")).toHaveLength(1)
+  }, 120_000)
 })
