@@ -14,7 +14,7 @@ import { findBusiness, printJson, userError, withServices } from "./support.ts"
 const businessFlag = Flag.optional(Flag.String("business")).pipe(Flag.withDescription("Subdomain of the business (default: all, or the id's own)"))
 
 /** The business named by --business, else the one the id belongs to. */
-const resolveBusiness = (business: Option.Option<string>, table: "pays" | "staff_members", id: number, what: string) =>
+const resolveBusiness = (business: Option.Option<string>, table: "pays" | "staff_members" | "invoices", id: number, what: string) =>
   Option.match(business, {
     onSome: findBusiness,
     onNone: () =>
@@ -83,12 +83,12 @@ const add = Command.make(
         const staff = Option.getOrUndefined(flags.staff)
         const invoice = Option.getOrUndefined(flags.invoice)
         if (flags.type === "adhoc" && invoice !== undefined) return yield* Effect.fail(userError("--invoice is for tip pays (--type tip)"))
-        if (staff === undefined && Option.isNone(flags.business) && flags.type === "adhoc") {
-          return yield* Effect.fail(userError("--staff is required"))
-        }
-        const businessId = Option.isSome(flags.business) || staff === undefined
-          ? yield* findBusiness(Option.getOrElse(flags.business, () => ""))
-          : yield* resolveBusiness(flags.business, "staff_members", staff, "staff member")
+        if (flags.type === "adhoc" && staff === undefined) return yield* Effect.fail(userError("--staff is required"))
+        if (flags.type === "tip" && invoice === undefined) return yield* Effect.fail(userError("--invoice is required for a tip pay"))
+        // The business: --business, else the staff member's, else (a tip) the invoice's.
+        const businessId = staff !== undefined
+          ? yield* resolveBusiness(flags.business, "staff_members", staff, "staff member")
+          : yield* resolveBusiness(flags.business, "invoices", invoice!, "invoice")
         const sql = yield* SqlClient.SqlClient
         const pay = yield* sql
           .withTransaction(addPay(businessId, { type: flags.type, staffMemberId: staff, amountCents: flags.amountCents, description: flags.description, invoiceId: invoice }))

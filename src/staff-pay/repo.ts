@@ -118,7 +118,7 @@ const make = Effect.gen(function* () {
   // Ids come from one identity sequence per table, so an id alone names its business (the CLI's
   // commands without --business).
   const owner = SqlSchema.findAll({
-    Request: Schema.Struct({ table: Schema.Literals(["pays", "staff_members"]), id: Schema.Number }),
+    Request: Schema.Struct({ table: Schema.Literals(["pays", "staff_members", "invoices"]), id: Schema.Number }),
     Result: Schema.Struct({ business_id: Schema.Number }),
     execute: ({ table, id }) => sql`select business_id from ${sql(table)} where id = ${id}`
   })
@@ -214,8 +214,8 @@ const make = Effect.gen(function* () {
               returning ${sql.literal(payColumns)}`
       })(undefined).pipe(Effect.orDie),
 
-    /** The business of a pay or staff member id, when exactly one has it. */
-    businessOf: (table: "pays" | "staff_members", id: number) =>
+    /** The business of a pay, staff member or invoice id, when exactly one has it. */
+    businessOf: (table: "pays" | "staff_members" | "invoices", id: number) =>
       owner({ table, id }).pipe(Effect.map((rows) => (rows.length === 1 ? rows[0]!.business_id : undefined)), Effect.orDie),
 
     /** Pays of a business (all businesses when null), by period. */

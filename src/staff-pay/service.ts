@@ -129,8 +129,8 @@ export const createSalePays = Effect.fn("StaffPay.createSalePays")(function* (
 // ---------------------------------------------------------------------------------------------
 // The operator's pays: list, add, review
 
-/** The business a pay or staff member id belongs to (the CLI's commands without --business). */
-export const businessOf = (table: "pays" | "staff_members", id: number) => StaffPayRepo.use((repo) => repo.businessOf(table, id))
+/** The business a pay, staff member or invoice id belongs to (the CLI's commands without --business). */
+export const businessOf = (table: "pays" | "staff_members" | "invoices", id: number) => StaffPayRepo.use((repo) => repo.businessOf(table, id))
 
 export const listPays = (businessId: number | null, filters: PayFilters) => StaffPayRepo.use((repo) => repo.list(businessId, filters))
 
