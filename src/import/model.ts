@@ -6,7 +6,7 @@ import { isValidTimeZone } from "../shared/time-zones.ts"
 import { OptionalText, Text, isHexColor } from "./fields.ts"
 import { ImportEvent, ImportService, ImportWorkingHours, scheduleProblems } from "./schedule.ts"
 import { ImportPlanProduct, ImportRevenueCategory, ImportSalesTax, catalogProblems } from "./catalog.ts"
-import { ImportPayRate, payRateProblems } from "./pay-rates.ts"
+import { ImportPayPeriod, ImportPayRate, payRateProblems } from "./pay-rates.ts"
 
 /**
  * The import format: one JSON document describing a whole business (settings, locations,
@@ -213,6 +213,7 @@ const BaseDocument = Schema.Struct({
   plan_products: Schema.optionalKey(
     Schema.Array(ImportPlanProduct).annotate({ description: "The catalog: memberships, prepaid plans, packs and single-visit passes" })
   ),
+  pay_period: Schema.optionalKey(ImportPayPeriod.annotate({ description: "The business's pay periods (default semimonthly)" })),
   pay_rates: Schema.optionalKey(
     Schema.Array(ImportPayRate).annotate({ description: "Staff pay: rates per staff member and service (or default), tiers and commissions" })
   )

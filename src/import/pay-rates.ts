@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import { PAY_PERIOD_KINDS } from "../staff-pay/model.ts"
 import { StaffPayRepo } from "../staff-pay/repo.ts"
 
 /**
@@ -30,9 +31,23 @@ export const ImportPayRate = Schema.Struct({
 }).annotate({ identifier: "ImportPayRate" })
 export type ImportPayRate = typeof ImportPayRate.Type
 
+export const ImportPayPeriod = Schema.Struct({
+  kind: Schema.Literals(PAY_PERIOD_KINDS).annotate({ description: "semimonthly (1st-15th, 16th-end; the default), monthly, weekly or biweekly" }),
+  anchor_date: Schema.optionalKey(
+    Schema.String.check(
+      Schema.makeFilter((s: string) => {
+        const date = new Date(`${s}T00:00:00Z`)
+        return (/^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(s)) || "must be a date, YYYY-MM-DD"
+      })
+    ).annotate({ description: "Weekly and biweekly: the first day of one pay period" })
+  )
+}).annotate({ identifier: "ImportPayPeriod" })
+export type ImportPayPeriod = typeof ImportPayPeriod.Type
+
 type Problem = { readonly path: ReadonlyArray<PropertyKey>; readonly issue: string }
 
 interface PayRatesDocument {
+  readonly pay_period?: ImportPayPeriod
   readonly staff?: ReadonlyArray<{ readonly email: string }>
   readonly services?: ReadonlyArray<{ readonly key: string }>
   readonly pay_rates?: ReadonlyArray<ImportPayRate>
@@ -41,6 +56,13 @@ interface PayRatesDocument {
 /** Each rate names a staff member and service of the document, once per pair; tier thresholds are distinct. */
 export const payRateProblems = (doc: PayRatesDocument): ReadonlyArray<Problem> => {
   const problems: Array<Problem> = []
+  const period = doc.pay_period
+  if (period !== undefined && (period.kind === "weekly" || period.kind === "biweekly") && period.anchor_date === undefined) {
+    problems.push({ path: ["pay_period", "anchor_date"], issue: `a ${period.kind} pay period needs the first day of one period` })
+  }
+  if (period !== undefined && (period.kind === "semimonthly" || period.kind === "monthly") && period.anchor_date !== undefined) {
+    problems.push({ path: ["pay_period", "anchor_date"], issue: `a ${period.kind} pay period follows the calendar; it takes no anchor_date` })
+  }
   const staff = new Set((doc.staff ?? []).map((s) => s.email.toLowerCase()))
   const services = new Set((doc.services ?? []).map((s) => s.key))
   const seen = new Map<string, number>()
@@ -67,12 +89,14 @@ export const payRateProblems = (doc: PayRatesDocument): ReadonlyArray<Problem> =
   return problems
 }
 
-/** Writes the document's rates for a new business (inside the import's transaction). */
+/** Writes the document's pay period rule and rates for a new business (inside the import's transaction). */
 export const writePayRates = Effect.fn("Import.payRates")(function* (
   rates: ReadonlyArray<ImportPayRate>,
+  period: ImportPayPeriod | undefined,
   context: { readonly businessId: number; readonly serviceIds: ReadonlyMap<string, number>; readonly staffId: (email: string) => number }
 ) {
   const repo = yield* StaffPayRepo
+  if (period !== undefined) yield* repo.setPayPeriodRule(context.businessId, { kind: period.kind, anchor_date: period.anchor_date ?? null })
   for (const rate of rates) {
     const staffMemberId = context.staffId(rate.staff)
     yield* repo.insertRate(context.businessId, {

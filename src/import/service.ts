@@ -288,7 +288,7 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
     personIdsByEmail: new Map(people.flatMap((row) => (row.email === null ? [] : [[row.email.toLowerCase(), row.id] as const])))
   })
   const catalog = yield* writeCatalog(doc, { businessId, locationIds, serviceIds: schedule.serviceIds, staffId: schedule.staffId })
-  const payRates = yield* writePayRates(doc.pay_rates ?? [], { businessId, serviceIds: schedule.serviceIds, staffId: schedule.staffId })
+  const payRates = yield* writePayRates(doc.pay_rates ?? [], doc.pay_period, { businessId, serviceIds: schedule.serviceIds, staffId: schedule.staffId })
 
   const created = [...accounts.values()].filter((account) => account.inserted).length
   return {

@@ -168,6 +168,11 @@ const make = Effect.gen(function* () {
         return id
       }).pipe(Effect.orDie),
 
+    /** The business's one pay period rule (without one it pays semimonthly). */
+    setPayPeriodRule: (businessId: number, rule: { readonly kind: string; readonly anchor_date: string | null }) =>
+      sql`insert into pay_period_rules (business_id, kind, anchor_date) values (${businessId}, ${rule.kind}, ${rule.anchor_date}::date)
+          on conflict (business_id) do update set kind = excluded.kind, anchor_date = excluded.anchor_date`.pipe(Effect.asVoid, Effect.orDie),
+
     setCommissionRate: (businessId: number, staffMemberId: number, basisPoints: number) =>
       sql`insert into staff_commission_rates (business_id, staff_member_id, basis_points) values (${businessId}, ${staffMemberId}, ${basisPoints})
           on conflict (business_id, staff_member_id) do update set basis_points = excluded.basis_points, updated_at = now()`.pipe(

@@ -14,7 +14,8 @@ afterAll(async () => server?.close())
 
 const run = <A, E>(effect: import("effect").Effect.Effect<A, E, any>) => server.runtime.runPromiseExit(effect)
 
-const document = (subdomain: string, payRates: ReadonlyArray<Record<string, unknown>>) => ({
+const document = (subdomain: string, payRates: ReadonlyArray<Record<string, unknown>>, extra: Record<string, unknown> = {}) => ({
+  ...extra,
   business: { subdomain, name: "Pay Yoga", time_zone: "Europe/Stockholm", currency_code: "SEK", default_locale: "sv" },
   staff: [
     { email: `owner@${subdomain}.test`, first_name: "Olga", last_name: "Owner", role: "primary_owner" },
@@ -61,6 +62,23 @@ describe("import pay_rates", () => {
       { email: "ida@payyoga.test", service: null, base_cents: 20000, per_head_cents: 0, per_head_minimum: 0, hourly_cents: 50000, tiers: null, basis_points: 750 },
       { email: "ida@payyoga.test", service: "Flow", base_cents: 25000, per_head_cents: 1000, per_head_minimum: 8, hourly_cents: 0, tiers: [[10, 2000], [15, 5000]], basis_points: null }
     ])
+  })
+
+  it("sets the business's pay period rule, and refuses a weekly one without its first day", async () => {
+    const weekly = await run(importBusiness(document("weeklypay", [], { pay_period: { kind: "weekly", anchor_date: "2024-01-01" } })))
+    expect(Exit.isSuccess(weekly)).toBe(true)
+    const rule = await server.pool.query(
+      `select r.kind, r.anchor_date::text from pay_period_rules r join businesses b on b.id = r.business_id where b.subdomain = 'weeklypay'`
+    )
+    expect(rule.rows).toEqual([{ kind: "weekly", anchor_date: "2024-01-01" }])
+    const missing = await run(importBusiness(document("nofirstday", [], { pay_period: { kind: "biweekly" } })))
+    expect(Exit.isFailure(missing)).toBe(true)
+    if (Exit.isFailure(missing)) {
+      expect((Cause.squash(missing.cause) as ImportError).messages.join("\n")).toContain("pay_period.anchor_date: a biweekly pay period needs the first day of one period")
+    }
+    const badDate = await run(importBusiness(document("baddate", [], { pay_period: { kind: "weekly", anchor_date: "2024-02-30" } })))
+    expect(Exit.isFailure(badDate)).toBe(true)
+    if (Exit.isFailure(badDate)) expect((Cause.squash(badDate.cause) as ImportError).messages.join("\n")).toContain("pay_period.anchor_date")
   })
 
   it("refuses bad rows, each named by its path, and writes nothing", async () => {
