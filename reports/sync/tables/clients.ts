@@ -1,3 +1,4 @@
+import { invoiceTaxShare, REPORTED_INVOICE_STATES } from "./invoice-parts.ts"
 import { availableOnSql, currentOnSql, onHoldOnSql, planTypeSql } from "./plans.ts"
 import { businessColumns, franchiseId, franchiseJoin, fullName, type StoreTable } from "./types.ts"
 
@@ -109,6 +110,39 @@ export const clientsTable: StoreTable = {
         left join revenue_categories rc on rc.business_id = cpr.business_id and rc.id = cpr.revenue_category_id
         where (cpp.business_id, cpp.person_id) in (select p.business_id, p.id from people p where ${where})
         offset 0) r
+      group by 1, 2),
+    -- Their invoices out of the checkout (the invoices resource's), each with its net paid:
+    -- settled payments less settled refunds (failed and voided ones count for nothing).
+    inv as (
+      select i.business_id, i.person_id, i.id, i.state, i.invoice_date, i.total_cents,
+             i.additional_tax_total_cents, i.included_tax_total_cents,
+             coalesce((select sum(py.amount_cents) from payments py
+                        where py.business_id = i.business_id and py.invoice_id = i.id and py.state = 'settled'), 0)
+           - coalesce((select sum(rf.amount_cents) from refunds rf
+                        where rf.business_id = i.business_id and rf.invoice_id = i.id and rf.state = 'settled'), 0) as net_paid
+      from invoices i
+      where i.state in (${REPORTED_INVOICE_STATES.map((s) => `'${s}'`).join(", ")})
+        and (i.business_id, i.person_id) in (select p.business_id, p.id from people p where ${where})
+      offset 0),
+    -- Lifetime net paid and its revenue part (net paid less its tax share, invoice by invoice,
+    -- as the invoices resource splits it: the sum of the payer's net_paid_revenue_amount).
+    pm as (
+      select i.business_id, i.person_id, sum(i.net_paid) as net_paid,
+             sum(i.net_paid - ${invoiceTaxShare("i.net_paid")}) as revenue
+      from inv i group by 1, 2),
+    -- The last invoice due (on or before today), open or closed: canceled, on hold and carts
+    -- are left out. Unpaid: open with an amount outstanding (total − net paid).
+    li as (
+      select distinct on (i.business_id, i.person_id) i.business_id, i.person_id, i.id, i.total_cents, i.invoice_date,
+             (i.state = 'open' and i.total_cents - i.net_paid > 0) as unpaid
+      from inv i join businesses b on b.id = i.business_id
+      where i.state in ('open', 'closed') and i.invoice_date <= ${today}
+      order by i.business_id, i.person_id, i.invoice_date desc, i.id desc),
+    -- The account credit ledger's balance (the Core API's include_balances).
+    credit as (
+      select e.business_id, e.person_id, sum(e.amount_cents) as balance
+      from account_credit_entries e
+      where (e.business_id, e.person_id) in (select p.business_id, p.id from people p where ${where})
       group by 1, 2)
     select
       p.business_id || '-' || p.id as key,
@@ -130,7 +164,7 @@ export const clientsTable: StoreTable = {
       -- Claimed: the person's account can sign in (it has a password); dated by its confirmation.
       case when a.password_hash is not null
            then (coalesce(a.email_confirmed_at, a.created_at) at time zone b.time_zone)::date end as account_claim_date,
-      0::bigint as account_credit_amount, -- no account credit yet (billing)
+      coalesce(credit.balance, 0)::bigint as account_credit_amount,
       managers.emails as account_manager_emails,
       managers.names as account_manager_names,
       managers.phones as account_manager_phones,
@@ -146,27 +180,31 @@ export const clientsTable: StoreTable = {
       managers.first_email as guardian_email,
       managers.first_name as guardian_name,
       coalesce(pl.membership, false) as has_membership,
-      false as has_payment_on_file, -- no payment methods yet (billing)
+      -- A usable stored form of payment: an ACH account, or a card not expired this month.
+      exists (select 1 from forms_of_payment f
+               where f.business_id = p.business_id and f.person_id = p.id
+                 and (f.type = 'ach' or f.expire_year is null or f.expire_month is null
+                      or make_date(f.expire_year, f.expire_month, 1) >= date_trunc('month', ${today})::date)) as has_payment_on_file,
       coalesce(pl.on_hold, false) as has_plan_on_hold,
       coalesce(pw.signed, false) as has_signed_waiver,
       l.name as home_location_name,
       (p.deleted_at is null and p.hidden_at is null) as is_schedulable,
       false as last_email_bounced, -- no bounce tracking yet
-      null::bigint as last_invoice_amount, -- no invoices yet (billing)
-      null::date as last_invoice_date, -- no invoices yet
-      null::bigint as last_invoice_id, -- no invoices yet
-      false as last_invoice_unpaid, -- no invoices yet
+      li.total_cents::bigint as last_invoice_amount,
+      li.invoice_date as last_invoice_date,
+      li.id as last_invoice_id,
+      coalesce(li.unpaid, false) as last_invoice_unpaid,
       case when not pl.unlimited_membership then pl.last_membership_end end as last_membership_end_date,
       pw.last_name as last_signed_waiver_name,
       null::date as last_site_access_date, -- no sign-in log yet
       (lo.start_at at time zone b.time_zone)::date as last_visit_date,
       lv.id as last_visit_id,
       lvs.name as last_visit_service,
-      0::bigint as net_paid_amount, -- no transactions yet (billing)
+      coalesce(pm.net_paid, 0)::bigint as net_paid_amount,
       pl.next_end as next_pass_plan_end_date,
       case when p.deleted_at is not null then 'deleted' when p.hidden_at is not null then 'hidden' else 'active' end as person_state,
       null::text as primary_staff_name, -- people have no primary staff member yet
-      0::bigint as revenue_amount, -- no transactions yet
+      coalesce(pm.revenue, 0)::bigint as revenue_amount,
       'unknown' as source_name, -- the Core API does not record how a person was added yet
       null::text as staff_member_who_added, -- nor by whom
       coalesce(pv.unpaid, 0)::bigint as unpaid_visits -- completed visits without a punch
@@ -195,6 +233,9 @@ export const clientsTable: StoreTable = {
     ) dependents on true
     left join pv on pv.business_id = p.business_id and pv.person_id = p.id
     left join pp pl on pl.business_id = p.business_id and pl.person_id = p.id
+    left join pm on pm.business_id = p.business_id and pm.person_id = p.id
+    left join li on li.business_id = p.business_id and li.person_id = p.id
+    left join credit on credit.business_id = p.business_id and credit.person_id = p.id
     left join visits lv on lv.business_id = pv.business_id and lv.id = (pv.last[2])::bigint
     left join event_occurrences lo on lo.business_id = lv.business_id and lo.id = lv.event_occurrence_id
     left join services lvs on lvs.business_id = lo.business_id and lvs.id = lo.service_id
@@ -269,4 +310,18 @@ export const changedPeopleSql = `
   select q.business_id, q.person_id from punches q
     join report_changed_plans c on c.business_id = q.business_id and c.id = q.plan_id
   union
-  select c.business_id, c.person_id from report_plan_changes c where c.changed_at > $1 and c.person_id is not null`
+  select c.business_id, c.person_id from report_plan_changes c where c.changed_at > $1 and c.person_id is not null
+  union
+  -- Their money: invoices written (closed, paid, refunded, voided; logged by trigger, 0022),
+  -- account credit moved, forms of payment stored or edited (one removed shows at the nightly
+  -- rebuild), and invoices that fell due since (the last invoice turns with the day).
+  select i.business_id, i.person_id from report_invoice_changes c
+    join invoices i on i.business_id = c.business_id and i.id = c.invoice_id where c.changed_at > $1
+  union
+  select e.business_id, e.person_id from account_credit_entries e where e.created_at > $1
+  union
+  select f.business_id, f.person_id from forms_of_payment f where greatest(f.created_at, f.updated_at) > $1
+  union
+  select i.business_id, i.person_id from invoices i join businesses b on b.id = i.business_id
+   where i.state in ('open', 'closed')
+     and i.invoice_date > ($1::timestamptz at time zone b.time_zone)::date and i.invoice_date <= ${today}`

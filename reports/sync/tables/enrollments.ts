@@ -67,7 +67,15 @@ const availablePlans = (row: "v" | "w") => `(
  * removed state (`pending` reads as waiting; an `enrolled` entry is represented by its visit,
  * whose waitlist_id and waitlisted_at point back at it). A visit is paid by its punch
  * (`visits.punch_id`), and the punch's plan tells what paid; an unpaid visit or a waitlist entry
- * lists the plans available to pay for it. Prices do not exist yet (billing): estimated_amount is 0.
+ * lists the plans available to pay for it.
+ *
+ * estimated_amount (the share of plan revenue attributed to a paid visit, in cents): a plan's
+ * revenue is what its closed (paid) invoices' live plan items bring less their tax (the sale and
+ * every billed renewal: the items whose recipient row names the plan; an item for several
+ * people counts for each in proportion). A pack's visit gets revenue ÷ the pack's visit count;
+ * a membership's or prepaid plan's visit gets revenue to date ÷ the plan's punches to date (and
+ * a pack without a count likewise). Rounded to the cent, half away from zero; an unpaid visit or
+ * a waitlist entry is 0.
  */
 export const enrollmentsTable: StoreTable = {
   name: "enrollments",
@@ -145,6 +153,27 @@ export const enrollmentsTable: StoreTable = {
       where v.state in ('registered', 'completed')
         and (v.business_id, v.person_id) in (select business_id, person_id from sel_v)
       order by v.business_id, v.person_id, o.start_at, v.id),
+    -- The plans that paid the selected visits, and the revenue each visit is given (see above).
+    vplans as (
+      select distinct q.business_id, q.plan_id from punches q
+      join sel_v v on v.business_id = q.business_id and v.punch_id = q.id),
+    plan_value as (
+      select vp.business_id, vp.plan_id,
+             coalesce(rev.amount, 0) / greatest(1, case when vpl.type = 'Pack' and vpl.count > 0 then vpl.count
+                                                   else (select count(*) from punches q
+                                                          where q.business_id = vp.business_id and q.plan_id = vp.plan_id) end) as per_visit
+      from vplans vp
+      join plans vpl on vpl.business_id = vp.business_id and vpl.id = vp.plan_id
+      left join lateral (
+        select sum((it.total_cents - it.included_tax_total_cents - it.additional_tax_total_cents)::numeric
+                   / (select count(*) from invoice_item_recipients r2
+                       where r2.business_id = it.business_id and r2.invoice_item_id = it.id)) as amount
+        from invoice_item_recipients r
+        join invoice_items it on it.business_id = r.business_id and it.id = r.invoice_item_id
+        join invoices i on i.business_id = it.business_id and i.id = it.invoice_id
+        where r.business_id = vp.business_id and r.plan_id = vp.plan_id
+          and it.kind = 'plan' and it.canceled_at is null and i.state = 'closed'
+      ) rev on true),
     -- The waitlist entry a visit came from.
     enrolled as (
       select distinct on (business_id, event_occurrence_id, person_id) business_id, event_occurrence_id, person_id, id, created_at
@@ -179,7 +208,7 @@ export const enrollmentsTable: StoreTable = {
       vpl.name as paid_with,
       coalesce(vpl.is_complimentary, false) as paid_with_complimentary_pass,
       case when vp.id is null then 'unpaid' else lower(vpl.type) end as paid_with_type, -- Pack, Membership, Prepaid
-      0::bigint as estimated_amount, -- no prices yet (billing)
+      coalesce(round(pv.per_visit), 0)::bigint as estimated_amount,
       vpl.id as plan_id,
       vpl.plan_product_id,
       vp.id as punch_id,
@@ -192,6 +221,7 @@ export const enrollmentsTable: StoreTable = {
     left join make_ups mu on mu.business_id = v.business_id and mu.visit_id = v.id
     left join punches vp on vp.business_id = v.business_id and vp.id = v.punch_id
     left join plans vpl on vpl.business_id = vp.business_id and vpl.id = vp.plan_id
+    left join plan_value pv on pv.business_id = vp.business_id and pv.plan_id = vp.plan_id
     union all
     select
       w.business_id || '-w' || w.id as key,${enrollmentCommon("w")},
