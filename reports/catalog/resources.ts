@@ -6,6 +6,7 @@ import { invoicesCatalog } from "./invoices.ts"
 import { invoiceItemsCatalog } from "./invoice-items.ts"
 import { invoiceItemTransactionsCatalog } from "./invoice-item-transactions.ts"
 import { paysCatalog } from "./pays.ts"
+import { monthlyBusinessMetricsCatalog } from "./monthly-business-metrics.ts"
 import { personPlansCatalog } from "./person-plans.ts"
 import type { ResourceCatalog } from "./types.ts"
 
@@ -42,7 +43,7 @@ const statuses: Record<ReportResource, ResourceStatus> = {
   invoice_items: { _tag: "Available", catalog: invoiceItemsCatalog },
   invoice_item_transactions: { _tag: "Available", catalog: invoiceItemTransactionsCatalog },
   invoices: { _tag: "Available", catalog: invoicesCatalog },
-  monthly_business_metrics: { _tag: "Pending", waitsFor: "billing" },
+  monthly_business_metrics: { _tag: "Available", catalog: monthlyBusinessMetricsCatalog },
   pays: { _tag: "Available", catalog: paysCatalog },
   person_plans: { _tag: "Available", catalog: personPlansCatalog }
 }

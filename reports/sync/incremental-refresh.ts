@@ -17,6 +17,8 @@ import { invoiceItemsTable } from "./tables/invoice-items.ts"
 import { invoiceItemTransactionsTable } from "./tables/invoice-item-transactions.ts"
 import { changedPaysSql, paysTable } from "./tables/pays.ts"
 import type { StoreTable } from "./tables/types.ts"
+import { metricsBusinessesTable, metricsStaffTable } from "./tables/business-facts.ts"
+import { monthlyMetricsSql } from "./monthly-metrics.ts"
 
 /**
  * The incremental refresh: the rows that may have changed since the current generation's
@@ -70,6 +72,9 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
           csv.clients!
         ),
         custom_fields: await copyToFile(client, customFieldsTable.select("true"), csv.custom_fields!),
+        // Small, read whole (as custom_fields): what monthly_business_metrics alone needs.
+        metrics_businesses: await copyToFile(client, metricsBusinessesTable.select("true"), csv.metrics_businesses!),
+        metrics_staff: await copyToFile(client, metricsStaffTable.select("true"), csv.metrics_staff!),
         [occurrences]: await copyToFile(client, eventOccurrencesTable.select(changedOccurrence), csv[occurrences]!),
         [staff]: await copyToFile(client, eventOccurrenceStaffMembersTable.select(changedOccurrence), csv[staff]!),
         [enrollments]: await copyToFile(client, enrollmentsTable.select(changedOccurrence), csv[enrollments]!),
@@ -106,7 +111,11 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
       const reader = await connection.runAndReadAll(`SELECT
           (SELECT count(*) FROM (SELECT * FROM fresh_clients EXCEPT SELECT c.* FROM cur.clients c SEMI JOIN fresh_clients f ON f.key = c.key))
         + (SELECT count(*) FROM (SELECT * FROM fresh_custom_fields EXCEPT SELECT * FROM cur.custom_fields))
-        + (SELECT count(*) FROM (SELECT * FROM cur.custom_fields EXCEPT SELECT * FROM fresh_custom_fields))
+        + (SELECT count(*) FROM (SELECT * FROM cur.custom_fields EXCEPT SELECT * FROM fresh_custom_fields))${["metrics_businesses", "metrics_staff"]
+          .map((t) => `
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${t} EXCEPT SELECT * FROM cur.${t}))
+        + (SELECT count(*) FROM (SELECT * FROM cur.${t} EXCEPT SELECT * FROM fresh_${t}))`)
+          .join("")}
         + (SELECT count(*) FROM (SELECT * FROM fresh_${occurrences}
                                  EXCEPT SELECT c.* FROM cur.${occurrences} c SEMI JOIN fresh_${occurrences} f ON f.key = c.key))
         + (SELECT count(*) FROM (SELECT * FROM fresh_${staff} EXCEPT SELECT * FROM cur.${staff} c WHERE ${inChangedOccurrences("c")}))
@@ -165,6 +174,12 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         // Pays are never deleted: a changed one is replaced by key.
         await connection.run(`DELETE FROM ${pays} WHERE key IN (SELECT key FROM fresh_${pays})`)
         await connection.run(`INSERT INTO ${pays} SELECT * FROM fresh_${pays}`)
+        for (const t of ["metrics_businesses", "metrics_staff"]) {
+          await connection.run(`DELETE FROM ${t}`)
+          await connection.run(`INSERT INTO ${t} SELECT * FROM fresh_${t}`)
+        }
+        // Recomputed from the refreshed tables (reports/sync/monthly-metrics.ts).
+        await connection.run(monthlyMetricsSql(new Date().toISOString()))
         await connection.run("COMMIT")
         await connection.run("CHECKPOINT")
       })
@@ -174,7 +189,7 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
     }
     publish(dir, { ...current, generation, file: storeFile(generation), synced_at: at, mode: "incremental" })
     removeOldGenerations(dir, generation)
-    const { custom_fields: _, scope: _scope, invoiceScope: _invoiceScope, ...rows } = changed
+    const { custom_fields: _, scope: _scope, invoiceScope: _invoiceScope, metrics_businesses: _b, metrics_staff: _s, ...rows } = changed
     return { outcome: "incremental", generation, rows, synced_at: at }
   } finally {
     for (const file of Object.values(csv)) removeFile(file)

@@ -1,0 +1,206 @@
+/**
+ * monthly_business_metrics is computed inside DuckDB from the other tables of the report store
+ * (no PostgreSQL extraction of its own): rebuilt whole at the end of every full rebuild and of
+ * every incremental refresh that publishes a new generation, in the same file. The fields'
+ * definitions are in reports/catalog/monthly-business-metrics.ts.
+ *
+ * Months: one row per business per calendar month of its time zone, from the month of its first
+ * activity (the earliest of its creation, a client joining, a session, an invoice's due date, a
+ * plan's start) to the month of the sync, every month in between included (a month with no
+ * activity is a row of zeros, so averages count it).
+ *
+ * `now` is the sync's instant (the store's "today" of each business).
+ */
+export const MONTHLY_METRICS_TABLE = "monthly_business_metrics"
+
+export const monthlyMetricsSql = (now: string) => `
+CREATE OR REPLACE TABLE ${MONTHLY_METRICS_TABLE} AS
+WITH biz AS (
+  SELECT b.*, CAST(timezone(b.time_zone, CAST('${now}' AS TIMESTAMPTZ)) AS DATE) AS today FROM metrics_businesses b),
+-- Sessions and enrollments count when the session is not canceled or deleted, in its month.
+occ AS (
+  SELECT business_id, CAST(date_trunc('month', local_start_at) AS DATE) AS m, * EXCLUDE (business_id)
+  FROM event_occurrences WHERE service_state = 'active'),
+enr AS (
+  SELECT business_id, CAST(date_trunc('month', local_start_at) AS DATE) AS m, * EXCLUDE (business_id)
+  FROM enrollments WHERE service_state = 'active'),
+org AS (
+  SELECT business_id, CAST(date_trunc('month', local_start_at) AS DATE) AS m, person_id
+  FROM event_occurrence_staff_members WHERE service_state = 'active'),
+-- Plans as dated spans: from start_date to the last usable date (end, exhaustion, deactivation;
+-- open-ended when none); one plan shared by several holders has a row per holder.
+plan AS (
+  SELECT business_id, person_id, plan_id, plan_type, grants_membership, start_date,
+         coalesce(last_usable_date, end_date) AS last_date
+  FROM person_plans),
+first_activity AS (
+  SELECT business_id, min(d) AS d FROM (
+    SELECT business_id, created_date AS d FROM metrics_businesses
+    UNION ALL SELECT business_id, client_since_date FROM clients WHERE client_since_date IS NOT NULL
+    UNION ALL SELECT business_id, CAST(local_start_at AS DATE) FROM event_occurrences
+    UNION ALL SELECT business_id, invoice_due_date FROM invoices WHERE invoice_due_date IS NOT NULL
+    UNION ALL SELECT business_id, start_date FROM person_plans)
+  GROUP BY 1),
+months AS (
+  SELECT b.*, CAST(mm AS DATE) AS m,
+         CAST(mm + INTERVAL 1 MONTH - INTERVAL 1 DAY AS DATE) AS month_end,
+         -- The day "at month end" is read: the month's last day, or today in the current month.
+         least(CAST(mm + INTERVAL 1 MONTH - INTERVAL 1 DAY AS DATE), b.today) AS as_of
+  FROM biz b JOIN first_activity f USING (business_id)
+  CROSS JOIN LATERAL (
+    SELECT unnest(generate_series(CAST(date_trunc('month', least(f.d, b.today)) AS TIMESTAMP),
+                                  CAST(date_trunc('month', b.today) AS TIMESTAMP), INTERVAL 1 MONTH)) AS mm) t),
+occ_m AS (
+  SELECT business_id, m,
+         count(*) AS event_occurrence_count,
+         count(*) FILTER (WHERE service_type = 'appointment') AS appointment_count,
+         count(*) FILTER (WHERE service_type = 'group_class') AS class_count,
+         count(*) FILTER (WHERE service_type = 'course') AS course_count,
+         count(*) FILTER (WHERE attendance_completed) AS attendance_completed_count
+  FROM occ GROUP BY 1, 2),
+org_m AS (SELECT business_id, m, count(DISTINCT person_id) AS event_occurrence_organizer_count FROM org GROUP BY 1, 2),
+enr_m AS (
+  SELECT business_id, m,
+         count(*) AS enrollment_count,
+         count(*) FILTER (WHERE client_booked) AS client_booked_count,
+         count(*) FILTER (WHERE first_visit) AS first_visit_count,
+         count(*) FILTER (WHERE state = 'completed') AS completed_enrollment_count,
+         count(*) FILTER (WHERE state = 'completed' AND service_type = 'appointment') AS completed_appointment_enrollment_count,
+         count(*) FILTER (WHERE state = 'completed' AND service_type = 'group_class') AS completed_class_enrollment_count,
+         count(*) FILTER (WHERE state = 'completed' AND service_type = 'course') AS completed_course_enrollment_count,
+         count(*) FILTER (WHERE state = 'completed' AND NOT is_paid) AS completed_unpaid_count,
+         count(DISTINCT person_id) FILTER (WHERE state = 'completed') AS client_completed_enrollment_count,
+         count(*) FILTER (WHERE state = 'expired') AS expired_enrollment_count,
+         count(*) FILTER (WHERE state = 'late_canceled') AS late_canceled_enrollment_count,
+         count(*) FILTER (WHERE state = 'noshowed') AS noshowed_enrollment_count,
+         count(*) FILTER (WHERE state = 'registered') AS registered_enrollment_count,
+         count(*) FILTER (WHERE state = 'removed') AS removed_enrollment_count,
+         count(*) FILTER (WHERE state = 'reserved') AS reserved_enrollment_count,
+         count(*) FILTER (WHERE state = 'waiting') AS waiting_enrollment_count
+  FROM enr GROUP BY 1, 2),
+new_clients AS (
+  SELECT business_id, CAST(date_trunc('month', client_since_date) AS DATE) AS m, person_id
+  FROM clients WHERE client_since_date IS NOT NULL),
+new_m AS (SELECT business_id, m, count(*) AS new_client_count FROM new_clients GROUP BY 1, 2),
+staff_m AS (
+  SELECT business_id, CAST(date_trunc('month', added_date) AS DATE) AS m, count(*) AS new_staff_count
+  FROM metrics_staff GROUP BY 1, 2),
+-- Holders of a plan whose span meets the month (up to its as_of day).
+held AS (
+  SELECT DISTINCT mo.business_id, mo.m, p.person_id
+  FROM months mo JOIN plan p ON p.business_id = mo.business_id
+  WHERE p.start_date <= mo.as_of AND (p.last_date IS NULL OR p.last_date >= mo.m)),
+held_m AS (
+  SELECT h.business_id, h.m, count(*) AS client_w_plan_count,
+         count(*) FILTER (WHERE n.person_id IS NOT NULL) AS new_client_w_plan_count
+  FROM held h LEFT JOIN new_clients n ON n.business_id = h.business_id AND n.person_id = h.person_id AND n.m = h.m
+  GROUP BY 1, 2),
+members_m AS (
+  SELECT mo.business_id, mo.m, count(DISTINCT p.person_id) AS member_count
+  FROM months mo JOIN plan p ON p.business_id = mo.business_id
+  WHERE p.grants_membership AND p.start_date <= mo.as_of AND (p.last_date IS NULL OR p.last_date >= mo.as_of)
+  GROUP BY 1, 2),
+new_members_m AS (
+  SELECT business_id, CAST(date_trunc('month', first_start) AS DATE) AS m, count(*) AS new_member_count
+  FROM (SELECT business_id, person_id, min(start_date) AS first_start FROM plan WHERE grants_membership GROUP BY 1, 2)
+  GROUP BY 1, 2),
+plans_m AS (
+  SELECT business_id, CAST(date_trunc('month', start_date) AS DATE) AS m,
+         count(DISTINCT plan_id) AS plan_start_count,
+         count(DISTINCT plan_id) FILTER (WHERE plan_type = 'membership') AS membership_count,
+         count(DISTINCT plan_id) FILTER (WHERE plan_type IN ('pack', 'single_visit_pass')) AS pack_count,
+         count(DISTINCT plan_id) FILTER (WHERE plan_type = 'prepaid') AS prepaid_count
+  FROM plan GROUP BY 1, 2),
+ends_m AS (
+  SELECT mo.business_id, mo.m, count(DISTINCT p.plan_id) AS plan_end_count
+  FROM months mo JOIN plan p ON p.business_id = mo.business_id
+  WHERE p.last_date BETWEEN mo.m AND mo.as_of
+  GROUP BY 1, 2),
+-- Invoices by the month they fall due. Net paid revenue is split by the kinds of the items
+-- (invoices' *_expected_amount), each share rounded; the recurring share takes the remainder,
+-- so the four always add up to net_paid_revenue_amount.
+inv AS (
+  SELECT business_id, CAST(date_trunc('month', invoice_due_date) AS DATE) AS m, invoice_state,
+         expected_amount, outstanding_amount, payments_amount, refunds_amount, net_paid_amount,
+         failed_transactions, net_paid_amount - net_paid_tax_amount AS rev,
+         CASE WHEN expected_amount = 0 THEN 0 ELSE round((net_paid_amount - net_paid_tax_amount) * pass_expected_amount / expected_amount) END AS pass,
+         CASE WHEN expected_amount = 0 THEN 0 ELSE round((net_paid_amount - net_paid_tax_amount) * prepaid_expected_amount / expected_amount) END AS prepaid,
+         CASE WHEN expected_amount = 0 THEN 0 ELSE round((net_paid_amount - net_paid_tax_amount) * retail_expected_amount / expected_amount) END AS retail
+  FROM invoices),
+inv_m AS (
+  SELECT business_id, m,
+         count(*) FILTER (WHERE invoice_state <> 'canceled') AS due_invoice_count,
+         sum(expected_amount) FILTER (WHERE invoice_state <> 'canceled') AS expected_amount,
+         sum(outstanding_amount) AS outstanding_amount,
+         sum(payments_amount) AS payments_amount,
+         sum(refunds_amount) AS refunds_amount,
+         sum(net_paid_amount) AS net_paid_amount,
+         sum(rev) AS net_paid_revenue_amount,
+         sum(pass) AS net_paid_pass_revenue_amount,
+         sum(prepaid) AS net_paid_prepaid_revenue_amount,
+         sum(rev - pass - prepaid - retail) AS net_paid_recurring_revenue_amount,
+         sum(retail) AS net_paid_retail_revenue_amount,
+         sum(failed_transactions) AS failed_transaction_count
+  FROM inv GROUP BY 1, 2)
+SELECT
+  mo.business_id || '-' || strftime(mo.m, '%Y-%m') AS key,
+  mo.business_id, mo.business_name, mo.business_subdomain, mo.franchise_id, mo.currency_code, mo.time_zone,
+  mo.m AS month_start_date,
+  ${[
+    ["occ_m", ["appointment_count", "attendance_completed_count", "class_count", "course_count", "event_occurrence_count"]],
+    ["org_m", ["event_occurrence_organizer_count"]],
+    [
+      "enr_m",
+      [
+        "client_booked_count",
+        "client_completed_enrollment_count",
+        "completed_appointment_enrollment_count",
+        "completed_class_enrollment_count",
+        "completed_course_enrollment_count",
+        "completed_enrollment_count",
+        "completed_unpaid_count",
+        "enrollment_count",
+        "expired_enrollment_count",
+        "first_visit_count",
+        "late_canceled_enrollment_count",
+        "noshowed_enrollment_count",
+        "registered_enrollment_count",
+        "removed_enrollment_count",
+        "reserved_enrollment_count",
+        "waiting_enrollment_count"
+      ]
+    ],
+    ["new_m", ["new_client_count"]],
+    ["staff_m", ["new_staff_count"]],
+    ["held_m", ["client_w_plan_count", "new_client_w_plan_count"]],
+    ["members_m", ["member_count"]],
+    ["new_members_m", ["new_member_count"]],
+    ["plans_m", ["membership_count", "pack_count", "plan_start_count", "prepaid_count"]],
+    ["ends_m", ["plan_end_count"]],
+    [
+      "inv_m",
+      [
+        "due_invoice_count",
+        "expected_amount",
+        "failed_transaction_count",
+        "net_paid_amount",
+        "net_paid_pass_revenue_amount",
+        "net_paid_prepaid_revenue_amount",
+        "net_paid_recurring_revenue_amount",
+        "net_paid_retail_revenue_amount",
+        "net_paid_revenue_amount",
+        "outstanding_amount",
+        "payments_amount",
+        "refunds_amount"
+      ]
+    ]
+  ]
+    .flatMap(([alias, names]) => (names as ReadonlyArray<string>).map((name) => `CAST(coalesce(${alias}.${name}, 0) AS BIGINT) AS ${name}`))
+    .join(",\n  ")},
+  CASE WHEN coalesce(enr_m.client_completed_enrollment_count, 0) = 0 THEN 0.0
+       ELSE CAST(enr_m.completed_enrollment_count AS DOUBLE) / enr_m.client_completed_enrollment_count END AS completed_enrollment_per_client
+FROM months mo
+${["occ_m", "org_m", "enr_m", "new_m", "staff_m", "held_m", "members_m", "new_members_m", "plans_m", "ends_m", "inv_m"]
+  .map((alias) => `LEFT JOIN ${alias} ON ${alias}.business_id = mo.business_id AND ${alias}.m = mo.m`)
+  .join("\n")}
+ORDER BY mo.business_id, mo.m`
