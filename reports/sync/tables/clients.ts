@@ -1,4 +1,4 @@
-import { invoiceTaxShare, REPORTED_INVOICE_STATES } from "./invoice-parts.ts"
+import { changedPayersSql, clientMoneyCtes } from "./client-money.ts"
 import { availableOnSql, currentOnSql, onHoldOnSql, planTypeSql } from "./plans.ts"
 import { businessColumns, franchiseId, franchiseJoin, fullName, type StoreTable } from "./types.ts"
 
@@ -111,39 +111,7 @@ export const clientsTable: StoreTable = {
         where (cpp.business_id, cpp.person_id) in (select p.business_id, p.id from people p where ${where})
         offset 0) r
       group by 1, 2),
-    -- Their invoices out of the checkout (the invoices resource's), each with its net paid:
-    -- settled payments less settled refunds (failed and voided ones count for nothing).
-    inv as (
-      select i.business_id, i.person_id, i.id, i.state, i.invoice_date, i.total_cents,
-             i.additional_tax_total_cents, i.included_tax_total_cents,
-             coalesce((select sum(py.amount_cents) from payments py
-                        where py.business_id = i.business_id and py.invoice_id = i.id and py.state = 'settled'), 0)
-           - coalesce((select sum(rf.amount_cents) from refunds rf
-                        where rf.business_id = i.business_id and rf.invoice_id = i.id and rf.state = 'settled'), 0) as net_paid
-      from invoices i
-      where i.state in (${REPORTED_INVOICE_STATES.map((s) => `'${s}'`).join(", ")})
-        and (i.business_id, i.person_id) in (select p.business_id, p.id from people p where ${where})
-      offset 0),
-    -- Lifetime net paid and its revenue part (net paid less its tax share, invoice by invoice,
-    -- as the invoices resource splits it: the sum of the payer's net_paid_revenue_amount).
-    pm as (
-      select i.business_id, i.person_id, sum(i.net_paid) as net_paid,
-             sum(i.net_paid - ${invoiceTaxShare("i.net_paid")}) as revenue
-      from inv i group by 1, 2),
-    -- The last invoice due (on or before today), open or closed: canceled, on hold and carts
-    -- are left out. Unpaid: open with an amount outstanding (total − net paid).
-    li as (
-      select distinct on (i.business_id, i.person_id) i.business_id, i.person_id, i.id, i.total_cents, i.invoice_date,
-             (i.state = 'open' and i.total_cents - i.net_paid > 0) as unpaid
-      from inv i join businesses b on b.id = i.business_id
-      where i.state in ('open', 'closed') and i.invoice_date <= ${today}
-      order by i.business_id, i.person_id, i.invoice_date desc, i.id desc),
-    -- The account credit ledger's balance (the Core API's include_balances).
-    credit as (
-      select e.business_id, e.person_id, sum(e.amount_cents) as balance
-      from account_credit_entries e
-      where (e.business_id, e.person_id) in (select p.business_id, p.id from people p where ${where})
-      group by 1, 2)
+    ${clientMoneyCtes(where)}
     select
       p.business_id || '-' || p.id as key,
       p.business_id,
@@ -312,16 +280,4 @@ export const changedPeopleSql = `
   union
   select c.business_id, c.person_id from report_plan_changes c where c.changed_at > $1 and c.person_id is not null
   union
-  -- Their money: invoices written (closed, paid, refunded, voided; logged by trigger, 0022),
-  -- account credit moved, forms of payment stored or edited (one removed shows at the nightly
-  -- rebuild), and invoices that fell due since (the last invoice turns with the day).
-  select i.business_id, i.person_id from report_invoice_changes c
-    join invoices i on i.business_id = c.business_id and i.id = c.invoice_id where c.changed_at > $1
-  union
-  select e.business_id, e.person_id from account_credit_entries e where e.created_at > $1
-  union
-  select f.business_id, f.person_id from forms_of_payment f where greatest(f.created_at, f.updated_at) > $1
-  union
-  select i.business_id, i.person_id from invoices i join businesses b on b.id = i.business_id
-   where i.state in ('open', 'closed')
-     and i.invoice_date > ($1::timestamptz at time zone b.time_zone)::date and i.invoice_date <= ${today}`
+  ${changedPayersSql}`
