@@ -419,12 +419,10 @@ describe("access", () => {
 })
 
 describe("resources", () => {
-  it("answer 422 for the resources whose data does not exist yet, and 404 for unknown ones", async () => {
-    const available = ["clients", "enrollments", "event_occurrences", "event_occurrence_staff_members", "invoice_items", "invoice_item_transactions", "invoices", "pays", "person_plans"]
-    for (const resource of REPORT_RESOURCES.filter((r) => !available.includes(r))) {
-      const response = await query({ fields: ["key"] }, { resource })
-      expect(response.status, resource).toBe(422)
-      expect(response.json.errors[0]).toContain(`The ${resource} report is not available yet`)
+  it("answer for every resource of the spec, and 404 for unknown ones", async () => {
+    for (const resource of REPORT_RESOURCES) {
+      const response = await query({ fields: ["key"], page: { limit: 1 } }, { resource })
+      expect(response.status, resource).toBe(200)
     }
     const unknown = await query({ fields: ["key"] }, { resource: "nope" })
     expect(unknown.status).toBe(404)
