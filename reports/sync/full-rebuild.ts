@@ -5,7 +5,7 @@ import { nextGeneration, publish, removeOldGenerations, storeFile } from "./gene
 import { STORE_ROWS, STORE_SCHEMA, TABLES } from "./store-tables.ts"
 import type { SyncResult } from "./summary.ts"
 import { createTableSql } from "./tables/types.ts"
-import { monthlyMetricsSql } from "./monthly-metrics.ts"
+import { createMonthlyMetricsSql } from "./monthly-metrics.ts"
 
 /**
  * The full rebuild: every table read in one snapshot, part by part, into a new generation file
@@ -55,7 +55,7 @@ export const fullRebuild = async (client: pg.Client, dir: string): Promise<SyncR
         }
         await loading
         // Computed from the tables just loaded (reports/sync/monthly-metrics.ts).
-        await connection.run(monthlyMetricsSql(new Date().toISOString()))
+        await connection.run(createMonthlyMetricsSql(new Date().toISOString()))
         await connection.run("CHECKPOINT")
       })
     ))

@@ -18,7 +18,7 @@ import { invoiceItemTransactionsTable } from "./tables/invoice-item-transactions
 import { changedPaysSql, paysTable } from "./tables/pays.ts"
 import type { StoreTable } from "./tables/types.ts"
 import { metricsBusinessesTable, metricsStaffTable } from "./tables/business-facts.ts"
-import { monthlyMetricsSql } from "./monthly-metrics.ts"
+import { refreshMonthlyMetricsSql } from "./monthly-metrics.ts"
 
 /**
  * The incremental refresh: the rows that may have changed since the current generation's
@@ -152,6 +152,15 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
       await withDuckDB(target, async (connection) => {
         await connection.run("BEGIN TRANSACTION")
         await loadFresh(connection, true)
+        // The businesses whose monthly metrics may change: those with rows refreshed, plans in
+        // person_plans' scope, or staff and business facts that differ (these two are read whole).
+        await connection.run(`CREATE TEMPORARY TABLE metrics_scope AS
+          ${REFRESHED_BY_KEY.map((t) => `SELECT business_id FROM fresh_${t}`).join(" UNION ")}
+          UNION SELECT business_id FROM person_plans_scope
+          ${["metrics_businesses", "metrics_staff"]
+            .map((t) => `UNION SELECT business_id FROM (SELECT * FROM fresh_${t} EXCEPT SELECT * FROM ${t})
+          UNION SELECT business_id FROM (SELECT * FROM ${t} EXCEPT SELECT * FROM fresh_${t})`)
+            .join(" ")}`)
         await connection.run("DELETE FROM clients WHERE key IN (SELECT key FROM fresh_clients)")
         await connection.run("INSERT INTO clients SELECT * FROM fresh_clients")
         await connection.run("DELETE FROM custom_fields")
@@ -178,8 +187,10 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
           await connection.run(`DELETE FROM ${t}`)
           await connection.run(`INSERT INTO ${t} SELECT * FROM fresh_${t}`)
         }
-        // Recomputed from the refreshed tables (reports/sync/monthly-metrics.ts).
-        await connection.run(monthlyMetricsSql(new Date().toISOString()))
+        // Their months, recomputed from the refreshed tables (reports/sync/monthly-metrics.ts).
+        for (const sql of refreshMonthlyMetricsSql(new Date().toISOString(), "business_id IN (SELECT business_id FROM metrics_scope)")) {
+          await connection.run(sql)
+        }
         await connection.run("COMMIT")
         await connection.run("CHECKPOINT")
       })
@@ -197,6 +208,9 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
     removeFile(invoiceScopeCsv)
   }
 }
+
+/** The tables whose refreshed rows tell a business's monthly metrics may have changed. */
+const REFRESHED_BY_KEY = ["clients", "event_occurrences", "event_occurrence_staff_members", "enrollments", "person_plans", "invoices"]
 
 /** The CSV shape of person_plans' refresh scope (personPlansScopeSql). */
 const personPlansScopeTable: StoreTable = {

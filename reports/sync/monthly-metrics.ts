@@ -13,33 +13,35 @@
  */
 export const MONTHLY_METRICS_TABLE = "monthly_business_metrics"
 
-export const monthlyMetricsSql = (now: string) => `
-CREATE OR REPLACE TABLE ${MONTHLY_METRICS_TABLE} AS
+export const monthlyMetricsSql = (now: string, scope = "true") => {
+  /** A store table restricted to the businesses in scope (a subquery, inlined by DuckDB). */
+  const from = (table: string, alias = table) => `(SELECT * FROM ${table} WHERE ${scope}) AS ${alias}`
+  return `
 WITH biz AS (
-  SELECT b.*, CAST(timezone(b.time_zone, CAST('${now}' AS TIMESTAMPTZ)) AS DATE) AS today FROM metrics_businesses b),
+  SELECT b.*, CAST(timezone(b.time_zone, CAST('${now}' AS TIMESTAMPTZ)) AS DATE) AS today FROM ${from("metrics_businesses", "b")}),
 -- Sessions and enrollments count when the session is not canceled or deleted, in its month.
 occ AS (
   SELECT business_id, CAST(date_trunc('month', local_start_at) AS DATE) AS m, * EXCLUDE (business_id)
-  FROM event_occurrences WHERE service_state = 'active'),
+  FROM ${from("event_occurrences")} WHERE service_state = 'active'),
 enr AS (
   SELECT business_id, CAST(date_trunc('month', local_start_at) AS DATE) AS m, * EXCLUDE (business_id)
-  FROM enrollments WHERE service_state = 'active'),
+  FROM ${from("enrollments")} WHERE service_state = 'active'),
 org AS (
   SELECT business_id, CAST(date_trunc('month', local_start_at) AS DATE) AS m, person_id
-  FROM event_occurrence_staff_members WHERE service_state = 'active'),
+  FROM ${from("event_occurrence_staff_members")} WHERE service_state = 'active'),
 -- Plans as dated spans: from start_date to the last usable date (end, exhaustion, deactivation;
 -- open-ended when none); one plan shared by several holders has a row per holder.
 plan AS (
   SELECT business_id, person_id, plan_id, plan_type, grants_membership, start_date,
          coalesce(last_usable_date, end_date) AS last_date
-  FROM person_plans),
+  FROM ${from("person_plans")}),
 first_activity AS (
   SELECT business_id, min(d) AS d FROM (
-    SELECT business_id, created_date AS d FROM metrics_businesses
-    UNION ALL SELECT business_id, client_since_date FROM clients WHERE client_since_date IS NOT NULL
-    UNION ALL SELECT business_id, CAST(local_start_at AS DATE) FROM event_occurrences
-    UNION ALL SELECT business_id, invoice_due_date FROM invoices WHERE invoice_due_date IS NOT NULL
-    UNION ALL SELECT business_id, start_date FROM person_plans)
+    SELECT business_id, created_date AS d FROM ${from("metrics_businesses")}
+    UNION ALL SELECT business_id, client_since_date FROM ${from("clients")} WHERE client_since_date IS NOT NULL
+    UNION ALL SELECT business_id, CAST(local_start_at AS DATE) FROM ${from("event_occurrences")}
+    UNION ALL SELECT business_id, invoice_due_date FROM ${from("invoices")} WHERE invoice_due_date IS NOT NULL
+    UNION ALL SELECT business_id, start_date FROM ${from("person_plans")})
   GROUP BY 1),
 months AS (
   SELECT b.*, CAST(mm AS DATE) AS m,
@@ -80,25 +82,32 @@ enr_m AS (
   FROM enr GROUP BY 1, 2),
 new_clients AS (
   SELECT business_id, CAST(date_trunc('month', client_since_date) AS DATE) AS m, person_id
-  FROM clients WHERE client_since_date IS NOT NULL),
+  FROM ${from("clients")} WHERE client_since_date IS NOT NULL),
 new_m AS (SELECT business_id, m, count(*) AS new_client_count FROM new_clients GROUP BY 1, 2),
 staff_m AS (
   SELECT business_id, CAST(date_trunc('month', added_date) AS DATE) AS m, count(*) AS new_staff_count
-  FROM metrics_staff GROUP BY 1, 2),
--- Holders of a plan whose span meets the month (up to its as_of day).
-held AS (
-  SELECT DISTINCT mo.business_id, mo.m, p.person_id
-  FROM months mo JOIN plan p ON p.business_id = mo.business_id
-  WHERE p.start_date <= mo.as_of AND (p.last_date IS NULL OR p.last_date >= mo.m)),
+  FROM ${from("metrics_staff")} GROUP BY 1, 2),
+-- Each plan once per month its span meets, up to today (plans not started yet: none); each
+-- month of a span has the plan's start on or before its as-of day and its end on or after its
+-- first day, so "held in the month" is a row here.
+span AS (
+  SELECT p.business_id, p.person_id, p.grants_membership, p.last_date, CAST(t.mm AS DATE) AS m
+  FROM plan p JOIN biz b ON b.business_id = p.business_id
+  CROSS JOIN LATERAL (
+    SELECT unnest(generate_series(CAST(date_trunc('month', p.start_date) AS TIMESTAMP),
+                                  CAST(date_trunc('month', least(coalesce(p.last_date, b.today), b.today)) AS TIMESTAMP),
+                                  INTERVAL 1 MONTH)) AS mm) t
+  WHERE p.start_date <= b.today),
+held AS (SELECT DISTINCT business_id, m, person_id FROM span),
 held_m AS (
   SELECT h.business_id, h.m, count(*) AS client_w_plan_count,
          count(*) FILTER (WHERE n.person_id IS NOT NULL) AS new_client_w_plan_count
   FROM held h LEFT JOIN new_clients n ON n.business_id = h.business_id AND n.person_id = h.person_id AND n.m = h.m
   GROUP BY 1, 2),
 members_m AS (
-  SELECT mo.business_id, mo.m, count(DISTINCT p.person_id) AS member_count
-  FROM months mo JOIN plan p ON p.business_id = mo.business_id
-  WHERE p.grants_membership AND p.start_date <= mo.as_of AND (p.last_date IS NULL OR p.last_date >= mo.as_of)
+  SELECT s.business_id, s.m, count(DISTINCT s.person_id) AS member_count
+  FROM span s JOIN months mo ON mo.business_id = s.business_id AND mo.m = s.m
+  WHERE s.grants_membership AND (s.last_date IS NULL OR s.last_date >= mo.as_of)
   GROUP BY 1, 2),
 new_members_m AS (
   SELECT business_id, CAST(date_trunc('month', first_start) AS DATE) AS m, count(*) AS new_member_count
@@ -112,9 +121,9 @@ plans_m AS (
          count(DISTINCT plan_id) FILTER (WHERE plan_type = 'prepaid') AS prepaid_count
   FROM plan GROUP BY 1, 2),
 ends_m AS (
-  SELECT mo.business_id, mo.m, count(DISTINCT p.plan_id) AS plan_end_count
-  FROM months mo JOIN plan p ON p.business_id = mo.business_id
-  WHERE p.last_date BETWEEN mo.m AND mo.as_of
+  SELECT p.business_id, CAST(date_trunc('month', p.last_date) AS DATE) AS m, count(DISTINCT p.plan_id) AS plan_end_count
+  FROM plan p JOIN biz b ON b.business_id = p.business_id
+  WHERE p.last_date <= b.today
   GROUP BY 1, 2),
 -- Invoices by the month they fall due. Net paid revenue is split by the kinds of the items
 -- (invoices' *_expected_amount), each share rounded; the recurring share takes the remainder,
@@ -126,7 +135,7 @@ inv AS (
          CASE WHEN expected_amount = 0 THEN 0 ELSE round((net_paid_amount - net_paid_tax_amount) * pass_expected_amount / expected_amount) END AS pass,
          CASE WHEN expected_amount = 0 THEN 0 ELSE round((net_paid_amount - net_paid_tax_amount) * prepaid_expected_amount / expected_amount) END AS prepaid,
          CASE WHEN expected_amount = 0 THEN 0 ELSE round((net_paid_amount - net_paid_tax_amount) * retail_expected_amount / expected_amount) END AS retail
-  FROM invoices),
+  FROM ${from("invoices")}),
 inv_m AS (
   SELECT business_id, m,
          count(*) FILTER (WHERE invoice_state <> 'canceled') AS due_invoice_count,
@@ -204,3 +213,18 @@ ${["occ_m", "org_m", "enr_m", "new_m", "staff_m", "held_m", "members_m", "new_me
   .map((alias) => `LEFT JOIN ${alias} ON ${alias}.business_id = mo.business_id AND ${alias}.m = mo.m`)
   .join("\n")}
 ORDER BY mo.business_id, mo.m`
+}
+
+/** The table, computed anew from the store's tables (the end of a full rebuild). */
+export const createMonthlyMetricsSql = (now: string) => `CREATE OR REPLACE TABLE ${MONTHLY_METRICS_TABLE} AS ${monthlyMetricsSql(now)}`
+
+/**
+ * After an incremental refresh, the rows of the businesses in `scope` (a condition on
+ * `business_id`: those with rows refreshed) computed anew; the others keep theirs until a
+ * refresh touches them or the nightly rebuild (which also brings a new month to a business
+ * with no activity, and moves a current month's "as of" day).
+ */
+export const refreshMonthlyMetricsSql = (now: string, scope: string): ReadonlyArray<string> => [
+  `DELETE FROM ${MONTHLY_METRICS_TABLE} WHERE ${scope}`,
+  `INSERT INTO ${MONTHLY_METRICS_TABLE} ${monthlyMetricsSql(now, scope)}`
+]

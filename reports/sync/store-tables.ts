@@ -9,7 +9,7 @@ import { invoiceItemsTable } from "./tables/invoice-items.ts"
 import { invoiceItemTransactionsTable } from "./tables/invoice-item-transactions.ts"
 import { paysTable } from "./tables/pays.ts"
 import { metricsBusinessesTable, metricsStaffTable } from "./tables/business-facts.ts"
-import { monthlyMetricsSql } from "./monthly-metrics.ts"
+import { createMonthlyMetricsSql } from "./monthly-metrics.ts"
 import { createTableSql, type StoreTable } from "./tables/types.ts"
 
 /** The store's tables, in the order a full rebuild creates and loads them. */
@@ -31,7 +31,7 @@ export const TABLES: ReadonlyArray<StoreTable> = [
 const digest = (parts: ReadonlyArray<string>) => createHash("sha256").update(parts.join(";")).digest("hex").slice(0, 16)
 
 /** Changes when a release changes the store's tables: the next sync then rebuilds in full. */
-export const STORE_SCHEMA = digest([...TABLES.map(createTableSql), monthlyMetricsSql("")])
+export const STORE_SCHEMA = digest([...TABLES.map(createTableSql), createMonthlyMetricsSql("")])
 
 /**
  * Changes when a release changes how rows are read (a field once a constant now read from

@@ -297,6 +297,9 @@ describe("monthly business metrics", () => {
     ok(await desk("POST", `/invoices/${danInvoice}/payments`, { payment: { payment_method: "cash", amount_cents: 6000 } }))
     expect((await sync("incremental")).outcome).toBe("incremental")
     const rows = await detailRows()
+    // The business's months are computed anew, the past ones as they were.
+    expect(rows.map((r) => r.month_start_date)).toEqual([monthStart(3), monthStart(2), monthStart(1), monthStart(0)])
+    expect(rows[0]).toMatchObject(expectedM3)
     expect(rows[3]).toMatchObject({
       payments_amount: 25000,
       net_paid_amount: 22000,
