@@ -4,7 +4,7 @@ import { apiOf } from "../shared/http-api.ts"
 import { EventOccurrencesFrontApi } from "./front.api.ts"
 import { EventOccurrencesDeskApi } from "./desk.api.ts"
 import { clientAudience, staffAudience } from "../services/service.ts"
-import { completeAttendance } from "../staff-pay/attendance.ts"
+import { completeAttendance } from "./attendance.ts"
 import { getDeskOccurrence, getFrontOccurrence, listOccurrences, summarizeOccurrences } from "./service.ts"
 
 export const EventOccurrencesFrontLive = HttpApiBuilder.group(apiOf(EventOccurrencesFrontApi), "eventOccurrencesFront", (handlers) =>

@@ -2,10 +2,10 @@ import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { requireStandardOrHigher } from "../auth/policies.ts"
-import { findOccurrence, getDeskOccurrence } from "../event-occurrences/service.ts"
+import { findOccurrence, getDeskOccurrence } from "./service.ts"
 import { fail, Unprocessable } from "../shared/errors.ts"
-import { StaffPayRepo } from "./repo.ts"
-import { enqueueServicePays } from "./service.ts"
+import { StaffPayRepo } from "../staff-pay/repo.ts"
+import { enqueueServicePays } from "../staff-pay/service.ts"
 
 /**
  * `PUT /api/v2/desk/event_occurrences/:id` with `{"attendance_complete": true}`: the spec shows
@@ -13,7 +13,7 @@ import { enqueueServicePays } from "./service.ts"
  * staff and above; only an active occurrence; idempotent (a second call changes nothing and
  * enqueues nothing). The pays job is enqueued in the same transaction as the flag.
  */
-export const completeAttendance = Effect.fn("StaffPay.completeAttendance")(function* (id: number) {
+export const completeAttendance = Effect.fn("EventOccurrences.completeAttendance")(function* (id: number) {
   yield* requireStandardOrHigher
   const business = yield* CurrentBusiness
   const occurrence = yield* findOccurrence(id, { _tag: "Staff" })
