@@ -11,7 +11,7 @@ import { LocationsRepo } from "./locations/repo.ts"
 import { PeopleRepo } from "./people/repo.ts"
 import { AppConfig, AppConfigLive } from "./platform/config.ts"
 import { DatabaseUrlLive, SqlLive } from "./platform/database.ts"
-import { MemoryRateLimiterLive } from "./platform/rate-limit.ts"
+import { RateLimiterLive } from "./platform/rate-limit-postgres.ts"
 import { WebhooksRepo } from "./webhooks/repo.ts"
 import { ReportsRepo } from "../reports/repo.ts"
 import { ReportStore } from "../reports/store.ts"
@@ -151,7 +151,7 @@ const RepositoriesLive = Layer.mergeAll(
 const AuthServicesLive = Layer.mergeAll(BusinessDirectoryLive, AccessTokensLive, ApplicationsLive)
 
 /** Everything the HTTP handlers and the jobs use, on an already configured database. */
-export const ServicesLive = Layer.mergeAll(RepositoriesLive, AuthServicesLive, MemoryRateLimiterLive, ReportStore.layer)
+export const ServicesLive = Layer.mergeAll(RepositoriesLive, AuthServicesLive, RateLimiterLive, ReportStore.layer)
 
 export const BaseLive = (config: Layer.Layer<AppConfig> = AppConfigLive) =>
   ServicesLive.pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(LoggerLive), Layer.provideMerge(config))

@@ -17,6 +17,17 @@ export interface AppConfigShape {
   readonly rateLimitPerToken: number
   readonly rateLimitPerIp: number
   readonly rateLimitWindowSeconds: number
+  /**
+   * Where rate-limit budgets are counted (RATE_LIMIT_STORE): `postgres` (default), one budget
+   * shared by every process on the database, leased in slices; `memory`, per process (only for a
+   * single API process). Optional so that configurations built in code need not name it.
+   */
+  readonly rateLimitStore?: "postgres" | "memory"
+  /**
+   * How many HTTP processes `studio serve` runs (WEB_CONCURRENCY, or `--processes`); each API
+   * process also sizes its rate-limit slices with it. Optional, 1 when absent.
+   */
+  readonly processes?: number
   readonly logLevel: string
   readonly workerConcurrency: number
   readonly workerPollIntervalMs: number
@@ -61,6 +72,8 @@ export const readAppConfig = Effect.gen(function* () {
     rateLimitPerToken: yield* Config.Int("RATE_LIMIT_PER_TOKEN").pipe(Config.withDefault(180)),
     rateLimitPerIp: yield* Config.Int("RATE_LIMIT_PER_IP").pipe(Config.withDefault(360)),
     rateLimitWindowSeconds: yield* Config.Int("RATE_LIMIT_WINDOW_SECONDS").pipe(Config.withDefault(60)),
+    rateLimitStore: yield* Config.Literals(["postgres", "memory"], "RATE_LIMIT_STORE").pipe(Config.withDefault("postgres" as const)),
+    processes: yield* Config.Int("WEB_CONCURRENCY").pipe(Config.withDefault(1)),
     logLevel: yield* Config.String("LOG_LEVEL").pipe(Config.withDefault("info")),
     workerConcurrency: yield* Config.Int("WORKER_CONCURRENCY").pipe(Config.withDefault(4)),
     workerPollIntervalMs: yield* Config.Int("WORKER_POLL_INTERVAL_MS").pipe(Config.withDefault(1000)),

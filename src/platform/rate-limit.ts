@@ -78,3 +78,4 @@ export const makeMemoryRateLimitStore = (): RateLimitStore => {
 }
 
 export const MemoryRateLimiterLive = Layer.sync(RateLimiter)(makeMemoryRateLimitStore)
+
