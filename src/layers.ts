@@ -11,6 +11,7 @@ import { LocationsRepo } from "./locations/repo.ts"
 import { PeopleRepo } from "./people/repo.ts"
 import { AppConfig, AppConfigLive } from "./platform/config.ts"
 import { DatabaseUrlLive, SqlLive } from "./platform/database.ts"
+import { CacheEventsLive } from "./platform/cache-events.ts"
 import { RateLimiterLive } from "./platform/rate-limit-postgres.ts"
 import { WebhooksRepo } from "./webhooks/repo.ts"
 import { ReportsRepo } from "../reports/repo.ts"
@@ -148,7 +149,10 @@ const RepositoriesLive = Layer.mergeAll(
   Layer.provideMerge(BillingPortsLive)
 )
 
-const AuthServicesLive = Layer.mergeAll(BusinessDirectoryLive, AccessTokensLive, ApplicationsLive)
+/** The caches of every request, emptied when PostgreSQL says what they hold changed (any process's write). */
+const AuthServicesLive = Layer.mergeAll(BusinessDirectoryLive, AccessTokensLive, ApplicationsLive).pipe(
+  Layer.provide(CacheEventsLive)
+)
 
 /** Everything the HTTP handlers and the jobs use, on an already configured database. */
 export const ServicesLive = Layer.mergeAll(RepositoriesLive, AuthServicesLive, RateLimiterLive, ReportStore.layer)

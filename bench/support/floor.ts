@@ -5,6 +5,7 @@ import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { createServer } from "node:http"
 import { BusinessDirectory, BusinessDirectoryLive, CurrentBusiness } from "../../src/auth/tenant.ts"
+import { CacheEventsLive } from "../../src/platform/cache-events.ts"
 import { LocationDesk } from "../../src/locations/model.ts"
 import { LocationsRepo } from "../../src/locations/repo.ts"
 import { listLocations } from "../../src/locations/service.ts"
@@ -63,7 +64,7 @@ const ServerLive = HttpRouter.serve(
   { disableLogger: true, disableListenLog: true }
 ).pipe(
   Layer.provideMerge(NodeHttpServer.layer(createServer, { port: Number(process.env.PORT ?? 0), host: "127.0.0.1" })),
-  Layer.provide(Layer.mergeAll(LocationsRepo.layer, BusinessDirectoryLive)),
+  Layer.provide(Layer.mergeAll(LocationsRepo.layer, BusinessDirectoryLive.pipe(Layer.provide(CacheEventsLive)))),
   Layer.provide(DatabaseLive),
   Layer.provide(ConfigLive)
 )

@@ -1,10 +1,12 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { createHash, randomBytes } from "node:crypto"
+import { CacheEvents } from "../platform/cache-events.ts"
 
 /**
  * OAuth client applications. Unauthenticated front calls name theirs with `client_id`
- * (spec, common rule 8), so known ids are cached briefly.
+ * (spec, common rule 8), so known ids are cached briefly. An application created, changed or
+ * removed through any process is forgotten by every process at its commit (src/platform/cache-events.ts).
  */
 export interface ApplicationsShape {
   readonly isKnownClientId: (clientId: string) => Effect.Effect<boolean>
@@ -29,6 +31,20 @@ export const ApplicationsLive = Layer.effect(Applications)(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const known = new Map<string, { readonly exists: boolean; readonly expires: number }>()
+    let generation = 0
+    yield* CacheEvents.use((events) =>
+      Effect.sync(() =>
+        events.subscribe({
+          kind: "application",
+          changed: (clientId) => {
+            generation++
+            known.delete(clientId)
+          },
+          dropAll: () => {
+            generation++
+            known.clear()
+          }
+        })))
     return Applications.of({
       // Every unauthenticated client-mode request passes here: no span per call.
       isKnownClientId: Effect.fnUntraced(function* (clientId) {
@@ -36,7 +52,9 @@ export const ApplicationsLive = Layer.effect(Applications)(
         const now = yield* Clock.currentTimeMillis
         const hit = known.get(clientId)
         if (hit && hit.expires > now) return hit.exists
+        const loadedIn = generation
         const rows = yield* sql`select 1 from oauth_applications where client_id = ${clientId}`.pipe(Effect.orDie)
+        if (loadedIn !== generation) return rows.length > 0
         if (known.size > 10_000) known.clear()
         known.set(clientId, { exists: rows.length > 0, expires: now + TTL_MS })
         return rows.length > 0

@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { BusinessRow } from "../shared/request-context.ts"
+import { CacheEvents } from "../platform/cache-events.ts"
 
 /**
  * Tenancy by host (spec, common rule 1): `{subdomain}.{BASE_DOMAIN}` is a business host and
@@ -27,8 +28,9 @@ export class CurrentBusiness extends Context.Service<CurrentBusiness, BusinessRo
 
 /**
  * Subdomain → business, read on every request, so answers are kept for a few seconds
- * (a renamed or new business is seen within `TTL_MS`; unknown subdomains are cached too, so
- * probing random hosts cannot hammer the database).
+ * (unknown subdomains are cached too, so probing random hosts cannot hammer the database).
+ * A business changed or removed in any process empties the cache of every process at its commit
+ * (src/platform/cache-events.ts); a new business, cached as unknown before, is seen within `TTL_MS`.
  */
 export interface BusinessDirectoryShape {
   readonly bySubdomain: (subdomain: string) => Effect.Effect<Option.Option<BusinessRow>>
@@ -43,6 +45,13 @@ export const BusinessDirectoryLive = Layer.effect(BusinessDirectory)(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const cache = new Map<string, { readonly row: Option.Option<BusinessRow>; readonly expires: number }>()
+    // Renames are rare and the old subdomain is not in the notification: drop every entry.
+    let generation = 0
+    const forget = () => {
+      generation++
+      cache.clear()
+    }
+    yield* CacheEvents.use((events) => Effect.sync(() => events.subscribe({ kind: "business", changed: forget, dropAll: forget })))
     const businessRow = SqlSchema.findOneOption({
       Request: Schema.String,
       Result: BusinessRow,
@@ -58,7 +67,9 @@ export const BusinessDirectoryLive = Layer.effect(BusinessDirectory)(
         Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const hit = cache.get(subdomain)
           if (hit !== undefined && hit.expires > now) return Effect.succeed(hit.row)
+          const loadedIn = generation
           return Effect.map(load(subdomain), (row) => {
+            if (loadedIn !== generation) return row
             if (cache.size > 10_000) cache.clear()
             cache.set(subdomain, { row, expires: now + TTL_MS })
             return row

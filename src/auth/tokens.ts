@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { hash, randomBytes } from "node:crypto"
+import { CacheEvents } from "../platform/cache-events.ts"
 
 /**
  * Access tokens: 256 random bits, shown once, stored only as their SHA-256 hash. A token
@@ -56,7 +57,9 @@ export class AccessTokens extends Context.Service<AccessTokens, AccessTokensShap
  * (it is in memory anyway, for the request and its rate-limit window), so a hit costs no
  * hashing. A revocation through this process drops the token's entries before and after its
  * update, and a lookup that was in flight meanwhile is not cached (the `generation` check),
- * so once `revoke` returns this process refuses the token; other processes see it within `TTL_MS`.
+ * so once `revoke` returns this process refuses the token. Other processes hear of the change
+ * from PostgreSQL (src/platform/cache-events.ts: a revoked token, a person or staff role changed
+ * in a business) within milliseconds of its commit; `TTL_MS` bounds it when the listener is away.
  */
 const TTL_MS = 5_000
 
@@ -70,12 +73,28 @@ export const AccessTokensLive = Layer.effect(AccessTokens)(
     const sql = yield* SqlClient.SqlClient
     /** token → business id (0: the account-level host) → grant. */
     const cache = new Map<string, Map<number, CachedGrant>>()
+    /** The hex digest of each cached token → the token: notifications name tokens by digest. */
+    const byDigest = new Map<string, string>()
     let generation = 0
     const forget = (token?: string) => {
       generation++
-      if (token === undefined) cache.clear()
-      else cache.delete(token)
+      if (token === undefined) {
+        cache.clear()
+        byDigest.clear()
+      } else cache.delete(token)
     }
+    const events = yield* CacheEvents
+    events.subscribe({
+      kind: "token",
+      changed: (digest) => {
+        const token = byDigest.get(digest)
+        if (token !== undefined) byDigest.delete(digest)
+        forget(token ?? "")
+      },
+      dropAll: () => forget()
+    })
+    // A person removed or a staff role changed: grants of that business (rare; all are dropped).
+    events.subscribe({ kind: "grants", changed: () => forget(), dropAll: () => forget() })
 
     const grantRow = SqlSchema.findOneOption({
       Request: Schema.Struct({ hash: Schema.Uint8Array, businessId: Schema.NullOr(Schema.Number) }),
@@ -116,11 +135,15 @@ export const AccessTokensLive = Layer.effect(AccessTokens)(
           const hit = cache.get(token)?.get(scope)
           if (hit !== undefined && hit.expires > now) return Effect.succeed(hit.grant)
           const loadedIn = generation
-          return Effect.map(load(hashToken(token), businessId), (grant) => {
+          const digest = hashToken(token)
+          return Effect.map(load(digest, businessId), (grant) => {
             if (loadedIn !== generation) return grant
-            if (cache.size > 50_000) cache.clear()
+            if (cache.size > 50_000) forget()
             let byBusiness = cache.get(token)
-            if (byBusiness === undefined) cache.set(token, (byBusiness = new Map()))
+            if (byBusiness === undefined) {
+              cache.set(token, (byBusiness = new Map()))
+              byDigest.set(digest.toString("hex"), token)
+            }
             byBusiness.set(scope, { grant, expires: now + TTL_MS })
             return grant
           })
