@@ -6,8 +6,9 @@ import * as path from "node:path"
 
 /**
  * `npm start` and the operator CLI as processes, for the tests of how they share the embedded
- * PostgreSQL: spawned on this Node (optionally through a wrapper such as setpriv), on the
- * embedded cluster of their own DATA_DIR (DATABASE_URL removed from their environment).
+ * PostgreSQL (and of many processes on one database): spawned on this Node (optionally through a
+ * wrapper such as setpriv), on the embedded cluster of their own DATA_DIR (DATABASE_URL removed
+ * from their environment) unless the setup's environment names a DATABASE_URL.
  */
 
 /** A port nobody listens on, tried at random in `[from, to]`. */
@@ -34,7 +35,8 @@ export interface Setup {
 const command = (setup: Setup, args: ReadonlyArray<string>) => {
   const argv = [...(setup.wrap ?? []), process.execPath, ...args]
   const env: Record<string, string> = { ...(process.env as Record<string, string>), LOG_LEVEL: "info", ...setup.env }
-  delete env["DATABASE_URL"]
+  // The embedded cluster of DATA_DIR, unless the setup names a database itself.
+  if (setup.env["DATABASE_URL"] === undefined) delete env["DATABASE_URL"]
   return { file: argv[0]!, args: argv.slice(1), options: { cwd: setup.cwd, env } }
 }
 
