@@ -18,9 +18,11 @@ export const startProcessGroup = async (options: {
   readonly databaseUrl: string
   readonly apiProcesses?: number
   readonly workerProcesses?: number
+  /** Shared by every process (the report store); a fresh folder, removed on stop, when absent. */
+  readonly dataDir?: string
   readonly env?: Record<string, string>
 }): Promise<ProcessGroup> => {
-  const dataDir = path.resolve(`.data/test/group-${process.pid}-${Math.random().toString(36).slice(2, 8)}`)
+  const dataDir = options.dataDir ?? path.resolve(`.data/test/group-${process.pid}-${Math.random().toString(36).slice(2, 8)}`)
   fs.mkdirSync(dataDir, { recursive: true })
   const env = {
     DATABASE_URL: options.databaseUrl,
@@ -51,7 +53,7 @@ export const startProcessGroup = async (options: {
     workers,
     stop: async () => {
       await Promise.all([...api.map((one) => one.process.stop("SIGTERM")), ...workers.map((one) => one.stop("SIGTERM"))])
-      fs.rmSync(dataDir, { recursive: true, force: true })
+      if (options.dataDir === undefined) fs.rmSync(dataDir, { recursive: true, force: true })
     }
   }
 }
