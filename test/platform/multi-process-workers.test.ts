@@ -2,6 +2,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createBusiness, createPerson, createToken } from "../support/factories.ts"
+import { createPlanProduct } from "../support/billing-factories.ts"
 import { type ProcessGroup, startProcessGroup } from "../support/multi-process.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts"
@@ -97,5 +98,48 @@ describe("reports with two API processes", () => {
     await eventually(async () => (await firstName(0, token, person.personId)) === "After", "the change in process 0", 60_000)
     // Published: the other process reads the same pointer at its next query.
     expect(await firstName(1, token, person.personId)).toBe("After")
+  })
+})
+
+describe("automatic billing with two workers", () => {
+  it("bills a membership's due period once, however many sweeps the two workers run at once", { timeout: 90_000 }, async () => {
+    const token = await ownerToken()
+    const product = (await createPlanProduct(setup.pool, business.id, {
+      kind: "membership",
+      price_cents: 3900,
+      invoice_interval_count: 1,
+      invoice_interval_unit: "monthly"
+    })).id
+    const payer = await createPerson(setup.pool, business.id, { first_name: "Mona", last_name: "Member" })
+    const sale = await via(0)("POST", "/api/v2/desk/invoices", { token, body: { invoice: { payer_id: payer.personId, plan_products: [{ id: product }] } } })
+    expect(sale.status, sale.text).toBe(201)
+    const invoice = sale.json.invoices[0]
+    const paid = await via(1)("POST", `/api/v2/desk/invoices/${invoice.id}/payments`, {
+      token,
+      body: { payment: { payment_method: "cash", amount_cents: invoice.total_cents } }
+    })
+    expect(paid.status, paid.text).toBe(201)
+    const planId = (await setup.pool.query(
+      `select r.plan_id::int from invoice_item_recipients r join invoice_items i on i.business_id = r.business_id and i.id = r.invoice_item_id
+       where i.business_id = $1 and i.invoice_id = $2`,
+      [business.id, invoice.id]
+    )).rows[0].plan_id as number
+    // Sold a month and two days ago: its first renewal is due.
+    await setup.pool.query(`update plans set start_date = current_date - interval '1 month 2 days' where id = $1`, [planId])
+    await setup.pool.query(`select graphile_worker.add_job('bill_memberships', '{}'::json) from generate_series(1, 6)`)
+    const sweepsLeft = async () =>
+      (await setup.pool.query(`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'bill_memberships'`)).rows[0].n as number
+    for (let i = 0; i < 200 && (await sweepsLeft()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await sweepsLeft()).toBe(0)
+    const periods = await setup.pool.query(`select invoice_id::int from membership_billing_periods where business_id = $1 and plan_id = $2`, [
+      business.id,
+      planId
+    ])
+    expect(periods.rows).toHaveLength(1)
+    const invoices = await setup.pool.query(`select count(*)::int as n from invoices where business_id = $1 and person_id = $2`, [
+      business.id,
+      payer.personId
+    ])
+    expect(invoices.rows[0].n).toBe(2)
   })
 })
