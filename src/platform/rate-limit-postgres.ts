@@ -87,6 +87,9 @@ export const makePostgresRateLimitStore = (processes: number) =>
         const done = yield* Deferred.make<void>()
         budget.pending = done
         const digest = hash("sha256", `${key}\u0000${limit}\u0000${windowSeconds}`, "buffer")
+        // The window's end counted from before the query: never later, on this clock, than
+        // PostgreSQL's, so no slice is spent after its window ended there.
+        const asked = yield* Clock.currentTimeMillis
         const row = yield* lease({ digest, limit, windowSeconds, want: sliceSize(limit, processes) }).pipe(
           Effect.orDie,
           Effect.ensuring(Effect.suspend(() => {
@@ -94,8 +97,7 @@ export const makePostgresRateLimitStore = (processes: number) =>
             return Deferred.succeed(done, undefined)
           }))
         )
-        const now = yield* Clock.currentTimeMillis
-        budget.windowEndsAt = now + Math.max(0, row.ends_in_ms)
+        budget.windowEndsAt = asked + Math.max(0, row.ends_in_ms)
         budget.held = row.granted
         budget.unleased = Math.max(0, limit - row.leased)
         if (++leases % 1000 === 0) yield* Effect.forkDetach(sweep)
