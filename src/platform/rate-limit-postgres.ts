@@ -1,4 +1,4 @@
-import { Clock, Deferred, Effect, Layer, Schema } from "effect"
+import { Deferred, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { hash } from "node:crypto"
 import { AppConfig } from "./config.ts"
@@ -18,6 +18,9 @@ import { MemoryRateLimiterLive, type RateLimitDecision, RateLimiter, type RateLi
  * `RateLimit-Remaining` is what the window had not leased at this process's last lease, plus
  * what this process still holds: exact with one process, and with several it leaves out what the
  * others hold (it understates, except for leases the others took since this process's last one).
+ *
+ * Windows are PostgreSQL's (its `now()`), so they are timed on the wall clock (`Date.now()`), not
+ * on Effect's Clock, which tests move: a window must not end early here while it still runs there.
  *
  * The key hashed with its limit and window: a changed limit (or the Reporting API's stricter one
  * on the same token) counts in a budget of its own.
@@ -89,7 +92,7 @@ export const makePostgresRateLimitStore = (processes: number) =>
         const digest = hash("sha256", `${key}\u0000${limit}\u0000${windowSeconds}`, "buffer")
         // The window's end counted from before the query: never later, on this clock, than
         // PostgreSQL's, so no slice is spent after its window ended there.
-        const asked = yield* Clock.currentTimeMillis
+        const asked = Date.now()
         const row = yield* lease({ digest, limit, windowSeconds, want: sliceSize(limit, processes) }).pipe(
           Effect.orDie,
           Effect.ensuring(Effect.suspend(() => {
@@ -104,7 +107,8 @@ export const makePostgresRateLimitStore = (processes: number) =>
       })
 
     const hit = (key: string, limit: number, windowSeconds: number): Effect.Effect<RateLimitDecision> =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      Effect.suspend(() => {
+        const now = Date.now()
         let budget = budgets.get(key)
         if (budget === undefined) {
           if (budgets.size > 10_000) {
@@ -118,8 +122,7 @@ export const makePostgresRateLimitStore = (processes: number) =>
         // Spend what this process holds; refuse without asking when the window has nothing left.
         if (live && (current.held > 0 || current.unleased === 0)) return Effect.succeed(decide(current, limit, now))
         if (current.pending !== undefined) return Effect.flatMap(Deferred.await(current.pending), () => hit(key, limit, windowSeconds))
-        return Effect.flatMap(refill(key, current, limit, windowSeconds), () =>
-          Effect.map(Clock.currentTimeMillis, (after) => decide(current, limit, after)))
+        return Effect.map(refill(key, current, limit, windowSeconds), () => decide(current, limit, Date.now()))
       })
 
     return { hit } satisfies RateLimitStore
