@@ -143,3 +143,29 @@ describe("automatic billing with two workers", () => {
     expect(invoices.rows[0].n).toBe(2)
   })
 })
+
+describe("idempotency keys over both API processes", () => {
+  it("ten concurrent payments with one Idempotency-Key, spread over both processes: one payment, one answer", { timeout: 60_000 }, async () => {
+    const token = await ownerToken()
+    const product = (await createPlanProduct(setup.pool, business.id, { kind: "membership", price_cents: 2500, invoice_interval_count: 1, invoice_interval_unit: "monthly" })).id
+    const payer = await createPerson(setup.pool, business.id, { first_name: "Ida", last_name: "Empotent" })
+    const sale = await via(0)("POST", "/api/v2/desk/invoices", { token, body: { invoice: { payer_id: payer.personId, plan_products: [{ id: product }] } } })
+    expect(sale.status, sale.text).toBe(201)
+    const invoice = sale.json.invoices[0]
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        via(i)("POST", `/api/v2/desk/invoices/${invoice.id}/payments`, {
+          token,
+          headers: { "idempotency-key": `pay-${invoice.id}` },
+          body: { payment: { payment_method: "cash", amount_cents: invoice.total_cents } }
+        }))
+    )
+    for (const response of responses) expect(response.status, response.text).toBe(201)
+    expect(new Set(responses.map((response) => response.text)).size).toBe(1)
+    const { rows } = await setup.pool.query(`select count(*)::int as n from payments where business_id = $1 and invoice_id = $2`, [
+      business.id,
+      invoice.id
+    ])
+    expect(rows[0].n).toBe(1)
+  })
+})
