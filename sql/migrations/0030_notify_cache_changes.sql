@@ -28,8 +28,9 @@ create trigger access_tokens_notify_cache
   after update or delete on access_tokens
   for each row execute function studio_notify_cache('token');
 
+-- Inserts too: a subdomain asked for before the business existed is cached as unknown.
 create trigger businesses_notify_cache
-  after update or delete on businesses
+  after insert or update or delete on businesses
   for each row execute function studio_notify_cache('business');
 
 create trigger oauth_applications_notify_cache

@@ -29,8 +29,8 @@ export class CurrentBusiness extends Context.Service<CurrentBusiness, BusinessRo
 /**
  * Subdomain → business, read on every request, so answers are kept for a few seconds
  * (unknown subdomains are cached too, so probing random hosts cannot hammer the database).
- * A business changed or removed in any process empties the cache of every process at its commit
- * (src/platform/cache-events.ts); a new business, cached as unknown before, is seen within `TTL_MS`.
+ * A business created, changed or removed in any process empties the cache of every process at its
+ * commit (src/platform/cache-events.ts); `TTL_MS` bounds it while the listener is away.
  */
 export interface BusinessDirectoryShape {
   readonly bySubdomain: (subdomain: string) => Effect.Effect<Option.Option<BusinessRow>>
