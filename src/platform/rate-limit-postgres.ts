@@ -1,8 +1,8 @@
-import { Deferred, Effect, Layer, Schema } from "effect"
+import { type Cause, Deferred, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { hash } from "node:crypto"
 import { AppConfig } from "./config.ts"
-import { MemoryRateLimiterLive, type RateLimitDecision, RateLimiter, type RateLimitStore } from "./rate-limit.ts"
+import { makeMemoryRateLimitStore, MemoryRateLimiterLive, type RateLimitDecision, RateLimiter, type RateLimitStore } from "./rate-limit.ts"
 
 /**
  * The rate limits shared by every API process on one database (RATE_LIMIT_STORE=postgres).
@@ -94,17 +94,30 @@ export const makePostgresRateLimitStore = (processes: number) =>
         // PostgreSQL's, so no slice is spent after its window ended there.
         const asked = Date.now()
         const row = yield* lease({ digest, limit, windowSeconds, want: sliceSize(limit, processes) }).pipe(
-          Effect.orDie,
+          Effect.map((row): typeof LeaseRow.Type | undefined => row),
+          Effect.catchCause((cause) => Effect.as(unreachable(cause), undefined)),
           Effect.ensuring(Effect.suspend(() => {
             budget.pending = undefined
             return Deferred.succeed(done, undefined)
           }))
         )
+        if (row === undefined) return false
         budget.windowEndsAt = asked + Math.max(0, row.ends_in_ms)
         budget.held = row.granted
         budget.unleased = Math.max(0, limit - row.leased)
         if (++leases % 1000 === 0) yield* Effect.forkDetach(sweep)
+        return true
       })
+
+    // PostgreSQL unreachable: each process counts alone, its share of the limit, so health checks
+    // and cached answers keep working and a client still cannot pass the limit across processes.
+    const fallback = makeMemoryRateLimitStore()
+    let warnedAt = 0
+    const unreachable = (cause: Cause.Cause<unknown>) => {
+      if (Date.now() - warnedAt < 10_000) return Effect.void
+      warnedAt = Date.now()
+      return Effect.logWarning("rate limits counted per process: PostgreSQL did not answer the lease", cause)
+    }
 
     const hit = (key: string, limit: number, windowSeconds: number): Effect.Effect<RateLimitDecision> =>
       Effect.suspend(() => {
@@ -122,7 +135,10 @@ export const makePostgresRateLimitStore = (processes: number) =>
         // Spend what this process holds; refuse without asking when the window has nothing left.
         if (live && (current.held > 0 || current.unleased === 0)) return Effect.succeed(decide(current, limit, now))
         if (current.pending !== undefined) return Effect.flatMap(Deferred.await(current.pending), () => hit(key, limit, windowSeconds))
-        return Effect.map(refill(key, current, limit, windowSeconds), () => decide(current, limit, Date.now()))
+        return Effect.flatMap(refill(key, current, limit, windowSeconds), (leased) =>
+          leased
+            ? Effect.succeed(decide(current, limit, Date.now()))
+            : fallback.hit(key, Math.max(1, Math.floor(limit / Math.max(1, processes))), windowSeconds))
       })
 
     return { hit } satisfies RateLimitStore
