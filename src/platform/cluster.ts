@@ -30,6 +30,9 @@ const runPrimary = (processes: number) =>
     yield* migrateDatabase
     const databaseUrl = yield* DatabaseUrl
     const config = yield* AppConfig
+    if (config.rateLimitStore === "memory") {
+      yield* Effect.logWarning("RATE_LIMIT_STORE=memory with several HTTP processes: each counts its own budget, so a client gets up to N times its limit")
+    }
     const env = { ...process.env, DATABASE_URL: databaseUrl, WEB_CONCURRENCY: String(processes) }
     const log = (message: string, annotations: Record<string, unknown>) =>
       Effect.runFork(Effect.logInfo(message).pipe(Effect.annotateLogs(annotations), Effect.provide(LoggerLive), Effect.provideService(AppConfig, config)))
