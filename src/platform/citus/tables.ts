@@ -68,6 +68,10 @@ export const NON_TENANT_TABLES: Readonly<Record<string, NonTenantTable>> = {
     placement: "coordinator-local",
     reason: "the migrator's record of applied files; migrations run through the coordinator"
   },
+  rate_limit_budgets: {
+    placement: "coordinator-local",
+    reason: "short-lived request counters keyed by a digest of a token or IP address and its limit, before or across businesses"
+  },
   job_worker_registrations: {
     placement: "coordinator-local",
     reason: "worker processes' heartbeats, next to graphile-worker's own schema on the coordinator"
