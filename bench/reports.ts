@@ -7,7 +7,7 @@ import * as path from "node:path"
 import pg from "pg"
 import { to as copyTo } from "pg-copy-streams"
 import { pipeline } from "node:stream/promises"
-import { resourceStatus } from "../reports/catalog/resources.ts"
+import { resourceCatalog } from "../reports/catalog/resources.ts"
 import { compile } from "../reports/compile.ts"
 import { QueryAttributes } from "../reports/grammar.ts"
 import { normalize } from "../reports/normalize.ts"
@@ -272,9 +272,9 @@ const main = async () => {
   const results: Array<{ name: string; grouped: boolean; http: number; raw: number; postgres: number; rows: number }> = []
   for (const query of QUERIES) {
     const attributes = query.attributes(now)
-    const catalog = resourceStatus(query.resource)
-    if (catalog?._tag !== "Available") throw new Error(`${query.resource} is not available`)
-    const normalized = normalize(decodeAttributes(attributes), catalog.catalog, { customFields: [], franchiseHolding: false })
+    const catalog = resourceCatalog(query.resource)
+    if (!catalog) throw new Error(`${query.resource} is not a report resource`)
+    const normalized = normalize(decodeAttributes(attributes), catalog, { customFields: [], franchiseHolding: false })
     if (normalized._tag === "Invalid") throw new Error(`${query.name}: ${JSON.stringify(normalized.problems)}`)
     const compiled = compile(normalized.query, { scope: [businessId], now })
     const timings = { http: [] as Array<number>, raw: [] as Array<number>, postgres: [] as Array<number> }

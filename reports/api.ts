@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { DeskAccess } from "../src/auth/access.ts"
 import { docs } from "../src/shared/docs.ts"
-import { BadRequest, Forbidden, NotFound, TooManyRequests, Unprocessable } from "../src/shared/errors.ts"
+import { BadRequest, Forbidden, NotFound, TooManyRequests } from "../src/shared/errors.ts"
 import { REPORT_RESOURCES } from "./catalog/resources.ts"
 import { WIRE_TYPES } from "./catalog/types.ts"
 import { QueryDocument } from "./grammar.ts"
@@ -51,7 +51,7 @@ const queryEndpoint = {
   // JSON:API's media type, and plain JSON for clients that send that.
   payload: [QueryDocument.pipe(HttpApiSchema.asJson({ contentType: JSON_API })), QueryDocument],
   success: QueryResponse,
-  error: [BadRequest, Forbidden, NotFound, Unprocessable, TooManyRequests, ReportsUnavailable]
+  error: [BadRequest, Forbidden, NotFound, TooManyRequests, ReportsUnavailable]
 } as const
 
 export const ReportsApi = HttpApiGroup.make("reports")
@@ -60,8 +60,7 @@ export const ReportsApi = HttpApiGroup.make("reports")
       docs(
         "Query a report",
         "Detail rows without `group`, summary rows with it. Owners may query; other staff members when an owner grants access. " +
-          "Limited to 60 queries a minute per token and per IP (`RateLimit-*` headers). Resources whose data does not exist yet " +
-          "answer 422."
+          "Limited to 60 queries a minute per token and per IP (`RateLimit-*` headers). An unknown resource answers 404."
       )
     )
   )

@@ -5,7 +5,7 @@ import { apiOf } from "../src/shared/http-api.ts"
 import { CurrentStaff } from "../src/auth/access.ts"
 import { AppConfig } from "../src/platform/config.ts"
 import { RateLimiter, rateLimitHeaders, rateLimitedResponse } from "../src/platform/rate-limit.ts"
-import { BadRequest, Forbidden, NotFound, Unprocessable } from "../src/shared/errors.ts"
+import { BadRequest, Forbidden, NotFound } from "../src/shared/errors.ts"
 import { RequestContext } from "../src/shared/request-context.ts"
 import { JSON_API, QueryResponse, ReportsApi, ReportsUnavailable } from "./api.ts"
 import { QueryDocument } from "./grammar.ts"
@@ -17,10 +17,9 @@ import { queryReport } from "./service.ts"
  * apart from the Core API's limits; the request pipeline keeps headers an endpoint set).
  */
 
-const statusOf = (error: BadRequest | Forbidden | NotFound | Unprocessable | ReportsUnavailable): number =>
+const statusOf = (error: BadRequest | Forbidden | NotFound | ReportsUnavailable): number =>
   error instanceof Forbidden ? 403
   : error instanceof NotFound ? 404
-  : error instanceof Unprocessable ? 422
   : error instanceof ReportsUnavailable ? 503
   : 400
 

@@ -3,10 +3,10 @@ import { randomUUID } from "node:crypto"
 import { CurrentStaff } from "../src/auth/access.ts"
 import { isOwner } from "../src/auth/policies.ts"
 import { CurrentBusiness } from "../src/auth/tenant.ts"
-import { BadRequest, Forbidden, NotFound, Unprocessable, fail } from "../src/shared/errors.ts"
+import { BadRequest, Forbidden, NotFound, fail } from "../src/shared/errors.ts"
 import { t } from "../src/shared/i18n.ts"
 import { RequestContext } from "../src/shared/request-context.ts"
-import { resourceStatus } from "./catalog/resources.ts"
+import { resourceCatalog } from "./catalog/resources.ts"
 import type { CatalogContext } from "./catalog/types.ts"
 import { compile } from "./compile.ts"
 import type { QueryAttributes } from "./grammar.ts"
@@ -29,9 +29,8 @@ export const queryReport = Effect.fn("Reports.query")(function* (resource: strin
   if (!isOwner(staff.role) && !(yield* repo.hasGrant(business.id, staff.staffMemberId))) {
     return yield* fail(Forbidden, { key: "report_access_denied" })
   }
-  const status = resourceStatus(resource)
-  if (!status) return yield* fail(NotFound, { key: "report_unknown_resource", params: { resource: JSON.stringify(resource) } })
-  if (status._tag === "Pending") return yield* fail(Unprocessable, { key: "report_not_available", params: { resource } })
+  const catalog = resourceCatalog(resource)
+  if (!catalog) return yield* fail(NotFound, { key: "report_unknown_resource", params: { resource: JSON.stringify(resource) } })
 
   const scope = yield* repo.scope(business.id)
   const now = new Date(yield* Clock.currentTimeMillis)
@@ -41,10 +40,10 @@ export const queryReport = Effect.fn("Reports.query")(function* (resource: strin
       const { readCustomFields, runQuery } = await import("./run.ts")
       // Only a resource with logical fields (clients' custom_fields) needs the definitions.
       const context: CatalogContext = {
-        customFields: status.catalog.logical.size > 0 ? await readCustomFields(connection, scope.businessIds) : [],
+        customFields: catalog.logical.size > 0 ? await readCustomFields(connection, scope.businessIds) : [],
         franchiseHolding: scope.franchiseHolding
       }
-      const normalized = normalize(attributes, status.catalog, context)
+      const normalized = normalize(attributes, catalog, context)
       if (normalized._tag === "Invalid") return normalized
       return runQuery(connection, normalized.query, compile(normalized.query, { scope: scope.businessIds, now }))
     })

@@ -32,7 +32,6 @@ export const de: Catalog = {
   field_must_be_at_least: "%{field} muss größer oder gleich %{min} sein",
   // Reporting
   report_unknown_resource: "Unbekannte Berichtsressource %{resource}",
-  report_not_available: "Der Bericht %{resource} ist noch nicht verfügbar: Die Daten, über die er berichtet, gibt es in diesem Dienst bisher nicht",
   report_access_denied: "Berichte stehen Inhabern und Mitarbeitern zur Verfügung, denen ein Inhaber Zugriff gewährt hat",
   report_store_unavailable: "Berichte werden vorbereitet. Bitte versuchen Sie es in einer Minute erneut.",
   report_fields_required: "fields muss mindestens ein Feld nennen",

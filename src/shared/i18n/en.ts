@@ -35,7 +35,6 @@ export const en = {
   field_must_be_at_least: "%{field} must be greater than or equal to %{min}",
   // Reporting
   report_unknown_resource: "Unknown report resource %{resource}",
-  report_not_available: "The %{resource} report is not available yet: the data it reports on does not exist in this service so far",
   report_access_denied: "Reports are available to owners and to staff members an owner has granted access",
   report_store_unavailable: "Reports are being prepared. Try again in a minute.",
   report_fields_required: "fields must name at least one field",

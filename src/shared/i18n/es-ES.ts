@@ -32,7 +32,6 @@ export const esES: Catalog = {
   field_must_be_at_least: "%{field} debe ser mayor o igual que %{min}",
   // Reporting
   report_unknown_resource: "Recurso de informe desconocido %{resource}",
-  report_not_available: "El informe %{resource} aún no está disponible: los datos sobre los que informa todavía no existen en este servicio",
   report_access_denied: "Los informes están disponibles para los propietarios y para los miembros del personal a quienes un propietario haya dado acceso",
   report_store_unavailable: "Los informes se están preparando. Inténtalo de nuevo en un minuto.",
   report_fields_required: "fields debe indicar al menos un campo",

@@ -32,7 +32,6 @@ export const fr: Catalog = {
   field_must_be_at_least: "%{field} doit être supérieur ou égal à %{min}",
   // Reporting
   report_unknown_resource: "Ressource de rapport inconnue %{resource}",
-  report_not_available: "Le rapport %{resource} n'est pas encore disponible : les données qu'il présente n'existent pas encore dans ce service",
   report_access_denied: "Les rapports sont accessibles aux propriétaires et aux membres du personnel auxquels un propriétaire a donné accès",
   report_store_unavailable: "Les rapports sont en cours de préparation. Réessayez dans une minute.",
   report_fields_required: "fields doit indiquer au moins un champ",

@@ -32,7 +32,6 @@ export const ltLT: Catalog = {
   field_must_be_at_least: "Lauko %{field} reikšmė turi būti ne mažesnė nei %{min}",
   // Reporting
   report_unknown_resource: "Nežinomas ataskaitos išteklius %{resource}",
-  report_not_available: "Ataskaita %{resource} dar nepasiekiama: duomenų, apie kuriuos ji praneša, šioje paslaugoje kol kas nėra",
   report_access_denied: "Ataskaitos prieinamos savininkams ir darbuotojams, kuriems savininkas suteikė prieigą",
   report_store_unavailable: "Ataskaitos ruošiamos. Bandykite dar kartą po minutės.",
   report_fields_required: "fields turi nurodyti bent vieną lauką",

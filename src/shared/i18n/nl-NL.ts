@@ -32,7 +32,6 @@ export const nlNL: Catalog = {
   field_must_be_at_least: "%{field} moet groter dan of gelijk aan %{min} zijn",
   // Reporting
   report_unknown_resource: "Onbekende rapportbron %{resource}",
-  report_not_available: "Het rapport %{resource} is nog niet beschikbaar: de gegevens waarover het rapporteert bestaan nog niet in deze dienst",
   report_access_denied: "Rapporten zijn beschikbaar voor eigenaren en voor medewerkers aan wie een eigenaar toegang heeft gegeven",
   report_store_unavailable: "Rapporten worden voorbereid. Probeer het over een minuut opnieuw.",
   report_fields_required: "fields moet minstens één veld noemen",

@@ -32,7 +32,6 @@ export const ptBR: Catalog = {
   field_must_be_at_least: "%{field} deve ser maior ou igual a %{min}",
   // Reporting
   report_unknown_resource: "Recurso de relatório desconhecido %{resource}",
-  report_not_available: "O relatório %{resource} ainda não está disponível: os dados sobre os quais ele informa ainda não existem neste serviço",
   report_access_denied: "Os relatórios estão disponíveis para proprietários e para membros da equipe aos quais um proprietário deu acesso",
   report_store_unavailable: "Os relatórios estão sendo preparados. Tente novamente em um minuto.",
   report_fields_required: "fields deve indicar pelo menos um campo",

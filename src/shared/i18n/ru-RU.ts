@@ -32,7 +32,6 @@ export const ruRU: Catalog = {
   field_must_be_at_least: "Поле %{field} должно быть не меньше %{min}",
   // Reporting
   report_unknown_resource: "Неизвестный ресурс отчётов %{resource}",
-  report_not_available: "Отчёт %{resource} пока недоступен: данных, о которых он сообщает, в этом сервисе ещё нет",
   report_access_denied: "Отчёты доступны владельцам и сотрудникам, которым владелец предоставил доступ",
   report_store_unavailable: "Отчёты готовятся. Повторите попытку через минуту.",
   report_fields_required: "fields должен содержать хотя бы одно поле",

@@ -32,7 +32,6 @@ export const sv: Catalog = {
   field_must_be_at_least: "%{field} måste vara större än eller lika med %{min}",
   // Reporting
   report_unknown_resource: "Okänd rapportresurs %{resource}",
-  report_not_available: "Rapporten %{resource} är inte tillgänglig än: de data den rapporterar om finns ännu inte i den här tjänsten",
   report_access_denied: "Rapporter är tillgängliga för ägare och för anställda som en ägare har gett åtkomst",
   report_store_unavailable: "Rapporterna förbereds. Försök igen om en minut.",
   report_fields_required: "fields måste ange minst ett fält",

@@ -32,7 +32,6 @@ export const zhCN: Catalog = {
   field_must_be_at_least: "%{field} 必须大于或等于 %{min}",
   // Reporting
   report_unknown_resource: "未知的报表资源 %{resource}",
-  report_not_available: "报表 %{resource} 暂不可用：本服务中还没有它所统计的数据",
   report_access_denied: "报表仅对所有者以及所有者授予访问权限的员工开放",
   report_store_unavailable: "报表正在准备中，请一分钟后重试。",
   report_fields_required: "fields 必须至少包含一个字段",

@@ -32,7 +32,6 @@ export const zhTW: Catalog = {
   field_must_be_at_least: "%{field} 必須大於或等於 %{min}",
   // Reporting
   report_unknown_resource: "未知的報表資源 %{resource}",
-  report_not_available: "報表 %{resource} 暫不可用：本服務中還沒有它所統計的資料",
   report_access_denied: "報表僅對擁有者以及擁有者授予存取權限的員工開放",
   report_store_unavailable: "報表正在準備中，請一分鐘後重試。",
   report_fields_required: "fields 必須至少包含一個欄位",
