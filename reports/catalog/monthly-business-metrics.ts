@@ -3,8 +3,8 @@ import { type ColumnDef, type ResourceCatalog, byName, column, commonDetail, com
 /**
  * Monthly business metrics (`monthly_business_metrics`): one row per business per calendar month
  * of its time zone, from the month of its first activity (its creation, a client joining, a
- * session, an invoice falling due, a plan starting) to the current month; a month without
- * activity is a row of zeros. Computed in the report store from its other tables
+ * session, an invoice falling due, a transaction, a plan starting) to the current month; a month
+ * without activity is a row of zeros. Computed in the report store from its other tables
  * (reports/sync/monthly-metrics.ts) at every sync that publishes.
  *
  * Definitions ("in the month": its local dates; "as of": the month's last day, or today in the
@@ -29,14 +29,19 @@ import { type ColumnDef, type ResourceCatalog, byName, column, commonDetail, com
  *   month; plan_start_count plans starting in the month (a shared plan once), membership_count,
  *   pack_count (packs and single visit passes), prepaid_count the same by type;
  *   plan_end_count plans whose last usable date is in the month, up to as-of.
- * - Money, from the invoices resource, by the month the invoice falls due (invoice_due_date):
+ * - Invoices, from the invoices resource by the month they fall due (invoice_due_date):
  *   due_invoice_count and expected_amount the invoices not canceled; outstanding_amount (as of
- *   the sync), payments_amount, refunds_amount, net_paid_amount, net_paid_revenue_amount,
- *   failed_transaction_count of all of them. Approximation: payments and refunds count in
- *   their invoice's due month, not their own transaction date, until the invoice item
- *   transactions reach the store. net_paid_<pass|prepaid|recurring|retail>_revenue_amount split
- *   net paid revenue by the invoice's items' kinds (ratio of each kind's expected amount),
- *   recurring taking the rounding remainder, so the four add up; retail is 0 (no retail sales).
+ *   the sync) of all of them.
+ * - Money moved, from the invoice_item_transactions resource by the local month of the
+ *   transaction (a refund in the month it was made, not its payment's): payments_amount,
+ *   refunds_amount, net_paid_amount and net_paid_revenue_amount the sums of its settled rows, so
+ *   a month equals that resource's totals for the same month; failed_transaction_count the
+ *   distinct failed payments and refunds by the month they failed.
+ *   net_paid_<pass|prepaid|recurring|retail>_revenue_amount split net_paid_revenue_amount by the
+ *   item's product_type: pass, prepaid, recurring as they are; a signup fee as its plan product's
+ *   kind (read off that product's plan items); retail is 0 (the Core API sells no retail yet);
+ *   recurring also takes what is none of the others (tips, unknown plans), so the four always
+ *   add up to net_paid_revenue_amount.
  */
 
 const count = (name: string) => column(name, "integer")

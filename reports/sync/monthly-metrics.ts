@@ -6,7 +6,7 @@
  *
  * Months: one row per business per calendar month of its time zone, from the month of its first
  * activity (the earliest of its creation, a client joining, a session, an invoice's due date, a
- * plan's start) to the month of the sync, every month in between included (a month with no
+ * transaction, a plan's start) to the month of the sync, every month in between included (a month with no
  * activity is a row of zeros, so averages count it).
  *
  * `now` is the sync's instant (the store's "today" of each business).
@@ -41,6 +41,7 @@ first_activity AS (
     UNION ALL SELECT business_id, client_since_date FROM ${from("clients")} WHERE client_since_date IS NOT NULL
     UNION ALL SELECT business_id, CAST(local_start_at AS DATE) FROM ${from("event_occurrences")}
     UNION ALL SELECT business_id, invoice_due_date FROM ${from("invoices")} WHERE invoice_due_date IS NOT NULL
+    UNION ALL SELECT business_id, CAST(coalesce(local_transaction_at, local_failed_at) AS DATE) FROM ${from("invoice_item_transactions")}
     UNION ALL SELECT business_id, start_date FROM ${from("person_plans")})
   GROUP BY 1),
 months AS (
@@ -125,32 +126,45 @@ ends_m AS (
   FROM plan p JOIN biz b ON b.business_id = p.business_id
   WHERE p.last_date <= b.today
   GROUP BY 1, 2),
--- Invoices by the month they fall due. Net paid revenue is split by the kinds of the items
--- (invoices' *_expected_amount), each share rounded; the recurring share takes the remainder,
--- so the four always add up to net_paid_revenue_amount.
-inv AS (
-  SELECT business_id, CAST(date_trunc('month', invoice_due_date) AS DATE) AS m, invoice_state,
-         expected_amount, outstanding_amount, payments_amount, refunds_amount, net_paid_amount,
-         failed_transactions, net_paid_amount - net_paid_tax_amount AS rev,
-         CASE WHEN expected_amount = 0 THEN 0 ELSE round((net_paid_amount - net_paid_tax_amount) * pass_expected_amount / expected_amount) END AS pass,
-         CASE WHEN expected_amount = 0 THEN 0 ELSE round((net_paid_amount - net_paid_tax_amount) * prepaid_expected_amount / expected_amount) END AS prepaid,
-         CASE WHEN expected_amount = 0 THEN 0 ELSE round((net_paid_amount - net_paid_tax_amount) * retail_expected_amount / expected_amount) END AS retail
-  FROM ${from("invoices")}),
-inv_m AS (
-  SELECT business_id, m,
+-- Invoices by the month they fall due: how many, what they ask for and what is still owed.
+due_m AS (
+  SELECT business_id, CAST(date_trunc('month', invoice_due_date) AS DATE) AS m,
          count(*) FILTER (WHERE invoice_state <> 'canceled') AS due_invoice_count,
          sum(expected_amount) FILTER (WHERE invoice_state <> 'canceled') AS expected_amount,
-         sum(outstanding_amount) AS outstanding_amount,
+         sum(outstanding_amount) AS outstanding_amount
+  FROM ${from("invoices")} WHERE invoice_due_date IS NOT NULL GROUP BY 1, 2),
+-- The kind of each plan product, read off its plan items: a signup fee's row carries its plan
+-- product (product_id) but the type signup_fee, and counts with its plan's kind.
+product_kind AS (
+  SELECT business_id, product_id, min(product_type) AS kind
+  FROM ${from("invoice_items")} WHERE product_type IN ('pass', 'prepaid', 'recurring') GROUP BY 1, 2),
+-- Money moved, from the invoice item transactions, in the local month of each transaction (a
+-- refund in the month it was made); only settled ones carry amounts. Revenue is split by the
+-- item's kind; recurring is the rest (memberships, their signup fees, tips, unknown plans), so
+-- the four splits add up to net_paid_revenue_amount on every row.
+tx AS (
+  SELECT t.business_id, CAST(date_trunc('month', t.local_transaction_at) AS DATE) AS m,
+         t.payments_amount, t.refunds_amount, t.net_paid_amount, t.net_paid_amount - t.net_paid_tax_amount AS rev,
+         CASE WHEN t.product_type = 'signup_fee' THEN k.kind ELSE t.product_type END AS kind
+  FROM ${from("invoice_item_transactions", "t")}
+  LEFT JOIN product_kind k ON k.business_id = t.business_id AND k.product_id = t.product_id
+  WHERE t.transaction_state = 'settled'),
+tx_m AS (
+  SELECT business_id, m,
          sum(payments_amount) AS payments_amount,
          sum(refunds_amount) AS refunds_amount,
          sum(net_paid_amount) AS net_paid_amount,
          sum(rev) AS net_paid_revenue_amount,
-         sum(pass) AS net_paid_pass_revenue_amount,
-         sum(prepaid) AS net_paid_prepaid_revenue_amount,
-         sum(rev - pass - prepaid - retail) AS net_paid_recurring_revenue_amount,
-         sum(retail) AS net_paid_retail_revenue_amount,
-         sum(failed_transactions) AS failed_transaction_count
-  FROM inv GROUP BY 1, 2)
+         sum(rev) FILTER (WHERE kind = 'pass') AS net_paid_pass_revenue_amount,
+         sum(rev) FILTER (WHERE kind = 'prepaid') AS net_paid_prepaid_revenue_amount,
+         sum(rev) FILTER (WHERE kind = 'retail') AS net_paid_retail_revenue_amount,
+         sum(rev) FILTER (WHERE kind IS NULL OR kind NOT IN ('pass', 'prepaid', 'retail')) AS net_paid_recurring_revenue_amount
+  FROM tx GROUP BY 1, 2),
+-- Failed transactions (a payment or refund has a row per item: counted once) in their month.
+failed_m AS (
+  SELECT business_id, CAST(date_trunc('month', local_failed_at) AS DATE) AS m,
+         count(DISTINCT (transaction_type, transaction_id)) AS failed_transaction_count
+  FROM ${from("invoice_item_transactions")} WHERE transaction_state = 'failed' AND local_failed_at IS NOT NULL GROUP BY 1, 2)
 SELECT
   mo.business_id || '-' || strftime(mo.m, '%Y-%m') AS key,
   mo.business_id, mo.business_name, mo.business_subdomain, mo.franchise_id, mo.currency_code, mo.time_zone,
@@ -186,30 +200,28 @@ SELECT
     ["new_members_m", ["new_member_count"]],
     ["plans_m", ["membership_count", "pack_count", "plan_start_count", "prepaid_count"]],
     ["ends_m", ["plan_end_count"]],
+    ["due_m", ["due_invoice_count", "expected_amount", "outstanding_amount"]],
     [
-      "inv_m",
+      "tx_m",
       [
-        "due_invoice_count",
-        "expected_amount",
-        "failed_transaction_count",
         "net_paid_amount",
         "net_paid_pass_revenue_amount",
         "net_paid_prepaid_revenue_amount",
         "net_paid_recurring_revenue_amount",
         "net_paid_retail_revenue_amount",
         "net_paid_revenue_amount",
-        "outstanding_amount",
         "payments_amount",
         "refunds_amount"
       ]
-    ]
+    ],
+    ["failed_m", ["failed_transaction_count"]]
   ]
     .flatMap(([alias, names]) => (names as ReadonlyArray<string>).map((name) => `CAST(coalesce(${alias}.${name}, 0) AS BIGINT) AS ${name}`))
     .join(",\n  ")},
   CASE WHEN coalesce(enr_m.client_completed_enrollment_count, 0) = 0 THEN 0.0
        ELSE CAST(enr_m.completed_enrollment_count AS DOUBLE) / enr_m.client_completed_enrollment_count END AS completed_enrollment_per_client
 FROM months mo
-${["occ_m", "org_m", "enr_m", "new_m", "staff_m", "held_m", "members_m", "new_members_m", "plans_m", "ends_m", "inv_m"]
+${["occ_m", "org_m", "enr_m", "new_m", "staff_m", "held_m", "members_m", "new_members_m", "plans_m", "ends_m", "due_m", "tx_m", "failed_m"]
   .map((alias) => `LEFT JOIN ${alias} ON ${alias}.business_id = mo.business_id AND ${alias}.m = mo.m`)
   .join("\n")}
 ORDER BY mo.business_id, mo.m`

@@ -12,10 +12,12 @@ import { createService } from "../schedule/fixtures.ts"
 /**
  * monthly_business_metrics over HTTP. Three months ago (M3) the studio had its first clients,
  * sessions of the three service types, enrollments in every state and two plans; the two months
- * after are quiet; this month (M0) sells through the Core API (a pack and a membership on one
- * invoice, paid and part refunded; a pack on an open invoice paid in part). History cannot be
+ * after are quiet but for money; this month (M0) sells through the Core API (a pack and a
+ * membership on one invoice, paid — the payment dated back to M1, after a declined card in M1 —
+ * and part refunded this month; a pack on an open invoice paid in part). History cannot be
  * written through the Core API (it dates everything today), so the past is written to SQL as the
- * schedule and plans tests write it; every number below is counted by hand from that data.
+ * schedule and plans tests write it; every number below is counted by hand from that data, and
+ * each month's money is reconciled with the invoice_item_transactions resource over HTTP.
  */
 
 let server: TestServer
@@ -34,8 +36,8 @@ const ok = (response: TestResponse, status = 201) => {
   expect(response.status, response.text).toBe(status)
   return response
 }
-const query = (attributes: unknown): Promise<TestResponse> =>
-  server.request("POST", "/desk/api/v3/reports/monthly_business_metrics/queries", {
+const query = (attributes: unknown, resource = "monthly_business_metrics"): Promise<TestResponse> =>
+  server.request("POST", `/desk/api/v3/reports/${resource}/queries`, {
     token,
     body: { data: { type: "queries", attributes } },
     headers: { "content-type": "application/vnd.api+json" }
@@ -54,6 +56,8 @@ const monthStart = (back: number) => {
   return d.toISOString().slice(0, 10)
 }
 const M3 = () => monthStart(3)
+/** The 15th of M1 at noon in Los Angeles. */
+const midM1 = () => `${monthStart(1).slice(0, 8)}15T20:00:00Z`
 /** The 5th of M3, and the 20th. */
 const day = (n: number) => `${M3().slice(0, 8)}${String(n).padStart(2, "0")}`
 
@@ -153,6 +157,14 @@ beforeAll(async () => {
   const payment = ok(await desk("POST", `/invoices/${cleoInvoice.id}/payments`, { payment: { payment_method: "cash", amount_cents: 15000 } })).json
     .payments[0] as { id: number }
   ok(await desk("POST", `/invoices/${cleoInvoice.id}/payments/${payment.id}/refunds`, { refund: { amount_cents: 3000 } }))
+  // The payment dated back to M1 (the refund stays this month's), after a card declined on the
+  // 10th of M1: a failed payment of an invoice with two items, one transaction.
+  await pool.query(`update payments set created_at = $2 where business_id = $1 and id = $3`, [business.id, midM1(), payment.id])
+  await pool.query(
+    `insert into payments (business_id, invoice_id, person_id, payment_method, payment_type_id, state, amount_cents, description, error_message, created_at, updated_at)
+     values ($1, $2, $3, 'creditcard', 1, 'failed', 15000, 'Card', 'Declined', $4, $4)`,
+    [business.id, cleoInvoice.id, people.cleo, `${monthStart(1).slice(0, 8)}10T20:00:00Z`]
+  )
   danInvoice = (ok(await desk("POST", "/invoices", { invoice: { payer_id: people.dan, plan_products: [{ id: pack }] } })).json.invoices[0] as { id: number }).id
   ok(await desk("PUT", `/invoices/${danInvoice}`, { invoice: { state_event: "open" } }), 200)
   ok(await desk("POST", `/invoices/${danInvoice}/payments`, { payment: { payment_method: "cash", amount_cents: 4000 } }))
@@ -165,6 +177,33 @@ afterAll(async () => {
 })
 
 const detailRows = async () => rowsOf(await query({ fields: DETAIL, sort: ["month_start_date+"] }))
+
+const MONEY = ["payments_amount", "refunds_amount", "net_paid_amount", "net_paid_revenue_amount"] as const
+
+/**
+ * Every month's money equals the invoice_item_transactions resource's settled rows of that month
+ * (by transaction date; failed ones by failed date, one per transaction), and its four revenue
+ * splits add up to its net paid revenue.
+ */
+const expectReconciled = async (rows: ReadonlyArray<Record<string, unknown>>) => {
+  const tx = rowsOf(
+    await query(
+      { fields: ["transaction_type", "transaction_id", "transaction_state", "transaction_date", "failed_date", ...MONEY], page: { limit: 500 } },
+      "invoice_item_transactions"
+    )
+  )
+  expect(tx.length).toBeGreaterThan(0)
+  expect(tx.length).toBeLessThan(500)
+  for (const row of rows) {
+    const month = String(row.month_start_date).slice(0, 7)
+    const settled = tx.filter((t) => t.transaction_state === "settled" && String(t.transaction_date).startsWith(month))
+    const totals = Object.fromEntries(MONEY.map((name) => [name, settled.reduce((sum, t) => sum + Number(t[name]), 0)]))
+    const failed = new Set(tx.filter((t) => String(t.failed_date).startsWith(month)).map((t) => `${t.transaction_type}-${t.transaction_id}`))
+    expect({ ...Object.fromEntries(MONEY.map((name) => [name, row[name]])), failed: row.failed_transaction_count }, month).toEqual({ ...totals, failed: failed.size })
+    const splits = ["pass", "prepaid", "recurring", "retail"].reduce((sum, kind) => sum + Number(row[`net_paid_${kind}_revenue_amount`]), 0)
+    expect(splits, month).toBe(row.net_paid_revenue_amount)
+  }
+}
 
 const expectedM3 = {
   ...zeros,
@@ -204,6 +243,16 @@ const expectedM3 = {
 }
 /** A quiet month: only Bea's membership goes on. */
 const expectedQuiet = { ...zeros, client_w_plan_count: 1, member_count: 1 }
+/** M1 also has Cleo's payment (10000 of it the pack's, 5000 the membership's) and the declined card. */
+const expectedM1 = {
+  ...expectedQuiet,
+  payments_amount: 15000,
+  net_paid_amount: 15000,
+  net_paid_revenue_amount: 15000,
+  net_paid_pass_revenue_amount: 10000,
+  net_paid_recurring_revenue_amount: 5000,
+  failed_transaction_count: 1
+}
 const expectedM0 = {
   ...zeros,
   new_client_count: 2,
@@ -218,13 +267,14 @@ const expectedM0 = {
   due_invoice_count: 2,
   expected_amount: 25000,
   outstanding_amount: 6000,
-  payments_amount: 19000,
+  payments_amount: 4000,
   refunds_amount: -3000,
-  net_paid_amount: 16000,
-  net_paid_revenue_amount: 16000,
-  // Cleo's 12000 net: 10000/15000 of it to the pack, the rest recurring; Dan's 4000 all pass.
-  net_paid_pass_revenue_amount: 12000,
-  net_paid_recurring_revenue_amount: 4000,
+  net_paid_amount: 1000,
+  net_paid_revenue_amount: 1000,
+  // Cleo's refund of 3000 in this month: 10000/15000 of it (2000) off the pack, 1000 off the
+  // membership; Dan's 4000 all pass.
+  net_paid_pass_revenue_amount: 2000,
+  net_paid_recurring_revenue_amount: -1000,
   net_paid_prepaid_revenue_amount: 0,
   net_paid_retail_revenue_amount: 0
 }
@@ -236,8 +286,9 @@ describe("monthly business metrics", () => {
     const common = { business_id: business.id, business_name: "Monthly Studio", business_subdomain: "demo", franchise_id: null, currency_code: "USD" }
     expect(rows[0]).toEqual({ ...common, ...expectedM3, key: `${business.id}-${monthStart(3).slice(0, 7)}`, month_start_date: monthStart(3) })
     expect(rows[1]).toEqual({ ...common, ...expectedQuiet, key: `${business.id}-${monthStart(2).slice(0, 7)}`, month_start_date: monthStart(2) })
-    expect(rows[2]).toEqual({ ...common, ...expectedQuiet, key: `${business.id}-${monthStart(1).slice(0, 7)}`, month_start_date: monthStart(1) })
+    expect(rows[2]).toEqual({ ...common, ...expectedM1, key: `${business.id}-${monthStart(1).slice(0, 7)}`, month_start_date: monthStart(1) })
     expect(rows[3]).toEqual({ ...common, ...expectedM0, key: `${business.id}-${monthStart(0).slice(0, 7)}`, month_start_date: monthStart(0) })
+    await expectReconciled(rows)
   })
 
   it("answers every summary field for every grouping, equal to the detail rows summed", async () => {
@@ -286,29 +337,43 @@ describe("monthly business metrics", () => {
   it("filters and sorts on its fields, and refuses a detail field with a grouping", async () => {
     const busy = rowsOf(await query({ fields: ["month_start_date"], filter: ["gt", "enrollment_count", 0] }))
     expect(busy).toEqual([{ month_start_date: monthStart(3) }])
-    const paid = rowsOf(await query({ fields: ["month_start_date", "net_paid_amount"], filter: ["btw", "net_paid_amount", 1, 20000] }))
-    expect(paid).toEqual([{ month_start_date: monthStart(0), net_paid_amount: 16000 }])
+    const paid = rowsOf(await query({ fields: ["month_start_date", "net_paid_amount"], filter: ["btw", "net_paid_amount", 1, 20000], sort: ["month_start_date+"] }))
+    expect(paid).toEqual([
+      { month_start_date: monthStart(1), net_paid_amount: 15000 },
+      { month_start_date: monthStart(0), net_paid_amount: 1000 }
+    ])
     const response = await query({ group: "year_start_date", fields: ["enrollment_count"] })
     expect(response.status).toBe(400)
     expect(response.json.errors.length).toBeGreaterThan(0)
   })
 
-  it("shows a payment in this month's money after the next incremental sync", async () => {
+  it("shows a payment in this month's money after the next incremental sync, a signup fee as its plan's kind", async () => {
     ok(await desk("POST", `/invoices/${danInvoice}/payments`, { payment: { payment_method: "cash", amount_cents: 6000 } }))
+    // Ann buys a pack with a signup fee and pays it all: both items are pass revenue.
+    const tenClasses = (await createPlanProduct(server.pool, business.id, { kind: "pack", name: "Ten classes", count: 10, price_cents: 8000 })).id
+    await server.pool.query(`update plan_products set signup_fee_cents = 1500 where id = $1`, [tenClasses])
+    const annInvoice = ok(await desk("POST", "/invoices", { invoice: { payer_id: people.ann, plan_products: [{ id: tenClasses }] } })).json
+      .invoices[0] as { id: number; total_cents: number; invoice_items: Array<{ name: string }> }
+    expect(annInvoice.total_cents).toBe(9500)
+    expect(annInvoice.invoice_items.map((i) => i.name).sort()).toEqual(["Ten classes", "Ten classes (signup fee)"])
+    ok(await desk("POST", `/invoices/${annInvoice.id}/payments`, { payment: { payment_method: "cash", amount_cents: 9500 } }))
     expect((await sync("incremental")).outcome).toBe("incremental")
     const rows = await detailRows()
     // The business's months are computed anew, the past ones as they were.
     expect(rows.map((r) => r.month_start_date)).toEqual([monthStart(3), monthStart(2), monthStart(1), monthStart(0)])
     expect(rows[0]).toMatchObject(expectedM3)
+    expect(rows[2]).toMatchObject(expectedM1)
     expect(rows[3]).toMatchObject({
-      payments_amount: 25000,
-      net_paid_amount: 22000,
+      payments_amount: 4000 + 6000 + 9500,
+      net_paid_amount: 1000 + 6000 + 9500,
       outstanding_amount: 0,
-      net_paid_pass_revenue_amount: 18000,
-      // Dan's pack started when the invoice closed.
-      plan_start_count: 3,
-      pack_count: 2,
-      client_w_plan_count: 3
+      net_paid_pass_revenue_amount: 2000 + 6000 + 9500,
+      net_paid_recurring_revenue_amount: -1000,
+      // Dan's and Ann's packs started when their invoices closed.
+      plan_start_count: 4,
+      pack_count: 3,
+      client_w_plan_count: 4
     })
+    await expectReconciled(rows)
   })
 })

@@ -53,14 +53,7 @@ export const invoicesTable: StoreTable = {
     ["net_paid_tax_amount", "BIGINT"],
     ["outstanding_amount", "BIGINT"],
     ["outstanding_tax_amount", "BIGINT"],
-    ...invoiceCountColumns,
-    // Not fields: the expected amount of the live items by kind of product (pack and single
-    // visit pass, prepaid, membership, retail), the split monthly_business_metrics applies to
-    // net paid revenue.
-    ["pass_expected_amount", "BIGINT"],
-    ["prepaid_expected_amount", "BIGINT"],
-    ["recurring_expected_amount", "BIGINT"],
-    ["retail_expected_amount", "BIGINT"]
+    ...invoiceCountColumns
   ],
   select: (where) => `
     with ${invoiceMoneyCtes(where)},
@@ -71,16 +64,6 @@ export const invoicesTable: StoreTable = {
         join invoice_item_adjustments ad on ad.business_id = it.business_id and ad.invoice_item_id = it.id
        where (it.business_id, it.invoice_id) in (select business_id, id from chosen)
          and it.canceled_at is null and ad.type = 'Discount' and ad.source_type = 'Coupon'
-       group by 1, 2),
-    kinds as (
-      -- A signup fee is of its plan product's kind, as the item it comes with.
-      select it.business_id, it.invoice_id,
-             sum(it.total_cents) filter (where pr.kind in ('pack', 'single_visit_pass')) as pass,
-             sum(it.total_cents) filter (where pr.kind = 'prepaid') as prepaid,
-             sum(it.total_cents) filter (where pr.kind = 'membership') as recurring
-        from invoice_items it
-        join plan_products pr on pr.business_id = it.business_id and pr.id = it.plan_product_id
-       where (it.business_id, it.invoice_id) in (select business_id, id from chosen) and it.canceled_at is null
        group by 1, 2)
     select
       i.business_id || '-' || i.id as key,${invoiceHeaderSelect},
@@ -95,14 +78,9 @@ export const invoicesTable: StoreTable = {
       (m.payments - m.refunds)::bigint as net_paid_amount,
       ${invoiceTaxShare("(m.payments - m.refunds)")} as net_paid_tax_amount,
       m.outstanding::bigint as outstanding_amount,
-      ${invoiceTaxShare("m.outstanding")} as outstanding_tax_amount,${invoiceCountSelect},
-      coalesce(k.pass, 0)::bigint as pass_expected_amount,
-      coalesce(k.prepaid, 0)::bigint as prepaid_expected_amount,
-      coalesce(k.recurring, 0)::bigint as recurring_expected_amount,
-      0::bigint as retail_expected_amount -- the Core API sells no retail products yet
+      ${invoiceTaxShare("m.outstanding")} as outstanding_tax_amount,${invoiceCountSelect}
     from invoices i${invoiceJoins}
-    left join cpn on cpn.business_id = i.business_id and cpn.invoice_id = i.id
-    left join kinds k on k.business_id = i.business_id and k.invoice_id = i.id`
+    left join cpn on cpn.business_id = i.business_id and cpn.invoice_id = i.id`
 }
 
 /**
