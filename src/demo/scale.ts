@@ -1,5 +1,6 @@
 import { Clock, Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { seedPays, seedSales } from "./scale-sales.ts"
 
 /**
  * `studio seed scale --enrollments N`: many businesses with years of history, for the report
@@ -23,6 +24,9 @@ import { SqlClient } from "effect/sql"
  *   some no-shows (7 %) and late cancels (9 %); future ones registered. Full sessions get a few
  *   waitlist entries (expired in the past, waiting in the future).
  * - Plans: members (30 %) hold an Unlimited Membership from the day they joined, for a year.
+ * - Sales (scale-sales.ts): the members' monthly invoices, packs and drop-ins for the others,
+ *   with taxes, a coupon, prorates, payments by card, cash, check and account credit, declined
+ *   and voided payments, refunds. Staff pays: `seedPays`, a slot for the staff pay schema.
  *
  * Deterministic for a given business number (`setseed` is not needed: every "random" value
  * is a hash of ids), so two runs with the same arguments build the same shape.
@@ -41,6 +45,10 @@ export interface ScaleSummary {
   readonly visits: number
   readonly waitlist_entries: number
   readonly plans: number
+  readonly invoices: number
+  readonly invoice_items: number
+  readonly payments: number
+  readonly refunds: number
   readonly seconds: number
 }
 
@@ -72,7 +80,7 @@ export const seedScale = Effect.fn("Demo.seedScale")(function* (options: ScaleOp
   const weights = Array.from({ length: count }, (_, i) => 0.5 + ((first + i) * 0.618034) % 1)
   const total = weights.reduce((sum, weight) => sum + weight, 0)
   const subdomains: Array<string> = []
-  const totals = { clients: 0, event_occurrences: 0, visits: 0, waitlist_entries: 0, plans: 0 }
+  const totals = { clients: 0, event_occurrences: 0, visits: 0, waitlist_entries: 0, plans: 0, invoices: 0, invoice_items: 0, payments: 0, refunds: 0 }
   for (const [i, weight] of weights.entries()) {
     const number = first + i
     const result = yield* sql.withTransaction(
@@ -84,6 +92,10 @@ export const seedScale = Effect.fn("Demo.seedScale")(function* (options: ScaleOp
     totals.visits += result.visits
     totals.waitlist_entries += result.waitlistEntries
     totals.plans += result.plans
+    totals.invoices += result.sales.invoices
+    totals.invoice_items += result.sales.invoiceItems
+    totals.payments += result.sales.payments
+    totals.refunds += result.sales.refunds
   }
   return { businesses: subdomains, ...totals, seconds: Math.round((performance.now() - started) / 100) / 10 } satisfies ScaleSummary
 })
@@ -277,8 +289,8 @@ const seedBusiness = (number: number, enrollments: number, years: number, now: D
     const [memberships] = yield* sql.unsafe(
       `with product as (
          insert into plan_products (business_id, kind, name, description, price_cents, commitment_length, commitment_unit,
-                                    invoice_interval_count, invoice_interval_unit, consider_member)
-         values ($1, 'membership', 'Unlimited Membership', 'Every class, billed monthly.', 14900, 12, 'month', 1, 'monthly', true)
+                                    invoice_interval_count, invoice_interval_unit, consider_member, signup_fee_cents)
+         values ($1, 'membership', 'Unlimited Membership', 'Every class, billed monthly.', 14900, 12, 'month', 1, 'monthly', true, 2500)
          returning id, name, price_cents),
        chosen as materialized (
          select nextval(pg_get_serial_sequence('plans', 'id')) as plan_id, p.id as person_id, p.joined_at,
@@ -300,5 +312,7 @@ const seedBusiness = (number: number, enrollments: number, years: number, now: D
        select count(*)::int as n from holders`,
       [businessId, timeZone, now]
     ).pipe(Effect.flatMap(decodeCount))
-    return { subdomain, clients, eventOccurrences: occurrences, visits, waitlistEntries, plans: memberships?.n ?? 0 }
+    const sales = yield* seedSales(businessId, timeZone, now)
+    yield* seedPays(businessId, now)
+    return { subdomain, clients, eventOccurrences: occurrences, visits, waitlistEntries, plans: memberships?.n ?? 0, sales }
   })

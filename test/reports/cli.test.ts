@@ -92,6 +92,63 @@ describe("npm run studio -- seed scale", () => {
     )
     expect(rows[0].n).toBe(summary.visits)
 
+    // Sales, as the Core API writes them: totals are the sums of their parts and of their items,
+    // payments never exceed an invoice's total, numbers are unique and counted.
+    expect(summary.invoices).toBeGreaterThan(0)
+    expect(summary.invoice_items).toBeGreaterThan(summary.invoices)
+    expect(summary.payments).toBeGreaterThan(0)
+    expect(summary.refunds).toBeGreaterThan(0)
+    const scalar = async (query: string) => (await database.pool.query(query)).rows[0].n
+    const scale = `(select id from businesses where subdomain = 'scale-1')`
+    expect(await scalar(`select count(*)::int as n from invoices where business_id = ${scale}`)).toBe(summary.invoices)
+    expect(await scalar(`select count(*)::int as n from invoice_items where business_id = ${scale}`)).toBe(summary.invoice_items)
+    const states = (await database.pool.query(`select state, count(*)::int as n from invoices where business_id = ${scale} group by 1`)).rows
+    expect(states.map((r) => r.state).sort()).toEqual(expect.arrayContaining(["canceled", "closed"]))
+    expect(await scalar(`select count(*)::int as n from invoices where business_id = ${scale}
+      and total_cents <> subtotal_cents + adjustment_total_cents + discount_total_cents + additional_tax_total_cents`)).toBe(0)
+    expect(await scalar(`select count(*)::int as n from invoices i cross join lateral (
+        select sum(price_cents) as a, sum(total_cents) as b, sum(discount_total_cents) as c, sum(adjustment_total_cents) as d,
+               sum(included_tax_total_cents) as e, sum(additional_tax_total_cents) as f
+        from invoice_items it where it.business_id = i.business_id and it.invoice_id = i.id) s
+      where i.business_id = ${scale} and (i.subtotal_cents, i.total_cents, i.discount_total_cents, i.adjustment_total_cents,
+        i.included_tax_total_cents, i.additional_tax_total_cents) is distinct from (s.a, s.b, s.c, s.d, s.e, s.f)`)).toBe(0)
+    // Each item's adjustments add up to its stored amounts: prorates, coupons, exclusive and inclusive tax lines.
+    expect(await scalar(`select count(*)::int as n from invoice_items it cross join lateral (
+        select coalesce(sum(amount_cents) filter (where type = 'ProrateAdjustment'), 0) as a, coalesce(sum(amount_cents) filter (where type = 'Discount'), 0) as b,
+               coalesce(sum(amount_cents) filter (where type = 'TaxAdjustment' and not inclusive), 0) as c,
+               coalesce(sum(amount_cents) filter (where type = 'TaxAdjustment' and inclusive), 0) as d
+        from invoice_item_adjustments a where a.business_id = it.business_id and a.invoice_item_id = it.id) s
+      where it.business_id = ${scale} and (it.adjustment_total_cents, it.discount_total_cents, it.additional_tax_total_cents,
+        it.included_tax_total_cents) is distinct from (s.a, s.b, s.c, s.d)`)).toBe(0)
+    for (const type of ["ProrateAdjustment", "Discount"]) {
+      expect(await scalar(`select count(*)::int as n from invoice_item_adjustments where business_id = ${scale} and type = '${type}'`)).toBeGreaterThan(0)
+    }
+    expect(await scalar(`select count(distinct inclusive)::int as n from invoice_item_adjustments where business_id = ${scale} and type = 'TaxAdjustment'`)).toBe(2)
+    expect(await scalar(`select count(*)::int as n from invoices i where i.business_id = ${scale} and
+      (select coalesce(sum(amount_cents), 0) from payments p where p.business_id = i.business_id and p.invoice_id = i.id and p.state = 'settled')
+      > i.total_cents`)).toBe(0)
+    // A closed invoice is paid in full (less its refunds); refunds never exceed their payment.
+    expect(await scalar(`select count(*)::int as n from invoices i where i.business_id = ${scale} and i.state = 'closed' and i.total_cents <>
+      (select coalesce(sum(amount_cents), 0) from payments p where p.business_id = i.business_id and p.invoice_id = i.id and p.state = 'settled')`)).toBe(0)
+    expect(await scalar(`select count(*)::int as n from refunds r join payments p on p.business_id = r.business_id and p.id = r.payment_id
+      where r.business_id = ${scale} and r.amount_cents > p.amount_cents`)).toBe(0)
+    for (const state of ["failed", "voided"]) {
+      expect(await scalar(`select count(*)::int as n from payments where business_id = ${scale} and state = '${state}'`)).toBeGreaterThan(0)
+    }
+    expect(await scalar(`select count(distinct payment_method)::int as n from payments where business_id = ${scale}`)).toBe(4)
+    expect(await scalar(`select count(*)::int as n from payments p where p.business_id = ${scale} and p.payment_method = 'creditcard'
+      and (p.form_of_payment_id is null or (p.state <> 'failed') <> (p.gateway_transaction_id is not null))`)).toBe(0)
+    // Account credit never goes below zero.
+    expect(await scalar(`select count(*)::int as n from (select person_id from account_credit_entries where business_id = ${scale}
+      group by 1 having sum(amount_cents) < 0) x`)).toBe(0)
+    // Members' renewals are tied to their billing periods; pack sales created their plans.
+    expect(await scalar(`select count(*)::int as n from membership_billing_periods where business_id = ${scale}`)).toBeGreaterThan(0)
+    expect(await scalar(`select count(*)::int as n from membership_billing_periods m join invoices i on i.business_id = m.business_id
+      and i.id = m.invoice_id where m.business_id = ${scale} and (m.state = 'paid') <> (i.state = 'closed')`)).toBe(0)
+    expect(await scalar(`select count(*)::int as n from plans where business_id = ${scale} and type = 'Pack'`)).toBeGreaterThan(0)
+    expect(await scalar(`select last_number::int as n from invoice_numbers where business_id = ${scale}`)).toBe(summary.invoices)
+    expect(await scalar(`select count(distinct invoice_number)::int as n from invoices where business_id = ${scale}`)).toBe(summary.invoices)
+
     const zero = await studio("seed", "scale", "--enrollments", "0")
     expect(zero.code).toBe(1)
     expect(zero.stderr).toContain("--enrollments must be between 1 and 100000000")
