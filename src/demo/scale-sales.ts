@@ -141,7 +141,8 @@ export const seedSales = (businessId: number, timeZone: string, now: Date) =>
         cross join lateral (select least(${today}, coalesce(pl.end_date, ${today})) as bound) b
         cross join lateral generate_series(0, (extract(year from age(b.bound, pl.start_date)) * 12 + extract(month from age(b.bound, pl.start_date)))::int) g
         cross join lateral (select (pl.start_date + make_interval(months => g))::date as period_start) ps
-        where pl.business_id = $1 and pl.type = 'Membership' and ps.period_start <= b.bound) m`)
+        where pl.business_id = $1 and pl.type = 'Membership' and ps.period_start <= b.bound
+        offset 0) m`)
     // Everyone else: drop-ins or packs over the year after joining, up to now.
     yield* run(`insert into scale_sales
       select nextval(pg_get_serial_sequence('invoices', 'id')), s.person_id, s.at, 'pack', s.product_id,
@@ -154,26 +155,30 @@ export const seedSales = (businessId: number, timeZone: string, now: Date) =>
                   when s.state = 'closed' and s.method <> 'credit' and s.w < 0.03 then 'half' end,
              s.state = 'closed' and s.method <> 'credit' and s.w between 0.5 and 0.51, s.w > 0.6
       from (
-        select b.person_id, b.buyer, g, b.at0 + make_interval(secs => (g * 365.0 / b.n + ${hash("b.person_id * 19 + g * 3")}) * 86400) as at,
-               case when b.buyer = 'dropin' then (select id from scale_products where kind = 'single_visit_pass')
-                    when g = 0 and ${hash("b.person_id * 7")} < 0.3 then (select id from scale_products where kind = 'prepaid')
-                    when (b.person_id + g) % 3 = 0 then (select id from scale_products where name = '5-Class Pack')
-                    else (select id from scale_products where name = '10-Class Pack') end as product_id,
-               ${hash("b.person_id * 37 + g * 11")} as u, ${hash("b.person_id * 41 + g * 13")} as v, ${hash("b.person_id * 43 + g * 17")} as w,
-               case when ${hash("b.person_id * 41 + g * 13")} < 0.55 then 'creditcard' when ${hash("b.person_id * 41 + g * 13")} < 0.8 then 'cash'
-                    when ${hash("b.person_id * 41 + g * 13")} < 0.9 then 'check' else 'credit' end as method,
-               case when ${hash("b.person_id * 37 + g * 11")} < 0.01 then 'canceled' when ${hash("b.person_id * 37 + g * 11")} < 0.015 then 'on_hold'
-                    when ((b.at0 + make_interval(secs => (g * 365.0 / b.n + 1) * 86400)) at time zone $2)::date >= ${today} - 2
-                         and ${hash("b.person_id * 37 + g * 11")} < 0.1 then 'open'
+        -- offset 0 keeps each subquery's columns computed once per row (not inlined into every use).
+        select h.*,
+               case when h.v < 0.55 then 'creditcard' when h.v < 0.8 then 'cash' when h.v < 0.9 then 'check' else 'credit' end as method,
+               case when h.u < 0.01 then 'canceled' when h.u < 0.015 then 'on_hold'
+                    when (h.at at time zone $2)::date >= ${today} - 2 and h.u < 0.1 then 'open'
                     else 'closed' end as state
         from (
-          select p.id as person_id, p.joined_at as at0,
-                 case when ${hash("p.id * 3")} < 0.6 then 'dropin' else 'pack' end as buyer,
-                 case when ${hash("p.id * 3")} < 0.6 then 16 + floor(${hash("p.id * 5")} * 29) else 1 + floor(${hash("p.id * 5")} * 4) end::int as n
-          from scale_clients c join people p on p.business_id = $1 and p.id = c.person_id
-          where not p.is_member) b
-        cross join lateral generate_series(0, b.n - 1) g) s
-      where s.at <= $3`)
+          select b.person_id, b.buyer, g, b.at0 + make_interval(secs => (g * 365.0 / b.n + ${hash("b.person_id * 19 + g * 3")}) * 86400) as at,
+                 case when b.buyer = 'dropin' then (select id from scale_products where kind = 'single_visit_pass')
+                      when g = 0 and ${hash("b.person_id * 7")} < 0.3 then (select id from scale_products where kind = 'prepaid')
+                      when (b.person_id + g) % 3 = 0 then (select id from scale_products where name = '5-Class Pack')
+                      else (select id from scale_products where name = '10-Class Pack') end as product_id,
+                 ${hash("b.person_id * 37 + g * 11")} as u, ${hash("b.person_id * 41 + g * 13")} as v, ${hash("b.person_id * 43 + g * 17")} as w
+          from (
+            select p.id as person_id, p.joined_at as at0,
+                   case when x.h < 0.6 then 'dropin' else 'pack' end as buyer,
+                   case when x.h < 0.6 then 16 + floor(${hash("p.id * 5")} * 29) else 1 + floor(${hash("p.id * 5")} * 4) end::int as n
+            from scale_clients c join people p on p.business_id = $1 and p.id = c.person_id
+            cross join lateral (select ${hash("p.id * 3")} as h) x
+            where not p.is_member) b
+          cross join lateral generate_series(0, b.n - 1) g
+          offset 0) h
+        where h.at <= $3
+        offset 0) s`)
 
     yield* run(`analyze scale_sales`)
     // Items: the plan line (at the plan's own price for memberships) and a membership sale's signup fee, with their amounts.
