@@ -81,7 +81,8 @@ describe("npm run studio -- reports grant|revoke", () => {
 })
 
 describe("npm run studio -- seed scale", () => {
-  it("generates businesses with enrollments, and refuses sizes out of range", async () => {
+  let seededInvoices = 0
+  it("generates businesses with enrollments, and refuses sizes out of range", { timeout: 120_000 }, async () => {
     const seeded = await studio("seed", "scale", "--enrollments", "2000", "--years", "1")
     expect(seeded.code, seeded.stderr).toBe(0)
     const summary = JSON.parse(seeded.stdout)
@@ -148,6 +149,7 @@ describe("npm run studio -- seed scale", () => {
     expect(await scalar(`select count(*)::int as n from plans where business_id = ${scale} and type = 'Pack'`)).toBeGreaterThan(0)
     expect(await scalar(`select last_number::int as n from invoice_numbers where business_id = ${scale}`)).toBe(summary.invoices)
     expect(await scalar(`select count(distinct invoice_number)::int as n from invoices where business_id = ${scale}`)).toBe(summary.invoices)
+    seededInvoices = summary.invoices
 
     const zero = await studio("seed", "scale", "--enrollments", "0")
     expect(zero.code).toBe(1)
@@ -155,5 +157,14 @@ describe("npm run studio -- seed scale", () => {
     const years = await studio("seed", "scale", "--enrollments", "10", "--years", "50")
     expect(years.code).toBe(1)
     expect(years.stderr).toContain("--years must be between 1 and 20")
+  })
+
+  it("its sales are read by the report sync: every invoice (none is a cart) and every plan holder", { timeout: 120_000 }, async () => {
+    expect(seededInvoices).toBeGreaterThan(0)
+    const synced = await studio("sync", "--full")
+    expect(synced.code, synced.stderr).toBe(0)
+    const store = JSON.parse(synced.stdout).rows
+    expect(store.invoices).toBe(seededInvoices)
+    expect(store.person_plans).toBe((await database.pool.query(`select count(*)::int as n from plan_people`)).rows[0].n)
   })
 })
