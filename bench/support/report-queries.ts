@@ -207,11 +207,7 @@ const itemCtes = `${invoiceMoneyCtes},
     join plan_products pp on pp.business_id = it.business_id and pp.id = it.plan_product_id
     where it.business_id = $1 and it.canceled_at is null)`
 
-/**
- * The invoice_items resource's queries, in the spec's field names. They run once
- * resourceStatus("invoice_items") is Available (bench/reports.ts checks); until then the bench
- * skips them and says so. Add any further invoice-item query here.
- */
+/** The invoice_items resource's queries, in the spec's field names. Add any further invoice-item query here. */
 export const INVOICE_ITEM_QUERIES: ReadonlyArray<BenchQuery> = [
   {
     name: "invoice items: revenue by product, 12 months",
