@@ -247,10 +247,3 @@ export const seedSales = (businessId: number, timeZone: string, now: Date) =>
     const [refunds] = yield* sql`select count(*)::int as n from refunds where business_id = ${businessId}`.pipe(Effect.flatMap(decodeCount))
     return { invoices, invoiceItems, payments, refunds: refunds?.n ?? 0 } satisfies SalesCounts
   })
-
-/**
- * Staff pay of a seeded business: pay rates, service, tip and commission pays, their review.
- * TO FILL: a slot for the staff pay schema (migration 0023, not merged on this branch). It seeds
- * nothing yet; once pay_rates / pays exist it writes them in the business's seeding transaction.
- */
-export const seedPays = (_businessId: number, _now: Date) => Effect.void

@@ -82,6 +82,7 @@ describe("npm run studio -- reports grant|revoke", () => {
 
 describe("npm run studio -- seed scale", () => {
   let seededInvoices = 0
+  let seededPays = 0
   it("generates businesses with enrollments, and refuses sizes out of range", { timeout: 120_000 }, async () => {
     const seeded = await studio("seed", "scale", "--enrollments", "2000", "--years", "1")
     expect(seeded.code, seeded.stderr).toBe(0)
@@ -150,6 +151,7 @@ describe("npm run studio -- seed scale", () => {
     expect(await scalar(`select last_number::int as n from invoice_numbers where business_id = ${scale}`)).toBe(summary.invoices)
     expect(await scalar(`select count(distinct invoice_number)::int as n from invoices where business_id = ${scale}`)).toBe(summary.invoices)
     seededInvoices = summary.invoices
+    seededPays = summary.pays
 
     const zero = await studio("seed", "scale", "--enrollments", "0")
     expect(zero.code).toBe(1)
@@ -166,5 +168,34 @@ describe("npm run studio -- seed scale", () => {
     const store = JSON.parse(synced.stdout).rows
     expect(store.invoices).toBe(seededInvoices)
     expect(store.person_plans).toBe((await database.pool.query(`select count(*)::int as n from plan_people`)).rows[0].n)
+    expect(store.pays).toBe(seededPays)
+  })
+
+  it("pays its instructors by the pay rules: one service pay per instructor of each past session, commissions, reviews", async () => {
+    expect(seededPays).toBeGreaterThan(0)
+    const scalar = async (query: string) => (await database.pool.query(query)).rows[0].n
+    const scale = `(select id from businesses where subdomain = 'scale-1')`
+    // One service pay per instructor of every past active session, each occurrence marked complete.
+    expect(await scalar(`select count(*)::int as n from event_occurrences o
+      join event_occurrence_staff_members es on es.business_id = o.business_id and es.event_occurrence_id = o.id
+      where o.business_id = ${scale} and o.state = 'active' and o.end_at < now()`)).toBe(
+      await scalar(`select count(*)::int as n from pays where business_id = ${scale} and pay_type = 'service'`)
+    )
+    // The rule, recomputed: base + per head beyond the minimum + the highest tier reached.
+    expect(await scalar(`select count(*)::int as n from pays y
+      join pay_rates r on r.business_id = y.business_id and r.staff_member_id = y.staff_member_id and r.service_id is null
+      cross join lateral (select count(*) as n from visits v
+        where v.business_id = y.business_id and v.event_occurrence_id = y.event_occurrence_id and v.state = 'completed') a
+      where y.business_id = ${scale} and y.pay_type = 'service'
+        and y.final_cents <> r.base_cents + r.per_head_cents * greatest(0, a.n - r.per_head_minimum)
+          + coalesce((select max(t.bonus_cents) from pay_rate_tiers t where t.business_id = r.business_id and t.pay_rate_id = r.id
+                       and t.attendance_threshold <= a.n), 0)`)).toBe(0)
+    expect(await scalar(`select count(*)::int as n from pays where business_id = ${scale} and pay_type = 'commission'`)).toBeGreaterThan(0)
+    expect(await scalar(`select count(*)::int as n from pays y join invoices i on i.business_id = y.business_id and i.id = y.invoice_id
+      where y.business_id = ${scale} and y.pay_type = 'commission' and (i.state <> 'closed' or i.commission_recipient_id <> y.staff_member_id)`)).toBe(0)
+    const states = (await database.pool.query(`select pay_state, count(*)::int as n from pays where business_id = ${scale} group by 1`)).rows
+    expect(states.map((r) => r.pay_state).sort()).toEqual(["approved", "denied", "pending"])
+    expect(await scalar(`select count(*)::int as n from pays where business_id = ${scale}
+      and pay_period_start <> date_trunc('month', pay_period_start)::date and extract(day from pay_period_start) <> 16`)).toBe(0)
   })
 })
