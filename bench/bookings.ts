@@ -3,7 +3,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import pg from "pg"
 import { freePort, startBenchDatabase, startChild } from "./support/processes.ts"
-import { seedBench } from "./support/seed.ts"
+import { benchSchedule, seedBench } from "./support/seed.ts"
 import { benchRun, jsonPoster, log, root } from "./support/run.ts"
 
 /**
@@ -51,27 +51,12 @@ const main = async () => {
   const one = async (text: string, values: Array<unknown> = []) => (await pool.query(text, values)).rows
 
   // The schedule: a group class with one busy occurrence and OCCURRENCES others, tomorrow on.
-  const [serviceRow] = await one(
-    `insert into services (business_id, type, name, duration_in_minutes, maximum_clients) values ($1, 'GroupClass', 'Bench Yoga', 60, 1000000) returning id`,
-    [businessId]
-  )
-  const serviceId = Number(serviceRow.id)
-  const occurrences = async (count: number, capacity: number) =>
-    (await one(
-      `insert into event_occurrences (business_id, service_id, name, start_at, end_at, time_zone, state, capacity)
-       select $1, $2, 'Bench Yoga', now() + interval '1 day' + g * interval '1 hour', now() + interval '1 day' + g * interval '1 hour' + interval '1 hour',
-              'America/Los_Angeles', 'active', $3
-       from generate_series(1, $4) g returning id`,
-      [businessId, serviceId, capacity, count]
-    )).map((row: { id: string }) => Number(row.id))
-  const [busy, busyBaseline] = await occurrences(2, 4 * BOOKINGS)
-  const spread = await occurrences(OCCURRENCES, 4 * BOOKINGS)
-  const spreadBaseline = await occurrences(OCCURRENCES, 4 * BOOKINGS)
+  const schedule = await benchSchedule(pool, businessId)
+  const [busy, busyBaseline] = await schedule.occurrences(2, 4 * BOOKINGS)
+  const spread = await schedule.occurrences(OCCURRENCES, 4 * BOOKINGS)
+  const spreadBaseline = await schedule.occurrences(OCCURRENCES, 4 * BOOKINGS)
   // Distinct people: one visit per person and occurrence.
-  const people = (await one(
-    `insert into people (business_id, first_name, last_name) select $1, 'Bench', 'Person ' || g from generate_series(1, $2) g returning id`,
-    [businessId, BOOKINGS]
-  )).map((row: { id: string }) => Number(row.id))
+  const people = await schedule.people(BOOKINGS)
 
   const servicePort = await freePort(40000, 49999)
   run.service = await startChild("service", path.join(root, "bench/support/serve.ts"), {

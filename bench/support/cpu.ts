@@ -25,20 +25,24 @@ const statOf = (pid: number): { ppid: number; cpuMs: number; reapedChildrenCpuMs
 
 export const cpuMsOf = (pid: number): number => statOf(pid)?.cpuMs ?? 0
 
+/** The pids whose parent is `parentPid` (live ones). */
+export const childPidsOf = (parentPid: number): Array<number> =>
+  fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry) && statOf(Number(entry))?.ppid === parentPid).map(Number)
+
 /**
- * The postmaster and all its children (backends, background workers), including backends
- * that have exited since (their time moves into the postmaster's reaped-children counters).
+ * A process and its children, including children that have exited since (their time moves
+ * into the parent's reaped-children counters): the postmaster with its backends, or a
+ * `studio serve --processes N` primary with its HTTP processes.
  */
-export const postgresCpuMs = (postmasterPid: number): number => {
-  const postmaster = statOf(postmasterPid)
-  let total = postmaster ? postmaster.cpuMs + postmaster.reapedChildrenCpuMs : 0
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    const stat = statOf(Number(entry))
-    if (stat?.ppid === postmasterPid) total += stat.cpuMs
-  }
+export const processTreeCpuMs = (parentPid: number): number => {
+  const parent = statOf(parentPid)
+  let total = parent ? parent.cpuMs + parent.reapedChildrenCpuMs : 0
+  for (const pid of childPidsOf(parentPid)) total += cpuMsOf(pid)
   return total
 }
+
+/** The postmaster and all its children (backends, background workers), exited ones included. */
+export const postgresCpuMs = (postmasterPid: number): number => processTreeCpuMs(postmasterPid)
 
 /** The postmaster's pid from its data folder. */
 export const postmasterPid = (dataDir: string): number | undefined => {

@@ -27,25 +27,49 @@ export interface Child {
   readonly stop: () => Promise<void>
 }
 
+/** For a child that does not print `ready <port>` (the CLI): its arguments, the stdout line that says it is ready, its port. */
+export interface ReadyWhen {
+  readonly args?: ReadonlyArray<string>
+  readonly ready: RegExp
+  readonly port: number
+  readonly timeoutMs?: number
+}
+
 /**
- * Runs a `.ts` script on this Node in its own process and waits for its `ready <port>` line.
- * `stop` sends SIGTERM, then SIGKILL if it has not exited within 5 s.
+ * Runs a `.ts` script on this Node in its own process and waits for its `ready <port>` line
+ * (or, with `readyWhen`, for that line on the port given). `stop` sends SIGTERM, then SIGKILL
+ * if it has not exited within 5 s.
  */
 export const startChild = (
   name: string,
   script: string,
   env: Record<string, string>,
-  extraNodeArgs: ReadonlyArray<string> = []
+  extraNodeArgs: ReadonlyArray<string> = [],
+  readyWhen?: ReadyWhen
 ): Promise<Child> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...extraNodeArgs, script], {
+    const timeoutMs = readyWhen?.timeoutMs ?? 30_000
+    const child = spawn(process.execPath, [...extraNodeArgs, script, ...(readyWhen?.args ?? [])], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let stderr = ""
     let stdout = ""
+    let ready = false
+    // `ready <port>` comes on stdout; the CLI logs (readyWhen) on stderr.
+    const checkReady = () => {
+      if (ready) return
+      const match = (readyWhen ? `${stdout}\n${stderr}` : stdout).match(readyWhen?.ready ?? /^ready (\d+)$/m)
+      if (!match) return
+      ready = true
+      clearTimeout(timeout)
+      child.stdout.removeAllListeners("data")
+      child.stdout.resume()
+      resolve({ name, process: child, port: readyWhen?.port ?? Number(match[1]), stderr: () => stderr, stop })
+    }
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       stderr = (stderr + chunk).slice(-20_000)
+      checkReady()
     })
     const exited = new Promise<void>((done) => child.once("exit", () => done()))
     const stop = async () => {
@@ -57,21 +81,15 @@ export const startChild = (
     }
     const timeout = setTimeout(() => {
       void stop()
-      reject(new Error(`${name} did not report ready within 30 s\n${stderr}`))
-    }, 30_000)
+      reject(new Error(`${name} did not report ready within ${timeoutMs / 1000} s\n${stderr}`))
+    }, timeoutMs)
     child.once("exit", (code, signal) => {
       clearTimeout(timeout)
       reject(new Error(`${name} exited before it was ready (code ${code}, signal ${signal})\n${stderr}`))
     })
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk
-      const match = stdout.match(/^ready (\d+)$/m)
-      if (match) {
-        clearTimeout(timeout)
-        child.stdout.removeAllListeners("data")
-        child.stdout.resume()
-        resolve({ name, process: child, port: Number(match[1]), stderr: () => stderr, stop })
-      }
+      checkReady()
     })
   })
 
