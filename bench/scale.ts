@@ -22,7 +22,7 @@ import { benchSchedule, seedBench } from "./support/seed.ts"
  * with the CPU each side used in that time (the API processes: the primary and its HTTP
  * processes; PostgreSQL: the postmaster and its backends; this process: the load generator),
  * as % of the wall time (100 % = one core). Rate limits are the shared PostgreSQL store with
- * limits so high that no request is refused; every non-2xx answer is counted. Last, the
+ * limits so high, and a window so long, that no request is refused; every non-2xx answer is counted. Last, the
  * per-request cost of the rate limit itself at the default limits, memory store against the
  * PostgreSQL store (bench/support/rate-limit-cost.ts), with no API process running.
  *
@@ -163,6 +163,9 @@ const main = async () => {
         RATE_LIMIT_STORE: "postgres",
         RATE_LIMIT_PER_TOKEN: "10000000",
         RATE_LIMIT_PER_IP: "10000000",
+        // One window for the whole run: at a window's end the processes lease again in the dying
+        // window, and those leases can spend its budget, however high, refusing a few requests.
+        RATE_LIMIT_WINDOW_SECONDS: "3600",
         LOG_LEVEL: "info"
       },
       SERVER_NODE_FLAGS,
@@ -219,6 +222,8 @@ const main = async () => {
 
   const num = (n: number, width: number, digits = 0) => n.toFixed(digits).padStart(width)
   const pct = (n: number) => `${n.toFixed(0)} %`.padStart(7)
+  // % of one core ÷ answers per second = CPU seconds per answer, shown in µs.
+  const perRequest = (percent: number, perSecond: number) => (perSecond > 0 ? (percent / 100 / perSecond) * 1e6 : 0)
   const ratio = (request: string) => {
     const [one, two] = PROCESS_COUNTS.map((p) => rows.find((row) => row.processes === p && row.request.startsWith(request))!)
     return two!.round.okPerSecond / one!.round.okPerSecond
@@ -228,7 +233,8 @@ const main = async () => {
     `bench:scale — ${DURATION} s per round after ${WARMUP} s warm-up, concurrency ${CONCURRENCY}, ${OCCURRENCES} occurrences, ` +
       `${os.cpus().length} CPUs, load ${loadBefore.toFixed(2)} before / ${loadAfter.toFixed(2)} after`,
     "CPU as % of wall time (100 % = one core): API = the serve primary and its HTTP processes; load gen = this process",
-    "procs  request                           2xx/s  non-2xx  errors  p50 ms  p99 ms  API CPU  PG CPU  load gen",
+    "CPU µs/req: the API's and PostgreSQL's CPU time per 2xx answer",
+    "procs  request                           2xx/s  non-2xx  errors  p50 ms  p99 ms  API CPU  PG CPU  load gen  API µs/req  PG µs/req",
     ...rows.map(({ processes, request, round, cpu }) =>
       [
         String(processes).padEnd(5),
@@ -240,7 +246,9 @@ const main = async () => {
         num(round.p99Ms, 7, 1),
         pct(cpu.api),
         pct(cpu.postgres),
-        pct(cpu.loadGenerator).padStart(9)
+        pct(cpu.loadGenerator).padStart(9),
+        num(perRequest(cpu.api, round.okPerSecond), 11),
+        num(perRequest(cpu.postgres, round.okPerSecond), 10)
       ].join(" ")
     ),
     `2 processes / 1 process: GET ${ratio("GET").toFixed(2)}×, POST ${ratio("POST").toFixed(2)}×`,
