@@ -96,15 +96,21 @@ export const makePostgresRateLimitStore = (processes: number) =>
         const row = yield* lease({ digest, limit, windowSeconds, want: sliceSize(limit, processes) }).pipe(
           Effect.map((row): typeof LeaseRow.Type | undefined => row),
           Effect.catchCause((cause) => Effect.as(unreachable(cause), undefined)),
+          // The budget is set before the waiters wake: one that ran in between would find the
+          // slice still empty and the lease no longer pending, and lease a second slice.
+          Effect.tap((row) =>
+            Effect.sync(() => {
+              if (row === undefined) return
+              budget.windowEndsAt = asked + Math.max(0, row.ends_in_ms)
+              budget.held = row.granted
+              budget.unleased = Math.max(0, limit - row.leased)
+            })),
           Effect.ensuring(Effect.suspend(() => {
             budget.pending = undefined
             return Deferred.succeed(done, undefined)
           }))
         )
         if (row === undefined) return false
-        budget.windowEndsAt = asked + Math.max(0, row.ends_in_ms)
-        budget.held = row.granted
-        budget.unleased = Math.max(0, limit - row.leased)
         if (++leases % 1000 === 0) yield* Effect.forkDetach(sweep)
         return true
       })
