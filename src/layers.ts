@@ -1,4 +1,5 @@
-import { Layer, Logger, References } from "effect"
+import { Layer } from "effect"
+import { LoggerLive } from "./platform/logger.ts"
 import { AccountsRepo } from "./accounts/repo.ts"
 import { AccountTokensRepo } from "./auth/account-tokens.ts"
 import { AccessTokensLive } from "./auth/tokens.ts"
@@ -61,16 +62,6 @@ import { CommerceLive, MembershipsLive, VisitPaymentsLive } from "./punches/port
  * repos and auth services. The server (src/http.ts) and the worker (workers/runner.ts) are
  * built on top by src/main.ts and the CLI.
  */
-export const LoggerLive = Layer.mergeAll(
-  Logger.layer([Logger.consoleJson]),
-  Layer.effect(References.MinimumLogLevel)(
-    AppConfig.useSync((config) => {
-      const level = config.logLevel.toLowerCase()
-      return level === "debug" ? "Debug" : level === "warn" ? "Warn" : level === "error" ? "Error" : level === "none" ? "None" : "Info"
-    })
-  )
-)
-
 export const DatabaseLive = SqlLive.pipe(Layer.provideMerge(DatabaseUrlLive))
 
 /** Billing's answers to the ports of visits, eligibility, services, people and invoices. */

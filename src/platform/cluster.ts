@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import cluster, { type Worker } from "node:cluster"
-import { LoggerLive } from "../layers.ts"
+import { LoggerLive } from "./logger.ts"
 import { AppConfig, AppConfigLive } from "./config.ts"
 import { DatabaseUrl, DatabaseUrlLive } from "./database.ts"
 import { migrateDatabase } from "./startup.ts"
