@@ -46,15 +46,22 @@ export const seedPays = (businessId: number, timeZone: string, now: Date) =>
         and not o.attendance_complete`)
 
     yield* run(`
-      with done as (
-        select o.id, o.service_id, es.staff_member_id,
-               round(extract(epoch from o.end_at - o.start_at) / 3600.0, 2) as hours,
-               (o.start_at at time zone $2)::date as day,
-               (select count(*) from visits v
-                 where v.business_id = o.business_id and v.event_occurrence_id = o.id and v.state = 'completed') as attendees
-        from event_occurrences o
-        join event_occurrence_staff_members es on es.business_id = o.business_id and es.event_occurrence_id = o.id
+      with past as (
+        select o.id, o.service_id, o.start_at, o.end_at from event_occurrences o
         where o.business_id = $1 and o.state = 'active' and o.end_at < $3),
+      -- Completed visits per occurrence, one aggregate (the seeding transaction's fresh rows have
+      -- no statistics yet, so a per-row count would scan visits once per occurrence).
+      attendance as (
+        select v.event_occurrence_id as id, count(*) as n from visits v
+        where v.business_id = $1 and v.state = 'completed' group by 1),
+      done as (
+        select p.id, p.service_id, es.staff_member_id,
+               round(extract(epoch from p.end_at - p.start_at) / 3600.0, 2) as hours,
+               (p.start_at at time zone $2)::date as day,
+               coalesce(a.n, 0) as attendees
+        from past p
+        join event_occurrence_staff_members es on es.business_id = $1 and es.event_occurrence_id = p.id
+        left join attendance a on a.id = p.id),
       priced as (
         select d.*, r.base_cents as base,
                r.per_head_cents * greatest(0, d.attendees - r.per_head_minimum) as per_head,
