@@ -29,6 +29,9 @@ export const seedPays = (businessId: number, timeZone: string, now: Date) =>
     const { run, count } = yield* businessStatements(businessId, timeZone, now)
     const today = `($3::timestamptz at time zone $2)::date`
 
+    // The business's sessions and visits were written in this transaction: statistics first, or
+    // the planner takes them for empty and joins them row by row.
+    yield* run(`analyze event_occurrences, event_occurrence_staff_members, visits`)
     yield* run(`
       with rates as (
         insert into pay_rates (business_id, staff_member_id, base_cents, per_head_cents, per_head_minimum)
@@ -49,8 +52,7 @@ export const seedPays = (businessId: number, timeZone: string, now: Date) =>
       with past as (
         select o.id, o.service_id, o.start_at, o.end_at from event_occurrences o
         where o.business_id = $1 and o.state = 'active' and o.end_at < $3),
-      -- Completed visits per occurrence, one aggregate (the seeding transaction's fresh rows have
-      -- no statistics yet, so a per-row count would scan visits once per occurrence).
+      -- Completed visits per occurrence, one aggregate joined once.
       attendance as (
         select v.event_occurrence_id as id, count(*) as n from visits v
         where v.business_id = $1 and v.state = 'completed' group by 1),
