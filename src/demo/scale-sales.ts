@@ -1,5 +1,4 @@
-import { Effect, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { Effect } from "effect"
 import { seedPayments } from "./scale-payments.ts"
 import { businessStatements, hash, inclusiveTaxOf, percentOf } from "./scale-sql.ts"
 
@@ -41,12 +40,10 @@ export interface SalesCounts {
   readonly refunds: number
 }
 
-const decodeCount = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ n: Schema.Number })))
 
 /** Statements get `$1` the business id, `$2` its time zone, `$3` now. */
 export const seedSales = (businessId: number, timeZone: string, now: Date) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
     const statements = yield* businessStatements(businessId, timeZone, now)
     const { count, run } = statements
     const today = `($3::timestamptz at time zone $2)::date`
@@ -244,6 +241,6 @@ export const seedSales = (businessId: number, timeZone: string, now: Date) =>
       from scale_sales s where s.kind = 'renewal'`)
 
     const payments = yield* seedPayments(statements)
-    const [refunds] = yield* sql`select count(*)::int as n from refunds where business_id = ${businessId}`.pipe(Effect.flatMap(decodeCount))
-    return { invoices, invoiceItems, payments, refunds: refunds?.n ?? 0 } satisfies SalesCounts
+    const refunds = yield* count(`select count(*)::int as n from refunds where business_id = $1`)
+    return { invoices, invoiceItems, payments, refunds } satisfies SalesCounts
   })

@@ -1,9 +1,10 @@
 import { Effect, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 
 /** SQL pieces shared by the scale seed's sales statements (scale-sales.ts, scale-payments.ts). */
 
-const decodeCount = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ n: Schema.Number })))
+/** A statement that selects one row with a count `n`. */
+const Count = Schema.Struct({ n: Schema.Number })
 
 /**
  * A deterministic fraction in [0, 1) from an SQL integer expression: a multiplicative hash, then
@@ -46,11 +47,8 @@ export const businessStatements = (businessId: number, timeZone: string, now: Da
           )
         )
       })
-    const count = (statement: string) =>
-      run(statement).pipe(
-        Effect.flatMap(decodeCount),
-        Effect.map((rows) => rows[0]?.n ?? 0)
-      )
+    const countRow = SqlSchema.findOne({ Request: Schema.String, Result: Count, execute: run })
+    const count = (statement: string) => countRow(statement).pipe(Effect.map((row) => row.n))
     return { run, count }
   })
 
