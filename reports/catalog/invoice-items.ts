@@ -1,4 +1,4 @@
-import { invoicesCatalog } from "./invoices.ts"
+import { INVOICE_AMOUNTS, invoicesCatalog } from "./invoices.ts"
 import { type ColumnDef, type ResourceCatalog, byName, column, countTrue, summary } from "./types.ts"
 
 /**
@@ -55,23 +55,6 @@ const detail = byName<ColumnDef>([
 ])
 const pick = (name: string): ColumnDef => detail.get(name)!
 
-const AMOUNTS = [
-  "adjustments_amount",
-  "coupons_amount",
-  "discounts_amount",
-  "expected_amount",
-  "expected_revenue_amount",
-  "expected_tax_amount",
-  "gross_amount",
-  "net_paid_amount",
-  "net_paid_revenue_amount",
-  "net_paid_tax_amount",
-  "outstanding_amount",
-  "outstanding_revenue_amount",
-  "outstanding_tax_amount",
-  "payments_amount",
-  "refunds_amount"
-]
 
 export const invoiceItemsCatalog: ResourceCatalog = {
   resource: "invoice_items",
@@ -82,10 +65,10 @@ export const invoiceItemsCatalog: ResourceCatalog = {
   timeZoneSql: "r.time_zone",
   detail,
   summary: byName([
-    ...[...invoicesCatalog.summary.values()].filter((s) => !["created_by_client_count", "invoice_autobill_count"].includes(s.name) && !AMOUNTS.includes(s.name.slice(6))),
+    ...[...invoicesCatalog.summary.values()].filter((s) => !["created_by_client_count", "invoice_autobill_count"].includes(s.name) && !INVOICE_AMOUNTS.includes(s.name.slice(6))),
     countTrue("grants_membership_count", "grants_membership"),
     summary("invoice_item_count", "integer", "count(DISTINCT (r.business_id, r.invoice_item_id))"),
-    ...AMOUNTS.map((name) => summary(`total_${name}`, "currency", `coalesce(sum(${pick(name).sql}), 0)`))
+    ...INVOICE_AMOUNTS.map((name) => summary(`total_${name}`, "currency", `coalesce(sum(${pick(name).sql}), 0)`))
   ]),
   groupings: byName([
     ...invoicesCatalog.groupings.values(),

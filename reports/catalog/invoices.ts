@@ -75,6 +75,25 @@ const detail = byName<ColumnDef>([
 ])
 const pick = (name: string): ColumnDef => detail.get(name)!
 
+/** The currency fields summed as `total_<name>` by invoices and invoice items alike. */
+export const INVOICE_AMOUNTS = [
+  "adjustments_amount",
+  "coupons_amount",
+  "discounts_amount",
+  "expected_amount",
+  "expected_revenue_amount",
+  "expected_tax_amount",
+  "gross_amount",
+  "net_paid_amount",
+  "net_paid_revenue_amount",
+  "net_paid_tax_amount",
+  "outstanding_amount",
+  "outstanding_revenue_amount",
+  "outstanding_tax_amount",
+  "payments_amount",
+  "refunds_amount"
+]
+
 const sumOf = (name: string) => summary(`total_${name}`, "currency", `coalesce(sum(${detail.get(name)!.sql}), 0)`)
 
 const summaries = [
@@ -82,23 +101,7 @@ const summaries = [
   countTrue("created_by_client_count", "created_by_client"),
   countTrue("invoice_autobill_count", "invoice_autobill"),
   summary("invoice_count", "integer", "count(DISTINCT (r.business_id, r.invoice_id))"),
-  ...[
-    "adjustments_amount",
-    "coupons_amount",
-    "discounts_amount",
-    "expected_amount",
-    "expected_revenue_amount",
-    "expected_tax_amount",
-    "gross_amount",
-    "net_paid_amount",
-    "net_paid_revenue_amount",
-    "net_paid_tax_amount",
-    "outstanding_amount",
-    "outstanding_revenue_amount",
-    "outstanding_tax_amount",
-    "payments_amount",
-    "refunds_amount"
-  ].map(sumOf)
+  ...INVOICE_AMOUNTS.map(sumOf)
 ]
 
 export const invoicesCatalog: ResourceCatalog = {

@@ -1,5 +1,6 @@
 import { invoiceItemColumns, invoiceItemCtes, invoiceItemJoins, invoiceItemSelect, itemShare, itemTaxShare } from "./invoice-item-parts.ts"
-import { invoiceCountColumns, invoiceCountSelect, invoiceHeaderColumns, invoiceHeaderSelect, invoiceJoins, invoiceMoneyCtes } from "./invoice-parts.ts"
+import { invoiceCountColumns, invoiceCountSelect, invoiceHeaderColumns,
+  invoiceMoneyColumns, invoiceHeaderSelect, invoiceJoins, invoiceMoneyCtes } from "./invoice-parts.ts"
 import type { StoreTable } from "./types.ts"
 
 /**
@@ -25,18 +26,7 @@ export const invoiceItemsTable: StoreTable = {
     ["key", "VARCHAR NOT NULL"],
     ...invoiceHeaderColumns,
     ...invoiceItemColumns,
-    ["gross_amount", "BIGINT"],
-    ["adjustments_amount", "BIGINT"],
-    ["discounts_amount", "BIGINT"],
-    ["coupons_amount", "BIGINT"],
-    ["expected_amount", "BIGINT"],
-    ["expected_tax_amount", "BIGINT"],
-    ["payments_amount", "BIGINT"],
-    ["refunds_amount", "BIGINT"],
-    ["net_paid_amount", "BIGINT"],
-    ["net_paid_tax_amount", "BIGINT"],
-    ["outstanding_amount", "BIGINT"],
-    ["outstanding_tax_amount", "BIGINT"],
+    ...invoiceMoneyColumns,
     ...invoiceCountColumns
   ],
   select: (where) => `

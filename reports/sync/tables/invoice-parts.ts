@@ -130,6 +130,22 @@ export const invoiceJoins = `
     left join ref on ref.business_id = i.business_id and ref.invoice_id = i.id
     left join autobilled ab on ab.business_id = i.business_id and ab.invoice_id = i.id`
 
+/** The money columns, in cents, as the invoice and item tables select them (in this order). */
+export const invoiceMoneyColumns: ReadonlyArray<readonly [string, string]> = [
+  ["gross_amount", "BIGINT"],
+  ["adjustments_amount", "BIGINT"],
+  ["discounts_amount", "BIGINT"],
+  ["coupons_amount", "BIGINT"],
+  ["expected_amount", "BIGINT"],
+  ["expected_tax_amount", "BIGINT"],
+  ["payments_amount", "BIGINT"],
+  ["refunds_amount", "BIGINT"],
+  ["net_paid_amount", "BIGINT"],
+  ["net_paid_tax_amount", "BIGINT"],
+  ["outstanding_amount", "BIGINT"],
+  ["outstanding_tax_amount", "BIGINT"],
+]
+
 export const invoiceCountColumns: ReadonlyArray<readonly [string, string]> = [
   ["failed_transactions", "BIGINT"],
   ["refunded_transactions", "BIGINT"],

@@ -2,6 +2,7 @@ import {
   invoiceCountColumns,
   invoiceCountSelect,
   invoiceHeaderColumns,
+  invoiceMoneyColumns,
   invoiceHeaderSelect,
   invoiceJoins,
   invoiceMoneyCtes,
@@ -41,18 +42,7 @@ export const invoicesTable: StoreTable = {
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...invoiceHeaderColumns,
-    ["gross_amount", "BIGINT"],
-    ["adjustments_amount", "BIGINT"],
-    ["discounts_amount", "BIGINT"],
-    ["coupons_amount", "BIGINT"],
-    ["expected_amount", "BIGINT"],
-    ["expected_tax_amount", "BIGINT"],
-    ["payments_amount", "BIGINT"],
-    ["refunds_amount", "BIGINT"],
-    ["net_paid_amount", "BIGINT"],
-    ["net_paid_tax_amount", "BIGINT"],
-    ["outstanding_amount", "BIGINT"],
-    ["outstanding_tax_amount", "BIGINT"],
+    ...invoiceMoneyColumns,
     ...invoiceCountColumns
   ],
   select: (where) => `
