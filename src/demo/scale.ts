@@ -1,6 +1,7 @@
 import { Clock, Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { seedPays } from "./scale-pays.ts"
+import { seedPunches } from "./scale-punches.ts"
 import { seedSales } from "./scale-sales.ts"
 
 /**
@@ -27,7 +28,7 @@ import { seedSales } from "./scale-sales.ts"
  * - Plans: members (30 %) hold an Unlimited Membership from the day they joined, for a year.
  * - Sales (scale-sales.ts): the members' monthly invoices, packs and drop-ins for the others,
  *   with taxes, a coupon, prorates, payments by card, cash, check and account credit, declined
- *   and voided payments, refunds. Staff pays (scale-pays.ts): rates, service and commission pays, reviews.
+ *   and voided payments, refunds. Punches (scale-punches.ts): the visits those plans pay. Staff pays (scale-pays.ts): rates, service and commission pays, reviews.
  *
  * Deterministic for a given business number (`setseed` is not needed: every "random" value
  * is a hash of ids), so two runs with the same arguments build the same shape.
@@ -50,6 +51,7 @@ export interface ScaleSummary {
   readonly invoice_items: number
   readonly payments: number
   readonly refunds: number
+  readonly punches: number
   readonly pays: number
   readonly seconds: number
 }
@@ -82,7 +84,7 @@ export const seedScale = Effect.fn("Demo.seedScale")(function* (options: ScaleOp
   const weights = Array.from({ length: count }, (_, i) => 0.5 + ((first + i) * 0.618034) % 1)
   const total = weights.reduce((sum, weight) => sum + weight, 0)
   const subdomains: Array<string> = []
-  const totals = { clients: 0, event_occurrences: 0, visits: 0, waitlist_entries: 0, plans: 0, invoices: 0, invoice_items: 0, payments: 0, refunds: 0, pays: 0 }
+  const totals = { clients: 0, event_occurrences: 0, visits: 0, waitlist_entries: 0, plans: 0, invoices: 0, invoice_items: 0, payments: 0, refunds: 0, punches: 0, pays: 0 }
   for (const [i, weight] of weights.entries()) {
     const number = first + i
     const result = yield* sql.withTransaction(
@@ -98,6 +100,7 @@ export const seedScale = Effect.fn("Demo.seedScale")(function* (options: ScaleOp
     totals.invoice_items += result.sales.invoiceItems
     totals.payments += result.sales.payments
     totals.refunds += result.sales.refunds
+    totals.punches += result.punches
     totals.pays += result.pays
   }
   return { businesses: subdomains, ...totals, seconds: Math.round((performance.now() - started) / 100) / 10 } satisfies ScaleSummary
@@ -316,6 +319,7 @@ const seedBusiness = (number: number, enrollments: number, years: number, now: D
       [businessId, timeZone, now]
     ).pipe(Effect.flatMap(decodeCount))
     const sales = yield* seedSales(businessId, timeZone, now)
+    const punches = yield* seedPunches(businessId, timeZone, now)
     const pays = yield* seedPays(businessId, timeZone, now)
-    return { subdomain, clients, eventOccurrences: occurrences, visits, waitlistEntries, plans: memberships?.n ?? 0, sales, pays }
+    return { subdomain, clients, eventOccurrences: occurrences, visits, waitlistEntries, plans: memberships?.n ?? 0, sales, punches, pays }
   })

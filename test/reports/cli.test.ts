@@ -83,6 +83,7 @@ describe("npm run studio -- reports grant|revoke", () => {
 describe("npm run studio -- seed scale", () => {
   let seededInvoices = 0
   let seededPays = 0
+  let seededPunches = 0
   it("generates businesses with enrollments, and refuses sizes out of range", { timeout: 120_000 }, async () => {
     const seeded = await studio("seed", "scale", "--enrollments", "2000", "--years", "1")
     expect(seeded.code, seeded.stderr).toBe(0)
@@ -152,6 +153,7 @@ describe("npm run studio -- seed scale", () => {
     expect(await scalar(`select count(distinct invoice_number)::int as n from invoices where business_id = ${scale}`)).toBe(summary.invoices)
     seededInvoices = summary.invoices
     seededPays = summary.pays
+    seededPunches = summary.punches
 
     const zero = await studio("seed", "scale", "--enrollments", "0")
     expect(zero.code).toBe(1)
@@ -197,5 +199,40 @@ describe("npm run studio -- seed scale", () => {
     expect(states.map((r) => r.pay_state).sort()).toEqual(["approved", "denied", "pending"])
     expect(await scalar(`select count(*)::int as n from pays where business_id = ${scale}
       and pay_period_start <> date_trunc('month', pay_period_start)::date and extract(day from pay_period_start) <> 16`)).toBe(0)
+  })
+
+  it("pays its visits with the plans it sold, as auto-pay does: within the plans' dates, packs up to their count", async () => {
+    const scalar = async (query: string) => (await database.pool.query(query)).rows[0].n
+    const scale = `(select id from businesses where subdomain = 'scale-1')`
+    expect(seededPunches).toBeGreaterThan(0)
+    expect(await scalar(`select count(*)::int as n from punches where business_id = ${scale}`)).toBe(seededPunches)
+    // Each visit mirrors its punch; each punch is its holder's, within the plan's dates.
+    expect(await scalar(`select count(*)::int as n from visits where business_id = ${scale} and punch_id is not null`)).toBe(seededPunches)
+    expect(await scalar(`select count(*)::int as n from punches pu
+      join visits v on v.business_id = pu.business_id and v.id = pu.visit_id
+      join plans pl on pl.business_id = pu.business_id and pl.id = pu.plan_id
+      join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+      join businesses b on b.id = pu.business_id
+      where pu.business_id = ${scale} and (v.punch_id <> pu.id or v.paid_for_by <> pl.name or pu.person_id <> v.person_id
+        or pu.visit_date <> (o.start_at at time zone b.time_zone)::date
+        or pu.visit_date < pl.start_date or pu.visit_date > coalesce(pl.end_date, 'infinity')
+        or not exists (select 1 from plan_people pp where pp.business_id = pl.business_id and pp.plan_id = pl.id and pp.person_id = pu.person_id))`)).toBe(0)
+    // Packs never pay beyond their count, and the used-up ones are exhausted.
+    const packs = (await database.pool.query(`select count(*) filter (where x.n > pl.count)::int as over,
+        count(*) filter (where (x.n = pl.count) <> (pl.exhausted_at is not null))::int as mismarked,
+        count(*) filter (where x.n = pl.count)::int as used_up
+      from plans pl cross join lateral (select count(*)::int as n from punches pu where pu.business_id = pl.business_id and pu.plan_id = pl.id) x
+      where pl.business_id = ${scale} and pl.count is not null`)).rows[0]
+    expect(packs).toMatchObject({ over: 0, mismarked: 0 })
+    expect(packs.used_up).toBeGreaterThan(0)
+    // Auto-pay leaves no visit unpaid that a plan of its holder could still pay.
+    expect(await scalar(`select count(*)::int as n from visits v
+      join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+      join businesses b on b.id = v.business_id
+      join plan_people pp on pp.business_id = v.business_id and pp.person_id = v.person_id
+      join plans pl on pl.business_id = pp.business_id and pl.id = pp.plan_id
+      where v.business_id = ${scale} and v.punch_id is null
+        and (o.start_at at time zone b.time_zone)::date between pl.start_date and coalesce(pl.end_date, 'infinity')
+        and (pl.count is null or pl.count > (select count(*) from punches pu where pu.business_id = pl.business_id and pu.plan_id = pl.id))`)).toBe(0)
   })
 })
