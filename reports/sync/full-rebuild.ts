@@ -47,7 +47,9 @@ export const fullRebuild = async (client: pg.Client, dir: string): Promise<SyncR
             const file = path.join(dir, `${table.name}-${part}-${process.pid}.csv`)
             files.push(file)
             const where = parts.length === 1 ? "true" : `${table.businessIdSql} in (${ids.join(", ")})`
+            if (table.rebuildWithHashJoins) await client.query("set local enable_nestloop = off; set local enable_mergejoin = off")
             rows[table.name] = (rows[table.name] ?? 0) + (await copyToFile(client, table.select(where), file))
+            if (table.rebuildWithHashJoins) await client.query("set local enable_nestloop = on; set local enable_mergejoin = on")
             await loading
             loading = connection.run(`INSERT INTO ${table.name} ${readCsv(table, file)} ORDER BY business_id`).then(() => removeFile(file))
             loading.catch(() => {})

@@ -38,6 +38,7 @@ export const PROCESSOR_NAME = "sandbox"
 export const invoiceItemTransactionsTable: StoreTable = {
   name: "invoice_item_transactions",
   businessIdSql: "i.business_id",
+  rebuildWithHashJoins: true,
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...invoiceHeaderColumns,
@@ -117,8 +118,10 @@ export const invoiceItemTransactionsTable: StoreTable = {
       case when tx.type = 'refund' then ${itemShare("tx.settled")} else 0 end as refunds_amount,
       ${itemShare("tx.settled")} as net_paid_amount,
       ${itemTaxShare("tx.settled")} as net_paid_tax_amount
-    from moved tx
-    join live lv on lv.business_id = tx.business_id and lv.invoice_id = tx.invoice_id
+    from live lv
     join invoice_items it on it.business_id = lv.business_id and it.id = lv.id
-    join invoices i on i.business_id = it.business_id and i.id = it.invoice_id${invoiceJoins}${invoiceItemJoins}`
+    join invoices i on i.business_id = it.business_id and i.id = it.invoice_id
+    -- Joined to the invoice's columns, which have statistics: joined to \`live\` (a CTE to a CTE)
+    -- the planner guessed a few dozen rows and chose nested loops.
+    join moved tx on tx.business_id = i.business_id and tx.invoice_id = i.id${invoiceJoins}${invoiceItemJoins}`
 }

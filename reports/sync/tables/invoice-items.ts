@@ -1,6 +1,6 @@
 import { invoiceItemColumns, invoiceItemCtes, invoiceItemJoins, invoiceItemSelect, itemShare, itemTaxShare } from "./invoice-item-parts.ts"
 import { invoiceCountColumns, invoiceCountSelect, invoiceHeaderColumns,
-  invoiceMoneyColumns, invoiceHeaderSelect, invoiceJoins, invoiceMoneyCtes } from "./invoice-parts.ts"
+  invoiceMoney, invoiceMoneyColumns, invoiceHeaderSelect, invoiceJoins, invoiceMoneyCtes } from "./invoice-parts.ts"
 import type { StoreTable } from "./types.ts"
 
 /**
@@ -22,6 +22,7 @@ import type { StoreTable } from "./types.ts"
 export const invoiceItemsTable: StoreTable = {
   name: "invoice_items",
   businessIdSql: "i.business_id",
+  rebuildWithHashJoins: true,
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...invoiceHeaderColumns,
@@ -39,12 +40,12 @@ export const invoiceItemsTable: StoreTable = {
       coalesce(ia.coupons, 0)::bigint as coupons_amount,
       lv.total as expected_amount,
       lv.tax as expected_tax_amount,
-      ${itemShare("m.payments")} as payments_amount,
-      (-${itemShare("m.refunds")}) as refunds_amount,
-      ${itemShare("m.payments")} - ${itemShare("m.refunds")} as net_paid_amount,
-      ${itemTaxShare("(m.payments - m.refunds)")} as net_paid_tax_amount,
-      ${itemShare("m.outstanding")} as outstanding_amount,
-      ${itemTaxShare("m.outstanding")} as outstanding_tax_amount,${invoiceCountSelect}
+      ${itemShare(invoiceMoney.payments)} as payments_amount,
+      (-${itemShare(invoiceMoney.refunds)}) as refunds_amount,
+      ${itemShare(invoiceMoney.payments)} - ${itemShare(invoiceMoney.refunds)} as net_paid_amount,
+      ${itemTaxShare(`(${invoiceMoney.payments} - ${invoiceMoney.refunds})`)} as net_paid_tax_amount,
+      ${itemShare(invoiceMoney.outstanding)} as outstanding_amount,
+      ${itemTaxShare(invoiceMoney.outstanding)} as outstanding_tax_amount,${invoiceCountSelect}
     from live lv
     join invoice_items it on it.business_id = lv.business_id and it.id = lv.id
     join invoices i on i.business_id = it.business_id and i.id = it.invoice_id${invoiceJoins}${invoiceItemJoins}`

@@ -6,8 +6,8 @@ import { franchiseId, franchiseJoin, fullName, localTime } from "./types.ts"
  * each. All are written over the invoice `i`; `where` is a condition on it.
  *
  * - `invoiceMoneyCtes`: the CTEs `chosen` (the reported invoices), `pay` and `ref` (settled
- *   sums and failed/voided counts of its payments and refunds) and `money` (payments, refunds,
- *   outstanding as the Core API answers them).
+ *   sums and failed/voided counts of its payments and refunds) and `autobilled`; `invoiceMoney`
+ *   (payments, refunds, outstanding as the Core API answers them) reads `pay` and `ref`.
  * - `invoiceHeaderColumns` / `invoiceHeaderSelect` / `invoiceJoins`: the invoice-level detail
  *   columns (business, payer, dates, creator...) in one order, their expressions, their joins.
  * - `invoiceCountColumns` / `invoiceCountSelect`: failed, refunded and voided transactions.
@@ -16,8 +16,7 @@ export const REPORTED_INVOICE_STATES = ["canceled", "closed", "on_hold", "open"]
 
 export const invoiceMoneyCtes = (where: string) => `
     chosen as (
-      select i.business_id, i.id from invoices i
-       where i.state in (${REPORTED_INVOICE_STATES.map((s) => `'${s}'`).join(", ")}) and (${where})),
+      select i.business_id, i.id from invoices i where ${reportedInvoice(where)}),
     pay as (
       select py.business_id, py.invoice_id,
              coalesce(sum(py.amount_cents) filter (where py.state = 'settled'), 0) as settled,
@@ -35,17 +34,24 @@ export const invoiceMoneyCtes = (where: string) => `
        group by 1, 2),
     autobilled as (
       select distinct mbp.business_id, mbp.invoice_id from membership_billing_periods mbp
-       where (mbp.business_id, mbp.invoice_id) in (select business_id, id from chosen)),
-    money as (
-      select i.business_id, i.id,
-             coalesce(pay.settled, 0) as payments,
-             coalesce(ref.settled, 0) as refunds,
-             case when i.state in ('closed', 'canceled') then 0
-                  else i.total_cents - coalesce(pay.settled, 0) + coalesce(ref.settled, 0) end as outstanding
-        from invoices i
-        left join pay on pay.business_id = i.business_id and pay.invoice_id = i.id
-        left join ref on ref.business_id = i.business_id and ref.invoice_id = i.id
-       where (i.business_id, i.id) in (select business_id, id from chosen))`
+       where (mbp.business_id, mbp.invoice_id) in (select business_id, id from chosen))`
+
+/**
+ * An invoice's payments, refunds and outstanding amount as the Core API answers them, over the
+ * invoice `i` and its `pay` and `ref` rows (joined by `invoiceJoins`). Expressions, not a CTE
+ * joined back: a join to a CTE leaves the planner guessing its selectivity, and a guess of a
+ * tenth of the rows turned the joins after it into hashes of the wide side, or nested loops.
+ */
+export const invoiceMoney = {
+  payments: "coalesce(pay.settled, 0)",
+  refunds: "coalesce(ref.settled, 0)",
+  outstanding: `(case when i.state in ('closed', 'canceled') then 0
+                      else i.total_cents - coalesce(pay.settled, 0) + coalesce(ref.settled, 0) end)`
+} as const
+
+/** The reported invoices as a condition on the invoice `i` (the rows `chosen` holds). */
+export const reportedInvoice = (where: string) =>
+  `i.state in (${REPORTED_INVOICE_STATES.map((s) => `'${s}'`).join(", ")}) and (${where})`
 
 export const invoiceHeaderColumns: ReadonlyArray<readonly [string, string]> = [
   ["business_id", "BIGINT NOT NULL"],
@@ -115,7 +121,6 @@ export const invoiceHeaderSelect = `
 
 /** The joins `invoiceHeaderSelect` and the money columns read, after `from invoices i`. */
 export const invoiceJoins = `
-    join money m on m.business_id = i.business_id and m.id = i.id
     join businesses b on b.id = i.business_id
     ${franchiseJoin("b")}
     join people p on p.business_id = i.business_id and p.id = i.person_id

@@ -5,8 +5,10 @@ import {
   invoiceMoneyColumns,
   invoiceHeaderSelect,
   invoiceJoins,
+  invoiceMoney,
   invoiceMoneyCtes,
-  invoiceTaxShare
+  invoiceTaxShare,
+  reportedInvoice
 } from "./invoice-parts.ts"
 import type { StoreTable } from "./types.ts"
 
@@ -39,6 +41,7 @@ export { REPORTED_INVOICE_STATES } from "./invoice-parts.ts"
 export const invoicesTable: StoreTable = {
   name: "invoices",
   businessIdSql: "i.business_id",
+  rebuildWithHashJoins: true,
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...invoiceHeaderColumns,
@@ -63,14 +66,15 @@ export const invoicesTable: StoreTable = {
       coalesce(cpn.coupons, 0)::bigint as coupons_amount,
       i.total_cents::bigint as expected_amount,
       (i.additional_tax_total_cents + i.included_tax_total_cents)::bigint as expected_tax_amount,
-      m.payments::bigint as payments_amount,
-      (-m.refunds)::bigint as refunds_amount,
-      (m.payments - m.refunds)::bigint as net_paid_amount,
-      ${invoiceTaxShare("(m.payments - m.refunds)")} as net_paid_tax_amount,
-      m.outstanding::bigint as outstanding_amount,
-      ${invoiceTaxShare("m.outstanding")} as outstanding_tax_amount,${invoiceCountSelect}
+      ${invoiceMoney.payments}::bigint as payments_amount,
+      (-${invoiceMoney.refunds})::bigint as refunds_amount,
+      (${invoiceMoney.payments} - ${invoiceMoney.refunds})::bigint as net_paid_amount,
+      ${invoiceTaxShare(`(${invoiceMoney.payments} - ${invoiceMoney.refunds})`)} as net_paid_tax_amount,
+      ${invoiceMoney.outstanding}::bigint as outstanding_amount,
+      ${invoiceTaxShare(invoiceMoney.outstanding)} as outstanding_tax_amount,${invoiceCountSelect}
     from invoices i${invoiceJoins}
-    left join cpn on cpn.business_id = i.business_id and cpn.invoice_id = i.id`
+    left join cpn on cpn.business_id = i.business_id and cpn.invoice_id = i.id
+    where ${reportedInvoice(where)}`
 }
 
 /**
