@@ -44,6 +44,8 @@ import { BILLING_QUERIES, type BenchQuery, INVOICE_ITEM_QUERIES, SCHEDULING_QUER
 const ENROLLMENTS = Number(process.env.BENCH_ENROLLMENTS ?? 5_000_000)
 const BUSINESSES = Number(process.env.BENCH_BUSINESSES ?? 4)
 const RUNS = Number(process.env.BENCH_RUNS ?? 7)
+/** `BENCH_REUSE=1`: keep the database a previous run seeded (same size), and measure again without seeding. */
+const REUSE = process.env.BENCH_REUSE === "1"
 const BASE_DOMAIN = "localhost"
 
 const root = path.resolve(import.meta.dirname, "..")
@@ -88,14 +90,18 @@ const post = (agent: http.Agent, port: number, token: string, host: string, urlP
 
 const decodeAttributes = Schema.decodeUnknownSync(QueryAttributes)
 
-let postgres: EmbeddedServer | undefined
-const children: Array<Child> = []
+interface Seeded {
+  readonly visits: number
+  readonly waitlist_entries: number
+  readonly invoices: number
+  readonly invoice_items: number
+  readonly payments: number
+  readonly refunds: number
+  /** null when a previous run's database is reused. */
+  readonly seconds: number | null
+}
 
-const main = async () => {
-  fs.rmSync(benchDir, { recursive: true, force: true })
-  log(`PostgreSQL: starting (${dataDir})`)
-  const { databaseUrl } = await startBenchDatabase(dataDir, (server) => (postgres = server))
-
+const seedScale = (databaseUrl: string): Seeded => {
   log(`seeding ${ENROLLMENTS.toLocaleString("en")} enrollments over ${BUSINESSES} businesses (studio seed scale)`)
   const seeded = spawnSync(process.execPath, [path.join(root, "src/cli.ts"), "seed", "scale", "--enrollments", String(ENROLLMENTS), "--businesses", String(BUSINESSES)], {
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "error" },
@@ -103,21 +109,43 @@ const main = async () => {
     maxBuffer: 10_000_000
   })
   if (seeded.status !== 0) throw new Error(`seed scale failed:\n${seeded.stderr}`)
-  const seed = JSON.parse(seeded.stdout) as {
-    visits: number
-    waitlist_entries: number
-    event_occurrences: number
-    clients: number
-    invoices: number
-    invoice_items: number
-    payments: number
-    refunds: number
-    seconds: number
+  return JSON.parse(seeded.stdout) as Seeded
+}
+
+/** The sizes of a database seeded by an earlier run. */
+const counted = async (databaseUrl: string): Promise<Seeded> => {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const count = async (table: string) => Number((await client.query(`select count(*)::bigint as n from ${table}`)).rows[0].n)
+    return {
+      visits: await count("visits"),
+      waitlist_entries: await count("waitlist_entries"),
+      invoices: await count("invoices"),
+      invoice_items: await count("invoice_items"),
+      payments: await count("payments"),
+      refunds: await count("refunds"),
+      seconds: null
+    }
+  } finally {
+    await client.end()
   }
+}
+
+let postgres: EmbeddedServer | undefined
+const children: Array<Child> = []
+
+const main = async () => {
+  const reusing = REUSE && fs.existsSync(path.join(dataDir, "PG_VERSION"))
+  if (reusing) fs.rmSync(reportsDir, { recursive: true, force: true })
+  else fs.rmSync(benchDir, { recursive: true, force: true })
+  log(`PostgreSQL: starting (${dataDir})`)
+  const { databaseUrl } = await startBenchDatabase(dataDir, (server) => (postgres = server))
+  const seed = reusing ? await counted(databaseUrl) : seedScale(databaseUrl)
   log(
-    `seeded ${(seed.visits + seed.waitlist_entries).toLocaleString("en")} enrollments, ${seed.invoices.toLocaleString("en")} invoices, ` +
+    `${reusing ? "reusing" : "seeded"} ${(seed.visits + seed.waitlist_entries).toLocaleString("en")} enrollments, ${seed.invoices.toLocaleString("en")} invoices, ` +
       `${seed.invoice_items.toLocaleString("en")} invoice items, ${seed.payments.toLocaleString("en")} payments and ` +
-      `${seed.refunds.toLocaleString("en")} refunds in ${seed.seconds} s`
+      `${seed.refunds.toLocaleString("en")} refunds${seed.seconds === null ? "" : ` in ${seed.seconds} s`}`
   )
 
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 })
@@ -128,14 +156,24 @@ const main = async () => {
   log("full sync")
   const sync = await syncReports({ databaseUrl, dir: reportsDir, mode: "full" })
   const syncMs = sync.duration_ms
+  log(`full sync ${(syncMs / 1000).toFixed(1)} s; read from PostgreSQL per table (ms): ${JSON.stringify(sync.read_ms)}`)
   const tables = TABLES
-  for (const table of tables) await pool.query(`create table bench_rows_${table.name} as ${table.select("true")}`)
+  for (const table of tables) {
+    await pool.query(`drop table if exists bench_rows_${table.name}`)
+    // As the rebuild reads them (full-rebuild.ts): the invoice tables with hash joins only.
+    const joins = table.rebuildWithHashJoins ? "set local enable_nestloop = off; set local enable_mergejoin = off; " : ""
+    await pool.query(`begin; ${joins}create table bench_rows_${table.name} as ${table.select("true")}; commit`)
+  }
+  const copyMsByTable: Record<string, number> = {}
   const copyStarted = performance.now()
   const baselineFile = path.join(benchDir, "baseline.duckdb")
+  fs.rmSync(baselineFile, { force: true })
+  fs.rmSync(`${baselineFile}.wal`, { force: true })
   const instance = await DuckDBInstance.create(baselineFile, DUCKDB_OPTIONS)
   const connection = await instance.connect()
   const client = await pool.connect()
   for (const table of tables) {
+    const tableStarted = performance.now()
     const file = path.join(benchDir, `${table.name}.csv`)
     await pipeline(client.query(copyTo(`COPY bench_rows_${table.name} TO STDOUT (FORMAT csv)`)), fs.createWriteStream(file))
     await connection.run(createTableSql(table))
@@ -144,6 +182,7 @@ const main = async () => {
       `INSERT INTO ${table.name} SELECT * FROM read_csv('${file}', header = false, auto_detect = false, allow_quoted_nulls = false, columns = {${columns}})`
     )
     fs.rmSync(file)
+    copyMsByTable[table.name] = Math.round(performance.now() - tableStarted)
   }
   await connection.run("CHECKPOINT")
   const copyMs = performance.now() - copyStarted
@@ -237,7 +276,16 @@ const main = async () => {
     businesses: BUSINESSES,
     largest_business: { subdomain: largest.subdomain, visits: largest.visits },
     seed_seconds: seed.seconds,
-    sync: { full_ms: syncMs, copy_baseline_ms: Math.round(copyMs), ratio: syncRatio, target: 0.5, met: syncRatio >= 0.5, rows: sync.rows },
+    sync: {
+      full_ms: syncMs,
+      copy_baseline_ms: Math.round(copyMs),
+      ratio: syncRatio,
+      target: 0.5,
+      met: syncRatio >= 0.5,
+      rows: sync.rows,
+      read_ms: sync.read_ms,
+      copy_baseline_ms_by_table: copyMsByTable
+    },
     queries: results.map((r) => ({
       name: r.name,
       grouped: r.grouped,

@@ -31,6 +31,7 @@ export const fullRebuild = async (client: pg.Client, dir: string): Promise<SyncR
   const generation = nextGeneration(dir)
   const target = path.join(dir, storeFile(generation))
   const rows: Record<string, number> = {}
+  const readMs: Record<string, number> = {}
   const files: Array<string> = []
   let at: string
   try {
@@ -48,7 +49,9 @@ export const fullRebuild = async (client: pg.Client, dir: string): Promise<SyncR
             files.push(file)
             const where = parts.length === 1 ? "true" : `${table.businessIdSql} in (${ids.join(", ")})`
             if (table.rebuildWithHashJoins) await client.query("set local enable_nestloop = off; set local enable_mergejoin = off")
+            const started = performance.now()
             rows[table.name] = (rows[table.name] ?? 0) + (await copyToFile(client, table.select(where), file))
+            readMs[table.name] = Math.round((readMs[table.name] ?? 0) + performance.now() - started)
             if (table.rebuildWithHashJoins) await client.query("set local enable_nestloop = on; set local enable_mergejoin = on")
             await loading
             loading = connection.run(`INSERT INTO ${table.name} ${readCsv(table, file)} ORDER BY business_id`).then(() => removeFile(file))
@@ -74,5 +77,5 @@ export const fullRebuild = async (client: pg.Client, dir: string): Promise<SyncR
   await client.query("delete from report_enrollment_deletions where deleted_at < $1", [pruneBefore])
   await client.query("delete from report_plan_changes where changed_at < $1", [pruneBefore])
   await client.query("delete from report_invoice_changes where changed_at < $1", [pruneBefore])
-  return { outcome: "full", generation, rows, synced_at: at }
+  return { outcome: "full", generation, rows, read_ms: readMs, synced_at: at }
 }
