@@ -19,14 +19,18 @@ export const OVERLAP_MS = 2 * 60_000
 /** No extension is ever downloaded or loaded on demand: the store uses DuckDB's built-ins only. */
 export const DUCKDB_OPTIONS = { autoinstall_known_extensions: "false", autoload_known_extensions: "false" } as const
 
+/**
+ * The session of a sync's transaction: instants are written as timestamptz text in UTC
+ * (tables/types.ts); the denormalizing joins and sorts of a full rebuild want more memory than a
+ * web request's default.
+ */
+export const SNAPSHOT_SETTINGS = "set local timezone = 'UTC'; set local work_mem = '256MB'"
+
 /** Runs `body` in one snapshot of PostgreSQL; returns its result and the snapshot's clock. */
 export const inSnapshot = async <A>(client: pg.Client, body: () => Promise<A>): Promise<{ result: A; at: string }> => {
   await client.query("begin isolation level repeatable read")
   try {
-    // Instants are written as timestamptz text in UTC (tables.ts); the denormalizing joins and
-    // sorts of a full rebuild want more memory than a web request's default.
-    await client.query("set local timezone = 'UTC'")
-    await client.query("set local work_mem = '256MB'")
+    await client.query(SNAPSHOT_SETTINGS)
     const { rows } = await client.query<{ now: Date }>("select now() as now")
     const result = await body()
     await client.query("commit")

@@ -44,8 +44,12 @@ export { STORE_ROWS, STORE_SCHEMA } from "./store-tables.ts"
 export const syncReports = async (options: SyncOptions): Promise<SyncSummary> => {
   const started = performance.now()
   fs.mkdirSync(options.dir, { recursive: true })
-  const client = new pg.Client({ connectionString: options.databaseUrl, application_name: "studio-report-sync" })
-  await client.connect()
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: options.databaseUrl, application_name: "studio-report-sync" })
+    await client.connect()
+    return client
+  }
+  const client = await connect()
   try {
     await client.query("select pg_advisory_lock(hashtext('studio:report_sync'))")
     const releaseDir = lockDirectory(options.dir)
@@ -58,7 +62,7 @@ export const syncReports = async (options: SyncOptions): Promise<SyncSummary> =>
         current.rows === STORE_ROWS &&
         fs.existsSync(path.join(options.dir, current.file))
           ? await incrementalRefresh(client, options.dir, current)
-          : await fullRebuild(client, options.dir)
+          : await fullRebuild(client, options.dir, connect)
       return { ...result, duration_ms: Math.round(performance.now() - started) }
     } finally {
       releaseDir()
