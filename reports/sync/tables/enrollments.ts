@@ -14,7 +14,7 @@ const enrollmentCommon = (row: "v" | "w") => `
       mgr.names as account_manager_names,
       mgr.phones as account_manager_phones,
       null::text as address, -- people have no address in the Core API yet
-      ${row === "v" ? `case when v.punch_id is null then ${availablePlans("v")} end` : availablePlans("w")} as available_plans,
+      pa.names as available_plans,
       p.birthdate,
       p.email::text as email,
       ${fullName("p")} as full_name,
@@ -47,19 +47,25 @@ const enrollmentJoins = (row: "v" | "w") => `
     left join people p on p.business_id = ${row}.business_id and p.id = ${row}.person_id
     left join locations hl on hl.business_id = p.business_id and hl.id = p.location_id
     left join mgr on mgr.business_id = ${row}.business_id and mgr.dependent_id = ${row}.person_id
-    left join ins on ins.business_id = o.business_id and ins.event_occurrence_id = o.id`
+    left join ins on ins.business_id = o.business_id and ins.event_occurrence_id = o.id
+    left join payable_${row} pa on pa.business_id = ${row}.business_id and pa.id = ${row}.id`
 
 /**
- * What could pay an unpaid visit or a waitlist entry: the person's plans available on the
- * session's date (the business's calendar date, as plan dates are), by name. A subquery of the
- * SELECT list, evaluated per row after the joins: as a lateral join (or a CTE joined back) its
- * misestimated size turned the statement's other joins into quadratic ones.
+ * What could pay an unpaid visit or a waitlist entry (the rows of `sel_v` or `sel_w` that
+ * `which` keeps, as `e`): the person's plans available on the session's date (the business's
+ * calendar date, as plan dates are), by name. Once per statement, the rows hash-joined with
+ * their holders' plans: a subquery per row read the person's plans again for each of their
+ * visits (half of the extraction's time at 5 million enrollments).
  */
-const availablePlans = (row: "v" | "w") => `(
-        select string_agg(ap.name, ', ' order by ap.name, ap.id)
-        from plan_people app join plans ap on ap.business_id = app.business_id and ap.id = app.plan_id
-        where app.business_id = ${row}.business_id and app.person_id = ${row}.person_id
-          and ${availableOnSql("ap", `${row}.person_id`, "(o.start_at at time zone b.time_zone)::date")})`
+const payable = (rows: "sel_v" | "sel_w", which: string) => `(
+      select e.business_id, e.id, string_agg(ap.name, ', ' order by ap.name, ap.id) as names
+      from ${rows} e
+      join sel_o o on o.business_id = e.business_id and o.id = e.event_occurrence_id
+      join businesses b on b.id = e.business_id
+      join plan_people app on app.business_id = e.business_id and app.person_id = e.person_id
+      join plans ap on ap.business_id = app.business_id and ap.id = app.plan_id
+      where ${which} and ${availableOnSql("ap", "e.person_id", "(o.start_at at time zone b.time_zone)::date")}
+      group by 1, 2)`
 
 /**
  * Enrollments. `where` is a condition on the occurrence `o` (rows are replaced per changed
@@ -157,6 +163,17 @@ export const enrollmentsTable: StoreTable = {
     vplans as (
       select distinct q.business_id, q.plan_id from punches q
       join sel_v v on v.business_id = q.business_id and v.punch_id = q.id),
+    plan_revenue as materialized (
+      select r.business_id, r.plan_id,
+             sum((it.total_cents - it.included_tax_total_cents - it.additional_tax_total_cents)::numeric
+                 / (select count(*) from invoice_item_recipients r2
+                     where r2.business_id = it.business_id and r2.invoice_item_id = it.id)) as amount
+      from invoice_item_recipients r
+      join invoice_items it on it.business_id = r.business_id and it.id = r.invoice_item_id
+      join invoices i on i.business_id = it.business_id and i.id = it.invoice_id
+      where (r.business_id, r.plan_id) in (select business_id, plan_id from vplans)
+        and it.kind = 'plan' and it.canceled_at is null and i.state = 'closed'
+      group by 1, 2),
     plan_value as (
       select vp.business_id, vp.plan_id,
              coalesce(rev.amount, 0) / greatest(1, case when vpl.type = 'Pack' and vpl.count > 0 then vpl.count
@@ -164,16 +181,9 @@ export const enrollmentsTable: StoreTable = {
                                                           where q.business_id = vp.business_id and q.plan_id = vp.plan_id) end) as per_visit
       from vplans vp
       join plans vpl on vpl.business_id = vp.business_id and vpl.id = vp.plan_id
-      left join lateral (
-        select sum((it.total_cents - it.included_tax_total_cents - it.additional_tax_total_cents)::numeric
-                   / (select count(*) from invoice_item_recipients r2
-                       where r2.business_id = it.business_id and r2.invoice_item_id = it.id)) as amount
-        from invoice_item_recipients r
-        join invoice_items it on it.business_id = r.business_id and it.id = r.invoice_item_id
-        join invoices i on i.business_id = it.business_id and i.id = it.invoice_id
-        where r.business_id = vp.business_id and r.plan_id = vp.plan_id
-          and it.kind = 'plan' and it.canceled_at is null and i.state = 'closed'
-      ) rev on true),
+      left join plan_revenue rev on rev.business_id = vp.business_id and rev.plan_id = vp.plan_id),
+    payable_v as materialized ${payable("sel_v", "e.punch_id is null")},
+    payable_w as materialized ${payable("sel_w", "e.state <> 'enrolled'")},
     -- The waitlist entry a visit came from.
     enrolled as (
       select distinct on (business_id, event_occurrence_id, person_id) business_id, event_occurrence_id, person_id, id, created_at
