@@ -114,42 +114,7 @@ export const personPlansTable: StoreTable = {
       select opp.business_id, opp.person_id, op.id as plan_id,
              lead(op.id) over (partition by opp.business_id, opp.person_id order by op.start_date, op.id) as next_plan_id
       from plan_people opp join plans op on op.business_id = opp.business_id and op.id = opp.plan_id
-      where (opp.business_id, opp.person_id) in (select pp.business_id, pp.person_id from plan_people pp where ${where})),
-    -- The plan that paid each holder's first visit (registered or completed), if one did.
-    firsts as materialized (
-      select distinct on (fv.business_id, fv.person_id) fv.business_id, fv.person_id, fq.plan_id
-      from visits fv
-      join event_occurrences fo on fo.business_id = fv.business_id and fo.id = fv.event_occurrence_id
-      left join punches fq on fq.business_id = fv.business_id and fq.id = fv.punch_id
-      where fv.state in ('registered', 'completed')
-        and (fv.business_id, fv.person_id) in (select pp.business_id, pp.person_id from plan_people pp where ${where})
-      order by fv.business_id, fv.person_id, fo.start_at, fv.id),
-    -- Each plan's punches for each holder: all, completed, and the first and last visit they paid.
-    punched as materialized (
-      select q.business_id, q.plan_id, q.person_id,
-             count(*) as used,
-             count(*) filter (where v.state = 'completed') as completed,
-             min(o.start_at) filter (where v.state in ('registered', 'completed')) as first_at,
-             max(o.start_at) filter (where v.state in ('registered', 'completed')) as last_at,
-             (array_agg(o.id order by o.start_at, o.id) filter (where v.state in ('registered', 'completed')))[1] as first_occurrence_id
-      from punches q
-      join visits v on v.business_id = q.business_id and v.id = q.visit_id
-      join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
-      where (q.business_id, q.plan_id, q.person_id) in (select pp.business_id, pp.plan_id, pp.person_id from plan_people pp where ${where})
-      group by 1, 2, 3),
-    -- Each plan's latest invoice (its sale, or a renewal of automatic billing).
-    latest as materialized (
-      select distinct on (s.business_id, s.plan_id) s.business_id, s.plan_id, inv.id, inv.invoice_date, inv.state, it.total_cents, s.autobill
-      from (select r.business_id, r.plan_id, r.invoice_item_id as item_id, false as autobill from invoice_item_recipients r
-             where (r.business_id, r.plan_id) in (select pp.business_id, pp.plan_id from plan_people pp where ${where})
-            union all
-            select m.business_id, m.plan_id, bi.id, true from membership_billing_periods m
-              join invoice_items bi on bi.business_id = m.business_id and bi.invoice_id = m.invoice_id and bi.kind = 'plan'
-             where (m.business_id, m.plan_id) in (select pp.business_id, pp.plan_id from plan_people pp where ${where})) s
-      join invoice_items it on it.business_id = s.business_id and it.id = s.item_id
-      join invoices inv on inv.business_id = it.business_id and inv.id = it.invoice_id
-      where inv.state not in ('cart', 'cart_hidden')
-      order by s.business_id, s.plan_id, inv.invoice_date desc, inv.id desc)
+      where (opp.business_id, opp.person_id) in (select pp.business_id, pp.person_id from plan_people pp where ${where}))
     select
       pp.business_id || '-' || pp.plan_id || '-' || pp.person_id as key,
       pp.business_id,
@@ -275,14 +240,30 @@ export const personPlansTable: StoreTable = {
       select lh.* from plan_holds lh where lh.business_id = pl.business_id and lh.plan_id = pl.id
       order by lh.start_date desc, lh.id desc limit 1) lh on true
     left join accounts ha on ha.id = lh.created_by_account_id
-    left join punched pv on pv.business_id = pp.business_id and pv.plan_id = pp.plan_id and pv.person_id = pp.person_id
+    -- The plan's punches for this person: all, completed, and the first and last visit they paid.
+    left join lateral (
+      select count(*) as used,
+             count(*) filter (where v.state = 'completed') as completed,
+             min(o.start_at) filter (where v.state in ('registered', 'completed')) as first_at,
+             max(o.start_at) filter (where v.state in ('registered', 'completed')) as last_at,
+             (array_agg(o.id order by o.start_at, o.id) filter (where v.state in ('registered', 'completed')))[1] as first_occurrence_id
+      from punches q
+      join visits v on v.business_id = q.business_id and v.id = q.visit_id
+      join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+      where q.business_id = pp.business_id and q.plan_id = pp.plan_id and q.person_id = pp.person_id) pv on true
     left join lateral (
       select string_agg(${fullName("sp")}, ', ' order by os.position, sm.id) as names
       from event_occurrence_staff_members os
       join staff_members sm on sm.business_id = os.business_id and sm.id = os.staff_member_id
       join people sp on sp.business_id = sm.business_id and sp.id = sm.person_id
       where os.business_id = pp.business_id and os.event_occurrence_id = pv.first_occurrence_id) fins on true
-    left join firsts iv on iv.business_id = pp.business_id and iv.person_id = pp.person_id
+    -- The plan that paid the person's first visit (registered or completed), if one did.
+    left join lateral (
+      select fq.plan_id from visits fv
+      join event_occurrences fo on fo.business_id = fv.business_id and fo.id = fv.event_occurrence_id
+      left join punches fq on fq.business_id = fv.business_id and fq.id = fv.punch_id
+      where fv.business_id = pp.business_id and fv.person_id = pp.person_id and fv.state in ('registered', 'completed')
+      order by fo.start_at, fv.id limit 1) iv on true
     -- The person's plans in (start_date, id) order: the first, the first membership, the next.
     left join lateral (
       select (array_agg(op.id order by op.start_date, op.id))[1] as first_plan_id,
@@ -291,7 +272,18 @@ export const personPlansTable: StoreTable = {
       where opp.business_id = pp.business_id and opp.person_id = pp.person_id) ord on true
     left join ordered nx on nx.business_id = pp.business_id and nx.person_id = pp.person_id and nx.plan_id = pp.plan_id
     left join plans np on np.business_id = nx.business_id and np.id = nx.next_plan_id
-    left join latest li on li.business_id = pp.business_id and li.plan_id = pp.plan_id
+    left join lateral (
+      select inv.id, inv.invoice_date, inv.state, it.total_cents, s.autobill
+      from (select r.invoice_item_id as item_id, false as autobill from invoice_item_recipients r
+             where r.business_id = pl.business_id and r.plan_id = pl.id
+            union all
+            select bi.id, true from membership_billing_periods m
+              join invoice_items bi on bi.business_id = m.business_id and bi.invoice_id = m.invoice_id and bi.kind = 'plan'
+             where m.business_id = pl.business_id and m.plan_id = pl.id) s
+      join invoice_items it on it.business_id = pl.business_id and it.id = s.item_id
+      join invoices inv on inv.business_id = it.business_id and inv.id = it.invoice_id
+      where inv.state not in ('cart', 'cart_hidden')
+      order by inv.invoice_date desc, inv.id desc limit 1) li on true
     left join plan_products npr on npr.business_id = np.business_id and npr.id = np.plan_product_id
     left join revenue_categories nrc on nrc.business_id = npr.business_id and nrc.id = npr.revenue_category_id
     where ${where}`
