@@ -95,7 +95,9 @@ export const fullRebuild = async (client: pg.Client, dir: string, connect: () =>
             const started = performance.now()
             try {
               if (table.rebuildWithHashJoins) await reader.query("set local enable_nestloop = off; set local enable_mergejoin = off")
-              rows[table.name] = (rows[table.name] ?? 0) + (await copyToFile(reader, table.select(part.where), part.file))
+              // Counted after the await: the other reader adds to the same table's count meanwhile.
+              const count = await copyToFile(reader, table.select(part.where), part.file)
+              rows[table.name] = (rows[table.name] ?? 0) + count
               if (table.rebuildWithHashJoins) await reader.query("set local enable_nestloop = on; set local enable_mergejoin = on")
             } catch (error) {
               failed = true
