@@ -15,7 +15,7 @@ import { execute } from "../reports/run.ts"
 import { readCurrent } from "../reports/sync/generations.ts"
 import { DUCKDB_OPTIONS, syncReports } from "../reports/sync/sync.ts"
 import { TABLES } from "../reports/sync/store-tables.ts"
-import { createTableSql } from "../reports/sync/tables/types.ts"
+import { createTableSql, HASH_JOINS_ONLY } from "../reports/sync/tables/types.ts"
 import type { EmbeddedServer } from "../src/platform/embedded-postgres.ts"
 import { createToken } from "../test/support/factories.ts"
 import { type Child, freePort, startBenchDatabase, startChild } from "./support/processes.ts"
@@ -161,7 +161,7 @@ const main = async () => {
   for (const table of tables) {
     await pool.query(`drop table if exists bench_rows_${table.name}`)
     // As the rebuild reads them (full-rebuild.ts): the invoice tables with hash joins only.
-    const joins = table.rebuildWithHashJoins ? "set local enable_nestloop = off; set local enable_mergejoin = off; " : ""
+    const joins = table.rebuildWithHashJoins ? `${HASH_JOINS_ONLY}; ` : ""
     await pool.query(`begin; ${joins}create table bench_rows_${table.name} as ${table.select("true")}; commit`)
   }
   const copyMsByTable: Record<string, number> = {}

@@ -4,7 +4,7 @@ import { copyToFile, inSnapshot, literal, OVERLAP_MS, readCsv, removeFile, SNAPS
 import { nextGeneration, publish, removeOldGenerations, storeFile } from "./generations.ts"
 import { STORE_ROWS, STORE_SCHEMA, TABLES } from "./store-tables.ts"
 import type { SyncResult } from "./summary.ts"
-import { createTableSql, type StoreTable } from "./tables/types.ts"
+import { createTableSql, HASH_JOINS_ONLY, PLANNER_JOINS, type StoreTable } from "./tables/types.ts"
 import { createMonthlyMetricsSql } from "./monthly-metrics.ts"
 
 /**
@@ -94,11 +94,11 @@ export const fullRebuild = async (client: pg.Client, dir: string, connect: () =>
             const { table } = part
             const started = performance.now()
             try {
-              if (table.rebuildWithHashJoins) await reader.query("set local enable_nestloop = off; set local enable_mergejoin = off")
+              if (table.rebuildWithHashJoins) await reader.query(HASH_JOINS_ONLY)
               // Counted after the await: the other reader adds to the same table's count meanwhile.
               const count = await copyToFile(reader, table.select(part.where), part.file)
               rows[table.name] = (rows[table.name] ?? 0) + count
-              if (table.rebuildWithHashJoins) await reader.query("set local enable_nestloop = on; set local enable_mergejoin = on")
+              if (table.rebuildWithHashJoins) await reader.query(PLANNER_JOINS)
             } catch (error) {
               failed = true
               throw error

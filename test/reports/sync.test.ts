@@ -120,6 +120,28 @@ describe("a full rebuild", () => {
   })
 })
 
+describe("a full rebuild that fails", () => {
+  it("keeps the published store, and leaves no file behind, when one of its readers fails", async () => {
+    const before = readCurrent(dir)!
+    const files = fs.readdirSync(dir).sort()
+    // The invoice tables are read while the other reader is busy with another part.
+    await database.pool.query("alter table invoices rename column invoice_number to invoice_number_gone")
+    try {
+      await expect(sync("full")).rejects.toThrow(/invoice_number/)
+    } finally {
+      await database.pool.query("alter table invoices rename column invoice_number_gone to invoice_number")
+    }
+    expect(readCurrent(dir)).toEqual(before)
+    expect(fs.readdirSync(dir).sort()).toEqual(files)
+    // Nothing of the failed rebuild's connections is left holding the snapshot or a lock.
+    const { rows } = await database.pool.query(
+      "select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'studio-report-sync'"
+    )
+    expect(rows[0].n).toBe(0)
+    expect((await sync("full")).generation).toBe(before.generation + 1)
+  })
+})
+
 describe("an incremental refresh", () => {
   it("only moves the watermark when nothing changed", async () => {
     const before = readCurrent(dir)!

@@ -32,6 +32,10 @@ export interface StoreTable {
   readonly rebuildWithHashJoins?: true
 }
 
+/** What `rebuildWithHashJoins` sets around the table's statement, and what restores the planner after it. */
+export const HASH_JOINS_ONLY = "set local enable_nestloop = off; set local enable_mergejoin = off"
+export const PLANNER_JOINS = "reset enable_nestloop; reset enable_mergejoin"
+
 export const createTableSql = (table: StoreTable) =>
   `CREATE TABLE ${table.name} (${table.columns.map(([name, type]) => `${name} ${type}`).join(", ")})`
 
