@@ -93,6 +93,12 @@ const compileFilter = (filter: NormalizedFilter, p: Params): string => {
     }
     case "compare": {
       const { sql, type } = filter.column
+      // A closed enum holds its listed (lower-case) values only: equality compares the column
+      // as stored, which DuckDB evaluates on its dictionary instead of lower-casing every row.
+      if (type === "enum" && filter.column.values && (filter.op === "eq" || filter.op === "ne")) {
+        const value = p.add(String(filter.value).toLowerCase(), "VARCHAR")
+        return filter.op === "eq" ? `(${sql} = ${value})` : `(${sql} IS NULL OR ${sql} <> ${value})`
+      }
       if (isText(type)) {
         const value = `lower(${p.add(filter.value, "VARCHAR")})`
         switch (filter.op) {

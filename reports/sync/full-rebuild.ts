@@ -16,10 +16,13 @@ import { createMonthlyMetricsSql } from "./monthly-metrics.ts"
  * The large tables are read from PostgreSQL in parts (by business), on READERS connections that
  * share one snapshot (the first exports it, the others import it, as `pg_dump -j` does): each
  * PostgreSQL backend runs one part's denormalizing query on a core of its own, while DuckDB
- * loads the parts already read, one at a time. Each part is loaded sorted by business, so a
- * query's business filter skips the other businesses' row groups (DuckDB's zone maps).
+ * loads the parts already read, one at a time. Each part is loaded sorted by business (then by
+ * the table's `newestFirstBy` date), so a query's business filter skips the other businesses'
+ * row groups (DuckDB's zone maps).
  */
 const PARTS: Readonly<Record<string, number>> = { enrollments: 4, clients: 2, person_plans: 4, invoice_items: 2, invoice_item_transactions: 2 }
+
+const loadOrder = (table: StoreTable) => (table.newestFirstBy ? `business_id, ${table.newestFirstBy} DESC NULLS LAST` : "business_id")
 
 /** PostgreSQL connections reading parts at once (the first is the sync's own). */
 const READERS = 2
@@ -85,7 +88,7 @@ export const fullRebuild = async (client: pg.Client, dir: string, connect: () =>
         let loading: Promise<unknown> = Promise.resolve()
         let failed = false
         const load = (part: Part) => {
-          loading = loading.then(() => connection.run(`INSERT INTO ${part.table.name} ${readCsv(part.table, part.file)} ORDER BY business_id`))
+          loading = loading.then(() => connection.run(`INSERT INTO ${part.table.name} ${readCsv(part.table, part.file)} ORDER BY ${loadOrder(part.table)}`))
             .then(() => removeFile(part.file))
           loading.catch(() => (failed = true))
         }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { invoiceItemTransactionsCatalog } from "../../reports/catalog/invoice-item-transactions.ts"
+import { REPORT_RESOURCES, resourceCatalog } from "../../reports/catalog/resources.ts"
 import { type Sales, buildSales, closeSales, coreInvoices, localToday, methodOf, ok, rowsOf } from "./sales-fixture.ts"
 
 /**
@@ -260,5 +261,15 @@ describe("the invoice_item_transactions report", () => {
       expect(sums![name], name).toBe(all.reduce((sum, row) => sum + Number(row[name.slice("total_".length)]), 0))
     }
     expect(sums).toMatchObject({ total_count: count, business_id_summary: String(sales.north.id), business_subdomain_summary: "demo" })
+  })
+
+  it("holds only the listed values in every closed enum field of every resource (equality filters compare them as stored)", async () => {
+    for (const resource of REPORT_RESOURCES) {
+      for (const [name, column] of resourceCatalog(resource)!.detail) {
+        if (column.type !== "enum" || !column.values) continue
+        const rows = rowsOf(await sales.query(resource, { fields: [name], page: { limit: 500 } }))
+        for (const row of rows) if (row[name] !== null) expect(column.values, `${resource}.${name}`).toContain(row[name])
+      }
+    }
   })
 })

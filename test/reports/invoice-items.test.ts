@@ -1,5 +1,9 @@
+import { DuckDBInstance } from "@duckdb/node-api"
+import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { invoiceItemsCatalog } from "../../reports/catalog/invoice-items.ts"
+import { storeFile } from "../../reports/sync/generations.ts"
+import { DUCKDB_OPTIONS } from "../../reports/sync/sync.ts"
 import { TEST_BASE_DOMAIN } from "../support/server.ts"
 import { type Sales, buildSales, closeSales, coreInvoices, localToday, ok, rowsOf } from "./sales-fixture.ts"
 
@@ -243,6 +247,33 @@ describe("the invoice_items report", () => {
       expect(sums![name], name).toBe(all.reduce((sum, row) => sum + Number(row[name.slice("total_".length)]), 0))
     }
     expect(sums).toMatchObject({ total_count: 7, invoice_count: 4, invoice_item_count: 7, grants_membership_count: 1, business_id_summary: String(sales.north.id) })
+  })
+})
+
+describe("the store a full rebuild writes", () => {
+  it("holds each business's invoices and items newest first (a closed_at- page reads the business's first row groups)", async () => {
+    // Rows an incremental refresh adds since are appended; the next full rebuild sorts them again.
+    const { generation } = await sales.sync("full")
+    const dir = path.join(sales.dataDir, "reports")
+    const instance = await DuckDBInstance.create(path.join(dir, storeFile(generation)), { ...DUCKDB_OPTIONS, access_mode: "READ_ONLY" })
+    const connection = await instance.connect()
+    try {
+      for (const table of ["invoices", "invoice_items"]) {
+        const reader = await connection.runAndReadAll(
+          `SELECT count(*) FILTER (WHERE prev_business > business_id
+                                      OR (prev_business = business_id AND (closed_at > prev OR (prev IS NULL AND closed_at IS NOT NULL)))),
+                  count(DISTINCT closed_at)
+           FROM (SELECT business_id, closed_at, lag(business_id) OVER (ORDER BY rowid) AS prev_business,
+                        lag(closed_at) OVER (ORDER BY rowid) AS prev FROM ${table})`
+        )
+        const [outOfOrder, instants] = reader.getRows()[0]!
+        expect(Number(outOfOrder), table).toBe(0)
+        expect(Number(instants), table).toBeGreaterThan(2)
+      }
+    } finally {
+      connection.closeSync()
+      instance.closeSync()
+    }
   })
 })
 

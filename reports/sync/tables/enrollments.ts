@@ -86,6 +86,7 @@ const payable = (rows: "sel_v" | "sel_w", which: string) => `(
 export const enrollmentsTable: StoreTable = {
   name: "enrollments",
   businessIdSql: "o.business_id",
+  newestFirstBy: "start_at",
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...businessColumns,

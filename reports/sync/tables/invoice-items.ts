@@ -23,6 +23,7 @@ export const invoiceItemsTable: StoreTable = {
   name: "invoice_items",
   businessIdSql: "i.business_id",
   rebuildWithHashJoins: true,
+  newestFirstBy: "closed_at",
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...invoiceHeaderColumns,

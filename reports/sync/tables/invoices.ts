@@ -42,6 +42,7 @@ export const invoicesTable: StoreTable = {
   name: "invoices",
   businessIdSql: "i.business_id",
   rebuildWithHashJoins: true,
+  newestFirstBy: "closed_at",
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...invoiceHeaderColumns,

@@ -30,6 +30,12 @@ export interface StoreTable {
    * An incremental refresh reads few rows and keeps the planner's choice.
    */
   readonly rebuildWithHashJoins?: true
+  /**
+   * The store column a full rebuild orders each business's rows by (newest first), besides the
+   * business: the date that detail pages sort by. A first page of it then lies in the business's
+   * first row groups, and DuckDB's top-N skips the others by their zone maps.
+   */
+  readonly newestFirstBy?: string
 }
 
 /** What `rebuildWithHashJoins` sets around the table's statement, and what restores the planner after it. */
