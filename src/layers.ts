@@ -87,7 +87,8 @@ const RepositoriesLive = Layer.mergeAll(
   AccountTokensRepo.layer,
   OAuthRepo.layer,
   WebhooksRepo.layer,
-  ReportsRepo.layer,
+  // Its scope cache is emptied by the same events as the request caches (one listener per process).
+  ReportsRepo.layer.pipe(Layer.provide(CacheEventsLive)),
   // The schedule. Eligibility's Commerce (plans, cards) and services' Memberships are ports
   // billing answers (BillingPortsLive, provided to the whole set).
   ServicesRepo.layer,

@@ -416,6 +416,30 @@ describe("access", () => {
     expect(custom.json.errors).toEqual(["custom_fields is not supported for a franchise holding"])
     expect(east.id).not.toBe(west.id)
   })
+
+  it("drops a franchisee from its holding's scope as soon as it is unlinked, and takes it back when linked again", async () => {
+    const subdomains = async () =>
+      rowsOf(await query({ fields: ["total_count"], group: "business_subdomain" }, { host: `holding.${TEST_BASE_DOMAIN}`, token: tokens.holdingOwner! }))
+        .map((r) => r.group_label)
+    /** The scope is cached for 5 seconds unless a business change empties it: well within that. */
+    const eventually = async (expected: Array<string>) => {
+      const deadline = Date.now() + 2_000
+      let seen = await subdomains()
+      while (JSON.stringify(seen) !== JSON.stringify(expected) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        seen = await subdomains()
+      }
+      expect(seen).toEqual(expected)
+    }
+    await eventually(["east", "holding", "west"])
+    try {
+      await server.pool.query("update businesses set franchise_parent_id = null where id = $1", [west.id])
+      await eventually(["east", "holding"])
+    } finally {
+      await server.pool.query("update businesses set franchise_parent_id = $1 where id = $2", [holding.id, west.id])
+    }
+    await eventually(["east", "holding", "west"])
+  })
 })
 
 describe("resources", () => {
