@@ -42,7 +42,7 @@ interface Fields {
   readonly second: number
 }
 
-const fieldsAt = (instant: number, timeZone: string): Fields => {
+const intlFieldsAt = (instant: number, timeZone: string): Fields => {
   const parts: Record<string, number> = {}
   for (const part of formatterOf(timeZone).formatToParts(new Date(instant))) {
     if (part.type !== "literal") parts[part.type] = Number(part.value)
@@ -57,11 +57,47 @@ const fieldsAt = (instant: number, timeZone: string): Fields => {
   }
 }
 
+const floorSecond = (instant: number) => instant - (((instant % 1000) + 1000) % 1000)
+
+const intlOffsetAt = (instant: number, timeZone: string): number => {
+  const f = intlFieldsAt(instant, timeZone)
+  return Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second) - floorSecond(instant)
+}
+
+const DAY_MS = 86_400_000
+
+/**
+ * Offsets by zone and UTC day, for days whose offset is the same at their first and last second
+ * (a zone changes its offset a few times a year at most, never twice in a day): a report page
+ * formats a hundred instants, and Intl takes microseconds for each.
+ */
+const dayOffsets = new Map<string, number>()
+
 /** The zone's offset from UTC at an instant, in milliseconds (positive east of Greenwich). */
 export const offsetAt = (instant: number, timeZone: string): number => {
-  const f = fieldsAt(instant, timeZone)
-  const asUtc = Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second)
-  return asUtc - (instant - (((instant % 1000) + 1000) % 1000))
+  const day = Math.floor(instant / DAY_MS)
+  const key = `${day} ${timeZone}`
+  const known = dayOffsets.get(key)
+  if (known !== undefined) return known
+  const offset = intlOffsetAt(day * DAY_MS, timeZone)
+  // The day of a change: the instant's own offset, not kept.
+  if (intlOffsetAt(day * DAY_MS + DAY_MS - 1000, timeZone) !== offset) return intlOffsetAt(instant, timeZone)
+  if (dayOffsets.size >= 100_000) dayOffsets.clear()
+  dayOffsets.set(key, offset)
+  return offset
+}
+
+/** The wall-clock fields of an instant in a zone (second precision). */
+const fieldsAt = (instant: number, timeZone: string): Fields => {
+  const wall = new Date(floorSecond(instant) + offsetAt(instant, timeZone))
+  return {
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
+    second: wall.getUTCSeconds()
+  }
 }
 
 /**
@@ -84,8 +120,6 @@ export const localAt = (instant: number, timeZone: string): LocalDateTime => {
 
 /** The local date of an instant. */
 export const localDateAt = (instant: number, timeZone: string): string => localAt(instant, timeZone).date
-
-const DAY_MS = 86_400_000
 
 const parseDate = (date: string): { y: number; m: number; d: number } => {
   const [y, m, d] = date.split("-").map(Number)
