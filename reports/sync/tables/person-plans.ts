@@ -114,7 +114,16 @@ export const personPlansTable: StoreTable = {
       select opp.business_id, opp.person_id, op.id as plan_id,
              lead(op.id) over (partition by opp.business_id, opp.person_id order by op.start_date, op.id) as next_plan_id
       from plan_people opp join plans op on op.business_id = opp.business_id and op.id = opp.plan_id
-      where (opp.business_id, opp.person_id) in (select pp.business_id, pp.person_id from plan_people pp where ${where}))
+      where (opp.business_id, opp.person_id) in (select pp.business_id, pp.person_id from plan_people pp where ${where})),
+    -- Each holder's first visit (registered or completed), one sort per statement: a lateral per
+    -- row read all of the person's visits for each of their plans.
+    first_visit as materialized (
+      select distinct on (fv.business_id, fv.person_id) fv.business_id, fv.person_id, fv.punch_id
+      from visits fv
+      join event_occurrences fo on fo.business_id = fv.business_id and fo.id = fv.event_occurrence_id
+      where (fv.business_id, fv.person_id) in (select pp.business_id, pp.person_id from plan_people pp where ${where})
+        and fv.state in ('registered', 'completed')
+      order by fv.business_id, fv.person_id, fo.start_at, fv.id)
     select
       pp.business_id || '-' || pp.plan_id || '-' || pp.person_id as key,
       pp.business_id,
@@ -258,12 +267,8 @@ export const personPlansTable: StoreTable = {
       join people sp on sp.business_id = sm.business_id and sp.id = sm.person_id
       where os.business_id = pp.business_id and os.event_occurrence_id = pv.first_occurrence_id) fins on true
     -- The plan that paid the person's first visit (registered or completed), if one did.
-    left join lateral (
-      select fq.plan_id from visits fv
-      join event_occurrences fo on fo.business_id = fv.business_id and fo.id = fv.event_occurrence_id
-      left join punches fq on fq.business_id = fv.business_id and fq.id = fv.punch_id
-      where fv.business_id = pp.business_id and fv.person_id = pp.person_id and fv.state in ('registered', 'completed')
-      order by fo.start_at, fv.id limit 1) iv on true
+    left join first_visit fvr on fvr.business_id = pp.business_id and fvr.person_id = pp.person_id
+    left join punches iv on iv.business_id = fvr.business_id and iv.id = fvr.punch_id
     -- The person's plans in (start_date, id) order: the first, the first membership, the next.
     left join lateral (
       select (array_agg(op.id order by op.start_date, op.id))[1] as first_plan_id,
