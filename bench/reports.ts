@@ -48,6 +48,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 7)
 const WARM_UP = 3
 /** `BENCH_REUSE=1`: keep the database a previous run seeded (same size), and measure again without seeding. */
 const REUSE = process.env.BENCH_REUSE === "1"
+/** `BENCH_QUERIES_ONLY=1` (with BENCH_REUSE): time the queries on the store the previous run built; no sync, no baseline. */
+const QUERIES_ONLY = process.env.BENCH_QUERIES_ONLY === "1"
 const BASE_DOMAIN = "localhost"
 
 const root = path.resolve(import.meta.dirname, "..")
@@ -134,27 +136,8 @@ const counted = async (databaseUrl: string): Promise<Seeded> => {
   }
 }
 
-let postgres: EmbeddedServer | undefined
-const children: Array<Child> = []
-
-const main = async () => {
-  const reusing = REUSE && fs.existsSync(path.join(dataDir, "PG_VERSION"))
-  if (reusing) fs.rmSync(reportsDir, { recursive: true, force: true })
-  else fs.rmSync(benchDir, { recursive: true, force: true })
-  log(`PostgreSQL: starting (${dataDir})`)
-  const { databaseUrl } = await startBenchDatabase(dataDir, (server) => (postgres = server))
-  const seed = reusing ? await counted(databaseUrl) : seedScale(databaseUrl)
-  log(
-    `${reusing ? "reusing" : "seeded"} ${(seed.visits + seed.waitlist_entries).toLocaleString("en")} enrollments, ${seed.invoices.toLocaleString("en")} invoices, ` +
-      `${seed.invoice_items.toLocaleString("en")} invoice items, ${seed.payments.toLocaleString("en")} payments and ` +
-      `${seed.refunds.toLocaleString("en")} refunds${seed.seconds === null ? "" : ` in ${seed.seconds} s`}`
-  )
-
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 })
-  pool.on("error", () => {})
-  await pool.query("analyze")
-
-  // 1. Full sync against a plain COPY-to-DuckDB of the same rows.
+/** The full sync, then the plain COPY-to-DuckDB of the same rows (materialized first, untimed). */
+const measureSync = async (pool: pg.Pool, databaseUrl: string) => {
   log("full sync")
   const sync = await syncReports({ databaseUrl, dir: reportsDir, mode: "full" })
   const syncMs = sync.duration_ms
@@ -192,6 +175,34 @@ const main = async () => {
   connection.closeSync()
   instance.closeSync()
   for (const table of tables) await pool.query(`drop table bench_rows_${table.name}`)
+  return { syncMs, copyMs, rows: sync.rows, readMs: sync.read_ms, copyMsByTable }
+}
+
+let postgres: EmbeddedServer | undefined
+const children: Array<Child> = []
+
+const main = async () => {
+  const reusing = REUSE && fs.existsSync(path.join(dataDir, "PG_VERSION"))
+  if (QUERIES_ONLY && !(reusing && readCurrent(reportsDir))) throw new Error("BENCH_QUERIES_ONLY needs BENCH_REUSE=1 and the store of an earlier run")
+  // A fresh run starts from nothing; a reused database keeps its rows (and, for queries only, its store).
+  if (!reusing) fs.rmSync(benchDir, { recursive: true, force: true })
+  else if (!QUERIES_ONLY) fs.rmSync(reportsDir, { recursive: true, force: true })
+  log(`PostgreSQL: starting (${dataDir})`)
+  const { databaseUrl } = await startBenchDatabase(dataDir, (server) => (postgres = server))
+  const seed = reusing ? await counted(databaseUrl) : seedScale(databaseUrl)
+  if (seed.visits === 0) throw new Error("the database has no visits: run without BENCH_REUSE to seed it")
+  log(
+    `${reusing ? "reusing" : "seeded"} ${(seed.visits + seed.waitlist_entries).toLocaleString("en")} enrollments, ${seed.invoices.toLocaleString("en")} invoices, ` +
+      `${seed.invoice_items.toLocaleString("en")} invoice items, ${seed.payments.toLocaleString("en")} payments and ` +
+      `${seed.refunds.toLocaleString("en")} refunds${seed.seconds === null ? "" : ` in ${seed.seconds} s`}`
+  )
+
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 })
+  pool.on("error", () => {})
+  await pool.query("analyze")
+
+  // 1. Full sync against a plain COPY-to-DuckDB of the same rows.
+  const sync = QUERIES_ONLY ? undefined : await measureSync(pool, databaseUrl)
 
   // 2. Queries on the largest business.
   const { rows: [largest] } = await pool.query(
@@ -274,7 +285,7 @@ const main = async () => {
     versus_postgres: r.grouped ? r.postgres / r.http >= 10 : r.http <= r.postgres,
     versus_raw: r.http / r.raw <= 1.5
   })
-  const syncRatio = Math.round((copyMs / syncMs) * 100) / 100
+  const syncRatio = sync ? Math.round((sync.copyMs / sync.syncMs) * 100) / 100 : 0
   const report = {
     enrollments: seed.visits + seed.waitlist_entries,
     invoices: seed.invoices,
@@ -284,16 +295,18 @@ const main = async () => {
     businesses: BUSINESSES,
     largest_business: { subdomain: largest.subdomain, visits: largest.visits },
     seed_seconds: seed.seconds,
-    sync: {
-      full_ms: syncMs,
-      copy_baseline_ms: Math.round(copyMs),
-      ratio: syncRatio,
-      target: 0.5,
-      met: syncRatio >= 0.5,
-      rows: sync.rows,
-      read_ms: sync.read_ms,
-      copy_baseline_ms_by_table: copyMsByTable
-    },
+    sync: sync
+      ? {
+          full_ms: sync.syncMs,
+          copy_baseline_ms: Math.round(sync.copyMs),
+          ratio: syncRatio,
+          target: 0.5,
+          met: syncRatio >= 0.5,
+          rows: sync.rows,
+          read_ms: sync.readMs,
+          copy_baseline_ms_by_table: sync.copyMsByTable
+        }
+      : null,
     queries: results.map((r) => ({
       name: r.name,
       grouped: r.grouped,
@@ -308,10 +321,12 @@ const main = async () => {
   }
   const met = (ok: boolean) => (ok ? "met" : "NOT met")
   log("")
-  log(
-    `full sync ${(syncMs / 1000).toFixed(1)} s; plain COPY-to-DuckDB of the same rows ${(copyMs / 1000).toFixed(1)} s: ` +
-      `ratio ${syncRatio} (target ≥ 0.5: ${met(syncRatio >= 0.5)})`
-  )
+  if (sync) {
+    log(
+      `full sync ${(sync.syncMs / 1000).toFixed(1)} s; plain COPY-to-DuckDB of the same rows ${(sync.copyMs / 1000).toFixed(1)} s: ` +
+        `ratio ${syncRatio} (target ≥ 0.5: ${met(syncRatio >= 0.5)})`
+    )
+  }
   for (const r of results) {
     const target = targets(r)
     log(
