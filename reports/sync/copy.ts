@@ -46,7 +46,7 @@ export const inSnapshot = async <A>(client: pg.Client, body: () => Promise<A>): 
  * their zone maps, so smaller ones let a first detail page sorted by date read a few thousand
  * rows of the business's newest instead of a quarter of a million. Measured on the 5-million
  * store: the `closed_at-` pages 5.9 → 3.2 ms and 7.3 → 3.8 ms raw, the grouped queries within
- * ±10 % either way, the file 7 % larger (docs/benchmarks.md).
+ * ±10 % either way, the file 1–7 % larger (docs/benchmarks.md).
  */
 export const ROW_GROUP_SIZE = 16_384
 
