@@ -1,6 +1,6 @@
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { CacheEvents } from "../src/platform/cache-events.ts"
+import { CacheEvents, droppedOnChange } from "../src/platform/cache-events.ts"
 import { ReportSyncJob } from "./jobs.ts"
 
 /**
@@ -26,13 +26,7 @@ const SCOPE_TTL_MS = 5_000
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const scopes = new Map<number, { readonly scope: ReportScope; readonly expires: number }>()
-  let generation = 0
-  const forget = () => {
-    generation++
-    scopes.clear()
-  }
-  yield* CacheEvents.use((events) => Effect.sync(() => events.subscribe({ kind: "business", changed: forget, dropAll: forget })))
+  const scopes = droppedOnChange<number, ReportScope>(yield* CacheEvents, "business", SCOPE_TTL_MS)
 
   const franchisees = SqlSchema.findAll({
     Request: Schema.Number,
@@ -75,22 +69,14 @@ const make = Effect.gen(function* () {
   return {
     /** A franchise holding sees its franchisees' rows too; a franchisee or a plain business only its own. */
     scope: (businessId: number) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const hit = scopes.get(businessId)
-        if (hit !== undefined && hit.expires > now) return Effect.succeed(hit.scope)
-        const loadedIn = generation
-        return franchisees(businessId).pipe(
-          Effect.map((rows): ReportScope => {
-            const scope = { businessIds: [businessId, ...rows.map((row) => row.id)], franchiseHolding: rows.length > 0 }
-            if (loadedIn === generation) {
-              if (scopes.size > 10_000) scopes.clear()
-              scopes.set(businessId, { scope, expires: now + SCOPE_TTL_MS })
-            }
-            return scope
-          }),
+      scopes.get(businessId, () =>
+        franchisees(businessId).pipe(
+          Effect.map((rows): ReportScope => ({
+            businessIds: [businessId, ...rows.map((row) => row.id)],
+            franchiseHolding: rows.length > 0
+          })),
           Effect.orDie
-        )
-      }),
+        )),
 
     /**
      * Grants or revokes report access of the staff member with that e-mail address (the

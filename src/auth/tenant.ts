@@ -1,7 +1,7 @@
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { BusinessRow } from "../shared/request-context.ts"
-import { CacheEvents } from "../platform/cache-events.ts"
+import { CacheEvents, droppedOnChange } from "../platform/cache-events.ts"
 
 /**
  * Tenancy by host (spec, common rule 1): `{subdomain}.{BASE_DOMAIN}` is a business host and
@@ -44,14 +44,8 @@ const TTL_MS = 5_000
 export const BusinessDirectoryLive = Layer.effect(BusinessDirectory)(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const cache = new Map<string, { readonly row: Option.Option<BusinessRow>; readonly expires: number }>()
-    // Renames are rare and the old subdomain is not in the notification: drop every entry.
-    let generation = 0
-    const forget = () => {
-      generation++
-      cache.clear()
-    }
-    yield* CacheEvents.use((events) => Effect.sync(() => events.subscribe({ kind: "business", changed: forget, dropAll: forget })))
+    // Renames are rare and the old subdomain is not in the notification: any change drops every entry.
+    const cache = droppedOnChange<string, Option.Option<BusinessRow>>(yield* CacheEvents, "business", TTL_MS)
     const businessRow = SqlSchema.findOneOption({
       Request: Schema.String,
       Result: BusinessRow,
@@ -63,18 +57,7 @@ export const BusinessDirectoryLive = Layer.effect(BusinessDirectory)(
       businessRow(subdomain).pipe(Effect.orDie, Effect.withSpan("BusinessDirectory.load"))
     return BusinessDirectory.of({
       // Every request passes here: no generator and no span on a cache hit (a span only in `load`).
-      bySubdomain: (subdomain) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const hit = cache.get(subdomain)
-          if (hit !== undefined && hit.expires > now) return Effect.succeed(hit.row)
-          const loadedIn = generation
-          return Effect.map(load(subdomain), (row) => {
-            if (loadedIn !== generation) return row
-            if (cache.size > 10_000) cache.clear()
-            cache.set(subdomain, { row, expires: now + TTL_MS })
-            return row
-          })
-        })
+      bySubdomain: (subdomain) => cache.get(subdomain, () => load(subdomain))
     })
   })
 )

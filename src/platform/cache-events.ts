@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import pg from "pg"
 import { DatabaseUrl } from "./database.ts"
 
@@ -25,6 +25,36 @@ export interface CacheEventsShape {
 }
 
 export class CacheEvents extends Context.Service<CacheEvents, CacheEventsShape>()("studio/CacheEvents") {}
+
+/**
+ * Answers read on every request and rarely changed: each kept `ttlMs` at most, and all of them
+ * dropped when any row of `kind` changes (in any process). A load that began before a drop is
+ * answered but not kept. Bounded: past `maxEntries` keys it starts again empty.
+ * `get` adds no generator nor span on a hit (every request passes here).
+ */
+export const droppedOnChange = <K, V>(events: CacheEventsShape, kind: string, ttlMs: number, maxEntries = 10_000) => {
+  const entries = new Map<K, { readonly value: V; readonly expires: number }>()
+  let generation = 0
+  const forget = () => {
+    generation++
+    entries.clear()
+  }
+  events.subscribe({ kind, changed: forget, dropAll: forget })
+  return {
+    get: <E, R>(key: K, load: () => Effect.Effect<V, E, R>): Effect.Effect<V, E, R> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const hit = entries.get(key)
+        if (hit !== undefined && hit.expires > now) return Effect.succeed(hit.value)
+        const loadedIn = generation
+        return Effect.map(load(), (value) => {
+          if (loadedIn !== generation) return value
+          if (entries.size > maxEntries) entries.clear()
+          entries.set(key, { value, expires: now + ttlMs })
+          return value
+        })
+      })
+  }
+}
 
 /** Listens on the database; stops with the layer. */
 export const CacheEventsLive = Layer.effect(CacheEvents)(

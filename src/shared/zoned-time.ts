@@ -87,9 +87,9 @@ export const offsetAt = (instant: number, timeZone: string): number => {
   return offset
 }
 
-/** The wall-clock fields of an instant in a zone (second precision). */
-const fieldsAt = (instant: number, timeZone: string): Fields => {
-  const wall = new Date(floorSecond(instant) + offsetAt(instant, timeZone))
+/** The fields of a wall-clock time given as UTC milliseconds (second precision). */
+const wallFields = (wallMs: number): Fields => {
+  const wall = new Date(floorSecond(wallMs))
   return {
     year: wall.getUTCFullYear(),
     month: wall.getUTCMonth() + 1,
@@ -105,16 +105,16 @@ const fieldsAt = (instant: number, timeZone: string): Fields => {
  * (second precision). Throws a RangeError for an unknown zone.
  */
 export const formatZoned = (instant: number, timeZone: string): string => {
-  const seconds = Math.floor(instant / 1000) * 1000
-  const f = fieldsAt(seconds, timeZone)
-  const offset = Math.round((Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second) - seconds) / 60_000)
+  const offsetMs = offsetAt(instant, timeZone)
+  const f = wallFields(instant + offsetMs)
+  const offset = Math.round(offsetMs / 60_000)
   const zone = offset === 0 ? "Z" : `${offset < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`
   return `${pad(f.year, 4)}-${pad(f.month)}-${pad(f.day)}T${pad(f.hour)}:${pad(f.minute)}:${pad(f.second)}${zone}`
 }
 
 /** The local date and minute of the day of an instant. */
 export const localAt = (instant: number, timeZone: string): LocalDateTime => {
-  const f = fieldsAt(instant, timeZone)
+  const f = wallFields(instant + offsetAt(instant, timeZone))
   return { date: `${pad(f.year, 4)}-${pad(f.month)}-${pad(f.day)}`, minutes: f.hour * 60 + f.minute }
 }
 
