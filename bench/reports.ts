@@ -5,7 +5,7 @@ import * as fs from "node:fs"
 import * as http from "node:http"
 import * as path from "node:path"
 import pg from "pg"
-import { to as copyTo } from "pg-copy-streams"
+import { from as copyFrom, to as copyTo } from "pg-copy-streams"
 import { pipeline } from "node:stream/promises"
 import { resourceCatalog } from "../reports/catalog/resources.ts"
 import { compile } from "../reports/compile.ts"
@@ -15,7 +15,7 @@ import { execute } from "../reports/run.ts"
 import { readCurrent } from "../reports/sync/generations.ts"
 import { DUCKDB_OPTIONS, syncReports } from "../reports/sync/sync.ts"
 import { TABLES } from "../reports/sync/store-tables.ts"
-import { createTableSql, HASH_JOINS_ONLY } from "../reports/sync/tables/types.ts"
+import { createTableSql } from "../reports/sync/tables/types.ts"
 import type { EmbeddedServer } from "../src/platform/embedded-postgres.ts"
 import { createToken } from "../test/support/factories.ts"
 import { type Child, freePort, startBenchDatabase, startChild } from "./support/processes.ts"
@@ -27,8 +27,8 @@ import { BILLING_QUERIES, type BenchQuery, INVOICE_ITEM_QUERIES, SCHEDULING_QUER
  * then measures, in one run:
  *
  * 1. Full sync (PostgreSQL → a new DuckDB store file) against a baseline: a plain
- *    COPY-to-DuckDB of the same rows (the store's rows materialized in PostgreSQL tables
- *    first, untimed, then streamed out with COPY and loaded with DuckDB's read_csv), for every
+ *    COPY-to-DuckDB of the same rows (the store's rows copied into PostgreSQL tables first,
+ *    untimed, then streamed out with COPY and loaded with DuckDB's read_csv), for every
  *    table the store holds (reports/sync/store-tables.ts: scheduling, plans, invoices, and any
  *    table added there). Target: the sync at least half as fast (ratio ≥ 0.5).
  * 2. Fixed lists of queries on the largest business (bench/support/report-queries.ts:
@@ -136,6 +136,41 @@ const counted = async (databaseUrl: string): Promise<Seeded> => {
   }
 }
 
+/** The store's DuckDB column types as PostgreSQL's, for the baseline's tables. */
+const PG_TYPES: Readonly<Record<string, string>> = {
+  BIGINT: "bigint", INTEGER: "integer", VARCHAR: "text", DATE: "date", TIMESTAMPTZ: "timestamptz",
+  TIMESTAMP: "timestamp", BOOLEAN: "boolean", DOUBLE: "double precision"
+}
+
+/**
+ * The baseline's rows, untimed: the store the sync just built, exported table by table and
+ * copied into PostgreSQL tables `bench_rows_<table>` (so they are exactly the same rows).
+ */
+const materializeRows = async (pool: pg.Pool) => {
+  const current = readCurrent(reportsDir)
+  if (!current) throw new Error("the sync published no store")
+  const instance = await DuckDBInstance.create(":memory:", DUCKDB_OPTIONS)
+  const connection = await instance.connect()
+  const client = await pool.connect()
+  try {
+    await connection.run("SET TimeZone = 'UTC'")
+    await connection.run(`ATTACH '${path.join(reportsDir, current.file)}' AS store (READ_ONLY)`)
+    for (const table of TABLES) {
+      const file = path.join(benchDir, `${table.name}.rows.csv`)
+      await connection.run(`COPY store.${table.name} TO '${file}' (FORMAT csv, HEADER false)`)
+      const columns = table.columns.map(([name, type]) => `${name} ${PG_TYPES[type.replace(/ NOT NULL$/, "")]}`)
+      await client.query(`drop table if exists bench_rows_${table.name}`)
+      await client.query(`create table bench_rows_${table.name} (${columns.join(", ")})`)
+      await pipeline(fs.createReadStream(file), client.query(copyFrom(`COPY bench_rows_${table.name} FROM STDIN (FORMAT csv)`)))
+      fs.rmSync(file)
+    }
+  } finally {
+    client.release()
+    connection.closeSync()
+    instance.closeSync()
+  }
+}
+
 /** The full sync, then the plain COPY-to-DuckDB of the same rows (materialized first, untimed). */
 const measureSync = async (pool: pg.Pool, databaseUrl: string) => {
   log("full sync")
@@ -143,12 +178,7 @@ const measureSync = async (pool: pg.Pool, databaseUrl: string) => {
   const syncMs = sync.duration_ms
   log(`full sync ${(syncMs / 1000).toFixed(1)} s; read from PostgreSQL per table (ms): ${JSON.stringify(sync.read_ms)}`)
   const tables = TABLES
-  for (const table of tables) {
-    await pool.query(`drop table if exists bench_rows_${table.name}`)
-    // As the rebuild reads them (full-rebuild.ts): the invoice tables with hash joins only.
-    const joins = table.rebuildWithHashJoins ? `${HASH_JOINS_ONLY}; ` : ""
-    await pool.query(`begin; ${joins}create table bench_rows_${table.name} as ${table.select("true")}; commit`)
-  }
+  await materializeRows(pool)
   const copyMsByTable: Record<string, number> = {}
   const copyStarted = performance.now()
   const baselineFile = path.join(benchDir, "baseline.duckdb")

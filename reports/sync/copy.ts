@@ -5,7 +5,6 @@ import * as fs from "node:fs"
 import { pipeline } from "node:stream/promises"
 import type pg from "pg"
 import { to as copyTo } from "pg-copy-streams"
-import type { StoreTable } from "./tables/types.ts"
 
 /**
  * What a full rebuild and an incremental refresh share to move rows from PostgreSQL into the
@@ -25,6 +24,13 @@ export const DUCKDB_OPTIONS = { autoinstall_known_extensions: "false", autoload_
  * web request's default.
  */
 export const SNAPSHOT_SETTINGS = "set local timezone = 'UTC'; set local work_mem = '256MB'"
+
+/**
+ * The DuckDB session that builds the store's tables from the mirrors (full-rebuild.ts), set to
+ * read as the same SQL reads on PostgreSQL: instants turned into dates in UTC, as the sync's
+ * PostgreSQL session, and NULLs sorted last ascending and first descending.
+ */
+export const BUILD_SETTINGS = "SET TimeZone = 'UTC'; SET default_null_order = 'nulls_last_on_asc_first_on_desc'"
 
 /** Runs `body` in one snapshot of PostgreSQL; returns its result and the snapshot's clock. */
 export const inSnapshot = async <A>(client: pg.Client, body: () => Promise<A>): Promise<{ result: A; at: string }> => {
@@ -87,10 +93,10 @@ export const copyToFile = async (client: pg.Client, select: string, file: string
  * `allow_quoted_nulls = false` because PostgreSQL writes NULL as an empty field and the
  * empty string as `""`.
  */
-export const readCsv = (table: StoreTable, file: string) => {
-  const columns = table.columns.map(([name, type]) => `'${name}': '${type.replace(/ NOT NULL$/, "")}'`).join(", ")
+export const readCsv = (columns: ReadonlyArray<readonly [string, string]>, file: string) => {
+  const types = columns.map(([name, type]) => `'${name}': '${type.replace(/ NOT NULL$/, "")}'`).join(", ")
   return `SELECT * FROM read_csv(${literal(file)}, header = false, auto_detect = false, allow_quoted_nulls = false, ` +
-    `delim = ',', quote = '"', escape = '"', columns = {${columns}})`
+    `delim = ',', quote = '"', escape = '"', columns = {${types}})`
 }
 
 /** A SQL string literal of one of our own paths. */

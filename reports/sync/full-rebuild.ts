@@ -1,10 +1,11 @@
 import * as path from "node:path"
 import type pg from "pg"
-import { copyToFile, inSnapshot, literal, OVERLAP_MS, readCsv, removeFile, SNAPSHOT_SETTINGS, withDuckDB } from "./copy.ts"
+import { BUILD_SETTINGS, inSnapshot, literal, OVERLAP_MS, removeFile, SNAPSHOT_SETTINGS, withDuckDB } from "./copy.ts"
+import { mirrorTables } from "./mirror.ts"
 import { nextGeneration, publish, removeOldGenerations, storeFile } from "./generations.ts"
 import { STORE_ROWS, STORE_SCHEMA, TABLES } from "./store-tables.ts"
 import type { SyncResult } from "./summary.ts"
-import { createTableSql, HASH_JOINS_ONLY, PLANNER_JOINS, type StoreTable } from "./tables/types.ts"
+import { createTableSql, type StoreTable } from "./tables/types.ts"
 import { createMonthlyMetricsSql } from "./monthly-metrics.ts"
 
 /**
@@ -13,32 +14,19 @@ import { createMonthlyMetricsSql } from "./monthly-metrics.ts"
  */
 
 /**
- * The large tables are read from PostgreSQL in parts (by business), on READERS connections that
- * share one snapshot (the first exports it, the others import it, as `pg_dump -j` does): each
- * PostgreSQL backend runs one part's denormalizing query on a core of its own, while DuckDB
- * loads the parts already read, one at a time. Each part is loaded sorted by business (then by
- * the table's `newestFirstBy` date), so a query's business filter skips the other businesses'
- * row groups (DuckDB's zone maps).
+ * The store's tables are built in DuckDB, from mirrors of the PostgreSQL tables they read
+ * (mirror.ts): READERS connections share the sync's snapshot (the first exports it, the others
+ * import it, as `pg_dump -j` does) and stream the tables out with COPY while DuckDB loads them;
+ * then each store table's SQL runs on DuckDB over the mirrors, and its rows are inserted sorted
+ * by business (then by the table's `newestFirstBy` date), so a query's business filter skips the
+ * other businesses' row groups (DuckDB's zone maps). The SQL is the same text an incremental
+ * refresh runs on PostgreSQL, so each field keeps one definition; the build session reads
+ * instants in UTC and sorts NULLs as PostgreSQL does.
  */
-const PARTS: Readonly<Record<string, number>> = { enrollments: 4, clients: 2, person_plans: 4, invoice_items: 2, invoice_item_transactions: 2 }
-
 const loadOrder = (table: StoreTable) => (table.newestFirstBy ? `business_id, ${table.newestFirstBy} DESC NULLS LAST` : "business_id")
 
-/** PostgreSQL connections reading parts at once (the first is the sync's own). */
+/** PostgreSQL connections reading at once (the first is the sync's own). */
 const READERS = 2
-
-/** `ids` in at most `count` consecutive runs of about equal length (one run: the whole table). */
-const partition = (ids: ReadonlyArray<string>, count: number): ReadonlyArray<ReadonlyArray<string>> => {
-  const n = Math.min(count, ids.length)
-  if (n <= 1) return [ids]
-  return Array.from({ length: n }, (_, i) => ids.slice(Math.floor((i * ids.length) / n), Math.floor(((i + 1) * ids.length) / n)))
-}
-
-interface Part {
-  readonly table: StoreTable
-  readonly where: string
-  readonly file: string
-}
 
 /** Opens a reader in the snapshot `snapshot` that the sync's own transaction exported. */
 const joinSnapshot = async (connect: () => Promise<pg.Client>, snapshot: string): Promise<pg.Client> => {
@@ -62,63 +50,27 @@ export const fullRebuild = async (client: pg.Client, dir: string, connect: () =>
   const target = path.join(dir, storeFile(generation))
   const rows: Record<string, number> = {}
   const readMs: Record<string, number> = {}
-  const files: Array<string> = []
   const helpers: Array<pg.Client> = []
   let at: string
   try {
     ;({ at } = await inSnapshot(client, () =>
       withDuckDB(target, async (connection) => {
+        // The store is attached as `store`; the mirrors go to the build's in-memory database.
         for (const table of TABLES) await connection.run(createTableSql(table))
-        const businessIds = (await client.query<{ id: string }>("select id from businesses order by id")).rows.map((row) => row.id)
+        await connection.run("USE memory")
+        await connection.run(BUILD_SETTINGS)
         const { rows: [exported] } = await client.query<{ snapshot: string }>("select pg_export_snapshot() as snapshot")
         for (let i = 1; i < READERS; i++) helpers.push(await joinSnapshot(connect, exported!.snapshot))
-
-        // Parts are runs of business ids (a list the planner estimates well; a modulo it does not).
-        const queue: Array<Part> = TABLES.flatMap((table) => {
-          const parts = partition(businessIds, PARTS[table.name] ?? 1)
-          return parts.map((ids, part) => ({
-            table,
-            where: parts.length === 1 ? "true" : `${table.businessIdSql} in (${ids.join(", ")})`,
-            file: path.join(dir, `${table.name}-${part}-${process.pid}.csv`)
-          }))
-        })
-        files.push(...queue.map((part) => part.file))
-
-        // Loads run one at a time, in the order parts are read; the first failure stops the readers.
-        let loading: Promise<unknown> = Promise.resolve()
-        let failed = false
-        const load = (part: Part) => {
-          loading = loading.then(() => connection.run(`INSERT INTO ${part.table.name} ${readCsv(part.table, part.file)} ORDER BY ${loadOrder(part.table)}`))
-            .then(() => removeFile(part.file))
-          loading.catch(() => (failed = true))
+        const mirrorMs = await mirrorTables([client, ...helpers], connection, dir, TABLES.map((table) => table.select("true")).join("\n"))
+        readMs.mirrors = Object.values(mirrorMs).reduce((sum, ms) => sum + ms, 0)
+        for (const table of TABLES) {
+          const started = performance.now()
+          const inserted = await connection.run(`INSERT INTO store.${table.name} SELECT * FROM (${table.select("true")}) ORDER BY ${loadOrder(table)}`)
+          rows[table.name] = inserted.rowsChanged
+          readMs[table.name] = Math.round(performance.now() - started)
         }
-        const read = async (reader: pg.Client) => {
-          for (let part = queue.shift(); part !== undefined && !failed; part = queue.shift()) {
-            const { table } = part
-            const started = performance.now()
-            try {
-              if (table.rebuildWithHashJoins) await reader.query(HASH_JOINS_ONLY)
-              // Counted after the await: the other reader adds to the same table's count meanwhile.
-              const count = await copyToFile(reader, table.select(part.where), part.file)
-              rows[table.name] = (rows[table.name] ?? 0) + count
-              if (table.rebuildWithHashJoins) await reader.query(PLANNER_JOINS)
-            } catch (error) {
-              failed = true
-              throw error
-            }
-            readMs[table.name] = Math.round((readMs[table.name] ?? 0) + performance.now() - started)
-            load(part)
-          }
-        }
-        const reading = await Promise.allSettled([client, ...helpers].map(read))
-        const readFailure = reading.find((outcome) => outcome.status === "rejected")
-        if (readFailure) {
-          // The DuckDB connection closes after this: let the load in progress end first.
-          await loading.catch(() => {})
-          throw readFailure.reason
-        }
-        await loading
-        // Computed from the tables just loaded (reports/sync/monthly-metrics.ts).
+        await connection.run("USE store")
+        // Computed from the tables just built (reports/sync/monthly-metrics.ts).
         await connection.run(createMonthlyMetricsSql(new Date().toISOString()))
         await connection.run("CHECKPOINT")
       })
@@ -128,7 +80,6 @@ export const fullRebuild = async (client: pg.Client, dir: string, connect: () =>
     throw error
   } finally {
     for (const helper of helpers) await helper.end().catch(() => {})
-    for (const file of files) removeFile(file)
   }
   publish(dir, { generation, file: storeFile(generation), synced_at: at, rebuilt_at: at, mode: "full", schema: STORE_SCHEMA, rows: STORE_ROWS })
   removeOldGenerations(dir, generation)

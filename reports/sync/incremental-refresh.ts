@@ -98,10 +98,10 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
       `EXISTS (SELECT 1 FROM invoice_scope s WHERE s.business_id = ${alias}.business_id AND s.invoice_id = ${alias}.invoice_id)`
     const loadFresh = async (connection: DuckDBConnection, temporary: boolean) => {
       for (const table of TABLES) {
-        await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE fresh_${table.name} AS ${readCsv(table, csv[table.name]!)}`)
+        await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE fresh_${table.name} AS ${readCsv(table.columns, csv[table.name]!)}`)
       }
-      await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE person_plans_scope AS ${readCsv(personPlansScopeTable, scopeCsv)}`)
-      await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE invoice_scope AS ${readCsv(invoiceScopeTable, invoiceScopeCsv)}`)
+      await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE person_plans_scope AS ${readCsv(personPlansScopeTable.columns, scopeCsv)}`)
+      await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE invoice_scope AS ${readCsv(invoiceScopeTable.columns, invoiceScopeCsv)}`)
     }
 
     // Compare with the store first: most minutes change nothing, and then no copy is made.
@@ -215,7 +215,6 @@ const REFRESHED_BY_KEY = ["clients", "event_occurrences", "event_occurrence_staf
 /** The CSV shape of person_plans' refresh scope (personPlansScopeSql). */
 const personPlansScopeTable: StoreTable = {
   name: "person_plans_scope",
-  businessIdSql: "business_id",
   columns: [["business_id", "BIGINT"], ["plan_id", "BIGINT"], ["person_id", "BIGINT"]],
   select: () => personPlansScopeSql
 }
@@ -223,7 +222,6 @@ const personPlansScopeTable: StoreTable = {
 /** The CSV shape of the invoice tables' refresh scope (the changed invoices). */
 const invoiceScopeTable: StoreTable = {
   name: "invoice_scope",
-  businessIdSql: "business_id",
   columns: [["business_id", "BIGINT"], ["invoice_id", "BIGINT"]],
   select: () => "select business_id, id as invoice_id from report_changed_invoices"
 }

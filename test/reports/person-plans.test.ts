@@ -268,6 +268,37 @@ describe("person_plans", () => {
     expect(await planOf(ids.pack, ann, ["latest_invoice_past_due"])).toEqual({ latest_invoice_past_due: "f" })
   })
 
+  it("reads a renewal's invoice, which also names the plan among its recipients, as autobilled on both engines", async () => {
+    const monthly = await createPlanProduct(server.pool, studio.id, { kind: "membership", name: "Monthly Renewal" })
+    const dee = (await createPerson(server.pool, studio.id, { first_name: "Dee", last_name: "Dunn" })).personId
+    const plan = (await createPlan(server.pool, studio.id, monthly.id, [dee], { start_date: "2024-05-01" })).id
+    const invoice = await server.pool.query(
+      `insert into invoices (business_id, invoice_number, state, invoice_date, person_id, currency, subtotal_cents, total_cents)
+       values ($1, 'PP-R1', 'open', '2024-06-01', $2, 'USD', 3000, 3000) returning id`,
+      [studio.id, dee]
+    )
+    const item = await server.pool.query(
+      `insert into invoice_items (business_id, invoice_id, kind, plan_product_id, name, price_cents, total_cents)
+       values ($1, $2, 'plan', $3, 'Monthly Renewal', 3000, 3000) returning id`,
+      [studio.id, invoice.rows[0].id, monthly.id]
+    )
+    await server.pool.query(`insert into invoice_item_recipients (business_id, invoice_item_id, person_id, plan_id) values ($1, $2, $3, $4)`, [
+      studio.id, item.rows[0].id, dee, plan
+    ])
+    await server.pool.query(
+      `insert into membership_billing_periods (business_id, plan_id, period_start, invoice_id, person_id, created_at, updated_at)
+       values ($1, $2, '2024-06-01', $3, $4, now(), now())`,
+      [studio.id, plan, invoice.rows[0].id, dee]
+    )
+    // The full rebuild runs on DuckDB; the refresh right after re-reads these rows on PostgreSQL.
+    await sync("full")
+    expect(await planOf(plan, dee, ["latest_invoice_autobill", "latest_invoice_due_date"])).toEqual({
+      latest_invoice_autobill: "t",
+      latest_invoice_due_date: "2024-06-01"
+    })
+    expect((await sync("incremental")).outcome).toBe("unchanged")
+  })
+
   it("re-reads a plan whose visit period began anew since the last sync, though nothing was written", async () => {
     const weekly = await createPlanProduct(server.pool, studio.id, { kind: "membership", name: "Weekly One" })
     // Cid holds nothing else whose dates turn (Bea's Silver ended yesterday: she is re-read anyway).

@@ -9,7 +9,6 @@ import { franchiseId, franchiseJoin, type StoreTable } from "./types.ts"
 /** Every business, with its local creation date (a business with no activity yet still has months). */
 export const metricsBusinessesTable: StoreTable = {
   name: "metrics_businesses",
-  businessIdSql: "b.id",
   columns: [
     ["business_id", "BIGINT NOT NULL"],
     ["business_name", "VARCHAR"],
@@ -31,7 +30,6 @@ export const metricsBusinessesTable: StoreTable = {
 /** Staff members and the local date they were added (new_staff_count). */
 export const metricsStaffTable: StoreTable = {
   name: "metrics_staff",
-  businessIdSql: "s.business_id",
   columns: [
     ["business_id", "BIGINT NOT NULL"],
     ["person_id", "BIGINT NOT NULL"],

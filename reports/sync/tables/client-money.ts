@@ -1,7 +1,9 @@
+import { businessesToday } from "./types.ts"
 import { invoiceTaxShare, REPORTED_INVOICE_STATES } from "./invoice-parts.ts"
 
 /** The business's calendar date at the sync (invoice due dates are such dates). */
-const today = "(now() at time zone b.time_zone)::date"
+/** The business's calendar date today (`businessesToday`, joined as `b`). */
+const today = "b.today"
 
 /**
  * The money of a client row (reports/sync/tables/clients.ts), as CTEs of its SELECT keyed by
@@ -36,7 +38,7 @@ export const clientMoneyCtes = (where: string) => `-- Their invoices, each with 
     li as (
       select distinct on (i.business_id, i.person_id) i.business_id, i.person_id, i.id, i.total_cents, i.invoice_date,
              (i.state = 'open' and i.total_cents - i.net_paid > 0) as unpaid
-      from inv i join businesses b on b.id = i.business_id
+      from inv i join ${businessesToday} b on b.id = i.business_id
       where i.state in ('open', 'closed') and i.invoice_date <= ${today}
       order by i.business_id, i.person_id, i.invoice_date desc, i.id desc),
     credit as (
@@ -60,7 +62,7 @@ export const changedPayersSql = `
   select f.business_id, f.person_id from forms_of_payment f where f.updated_at > $1
   union
   select i.business_id, i.person_id
-    from businesses b
+    from ${businessesToday} b
     join invoices i on i.business_id = b.id
      and i.invoice_date > ($1::timestamptz at time zone b.time_zone)::date and i.invoice_date <= ${today}
    where ($1::timestamptz at time zone b.time_zone)::date < ${today} and i.state in ('open', 'closed')`

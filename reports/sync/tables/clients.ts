@@ -1,14 +1,14 @@
 import { changedPayersSql, clientMoneyCtes } from "./client-money.ts"
 import { availableOnSql, currentOnSql, onHoldOnSql, planTypeSql } from "./plans.ts"
-import { businessColumns, franchiseId, franchiseJoin, fullName, type StoreTable } from "./types.ts"
+import { businessColumns, franchiseId, franchiseJoin, fullName, type StoreTable, businessesToday } from "./types.ts"
 
 /** The business's calendar date at the sync (plan dates are such dates). */
-const today = "(now() at time zone b.time_zone)::date"
+/** The business's calendar date today (`businessesToday`, joined as `b`). */
+const today = "b.today"
 
 /** Clients: one row per person, in every state (person_state tells active, hidden, deleted). */
 export const clientsTable: StoreTable = {
   name: "clients",
-  businessIdSql: "p.business_id",
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...businessColumns,
@@ -104,7 +104,7 @@ export const clientsTable: StoreTable = {
                least(cpl.end_date, (cpl.exhausted_at at time zone b.time_zone)::date,
                      (cpl.deactivated_at at time zone b.time_zone)::date) as last_usable
         from plan_people cpp
-        join businesses b on b.id = cpp.business_id
+        join ${businessesToday} b on b.id = cpp.business_id
         join plans cpl on cpl.business_id = cpp.business_id and cpl.id = cpp.plan_id
         join plan_products cpr on cpr.business_id = cpl.business_id and cpr.id = cpl.plan_product_id
         left join revenue_categories rc on rc.business_id = cpr.business_id and rc.id = cpr.revenue_category_id
@@ -177,7 +177,7 @@ export const clientsTable: StoreTable = {
       null::text as staff_member_who_added, -- nor by whom
       coalesce(pv.unpaid, 0)::bigint as unpaid_visits -- completed visits without a punch
     from people p
-    join businesses b on b.id = p.business_id
+    join ${businessesToday} b on b.id = p.business_id
     ${franchiseJoin("b")}
     left join accounts a on a.id = p.account_id
     left join staff_members s on s.business_id = p.business_id and s.person_id = p.id
@@ -218,7 +218,6 @@ export const clientsTable: StoreTable = {
 /** Custom field definitions: what `custom_fields` expands to. */
 export const customFieldsTable: StoreTable = {
   name: "custom_fields",
-  businessIdSql: "business_id",
   columns: [
     ["business_id", "BIGINT NOT NULL"],
     ["id", "BIGINT NOT NULL"],

@@ -1,5 +1,5 @@
 import { occurrenceCtes } from "./event-occurrences.ts"
-import { availableOnSql } from "./plans.ts"
+import { availableOnSql, currentOnSql } from "./plans.ts"
 import { businessColumns, franchiseId, franchiseJoin, fullName, type StoreTable } from "./types.ts"
 
 /** The person, occurrence and service columns shared by both halves of the enrollments SELECT. */
@@ -55,16 +55,26 @@ const enrollmentJoins = (row: "v" | "w") => `
  * `which` keeps, as `e`): the person's plans available on the session's date (the business's
  * calendar date, as plan dates are), by name. Once per statement, the rows hash-joined with
  * their holders' plans: a subquery per row read the person's plans again for each of their
- * visits (half of the extraction's time at 5 million enrollments).
+ * visits (half of the extraction's time at 5 million enrollments). The plans current on the
+ * date are kept first (materialized), and only they are asked whether visits are left: a
+ * person holds many plans, most long ended, and DuckDB counts a subquery's punches for every
+ * pair it is given (35 million at 5 million enrollments: 137 s, against 5 s this way).
  */
 const payable = (rows: "sel_v" | "sel_w", which: string) => `(
+      with current_pairs as materialized (
+        select e.business_id, e.id, e.person_id, e.on_date, ap.id as plan_id
+        from (select e.business_id, e.id, e.person_id, (o.start_at at time zone b.time_zone)::date as on_date
+                from ${rows} e
+                join sel_o o on o.business_id = e.business_id and o.id = e.event_occurrence_id
+                join businesses b on b.id = e.business_id
+               where ${which}) e
+        join plan_people app on app.business_id = e.business_id and app.person_id = e.person_id
+        join plans ap on ap.business_id = app.business_id and ap.id = app.plan_id
+        where ${currentOnSql("ap", "e.on_date")})
       select e.business_id, e.id, string_agg(ap.name, ', ' order by ap.name, ap.id) as names
-      from ${rows} e
-      join sel_o o on o.business_id = e.business_id and o.id = e.event_occurrence_id
-      join businesses b on b.id = e.business_id
-      join plan_people app on app.business_id = e.business_id and app.person_id = e.person_id
-      join plans ap on ap.business_id = app.business_id and ap.id = app.plan_id
-      where ${which} and ${availableOnSql("ap", "e.person_id", "(o.start_at at time zone b.time_zone)::date")}
+      from current_pairs e
+      join plans ap on ap.business_id = e.business_id and ap.id = e.plan_id
+      where ${availableOnSql("ap", "e.person_id", "e.on_date")}
       group by 1, 2)`
 
 /**
@@ -85,7 +95,6 @@ const payable = (rows: "sel_v" | "sel_w", which: string) => `(
  */
 export const enrollmentsTable: StoreTable = {
   name: "enrollments",
-  businessIdSql: "o.business_id",
   newestFirstBy: "start_at",
   columns: [
     ["key", "VARCHAR NOT NULL"],

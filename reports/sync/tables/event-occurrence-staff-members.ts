@@ -4,7 +4,6 @@ import { fullName, type StoreTable } from "./types.ts"
 /** One row per staff member of each occurrence; `where` is a condition on the occurrence `o`. */
 export const eventOccurrenceStaffMembersTable: StoreTable = {
   name: "event_occurrence_staff_members",
-  businessIdSql: "o.business_id",
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...occurrenceColumns,

@@ -121,7 +121,6 @@ export const occurrenceFrom = `
 /** Event occurrences: one row per occurrence, in every state (service_state tells deleted ones). */
 export const eventOccurrencesTable: StoreTable = {
   name: "event_occurrences",
-  businessIdSql: "o.business_id",
   columns: [["key", "VARCHAR NOT NULL"], ...occurrenceColumns, ["instructor_names", "VARCHAR"]],
   select: (where) => `${occurrenceCtes(where)}
     select

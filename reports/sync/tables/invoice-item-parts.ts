@@ -37,25 +37,44 @@ export const invoiceItemCtes = `
     item_adj as (
       select ad.business_id, ad.invoice_item_id,
              sum(ad.amount_cents) filter (where ad.type = 'Discount' and ad.source_type = 'Coupon') as coupons,
-             bool_or(ad.percent is not null) filter (where ad.type = 'Discount' and ad.source_type is null) as staff_percent,
-             string_agg(ad.name, ', ' order by ad.name, ad.id) filter (where ad.type = 'TaxAdjustment') as tax_types,
-             string_agg(ad.name || ' (' || trim_scale(ad.percent)::text || '%' || case when ad.inclusive then ' inclusive' else '' end || ')',
-                        ', ' order by ad.name, ad.id) filter (where ad.type = 'TaxAdjustment') as tax_types_extended
+             bool_or(ad.percent is not null) filter (where ad.type = 'Discount' and ad.source_type is null) as staff_percent
         from invoice_item_adjustments ad
        where (ad.business_id, ad.invoice_item_id) in (select business_id, id from live)
        group by 1, 2),
-    item_rcp as (
+    tax_adj as (
+      select ad.business_id, ad.invoice_item_id, ad.id, ad.name,
+             ad.name || ' (' || rtrim(rtrim(cast(ad.percent as text), '0'), '.') || '%' || case when ad.inclusive then ' inclusive' else '' end || ')' as extended,
+             count(*) over (partition by ad.business_id, ad.invoice_item_id) as n
+        from invoice_item_adjustments ad
+       where ad.type = 'TaxAdjustment' and (ad.business_id, ad.invoice_item_id) in (select business_id, id from live)),
+    -- An item's taxes by name; an item with one needs no ordered aggregate (as item_rcp below).
+    item_tax as (
+      select business_id, invoice_item_id, min(name) as tax_types, min(extended) as tax_types_extended
+        from tax_adj where n = 1 group by 1, 2
+      union all
+      select business_id, invoice_item_id, string_agg(name, ', ' order by name, id) as tax_types,
+             string_agg(extended, ', ' order by name, id) as tax_types_extended
+        from tax_adj where n > 1 group by 1, 2),
+    rcp as (
       -- Recipients of the live items and of their parents (a signup fee's plan is its parent's).
-      select r.business_id, r.invoice_item_id,
-             string_agg(${fullName("rp")}, ', ' order by r.position, r.person_id) as names,
-             (array_agg(r.plan_id order by r.position, r.person_id) filter (where r.plan_id is not null))[1] as plan_id
+      select r.business_id, r.invoice_item_id, r.position, r.person_id, r.plan_id, ${fullName("rp")} as name,
+             count(*) over (partition by r.business_id, r.invoice_item_id) as n
         from invoice_item_recipients r
         join people rp on rp.business_id = r.business_id and rp.id = r.person_id
        where (r.business_id, r.invoice_item_id) in
              (select it.business_id, coalesce(it.parent_item_id, it.id) from invoice_items it
                where (it.business_id, it.id) in (select business_id, id from live)
-              union all select business_id, id from live)
-       group by 1, 2)`
+              union all select business_id, id from live)),
+    -- An item's recipients in order, and the first one's plan. Most items have one recipient,
+    -- and they need no ordered aggregate: DuckDB sorts each group of one (7 s against 1 s at
+    -- 2 million items).
+    item_rcp as (
+      select business_id, invoice_item_id, min(name) as names, min(plan_id) as plan_id
+        from rcp where n = 1 group by 1, 2
+      union all
+      select business_id, invoice_item_id, string_agg(name, ', ' order by position, person_id) as names,
+             (array_agg(plan_id order by position, person_id) filter (where plan_id is not null))[1] as plan_id
+        from rcp where n > 1 group by 1, 2)`
 
 /** `product_type` from the item's kind and its plan product's kind (see the catalog). */
 const productType = `case when it.kind = 'signup_fee' then 'signup_fee'
@@ -98,8 +117,8 @@ export const invoiceItemSelect = `
       case when ia.staff_percent is not null then case when ia.staff_percent then 'percent' else 'fixed' end
            when ia.coupons is not null then case when cpn.discount_percent is not null then 'percent' else 'fixed' end end as discount_type,
       coalesce(rc.names, prc.names) as recipient_names,
-      ia.tax_types,
-      ia.tax_types_extended,
+      itx.tax_types,
+      itx.tax_types_extended,
       -- No retail products yet, nor their options.
       null::text as retail_add_ons,
       null::text as retail_options`
@@ -109,6 +128,7 @@ export const invoiceItemJoins = `
     join plan_products pp on pp.business_id = it.business_id and pp.id = it.plan_product_id
     left join revenue_categories cat on cat.business_id = pp.business_id and cat.id = pp.revenue_category_id
     left join item_adj ia on ia.business_id = it.business_id and ia.invoice_item_id = it.id
+    left join item_tax itx on itx.business_id = it.business_id and itx.invoice_item_id = it.id
     left join item_rcp rc on rc.business_id = it.business_id and rc.invoice_item_id = it.id
     left join item_rcp prc on prc.business_id = it.business_id and prc.invoice_item_id = it.parent_item_id
     left join plans pl on pl.business_id = it.business_id and pl.id = coalesce(rc.plan_id, prc.plan_id)

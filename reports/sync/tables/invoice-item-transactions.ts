@@ -1,6 +1,6 @@
 import { invoiceItemColumns, invoiceItemCtes, invoiceItemJoins, invoiceItemSelect, itemShare, itemTaxShare } from "./invoice-item-parts.ts"
 import { invoiceHeaderColumns, invoiceHeaderSelect, invoiceJoins, invoiceMoneyCtes } from "./invoice-parts.ts"
-import { localTime } from "./types.ts"
+import { cardTypeLabel, localTime } from "./types.ts"
 
 import type { StoreTable } from "./types.ts"
 
@@ -37,8 +37,6 @@ export const PROCESSOR_NAME = "sandbox"
 
 export const invoiceItemTransactionsTable: StoreTable = {
   name: "invoice_item_transactions",
-  businessIdSql: "i.business_id",
-  rebuildWithHashJoins: true,
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...invoiceHeaderColumns,
@@ -87,7 +85,7 @@ export const invoiceItemTransactionsTable: StoreTable = {
                case when f.card_type in ('visa', 'master_card', 'american_express', 'discover') then f.card_type else 'other_credit_card' end
              end as card,
              case when tx.payment_type_id = 1 and f.id is not null then
-                    initcap(replace(f.card_type, '_', ' ')) || ' ' || f.last_four || ' ' || lpad(f.expire_month::text, 2, '0') || '/' || f.expire_year
+                    ${cardTypeLabel("f.card_type")} || ' ' || f.last_four || ' ' || lpad(f.expire_month::text, 2, '0') || '/' || f.expire_year
                   when tx.payment_type_id = 4 and f.id is not null then
                     nullif(concat_ws(' ', f.account_name, f.account_number_masked), '')
              end as method_detail

@@ -21,8 +21,6 @@ import type { StoreTable } from "./types.ts"
  */
 export const invoiceItemsTable: StoreTable = {
   name: "invoice_items",
-  businessIdSql: "i.business_id",
-  rebuildWithHashJoins: true,
   newestFirstBy: "closed_at",
   columns: [
     ["key", "VARCHAR NOT NULL"],

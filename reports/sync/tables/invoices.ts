@@ -40,8 +40,6 @@ export { REPORTED_INVOICE_STATES } from "./invoice-parts.ts"
 
 export const invoicesTable: StoreTable = {
   name: "invoices",
-  businessIdSql: "i.business_id",
-  rebuildWithHashJoins: true,
   newestFirstBy: "closed_at",
   columns: [
     ["key", "VARCHAR NOT NULL"],

@@ -12,7 +12,6 @@ const zone = "coalesce(o.time_zone, b.time_zone)"
 
 export const paysTable: StoreTable = {
   name: "pays",
-  businessIdSql: "y.business_id",
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...businessColumns,

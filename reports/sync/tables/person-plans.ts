@@ -1,8 +1,9 @@
 import { availableOnSql, onHoldOnSql, planTypeSql, punchesCountedSql, visitsLeftSql } from "./plans.ts"
-import { businessColumns, franchiseId, franchiseJoin, fullName, localTime, type StoreTable } from "./types.ts"
+import { businessColumns, franchiseId, franchiseJoin, fullName, localTime, type StoreTable, businessesToday } from "./types.ts"
 
 /** The business's calendar date at the sync (plan dates are such dates). */
-const today = "(now() at time zone b.time_zone)::date"
+/** The business's calendar date today (`businessesToday`, joined as `b`). */
+const today = "b.today"
 
 /** A local calendar date of an instant in the business's zone. */
 const localDate = (column: string) => `(${column} at time zone b.time_zone)::date`
@@ -22,7 +23,6 @@ const localDate = (column: string) => `(${column} at time zone b.time_zone)::dat
  */
 export const personPlansTable: StoreTable = {
   name: "person_plans",
-  businessIdSql: "pp.business_id",
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...businessColumns,
@@ -220,7 +220,7 @@ export const personPlansTable: StoreTable = {
       pr.terms_acceptance_required as term_acceptance_required,
       coalesce(tm.accepted_at is not null, false) as term_accepted
     from plan_people pp
-    join businesses b on b.id = pp.business_id
+    join ${businessesToday} b on b.id = pp.business_id
     ${franchiseJoin("b")}
     join plans pl on pl.business_id = pp.business_id and pl.id = pp.plan_id
     join people p on p.business_id = pp.business_id and p.id = pp.person_id
@@ -288,7 +288,8 @@ export const personPlansTable: StoreTable = {
       join invoice_items it on it.business_id = pl.business_id and it.id = s.item_id
       join invoices inv on inv.business_id = it.business_id and inv.id = it.invoice_id
       where inv.state not in ('cart', 'cart_hidden')
-      order by inv.invoice_date desc, inv.id desc limit 1) li on true
+      -- A renewal's invoice also names the plan among its recipients: read as autobilled.
+      order by inv.invoice_date desc, inv.id desc, s.autobill desc limit 1) li on true
     left join plan_products npr on npr.business_id = np.business_id and npr.id = np.plan_product_id
     left join revenue_categories nrc on nrc.business_id = npr.business_id and nrc.id = npr.revenue_category_id
     where ${where}`
