@@ -8,7 +8,7 @@ import { copyToFile, readCsv, removeFile } from "./copy.ts"
  * read (the mirrors): PostgreSQL only streams its rows out with COPY, which costs it little, and
  * the denormalizing joins run on DuckDB's vectorized engine, where they cost several times less
  * than in PostgreSQL's row-at-a-time executor (docs/decisions.md, Scaling). The mirrors live in
- * the build's in-memory database (spilling to the store's temporary folder), never in the store.
+ * a file of the build's own, removed when the store is built, never in the store.
  *
  * Only the tables the report tables read are mirrored, and of them only the columns whose names
  * the report tables' SQL mentions (a third of the bytes at 5 million enrollments), of plain
@@ -79,10 +79,8 @@ const duckType = (pgType: string): string | undefined => {
   return undefined
 }
 
-interface MirroredColumn {
-  readonly name: string
-  readonly type: string
-}
+/** A mirrored column: its name and DuckDB type. */
+type MirroredColumn = readonly [name: string, type: string]
 
 /**
  * The mirrored columns of each mirrored table, from PostgreSQL's catalog (in the sync's
@@ -102,7 +100,7 @@ const mirroredColumns = async (client: pg.Client, sql: string): Promise<Readonly
     const type = duckType(row.type)
     if (type === undefined || !words.has(row.column)) continue
     const list = columns.get(row.table) ?? []
-    list.push({ name: row.column, type })
+    list.push([row.column, type])
     columns.set(row.table, list)
   }
   const missing = MIRRORED_TABLES.filter((table) => !columns.has(table))
@@ -116,35 +114,31 @@ const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`
  * Copies every mirrored table into `connection`'s current database: each reader (connections
  * sharing the sync's snapshot) streams one table at a time into a CSV file, and DuckDB loads the
  * files in the order they are written, one at a time. `sql` is what will run on the mirrors.
- * Returns the milliseconds spent reading each table.
  */
 export const mirrorTables = async (
   readers: ReadonlyArray<pg.Client>,
   connection: DuckDBConnection,
   dir: string,
   sql: string
-): Promise<Record<string, number>> => {
+): Promise<void> => {
   const columns = await mirroredColumns(readers[0]!, sql)
   const queue = [...MIRRORED_TABLES]
-  const ms: Record<string, number> = {}
   const files: Array<string> = []
   let loading: Promise<unknown> = Promise.resolve()
   let failed = false
   const read = async (reader: pg.Client) => {
     for (let table = queue.shift(); table !== undefined && !failed; table = queue.shift()) {
-      const started = performance.now()
       const list = columns.get(table)!
       const file = path.join(dir, `mirror-${table}-${process.pid}.csv`)
       files.push(file)
       try {
-        await copyToFile(reader, `select ${list.map((c) => quoted(c.name)).join(", ")} from ${quoted(table)}`, file)
+        await copyToFile(reader, `select ${list.map(([name]) => quoted(name)).join(", ")} from ${quoted(table)}`, file)
       } catch (error) {
         failed = true
         throw error
       }
-      ms[table] = Math.round(performance.now() - started)
       loading = loading
-        .then(() => connection.run(`CREATE TABLE ${quoted(table)} AS ${readCsv(list.map((c) => [c.name, c.type] as const), file)}`))
+        .then(() => connection.run(`CREATE TABLE ${quoted(table)} AS ${readCsv(list, file)}`))
         .then(() => removeFile(file))
       loading.catch(() => (failed = true))
     }
@@ -160,5 +154,4 @@ export const mirrorTables = async (
   } finally {
     for (const file of files) removeFile(file)
   }
-  return ms
 }

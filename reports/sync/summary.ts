@@ -5,8 +5,11 @@ export interface SyncSummary {
   readonly generation: number
   /** Rows written per table (the changed rows for an incremental refresh). */
   readonly rows: Readonly<Record<string, number>>
-  /** A full rebuild only: milliseconds PostgreSQL took to stream each table's rows out. */
-  readonly read_ms?: Readonly<Record<string, number>>
+  /**
+   * A full rebuild only: milliseconds spent copying the base tables into DuckDB (`mirrors`) and
+   * building each store table there.
+   */
+  readonly build_ms?: Readonly<Record<string, number>>
   readonly synced_at: string
   readonly duration_ms: number
 }
