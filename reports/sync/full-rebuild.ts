@@ -9,8 +9,8 @@ import { createTableSql, type StoreTable } from "./tables/types.ts"
 import { createMonthlyMetricsSql } from "./monthly-metrics.ts"
 
 /**
- * The full rebuild: every table read in one snapshot, part by part, into a new generation file
- * that is checkpointed, closed, then published.
+ * The full rebuild: the base tables copied in one snapshot, every store table built from them
+ * into a new generation file that is checkpointed, closed, then published.
  */
 
 /**
@@ -67,6 +67,8 @@ export const fullRebuild = async (client: pg.Client, dir: string, connect: () =>
         const mirroring = performance.now()
         await mirrorTables([client, ...helpers], connection, dir, TABLES.map((table) => table.select("true")).join("\n"))
         buildMs.mirrors = Math.round(performance.now() - mirroring)
+        // The other readers are done with the snapshot (the sync's own keeps it to its end).
+        for (const helper of helpers.splice(0)) await helper.end().catch(() => {})
         for (const table of TABLES) {
           const started = performance.now()
           const inserted = await connection.run(`INSERT INTO store.${table.name} SELECT * FROM (${table.select("true")}) ORDER BY ${loadOrder(table)}`)
