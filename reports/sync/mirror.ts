@@ -10,9 +10,9 @@ import { copyToFile, readCsv, removeFile } from "./copy.ts"
  * than in PostgreSQL's row-at-a-time executor (docs/decisions.md, Scaling). The mirrors live in
  * a file of the build's own, removed when the store is built, never in the store.
  *
- * Only the tables the report tables read are mirrored, and of them only the columns whose names
- * the report tables' SQL mentions (a third of the bytes at 5 million enrollments), of plain
- * types: no token hashes, secrets or payloads ever leave PostgreSQL.
+ * Only the tables of this list that the report tables' SQL names are mirrored, and of them only
+ * the columns it names, of plain types: no token hashes, secrets or payloads ever leave
+ * PostgreSQL.
  */
 export const MIRRORED_TABLES = [
   "account_credit_entries",
@@ -20,12 +20,9 @@ export const MIRRORED_TABLES = [
   "bookings",
   "businesses",
   "coupons",
-  "custom_field_options",
   "custom_fields",
   "event_occurrence_staff_members",
   "event_occurrences",
-  "event_staff_members",
-  "events",
   "forms_of_payment",
   "invoice_item_adjustments",
   "invoice_item_recipients",
@@ -35,27 +32,20 @@ export const MIRRORED_TABLES = [
   "locations",
   "make_ups",
   "membership_billing_periods",
-  "pay_rate_tiers",
-  "pay_rates",
   "payments",
   "pays",
   "people",
-  "person_custom_field_selections",
-  "person_custom_field_values",
   "person_relationships",
   "plan_holds",
   "plan_people",
-  "plan_product_sales_taxes",
   "plan_products",
   "plan_terms",
   "plans",
   "punches",
   "refunds",
   "revenue_categories",
-  "sales_taxes",
   "service_categories",
   "services",
-  "staff_commission_rates",
   "staff_members",
   "visits",
   "waitlist_entries",
@@ -83,17 +73,18 @@ const duckType = (pgType: string): string | undefined => {
 type MirroredColumn = readonly [name: string, type: string]
 
 /**
- * The mirrored columns of each mirrored table, from PostgreSQL's catalog (in the sync's
- * snapshot): those named in `sql` as a word, which any column the SQL reads is.
+ * The mirrored tables and their columns, from PostgreSQL's catalog (in the sync's snapshot):
+ * those named in `sql` as a word, which any table or column the SQL reads is.
  */
 const mirroredColumns = async (client: pg.Client, sql: string): Promise<ReadonlyMap<string, ReadonlyArray<MirroredColumn>>> => {
   const words = new Set(sql.toLowerCase().match(/[a-z_][a-z0-9_]*/g))
+  const tables = MIRRORED_TABLES.filter((table) => words.has(table))
   const { rows } = await client.query<{ table: string; column: string; type: string }>(
     `select c.relname as table, a.attname as column, format_type(a.atttypid, a.atttypmod) as type
        from pg_attribute a join pg_class c on c.oid = a.attrelid
       where c.relnamespace = 'public'::regnamespace and c.relname = any($1) and a.attnum > 0 and not a.attisdropped
       order by c.relname, a.attnum`,
-    [MIRRORED_TABLES]
+    [tables]
   )
   const columns = new Map<string, Array<MirroredColumn>>()
   for (const row of rows) {
@@ -103,7 +94,7 @@ const mirroredColumns = async (client: pg.Client, sql: string): Promise<Readonly
     list.push([row.column, type])
     columns.set(row.table, list)
   }
-  const missing = MIRRORED_TABLES.filter((table) => !columns.has(table))
+  const missing = tables.filter((table) => !columns.has(table))
   if (missing.length > 0) throw new Error(`tables to mirror are missing from PostgreSQL: ${missing.join(", ")}`)
   return columns
 }
@@ -122,7 +113,7 @@ export const mirrorTables = async (
   sql: string
 ): Promise<void> => {
   const columns = await mirroredColumns(readers[0]!, sql)
-  const queue = [...MIRRORED_TABLES]
+  const queue = [...columns.keys()]
   const files: Array<string> = []
   let loading: Promise<unknown> = Promise.resolve()
   let failed = false
