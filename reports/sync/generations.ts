@@ -69,13 +69,17 @@ export const nextGeneration = (dir: string): number => {
  * open keeps reading it after deletion; the space is freed when it closes.) Leftovers of
  * interrupted syncs go too. Runs under the sync lock, so no other sync is writing here.
  */
+/** A full rebuild's mirror file (full-rebuild.ts), and its write-ahead log. */
+const MIRROR_FILE = /^mirror-\d+\.duckdb(\.wal)?$/
+
 export const removeOldGenerations = (dir: string, current: number) => {
   for (const name of fs.readdirSync(dir)) {
     const match = STORE_FILE.exec(name)
-    // Files above the current generation are leftovers of a sync that crashed before publishing.
+    // Files above the current generation, CSV files, mirrors and spill folders are leftovers of
+    // a sync that crashed before publishing (syncs of one folder never overlap: sync.ts).
     const stale = match
       ? Number(match[1]) < current - 1 || Number(match[1]) > current
-      : name.endsWith(".csv") || name.endsWith(".tmp")
-    if (stale) fs.rmSync(path.join(dir, name), { force: true })
+      : name.endsWith(".csv") || name.endsWith(".tmp") || MIRROR_FILE.test(name)
+    if (stale) fs.rmSync(path.join(dir, name), { force: true, recursive: true })
   }
 }
