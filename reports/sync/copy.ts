@@ -25,13 +25,6 @@ export const DUCKDB_OPTIONS = { autoinstall_known_extensions: "false", autoload_
  */
 export const SNAPSHOT_SETTINGS = "set local timezone = 'UTC'; set local work_mem = '256MB'"
 
-/**
- * The DuckDB session that builds the store's tables from the mirrors (full-rebuild.ts), set to
- * read as the same SQL reads on PostgreSQL: instants turned into dates in UTC, as the sync's
- * PostgreSQL session, and NULLs sorted last ascending and first descending.
- */
-export const BUILD_SETTINGS = "SET TimeZone = 'UTC'; SET default_null_order = 'nulls_last_on_asc_first_on_desc'"
-
 /** Runs `body` in one snapshot of PostgreSQL; returns its result and the snapshot's clock. */
 export const inSnapshot = async <A>(client: pg.Client, body: () => Promise<A>): Promise<{ result: A; at: string }> => {
   await client.query("begin isolation level repeatable read")

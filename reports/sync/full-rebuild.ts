@@ -1,6 +1,6 @@
 import * as path from "node:path"
 import type pg from "pg"
-import { BUILD_SETTINGS, inSnapshot, literal, OVERLAP_MS, removeFile, SNAPSHOT_SETTINGS, withDuckDB } from "./copy.ts"
+import { inSnapshot, literal, OVERLAP_MS, removeFile, SNAPSHOT_SETTINGS, withDuckDB } from "./copy.ts"
 import { mirrorTables } from "./mirror.ts"
 import { nextGeneration, publish, removeOldGenerations, storeFile } from "./generations.ts"
 import { STORE_ROWS, STORE_SCHEMA, TABLES } from "./store-tables.ts"
@@ -24,6 +24,13 @@ import { createMonthlyMetricsSql } from "./monthly-metrics.ts"
  * instants in UTC and sorts NULLs as PostgreSQL does.
  */
 const loadOrder = (table: StoreTable) => (table.newestFirstBy ? `business_id, ${table.newestFirstBy} DESC NULLS LAST` : "business_id")
+
+/**
+ * The DuckDB session that builds the store's tables, set to read as the same SQL reads on
+ * PostgreSQL: instants turned into dates in UTC, as the sync's PostgreSQL session, and NULLs
+ * sorted last ascending and first descending.
+ */
+const BUILD_SETTINGS = "SET TimeZone = 'UTC'; SET default_null_order = 'nulls_last_on_asc_first_on_desc'"
 
 /** PostgreSQL connections reading at once (the first is the sync's own). */
 const READERS = 2

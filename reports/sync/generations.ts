@@ -63,15 +63,15 @@ export const nextGeneration = (dir: string): number => {
   return highest + 1
 }
 
+/** A full rebuild's mirror file (full-rebuild.ts), and its write-ahead log. */
+const MIRROR_FILE = /^mirror-\d+\.duckdb(\.wal)?$/
+
 /**
  * Deletes generations older than the previous one. The previous one stays: a reader that read
  * `current.json` just before the switch may still be opening it. (A reader that has a file
  * open keeps reading it after deletion; the space is freed when it closes.) Leftovers of
  * interrupted syncs go too. Runs under the sync lock, so no other sync is writing here.
  */
-/** A full rebuild's mirror file (full-rebuild.ts), and its write-ahead log. */
-const MIRROR_FILE = /^mirror-\d+\.duckdb(\.wal)?$/
-
 export const removeOldGenerations = (dir: string, current: number) => {
   for (const name of fs.readdirSync(dir)) {
     const match = STORE_FILE.exec(name)

@@ -16,7 +16,6 @@ import { changedInvoicesSql, invoicesTable } from "./tables/invoices.ts"
 import { invoiceItemsTable } from "./tables/invoice-items.ts"
 import { invoiceItemTransactionsTable } from "./tables/invoice-item-transactions.ts"
 import { changedPaysSql, paysTable } from "./tables/pays.ts"
-import type { StoreTable } from "./tables/types.ts"
 import { metricsBusinessesTable, metricsStaffTable } from "./tables/business-facts.ts"
 import { refreshMonthlyMetricsSql } from "./monthly-metrics.ts"
 
@@ -83,7 +82,7 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         [invoices]: await copyToFile(client, invoicesTable.select(changedInvoice), csv[invoices]!),
         [items]: await copyToFile(client, invoiceItemsTable.select(changedInvoice), csv[items]!),
         [transactions]: await copyToFile(client, invoiceItemTransactionsTable.select(changedInvoice), csv[transactions]!),
-        invoiceScope: await copyToFile(client, "select business_id, id as invoice_id from report_changed_invoices", invoiceScopeCsv),
+        invoiceScope: await copyToFile(client, INVOICE_SCOPE_SQL, invoiceScopeCsv),
         [pays]: await copyToFile(client, paysTable.select("(y.business_id, y.id) in (select business_id, id from report_changed_pays)"), csv[pays]!)
       }
     })
@@ -100,8 +99,8 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
       for (const table of TABLES) {
         await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE fresh_${table.name} AS ${readCsv(table.columns, csv[table.name]!)}`)
       }
-      await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE person_plans_scope AS ${readCsv(personPlansScopeTable.columns, scopeCsv)}`)
-      await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE invoice_scope AS ${readCsv(invoiceScopeTable.columns, invoiceScopeCsv)}`)
+      await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE person_plans_scope AS ${readCsv(PERSON_PLANS_SCOPE_COLUMNS, scopeCsv)}`)
+      await connection.run(`CREATE ${temporary ? "TEMPORARY " : ""}TABLE invoice_scope AS ${readCsv(INVOICE_SCOPE_COLUMNS, invoiceScopeCsv)}`)
     }
 
     // Compare with the store first: most minutes change nothing, and then no copy is made.
@@ -212,16 +211,9 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
 /** The tables whose refreshed rows tell a business's monthly metrics may have changed. */
 const REFRESHED_BY_KEY = ["clients", "event_occurrences", "event_occurrence_staff_members", "enrollments", "person_plans", "invoices"]
 
-/** The CSV shape of person_plans' refresh scope (personPlansScopeSql). */
-const personPlansScopeTable: StoreTable = {
-  name: "person_plans_scope",
-  columns: [["business_id", "BIGINT"], ["plan_id", "BIGINT"], ["person_id", "BIGINT"]],
-  select: () => personPlansScopeSql
-}
+/** The CSV columns of person_plans' refresh scope (personPlansScopeSql). */
+const PERSON_PLANS_SCOPE_COLUMNS = [["business_id", "BIGINT"], ["plan_id", "BIGINT"], ["person_id", "BIGINT"]] as const
 
-/** The CSV shape of the invoice tables' refresh scope (the changed invoices). */
-const invoiceScopeTable: StoreTable = {
-  name: "invoice_scope",
-  columns: [["business_id", "BIGINT"], ["invoice_id", "BIGINT"]],
-  select: () => "select business_id, id as invoice_id from report_changed_invoices"
-}
+/** The invoice tables' refresh scope (the changed invoices), and its CSV columns. */
+const INVOICE_SCOPE_SQL = "select business_id, id as invoice_id from report_changed_invoices"
+const INVOICE_SCOPE_COLUMNS = [["business_id", "BIGINT"], ["invoice_id", "BIGINT"]] as const

@@ -13,8 +13,11 @@ import { fullName } from "./types.ts"
  * live items are ordered by id; item k gets round(A × E_1..k / E) − round(A × E_1..k−1 / E),
  * where E_1..k is the running sum of the items' expected amounts and E their sum (the invoice's
  * expected amount). The shares telescope, so an invoice's items always add up to A exactly, and
- * each share is within a cent of the exact ratio. Rounding is PostgreSQL's round(numeric), half
- * away from zero, as the invoice-level splits. An invoice expected at 0 gives the whole amount
+ * each share is within a cent of the exact ratio. Rounding is half away from zero, as the
+ * invoice-level splits: PostgreSQL's round(numeric) in a refresh; in a rebuild DuckDB divides in
+ * doubles, which round to the same cents while A × E_1..k stays below 2^52 (amounts under about
+ * $670,000 an invoice; the tie and its nearest neighbours are then told apart exactly). An
+ * invoice expected at 0 gives the whole amount
  * to its last item (the ratio is undefined; the sum still holds).
  *
  * Tax shares use the same rule weighted by the items' tax (E_1..k replaced by the running sum of

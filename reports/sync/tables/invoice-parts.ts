@@ -164,7 +164,8 @@ export const invoiceCountSelect = `
 
 /**
  * The invoice-level tax share of an amount (the spec's ratio rule): round(amount × expected tax /
- * expected), half away from zero; revenue is the amount less it, so the two always add up.
+ * expected), half away from zero (on both engines: see invoice-item-parts.ts); revenue is the
+ * amount less it, so the two always add up.
  */
 export const invoiceTaxShare = (amount: string) =>
   `case when i.total_cents = 0 then 0::bigint
