@@ -9,12 +9,13 @@ import {
 } from "@duckdb/node-api"
 import { Schema } from "effect"
 import type { CatalogContext, WireType } from "./catalog/types.ts"
-import type { CompiledQuery, CompiledSql } from "./compile.ts"
+import type { CompiledQuery } from "./compile.ts"
 import type { NormalizedQuery, ResponseField } from "./normalize.ts"
 import { type QueryProblem, problem } from "./problems.ts"
+import type { StoreConnection } from "./store.ts"
 
 /**
- * Runs a compiled query on a DuckDB connection (prepared statements, named parameters) and
+ * Runs a compiled query on a store connection (prepared statements, named parameters) and
  * turns the rows into the spec's wire types: booleans `t`/`f`, currency and integers as
  * numbers, dates `YYYY-MM-DD`, datetimes ISO 8601 with the row's offset, times `HH:MM:SS`,
  * ranges as two-element arrays.
@@ -36,25 +37,14 @@ export type RunResult =
   | { readonly _tag: "Ok"; readonly page: QueryPage }
   | { readonly _tag: "Invalid"; readonly problems: ReadonlyArray<QueryProblem> }
 
-export const execute = async (connection: DuckDBConnection, statement: CompiledSql): Promise<ReadonlyArray<ReadonlyArray<DuckDBValue>>> => {
-  const prepared = await connection.prepare(statement.sql)
-  try {
-    prepared.bind({ ...statement.params })
-    const reader = await prepared.runAndReadAll()
-    return reader.getRows()
-  } finally {
-    prepared.destroySync()
-  }
-}
-
-export const runQuery = async (connection: DuckDBConnection, query: NormalizedQuery, compiled: CompiledQuery): Promise<RunResult> => {
+export const runQuery = async (connection: StoreConnection, query: NormalizedQuery, compiled: CompiledQuery): Promise<RunResult> => {
   const started = performance.now()
-  const raw = await execute(connection, compiled.page)
+  const raw = await connection.execute(compiled.page)
   if (raw.length === 0 && compiled.anchorExists) {
-    const [[n] = []] = await execute(connection, compiled.anchorExists)
+    const [[n] = []] = await connection.execute(compiled.anchorExists)
     if (Number(n ?? 0) === 0) return { _tag: "Invalid", problems: [problem("report_starting_after_unknown")] }
   }
-  const totalCount = compiled.count ? Number((await execute(connection, compiled.count))[0]?.[0] ?? 0) : undefined
+  const totalCount = compiled.count ? Number((await connection.execute(compiled.count))[0]?.[0] ?? 0) : undefined
   const duration = (performance.now() - started) / 1000
 
   const hasMore = raw.length > query.limit

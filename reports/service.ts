@@ -40,7 +40,7 @@ export const queryReport = Effect.fn("Reports.query")(function* (resource: strin
       const { readCustomFields, runQuery } = await import("./run.ts")
       // Only a resource with logical fields (clients' custom_fields) needs the definitions.
       const context: CatalogContext = {
-        customFields: catalog.logical.size > 0 ? await readCustomFields(connection, scope.businessIds) : [],
+        customFields: catalog.logical.size > 0 ? await readCustomFields(connection.connection, scope.businessIds) : [],
         franchiseHolding: scope.franchiseHolding
       }
       const normalized = normalize(attributes, catalog, context)

@@ -1,9 +1,10 @@
 // DuckDB (≈ 30 MiB resident once loaded) is imported when a store is first opened, not with the
 // module: most processes that load this code never open one (an API process without reports).
-import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
+import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBValue } from "@duckdb/node-api"
 import { Context, Data, Effect, Layer } from "effect"
 import * as path from "node:path"
 import { AppConfig, type AppConfigShape } from "../src/platform/config.ts"
+import type { CompiledSql } from "./compile.ts"
 import { type CurrentGeneration, readCurrent } from "./sync/generations.ts"
 import { DUCKDB_OPTIONS, STORE_SCHEMA } from "./sync/sync.ts"
 
@@ -13,13 +14,17 @@ import { DUCKDB_OPTIONS, STORE_SCHEMA } from "./sync/sync.ts"
  * the old instance closes once its last query ends, so a switch never interrupts a query
  * and a query never sees a half-built store. Readers never write, so any number of server
  * processes can read while the worker builds the next generation in another file.
+ *
+ * Connections are kept between queries (a few idle per generation), each with the statements
+ * it prepared: the catalog compiles the same SQL text for the same question (values are
+ * parameters), and a new connection plus a new plan cost about 1 ms, as much as a page query.
  */
 
 export class ReportStoreUnavailable extends Data.TaggedError("ReportStoreUnavailable")<{}> {}
 
 export interface ReportStoreShape {
   /** Runs `use` on a connection to the current generation (fails when none has been built yet). */
-  readonly read: <A>(use: (connection: DuckDBConnection) => Promise<A>) => Effect.Effect<A, ReportStoreUnavailable>
+  readonly read: <A>(use: (connection: StoreConnection) => Promise<A>) => Effect.Effect<A, ReportStoreUnavailable>
   readonly dir: string
 }
 
@@ -38,11 +43,11 @@ export class ReportStore extends Context.Service<ReportStore, ReportStoreShape>(
               open === undefined
                 ? Effect.fail(new ReportStoreUnavailable())
                 : Effect.tryPromise(async () => {
-                    const connection = await open.instance.connect()
+                    const connection = await store.connect(open)
                     try {
                       return await use(connection)
                     } finally {
-                      connection.closeSync()
+                      store.putBack(open, connection)
                     }
                   }).pipe(Effect.ensuring(Effect.sync(() => store.release(open))), Effect.orDie)
           )
@@ -59,10 +64,64 @@ export const reportsDir = (config: AppConfigShape) => path.join(config.dataDir, 
  */
 const READER_OPTIONS = { ...DUCKDB_OPTIONS, access_mode: "READ_ONLY", enable_external_access: "false" } as const
 
+/** Statements a connection keeps prepared (the least recently used is dropped beyond it). */
+const STATEMENTS_KEPT = 64
+/** Connections a generation keeps for the next queries; more are closed as their queries end. */
+const IDLE_CONNECTIONS_KEPT = 4
+
+/**
+ * A connection to a store, with the statements it prepared, by SQL text. With `kept` 0 every
+ * statement is prepared for one run and dropped (a one-off query, the benchmark's raw side).
+ * One query at a time: the store hands a connection to one reader until it is put back.
+ */
+export class StoreConnection {
+  readonly connection: DuckDBConnection
+  private readonly kept: number
+  private readonly prepared = new Map<string, DuckDBPreparedStatement>()
+  constructor(connection: DuckDBConnection, kept: number = STATEMENTS_KEPT) {
+    this.connection = connection
+    this.kept = kept
+  }
+
+  /** Runs a compiled statement (named parameters) and returns its rows. */
+  async execute(statement: CompiledSql): Promise<ReadonlyArray<ReadonlyArray<DuckDBValue>>> {
+    const cached = this.prepared.get(statement.sql)
+    // Taken out while it runs, put back last: the map's order is the order of use.
+    this.prepared.delete(statement.sql)
+    const prepared = cached ?? (await this.connection.prepare(statement.sql))
+    let keep = false
+    try {
+      prepared.bind({ ...statement.params })
+      const rows = (await prepared.runAndReadAll()).getRows()
+      keep = this.kept > 0
+      return rows
+    } finally {
+      if (keep) this.keep(statement.sql, prepared)
+      else prepared.destroySync()
+    }
+  }
+
+  private keep(sql: string, prepared: DuckDBPreparedStatement) {
+    this.prepared.set(sql, prepared)
+    if (this.prepared.size <= this.kept) return
+    const [oldest, statement] = this.prepared.entries().next().value!
+    this.prepared.delete(oldest)
+    statement.destroySync()
+  }
+
+  close() {
+    for (const statement of this.prepared.values()) statement.destroySync()
+    this.prepared.clear()
+    this.connection.closeSync()
+  }
+}
+
 interface OpenGeneration {
   readonly generation: number
   readonly file: string
   readonly instance: DuckDBInstance
+  /** Connections no query uses now, ready for the next. */
+  readonly idle: Array<StoreConnection>
   active: number
   retired: boolean
 }
@@ -72,8 +131,12 @@ export const makeReader = (dir: string) => {
   // Opening a generation is serialized: concurrent queries after a switch share one instance.
   let switching: Promise<void> = Promise.resolve()
 
+  const closeIdle = (open: OpenGeneration) => {
+    for (const connection of open.idle.splice(0)) connection.close()
+  }
   const retire = (open: OpenGeneration) => {
     open.retired = true
+    closeIdle(open)
     if (open.active === 0) open.instance.closeSync()
   }
 
@@ -83,7 +146,7 @@ export const makeReader = (dir: string) => {
       const { DuckDBInstance } = await import("@duckdb/node-api")
       const instance = await DuckDBInstance.create(path.join(dir, pointer.file), READER_OPTIONS)
       const previous = current
-      current = { generation: pointer.generation, file: pointer.file, instance, active: 0, retired: false }
+      current = { generation: pointer.generation, file: pointer.file, instance, idle: [], active: 0, retired: false }
       if (previous) retire(previous)
     })
     return switching
@@ -111,6 +174,14 @@ export const makeReader = (dir: string) => {
         }
       }
       return undefined
+    },
+    /** A connection to an acquired generation: one kept from an earlier query, else a new one. */
+    connect: async (open: OpenGeneration): Promise<StoreConnection> =>
+      open.idle.pop() ?? new StoreConnection(await open.instance.connect()),
+    /** Gives a connection back once its query ended (kept for the next, unless the generation is retired). */
+    putBack: (open: OpenGeneration, connection: StoreConnection) => {
+      if (open.retired || open.idle.length >= IDLE_CONNECTIONS_KEPT) connection.close()
+      else open.idle.push(connection)
     },
     release: (open: OpenGeneration) => {
       open.active -= 1

@@ -6,6 +6,7 @@ import { type CompileOptions, compile } from "../../reports/compile.ts"
 import { QueryAttributes } from "../../reports/grammar.ts"
 import { normalize } from "../../reports/normalize.ts"
 import { runQuery } from "../../reports/run.ts"
+import { StoreConnection } from "../../reports/store.ts"
 import { DUCKDB_OPTIONS } from "../../reports/sync/sync.ts"
 import { clientsTable, customFieldsTable } from "../../reports/sync/tables/clients.ts"
 import { createTableSql, type StoreTable } from "../../reports/sync/tables/types.ts"
@@ -121,7 +122,7 @@ export const runReport = async (
   const normalized = normalize(decodeAttributes(attributes), options.catalog ?? clientsCatalog, options.context ?? NO_CUSTOM_FIELDS)
   if (normalized._tag === "Invalid") return { errors: normalized.problems.map((p) => t("en", p.key, p.params)) } as const
   const compiled = compile(normalized.query, { scope: options.scope ?? [1], now: options.now ?? NOW })
-  const result = await runQuery(connection, normalized.query, compiled)
+  const result = await runQuery(new StoreConnection(connection, 0), normalized.query, compiled)
   if (result._tag === "Invalid") return { errors: result.problems.map((p) => t("en", p.key, p.params)) } as const
   return { page: result.page, compiled } as const
 }

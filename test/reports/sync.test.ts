@@ -2,7 +2,7 @@ import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeReader } from "../../reports/store.ts"
+import { StoreConnection, makeReader } from "../../reports/store.ts"
 import { readCurrent } from "../../reports/sync/generations.ts"
 import { DUCKDB_OPTIONS, syncReports } from "../../reports/sync/sync.ts"
 import { createPlan, createPlanProduct } from "../support/billing-factories.ts"
@@ -242,6 +242,58 @@ describe("readers", () => {
     reader.release(first!)
     reader.release(second!)
     reader.close()
+  })
+
+  it("keep a connection and its prepared statements between queries, and close them once their generation is replaced", async () => {
+    const reader = makeReader(dir)
+    const countOf = { sql: "SELECT count(*) FROM clients WHERE business_id = CAST($business AS BIGINT)", params: { business: business.id } }
+    const first = (await reader.acquire())!
+    const connection = await reader.connect(first)
+    expect(Number((await connection.execute(countOf))[0]![0])).toBe(3)
+    reader.putBack(first, connection)
+    reader.release(first)
+
+    // The next query gets the same connection, and the statement it kept takes new values.
+    const again = (await reader.acquire())!
+    const kept = await reader.connect(again)
+    expect(kept).toBe(connection)
+    expect(Number((await kept.execute({ ...countOf, params: { business: -1 } }))[0]![0])).toBe(0)
+    reader.putBack(again, kept)
+    reader.release(again)
+
+    await database.pool.query(`update people set last_name = 'Lovelace', updated_at = now() where business_id = $1 and id = $2`, [
+      business.id,
+      ada.personId
+    ])
+    await sync("incremental")
+    const next = (await reader.acquire())!
+    expect(next.file).not.toBe(first.file)
+    const fresh = await reader.connect(next)
+    expect(fresh).not.toBe(connection)
+    expect(Number((await fresh.execute(countOf))[0]![0])).toBe(3)
+    // The old generation's idle connection was closed with it.
+    await expect(connection.execute(countOf)).rejects.toThrow()
+    reader.putBack(next, fresh)
+    reader.release(next)
+    reader.close()
+  })
+
+  it("drop the least recently used statement beyond what a connection keeps, and answer each with its own values", async () => {
+    const instance = await DuckDBInstance.create(":memory:", DUCKDB_OPTIONS)
+    const connection = new StoreConnection(await instance.connect(), 1)
+    try {
+      const plus = (n: number) => ({ sql: "SELECT CAST($n AS BIGINT) + 1", params: { n } })
+      const times = (n: number) => ({ sql: "SELECT CAST($n AS BIGINT) * 10", params: { n } })
+      expect(Number((await connection.execute(plus(1)))[0]![0])).toBe(2)
+      expect(Number((await connection.execute(times(2)))[0]![0])).toBe(20)
+      expect(Number((await connection.execute(plus(5)))[0]![0])).toBe(6)
+      // A statement that fails is dropped; the connection answers the next one.
+      await expect(connection.execute({ sql: "SELECT CAST($n AS BIGINT)", params: { n: "not a number" } })).rejects.toThrow()
+      expect(Number((await connection.execute(times(3)))[0]![0])).toBe(30)
+    } finally {
+      connection.close()
+      instance.closeSync()
+    }
   })
 
   it("have nothing to read before the first sync", async () => {
