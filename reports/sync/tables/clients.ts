@@ -86,9 +86,9 @@ export const clientsTable: StoreTable = {
     -- once per plan and holder (\`offset 0\` keeps the planner from copying them into each use).
     pp as (
       select r.business_id, r.person_id,
-             string_agg(r.name, ', ' order by r.name, r.id) filter (where r.available) as names,
-             string_agg(distinct r.type, ', ' order by r.type) filter (where r.available) as types,
-             string_agg(distinct r.revenue_category, ', ' order by r.revenue_category) filter (where r.available) as revenue_categories,
+             string_agg(r.name, ', ' order by r.name collate "C", r.id) filter (where r.available) as names,
+             string_agg(distinct r.type collate "C", ', ' order by r.type collate "C") filter (where r.available) as types,
+             string_agg(distinct r.revenue_category collate "C", ', ' order by r.revenue_category collate "C") filter (where r.available) as revenue_categories,
              bool_or(r.available and r.consider_member) as membership,
              bool_or(r.current and r.on_hold) as on_hold,
              min(r.end_date) filter (where r.available) as next_end,
@@ -184,9 +184,9 @@ export const clientsTable: StoreTable = {
     left join locations l on l.business_id = p.business_id and l.id = p.location_id
     -- Account managers: the providers (parents, guardians) who act for this person.
     left join lateral (
-      select string_agg(m.email::text, ', ' order by m.last_name, m.first_name, m.id) as emails,
-             string_agg(${fullName("m")}, ', ' order by m.last_name, m.first_name, m.id) as names,
-             string_agg(m.phone, ', ' order by m.last_name, m.first_name, m.id) as phones,
+      select string_agg(m.email::text, ', ' order by m.last_name collate "C", m.first_name collate "C", m.id) as emails,
+             string_agg(${fullName("m")}, ', ' order by m.last_name collate "C", m.first_name collate "C", m.id) as names,
+             string_agg(m.phone, ', ' order by m.last_name collate "C", m.first_name collate "C", m.id) as phones,
              (array_agg(m.email::text order by r.created_at, m.id))[1] as first_email,
              (array_agg(${fullName("m")} order by r.created_at, m.id))[1] as first_name
       from person_relationships r
@@ -194,7 +194,7 @@ export const clientsTable: StoreTable = {
       where r.business_id = p.business_id and r.dependent_id = p.id
     ) managers on true
     left join lateral (
-      select string_agg(${fullName("d")}, ', ' order by d.last_name, d.first_name, d.id) as names
+      select string_agg(${fullName("d")}, ', ' order by d.last_name collate "C", d.first_name collate "C", d.id) as names
       from person_relationships r
       join people d on d.business_id = r.business_id and d.id = r.dependent_id
       where r.business_id = p.business_id and r.provider_id = p.id

@@ -71,7 +71,7 @@ const payable = (rows: "sel_v" | "sel_w", which: string) => `(
         join plan_people app on app.business_id = e.business_id and app.person_id = e.person_id
         join plans ap on ap.business_id = app.business_id and ap.id = app.plan_id
         where ${currentOnSql("ap", "e.on_date")})
-      select e.business_id, e.id, string_agg(ap.name, ', ' order by ap.name, ap.id) as names
+      select e.business_id, e.id, string_agg(ap.name, ', ' order by ap.name collate "C", ap.id) as names
       from current_pairs e
       join plans ap on ap.business_id = e.business_id and ap.id = e.plan_id
       where ${availableOnSql("ap", "e.person_id", "e.on_date")}
@@ -156,9 +156,9 @@ export const enrollmentsTable: StoreTable = {
     -- The account managers (providers) of each dependent, once.
     mgr as (
       select r.business_id, r.dependent_id,
-             string_agg(m.email::text, ', ' order by m.last_name, m.first_name, m.id) as emails,
-             string_agg(${fullName("m")}, ', ' order by m.last_name, m.first_name, m.id) as names,
-             string_agg(m.phone, ', ' order by m.last_name, m.first_name, m.id) as phones
+             string_agg(m.email::text, ', ' order by m.last_name collate "C", m.first_name collate "C", m.id) as emails,
+             string_agg(${fullName("m")}, ', ' order by m.last_name collate "C", m.first_name collate "C", m.id) as names,
+             string_agg(m.phone, ', ' order by m.last_name collate "C", m.first_name collate "C", m.id) as phones
       from person_relationships r
       join people m on m.business_id = r.business_id and m.id = r.provider_id
       group by 1, 2),

@@ -55,8 +55,8 @@ export const invoiceItemCtes = `
       select business_id, invoice_item_id, min(name) as tax_types, min(extended) as tax_types_extended
         from tax_adj where n = 1 group by 1, 2
       union all
-      select business_id, invoice_item_id, string_agg(name, ', ' order by name, id) as tax_types,
-             string_agg(extended, ', ' order by name, id) as tax_types_extended
+      select business_id, invoice_item_id, string_agg(name, ', ' order by name collate "C", id) as tax_types,
+             string_agg(extended, ', ' order by name collate "C", id) as tax_types_extended
         from tax_adj where n > 1 group by 1, 2),
     rcp as (
       -- Recipients of the live items and of their parents (a signup fee's plan is its parent's).

@@ -67,7 +67,7 @@ export const paysTable: StoreTable = {
       ${localTime("y.reviewed_at", zone)} as local_reviewed_at,
       y.reviewed_by_staff_member_id as pay_reviewed_by_id,
       ${fullName("rp")} as pay_reviewed_by_name,
-      (select string_agg(distinct rc.name, ', ' order by rc.name)
+      (select string_agg(distinct rc.name collate "C", ', ' order by rc.name collate "C")
          from invoice_items it
          join plan_products pp on pp.business_id = it.business_id and pp.id = it.plan_product_id
          join revenue_categories rc on rc.business_id = pp.business_id and rc.id = pp.revenue_category_id

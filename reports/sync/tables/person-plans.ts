@@ -238,9 +238,9 @@ export const personPlansTable: StoreTable = {
              ${punchesCountedSql("pl", "pp.person_id", today)}::bigint as used
       offset 0) st
     left join lateral (
-      select string_agg(m.email::text, ', ' order by m.last_name, m.first_name, m.id) as emails,
-             string_agg(${fullName("m")}, ', ' order by m.last_name, m.first_name, m.id) as names,
-             string_agg(m.phone, ', ' order by m.last_name, m.first_name, m.id) as phones
+      select string_agg(m.email::text, ', ' order by m.last_name collate "C", m.first_name collate "C", m.id) as emails,
+             string_agg(${fullName("m")}, ', ' order by m.last_name collate "C", m.first_name collate "C", m.id) as names,
+             string_agg(m.phone, ', ' order by m.last_name collate "C", m.first_name collate "C", m.id) as phones
       from person_relationships r
       join people m on m.business_id = r.business_id and m.id = r.provider_id
       where r.business_id = pp.business_id and r.dependent_id = pp.person_id) mgr on true

@@ -11,7 +11,9 @@
  * written in the SQL both share (DuckDB has no initcap or trim_scale; `/` on integers divides
  * exactly there), and the tests check that a refresh right after a rebuild finds every row
  * equal. Instants are selected as they are: both sessions run in UTC, so PostgreSQL writes
- * `2024-06-05 00:00:00+00`, which DuckDB reads as TIMESTAMPTZ.
+ * `2024-06-05 00:00:00+00`, which DuckDB reads as TIMESTAMPTZ. Text that orders a list (names
+ * in `string_agg`) is ordered `collate "C"`, by bytes: DuckDB's order, whatever collation the
+ * PostgreSQL database has (en_US would put "adam" before "Zed" on the refresh's path only).
  */
 
 export interface StoreTable {
