@@ -1,5 +1,10 @@
+import { DuckDBInstance } from "@duckdb/node-api"
 import { Effect } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DUCKDB_OPTIONS, syncReports } from "../../reports/sync/sync.ts"
+import { readCurrent } from "../../reports/sync/generations.ts"
 import { chargePeriod, billDueMemberships } from "../../src/billing-runs/service.ts"
 import { PaymentGateway } from "../../src/platform/payments/gateway.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
@@ -20,6 +25,8 @@ let membership: number
 let goodCard: number
 let decliningCard: number
 let planId: number
+let saleId: number
+const reportsDir = path.resolve(`.data/test/autobill-reports-${process.pid}`)
 
 const desk = (method: string, path: string, body?: unknown) =>
   s.server.request(method, `/api/v2/desk${path}`, { token: s.owner.token, ...(body === undefined ? {} : { body }) })
@@ -67,7 +74,10 @@ beforeAll(async () => {
   decliningCard = await vault(s.cleo.personId, "4000000000000341")
 }, 180_000)
 
-afterAll(async () => s?.server.close())
+afterAll(async () => {
+  await s?.server.close()
+  fs.rmSync(reportsDir, { recursive: true, force: true })
+})
 
 describe("automatic membership billing", () => {
   it("sells the membership through an invoice paid with the vaulted card; nothing is due yet", async () => {
@@ -75,6 +85,7 @@ describe("automatic membership billing", () => {
     const created = await desk("POST", "/invoices", { invoice: { payer_id: s.cleo.personId, plan_products: [{ id: membership }] } })
     expect(created.status, created.text).toBe(201)
     const sale = created.json.invoices[0]
+    saleId = sale.id
     const paid = await desk("POST", `/invoices/${sale.id}/payments`, { payment: { payment_method: "creditcard", amount_cents: sale.total_cents, form_of_payment_id: goodCard } })
     expect(paid.status, paid.text).toBe(201)
     expect((await invoice(sale.id)).state).toBe("closed")
@@ -180,5 +191,29 @@ describe("automatic membership billing", () => {
     expect(new Set(all.map((p) => p.invoice_id)).size).toBe(3)
     for (const p of all) expect((await invoice(p.invoice_id)).state).toBe("closed")
     expect(await cleoMemberships()).toBe(1)
+  })
+
+  it("reports the renewals' charges as autopay, and the sale the desk was paid for as not", async () => {
+    await syncReports({ databaseUrl: s.server.databaseUrl, dir: reportsDir, mode: "full" })
+    const instance = await DuckDBInstance.create(path.join(reportsDir, readCurrent(reportsDir)!.file), { ...DUCKDB_OPTIONS, access_mode: "READ_ONLY" })
+    try {
+      const connection = await instance.connect()
+      const reader = await connection.runAndReadAll(
+        `SELECT DISTINCT CAST(invoice_id AS INTEGER) AS invoice_id, transaction_state, transaction_autopay
+         FROM invoice_item_transactions WHERE business_id = ${s.business.id} AND transaction_type = 'payment' ORDER BY 1, 2`
+      )
+      connection.closeSync()
+      const renewals = (await periods()).map((p) => p.invoice_id)
+      expect(reader.getRowObjectsJS()).toEqual([
+        { invoice_id: saleId, transaction_state: "settled", transaction_autopay: false },
+        { invoice_id: renewals[0], transaction_state: "settled", transaction_autopay: true },
+        // The declined charge was the billing run's too.
+        { invoice_id: renewals[1], transaction_state: "failed", transaction_autopay: true },
+        { invoice_id: renewals[1], transaction_state: "settled", transaction_autopay: true },
+        { invoice_id: renewals[2], transaction_state: "settled", transaction_autopay: true }
+      ])
+    } finally {
+      instance.closeSync()
+    }
   })
 })
