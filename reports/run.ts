@@ -37,9 +37,25 @@ export type RunResult =
   | { readonly _tag: "Ok"; readonly page: QueryPage }
   | { readonly _tag: "Invalid"; readonly problems: ReadonlyArray<QueryProblem> }
 
+/**
+ * The page's rows (limit + 1 at most): a first page sorted newest first is read from the
+ * scope's newest rows when they fill it (compile.ts, `newestFirst`), else from all rows.
+ */
+export const readPage = async (connection: StoreConnection, query: NormalizedQuery, compiled: CompiledQuery) => {
+  if (compiled.newestFirst) {
+    const bound = await connection.remember(compiled.newestFirst.bound)
+    if (bound !== null) {
+      const { sql, params } = compiled.newestFirst.page
+      const rows = await connection.execute({ sql, params: { ...params, bound } })
+      if (rows.length > query.limit) return rows
+    }
+  }
+  return connection.execute(compiled.page)
+}
+
 export const runQuery = async (connection: StoreConnection, query: NormalizedQuery, compiled: CompiledQuery): Promise<RunResult> => {
   const started = performance.now()
-  const raw = await connection.execute(compiled.page)
+  const raw = await readPage(connection, query, compiled)
   if (raw.length === 0 && compiled.anchorExists) {
     const [[n] = []] = await connection.execute(compiled.anchorExists)
     if (Number(n ?? 0) === 0) return { _tag: "Invalid", problems: [problem("report_starting_after_unknown")] }

@@ -70,6 +70,12 @@ export interface ResourceCatalog {
   readonly keyOrder: ReadonlyArray<string>
   /** IANA zone of a row, used to write its datetimes with their offset. */
   readonly timeZoneSql: string
+  /**
+   * The datetime column each business's rows are stored newest first by (the sync's
+   * `newestFirstBy`): a first page sorted by it, descending, is first read from the
+   * business's newest rows only (compile.ts, `newestFirst`).
+   */
+  readonly newestFirstSql?: string
   readonly detail: ReadonlyMap<string, ColumnDef>
   readonly summary: ReadonlyMap<string, SummaryDef>
   readonly groupings: ReadonlyMap<string, ColumnDef>

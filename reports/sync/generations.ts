@@ -46,6 +46,26 @@ export const readCurrent = (dir: string): CurrentGeneration | undefined => {
   return Option.getOrUndefined(decodeCurrent(text))
 }
 
+/**
+ * `readCurrent` for a reader that asks on every query: the pointer is read and decoded again
+ * only when its file changed (publishing renames a new file over it, so its inode changes).
+ */
+export const makeCurrentReader = (dir: string) => {
+  const file = path.join(dir, POINTER)
+  let seen: { readonly ino: number; readonly mtimeMs: number; readonly size: number } | undefined
+  let current: CurrentGeneration | undefined
+  return (): CurrentGeneration | undefined => {
+    const stat = fs.statSync(file, { throwIfNoEntry: false })
+    if (stat === undefined) {
+      seen = undefined
+      return (current = undefined)
+    }
+    if (seen && seen.ino === stat.ino && seen.mtimeMs === stat.mtimeMs && seen.size === stat.size) return current
+    seen = { ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size }
+    return (current = readCurrent(dir))
+  }
+}
+
 /** Publishes a finished generation: readers switch to it on their next query. */
 export const publish = (dir: string, current: CurrentGeneration) => {
   const temporary = path.join(dir, `${POINTER}.${process.pid}.tmp`)
