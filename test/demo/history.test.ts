@@ -374,6 +374,17 @@ describe("the demo's history", () => {
   })
 
   it("fills every schedule report with visits after a sync", async () => {
+    // The demo's days are fixed by the test clock (November 2026), but the store counts future
+    // visits against the database's own clock: one registered session moves to tomorrow.
+    await server.pool.query(
+      `update event_occurrences o set start_at = now() + interval '1 day', end_at = now() + interval '1 day' + (o.end_at - o.start_at)
+       where o.business_id = $1 and o.id = (
+         select v.event_occurrence_id from visits v
+         where v.business_id = $1 and v.state = 'registered'
+           and exists (select 1 from visits c where c.business_id = v.business_id and c.person_id = v.person_id and c.state = 'completed')
+         order by v.id limit 1)`,
+      [businessId]
+    )
     await syncReports({ databaseUrl: server.databaseUrl, dir: path.join(dataDir, "reports"), mode: "full" })
     const [enrollments] = await report("enrollments", {
       fields: ["visit_count", "completed_enrollment_count", "noshowed_enrollment_count", "late_canceled_enrollment_count",
