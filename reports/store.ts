@@ -110,7 +110,7 @@ export class StoreConnection {
     return answer
   }
 
-  /** Runs a compiled statement (named parameters) and returns its rows. */
+  /** Runs a compiled statement, its values written in as literals (`withLiterals`), and returns its rows. */
   async execute(statement: CompiledSql): Promise<ReadonlyArray<ReadonlyArray<DuckDBValue>>> {
     const inlined = withLiterals(statement)
     const sql = inlined ?? statement.sql
@@ -198,7 +198,7 @@ interface OpenGeneration {
 }
 
 export const makeReader = (dir: string) => {
-  const readCurrent = makeCurrentReader(dir)
+  const readPointer = makeCurrentReader(dir)
   let current: OpenGeneration | undefined
   // Opening a generation is serialized: concurrent queries after a switch share one instance.
   let switching: Promise<void> = Promise.resolve()
@@ -229,7 +229,7 @@ export const makeReader = (dir: string) => {
     acquire: async (): Promise<OpenGeneration | undefined> => {
       // A sync may delete a generation between reading the pointer and opening the file: read it again.
       for (let attempt = 0; attempt < 3; attempt++) {
-        const pointer = readCurrent()
+        const pointer = readPointer()
         // A store of another release's shape is not read: the next sync rebuilds it (within a minute).
         if (pointer && pointer.schema !== STORE_SCHEMA) return undefined
         if (pointer && (!current || current.file !== pointer.file)) {
