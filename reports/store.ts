@@ -125,7 +125,9 @@ export class StoreConnection {
       const result = await prepared.run()
       const rows: Array<Array<DuckDBValue>> = []
       for (let i = 0; i < result.chunkCount; i++) result.getChunk(i).appendToRows(rows)
-      keep = this.kept > 0
+      // A statement with the query's clock in it (`$now`, to the millisecond) never repeats:
+      // kept, it would only push out statements that do.
+      keep = this.kept > 0 && !(inlined !== undefined && "now" in statement.params)
       return rows
     } finally {
       if (keep) this.keep(sql, prepared)
@@ -139,6 +141,11 @@ export class StoreConnection {
     const [oldest, statement] = this.prepared.entries().next().value!
     this.prepared.delete(oldest)
     statement.destroySync()
+  }
+
+  /** How many statements this connection keeps prepared now. */
+  get keptStatements(): number {
+    return this.prepared.size
   }
 
   close() {

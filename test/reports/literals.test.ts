@@ -95,6 +95,10 @@ describe("values written as literals", () => {
     expect((await store.execute(statement))[0]).toEqual([42n])
     expect((await store.execute(statement))[0]).toEqual([42n])
     expect((await store.execute({ ...statement, params: { p1: 1 } }))[0]).toEqual([2n])
+    expect(store.keptStatements).toBe(2)
+    // The clock's text never repeats: such a statement runs and is not kept.
+    await store.execute({ sql: "SELECT CAST($now AS TIMESTAMPTZ) > CAST($p1 AS TIMESTAMPTZ)", params: { now: new Date().toISOString(), p1: "2020-01-01T00:00:00Z" } })
+    expect(store.keptStatements).toBe(2)
     store.close()
   })
 })
