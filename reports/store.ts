@@ -114,6 +114,9 @@ export class StoreConnection {
   async execute(statement: CompiledSql): Promise<ReadonlyArray<ReadonlyArray<DuckDBValue>>> {
     const inlined = withLiterals(statement)
     const sql = inlined ?? statement.sql
+    // With the query's clock written in (`$now`, to the millisecond) the text never repeats:
+    // kept, it would only push out statements that do.
+    const repeats = inlined === undefined || !("now" in statement.params)
     const cached = this.prepared.get(sql)
     // Taken out while it runs, put back last: the map's order is the order of use.
     this.prepared.delete(sql)
@@ -125,9 +128,7 @@ export class StoreConnection {
       const result = await prepared.run()
       const rows: Array<Array<DuckDBValue>> = []
       for (let i = 0; i < result.chunkCount; i++) result.getChunk(i).appendToRows(rows)
-      // A statement with the query's clock in it (`$now`, to the millisecond) never repeats:
-      // kept, it would only push out statements that do.
-      keep = this.kept > 0 && !(inlined !== undefined && "now" in statement.params)
+      keep = this.kept > 0 && repeats
       return rows
     } finally {
       if (keep) this.keep(sql, prepared)

@@ -87,7 +87,7 @@ describe("first pages newest first", () => {
   })
 
   it("falls back to all rows when the newest ones do not fill the page", async () => {
-    // Six "Rare Payer" invoices in the newest NEWEST_ROWS rows of business 1, eighteen in all.
+    // One invoice in 500 is "Rare Payer": a handful among the newest NEWEST_ROWS rows, seven in all.
     const { read, plain } = await both(newestFirst(["eq", "invoice_payer_name", "Rare Payer"]), [1])
     expect(plain.length).toBeGreaterThan(6)
     expect(read).toEqual(plain)
