@@ -1,5 +1,6 @@
 import type { ResourceCatalog, WireType } from "./catalog/types.ts"
 import type { NormalizedFilter, NormalizedQuery, ParamValue, SortTarget } from "./normalize.ts"
+import { NEWEST_ROWS } from "./sync/newest-rows.ts"
 
 /**
  * A normalized query → DuckDB SQL with named parameters. Pure: the same query and options
@@ -28,11 +29,11 @@ export interface CompiledQuery {
   /** Whether `starting_after` names a row (asked only when the page comes back empty). */
   readonly anchorExists: CompiledSql | undefined
   /**
-   * A first detail page sorted by the resource's `newestFirstSql`, newest first, read from the
-   * scope's newest rows only: `bound` answers the NEWEST_ROWS-th newest value (as text), and
-   * `page` is the page with `newest >= $bound` added to the filter. When it returns a full
-   * page (limit + 1 rows) that is the page: every row it left out sorts after them. Else the
-   * runner reads `page` above.
+   * A first detail page sorted by the resource's `newestFirst` column, newest first, read from
+   * the store's newest rows of each business (reports/sync/newest-rows.ts): `bound` answers the
+   * scope's NEWEST_ROWS-th newest value there (as text), and `page` reads the rows at or after
+   * it. When that is a full page (limit + 1 rows) it is the page: every row it left out sorts
+   * after them. Else the runner reads `page` above.
    */
   readonly newestFirst: { readonly bound: CompiledSql; readonly page: CompiledSql } | undefined
 }
@@ -231,11 +232,14 @@ const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, opti
     ...orderSelect
   ]
   const outputs = [...query.columns.map((_, i) => `q.c${i}`), "q.key", ...(withTz ? ["q.tz"] : [])]
-  /** The page's statement, its filter narrowed by `narrow` when given. */
-  const pageStatement = (narrow?: string): CompiledSql => {
+  /**
+   * The page's statement; from the newest rows, `newest` gives their table and the bound that
+   * narrows the filter, and whether the table's own order is the page's (no sort needed).
+   */
+  const pageStatement = (newest?: { source: string; narrow: string; inStoredOrder: boolean }): CompiledSql => {
     const page = makeParams(options.now)
     const where = whereClause(query, options, page)
-    let sql = `WITH q AS (SELECT ${select.join(", ")} FROM ${catalog.source} r WHERE ${narrow ? `${where} AND ${narrow}` : where})`
+    let sql = `WITH q AS (SELECT ${select.join(", ")} FROM ${newest?.source ?? catalog.source} r WHERE ${newest ? `${where} AND ${newest.narrow}` : where})`
     if (query.startingAfter !== undefined) {
       // The anchor is looked up without the filter: a row that stopped matching still marks the place.
       const anchorWhere = `${scopeCondition(catalog, options.scope, page)} AND ${catalog.keySql} = ${page.add(query.startingAfter, "VARCHAR")}`
@@ -244,7 +248,8 @@ const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, opti
     } else {
       sql += ` SELECT ${outputs.join(", ")} FROM q`
     }
-    sql += ` ORDER BY ${orderBy(order)} LIMIT ${page.add(query.limit + 1, "BIGINT")}`
+    if (!newest?.inStoredOrder) sql += ` ORDER BY ${orderBy(order)}`
+    sql += ` LIMIT ${page.add(query.limit + 1, "BIGINT")}`
     return page.statement(sql)
   }
 
@@ -260,26 +265,27 @@ const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, opti
     anchorExists = p.statement(`SELECT count(*) AS n FROM ${catalog.source} r WHERE ${where}`)
   }
   const first = query.sort[0]
-  const newest = catalog.newestFirstSql
+  const newest = catalog.newestFirst
   let newestFirst: CompiledQuery["newestFirst"]
-  if (newest && query.startingAfter === undefined && first?.direction === "desc" && first.target.kind !== "aggregate" && first.target.column.sql === newest) {
+  if (newest && query.startingAfter === undefined && first?.direction === "desc" && first.target.kind !== "aggregate" && first.target.column.sql === newest.sql) {
     const p = makeParams(options.now)
     const bound = p.statement(
-      `SELECT CAST(min(d) AS VARCHAR) FROM (SELECT ${newest} AS d FROM ${catalog.source} r ` +
-        `WHERE ${scopeCondition(catalog, options.scope, p)} AND ${newest} IS NOT NULL ORDER BY d DESC LIMIT ${NEWEST_ROWS})`
+      `SELECT CAST(min(d) AS VARCHAR) FROM (SELECT ${newest.sql} AS d FROM ${newest.source} r ` +
+        `WHERE ${scopeCondition(catalog, options.scope, p)} ORDER BY d DESC LIMIT ${NEWEST_ROWS})`
     )
-    newestFirst = { bound, page: pageStatement(`${newest} >= CAST($bound AS TIMESTAMPTZ)`) }
+    newestFirst = {
+      bound,
+      page: pageStatement({
+        source: newest.source,
+        narrow: `${newest.sql} >= CAST($bound AS TIMESTAMPTZ)`,
+        // One business's newest rows are stored by the date, newest first, then by the key:
+        // the page's order when the date is its only sort key. Several businesses interleave.
+        inStoredOrder: options.scope.length === 1 && query.sort.length === 1
+      })
+    }
   }
   return { page: pageStatement(), count, anchorExists, newestFirst }
 }
-
-/**
- * How many of the scope's newest rows a `newestFirst` page reads: they lie in each business's
- * first row groups (reports/sync/copy.ts, ROW_GROUP_SIZE), and a filter that keeps one row in
- * ten still fills a page of 100 from them. Fewer rows barely change the time (1.0 ms at 512,
- * 1.1 at 2,048 on the 5-million store); more let more rows through the top-N.
- */
-export const NEWEST_ROWS = 1024
 
 const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, options: CompileOptions): CompiledQuery => {
   const { catalog, group } = query

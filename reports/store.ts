@@ -61,9 +61,15 @@ export const reportsDir = (config: AppConfigShape) => path.join(config.dataDir, 
 
 /**
  * Readers cannot write, download extensions nor touch other files: compiled queries only
- * read the store, and a mistake cannot turn into file access.
+ * read the store, and a mistake cannot turn into file access. A query without ORDER BY reads
+ * rows in the table's order (DuckDB's default, relied on by pages of the newest rows).
  */
-const READER_OPTIONS = { ...DUCKDB_OPTIONS, access_mode: "READ_ONLY", enable_external_access: "false" } as const
+const READER_OPTIONS = {
+  ...DUCKDB_OPTIONS,
+  access_mode: "READ_ONLY",
+  enable_external_access: "false",
+  preserve_insertion_order: "true"
+} as const
 
 /** Statements a connection keeps prepared (the least recently used is dropped beyond it). */
 const STATEMENTS_KEPT = 64

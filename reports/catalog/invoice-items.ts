@@ -63,7 +63,7 @@ export const invoiceItemsCatalog: ResourceCatalog = {
   keySql: "r.key",
   keyOrder: ["r.business_id", "r.invoice_item_id"],
   timeZoneSql: "r.time_zone",
-  newestFirstSql: "r.closed_at",
+  newestFirst: { sql: "r.closed_at", source: "invoice_items_newest" },
   detail,
   summary: byName([
     ...[...invoicesCatalog.summary.values()].filter((s) => !["created_by_client_count", "invoice_autobill_count"].includes(s.name) && !INVOICE_AMOUNTS.includes(s.name.slice(6))),

@@ -111,7 +111,7 @@ export const invoicesCatalog: ResourceCatalog = {
   keySql: "r.key",
   keyOrder: ["r.business_id", "r.invoice_id"],
   timeZoneSql: "r.time_zone",
-  newestFirstSql: "r.closed_at",
+  newestFirst: { sql: "r.closed_at", source: "invoices_newest" },
   detail,
   summary: byName(summaries),
   groupings: byName([

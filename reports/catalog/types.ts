@@ -71,11 +71,11 @@ export interface ResourceCatalog {
   /** IANA zone of a row, used to write its datetimes with their offset. */
   readonly timeZoneSql: string
   /**
-   * The datetime column each business's rows are stored newest first by (the sync's
-   * `newestFirstBy`): a first page sorted by it, descending, is first read from the
-   * business's newest rows only (compile.ts, `newestFirst`).
+   * A datetime column whose first detail page, sorted by it newest first, is read from the
+   * store's table of each business's newest rows (`source`, reports/sync/newest-rows.ts) when
+   * they fill it (compile.ts, `newestFirst`).
    */
-  readonly newestFirstSql?: string
+  readonly newestFirst?: { readonly sql: string; readonly source: string }
   readonly detail: ReadonlyMap<string, ColumnDef>
   readonly summary: ReadonlyMap<string, SummaryDef>
   readonly groupings: ReadonlyMap<string, ColumnDef>

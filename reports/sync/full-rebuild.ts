@@ -7,6 +7,7 @@ import { STORE_ROWS, STORE_SCHEMA, TABLES } from "./store-tables.ts"
 import type { SyncResult } from "./summary.ts"
 import { createTableSql, type StoreTable } from "./tables/types.ts"
 import { createMonthlyMetricsSql } from "./monthly-metrics.ts"
+import { newestRowsStatements } from "./newest-rows.ts"
 
 /**
  * The full rebuild: the base tables copied in one snapshot, every store table built from them
@@ -87,6 +88,8 @@ export const fullRebuild = async (client: pg.Client, dir: string, connect: () =>
         removeFile(mirrorFile)
         // Computed from the tables just built (reports/sync/monthly-metrics.ts).
         await connection.run(createMonthlyMetricsSql(new Date().toISOString()))
+        // Each business's newest invoices and items, in a first page's order (newest-rows.ts).
+        for (const sql of newestRowsStatements(TABLES)) await connection.run(sql)
         await connection.run("CHECKPOINT")
       })
     ))

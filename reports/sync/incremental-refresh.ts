@@ -19,6 +19,7 @@ import { invoiceItemTransactionsTable } from "./tables/invoice-item-transactions
 import { changedPaysSql, paysTable } from "./tables/pays.ts"
 import { metricsBusinessesTable, metricsStaffTable } from "./tables/business-facts.ts"
 import { refreshMonthlyMetricsSql } from "./monthly-metrics.ts"
+import { newestRowsStatements } from "./newest-rows.ts"
 
 /**
  * The incremental refresh: the rows that may have changed since the current generation's
@@ -191,6 +192,8 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         for (const sql of refreshMonthlyMetricsSql(new Date().toISOString(), "business_id IN (SELECT business_id FROM metrics_scope)")) {
           await connection.run(sql)
         }
+        // The newest rows again: the refreshed rows were appended out of their order (newest-rows.ts).
+        for (const sql of newestRowsStatements(TABLES)) await connection.run(sql)
         await connection.run("COMMIT")
         await connection.run("CHECKPOINT")
       })

@@ -10,6 +10,7 @@ import { invoiceItemTransactionsTable } from "./tables/invoice-item-transactions
 import { paysTable } from "./tables/pays.ts"
 import { metricsBusinessesTable, metricsStaffTable } from "./tables/business-facts.ts"
 import { createMonthlyMetricsSql } from "./monthly-metrics.ts"
+import { newestRowsStatements } from "./newest-rows.ts"
 import { createTableSql, type StoreTable } from "./tables/types.ts"
 
 /** The store's tables, in the order a full rebuild creates and loads them. */
@@ -31,7 +32,7 @@ export const TABLES: ReadonlyArray<StoreTable> = [
 const digest = (parts: ReadonlyArray<string>) => createHash("sha256").update(parts.join(";")).digest("hex").slice(0, 16)
 
 /** Changes when a release changes the store's tables: the next sync then rebuilds in full. */
-export const STORE_SCHEMA = digest([...TABLES.map(createTableSql), createMonthlyMetricsSql("")])
+export const STORE_SCHEMA = digest([...TABLES.map(createTableSql), createMonthlyMetricsSql(""), ...newestRowsStatements(TABLES)])
 
 /**
  * Changes when a release changes how rows are read (a field once a constant now read from

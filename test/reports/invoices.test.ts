@@ -1,8 +1,10 @@
+import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { invoicesCatalog } from "../../reports/catalog/invoices.ts"
-import { syncReports } from "../../reports/sync/sync.ts"
+import { readCurrent } from "../../reports/sync/generations.ts"
+import { DUCKDB_OPTIONS, syncReports } from "../../reports/sync/sync.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
 import type { TestResponse } from "../support/http.ts"
@@ -42,6 +44,25 @@ const rowsOf = (response: TestResponse): Array<Record<string, unknown>> => {
   expect(response.status, response.text).toBe(200)
   const { fields, rows } = response.json.data.attributes as { fields: Array<{ name: string }>; rows: Array<Array<unknown>> }
   return rows.map((row) => Object.fromEntries(fields.map((f, i) => [f.name, row[i]])))
+}
+
+/**
+ * The business's invoices in the current generation's newest rows, as stored, and its dated
+ * invoices newest first (then by id): the newest rows' table holds them all in that order
+ * (fewer than NEWEST_ROWS, reports/sync/newest-rows.ts).
+ */
+const newestRows = async () => {
+  const instance = await DuckDBInstance.create(path.join(reportsDir, readCurrent(reportsDir)!.file), { ...DUCKDB_OPTIONS, access_mode: "READ_ONLY" })
+  try {
+    const connection = await instance.connect()
+    const ids = async (sql: string) => (await connection.runAndReadAll(sql)).getRows().map(([id]) => Number(id))
+    const stored = await ids(`SELECT invoice_id FROM invoices_newest WHERE business_id = ${business.id}`)
+    const newestFirst = await ids(`SELECT invoice_id FROM invoices WHERE business_id = ${business.id} AND closed_at IS NOT NULL ORDER BY closed_at DESC, invoice_id`)
+    connection.closeSync()
+    return { stored, newestFirst }
+  } finally {
+    instance.closeSync()
+  }
 }
 
 const ok = (response: TestResponse, status = 201) => {
@@ -305,6 +326,11 @@ describe("the invoices report", () => {
     const summary = await sync("incremental")
     expect(summary.outcome).toBe("incremental")
     expect(summary.rows.invoices).toBe(3)
+    // The refresh built the newest rows again, the invoice it closed first among them.
+    const { stored, newestFirst } = await newestRows()
+    expect(stored).toEqual(newestFirst)
+    expect(stored).toHaveLength(2)
+    expect(stored[0]).toBe(ids.exclusive)
     const [row] = rowsOf(await query({ fields: TOTALS, group: "business_id" }))
     expect(row).toEqual({ group_label: business.id, ...(await coreTotals(Object.values(ids))) })
     expect(row).toMatchObject({ total_outstanding_amount: 4799, total_payments_amount: 27888, total_refunds_amount: -4000 })

@@ -22,6 +22,7 @@ import type { StoreTable } from "./types.ts"
 export const invoiceItemsTable: StoreTable = {
   name: "invoice_items",
   newestFirstBy: "closed_at",
+  newestRowsBy: "invoice_item_id",
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...invoiceHeaderColumns,

@@ -41,6 +41,7 @@ export { REPORTED_INVOICE_STATES } from "./invoice-parts.ts"
 export const invoicesTable: StoreTable = {
   name: "invoices",
   newestFirstBy: "closed_at",
+  newestRowsBy: "invoice_id",
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...invoiceHeaderColumns,

@@ -31,6 +31,12 @@ export interface StoreTable {
    * first row groups, and DuckDB's top-N skips the others by their zone maps.
    */
   readonly newestFirstBy?: string
+  /**
+   * The row's id among its business's rows (the catalog's key order after the business): the
+   * table then has a companion of each business's newest rows, stored in the order of a page
+   * sorted newest first (reports/sync/newest-rows.ts).
+   */
+  readonly newestRowsBy?: string
 }
 
 export const createTableSql = (table: StoreTable) =>
