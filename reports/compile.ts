@@ -28,6 +28,8 @@ export interface CompiledQuery {
   readonly count: CompiledSql | undefined
   /** Whether `starting_after` names a row (asked only when the page comes back empty). */
   readonly anchorExists: CompiledSql | undefined
+  /** The zone of a detail row whose `tz` is NULL (CompileOptions.timeZone). */
+  readonly timeZone: string | undefined
   /**
    * A first detail page sorted by the resource's `newestFirst` column, newest first, read from
    * the store's newest rows of each business (reports/sync/newest-rows.ts): `bound` answers the
@@ -43,6 +45,12 @@ export interface CompileOptions {
   readonly scope: ReadonlyArray<number>
   /** The query's clock, for fields relative to today. */
   readonly now: Date
+  /**
+   * The zone most rows are in (the caller's business's): a detail row in it comes back without
+   * its zone, and the runner writes its datetimes in this one. A page of a hundred rows then
+   * reads no hundred copies of one long text (half the time spent reading the page's values).
+   */
+  readonly timeZone?: string
 }
 
 const DUCKDB_TYPES: Record<WireType, string> = {
@@ -225,10 +233,11 @@ const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, opti
   const orderSelect = [...sortColumns, ...keyColumns].map((c) => `${c.sql} AS ${c.order.name}`)
   const withTz = hasDatetime(query.columns)
 
-  const select = [
+  const timeZone = withTz ? options.timeZone : undefined
+  const select = (p: Params) => [
     ...query.columns.map((c, i) => `${c.sql} AS c${i}`),
     `${catalog.keySql} AS key`,
-    ...(withTz ? [`${catalog.timeZoneSql} AS tz`] : []),
+    ...(withTz ? [`${timeZone === undefined ? catalog.timeZoneSql : `nullif(${catalog.timeZoneSql}, ${p.add(timeZone, "VARCHAR")})`} AS tz`] : []),
     ...orderSelect
   ]
   const outputs = [...query.columns.map((_, i) => `q.c${i}`), "q.key", ...(withTz ? ["q.tz"] : [])]
@@ -239,7 +248,7 @@ const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, opti
   const pageStatement = (newest?: { source: string; narrow: string; inStoredOrder: boolean }): CompiledSql => {
     const page = makeParams(options.now)
     const where = whereClause(query, options, page)
-    let sql = `WITH q AS (SELECT ${select.join(", ")} FROM ${newest?.source ?? catalog.source} r WHERE ${newest ? `${where} AND ${newest.narrow}` : where})`
+    let sql = `WITH q AS (SELECT ${select(page).join(", ")} FROM ${newest?.source ?? catalog.source} r WHERE ${newest ? `${where} AND ${newest.narrow}` : where})`
     if (query.startingAfter !== undefined) {
       // The anchor is looked up without the filter: a row that stopped matching still marks the place.
       const anchorWhere = `${scopeCondition(catalog, options.scope, page)} AND ${catalog.keySql} = ${page.add(query.startingAfter, "VARCHAR")}`
@@ -284,7 +293,7 @@ const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, opti
       })
     }
   }
-  return { page: pageStatement(), count, anchorExists, newestFirst }
+  return { page: pageStatement(), count, anchorExists, newestFirst, timeZone }
 }
 
 const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, options: CompileOptions): CompiledQuery => {
@@ -348,6 +357,6 @@ const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, op
     const p = makeParams(options.now)
     anchorExists = p.statement(`WITH ${grouped(p)}, ${keyed} SELECT count(*) AS n FROM q WHERE q.key = ${p.add(query.startingAfter, "VARCHAR")}`)
   }
-  return { page: page.statement(sql), count, anchorExists, newestFirst: undefined }
+  return { page: page.statement(sql), count, anchorExists, newestFirst: undefined, timeZone: undefined }
 }
 

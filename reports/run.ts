@@ -68,7 +68,7 @@ export const runQuery = async (connection: StoreConnection, query: NormalizedQue
   const width = query.fields.length
   const types = query.fields.map((f) => f.type)
   const rows = pageRows.map((row) => {
-    const tz = row.length > width + 1 ? String(row[width + 1]) : "UTC"
+    const tz = row.length > width + 1 ? String(row[width + 1] ?? compiled.timeZone ?? "UTC") : "UTC"
     return types.map((type, i) => toWire(row[i] ?? null, type, tz))
   })
   const last = pageRows[pageRows.length - 1]

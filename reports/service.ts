@@ -44,7 +44,7 @@ export const queryReport = Effect.fn("Reports.query")(function* (resource: strin
       }
       const normalized = normalize(attributes, catalog, context)
       if (normalized._tag === "Invalid") return normalized
-      return runQuery(connection, normalized.query, compile(normalized.query, { scope: scope.businessIds, now }))
+      return runQuery(connection, normalized.query, compile(normalized.query, { scope: scope.businessIds, now, timeZone: business.time_zone }))
     })
     .pipe(
       Effect.catchTag("ReportStoreUnavailable", () =>

@@ -121,7 +121,11 @@ export const runReport = async (
 ) => {
   const normalized = normalize(decodeAttributes(attributes), options.catalog ?? clientsCatalog, options.context ?? NO_CUSTOM_FIELDS)
   if (normalized._tag === "Invalid") return { errors: normalized.problems.map((p) => t("en", p.key, p.params)) } as const
-  const compiled = compile(normalized.query, { scope: options.scope ?? [1], now: options.now ?? NOW })
+  const compiled = compile(normalized.query, {
+    scope: options.scope ?? [1],
+    now: options.now ?? NOW,
+    ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone })
+  })
   const result = await runQuery(new StoreConnection(connection, 0), normalized.query, compiled)
   if (result._tag === "Invalid") return { errors: result.problems.map((p) => t("en", p.key, p.params)) } as const
   return { page: result.page, compiled } as const
