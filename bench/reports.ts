@@ -1,4 +1,3 @@
-import { DuckDBInstance } from "@duckdb/node-api"
 import { Schema } from "effect"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -10,9 +9,8 @@ import { compile } from "../reports/compile.ts"
 import { QueryAttributes } from "../reports/grammar.ts"
 import { normalize } from "../reports/normalize.ts"
 import { readPage } from "../reports/run.ts"
-import { StoreConnection } from "../reports/store.ts"
+import { StoreConnection, openStoreFile } from "../reports/store.ts"
 import { readCurrent } from "../reports/sync/generations.ts"
-import { DUCKDB_OPTIONS } from "../reports/sync/sync.ts"
 import type { EmbeddedServer } from "../src/platform/embedded-postgres.ts"
 import { createToken } from "../test/support/factories.ts"
 import { type Child, freePort, startBenchDatabase, startChild } from "./support/processes.ts"
@@ -185,9 +183,10 @@ const main = async () => {
   })
   children.push(service)
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-  const store = await DuckDBInstance.create(path.join(reportsDir, readCurrent(reportsDir)!.file), { ...DUCKDB_OPTIONS, access_mode: "READ_ONLY" })
-  const raw = new StoreConnection(await store.connect(), 0)
-  const rawKept = new StoreConnection(await store.connect())
+  // The store opened as the endpoint opens it (both lanes).
+  const store = await openStoreFile(path.join(reportsDir, readCurrent(reportsDir)!.file))
+  const raw = await StoreConnection.open(store, 0)
+  const rawKept = await StoreConnection.open(store)
   const now = new Date()
 
   const queries: ReadonlyArray<BenchQuery> = [...SCHEDULING_QUERIES, ...BILLING_QUERIES, ...INVOICE_ITEM_QUERIES]
@@ -247,7 +246,8 @@ const main = async () => {
   }
   raw.close()
   rawKept.close()
-  store.closeSync()
+  store.quick.closeSync()
+  store.instance.closeSync()
   agent.destroy()
 
   /** The targets: grouped ≥ 10× faster than PostgreSQL, a detail page no slower than it; the endpoint within 1.5× of raw DuckDB. */

@@ -39,14 +39,15 @@ export type RunResult =
 
 /**
  * The page's rows (limit + 1 at most): a first page sorted newest first is read from the
- * scope's newest rows when they fill it (compile.ts, `newestFirst`), else from all rows.
+ * scope's newest rows when they fill it (compile.ts, `newestFirst`), else from all rows. The
+ * newest rows are a small table: they are read on the store's quick lane.
  */
 export const readPage = async (connection: StoreConnection, query: NormalizedQuery, compiled: CompiledQuery) => {
   if (compiled.newestFirst) {
-    const bound = await connection.remember(compiled.newestFirst.bound)
+    const bound = await connection.remember(compiled.newestFirst.bound, "quick")
     if (bound !== null) {
       const { sql, params } = compiled.newestFirst.page
-      const rows = await connection.execute({ sql, params: { ...params, bound } })
+      const rows = await connection.execute({ sql, params: { ...params, bound } }, "quick")
       if (rows.length > query.limit) return rows
     }
   }

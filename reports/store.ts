@@ -71,6 +71,35 @@ const READER_OPTIONS = {
   preserve_insertion_order: "true"
 } as const
 
+/**
+ * The generation's second instance, on the same file, for small statements (a first page of
+ * the newest rows, its bound): one thread. A query of a few hundred stored rows spends more
+ * handing its work to another thread and waiting for it than it saves (0.5 → 0.3 ms for the
+ * newest invoices' page on the 5-million store). Its memory is bounded: it reads small tables.
+ */
+const QUICK_READER_OPTIONS = { ...READER_OPTIONS, threads: "1", memory_limit: "256MB" } as const
+
+/** A generation's two instances: `instance` for every query, `quick` for small statements. */
+export interface StoreInstances {
+  readonly instance: DuckDBInstance
+  readonly quick: DuckDBInstance
+}
+
+/** Opens a store file read-only, as readers do (the benchmark's raw side too). */
+export const openStoreFile = async (file: string): Promise<StoreInstances> => {
+  const { DuckDBInstance } = await import("@duckdb/node-api")
+  const instance = await DuckDBInstance.create(file, READER_OPTIONS)
+  try {
+    return { instance, quick: await DuckDBInstance.create(file, QUICK_READER_OPTIONS) }
+  } catch (error) {
+    instance.closeSync()
+    throw error
+  }
+}
+
+/** Where a statement runs: on the generation's instance, or its one-thread instance (QUICK_READER_OPTIONS). */
+export type Lane = "parallel" | "quick"
+
 /** Statements a connection keeps prepared (the least recently used is dropped beyond it). */
 const STATEMENTS_KEPT = 64
 /** Connections a generation keeps for the next queries; more are closed as their queries end. */
@@ -81,32 +110,41 @@ const REMEMBERED_KEPT = 10_000
 type Remembered = Map<string, Promise<string | null>>
 
 /**
- * A connection to a store, with the statements it prepared, by SQL text. With `kept` 0 every
- * statement is prepared for one run and dropped (a one-off query, the benchmark's raw side).
- * One query at a time: the store hands a connection to one reader until it is put back.
+ * A connection to a store, with the statements it prepared, by lane and SQL text. With `kept` 0
+ * every statement is prepared for one run and dropped (a one-off query, the benchmark's raw
+ * side). One query at a time: the store hands a connection to one reader until it is put back.
  */
 export class StoreConnection {
   readonly connection: DuckDBConnection
+  /** The connection of the quick lane; without one, quick statements run on `connection`. */
+  private readonly quick: DuckDBConnection | undefined
   private readonly kept: number
   private readonly prepared = new Map<string, DuckDBPreparedStatement>()
   private readonly remembered: Remembered
   /** `remembered`: answers shared by the connections to one generation (a store never changes). */
-  constructor(connection: DuckDBConnection, kept: number = STATEMENTS_KEPT, remembered: Remembered = new Map()) {
+  constructor(connection: DuckDBConnection, kept: number = STATEMENTS_KEPT, remembered: Remembered = new Map(), quick?: DuckDBConnection) {
     this.connection = connection
     this.kept = kept
     this.remembered = remembered
+    this.quick = quick
+  }
+
+  /** A connection to each of a generation's instances. */
+  static async open(instances: StoreInstances, kept: number = STATEMENTS_KEPT, remembered: Remembered = new Map()): Promise<StoreConnection> {
+    const connection = await instances.instance.connect()
+    return new StoreConnection(connection, kept, remembered, await instances.quick.connect())
   }
 
   /**
    * The first value of a statement's first row as text (null when none), asked once per
    * generation: a fact of the store itself, such as a business's newest-rows bound.
    */
-  remember(statement: CompiledSql): Promise<string | null> {
+  remember(statement: CompiledSql, lane: Lane = "parallel"): Promise<string | null> {
     const key = `${statement.sql}\u0000${JSON.stringify(statement.params)}`
     let answer = this.remembered.get(key)
     if (answer === undefined) {
       if (this.remembered.size >= REMEMBERED_KEPT) this.remembered.clear()
-      answer = this.execute(statement).then((rows) => {
+      answer = this.execute(statement, lane).then((rows) => {
         const value = rows[0]?.[0]
         return value === null || value === undefined ? null : String(value)
       })
@@ -117,16 +155,18 @@ export class StoreConnection {
   }
 
   /** Runs a compiled statement, its values written in as literals (`withLiterals`), and returns its rows. */
-  async execute(statement: CompiledSql): Promise<ReadonlyArray<ReadonlyArray<DuckDBValue>>> {
+  async execute(statement: CompiledSql, lane: Lane = "parallel"): Promise<ReadonlyArray<ReadonlyArray<DuckDBValue>>> {
     const inlined = withLiterals(statement)
     const sql = inlined ?? statement.sql
+    const on = lane === "quick" && this.quick ? this.quick : this.connection
+    const key = on === this.connection ? sql : `quick\u0000${sql}`
     // With the query's clock written in (`$now`, to the millisecond) the text never repeats:
     // kept, it would only push out statements that do.
     const repeats = inlined === undefined || !("now" in statement.params)
-    const cached = this.prepared.get(sql)
+    const cached = this.prepared.get(key)
     // Taken out while it runs, put back last: the map's order is the order of use.
-    this.prepared.delete(sql)
-    const prepared = cached ?? (await this.connection.prepare(sql))
+    this.prepared.delete(key)
+    const prepared = cached ?? (await on.prepare(sql))
     let keep = false
     try {
       if (inlined === undefined) prepared.bind({ ...statement.params })
@@ -137,13 +177,13 @@ export class StoreConnection {
       keep = this.kept > 0 && repeats
       return rows
     } finally {
-      if (keep) this.keep(sql, prepared)
+      if (keep) this.keep(key, prepared)
       else prepared.destroySync()
     }
   }
 
-  private keep(sql: string, prepared: DuckDBPreparedStatement) {
-    this.prepared.set(sql, prepared)
+  private keep(key: string, prepared: DuckDBPreparedStatement) {
+    this.prepared.set(key, prepared)
     if (this.prepared.size <= this.kept) return
     const [oldest, statement] = this.prepared.entries().next().value!
     this.prepared.delete(oldest)
@@ -159,6 +199,7 @@ export class StoreConnection {
     for (const statement of this.prepared.values()) statement.destroySync()
     this.prepared.clear()
     this.connection.closeSync()
+    this.quick?.closeSync()
   }
 }
 
@@ -200,10 +241,9 @@ const literalOf = (value: ParamValue): string | undefined => {
   }
 }
 
-interface OpenGeneration {
+interface OpenGeneration extends StoreInstances {
   readonly generation: number
   readonly file: string
-  readonly instance: DuckDBInstance
   /** Connections no query uses now, ready for the next. */
   readonly idle: Array<StoreConnection>
   readonly remembered: Remembered
@@ -220,19 +260,22 @@ export const makeReader = (dir: string) => {
   const closeIdle = (open: OpenGeneration) => {
     for (const connection of open.idle.splice(0)) connection.close()
   }
+  const closeInstances = (open: OpenGeneration) => {
+    open.quick.closeSync()
+    open.instance.closeSync()
+  }
   const retire = (open: OpenGeneration) => {
     open.retired = true
     closeIdle(open)
-    if (open.active === 0) open.instance.closeSync()
+    if (open.active === 0) closeInstances(open)
   }
 
   const switchTo = (pointer: CurrentGeneration) => {
     switching = switching.then(async () => {
       if (current && current.generation >= pointer.generation) return
-      const { DuckDBInstance } = await import("@duckdb/node-api")
-      const instance = await DuckDBInstance.create(path.join(dir, pointer.file), READER_OPTIONS)
+      const instances = await openStoreFile(path.join(dir, pointer.file))
       const previous = current
-      current = { generation: pointer.generation, file: pointer.file, instance, idle: [], remembered: new Map(), active: 0, retired: false }
+      current = { generation: pointer.generation, file: pointer.file, ...instances, idle: [], remembered: new Map(), active: 0, retired: false }
       if (previous) retire(previous)
     })
     return switching
@@ -263,7 +306,7 @@ export const makeReader = (dir: string) => {
     },
     /** A connection to an acquired generation: one kept from an earlier query, else a new one. */
     connect: async (open: OpenGeneration): Promise<StoreConnection> =>
-      open.idle.pop() ?? new StoreConnection(await open.instance.connect(), STATEMENTS_KEPT, open.remembered),
+      open.idle.pop() ?? (await StoreConnection.open(open, STATEMENTS_KEPT, open.remembered)),
     /** Gives a connection back once its query ended (kept for the next, unless the generation is retired). */
     putBack: (open: OpenGeneration, connection: StoreConnection) => {
       if (open.retired || open.idle.length >= IDLE_CONNECTIONS_KEPT) connection.close()
@@ -271,7 +314,7 @@ export const makeReader = (dir: string) => {
     },
     release: (open: OpenGeneration) => {
       open.active -= 1
-      if (open.retired && open.active === 0) open.instance.closeSync()
+      if (open.retired && open.active === 0) closeInstances(open)
     },
     close: () => {
       if (current) retire(current)

@@ -250,6 +250,9 @@ describe("readers", () => {
     const first = (await reader.acquire())!
     const connection = await reader.connect(first)
     expect(Number((await connection.execute(countOf))[0]![0])).toBe(3)
+    // Its quick lane reads the same generation on one thread.
+    expect(Number((await connection.execute(countOf, "quick"))[0]![0])).toBe(3)
+    expect(Number((await connection.execute({ sql: "SELECT current_setting('threads')", params: {} }, "quick"))[0]![0])).toBe(1)
     reader.putBack(first, connection)
     reader.release(first)
 
@@ -271,8 +274,9 @@ describe("readers", () => {
     const fresh = await reader.connect(next)
     expect(fresh).not.toBe(connection)
     expect(Number((await fresh.execute(countOf))[0]![0])).toBe(3)
-    // The old generation's idle connection was closed with it.
+    // The old generation's idle connection was closed with it, both lanes.
     await expect(connection.execute(countOf)).rejects.toThrow()
+    await expect(connection.execute(countOf, "quick")).rejects.toThrow()
     reader.putBack(next, fresh)
     reader.release(next)
     reader.close()
