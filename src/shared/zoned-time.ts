@@ -61,7 +61,10 @@ const floorSecond = (instant: number) => instant - (((instant % 1000) + 1000) % 
 
 const intlOffsetAt = (instant: number, timeZone: string): number => {
   const f = intlFieldsAt(instant, timeZone)
-  return Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second) - floorSecond(instant)
+  // Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear takes them as they are.
+  const wall = new Date(Date.UTC(2000, 0, 1, f.hour, f.minute, f.second))
+  wall.setUTCFullYear(f.year, f.month - 1, f.day)
+  return wall.getTime() - floorSecond(instant)
 }
 
 const DAY_MS = 86_400_000
@@ -87,17 +90,43 @@ export const offsetAt = (instant: number, timeZone: string): number => {
   return offset
 }
 
-/** The fields of a wall-clock time given as UTC milliseconds (second precision). */
+/**
+ * The fields of a wall-clock time given as UTC milliseconds (second precision), computed from
+ * its days since 1970 in the proleptic Gregorian calendar (H. Hinnant's civil_from_days), as
+ * Date's UTC getters answer them in half the time (a report page writes a hundred datetimes).
+ */
 const wallFields = (wallMs: number): Fields => {
-  const wall = new Date(floorSecond(wallMs))
+  const days = Math.floor(wallMs / DAY_MS)
+  const seconds = Math.floor((wallMs - days * DAY_MS) / 1000)
+  const z = days + 719_468
+  const era = Math.floor(z / 146_097)
+  const dayOfEra = z - era * 146_097
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365)
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100))
+  const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153)
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
   return {
-    year: wall.getUTCFullYear(),
-    month: wall.getUTCMonth() + 1,
-    day: wall.getUTCDate(),
-    hour: wall.getUTCHours(),
-    minute: wall.getUTCMinutes(),
-    second: wall.getUTCSeconds()
+    year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0),
+    month,
+    day: dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1,
+    hour: Math.floor(seconds / 3600),
+    minute: Math.floor(seconds / 60) % 60,
+    second: seconds % 60
   }
+}
+
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => pad(n))
+
+/** `Z`, `-07:00`, `+05:45` by offset in milliseconds (a handful in use). */
+const offsetTexts = new Map<number, string>()
+const offsetText = (offsetMs: number): string => {
+  let text = offsetTexts.get(offsetMs)
+  if (text === undefined) {
+    const offset = Math.round(offsetMs / 60_000)
+    text = offset === 0 ? "Z" : `${offset < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`
+    if (offsetTexts.size < 1_000) offsetTexts.set(offsetMs, text)
+  }
+  return text
 }
 
 /**
@@ -107,9 +136,7 @@ const wallFields = (wallMs: number): Fields => {
 export const formatZoned = (instant: number, timeZone: string): string => {
   const offsetMs = offsetAt(instant, timeZone)
   const f = wallFields(instant + offsetMs)
-  const offset = Math.round(offsetMs / 60_000)
-  const zone = offset === 0 ? "Z" : `${offset < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`
-  return `${pad(f.year, 4)}-${pad(f.month)}-${pad(f.day)}T${pad(f.hour)}:${pad(f.minute)}:${pad(f.second)}${zone}`
+  return `${pad(f.year, 4)}-${TWO_DIGITS[f.month]}-${TWO_DIGITS[f.day]}T${TWO_DIGITS[f.hour]}:${TWO_DIGITS[f.minute]}:${TWO_DIGITS[f.second]}${offsetText(offsetMs)}`
 }
 
 /** The local date and minute of the day of an instant. */
