@@ -1,4 +1,4 @@
-import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
+import type { DuckDBConnection } from "@duckdb/node-api"
 import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { invoiceItemsCatalog } from "../../reports/catalog/invoice-items.ts"
@@ -10,11 +10,9 @@ import { readPage } from "../../reports/run.ts"
 import { StoreConnection } from "../../reports/store.ts"
 import { NEWEST_ROWS, newestRowsStatements } from "../../reports/sync/newest-rows.ts"
 import { TABLES } from "../../reports/sync/store-tables.ts"
-import { DUCKDB_OPTIONS } from "../../reports/sync/sync.ts"
 import { invoiceItemsTable } from "../../reports/sync/tables/invoice-items.ts"
 import { invoicesTable } from "../../reports/sync/tables/invoices.ts"
-import { createTableSql } from "../../reports/sync/tables/types.ts"
-import { NO_CUSTOM_FIELDS, NOW } from "./support.ts"
+import { memoryTables, NO_CUSTOM_FIELDS, NOW } from "./support.ts"
 
 /**
  * A first page sorted newest first is read from the store's newest rows of each business
@@ -25,16 +23,15 @@ import { NO_CUSTOM_FIELDS, NOW } from "./support.ts"
  * an incremental refresh appends them) once the newest rows are built again.
  */
 
-let instance: DuckDBInstance
+let memory: Awaited<ReturnType<typeof memoryTables>>
 let connection: DuckDBConnection
 
 // Business 1 has three times NEWEST_ROWS invoices, closed on few distinct minutes (many ties),
 // a tenth of them open (no closed_at); one payer in 500 is "Rare". Business 2 has 300, newer.
 // Rows are inserted in no particular order: only the newest rows' table is ordered.
 beforeAll(async () => {
-  instance = await DuckDBInstance.create(":memory:", DUCKDB_OPTIONS)
-  connection = await instance.connect()
-  await connection.run(createTableSql(invoicesTable))
+  memory = await memoryTables(invoicesTable)
+  connection = memory.connection
   const rows = (business: number, count: number, newestMinute: string) => `
     SELECT ${business} AS business_id, i AS invoice_id, '${business}-' || i AS key, 'UTC' AS time_zone,
            CAST(i AS VARCHAR) AS invoice_number,
@@ -52,10 +49,7 @@ const buildNewestRows = async () => {
   for (const sql of newestRowsStatements([invoicesTable])) await connection.run(sql)
 }
 
-afterAll(() => {
-  connection.closeSync()
-  instance.closeSync()
-})
+afterAll(() => memory?.close())
 
 const decode = Schema.decodeUnknownSync(QueryAttributes)
 

@@ -95,13 +95,11 @@ export const insertRows = async (connection: DuckDBConnection, table: StoreTable
   }
 }
 
-export const memoryStore = async (clients: ReadonlyArray<Row>, customFields: ReadonlyArray<Row> = []) => {
+/** An in-memory store with these store tables, empty. */
+export const memoryTables = async (...tables: ReadonlyArray<StoreTable>) => {
   const instance = await DuckDBInstance.create(":memory:", DUCKDB_OPTIONS)
   const connection = await instance.connect()
-  await connection.run(createTableSql(clientsTable))
-  await connection.run(createTableSql(customFieldsTable))
-  await insertRows(connection, clientsTable, clients)
-  await insertRows(connection, customFieldsTable, customFields)
+  for (const table of tables) await connection.run(createTableSql(table))
   return {
     connection,
     close: () => {
@@ -109,6 +107,13 @@ export const memoryStore = async (clients: ReadonlyArray<Row>, customFields: Rea
       instance.closeSync()
     }
   }
+}
+
+export const memoryStore = async (clients: ReadonlyArray<Row>, customFields: ReadonlyArray<Row> = []) => {
+  const store = await memoryTables(clientsTable, customFieldsTable)
+  await insertRows(store.connection, clientsTable, clients)
+  await insertRows(store.connection, customFieldsTable, customFields)
+  return store
 }
 
 const decodeAttributes = Schema.decodeUnknownSync(QueryAttributes)

@@ -1,10 +1,8 @@
-import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
+import type { DuckDBConnection } from "@duckdb/node-api"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { invoicesCatalog } from "../../reports/catalog/invoices.ts"
-import { DUCKDB_OPTIONS } from "../../reports/sync/sync.ts"
 import { invoicesTable } from "../../reports/sync/tables/invoices.ts"
-import { createTableSql } from "../../reports/sync/tables/types.ts"
-import { runReport } from "./support.ts"
+import { memoryTables, runReport } from "./support.ts"
 
 /**
  * Datetimes are written in their row's zone. Given the caller's business's zone, a detail row
@@ -13,13 +11,12 @@ import { runReport } from "./support.ts"
  * carries its own. The page must be the one read with every row's zone.
  */
 
-let instance: DuckDBInstance
+let store: Awaited<ReturnType<typeof memoryTables>>
 let connection: DuckDBConnection
 
 beforeAll(async () => {
-  instance = await DuckDBInstance.create(":memory:", DUCKDB_OPTIONS)
-  connection = await instance.connect()
-  await connection.run(createTableSql(invoicesTable))
+  store = await memoryTables(invoicesTable)
+  connection = store.connection
   // Invoices 1 and 3 are in the business's zone; 2 was closed at a location in Sydney.
   await connection.run(`INSERT INTO invoices BY NAME
     SELECT 1 AS business_id, i AS invoice_id, '1-' || i AS key, CAST(i AS VARCHAR) AS invoice_number,
@@ -28,10 +25,7 @@ beforeAll(async () => {
     FROM range(1, 4) t(i)`)
 })
 
-afterAll(() => {
-  connection.closeSync()
-  instance.closeSync()
-})
+afterAll(() => store?.close())
 
 const attributes = { fields: ["invoice_number", "closed_at"], sort: ["invoice_number+"] }
 
