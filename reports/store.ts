@@ -11,8 +11,9 @@ import { DUCKDB_OPTIONS, STORE_SCHEMA } from "./sync/sync.ts"
 
 /**
  * The reading side of the report store. Each published generation is opened read-only in
- * its own DuckDB instance; when `current.json` names a newer one, new queries go there and
- * the old instance closes once its last query ends, so a switch never interrupts a query
+ * its own DuckDB instance (and a one-thread one for small statements, QUICK_READER_OPTIONS);
+ * when `current.json` names a newer one, new queries go there and the old instances close
+ * once their last query ends, so a switch never interrupts a query
  * and a query never sees a half-built store. Readers never write, so any number of server
  * processes can read while the worker builds the next generation in another file.
  *
@@ -132,7 +133,12 @@ export class StoreConnection {
   /** A connection to each of a generation's instances. */
   static async open(instances: StoreInstances, kept: number = STATEMENTS_KEPT, remembered: Remembered = new Map()): Promise<StoreConnection> {
     const connection = await instances.instance.connect()
-    return new StoreConnection(connection, kept, remembered, await instances.quick.connect())
+    try {
+      return new StoreConnection(connection, kept, remembered, await instances.quick.connect())
+    } catch (error) {
+      connection.closeSync()
+      throw error
+    }
   }
 
   /**
