@@ -56,13 +56,17 @@ describe("formatZoned", () => {
 })
 
 describe("wall-clock fields", () => {
-  it("are Date's own for every day from year 1 to 9999, leap days and century years included", () => {
+  it("are Date's own from year 1 to 9999, leap days and century years included", () => {
     const first = Date.parse("0001-01-01T00:00:00Z")
     const last = Date.parse("9999-12-31T23:59:59Z")
-    // Every 997th second: each day of a leap year's February and of the century years comes round.
-    for (let instant = first; instant <= last; instant += 86_400_000 * 3 + 997_000) {
-      expect(formatZoned(instant, "UTC")).toBe(`${new Date(instant).toISOString().slice(0, 19)}Z`)
+    // Every 61st day and 997 s (60,000 instants; each new day asks Intl for its offset once),
+    // then the days around leap days and century years.
+    const differ: Array<string> = []
+    for (let instant = first; instant <= last; instant += 86_400_000 * 61 + 997_000) {
+      const expected = `${new Date(instant).toISOString().slice(0, 19)}Z`
+      if (formatZoned(instant, "UTC") !== expected && differ.push(expected) >= 10) break
     }
+    expect(differ).toEqual([])
     for (const day of ["1900-02-28", "1900-03-01", "2000-02-29", "2024-02-29", "2100-03-01", "1600-02-29"]) {
       expect(formatZoned(Date.parse(`${day}T23:59:59Z`), "UTC")).toBe(`${day}T23:59:59Z`)
     }
