@@ -17,8 +17,8 @@ import type { StoreTable } from "./tables/types.ts"
  * kept. A scope's NEWEST_ROWS-th newest date (the page's bound) is no older than any of its
  * businesses' own, so every row of the scope at or after the bound is kept.
  *
- * Its size: at most NEWEST_ROWS rows per business and date (a business with fewer rows has them
- * all there), 4,155 invoices of 2,173,282 on the 5-million store.
+ * Its size: NEWEST_ROWS rows per business, plus any tied with the oldest of them (a business
+ * with fewer dated rows has them all there): 4,155 invoices of 2,173,282 on the 5-million store.
  */
 export const NEWEST_ROWS = 1024
 
