@@ -6,6 +6,12 @@ import * as path from "node:path"
  * The README lists them; defaults make `npm start` work with nothing set.
  */
 export interface AppConfigShape {
+  /**
+   * NODE_ENV=production: the image's setting. A production start seeds no demo, prints no
+   * credential and takes its signing keys from the environment. Optional (false when absent) so
+   * that configurations built in code (tests) need not name it.
+   */
+  readonly production?: boolean
   readonly port: number
   readonly host: string
   /** `{subdomain}.{baseDomain}` is a business host; the bare `baseDomain` is the account-level host. */
@@ -63,6 +69,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("stu
 export const readAppConfig = Effect.gen(function* () {
   const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
   return AppConfig.of({
+    production: (yield* Config.String("NODE_ENV").pipe(Config.withDefault("development"))) === "production",
     port: yield* Config.Port("PORT").pipe(Config.withDefault(3000)),
     host: yield* Config.String("HOST").pipe(Config.withDefault("0.0.0.0")),
     baseDomain: (yield* Config.String("BASE_DOMAIN").pipe(Config.withDefault("localhost"))).toLowerCase(),
