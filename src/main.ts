@@ -1,8 +1,10 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Console, Effect, Layer } from "effect"
 import { DemoCallbackLive } from "./demo/callback.ts"
+import { demoPresent } from "./demo/lock.ts"
 import { seedDemo } from "./demo/seed.ts"
-import { httpServerWith } from "./http.ts"
+import { DEMO_CLIENT_ID, DEMO_SUBDOMAIN } from "./demo/document.ts"
+import { HttpServerLive, httpServerWith } from "./http.ts"
 import { BaseLive } from "./layers.ts"
 import { AppConfig } from "./platform/config.ts"
 import { migrateDatabase } from "./platform/startup.ts"
@@ -10,16 +12,18 @@ import { WorkerLive } from "../workers/runner.ts"
 
 /**
  * `npm start`: PostgreSQL (embedded unless DATABASE_URL is set), migrations, the demo
- * business, then the HTTP server and the graphile-worker runner in one process.
+ * business (never with NODE_ENV=production), then the HTTP server and the graphile-worker
+ * runner in one process.
  * SIGINT/SIGTERM interrupt the program: the server stops accepting and drains, the worker
  * finishes its jobs, then the embedded PostgreSQL stops.
  */
 const program = Effect.gen(function* () {
   const startedAt = performance.now()
+  const config = yield* AppConfig
   yield* migrateDatabase
+  if (config.production) return yield* startProduction(startedAt)
   const demo = yield* seedDemo
   yield* Layer.build(Layer.mergeAll(httpServerWith(DemoCallbackLive), WorkerLive))
-  const config = yield* AppConfig
   const port = config.port === 80 ? "" : `:${config.port}`
   const base = `http://${config.baseDomain}${port}`
   const business = `http://${demo.subdomain}.${config.baseDomain}${port}`
@@ -44,6 +48,28 @@ const program = Effect.gen(function* () {
       `Demo accounts' password: ${demo.password}`,
       ""
     ].join("\n")
+  )
+  return yield* Effect.never
+})
+
+/**
+ * NODE_ENV=production (the image's setting): no demo business, no demo application, no
+ * callback page and nothing secret printed. The operator creates the first business and its
+ * owner with the CLI (README, "Production"). A database that still holds the demo from an
+ * earlier version is named in a warning: its accounts share a published password.
+ */
+const startProduction = Effect.fn("Main.startProduction")(function* (startedAt: number) {
+  yield* Layer.build(Layer.mergeAll(HttpServerLive, WorkerLive))
+  const config = yield* AppConfig
+  if (yield* demoPresent) {
+    yield* Effect.logWarning(
+      `this production database holds the demo business "${DEMO_SUBDOMAIN}" or the demo OAuth application "${DEMO_CLIENT_ID}", ` +
+        "whose password and secret are published: take them away with `studio seed lock-demo`"
+    )
+  }
+  yield* Console.log(
+    `Studio Service is ready (${Math.round(performance.now() - startedAt)} ms) on ${config.host}:${config.port}, production mode: no demo. ` +
+      "Create a business and its owner with: studio business create --subdomain S --name N --owner-email E"
   )
   return yield* Effect.never
 })

@@ -1,13 +1,19 @@
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { seedScale } from "../demo/scale.ts"
+import { lockDemo } from "../demo/lock.ts"
 import { seedDemo } from "../demo/seed.ts"
+import { AppConfig } from "../platform/config.ts"
 import { migrateDatabase } from "../platform/startup.ts"
 import { printJson, userError, withServices } from "./support.ts"
 
 const seedDemoCommand = Command.make("demo", {}, () =>
   withServices(
     Effect.gen(function* () {
+      // The demo's password and application secret are published: never in production.
+      if ((yield* AppConfig).production) {
+        return yield* Effect.fail(userError("the demo business is for development: NODE_ENV=production never seeds it"))
+      }
       yield* migrateDatabase
       const demo = yield* seedDemo
       yield* printJson({
@@ -22,6 +28,19 @@ const seedDemoCommand = Command.make("demo", {}, () =>
   Command.withDescription(
     "Create the demo business (subdomain demo), its OAuth app demo-app and tokens for owner@demo.test and client@demo.test; " +
       "does nothing but print the tokens when it exists"
+  )
+)
+
+const lockDemoCommand = Command.make("lock-demo", {}, () =>
+  withServices(
+    Effect.gen(function* () {
+      yield* migrateDatabase
+      yield* printJson(yield* lockDemo)
+    })
+  )).pipe(
+  Command.withDescription(
+    "Take the demo's published secrets away (demo accounts still on the published password lose it, " +
+      "the demo business's and demo-app's tokens are revoked, demo-app gets an unknown secret); data stays"
   )
 )
 
@@ -54,5 +73,5 @@ const seedScaleCommand = Command.make(
 
 export const seed = Command.make("seed").pipe(
   Command.withDescription("Load sample data"),
-  Command.withSubcommands([seedDemoCommand, seedScaleCommand])
+  Command.withSubcommands([seedDemoCommand, lockDemoCommand, seedScaleCommand])
 )

@@ -50,7 +50,7 @@ const decodeAccountIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
 const ensureBusiness = Effect.gen(function* () {
   const existing = yield* findBusinessId(DEMO_SUBDOMAIN)
   if (Option.isSome(existing)) return existing.value
-  const imported = yield* importBusiness(demoDocument, { shareHashes: true }).pipe(
+  const imported = yield* importBusiness(demoDocument).pipe(
     Effect.map((summary) => Option.some(summary.business_id)),
     Effect.catchTag("ImportError", (error) =>
       error.reason === "subdomain_taken"

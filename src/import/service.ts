@@ -46,15 +46,6 @@ export const decodeImportDocument = (input: unknown): Effect.Effect<ImportDocume
     Effect.mapError((error) => new ImportError({ reason: "invalid_document", messages: issueLines(error.issue) }))
   )
 
-export interface ImportOptions {
-  /**
-   * Hash each distinct password once and give every account with that password the same
-   * hash (same salt). For generated data such as the demo, where 50+ accounts share one
-   * password and scrypt costs ~50-100 ms a hash; real imports hash each account separately.
-   */
-  readonly shareHashes?: boolean
-}
-
 interface PersonSource {
   readonly email?: string
   readonly first_name: string
@@ -67,21 +58,18 @@ const everyPerson = (doc: ImportDocument): ReadonlyArray<PersonSource> => [
   ...(doc.clients ?? []).flatMap((client) => [client, ...(client.dependents ?? [])])
 ]
 
-/** Hashes by lower-cased e-mail; scrypt runs on libuv's thread pool (4 threads by default). */
-const hashPasswords = (doc: ImportDocument, options: ImportOptions) => {
+/**
+ * Hashes by lower-cased e-mail, each with a salt of its own (even the demo's 55 accounts with
+ * one published password: a shared hash would tell an attacker who holds the same password);
+ * scrypt runs on libuv's thread pool (4 threads by default).
+ */
+const hashPasswords = (doc: ImportDocument) => {
   const wanted = everyPerson(doc).flatMap((person) =>
     person.email !== undefined && person.password !== undefined ? [{ email: person.email, password: person.password }] : []
   )
-  const shared = new Map<string, Promise<string>>()
-  const hashOf = (password: string) => {
-    if (!options.shareHashes) return hashPassword(password)
-    let hash = shared.get(password)
-    if (!hash) shared.set(password, (hash = hashPassword(password)))
-    return hash
-  }
   return Effect.forEach(
     wanted,
-    ({ email, password }) => Effect.map(Effect.promise(() => hashOf(password)), (hash) => [email.toLowerCase(), hash] as const),
+    ({ email, password }) => Effect.map(Effect.promise(() => hashPassword(password)), (hash) => [email.toLowerCase(), hash] as const),
     { concurrency: 4 }
   ).pipe(Effect.map((entries) => new Map(entries)), Effect.withSpan("Import.hashPasswords"))
 }
@@ -313,11 +301,11 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
   } satisfies ImportSummary
 })
 
-export const importBusiness = Effect.fn("Import.business")(function* (input: unknown, options: ImportOptions = {}) {
+export const importBusiness = Effect.fn("Import.business")(function* (input: unknown) {
   const doc = yield* decodeImportDocument(input)
   // Fail fast on a taken subdomain or a missing parent before spending seconds on scrypt.
   yield* checkAgainstDatabase(doc)
-  const hashes = yield* hashPasswords(doc, options)
+  const hashes = yield* hashPasswords(doc)
   const sql = yield* SqlClient.SqlClient
   const summary = yield* sql.withTransaction(write(doc, hashes)).pipe(Effect.catchTag("SqlError", Effect.die))
   yield* Effect.logInfo("business imported").pipe(
