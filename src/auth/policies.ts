@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { Forbidden, fail } from "../shared/errors.ts"
+import { Forbidden, type Message, fail } from "../shared/errors.ts"
 import { CurrentStaff } from "./access.ts"
 import type { StaffRole } from "./tokens.ts"
 
@@ -29,9 +29,17 @@ export const requireOwner = Effect.gen(function* () {
 /** Managers, owners and the primary owner. */
 export const requireManagerOrHigher = Effect.gen(function* () {
   const staff = yield* CurrentStaff
-  if (!isManagerOrHigher(staff.role)) return yield* fail(Forbidden, { key: "manager_required" })
+  yield* requireManagerRole(staff.role)
   return staff
 })
+
+/**
+ * The manager rule for a role already in hand: code both modes share (invoice writes) decides on
+ * the locked record whether a change needs a manager, and the desk caller carries its role there.
+ * `message` may say why this change needs one.
+ */
+export const requireManagerRole = (role: StaffRole, message: Message = { key: "manager_required" }) =>
+  isManagerOrHigher(role) ? Effect.void : fail(Forbidden, message)
 
 /** The record's author (by person id), or a manager or higher. */
 export const requireAuthorOrManager = (authorPersonId: number | null) =>

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { DeskAccess, FrontAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
-import { BadRequest, NotFound, Unauthorized, Unprocessable } from "../shared/errors.ts"
+import { BadRequest, Forbidden, NotFound, Unauthorized, Unprocessable } from "../shared/errors.ts"
 import { IdFromString } from "../shared/schemas.ts"
 import {
   FormOfPaymentCreateInput,
@@ -21,6 +21,9 @@ const startDescription =
 const updateDescription =
   "`autobill: true` makes this form the default for automatic billing and turns the others off; `false` on the default " +
   "is a 422 (turn another one on instead). `id`, when given, must be the path's."
+
+/** Who may call in staff mode (issue 29); demoted staff have no staff mode at all. */
+const STANDARD = "Standard staff, managers and owners (403 for limited staff). "
 
 const personParams = { person_id: IdFromString }
 const formParams = { person_id: IdFromString, id: IdFromString }
@@ -88,16 +91,16 @@ export const FormsOfPaymentDeskApi = HttpApiGroup.make("formsOfPaymentDesk")
       params: personParams,
       payload: Schema.Struct({ form_of_payment: FormOfPaymentCreateInput }),
       success: VaultingStarted.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, NotFound, Unprocessable]
-    }).annotateMerge(docs("Begin vaulting a card for a person", startDescription))
+      error: [BadRequest, Forbidden, NotFound, Unprocessable]
+    }).annotateMerge(docs("Begin vaulting a card for a person", STANDARD + startDescription))
   )
   .add(
     HttpApiEndpoint.put("update", "/api/v2/desk/people/:person_id/form_of_payments/:id", {
       params: formParams,
       payload: Schema.Struct({ form_of_payment: FormOfPaymentUpdateInput }),
       success: FormsOfPayment,
-      error: [BadRequest, NotFound, Unprocessable]
-    }).annotateMerge(docs("Choose a person's autobill form of payment", updateDescription))
+      error: [BadRequest, Forbidden, NotFound, Unprocessable]
+    }).annotateMerge(docs("Choose a person's autobill form of payment", STANDARD + updateDescription))
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Forms of payment (staff mode)"))

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { requireStandardOrHigher } from "../auth/policies.ts"
 import { apiOf } from "../shared/http-api.ts"
 import { FormOfPaymentVaultingApi, FormsOfPaymentDeskApi, FormsOfPaymentFrontApi } from "./api.ts"
 import {
@@ -23,14 +24,15 @@ export const FormsOfPaymentFrontLive = HttpApiBuilder.group(apiOf(FormsOfPayment
     .handle("update", ({ params, payload }) =>
       Effect.flatMap(requireFrontPerson(params.person_id), (person) => updateFormOfPayment(person, params.id, payload.form_of_payment))))
 
+/** Who may move money (issue 29): vaulting a card and choosing the autobill one need standard staff or higher. */
 export const FormsOfPaymentDeskLive = HttpApiBuilder.group(apiOf(FormsOfPaymentDeskApi), "formsOfPaymentDesk", (handlers) =>
   handlers
     .handle("list", ({ params, query }) => Effect.flatMap(requireDeskPerson(params.person_id), (person) => listFormsOfPayment(person, query)))
     .handle("get", ({ params }) => Effect.flatMap(requireDeskPerson(params.person_id), (person) => getFormOfPayment(person, params.id)))
     .handle("create", ({ params, payload }) =>
-      Effect.flatMap(requireDeskPerson(params.person_id), (person) => startVaulting("desk", person, payload.form_of_payment)))
+      Effect.flatMap(Effect.andThen(requireStandardOrHigher, requireDeskPerson(params.person_id)), (person) => startVaulting("desk", person, payload.form_of_payment)))
     .handle("update", ({ params, payload }) =>
-      Effect.flatMap(requireDeskPerson(params.person_id), (person) => updateFormOfPayment(person, params.id, payload.form_of_payment))))
+      Effect.flatMap(Effect.andThen(requireStandardOrHigher, requireDeskPerson(params.person_id)), (person) => updateFormOfPayment(person, params.id, payload.form_of_payment))))
 
 export const FormOfPaymentVaultingLive = HttpApiBuilder.group(apiOf(FormOfPaymentVaultingApi), "formOfPaymentVaulting", (handlers) =>
   handlers

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { DeskAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
-import { BadRequest, NotFound, Unprocessable } from "../shared/errors.ts"
+import { BadRequest, Forbidden, NotFound, Unprocessable } from "../shared/errors.ts"
 import { IdempotencyHeaders } from "../shared/idempotency.ts"
 import { IdFromString } from "../shared/schemas.ts"
 import {
@@ -28,6 +28,12 @@ const STATE_RULES =
   "canceled; on_hold → open, canceled; closed when nothing is outstanding and the invoice has an item (closing creates the person " +
   "plans and completes a linked booking); closed and canceled are final. `state_events` lists what is valid now."
 
+/** Who may call (issue 29); limited staff move no money, demoted staff have no staff mode at all. */
+const STANDARD = "Standard staff, managers and owners (403 for limited staff). "
+const OWED =
+  "Once the invoice is open or on hold (what the client owes), only managers and owners change it: 403 for standard staff. "
+const MANAGER = "Managers and owners only (403 for standard and limited staff). "
+
 const item = { invoice_id: IdFromString, invoice_item_id: IdFromString }
 
 export const InvoicesDeskApi = HttpApiGroup.make("invoicesDesk")
@@ -36,8 +42,8 @@ export const InvoicesDeskApi = HttpApiGroup.make("invoicesDesk")
       headers: IdempotencyHeaders,
       payload: Schema.Struct({ invoice: InvoiceCreateInput }),
       success: Invoices.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, NotFound, Unprocessable]
-    }).annotateMerge(docs("Create an invoice", "`payer_id` is required (a live person of the business). " + CREATE_RULES))
+      error: [BadRequest, Forbidden, NotFound, Unprocessable]
+    }).annotateMerge(docs("Create an invoice", STANDARD + "`payer_id` is required (a live person of the business). " + CREATE_RULES))
   )
   .add(
     HttpApiEndpoint.get("list", "/api/v2/desk/invoices", {
@@ -60,11 +66,14 @@ export const InvoicesDeskApi = HttpApiGroup.make("invoicesDesk")
       params: { invoice_id: IdFromString },
       payload: Schema.Struct({ invoice: DeskInvoiceUpdateInput }),
       success: Invoices,
-      error: [BadRequest, NotFound, Unprocessable]
+      error: [BadRequest, Forbidden, NotFound, Unprocessable]
     }).annotateMerge(
       docs(
         "Update an invoice",
-        "location_id, commission_recipient_id, tip_recipient_id (staff members), send_receipt, receipt_email (required when send_receipt), " +
+        STANDARD +
+          "Once the invoice is open or on hold, only managers and owners change its coupon or location, hold, reopen or cancel it " +
+          "(403 for standard staff); paying and closing it, its receipt settings, recipients and booking stay standard staff's. " +
+          "location_id, commission_recipient_id, tip_recipient_id (staff members), send_receipt, receipt_email (required when send_receipt), " +
           "coupon_code (empty removes it), booking_id; settings change only while the invoice is not closed or canceled. " + STATE_RULES
       )
     )
@@ -74,26 +83,27 @@ export const InvoicesDeskApi = HttpApiGroup.make("invoicesDesk")
       params: { invoice_id: IdFromString },
       payload: Schema.Struct({ plan_product: PlanProductInput }),
       success: Invoices.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, NotFound, Unprocessable]
-    }).annotateMerge(docs("Add an item", "One plan product, as on create. Answers the invoice."))
+      error: [BadRequest, Forbidden, NotFound, Unprocessable]
+    }).annotateMerge(docs("Add an item", STANDARD + OWED + "One plan product, as on create. Answers the invoice."))
   )
   .add(
     HttpApiEndpoint.delete("removeItem", "/api/v2/desk/invoices/:invoice_id/invoice_items/:id", {
       params: { invoice_id: IdFromString, id: IdFromString },
       success: Invoices,
-      error: [NotFound, Unprocessable]
-    }).annotateMerge(docs("Remove an item", "A signup fee cannot be removed alone (422); removing its plan item removes both. The invoice stays, even empty."))
+      error: [Forbidden, NotFound, Unprocessable]
+    }).annotateMerge(docs("Remove an item", STANDARD + OWED + "A signup fee cannot be removed alone (422); removing its plan item removes both. The invoice stays, even empty."))
   )
   .add(
     HttpApiEndpoint.post("prorate", "/api/v2/desk/invoices/:invoice_id/invoice_items/:invoice_item_id/prorates", {
       params: item,
       payload: Schema.Struct({ prorate: ProrateInput }),
       success: Invoices.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, NotFound, Unprocessable]
+      error: [BadRequest, Forbidden, NotFound, Unprocessable]
     }).annotateMerge(
       docs(
         "Prorate an item",
-        "Membership items. `amount_cents` (not negative) is deducted from the item; `initial_punchcard_count` (not negative, limited " +
+        MANAGER +
+          "Membership items. `amount_cents` (not negative) is deducted from the item; `initial_punchcard_count` (not negative, limited " +
           "memberships only) sets the first visits. An existing proration is updated; an invalid request writes nothing."
       )
     )
@@ -102,8 +112,8 @@ export const InvoicesDeskApi = HttpApiGroup.make("invoicesDesk")
     HttpApiEndpoint.delete("removeProrate", "/api/v2/desk/invoices/:invoice_id/invoice_items/:invoice_item_id/prorates", {
       params: item,
       success: Invoices,
-      error: [NotFound, Unprocessable]
-    }).annotateMerge(docs("Remove a proration", "The amount and the punchcard count return to the product's; 404 when none."))
+      error: [Forbidden, NotFound, Unprocessable]
+    }).annotateMerge(docs("Remove a proration", MANAGER + "The amount and the punchcard count return to the product's; 404 when none."))
   )
   .add(
     HttpApiEndpoint.get("getDiscount", "/api/v2/desk/invoices/:invoice_id/invoice_items/:invoice_item_id/discounts", {
@@ -117,15 +127,15 @@ export const InvoicesDeskApi = HttpApiGroup.make("invoicesDesk")
       params: item,
       payload: Schema.Struct({ discount: DiscountInput }),
       success: Invoices.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, NotFound, Unprocessable]
-    }).annotateMerge(docs("Discount an item", "`amount_cents` (fixed) or `percent` (0–100), not negative, not both; replaces the item's discount."))
+      error: [BadRequest, Forbidden, NotFound, Unprocessable]
+    }).annotateMerge(docs("Discount an item", MANAGER + "`amount_cents` (fixed) or `percent` (0–100), not negative, not both; replaces the item's discount."))
   )
   .add(
     HttpApiEndpoint.delete("removeDiscount", "/api/v2/desk/invoices/:invoice_id/invoice_items/:invoice_item_id/discounts", {
       params: item,
       success: Invoices,
-      error: [NotFound, Unprocessable]
-    }).annotateMerge(docs("Remove an item's discount", "404 when none."))
+      error: [Forbidden, NotFound, Unprocessable]
+    }).annotateMerge(docs("Remove an item's discount", MANAGER + "404 when none."))
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Invoices (staff mode)"))

@@ -9,7 +9,7 @@ import { requireUnpaid } from "./paid-guard.ts"
 import { InvoicesRepo } from "./repo.ts"
 import type { DiscountInput, InvoiceRow, PlanProductInput, ProrateInput } from "./model.ts"
 import { insertPlanned, planItem } from "./create.ts"
-import { type Caller, findInvoice, invoiceAnswer, now, recompute, requireEditable } from "./service.ts"
+import { type Caller, findInvoice, invoiceAnswer, now, recompute, requireEditable, requireManagerOutOfCheckout } from "./service.ts"
 import { adjustmentWire } from "./wire.ts"
 
 /**
@@ -18,12 +18,16 @@ import { adjustmentWire } from "./wire.ts"
  * prorates and discounts on an item. Each write locks the invoice and recomputes it.
  */
 
-/** Runs `change` on the locked, editable invoice, then recomputes it; answers the invoice. */
+/**
+ * Runs `change` on the locked, editable invoice, then recomputes it; answers the invoice. In staff
+ * mode an open or on-hold invoice changes only for a manager or higher (service.ts).
+ */
 const changeInvoice = <A, E, R>(caller: Caller, invoiceId: number, change: (invoice: InvoiceRow) => Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
     yield* inTransaction(
       Effect.gen(function* () {
         const invoice = yield* findInvoice(caller, invoiceId, true)
+        yield* requireManagerOutOfCheckout(caller, invoice)
         yield* requireEditable(invoice)
         yield* requireUnpaid(invoice)
         yield* change(invoice)

@@ -1,6 +1,8 @@
 import { Clock, Effect } from "effect"
 import { CurrentStaff } from "../auth/access.ts"
+import { requireManagerRole } from "../auth/policies.ts"
 import { CurrentBusiness } from "../auth/tenant.ts"
+import type { StaffRole } from "../auth/tokens.ts"
 import { clientReach } from "../people/client-reach.ts"
 import { privateResponse } from "../services/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
@@ -22,12 +24,12 @@ import { invoicesWire, isEditable, type Mode } from "./wire.ts"
  */
 
 export type Caller =
-  | { readonly _tag: "Staff"; readonly staffMemberId: number; readonly accountId: number }
+  | { readonly _tag: "Staff"; readonly staffMemberId: number; readonly accountId: number; readonly role: StaffRole }
   | { readonly _tag: "Client"; readonly personId: number; readonly reach: ReadonlyArray<number> }
 
 export const staffCaller = Effect.gen(function* () {
   const staff = yield* CurrentStaff
-  return { _tag: "Staff", staffMemberId: staff.staffMemberId, accountId: staff.accountId } satisfies Caller as Caller
+  return { _tag: "Staff", staffMemberId: staff.staffMemberId, accountId: staff.accountId, role: staff.role } satisfies Caller as Caller
 })
 
 export const clientCaller = Effect.gen(function* () {
@@ -54,6 +56,17 @@ export const findInvoice = Effect.fn("Invoices.find")(function* (caller: Caller,
   }
   return row
 })
+
+/**
+ * Who may move money (issue 29): out of checkout an invoice is what the client owes, so in staff
+ * mode only a manager or higher changes what it asks for (items, coupon, location, hold, reopen,
+ * cancel); standard staff collect it. Client mode keeps its own rules.
+ */
+export const OUT_OF_CHECKOUT: ReadonlyArray<InvoiceState> = ["open", "on_hold"]
+export const requireManagerOutOfCheckout = (caller: Caller, row: InvoiceRow) =>
+  caller._tag === "Staff" && OUT_OF_CHECKOUT.includes(row.state)
+    ? requireManagerRole(caller.role, { key: "invoice_owed_manager_required", params: { id: row.id, state: row.state } })
+    : Effect.void
 
 export const requireEditable = (row: InvoiceRow) =>
   isEditable(row) ? Effect.void : fail(Unprocessable, { key: "invoice_not_editable", params: { id: row.id, state: row.state } })

@@ -8,7 +8,7 @@ import { type DeskInvoiceUpdateInput, type FrontInvoiceUpdateInput, INVOICE_STAT
 import { requireUnpaid } from "./paid-guard.ts"
 import { InvoicePayments } from "./payments.ts"
 import { InvoicesRepo } from "./repo.ts"
-import { type Caller, findInvoice, invoiceAnswer, modeOf, now, recompute } from "./service.ts"
+import { type Caller, findInvoice, invoiceAnswer, modeOf, now, recompute, requireManagerOutOfCheckout } from "./service.ts"
 import { isEditable, stateEvents } from "./wire.ts"
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -59,8 +59,10 @@ export const updateInvoice = Effect.fn("Invoices.update")(function* (caller: Cal
           problems.push({ key: "field_must_be_one_of", params: { field: "state_event", values: INVOICE_STATES.join(", ") } })
         } else if (event !== row.state) next = event as InvoiceState
       }
-      if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
       const movesTotal = couponId !== row.coupon_id || (desk.location_id !== undefined && desk.location_id !== row.location_id)
+      // Holding, reopening or canceling an invoice out of checkout, or moving its total, is a manager's (service.ts).
+      if (movesTotal || (next !== undefined && next !== "closed")) yield* requireManagerOutOfCheckout(caller, row)
+      if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
       if (movesTotal) yield* requireUnpaid(row)
 
       const at = yield* now

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { DeskAccess, FrontAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
-import { BadRequest, NotFound, Unauthorized, Unprocessable } from "../shared/errors.ts"
+import { BadRequest, Forbidden, NotFound, Unauthorized, Unprocessable } from "../shared/errors.ts"
 import { IdempotencyHeaders } from "../shared/idempotency.ts"
 import { IdFromString } from "../shared/schemas.ts"
 import { PaymentBody, PaymentMethods, Payments, RefundInput, Refunds, VoidInput } from "./model.ts"
@@ -12,6 +12,9 @@ const PAY_RULES =
   "payer's autobill form. Cards are charged through the gateway (a decline is kept as a failed payment and answered 422); credit " +
   "spends the payer's account credit; the other methods settle at once. When nothing is outstanding the invoice closes. The fields " +
   "may come wrapped (`payment`) or at the top level. `Idempotency-Key`: a repeat with the same key and body answers the first payment."
+/** Who may call (issue 29); limited staff move no money, demoted staff have no staff mode at all. */
+const STANDARD = "Standard staff, managers and owners (403 for limited staff). "
+const MANAGER = "Managers and owners only (403 for standard and limited staff). "
 const invoice = { invoice_id: IdFromString }
 const payment = { invoice_id: IdFromString, payment_id: IdFromString }
 
@@ -56,15 +59,15 @@ export const PaymentsDeskApi = HttpApiGroup.make("paymentsDesk")
       headers: IdempotencyHeaders,
       payload: PaymentBody,
       success: Payments.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, NotFound, Unprocessable]
-    }).annotateMerge(docs("Pay an invoice", "`payment_method` a key of the payment methods. " + PAY_RULES))
+      error: [BadRequest, Forbidden, NotFound, Unprocessable]
+    }).annotateMerge(docs("Pay an invoice", STANDARD + "`payment_method` a key of the payment methods. " + PAY_RULES))
   )
   .add(
     HttpApiEndpoint.delete("delete", "/api/v2/desk/invoices/:invoice_id/payments/:payment_id", {
       params: payment,
       success: Payments,
-      error: [NotFound, Unprocessable]
-    }).annotateMerge(docs("Delete a payment", "As client mode: only in checkout."))
+      error: [Forbidden, NotFound, Unprocessable]
+    }).annotateMerge(docs("Delete a payment", MANAGER + "As client mode: only in checkout (the money goes back, as with a void)."))
   )
   .add(
     HttpApiEndpoint.post("refund", "/api/v2/desk/invoices/:invoice_id/payments/:payment_id/refunds", {
@@ -72,11 +75,11 @@ export const PaymentsDeskApi = HttpApiGroup.make("paymentsDesk")
       headers: IdempotencyHeaders,
       payload: Schema.Struct({ refund: RefundInput }),
       success: Refunds.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, NotFound, Unprocessable]
+      error: [BadRequest, Forbidden, NotFound, Unprocessable]
     }).annotateMerge(
       docs(
         "Refund a payment",
-        "`amount_cents` greater than zero and at most `maximum_refund_cents`; `payment_type_id` 2 (cash), 5 (account credit) or the " +
+        MANAGER + "`amount_cents` greater than zero and at most `maximum_refund_cents`; `payment_type_id` 2 (cash), 5 (account credit) or the " +
           "payment's own (default: a card refund goes back to the card); `invoice_item_ids_to_cancel` ends the plans those items created; " +
           "`receipt_email` is required with `send_receipt`."
       )
@@ -88,16 +91,16 @@ export const PaymentsDeskApi = HttpApiGroup.make("paymentsDesk")
       headers: IdempotencyHeaders,
       payload: Schema.Struct({ void: Schema.optional(VoidInput) }),
       success: Payments.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, NotFound, Unprocessable]
-    }).annotateMerge(docs("Void a payment", "A settled payment without refunds: a card charge is voided at the gateway, credit returns to the ledger."))
+      error: [BadRequest, Forbidden, NotFound, Unprocessable]
+    }).annotateMerge(docs("Void a payment", MANAGER + "A settled payment without refunds: a card charge is voided at the gateway, credit returns to the ledger."))
   )
   .add(
     HttpApiEndpoint.post("voidRefund", "/api/v2/desk/refunds/:refund_id/voids", {
       params: { refund_id: IdFromString },
       headers: IdempotencyHeaders,
       success: Refunds.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, NotFound, Unprocessable]
-    }).annotateMerge(docs("Void a refund", "Cash and account-credit refunds (a card refund cannot be taken back)."))
+      error: [BadRequest, Forbidden, NotFound, Unprocessable]
+    }).annotateMerge(docs("Void a refund", MANAGER + "Cash and account-credit refunds (a card refund cannot be taken back)."))
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Payments (staff mode)"))

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { DeskAccess, FrontAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
-import { BadRequest, NotFound, Unauthorized, Unprocessable } from "../shared/errors.ts"
+import { BadRequest, Forbidden, NotFound, Unauthorized, Unprocessable } from "../shared/errors.ts"
 import { IntInput } from "../shared/schemas.ts"
 
 /**
@@ -38,13 +38,18 @@ export const SaveInput = Schema.Struct({
 })
 export type SaveInput = typeof SaveInput.Type
 
-const group = <const Name extends string, const Mode extends "front" | "desk">(name: Name, mode: Mode) =>
-  HttpApiGroup.make(name)
+/** Who may call in staff mode (issue 29): saving a card for a person needs standard staff or higher. */
+const STANDARD = "Standard staff, managers and owners (403 for limited staff). "
+
+const group = <const Name extends string, const Mode extends "front" | "desk">(name: Name, mode: Mode) => {
+  const who = mode === "desk" ? STANDARD : ""
+  const refused = mode === "desk" ? [Forbidden] : []
+  return HttpApiGroup.make(name)
     .add(
       HttpApiEndpoint.get("new", `/api/v2/${mode}/processor_connect/payment_methods/new`, {
         success: SetupIntents,
-        error: [NotFound, Unauthorized, Unprocessable]
-      }).annotateMerge(docs("A new setup intent", "Its client secret builds the processor's payment method form."))
+        error: [...refused, NotFound, Unauthorized, Unprocessable]
+      }).annotateMerge(docs("A new setup intent", who + "Its client secret builds the processor's payment method form."))
     )
     .add(
       HttpApiEndpoint.get("get", `/api/v2/${mode}/processor_connect/payment_methods`, {
@@ -57,14 +62,16 @@ const group = <const Name extends string, const Mode extends "front" | "desk">(n
       HttpApiEndpoint.post("save", `/api/v2/${mode}/processor_connect/payment_methods`, {
         payload: Schema.Struct({ payment_method: SaveInput }),
         success: PaymentMethods.pipe(HttpApiSchema.status(201)),
-        error: [BadRequest, NotFound, Unauthorized, Unprocessable]
+        error: [BadRequest, ...refused, NotFound, Unauthorized, Unprocessable]
       }).annotateMerge(
         docs(
           "Save a confirmed payment method as a form of payment",
-          "Answers the processor's data plus `form_of_payment_id`; the person's first form becomes autobill. Saving it again answers the same form."
+          who +
+            "Answers the processor's data plus `form_of_payment_id`; the person's first form becomes autobill. Saving it again answers the same form."
         )
       )
     )
+}
 
 export const ProcessorConnectFrontApi = group("processorConnectFront", "front")
   .middleware(FrontAccess)

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { requireStandardOrHigher } from "../auth/policies.ts"
 import { apiOf } from "../shared/http-api.ts"
 import { ProcessorConnectDeskApi, ProcessorConnectFrontApi } from "./api.ts"
 import { deskCaller, frontCaller, getPaymentMethod, newSetupIntent, savePaymentMethod } from "./service.ts"
@@ -10,8 +11,11 @@ export const ProcessorConnectFrontLive = HttpApiBuilder.group(apiOf(ProcessorCon
     .handle("get", ({ query }) => Effect.flatMap(frontCaller, (caller) => getPaymentMethod(caller, query.payment_method_id)))
     .handle("save", ({ payload }) => Effect.flatMap(frontCaller, (caller) => savePaymentMethod(caller, payload.payment_method))))
 
+/** Who may move money (issue 29): saving a card for a person (and starting to) needs standard staff or higher. */
+const vaultingCaller = Effect.andThen(requireStandardOrHigher, deskCaller)
+
 export const ProcessorConnectDeskLive = HttpApiBuilder.group(apiOf(ProcessorConnectDeskApi), "processorConnectDesk", (handlers) =>
   handlers
-    .handle("new", () => Effect.flatMap(deskCaller, newSetupIntent))
+    .handle("new", () => Effect.flatMap(vaultingCaller, newSetupIntent))
     .handle("get", ({ query }) => Effect.flatMap(deskCaller, (caller) => getPaymentMethod(caller, query.payment_method_id)))
-    .handle("save", ({ payload }) => Effect.flatMap(deskCaller, (caller) => savePaymentMethod(caller, payload.payment_method))))
+    .handle("save", ({ payload }) => Effect.flatMap(vaultingCaller, (caller) => savePaymentMethod(caller, payload.payment_method))))

@@ -298,4 +298,6 @@ export const de: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Für die automatische Abrechnung ist keine Autobill-Karte hinterlegt",
   //
+  // issue 29: who may move money
+  invoice_owed_manager_required: "Rechnung %{id} ist %{state}: Nur Manager oder Inhaber dürfen ändern, anhalten oder stornieren, was der Kunde schuldet",
 }

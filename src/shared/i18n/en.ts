@@ -301,6 +301,8 @@ export const en = {
   // Billing: automatic billing
   autobill_no_form: "No autobill card on file for automatic billing",
   //
+  // issue 29: who may move money
+  invoice_owed_manager_required: "Invoice %{id} is %{state}: only a manager or an owner may change, hold or cancel what the client owes",
 } as const
 
 export type MessageKey = keyof typeof en

@@ -298,4 +298,6 @@ export const esES: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "No hay ninguna tarjeta de cobro automático registrada para la facturación automática",
   //
+  // issue 29: who may move money
+  invoice_owed_manager_required: "La factura %{id} está en %{state}: solo un gerente o un propietario puede modificar, retener o cancelar lo que debe el cliente",
 }

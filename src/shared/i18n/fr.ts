@@ -298,4 +298,6 @@ export const fr: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Aucune carte de prélèvement automatique enregistrée pour la facturation automatique",
   //
+  // issue 29: who may move money
+  invoice_owed_manager_required: "La facture %{id} est %{state} : seul un responsable ou un propriétaire peut modifier, suspendre ou annuler ce que doit le client",
 }

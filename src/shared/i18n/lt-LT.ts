@@ -298,4 +298,6 @@ export const ltLT: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Automatiniam apmokėjimui neišsaugota automatinio apmokėjimo kortelė",
   //
+  // issue 29: who may move money
+  invoice_owed_manager_required: "Sąskaita %{id} yra %{state}: tik vadovas arba savininkas gali keisti, sustabdyti ar atšaukti tai, ką klientas skolingas",
 }

@@ -298,4 +298,6 @@ export const nlNL: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Geen kaart voor automatische incasso opgeslagen voor automatische facturering",
   //
+  // issue 29: who may move money
+  invoice_owed_manager_required: "Factuur %{id} is %{state}: alleen een manager of een eigenaar mag wijzigen, pauzeren of annuleren wat de klant verschuldigd is",
 }

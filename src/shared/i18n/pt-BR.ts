@@ -298,4 +298,6 @@ export const ptBR: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Nenhum cartão de cobrança automática cadastrado para o faturamento automático",
   //
+  // issue 29: who may move money
+  invoice_owed_manager_required: "A fatura %{id} está %{state}: somente um gerente ou um proprietário pode alterar, suspender ou cancelar o que o cliente deve",
 }

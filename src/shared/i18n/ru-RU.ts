@@ -298,4 +298,6 @@ export const ruRU: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Для автоматического списания не сохранена карта автоплатежа",
   //
+  // issue 29: who may move money
+  invoice_owed_manager_required: "Счёт %{id} в состоянии %{state}: изменить, приостановить или отменить долг клиента может только менеджер или владелец",
 }

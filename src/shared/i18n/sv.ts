@@ -298,4 +298,6 @@ export const sv: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Inget kort för autodebitering finns sparat för automatisk fakturering",
   //
+  // issue 29: who may move money
+  invoice_owed_manager_required: "Faktura %{id} är %{state}: endast en chef eller en ägare får ändra, pausa eller makulera det kunden är skyldig",
 }

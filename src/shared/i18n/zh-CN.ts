@@ -298,4 +298,6 @@ export const zhCN: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "没有用于自动计费的自动扣款卡",
   //
+  // issue 29: who may move money
+  invoice_owed_manager_required: "发票 %{id} 处于 %{state} 状态：只有经理或所有者才能修改、暂停或取消客户的欠款",
 }

@@ -298,4 +298,6 @@ export const zhTW: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "沒有用於自動計費的自動扣款卡",
   //
+  // issue 29: who may move money
+  invoice_owed_manager_required: "發票 %{id} 處於 %{state} 狀態：只有經理或擁有者才能修改、暫停或取消客戶的欠款",
 }
