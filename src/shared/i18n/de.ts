@@ -298,4 +298,7 @@ export const de: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Für die automatische Abrechnung ist keine Autobill-Karte hinterlegt",
   //
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Zu viele fehlgeschlagene Anmeldungen für diese E-Mail-Adresse oder aus Ihrem Netzwerk. Versuchen Sie es in %{seconds} Sekunden erneut oder setzen Sie Ihr Passwort per E-Mail zurück.",
+  mail_throttled: "Zu viele E-Mails angefordert. Bitte versuchen Sie es in %{seconds} Sekunden erneut."
 }

@@ -22,5 +22,8 @@ export const enGB: Catalog = {
   waitlist_full: "The waiting list is full",
   waitlist_disabled: "This event has no waiting list",
   waitlist_unavailable: "This event still has places: enrol instead of joining the waiting list",
-  mail_waitlist_enrolled_body: "Hello %{name},\n\nA place became free in %{event} on %{start}, and you were next on the waiting list: you are now enrolled.\n\n%{business}"
+  mail_waitlist_enrolled_body: "Hello %{name},\n\nA place became free in %{event} on %{start}, and you were next on the waiting list: you are now enrolled.\n\n%{business}",
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Too many failed sign-ins for this email address or from your network. Try again in %{seconds} seconds, or reset your password by email.",
+  mail_throttled: "Too many emails requested. Please try again in %{seconds} seconds."
 }

@@ -301,6 +301,9 @@ export const en = {
   // Billing: automatic billing
   autobill_no_form: "No autobill card on file for automatic billing",
   //
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Too many failed sign-ins for this e-mail address or from your network. Try again in %{seconds} seconds, or reset your password by e-mail.",
+  mail_throttled: "Too many e-mails asked for. Try again in %{seconds} seconds."
 } as const
 
 export type MessageKey = keyof typeof en

@@ -298,4 +298,7 @@ export const esES: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "No hay ninguna tarjeta de cobro automático registrada para la facturación automática",
   //
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Demasiados inicios de sesión fallidos para este correo electrónico o desde tu red. Inténtalo de nuevo dentro de %{seconds} segundos o restablece tu contraseña por correo electrónico.",
+  mail_throttled: "Se han solicitado demasiados correos. Inténtalo de nuevo dentro de %{seconds} segundos."
 }

@@ -298,4 +298,7 @@ export const fr: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Aucune carte de prélèvement automatique enregistrée pour la facturation automatique",
   //
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Trop de connexions échouées pour cette adresse e-mail ou depuis votre réseau. Réessayez dans %{seconds} secondes, ou réinitialisez votre mot de passe par e-mail.",
+  mail_throttled: "Trop d'e-mails demandés. Réessayez dans %{seconds} secondes."
 }

@@ -298,4 +298,7 @@ export const ltLT: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Automatiniam apmokėjimui neišsaugota automatinio apmokėjimo kortelė",
   //
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Per daug nesėkmingų prisijungimų šiuo el. pašto adresu arba iš jūsų tinklo. Bandykite dar kartą po %{seconds} s arba atkurkite slaptažodį el. paštu.",
+  mail_throttled: "Paprašyta per daug el. laiškų. Bandykite dar kartą po %{seconds} s."
 }

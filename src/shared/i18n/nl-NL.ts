@@ -298,4 +298,7 @@ export const nlNL: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Geen kaart voor automatische incasso opgeslagen voor automatische facturering",
   //
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Te veel mislukte aanmeldingen voor dit e-mailadres of vanaf uw netwerk. Probeer het over %{seconds} seconden opnieuw, of stel uw wachtwoord opnieuw in via e-mail.",
+  mail_throttled: "Te veel e-mails aangevraagd. Probeer het over %{seconds} seconden opnieuw."
 }

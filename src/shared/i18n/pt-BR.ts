@@ -298,4 +298,7 @@ export const ptBR: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Nenhum cartão de cobrança automática cadastrado para o faturamento automático",
   //
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Muitas tentativas de login malsucedidas para este e-mail ou a partir da sua rede. Tente novamente em %{seconds} segundos ou redefina sua senha por e-mail.",
+  mail_throttled: "Muitos e-mails solicitados. Tente novamente em %{seconds} segundos."
 }

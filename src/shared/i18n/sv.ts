@@ -298,4 +298,7 @@ export const sv: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Inget kort för autodebitering finns sparat för automatisk fakturering",
   //
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "För många misslyckade inloggningar för den här e-postadressen eller från ditt nätverk. Försök igen om %{seconds} sekunder, eller återställ lösenordet via e-post.",
+  mail_throttled: "För många e-postmeddelanden begärda. Försök igen om %{seconds} sekunder."
 }

@@ -298,4 +298,7 @@ export const zhCN: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "没有用于自动计费的自动扣款卡",
   //
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "此电子邮件地址或您所在网络的登录失败次数过多。请在 %{seconds} 秒后重试，或通过电子邮件重置密码。",
+  mail_throttled: "请求的邮件过多。请在 %{seconds} 秒后重试。"
 }

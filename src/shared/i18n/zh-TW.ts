@@ -298,4 +298,7 @@ export const zhTW: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "沒有用於自動計費的自動扣款卡",
   //
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "此電子郵件地址或您所在網路的登入失敗次數過多。請在 %{seconds} 秒後再試一次，或透過電子郵件重設密碼。",
+  mail_throttled: "要求的郵件過多。請在 %{seconds} 秒後再試一次。"
 }
