@@ -92,3 +92,10 @@ export const lastForwarded = (value: string | undefined): string | undefined => 
   const last = value.slice(value.lastIndexOf(",") + 1).trim()
   return last === "" ? undefined : last
 }
+
+/** A TRUST_PROXY value known to be valid (configurations built in code, tests); throws otherwise. */
+export const trustedProxies = (value: string): TrustProxy => {
+  const trust = parseTrustProxy(value)
+  if (trust._tag === "Invalid") throw new Error(`TRUST_PROXY: "${trust.entry}" is neither an address nor a CIDR range`)
+  return trust
+}

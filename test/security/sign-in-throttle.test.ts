@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { hashPassword } from "../../src/auth/passwords.ts"
-import { parseTrustProxy } from "../../src/platform/trust-proxy.ts"
+import { trustedProxies } from "../../src/platform/trust-proxy.ts"
 import { Browser } from "../support/browser-agent.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createApplication, createBusiness, createPerson } from "../support/factories.ts"
@@ -28,7 +28,7 @@ const waitOut = (response: { status: number; headers: Headers }) => {
 beforeAll(async () => {
   server = await startTestServer({
     clock: clock.clock,
-    trustProxy: parseTrustProxy("loopback"),
+    trustProxy: trustedProxies("loopback"),
     signInMaxFailures: 10,
     signInMaxFailuresPerIp: 12,
     signInWindowSeconds: WINDOW_SECONDS
