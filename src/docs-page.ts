@@ -47,5 +47,10 @@ export const DocsPageLive = HttpRouter.use((router) =>
   router.add(
     "GET",
     "/api/docs",
-    Effect.map(Effect.promise(() => (page ??= buildPage())), (html) => HttpServerResponse.html(html))
+    // Never inside another site's frame (clickjacking): the page runs requests with what a
+    // visitor types into it. Only frame-ancestors: the page's own inline scripts must run.
+    Effect.map(Effect.promise(() => (page ??= buildPage())), (html) =>
+      HttpServerResponse.html(html).pipe(
+        HttpServerResponse.setHeaders({ "x-frame-options": "DENY", "content-security-policy": "frame-ancestors 'none'" })
+      ))
   ))

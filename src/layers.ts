@@ -4,6 +4,7 @@ import { AccountsRepo } from "./accounts/repo.ts"
 import { AccountTokensRepo } from "./auth/account-tokens.ts"
 import { AccessTokensLive } from "./auth/tokens.ts"
 import { OAuthRepo } from "./oauth/repo.ts"
+import { SignInThrottle } from "./auth/sign-in-throttle.ts"
 import { ApplicationsLive } from "./auth/applications.ts"
 import { BusinessDirectoryLive } from "./auth/tenant.ts"
 import { BusinessRepo } from "./business/repo.ts"
@@ -86,6 +87,7 @@ const RepositoriesLive = Layer.mergeAll(
   AccountsRepo.layer,
   AccountTokensRepo.layer,
   OAuthRepo.layer,
+  SignInThrottle.layer,
   WebhooksRepo.layer,
   // Its scope cache is emptied by the same events as the request caches (one listener per process).
   ReportsRepo.layer.pipe(Layer.provide(CacheEventsLive)),

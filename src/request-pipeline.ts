@@ -4,6 +4,7 @@ import { HttpApiError } from "effect/http-api"
 import type { unhandled } from "effect/Types"
 import { randomUUID } from "node:crypto"
 import { IncomingMessage } from "node:http"
+import { TLSSocket } from "node:tls"
 import { BusinessDirectory, classifyHost, type HostKind } from "./auth/tenant.ts"
 import { type MessageKey, type MessageParams, t } from "./shared/i18n.ts"
 import { issueMessages } from "./shared/issues.ts"
@@ -12,11 +13,13 @@ import { parseRailsForm } from "./shared/form-body.ts"
 import { type BusinessRow, RequestContext, type RequestContextShape } from "./shared/request-context.ts"
 import { AppConfig } from "./platform/config.ts"
 import { type RateLimitDecision, RateLimiter, rateLimitedResponse } from "./platform/rate-limit.ts"
+import { clientAddress, lastForwarded, peerIsTrusted, TRUST_NONE } from "./platform/trust-proxy.ts"
 
 /**
  * The conventions every endpoint shares, applied once, before routing:
- * request id and structured access log; `.json` suffix; tenancy by Host; locale; rate limits
- * with their headers on every response; Rails-style form bodies turned into the JSON body
+ * request id and structured access log; `.json` suffix; the client's address and the forwarded
+ * headers of trusted proxies only (TRUST_PROXY); tenancy by Host; locale; rate limits with their
+ * headers on every response; security headers (nosniff, HSTS on https); Rails-style form bodies turned into the JSON body
  * they stand for; and the error model for what the endpoints themselves cannot answer
  * (undecodable input → 400, unknown route → 404, unsupported body type → 415, a defect →
  * logged, generic 500).
@@ -30,7 +33,8 @@ const errorsResponse = (status: number, locale: Locale, key: MessageKey, params?
 
 const unknownAddress = () => "unknown"
 
-const firstHeader = (value: string | undefined) => value?.split(",")[0]?.trim()
+/** A year; without includeSubDomains, each business host opts in when it is visited over https. */
+const HSTS = "max-age=31536000"
 
 /** A path of plain segments, no query: the WHATWG parser would return it unchanged. */
 const PLAIN_PATH = /^(?:\/[\w~-][\w.~-]*)*\/?$/
@@ -102,6 +106,12 @@ interface Incoming {
   readonly path: string
   readonly headerLocale: string | undefined
   readonly accessToken: string | undefined
+  /** The client's IP address (src/platform/trust-proxy.ts): the per-IP budgets' key. */
+  readonly clientAddress: string
+  /** The Host the client addressed: `X-Forwarded-Host` only from a trusted proxy. */
+  readonly host: string | undefined
+  /** Over TLS, directly or (`X-Forwarded-Proto`) through a trusted proxy. */
+  readonly https: boolean
 }
 
 export const RequestPipeline = HttpRouter.middleware(
@@ -116,6 +126,7 @@ export const RequestPipeline = HttpRouter.middleware(
     const logsAnything = minimumLogLevel !== "None"
     const hostKind = makeHostKinds(config.baseDomain)
     const { rateLimitPerIp, rateLimitPerToken, rateLimitWindowSeconds } = config
+    const trust = config.trustProxy ?? TRUST_NONE
 
     // Every request runs this: plain functions chained with `Effect.flatMap` rather than a
     // generator, and what the request needs carried in one `Incoming` record.
@@ -128,6 +139,10 @@ export const RequestPipeline = HttpRouter.middleware(
         const url = parseUrl(original.url)
         const pathname = url.pathname
         const accessToken = bearerToken(headers["authorization"]) ?? url.searchParams.get("access_token") ?? undefined
+        // Forwarded headers are anyone's to send: they are read only from a proxy of ours.
+        const peer = Option.getOrElse(original.remoteAddress, unknownAddress)
+        const trustedPeer = trust._tag !== "Off" && peerIsTrusted(trust, peer)
+        const source = (original as { readonly source?: unknown }).source
         const incoming: Incoming = {
           original,
           headers,
@@ -136,20 +151,28 @@ export const RequestPipeline = HttpRouter.middleware(
           url,
           path: pathname.endsWith(".json") && !HOSTLESS_PATHS.has(pathname) ? pathname.slice(0, -5) : pathname,
           headerLocale: headers["x-fd-locale"],
-          accessToken
+          accessToken,
+          clientAddress: trustedPeer ? clientAddress(trust, peer, headers["x-forwarded-for"]) : peer,
+          host: (trustedPeer ? lastForwarded(headers["x-forwarded-host"]) : undefined) ?? headers["host"],
+          https: trustedPeer
+            ? lastForwarded(headers["x-forwarded-proto"])?.toLowerCase() === "https"
+            : source instanceof IncomingMessage && source.socket instanceof TLSSocket
         }
         // Rate limits first: every call counts against its IP, authenticated calls also
-        // against their token; the headers show the limit that applies to the caller.
-        const ip = Option.getOrElse(original.remoteAddress, unknownAddress)
+        // against their token; the headers show the limit that applies to the caller. A call
+        // its IP may no longer make is refused before its token is counted: random tokens from
+        // a refused address would each lease a budget row in PostgreSQL.
         const limited = Effect.flatMap(
-          limiter.hit(`ip:${ip}`, rateLimitPerIp, rateLimitWindowSeconds),
+          limiter.hit(`ip:${incoming.clientAddress}`, rateLimitPerIp, rateLimitWindowSeconds),
           accessToken === undefined
             ? (ipDecision) => afterLimits(httpEffect, incoming, ipDecision, undefined)
             : (ipDecision) =>
-              Effect.flatMap(
-                limiter.hit(`token:${accessToken}`, rateLimitPerToken, rateLimitWindowSeconds),
-                (tokenDecision) => afterLimits(httpEffect, incoming, ipDecision, tokenDecision)
-              )
+              !ipDecision.allowed
+                ? afterLimits(httpEffect, incoming, ipDecision, undefined)
+                : Effect.flatMap(
+                  limiter.hit(`token:${accessToken}`, rateLimitPerToken, rateLimitWindowSeconds),
+                  (tokenDecision) => afterLimits(httpEffect, incoming, ipDecision, tokenDecision)
+                )
         )
         return logsAnything ? Effect.annotateLogs(limited, { request_id: requestId }) : limited
       })
@@ -160,12 +183,16 @@ export const RequestPipeline = HttpRouter.middleware(
       decision: RateLimitDecision
     ): Effect.Effect<HttpServerResponse.HttpServerResponse> {
       // An endpoint with a stricter limit of its own (the Reporting API) sets its headers first.
+      // Every response forbids MIME sniffing; one over https tells the browser to stay on https.
+      const common: Record<string, string> = incoming.https
+        ? { "x-request-id": incoming.requestId, "x-content-type-options": "nosniff", "strict-transport-security": HSTS }
+        : { "x-request-id": incoming.requestId, "x-content-type-options": "nosniff" }
       const withHeaders = HttpServerResponse.setHeaders(
         response,
         response.headers["ratelimit-limit"] !== undefined
-          ? { "x-request-id": incoming.requestId }
+          ? common
           : {
-            "x-request-id": incoming.requestId,
+            ...common,
             "ratelimit-limit": String(decision.limit),
             "ratelimit-remaining": String(decision.remaining),
             "ratelimit-reset": String(decision.resetAt)
@@ -196,8 +223,7 @@ export const RequestPipeline = HttpRouter.middleware(
         return finish(incoming, rateLimitedResponse(decision, parseLocale(incoming.headerLocale) ?? "en"), decision)
       }
       if (HOSTLESS_PATHS.has(incoming.path)) return afterHost(httpEffect, incoming, decision, Option.none())
-      const { headers } = incoming
-      const host = hostKind(firstHeader(headers["x-forwarded-host"]) ?? headers["host"])
+      const host = hostKind(incoming.host)
       if (host._tag === "Foreign") {
         return finish(incoming, errorsResponse(404, parseLocale(incoming.headerLocale) ?? "en", "unknown_host", { host: host.host }), decision)
       }
@@ -261,17 +287,16 @@ export const RequestPipeline = HttpRouter.middleware(
       request: HttpServerRequest.HttpServerRequest,
       contentType: string
     ) {
-      const { original, headers, url, path, requestId } = incoming
-      const scheme = firstHeader(headers["x-forwarded-proto"]) === "https" ? "https" : "http"
-      const hostHeader = firstHeader(headers["x-forwarded-host"]) ?? headers["host"] ?? "localhost"
+      const { original, url, path, requestId } = incoming
       const context: RequestContextShape = {
         requestId,
         locale,
         business,
-        origin: `${scheme}://${hostHeader}`,
+        origin: `${incoming.https ? "https" : "http"}://${incoming.host ?? "localhost"}`,
         originalUrl: url.pathname + url.search,
         accessToken: Option.fromNullishOr(incoming.accessToken),
-        clientId: Option.fromNullishOr(url.searchParams.get("client_id"))
+        clientId: Option.fromNullishOr(url.searchParams.get("client_id")),
+        clientAddress: incoming.clientAddress
       }
       // The request is provided again only when the pipeline changed it (suffix, form body).
       const routed = request === original ? httpEffect : Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, request)

@@ -48,7 +48,8 @@ const LocationsLive = HttpApiBuilder.group(FloorApi, "locations", (handlers) =>
       origin: `http://${subdomain}.localhost`,
       originalUrl: "/api/v2/desk/locations",
       accessToken: Option.none(),
-      clientId: Option.none()
+      clientId: Option.none(),
+      clientAddress: "127.0.0.1"
     }
     return handlers.handle("list", ({ query }) =>
       listLocations(query, { clientVisibleOnly: false }).pipe(

@@ -4,7 +4,7 @@ import { AccountAccess, AccountHost } from "../auth/access.ts"
 import { BusinessFront } from "../business/model.ts"
 import { PersonFront } from "../people/model.ts"
 import { docs } from "../shared/docs.ts"
-import { NotFound } from "../shared/errors.ts"
+import { NotFound, TooManyRequests } from "../shared/errors.ts"
 import { PageFields } from "../shared/pagination.ts"
 import { Account, AccountBusinessesQuery, PasswordRequest } from "./model.ts"
 
@@ -33,8 +33,11 @@ export const AccountApi = HttpApiGroup.make("account")
     }).annotateMerge(docs("The account's person records", "One per business, as client mode shows them, with business_id and subdomain."))
   )
   .add(
-    HttpApiEndpoint.post("confirmations", "/api/v2/account/confirmations", { success: Created }).annotateMerge(
-      docs("Send an e-mail confirmation", "Always 201; no mail when the address is confirmed already.")
+    HttpApiEndpoint.post("confirmations", "/api/v2/account/confirmations", { success: Created, error: TooManyRequests }).annotateMerge(
+      docs(
+        "Send an e-mail confirmation",
+        "201; no mail when the address is confirmed already. 429 past MAIL_REQUESTS_PER_ADDRESS or MAIL_REQUESTS_PER_IP mails in 15 minutes."
+      )
     )
   )
   .middleware(AccountAccess)
@@ -44,9 +47,13 @@ export const AccountPasswordsApi = HttpApiGroup.make("accountPasswords")
   .add(
     HttpApiEndpoint.post("create", "/api/v2/account/passwords", {
       payload: PasswordRequest,
-      success: Created
+      success: Created,
+      error: TooManyRequests
     }).annotateMerge(
-      docs("Send a password reset e-mail", "Body `email`. Always 201, whether or not an account exists. No token needed.")
+      docs(
+        "Send a password reset e-mail",
+        "Body `email`. 201 whether or not an account exists. No token needed. 429 past MAIL_REQUESTS_PER_ADDRESS requests for the address or MAIL_REQUESTS_PER_IP from the caller's IP in 15 minutes (counted whether or not an account exists)."
+      )
     )
   )
   .middleware(AccountHost)

@@ -1,7 +1,9 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentAccount } from "../auth/access.ts"
-import { sendMail } from "../mail/service.ts"
+import { mailLinkOrigin, sendMail } from "../mail/service.ts"
+import { mailRequestRefusal } from "../mail/throttle.ts"
+import { fail, TooManyRequests } from "../shared/errors.ts"
 import { requestPasswordReset } from "../oauth/service.ts"
 import { pageLinks, pageOf } from "../shared/pagination.ts"
 import { RequestContext } from "../shared/request-context.ts"
@@ -45,6 +47,9 @@ export const sendConfirmation = Effect.fn("Accounts.sendConfirmation")(function*
   const context = yield* RequestContext
   const account = yield* (yield* AccountsRepo).find(caller.accountId)
   if (!account || account.email_confirmed_at !== null) return {}
+  const refusedFor = yield* mailRequestRefusal(account.email)
+  if (refusedFor !== undefined) return yield* fail(TooManyRequests, { key: "mail_throttled", params: { seconds: refusedFor } })
+  const origin = yield* mailLinkOrigin
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
@@ -53,7 +58,7 @@ export const sendConfirmation = Effect.fn("Accounts.sendConfirmation")(function*
         template: "email_confirmation",
         to: account.email,
         locale: context.locale,
-        params: { name: account.first_name || account.email, link: emailConfirmationLink(context.origin, token) }
+        params: { name: account.first_name || account.email, link: emailConfirmationLink(origin, token) }
       })
     })
   ).pipe(Effect.orDie)
@@ -66,7 +71,10 @@ export const createPasswordReset = Effect.fn("Accounts.createPasswordReset")(fun
 }) {
   const context = yield* RequestContext
   const email = (payload.email ?? payload.account?.email ?? "").trim()
-  if (email.length > 0 && email.length <= 254) yield* requestPasswordReset(email, context.locale, context.origin)
+  if (email.length === 0 || email.length > 254) return {}
+  const refusedFor = yield* mailRequestRefusal(email)
+  if (refusedFor !== undefined) return yield* fail(TooManyRequests, { key: "mail_throttled", params: { seconds: refusedFor } })
+  yield* requestPasswordReset(email, context.locale)
   return {}
 })
 

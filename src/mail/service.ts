@@ -1,12 +1,25 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { AppConfig, publicOrigin } from "../platform/config.ts"
+import { RequestContext } from "../shared/request-context.ts"
 import { type MessageKey, type MessageParams, t } from "../shared/i18n.ts"
 import type { Locale } from "../shared/locale.ts"
 import { enqueueJob } from "../platform/jobs.ts"
 import { type MailPayload, type MailTemplate, SendMailJob } from "./jobs.ts"
 
 /**
+ * The origin of the links a mail carries: from configuration (PUBLIC_URL, BASE_DOMAIN) and the
+ * request's business, never from its Host or `X-Forwarded-Host`, which the requester chooses
+ * (a reset link pointing at the requester's host would hand them the token).
+ */
+export const mailLinkOrigin = Effect.gen(function* () {
+  const config = yield* AppConfig
+  const { business } = yield* RequestContext
+  return publicOrigin(config, Option.isSome(business) ? business.value.subdomain : undefined)
+})
+
+/**
  * Outgoing mail. A message is rendered when it is asked for (in the recipient's locale, with
- * absolute links built from the request) and delivered by the `send_mail` job, enqueued in
+ * absolute links from `mailLinkOrigin`) and delivered by the `send_mail` job, enqueued in
  * the caller's transaction: a rolled-back change sends nothing.
  */
 

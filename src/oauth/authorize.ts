@@ -4,7 +4,7 @@ import { alert, escapeHtml, hidden, renderPage, text } from "./pages.ts"
 import { authenticityTokenInput, consentGiven, submittedCsrfToken } from "./rails-fields.ts"
 import { type Application, OAuthRepo } from "./repo.ts"
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS, csrfMatches, signSession } from "./session.ts"
-import { checkPassword, isValidPkceValue, issueCode } from "./service.ts"
+import { isValidPkceValue, issueCode, signInWithPassword } from "./service.ts"
 import { currentAccount, errorPage, type PageContext, pageContext, queryOf, readForm, safeReturnTo, secureCookies, signInPage, withCsrfCookie } from "./requests.ts"
 
 /**
@@ -83,11 +83,17 @@ const authorizeUrl = (params: AuthorizeParams) => {
   return `/oauth/authorize?${search.toString()}`
 }
 
-const loginPage = (page: PageContext, application: Application, returnTo: string, options: { readonly failed?: boolean; readonly email?: string } = {}) =>
+const loginPage = (
+  page: PageContext,
+  application: Application,
+  returnTo: string,
+  options: { readonly failed?: boolean; readonly throttledFor?: number; readonly email?: string } = {}
+) =>
   signInPage(page, {
-    status: options.failed ? 401 : 200,
+    status: options.throttledFor !== undefined ? 429 : options.failed ? 401 : 200,
+    ...(options.throttledFor !== undefined ? { headers: { "retry-after": String(options.throttledFor) } } : {}),
     body: `<p>${text(page.locale, "page_login_for_app", { app: application.name })}</p>
-${options.failed ? alert(text(page.locale, "login_failed")) : ""}
+${options.throttledFor !== undefined ? alert(text(page.locale, "sign_in_throttled", { seconds: options.throttledFor })) : options.failed ? alert(text(page.locale, "login_failed")) : ""}
 <form method="post" action="/oauth/login">
 ${hidden({ csrf_token: page.csrf, return_to: returnTo, locale: page.locale })}
 <label for="email">${text(page.locale, "label_email")}</label>
@@ -166,10 +172,11 @@ export const login = Effect.fn("OAuth.login")(function* (request: HttpServerRequ
   const validated = yield* validateAuthorizeRequest(page, Object.fromEntries(params))
   if (validated._tag === "Page") return validated.response
   const email = form["email"] ?? ""
-  const account = yield* checkPassword(email, form["password"] ?? "")
-  if (Option.isNone(account)) return loginPage(page, validated.application, returnTo, { failed: true, email })
+  const result = yield* signInWithPassword(email, form["password"] ?? "")
+  if (result._tag === "Refused") return loginPage(page, validated.application, returnTo, { failed: true, throttledFor: result.retryAfterSeconds, email })
+  if (result._tag === "Failed") return loginPage(page, validated.application, returnTo, { failed: true, email })
   const repo = yield* OAuthRepo
-  const session = signSession(yield* repo.sessionSecret, account.value.id, yield* Clock.currentTimeMillis)
+  const session = signSession(yield* repo.sessionSecret, result.account.id, yield* Clock.currentTimeMillis)
   return HttpServerResponse.redirect(returnTo, { status: 303 }).pipe(
     HttpServerResponse.setCookieUnsafe(SESSION_COOKIE, session, {
       httpOnly: true,

@@ -24,6 +24,8 @@ export interface Page {
   readonly title: MessageKey
   readonly body: string
   readonly status?: number
+  /** Extra response headers (a throttled sign-in's `Retry-After`). */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 export const renderPage = (page: Page): HttpServerResponse.HttpServerResponse => {
@@ -65,6 +67,7 @@ ${page.body}
     contentType: "text/html; charset=utf-8",
     status: page.status ?? 200,
     headers: {
+      ...page.headers,
       "cache-control": "no-store",
       "x-frame-options": "DENY",
       // No form-action: Chromium applies it to the redirect after the consent form, and that

@@ -6,6 +6,8 @@ import { hashPassword } from "../auth/passwords.ts"
 import { SqlClient } from "effect/sql"
 import { alert, hidden, notice, renderPage, text } from "./pages.ts"
 import { OAuthRepo } from "./repo.ts"
+import { SignInThrottle } from "../auth/sign-in-throttle.ts"
+import { mailRequestRefusal } from "../mail/throttle.ts"
 import { CSRF_COOKIE, csrfMatches } from "./session.ts"
 import { errorPage, type PageContext, pageContext, queryOf, readForm, withCsrfCookie } from "./requests.ts"
 
@@ -40,7 +42,13 @@ export const forgotPost = Effect.fn("OAuth.forgot")(function* (request: HttpServ
   const form = yield* readForm(request)
   if (!csrfMatches(request.cookies[CSRF_COOKIE], form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
   const email = (form["email"] ?? "").trim()
-  if (email.length > 0 && email.length <= 254) yield* requestPasswordReset(email, page.locale, page.origin)
+  if (email.length > 0 && email.length <= 254) {
+    const refusedFor = yield* mailRequestRefusal(email)
+    if (refusedFor !== undefined) {
+      return withCsrfCookie(page, errorPage(page, text(page.locale, "mail_throttled", { seconds: refusedFor }), 429))
+    }
+    yield* requestPasswordReset(email, page.locale)
+  }
   return forgotForm(page, { sentTo: email })
 })
 
@@ -91,6 +99,10 @@ export const resetPost = Effect.fn("OAuth.reset")(function* (request: HttpServer
       yield* repo.setPassword(accountId.value, hash)
       // Following a mailed link proves the address.
       yield* repo.confirmEmail(accountId.value)
+      // And the owner: an account locked by failed sign-ins (someone guessing) opens again now
+      // rather than at the window's end. The guessers' IPs keep their own counts.
+      const account = yield* repo.accountById(accountId.value)
+      if (Option.isSome(account)) yield* (yield* SignInThrottle).clearAccount(account.value.email)
       return true
     })
   ).pipe(Effect.orDie)

@@ -82,7 +82,10 @@ export const withCsrfCookie = (page: PageContext, response: HttpServerResponse.H
  * A page of the sign-in (the login page of `/oauth/authorize`, the scripted `/accounts/sign_in`):
  * the login title, the business's name as heading on its host, and the CSRF cookie of `path`.
  */
-export const signInPage = (page: PageContext, content: { readonly body: string; readonly status?: number; readonly csrfPath?: string }) =>
+export const signInPage = (
+  page: PageContext,
+  content: { readonly body: string; readonly status?: number; readonly headers?: Readonly<Record<string, string>>; readonly csrfPath?: string }
+) =>
   withCsrfCookie(
     page,
     renderPage({
@@ -90,6 +93,7 @@ export const signInPage = (page: PageContext, content: { readonly body: string; 
       branding: page.branding,
       title: "page_login_title",
       status: content.status ?? 200,
+      ...(content.headers !== undefined ? { headers: content.headers } : {}),
       body: `<h1>${page.branding ? text(page.locale, "page_login_heading_business", { business: page.branding.name }) : text(page.locale, "page_login_heading_account")}</h1>
 ${content.body}`
     }),

@@ -5,8 +5,10 @@ import { AccountTokensRepo, passwordResetLink } from "../auth/account-tokens.ts"
 import { hashClientSecret } from "../auth/applications.ts"
 import { verifyPassword } from "../auth/passwords.ts"
 import { AccessTokens, generateToken, hashToken } from "../auth/tokens.ts"
-import { sendMail } from "../mail/service.ts"
+import { mailLinkOrigin, sendMail } from "../mail/service.ts"
 import type { Locale } from "../shared/locale.ts"
+import { RequestContext } from "../shared/request-context.ts"
+import { SignInThrottle } from "../auth/sign-in-throttle.ts"
 import { type Application, OAuthRepo } from "./repo.ts"
 
 /**
@@ -55,6 +57,21 @@ export const checkPassword = Effect.fn("OAuth.checkPassword")(function* (email: 
   return ok ? Option.some(account.value) : Option.none()
 })
 const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+
+/**
+ * A sign-in by e-mail and password, throttled per account and per IP (auth/sign-in-throttle.ts):
+ * a throttled attempt checks no password, so even the right one is refused until it may try.
+ */
+export const signInWithPassword = Effect.fn("OAuth.signInWithPassword")(function* (email: string, password: string) {
+  const throttle = yield* SignInThrottle
+  const { clientAddress } = yield* RequestContext
+  const verdict = yield* throttle.attempt(email, clientAddress)
+  if (verdict._tag === "Refused") return verdict
+  const account = yield* checkPassword(email, password)
+  if (Option.isNone(account)) return { _tag: "Failed" } as const
+  yield* throttle.succeeded(email, clientAddress)
+  return { _tag: "SignedIn", account: account.value } as const
+})
 
 export const issueCode = Effect.fn("OAuth.issueCode")(function* (options: {
   readonly application: Application
@@ -182,13 +199,10 @@ export const exchangeCode = Effect.fn("OAuth.exchangeCode")(function* (body: Tok
 })
 
 /** Sends a password-reset link when the account exists; the caller says the same either way. */
-export const requestPasswordReset = Effect.fn("OAuth.requestPasswordReset")(function* (
-  email: string,
-  locale: Locale,
-  origin: string
-) {
+export const requestPasswordReset = Effect.fn("OAuth.requestPasswordReset")(function* (email: string, locale: Locale) {
   const account = yield* (yield* OAuthRepo).accountByEmail(email.trim())
   if (Option.isNone(account)) return
+  const origin = yield* mailLinkOrigin
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {

@@ -4,7 +4,7 @@ import { alert, escapeHtml, hidden, notice, text } from "./pages.ts"
 import { authenticityTokenInput } from "./rails-fields.ts"
 import { OAuthRepo } from "./repo.ts"
 import { errorPage, type PageContext, pageContext, safeReturnTo, secureCookies, signInPage, withCsrfCookie as withPageCsrfCookie } from "./requests.ts"
-import { checkPassword } from "./service.ts"
+import { signInWithPassword } from "./service.ts"
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS, csrfMatches, signSession } from "./session.ts"
 
 /**
@@ -42,13 +42,15 @@ const withCsrfCookie = (page: PageContext, response: HttpServerResponse.HttpServ
 
 const signInFormPage = (
   page: PageContext,
-  options: { readonly failed?: boolean; readonly email?: string; readonly returnTo?: string | undefined } = {}
+  options: { readonly failed?: boolean; readonly throttledFor?: number; readonly email?: string; readonly returnTo?: string | undefined } = {}
 ) =>
   signInPage(page, {
-    // A failed sign-in is the login page's 401, with the form again (Devise re-renders it).
-    status: options.failed ? 401 : 200,
+    // A failed sign-in is the login page's 401, with the form again (Devise re-renders it); a
+    // throttled one a 429 that says when to try again.
+    status: options.throttledFor !== undefined ? 429 : options.failed ? 401 : 200,
+    ...(options.throttledFor !== undefined ? { headers: { "retry-after": String(options.throttledFor) } } : {}),
     csrfPath: "/",
-    body: `${options.failed ? alert(text(page.locale, "login_failed")) : ""}
+    body: `${options.throttledFor !== undefined ? alert(text(page.locale, "sign_in_throttled", { seconds: options.throttledFor })) : options.failed ? alert(text(page.locale, "login_failed")) : ""}
 <form method="post" action="/accounts/sign_in?locale=${page.locale}">
 ${authenticityTokenInput(page.csrf)}
 ${hidden({ return_to: options.returnTo })}
@@ -85,11 +87,12 @@ const signIn = Effect.fn("OAuth.signIn")(function* (request: HttpServerRequest.H
   if (!csrfMatches(request.cookies[CSRF_COOKIE], form.authenticity_token)) return csrfRefused(page)
   const returnTo = returnToOf(form.return_to)
   const email = form.account?.email ?? ""
-  const account = yield* checkPassword(email, form.account?.password ?? "")
-  if (Option.isNone(account)) return signInFormPage(page, { failed: true, email, returnTo })
+  const result = yield* signInWithPassword(email, form.account?.password ?? "")
+  if (result._tag === "Refused") return signInFormPage(page, { failed: true, throttledFor: result.retryAfterSeconds, email, returnTo })
+  if (result._tag === "Failed") return signInFormPage(page, { failed: true, email, returnTo })
   const repo = yield* OAuthRepo
-  const session = signSession(yield* repo.sessionSecret, account.value.id, yield* Clock.currentTimeMillis)
-  const response = returnTo !== undefined ? HttpServerResponse.redirect(returnTo, { status: 303 }) : signedInPage(page, account.value.email)
+  const session = signSession(yield* repo.sessionSecret, result.account.id, yield* Clock.currentTimeMillis)
+  const response = returnTo !== undefined ? HttpServerResponse.redirect(returnTo, { status: 303 }) : signedInPage(page, result.account.email)
   // The login page's session cookie: it is only ever read under /oauth.
   return HttpServerResponse.setCookieUnsafe(response, SESSION_COOKIE, session, {
     httpOnly: true,

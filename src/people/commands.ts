@@ -6,7 +6,7 @@ import { CurrentBusiness } from "../auth/tenant.ts"
 import { sendMail } from "../mail/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { parseLocale } from "../shared/locale.ts"
-import { RequestContext } from "../shared/request-context.ts"
+import { AppConfig, publicOrigin } from "../platform/config.ts"
 import { localDateAt } from "../shared/zoned-time.ts"
 import { emitWebhookEvent } from "../webhooks/emit.ts"
 import { type PreparedPerson, prepareAttributes } from "./attributes.ts"
@@ -43,7 +43,8 @@ const linkAccount = Effect.fn("People.linkAccount")(function* (
 /** The invitation: a password link for the account, mailed in the business's language. */
 const invite = Effect.fn("People.invite")(function* (accountId: number, email: string, firstName: string) {
   const business = yield* CurrentBusiness
-  const { origin } = yield* RequestContext
+  // The business's own host from configuration, never the request's headers (mail/service.ts).
+  const origin = publicOrigin(yield* AppConfig, business.subdomain)
   const token = yield* (yield* AccountTokensRepo).issue(accountId, "password_reset", INVITATION_LIFETIME_MS)
   yield* sendMail({
     template: "invitation",

@@ -1,5 +1,6 @@
 import { Config, Context, Effect, Layer, Option } from "effect"
 import * as path from "node:path"
+import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts"
 
 /**
  * Every setting of the service, read once from the environment.
@@ -62,17 +63,77 @@ export interface AppConfigShape {
    * here with its credentials beside it. Optional so that configurations built in code need not name it.
    */
   readonly paymentGateway?: "sandbox"
+  /**
+   * Which peers are proxies of ours (TRUST_PROXY: a hop count or address ranges, off by default):
+   * only their `X-Forwarded-For`, `-Host` and `-Proto` are believed (src/platform/trust-proxy.ts).
+   * Optional (off when absent) so that configurations built in code need not name it.
+   */
+  readonly trustProxy?: TrustProxy
+  /**
+   * The public URL of the account-level host (PUBLIC_URL, e.g. `https://studio.example.com`; its
+   * host is BASE_DOMAIN): the scheme and port of the links in mail, which are never taken from a
+   * request's headers. Absent: `https://{BASE_DOMAIN}` in production, else
+   * `http://{BASE_DOMAIN}:{PORT}` (see `publicOrigin`).
+   */
+  readonly publicUrl?: string
+  /** Failed sign-ins per account (its e-mail address) per window before it is locked until the window ends (SIGN_IN_MAX_FAILURES, 10). */
+  readonly signInMaxFailures?: number
+  /** Failed sign-ins per client IP per window (SIGN_IN_MAX_FAILURES_PER_IP, 30). */
+  readonly signInMaxFailuresPerIp?: number
+  /** The sign-in throttle's window, counted from a key's first failure (SIGN_IN_WINDOW_SECONDS, 900). */
+  readonly signInWindowSeconds?: number
+  /** Password-reset and confirmation mails asked for per address per 15 minutes (MAIL_REQUESTS_PER_ADDRESS, 3). */
+  readonly mailRequestsPerAddress?: number
+  /** Password-reset and confirmation mails asked for per client IP per 15 minutes (MAIL_REQUESTS_PER_IP, 10). */
+  readonly mailRequestsPerIp?: number
 }
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("studio/AppConfig") {}
 
+/**
+ * The scheme, host and port that links in mail use: PUBLIC_URL's scheme and port with the
+ * business's subdomain (if any) before BASE_DOMAIN. Never a request header: a reset link must
+ * not point wherever a requester's `X-Forwarded-Host` said.
+ */
+export const publicOrigin = (config: AppConfigShape, subdomain?: string): string => {
+  const host = subdomain === undefined ? config.baseDomain : `${subdomain}.${config.baseDomain}`
+  if (config.publicUrl !== undefined) {
+    const url = new URL(config.publicUrl)
+    return `${url.protocol}//${host}${url.port === "" ? "" : `:${url.port}`}`
+  }
+  if (config.production) return `https://${host}`
+  // Development: `npm start`'s own port (tests listen on an ephemeral port 0 and name none).
+  return `http://${host}${config.port === 80 || config.port === 0 ? "" : `:${config.port}`}`
+}
+
+/** PUBLIC_URL checked at start: an http(s) URL of BASE_DOMAIN itself, nothing but scheme, host and port. */
+const checkPublicUrl = (value: string, baseDomain: string): string | undefined => {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return "PUBLIC_URL is not a URL"
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return "PUBLIC_URL must be an http or https URL"
+  if (url.hostname !== baseDomain) return `PUBLIC_URL's host must be BASE_DOMAIN (${baseDomain}); business hosts are built from it`
+  if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.username !== "") return "PUBLIC_URL must name only a scheme, a host and a port"
+  return undefined
+}
+
 export const readAppConfig = Effect.gen(function* () {
   const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
+  const baseDomain = (yield* Config.String("BASE_DOMAIN").pipe(Config.withDefault("localhost"))).toLowerCase()
+  const trustProxy = parseTrustProxy(Option.getOrUndefined(yield* Config.option(Config.String("TRUST_PROXY"))))
+  // A setting that cannot be read stops the start: a typo must not trust nobody, or everybody.
+  if (trustProxy._tag === "Invalid") return yield* Effect.die(new Error(`TRUST_PROXY: "${trustProxy.entry}" is neither an address nor a CIDR range`))
+  const publicUrl = Option.getOrUndefined(yield* Config.option(Config.String("PUBLIC_URL")))
+  const publicUrlProblem = publicUrl === undefined ? undefined : checkPublicUrl(publicUrl, baseDomain)
+  if (publicUrlProblem !== undefined) return yield* Effect.die(new Error(publicUrlProblem))
   return AppConfig.of({
     production: (yield* Config.String("NODE_ENV").pipe(Config.withDefault("development"))) === "production",
     port: yield* Config.Port("PORT").pipe(Config.withDefault(3000)),
     host: yield* Config.String("HOST").pipe(Config.withDefault("0.0.0.0")),
-    baseDomain: (yield* Config.String("BASE_DOMAIN").pipe(Config.withDefault("localhost"))).toLowerCase(),
+    baseDomain,
     databaseUrl: yield* Config.option(Config.String("DATABASE_URL")),
     dataDir: path.resolve(dataDir),
     embeddedPostgresPort: yield* Config.Port("EMBEDDED_POSTGRES_PORT").pipe(Config.withDefault(54329)),
@@ -92,7 +153,14 @@ export const readAppConfig = Effect.gen(function* () {
     signingProvider: yield* Config.Literals(["sandbox", "remote"], "SIGNING_PROVIDER").pipe(Config.withDefault("sandbox" as const)),
     signingProviderUrl: Option.getOrUndefined(yield* Config.option(Config.String("SIGNING_PROVIDER_URL"))),
     signingProviderKey: Option.getOrUndefined(yield* Config.option(Config.String("SIGNING_PROVIDER_KEY"))),
-    paymentGateway: yield* Config.Literals(["sandbox"], "PAYMENT_GATEWAY").pipe(Config.withDefault("sandbox" as const))
+    paymentGateway: yield* Config.Literals(["sandbox"], "PAYMENT_GATEWAY").pipe(Config.withDefault("sandbox" as const)),
+    trustProxy,
+    ...(publicUrl === undefined ? {} : { publicUrl }),
+    signInMaxFailures: yield* Config.Int("SIGN_IN_MAX_FAILURES").pipe(Config.withDefault(10)),
+    signInMaxFailuresPerIp: yield* Config.Int("SIGN_IN_MAX_FAILURES_PER_IP").pipe(Config.withDefault(30)),
+    signInWindowSeconds: yield* Config.Int("SIGN_IN_WINDOW_SECONDS").pipe(Config.withDefault(900)),
+    mailRequestsPerAddress: yield* Config.Int("MAIL_REQUESTS_PER_ADDRESS").pipe(Config.withDefault(3)),
+    mailRequestsPerIp: yield* Config.Int("MAIL_REQUESTS_PER_IP").pipe(Config.withDefault(10))
   })
 })
 

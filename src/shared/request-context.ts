@@ -27,6 +27,11 @@ export interface RequestContextShape {
   readonly originalUrl: string
   readonly accessToken: Option.Option<string>
   readonly clientId: Option.Option<string>
+  /**
+   * The client's IP address: the socket's peer, or behind a trusted proxy (TRUST_PROXY) the
+   * right-most untrusted `X-Forwarded-For` entry. Keys the per-IP budgets.
+   */
+  readonly clientAddress: string
 }
 
 /**
@@ -42,7 +47,8 @@ export const RequestContext = Context.Reference<RequestContextShape>("studio/Req
     origin: "http://localhost",
     originalUrl: "/",
     accessToken: Option.none(),
-    clientId: Option.none()
+    clientId: Option.none(),
+    clientAddress: "unknown"
   })
 })
 

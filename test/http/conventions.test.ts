@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
+import { trustedProxies } from "../../src/platform/trust-proxy.ts"
 
 /** The conventions every endpoint shares (compatibility notes), seen through real endpoints. */
 let server: TestServer
@@ -13,7 +14,8 @@ let otherBusinessToken: string
 const host = (subdomain: string) => `${subdomain}.${TEST_BASE_DOMAIN}`
 
 beforeAll(async () => {
-  server = await startTestServer()
+  // The test client stands for the load balancer: its X-Forwarded-Proto is believed (issue 29).
+  server = await startTestServer({ trustProxy: trustedProxies("loopback") })
   demo = await createBusiness(server.pool, { subdomain: "demo", name: "Demo Studio", default_locale: "en" })
   other = await createBusiness(server.pool, { subdomain: "other", name: "Other Studio", default_locale: "de" })
   for (let i = 0; i < 5; i++) await createLocation(server.pool, demo.id, { name: `Room ${i}`, position: i })
@@ -207,7 +209,7 @@ describe("pagination", () => {
     expect(last.json.prev).toBe(`http://demo.${TEST_BASE_DOMAIN}/api/v2/desk/locations?per_page=2&page=2`)
   })
 
-  it("uses the scheme a proxy reports", async () => {
+  it("uses the scheme a trusted proxy reports", async () => {
     const response = await server.request("GET", "/api/v2/desk/locations?per_page=1", {
       token: ownerToken,
       headers: { "x-forwarded-proto": "https" }

@@ -9,6 +9,7 @@ import { tasks } from "../../workers/runner.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
+import { trustedProxies } from "../../src/platform/trust-proxy.ts"
 import { createService, occurrencesOf, scheduleEvent } from "../schedule/fixtures.ts"
 import { type Receiver, type Received, startReceiver } from "./receiver.ts"
 
@@ -102,7 +103,8 @@ const requestsFor = (occurrenceId: number) =>
 
 beforeAll(async () => {
   receiver = await startReceiver()
-  server = await startTestServer({ clock: clock.clock, worker: true })
+  // The test client stands for the load balancer: its X-Forwarded-Proto is believed (issue 29).
+  server = await startTestServer({ clock: clock.clock, worker: true, trustProxy: trustedProxies("loopback") })
   business = await createBusiness(server.pool, { subdomain: "demo", name: "Demo Studio", time_zone: "UTC" })
   quiet = await createBusiness(server.pool, { subdomain: "quiet", time_zone: "UTC" })
   for (const b of [business, quiet]) {

@@ -72,6 +72,10 @@ export const NON_TENANT_TABLES: Readonly<Record<string, NonTenantTable>> = {
     placement: "coordinator-local",
     reason: "short-lived request counters keyed by a digest of a token or IP address and its limit, before or across businesses"
   },
+  sign_in_throttles: {
+    placement: "coordinator-local",
+    reason: "failed sign-in counters keyed by a digest of an e-mail address or IP address, before any business is involved"
+  },
   job_worker_registrations: {
     placement: "coordinator-local",
     reason: "worker processes' heartbeats, next to graphile-worker's own schema on the coordinator"

@@ -300,4 +300,7 @@ export const de: Catalog = {
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Rechnung %{id} ist %{state}: Nur Manager oder Inhaber dürfen ändern, anhalten oder stornieren, was der Kunde schuldet",
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Zu viele fehlgeschlagene Anmeldungen für diese E-Mail-Adresse oder aus Ihrem Netzwerk. Versuchen Sie es in %{seconds} Sekunden erneut oder setzen Sie Ihr Passwort per E-Mail zurück.",
+  mail_throttled: "Zu viele E-Mails angefordert. Bitte versuchen Sie es in %{seconds} Sekunden erneut."
 }

@@ -25,4 +25,7 @@ export const enGB: Catalog = {
   mail_waitlist_enrolled_body: "Hello %{name},\n\nA place became free in %{event} on %{start}, and you were next on the waiting list: you are now enrolled.\n\n%{business}",
   // issue 29: who may move money
   invoice_owed_manager_required: "Invoice %{id} is %{state}: only a manager or an owner may change, hold or cancel what the client owes",
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Too many failed sign-ins for this email address or from your network. Try again in %{seconds} seconds, or reset your password by email.",
+  mail_throttled: "Too many emails requested. Please try again in %{seconds} seconds."
 }

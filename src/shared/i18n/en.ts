@@ -303,6 +303,9 @@ export const en = {
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Invoice %{id} is %{state}: only a manager or an owner may change, hold or cancel what the client owes",
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Too many failed sign-ins for this e-mail address or from your network. Try again in %{seconds} seconds, or reset your password by e-mail.",
+  mail_throttled: "Too many e-mails asked for. Try again in %{seconds} seconds."
 } as const
 
 export type MessageKey = keyof typeof en

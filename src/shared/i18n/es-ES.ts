@@ -300,4 +300,7 @@ export const esES: Catalog = {
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "La factura %{id} está en %{state}: solo un gerente o un propietario puede modificar, retener o cancelar lo que debe el cliente",
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Demasiados inicios de sesión fallidos para este correo electrónico o desde tu red. Inténtalo de nuevo dentro de %{seconds} segundos o restablece tu contraseña por correo electrónico.",
+  mail_throttled: "Se han solicitado demasiados correos. Inténtalo de nuevo dentro de %{seconds} segundos."
 }

@@ -300,4 +300,7 @@ export const fr: Catalog = {
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "La facture %{id} est %{state} : seul un responsable ou un propriétaire peut modifier, suspendre ou annuler ce que doit le client",
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Trop de connexions échouées pour cette adresse e-mail ou depuis votre réseau. Réessayez dans %{seconds} secondes, ou réinitialisez votre mot de passe par e-mail.",
+  mail_throttled: "Trop d'e-mails demandés. Réessayez dans %{seconds} secondes."
 }

@@ -300,4 +300,7 @@ export const ltLT: Catalog = {
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Sąskaita %{id} yra %{state}: tik vadovas arba savininkas gali keisti, sustabdyti ar atšaukti tai, ką klientas skolingas",
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Per daug nesėkmingų prisijungimų šiuo el. pašto adresu arba iš jūsų tinklo. Bandykite dar kartą po %{seconds} s arba atkurkite slaptažodį el. paštu.",
+  mail_throttled: "Paprašyta per daug el. laiškų. Bandykite dar kartą po %{seconds} s."
 }

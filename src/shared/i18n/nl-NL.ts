@@ -300,4 +300,7 @@ export const nlNL: Catalog = {
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Factuur %{id} is %{state}: alleen een manager of een eigenaar mag wijzigen, pauzeren of annuleren wat de klant verschuldigd is",
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Te veel mislukte aanmeldingen voor dit e-mailadres of vanaf uw netwerk. Probeer het over %{seconds} seconden opnieuw, of stel uw wachtwoord opnieuw in via e-mail.",
+  mail_throttled: "Te veel e-mails aangevraagd. Probeer het over %{seconds} seconden opnieuw."
 }

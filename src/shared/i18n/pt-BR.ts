@@ -300,4 +300,7 @@ export const ptBR: Catalog = {
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "A fatura %{id} está %{state}: somente um gerente ou um proprietário pode alterar, suspender ou cancelar o que o cliente deve",
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "Muitas tentativas de login malsucedidas para este e-mail ou a partir da sua rede. Tente novamente em %{seconds} segundos ou redefina sua senha por e-mail.",
+  mail_throttled: "Muitos e-mails solicitados. Tente novamente em %{seconds} segundos."
 }

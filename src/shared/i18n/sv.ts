@@ -300,4 +300,7 @@ export const sv: Catalog = {
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Faktura %{id} är %{state}: endast en chef eller en ägare får ändra, pausa eller makulera det kunden är skyldig",
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "För många misslyckade inloggningar för den här e-postadressen eller från ditt nätverk. Försök igen om %{seconds} sekunder, eller återställ lösenordet via e-post.",
+  mail_throttled: "För många e-postmeddelanden begärda. Försök igen om %{seconds} sekunder."
 }

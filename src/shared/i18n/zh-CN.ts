@@ -300,4 +300,7 @@ export const zhCN: Catalog = {
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "发票 %{id} 处于 %{state} 状态：只有经理或所有者才能修改、暂停或取消客户的欠款",
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "此电子邮件地址或您所在网络的登录失败次数过多。请在 %{seconds} 秒后重试，或通过电子邮件重置密码。",
+  mail_throttled: "请求的邮件过多。请在 %{seconds} 秒后重试。"
 }

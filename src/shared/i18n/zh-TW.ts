@@ -300,4 +300,7 @@ export const zhTW: Catalog = {
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "發票 %{id} 處於 %{state} 狀態：只有經理或擁有者才能修改、暫停或取消客戶的欠款",
+  // issue 29: sign-in and proxies
+  sign_in_throttled: "此電子郵件地址或您所在網路的登入失敗次數過多。請在 %{seconds} 秒後再試一次，或透過電子郵件重設密碼。",
+  mail_throttled: "要求的郵件過多。請在 %{seconds} 秒後再試一次。"
 }
