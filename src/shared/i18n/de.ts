@@ -298,4 +298,14 @@ export const de: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Für die automatische Abrechnung ist keine Autobill-Karte hinterlegt",
   //
+  // issue 29: bounded input
+  body_too_large: "Der Request-Body ist größer als %{max} Bytes",
+  form_too_deep: "Der Formular-Body ist zu tief verschachtelt: höchstens %{max} Ebenen",
+  form_too_many_fields: "Der Formular-Body hat zu viele Felder: höchstens %{max} Felder",
+  nul_character: "Die Anfrage enthält ein NUL-Zeichen, das kein Feld annimmt",
+  return_to_invalid: "return_to darf keine Steuerzeichen enthalten",
+  report_too_many_fields: "fields darf höchstens %{max} Felder für %{resource} nennen",
+  report_duplicate_field: "Das Feld %{name} wird mehr als einmal genannt",
+  report_too_many_sort_keys: "sort darf höchstens %{max} Sortierschlüssel nennen",
+  report_duplicate_sort: "sort nennt %{name} mehr als einmal"
 }

@@ -22,5 +22,15 @@ export const enGB: Catalog = {
   waitlist_full: "The waiting list is full",
   waitlist_disabled: "This event has no waiting list",
   waitlist_unavailable: "This event still has places: enrol instead of joining the waiting list",
-  mail_waitlist_enrolled_body: "Hello %{name},\n\nA place became free in %{event} on %{start}, and you were next on the waiting list: you are now enrolled.\n\n%{business}"
+  mail_waitlist_enrolled_body: "Hello %{name},\n\nA place became free in %{event} on %{start}, and you were next on the waiting list: you are now enrolled.\n\n%{business}",
+  // issue 29: bounded input
+  body_too_large: "The request body is larger than %{max} bytes",
+  form_too_deep: "The form body is nested too deeply: at most %{max} levels",
+  form_too_many_fields: "The form body has too many fields: at most %{max} fields",
+  nul_character: "The request contains a NUL character, which no field accepts",
+  return_to_invalid: "return_to must not contain control characters",
+  report_too_many_fields: "fields may name at most %{max} fields for %{resource}",
+  report_duplicate_field: "The field %{name} is named more than once",
+  report_too_many_sort_keys: "sort may name at most %{max} sort keys",
+  report_duplicate_sort: "sort names %{name} more than once"
 }

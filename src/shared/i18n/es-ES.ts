@@ -298,4 +298,14 @@ export const esES: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "No hay ninguna tarjeta de cobro automático registrada para la facturación automática",
   //
+  // issue 29: bounded input
+  body_too_large: "El cuerpo de la solicitud supera los %{max} bytes",
+  form_too_deep: "El formulario está anidado en exceso: como máximo %{max} niveles",
+  form_too_many_fields: "El formulario tiene demasiados campos: como máximo %{max} campos",
+  nul_character: "La solicitud contiene un carácter NUL, que ningún campo admite",
+  return_to_invalid: "return_to no puede contener caracteres de control",
+  report_too_many_fields: "fields puede nombrar como máximo %{max} campos para %{resource}",
+  report_duplicate_field: "El campo %{name} se nombra más de una vez",
+  report_too_many_sort_keys: "sort puede nombrar como máximo %{max} claves de ordenación",
+  report_duplicate_sort: "sort nombra %{name} más de una vez"
 }

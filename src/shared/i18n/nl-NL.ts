@@ -298,4 +298,14 @@ export const nlNL: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Geen kaart voor automatische incasso opgeslagen voor automatische facturering",
   //
+  // issue 29: bounded input
+  body_too_large: "De request-body is groter dan %{max} bytes",
+  form_too_deep: "Het formulier is te diep genest: maximaal %{max} niveaus",
+  form_too_many_fields: "Het formulier heeft te veel velden: maximaal %{max} velden",
+  nul_character: "Het verzoek bevat een NUL-teken, dat geen enkel veld accepteert",
+  return_to_invalid: "return_to mag geen stuurtekens bevatten",
+  report_too_many_fields: "fields mag maximaal %{max} velden voor %{resource} noemen",
+  report_duplicate_field: "Het veld %{name} wordt meer dan eens genoemd",
+  report_too_many_sort_keys: "sort mag maximaal %{max} sorteersleutels noemen",
+  report_duplicate_sort: "sort noemt %{name} meer dan eens"
 }

@@ -298,4 +298,14 @@ export const sv: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Inget kort för autodebitering finns sparat för automatisk fakturering",
   //
+  // issue 29: bounded input
+  body_too_large: "Begärans innehåll är större än %{max} byte",
+  form_too_deep: "Formuläret är för djupt nästlat: högst %{max} nivåer",
+  form_too_many_fields: "Formuläret har för många fält: högst %{max} fält",
+  nul_character: "Begäran innehåller ett NUL-tecken, som inget fält accepterar",
+  return_to_invalid: "return_to får inte innehålla styrtecken",
+  report_too_many_fields: "fields får ange högst %{max} fält för %{resource}",
+  report_duplicate_field: "Fältet %{name} anges mer än en gång",
+  report_too_many_sort_keys: "sort får ange högst %{max} sorteringsnycklar",
+  report_duplicate_sort: "sort anger %{name} mer än en gång"
 }
