@@ -164,12 +164,38 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
   if (groupName !== undefined && !group) problems.push(problem("report_unknown_group", { name: shown(groupName), resource }))
   const grouped = groupName !== undefined
 
+  // What the catalog can mean (issue 29): no more fields or sort keys than the resource has,
+  // each named once. A list beyond it is refused in one problem, before any name is looked up
+  // (50,000 fields made 50,000 problems, or a DuckDB query of 50,000 columns).
+  let instances = 0
+  for (const logical of catalog.logical.values()) {
+    const expanded = logical.expand(context)
+    if (!("unsupported" in expanded)) instances += expanded.length
+  }
+  // Summary rows: group_label and the aggregates; detail rows: the detail fields, logical fields and their instances.
+  const maxFields = grouped ? catalog.summary.size + 1 : catalog.detail.size + catalog.logical.size + instances
+  // Detail rows sort by any row value, groupings included (`rowColumn`).
+  const maxSortKeys = grouped ? catalog.summary.size + 1 : catalog.detail.size + catalog.groupings.size + instances
+
   // Fields
   if (attributes.fields.length === 0) problems.push(problem("report_fields_required"))
+  const tooManyFields = attributes.fields.length > maxFields
+  if (tooManyFields) problems.push(problem("report_too_many_fields", { max: maxFields, resource }))
   const detailColumns: Array<ColumnDef> = []
   const summaryColumns: Array<SummaryDef> = []
-  for (const name of attributes.fields) {
+  /** Names already asked for: requested names and the columns they became (`custom_fields` and one of its instances). */
+  const named = new Set<string>()
+  const once = (name: string) => {
+    if (named.has(name)) {
+      problems.push(problem("report_duplicate_field", { name: shown(name) }))
+      return false
+    }
+    named.add(name)
+    return true
+  }
+  for (const name of tooManyFields ? [] : attributes.fields) {
     if (grouped) {
+      if (!once(name)) continue
       if (name === "group_label") continue // always the first column of a summary row
       const found = catalog.summary.get(name)
       if (found) summaryColumns.push(found)
@@ -177,16 +203,18 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
       else problems.push(problem("report_unknown_field", { name: shown(name), resource }))
       continue
     }
+    if (!once(name)) continue
     const logical = catalog.logical.get(name)
     if (logical) {
       const expanded = logical.expand(context)
       if ("unsupported" in expanded) problems.push(problem(expanded.unsupported))
-      else detailColumns.push(...expanded)
+      else for (const instance of expanded) if (instance.name === name || once(instance.name)) detailColumns.push(instance)
       continue
     }
     const found = catalog.detail.get(name) ?? (catalog.groupings.has(name) ? undefined : rowColumn(name))
-    if (found) detailColumns.push(found)
-    else if (catalog.summary.has(name)) problems.push(problem("report_summary_field_without_group", { name: shown(name) }))
+    if (found) {
+      if (found.name === name || once(found.name)) detailColumns.push(found)
+    } else if (catalog.summary.has(name)) problems.push(problem("report_summary_field_without_group", { name: shown(name) }))
     else problems.push(problem("report_unknown_field", { name: shown(name), resource }))
   }
 
@@ -195,7 +223,12 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
 
   // Sort
   const sort: Array<SortKey> = []
-  for (const entry of attributes.sort ?? []) {
+  const sortEntries = attributes.sort ?? []
+  const tooManySortKeys = sortEntries.length > maxSortKeys
+  if (tooManySortKeys) problems.push(problem("report_too_many_sort_keys", { max: maxSortKeys }))
+  /** Targets already sorted by: a second key on the same one could never decide an order. */
+  const sortedBy = new Set<string>()
+  for (const entry of tooManySortKeys ? [] : sortEntries) {
     const match = SORT.exec(entry)
     if (!match || (match[1] !== "" && match[3] !== "")) {
       problems.push(problem("report_invalid_sort", { sort: shown(entry) }))
@@ -203,6 +236,13 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
     }
     const name = match[2]!
     const direction = (match[1] || match[3]) === "-" ? "desc" : "asc"
+    // `group_label` and the grouping's own name are one target.
+    const target = grouped && name === groupName ? "group_label" : name
+    if (sortedBy.has(target)) {
+      problems.push(problem("report_duplicate_sort", { name: shown(name) }))
+      continue
+    }
+    sortedBy.add(target)
     if (grouped) {
       if (!group) continue // already reported
       if (name === "group_label" || name === groupName) {

@@ -2,6 +2,7 @@
 // module: most processes that load this code never open one (an API process without reports).
 import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBValue } from "@duckdb/node-api"
 import { Context, Data, Effect, Layer } from "effect"
+import * as os from "node:os"
 import * as path from "node:path"
 import { AppConfig, type AppConfigShape } from "../src/platform/config.ts"
 import type { CompiledSql } from "./compile.ts"
@@ -34,7 +35,7 @@ export class ReportStore extends Context.Service<ReportStore, ReportStoreShape>(
   static readonly layer = Layer.effect(ReportStore)(
     Effect.gen(function* () {
       const config = yield* AppConfig
-      const store = makeReader(reportsDir(config))
+      const store = makeReader(reportsDir(config), readerLimits(config))
       yield* Effect.addFinalizer(() => Effect.sync(store.close))
       return ReportStore.of({
         dir: store.dir,
@@ -73,6 +74,25 @@ const READER_OPTIONS = {
 } as const
 
 /**
+ * What the main reader of a generation may use (issue 29): without a limit DuckDB takes 80 % of
+ * the machine's memory and every core, and one query of 50,000 columns reached 18.8 GiB. A query
+ * that needs more fails (a 500, logged) instead of taking the API process and its neighbours.
+ * 2 GB is several times what the largest report of the 5-million store needs; threads beyond 4
+ * gain little on report pages and take cores from the requests served beside them.
+ */
+export interface ReaderLimits {
+  /** DuckDB size, e.g. `2GB`. */
+  readonly memoryLimit: string
+  readonly threads: number
+}
+export const READER_LIMITS: ReaderLimits = { memoryLimit: "2GB", threads: Math.min(4, os.availableParallelism()) }
+
+export const readerLimits = (config: AppConfigShape): ReaderLimits => ({
+  memoryLimit: config.reportReaderMemoryLimit ?? READER_LIMITS.memoryLimit,
+  threads: config.reportReaderThreads ?? READER_LIMITS.threads
+})
+
+/**
  * The generation's second instance, on the same file, for small statements (a first page of
  * the newest rows, its bound): one thread. A query of a few hundred stored rows spends more
  * handing its work to another thread and waiting for it than it saves (0.5 → 0.3 ms for the
@@ -87,9 +107,9 @@ export interface StoreInstances {
 }
 
 /** Opens a store file read-only, as readers do (the benchmark's raw side too). */
-export const openStoreFile = async (file: string): Promise<StoreInstances> => {
+export const openStoreFile = async (file: string, limits: ReaderLimits = READER_LIMITS): Promise<StoreInstances> => {
   const { DuckDBInstance } = await import("@duckdb/node-api")
-  const instance = await DuckDBInstance.create(file, READER_OPTIONS)
+  const instance = await DuckDBInstance.create(file, { ...READER_OPTIONS, memory_limit: limits.memoryLimit, threads: String(limits.threads) })
   try {
     return { instance, quick: await DuckDBInstance.create(file, QUICK_READER_OPTIONS) }
   } catch (error) {
@@ -257,7 +277,7 @@ interface OpenGeneration extends StoreInstances {
   retired: boolean
 }
 
-export const makeReader = (dir: string) => {
+export const makeReader = (dir: string, limits: ReaderLimits = READER_LIMITS) => {
   const readPointer = makeCurrentReader(dir)
   let current: OpenGeneration | undefined
   // Opening a generation is serialized: concurrent queries after a switch share one instance.
@@ -279,7 +299,7 @@ export const makeReader = (dir: string) => {
   const switchTo = (pointer: CurrentGeneration) => {
     switching = switching.then(async () => {
       if (current && current.generation >= pointer.generation) return
-      const instances = await openStoreFile(path.join(dir, pointer.file))
+      const instances = await openStoreFile(path.join(dir, pointer.file), limits)
       const previous = current
       current = { generation: pointer.generation, file: pointer.file, ...instances, idle: [], remembered: new Map(), active: 0, retired: false }
       if (previous) retire(previous)

@@ -1,5 +1,5 @@
-import { Cause, Effect, LogLevel, Option, References } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ByteSize, Cause, Effect, LogLevel, Option, References } from "effect"
+import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import type { unhandled } from "effect/Types"
 import { randomUUID } from "node:crypto"
@@ -11,7 +11,7 @@ import { issueMessages } from "./shared/issues.ts"
 import { type Locale, parseLocale, resolveLocale } from "./shared/locale.ts"
 import { parseRailsForm } from "./shared/form-body.ts"
 import { type BusinessRow, RequestContext, type RequestContextShape } from "./shared/request-context.ts"
-import { AppConfig } from "./platform/config.ts"
+import { AppConfig, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_OAUTH_BODY_LIMIT_BYTES } from "./platform/config.ts"
 import { type RateLimitDecision, RateLimiter, rateLimitedResponse } from "./platform/rate-limit.ts"
 import { clientAddress, lastForwarded, peerIsTrusted, TRUST_NONE } from "./platform/trust-proxy.ts"
 
@@ -19,10 +19,11 @@ import { clientAddress, lastForwarded, peerIsTrusted, TRUST_NONE } from "./platf
  * The conventions every endpoint shares, applied once, before routing:
  * request id and structured access log; `.json` suffix; the client's address and the forwarded
  * headers of trusted proxies only (TRUST_PROXY); tenancy by Host; locale; rate limits with their
- * headers on every response; security headers (nosniff, HSTS on https); Rails-style form bodies turned into the JSON body
- * they stand for; and the error model for what the endpoints themselves cannot answer
- * (undecodable input → 400, unknown route → 404, unsupported body type → 415, a defect →
- * logged, generic 500).
+ * headers on every response; security headers (nosniff, HSTS on https); Rails-style form bodies
+ * turned into the JSON body they stand for; bounded input (issue 29: a body over its size limit →
+ * 413, a form too deep or with too many fields → 400, a NUL character anywhere → 400); and the
+ * error model for what the endpoints themselves cannot answer (undecodable input → 400, unknown
+ * route → 404, unsupported body type → 415, a defect → logged with its request id, generic 500).
  */
 
 /** Paths that answer on any host: health checks and the API description. */
@@ -66,6 +67,33 @@ const headersOf = (request: HttpServerRequest.HttpServerRequest): RawHeaders => 
     ? (source.headers as RawHeaders)
     : request.headers
 }
+
+/**
+ * The authorization server's forms (`/oauth/*`, `/accounts/*`) get the smaller body limit: they
+ * are reachable without credentials and never carry more than a few short fields.
+ */
+const isOAuthPath = (path: string) => path.startsWith("/oauth/") || path.startsWith("/accounts/")
+
+/** A JSON media type (`application/json`, JSON:API's `application/vnd.api+json`). */
+const isJsonType = (contentType: string) => contentType.startsWith("application/json") || /^[^;]*\+json/.test(contentType)
+
+/**
+ * A NUL character in JSON text: raw (which JSON.parse refuses anyway) or as the escape
+ * `\u0000` preceded by an even number of backslashes (`\\u0000` is a backslash and "u0000").
+ */
+const JSON_NUL = /(?:^|[^\\])(?:\\\\)*\\u0000/
+const hasJsonNul = (text: string) => text.includes("\0") || (text.includes("\\u0000") && JSON_NUL.test(text))
+
+/** Node's own rule for a header value (`checkInvalidHeaderChar`): a CR or LF would make it throw while writing. */
+const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/
+
+/** The request announces a body (RFC 9112 section 6.3): a non-zero Content-Length, or a Transfer-Encoding. */
+const announcesBody = (headers: RawHeaders) =>
+  (headers["content-length"] !== undefined && headers["content-length"] !== "0") || headers["transfer-encoding"] !== undefined
+
+/** Reading a body failed because it passed `MaxBodySize` (the adapter's RequestParseError "BodyTooLarge"). */
+const isBodyTooLarge = (failure: unknown) =>
+  HttpServerError.isHttpServerError(failure) && failure.reason._tag === "RequestParseError" && failure.reason.reason === "BodyTooLarge"
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/
 const BEARER = /^\s*Bearer\s+(\S+)\s*$/i
@@ -127,6 +155,10 @@ export const RequestPipeline = HttpRouter.middleware(
     const hostKind = makeHostKinds(config.baseDomain)
     const { rateLimitPerIp, rateLimitPerToken, rateLimitWindowSeconds } = config
     const trust = config.trustProxy ?? TRUST_NONE
+    const bodyLimit = config.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES
+    const oauthBodyLimit = config.oauthBodyLimitBytes ?? DEFAULT_OAUTH_BODY_LIMIT_BYTES
+    const bodyLimitSize = ByteSize.bytes(bodyLimit)
+    const oauthBodyLimitSize = ByteSize.bytes(oauthBodyLimit)
 
     // Every request runs this: plain functions chained with `Effect.flatMap` rather than a
     // generator, and what the request needs carried in one `Incoming` record.
@@ -136,52 +168,85 @@ export const RequestPipeline = HttpRouter.middleware(
         const headers = headersOf(original)
         const incomingId = headers["x-request-id"]
         const requestId = incomingId && REQUEST_ID.test(incomingId) ? incomingId : randomUUID()
-        const url = parseUrl(original.url)
-        const pathname = url.pathname
-        const accessToken = bearerToken(headers["authorization"]) ?? url.searchParams.get("access_token") ?? undefined
-        // Forwarded headers are anyone's to send: they are read only from a proxy of ours.
-        const peer = Option.getOrElse(original.remoteAddress, unknownAddress)
-        const trustedPeer = trust._tag !== "Off" && peerIsTrusted(trust, peer)
-        const source = (original as { readonly source?: unknown }).source
-        const incoming: Incoming = {
-          original,
-          headers,
-          requestId,
-          startedAt: logsRequests ? performance.now() : 0,
-          url,
-          path: pathname.endsWith(".json") && !HOSTLESS_PATHS.has(pathname) ? pathname.slice(0, -5) : pathname,
-          headerLocale: headers["x-fd-locale"],
-          accessToken,
-          clientAddress: trustedPeer ? clientAddress(trust, peer, headers["x-forwarded-for"]) : peer,
-          host: (trustedPeer ? lastForwarded(headers["x-forwarded-host"]) : undefined) ?? headers["host"],
-          https: trustedPeer
-            ? lastForwarded(headers["x-forwarded-proto"])?.toLowerCase() === "https"
-            : source instanceof IncomingMessage && source.socket instanceof TLSSocket
-        }
-        // Rate limits first: every call counts against its IP, authenticated calls also
-        // against their token; the headers show the limit that applies to the caller. A call
-        // its IP may no longer make is refused before its token is counted: random tokens from
-        // a refused address would each lease a budget row in PostgreSQL.
-        const limited = Effect.flatMap(
-          limiter.hit(`ip:${incoming.clientAddress}`, rateLimitPerIp, rateLimitWindowSeconds),
-          accessToken === undefined
-            ? (ipDecision) => afterLimits(httpEffect, incoming, ipDecision, undefined)
-            : (ipDecision) =>
-              !ipDecision.allowed
-                ? afterLimits(httpEffect, incoming, ipDecision, undefined)
-                : Effect.flatMap(
-                  limiter.hit(`token:${accessToken}`, rateLimitPerToken, rateLimitWindowSeconds),
-                  (tokenDecision) => afterLimits(httpEffect, incoming, ipDecision, tokenDecision)
-                )
+        // A defect of the pipeline itself (thrown while a request is prepared, outside the
+        // endpoint's own guard in `routeRequest`: a stack overflow, a bad header) is still
+        // logged with the request id and answered with the error model, never an empty 500.
+        const guarded = Effect.catchCause(
+          Effect.suspend(() => handle(httpEffect, original, headers, requestId)),
+          (cause) =>
+            Cause.hasInterruptsOnly(cause)
+              ? Effect.failCause(cause)
+              : internalError(requestId, parseLocale(headers["x-fd-locale"]) ?? "en", cause)
         )
-        return logsAnything ? Effect.annotateLogs(limited, { request_id: requestId }) : limited
+        return logsAnything ? Effect.annotateLogs(guarded, { request_id: requestId }) : guarded
       })
+
+    function handle<E, R>(
+      httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+      original: HttpServerRequest.HttpServerRequest,
+      headers: RawHeaders,
+      requestId: string
+    ) {
+      const url = parseUrl(original.url)
+      const pathname = url.pathname
+      const accessToken = bearerToken(headers["authorization"]) ?? url.searchParams.get("access_token") ?? undefined
+      // Forwarded headers are anyone's to send: they are read only from a proxy of ours.
+      const peer = Option.getOrElse(original.remoteAddress, unknownAddress)
+      const trustedPeer = trust._tag !== "Off" && peerIsTrusted(trust, peer)
+      const source = (original as { readonly source?: unknown }).source
+      const incoming: Incoming = {
+        original,
+        headers,
+        requestId,
+        startedAt: logsRequests ? performance.now() : 0,
+        url,
+        path: pathname.endsWith(".json") && !HOSTLESS_PATHS.has(pathname) ? pathname.slice(0, -5) : pathname,
+        headerLocale: headers["x-fd-locale"],
+        accessToken,
+        clientAddress: trustedPeer ? clientAddress(trust, peer, headers["x-forwarded-for"]) : peer,
+        host: (trustedPeer ? lastForwarded(headers["x-forwarded-host"]) : undefined) ?? headers["host"],
+        https: trustedPeer
+          ? lastForwarded(headers["x-forwarded-proto"])?.toLowerCase() === "https"
+          : source instanceof IncomingMessage && source.socket instanceof TLSSocket
+      }
+      // Rate limits first: every call counts against its IP, authenticated calls also
+      // against their token; the headers show the limit that applies to the caller. A call
+      // its IP may no longer make is refused before its token is counted: random tokens from
+      // a refused address would each lease a budget row in PostgreSQL.
+      return Effect.flatMap(
+        limiter.hit(`ip:${incoming.clientAddress}`, rateLimitPerIp, rateLimitWindowSeconds),
+        accessToken === undefined
+          ? (ipDecision) => afterLimits(httpEffect, incoming, ipDecision, undefined)
+          : (ipDecision) =>
+            !ipDecision.allowed
+              ? afterLimits(httpEffect, incoming, ipDecision, undefined)
+              : Effect.flatMap(
+                limiter.hit(`token:${accessToken}`, rateLimitPerToken, rateLimitWindowSeconds),
+                (tokenDecision) => afterLimits(httpEffect, incoming, ipDecision, tokenDecision)
+              )
+      )
+    }
+
+    /** The 500 of the error model: logged with the request id (the log annotation), never a detail in the body. */
+    function internalError(requestId: string, locale: Locale, cause: Cause.Cause<unknown>) {
+      return Effect.as(
+        Effect.logError("unhandled failure", cause),
+        HttpServerResponse.setHeader(errorsResponse(500, locale, "internal_error", { request_id: requestId }), "x-request-id", requestId)
+      )
+    }
 
     function finish(
       incoming: Incoming,
       response: HttpServerResponse.HttpServerResponse,
       decision: RateLimitDecision
     ): Effect.Effect<HttpServerResponse.HttpServerResponse> {
+      // A header value Node refuses (a CR/LF from input, say) would throw while the response is
+      // written, after this pipeline, as an empty unlogged 500: it is a 500 of the error model here.
+      for (const name in response.headers) {
+        if (INVALID_HEADER_VALUE.test(response.headers[name]!)) {
+          return internalError(incoming.requestId, parseLocale(incoming.headerLocale) ?? "en", Cause.die(new Error(`invalid value of response header ${name}`)))
+        }
+      }
       // An endpoint with a stricter limit of its own (the Reporting API) sets its headers first.
       // Every response forbids MIME sniffing; one over https tells the browser to stay on https.
       const common: Record<string, string> = incoming.https
@@ -247,20 +312,52 @@ export const RequestPipeline = HttpRouter.middleware(
       business: Option.Option<BusinessRow>
     ) {
       const locale = resolveLocale(incoming.headerLocale, Option.isSome(business) ? business.value.default_locale : undefined)
-      const { original, path, url } = incoming
-      const contentType = incoming.headers["content-type"] ?? ""
+      const { original, path, url, headers } = incoming
+      const refuse = (status: number, key: MessageKey, params?: MessageParams) => finish(incoming, errorsResponse(status, locale, key, params), decision)
+      // PostgreSQL text cannot hold NUL: refused once here, for the path and query (`%00`), form
+      // fields and JSON strings, rather than by every Schema (or as an encoding error, a 500).
+      if (original.url.includes("%00")) return refuse(400, "nul_character")
+      // The body limit is checked against Content-Length before anything is read; a body without
+      // one (chunked) is cut off by `MaxBodySize` once it passes the limit, while it is read.
+      const limit = isOAuthPath(path) ? oauthBodyLimit : bodyLimit
+      const limitSize = isOAuthPath(path) ? oauthBodyLimitSize : bodyLimitSize
+      const declaredLength = headers["content-length"]
+      if (declaredLength !== undefined && Number(declaredLength) > limit) {
+        // Nothing of the body was read: closing the connection spares draining it (100 MB, say).
+        return finish(
+          incoming,
+          HttpServerResponse.setHeader(errorsResponse(413, locale, "body_too_large", { max: limit }), "connection", "close"),
+          decision
+        )
+      }
+      const contentType = (headers["content-type"] ?? "").toLowerCase()
+      const readText = (request: HttpServerRequest.HttpServerRequest) =>
+        Effect.result(Effect.provideService(request.text, HttpServerRequest.MaxBodySize, limitSize))
+      const unreadable = (failure: unknown) =>
+        isBodyTooLarge(failure) ? refuse(413, "body_too_large", { max: limit }) : refuse(400, "invalid_body")
       if (!contentType.startsWith("application/x-www-form-urlencoded")) {
         const request = path === url.pathname ? original : original.modify({ url: path + url.search })
-        return routeRequest(httpEffect, incoming, decision, business, locale, request, contentType)
+        // Endpoints read JSON bodies through the same request (its body is read once, then
+        // cached), so the NUL check costs no second read. Other bodies are bounded while read.
+        if (!isJsonType(contentType) || !announcesBody(headers)) {
+          return routeRequest(httpEffect, incoming, decision, business, locale, request, contentType, limitSize)
+        }
+        return Effect.flatMap(readText(request), (text) => {
+          if (text._tag === "Failure") return unreadable(text.failure)
+          if (hasJsonNul(text.success)) return refuse(400, "nul_character")
+          return routeRequest(httpEffect, incoming, decision, business, locale, request, contentType, limitSize)
+        })
       }
-      return Effect.flatMap(Effect.option(original.text), (text) => {
-        if (Option.isNone(text)) return finish(incoming, errorsResponse(400, locale, "invalid_body"), decision)
+      return Effect.flatMap(readText(original), (text) => {
+        if (text._tag === "Failure") return unreadable(text.failure)
+        const form = parseRailsForm(text.success)
+        if (form._tag === "Refused") return refuse(400, form.key, form.max === undefined ? undefined : { max: form.max })
         let request: HttpServerRequest.HttpServerRequest
         if (original.method === "GET" || original.method === "HEAD") {
           // `curl -X GET -d ...` sends the parameters as a body, which Rails reads like the
           // query (and a fetch Request cannot carry): add them to the query, which wins.
           const search = new URLSearchParams(url.search)
-          for (const [key, value] of new URLSearchParams(text.value)) if (!url.searchParams.has(key)) search.append(key, value)
+          for (const [key, value] of new URLSearchParams(text.success)) if (!url.searchParams.has(key)) search.append(key, value)
           const query = search.toString()
           request = original.modify({ url: path + (query ? `?${query}` : "") })
         } else {
@@ -270,11 +367,13 @@ export const RequestPipeline = HttpRouter.middleware(
             new Request(new URL(path + url.search, "http://localhost"), {
               method: original.method,
               headers,
-              body: JSON.stringify(parseRailsForm(text.value))
+              body: JSON.stringify(form.value)
             })
           ).modify({ remoteAddress: original.remoteAddress })
         }
-        return routeRequest(httpEffect, incoming, decision, business, locale, request, contentType)
+        // The JSON the form stands for is ours and may be longer than the form (`%01` is
+        // `\u0001`): it is not held to the limit again.
+        return routeRequest(httpEffect, incoming, decision, business, locale, request, contentType, undefined)
       })
     }
 
@@ -285,7 +384,9 @@ export const RequestPipeline = HttpRouter.middleware(
       business: Option.Option<BusinessRow>,
       locale: Locale,
       request: HttpServerRequest.HttpServerRequest,
-      contentType: string
+      contentType: string,
+      /** The body limit for what the endpoint reads of the request (undefined: a body the pipeline built). */
+      maxBodySize: ByteSize.ByteSize | undefined
     ) {
       const { original, url, path, requestId } = incoming
       const context: RequestContextShape = {
@@ -299,7 +400,8 @@ export const RequestPipeline = HttpRouter.middleware(
         clientAddress: incoming.clientAddress
       }
       // The request is provided again only when the pipeline changed it (suffix, form body).
-      const routed = request === original ? httpEffect : Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, request)
+      const provided = request === original ? httpEffect : Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, request)
+      const routed = maxBodySize === undefined ? provided : Effect.provideService(provided, HttpServerRequest.MaxBodySize, maxBodySize)
       return Effect.flatMap(
         Effect.catchCause(Effect.provideService(routed, RequestContext, context), (cause) => {
           const failure = Cause.squash(cause)
@@ -313,12 +415,13 @@ export const RequestPipeline = HttpRouter.middleware(
             return Effect.succeed(errorsResponse(404, locale, "route_not_found", { method: original.method, path }))
           }
           if (tag === "RequestParseError") {
-            return Effect.succeed(errorsResponse(400, locale, "invalid_json"))
+            return Effect.succeed(
+              isBodyTooLarge(failure) && maxBodySize !== undefined
+                ? errorsResponse(413, locale, "body_too_large", { max: Number(maxBodySize) })
+                : errorsResponse(400, locale, "invalid_json")
+            )
           }
-          return Effect.as(
-            Effect.logError("unhandled failure", cause),
-            errorsResponse(500, locale, "internal_error", { request_id: requestId })
-          )
+          return internalError(requestId, locale, cause)
         }),
         (response) => {
           // HttpApi answers a body of a content type no endpoint payload declares with a bare

@@ -5,7 +5,7 @@ import { authenticityTokenInput, consentGiven, submittedCsrfToken } from "./rail
 import { type Application, OAuthRepo } from "./repo.ts"
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS, csrfMatches, signSession } from "./session.ts"
 import { isValidPkceValue, issueCode, signInWithPassword } from "./service.ts"
-import { currentAccount, errorPage, type PageContext, pageContext, queryOf, readForm, safeReturnTo, secureCookies, signInPage, withCsrfCookie } from "./requests.ts"
+import { currentAccount, errorPage, type PageContext, pageContext, queryOf, readForm, returnToRefusal, safeReturnTo, secureCookies, signInPage, withCsrfCookie } from "./requests.ts"
 
 /**
  * `/oauth/authorize` (login, then consent, then a code back to the client), `/oauth/login` and
@@ -167,6 +167,8 @@ export const login = Effect.fn("OAuth.login")(function* (request: HttpServerRequ
   const page = yield* pageContext(request)
   const form = yield* readForm(request)
   if (!csrfMatches(request.cookies[CSRF_COOKIE], form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
+  const refused = returnToRefusal(form["return_to"], page.locale)
+  if (Option.isSome(refused)) return refused.value
   const returnTo = safeReturnTo(form["return_to"])
   const params = new URL(returnTo, "http://localhost").searchParams
   const validated = yield* validateAuthorizeRequest(page, Object.fromEntries(params))
@@ -192,6 +194,8 @@ export const logout = Effect.fn("OAuth.logout")(function* (request: HttpServerRe
   const page = yield* pageContext(request)
   const form = yield* readForm(request)
   if (!csrfMatches(request.cookies[CSRF_COOKIE], form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
+  const refused = returnToRefusal(form["return_to"], page.locale)
+  if (Option.isSome(refused)) return refused.value
   return HttpServerResponse.redirect(safeReturnTo(form["return_to"]), { status: 303 }).pipe(
     HttpServerResponse.expireCookieUnsafe(SESSION_COOKIE, { path: "/oauth" })
   )

@@ -1,6 +1,7 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type Locale, LOCALES, parseLocale } from "../shared/locale.ts"
+import { t } from "../shared/i18n.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { alert, type PageBranding, renderPage, text } from "./pages.ts"
 import { OAuthRepo } from "./repo.ts"
@@ -118,6 +119,17 @@ export const currentAccount = (request: HttpServerRequest.HttpServerRequest) =>
     if (accountId === undefined) return Option.none()
     return yield* repo.accountById(accountId)
   })
+
+/**
+ * A `return_to` with a control character (a CR/LF, say) is refused outright, 400 of the error
+ * model, rather than followed or dropped: it only comes from a forged link, and written into
+ * `Location` it would be a header injection (Node refuses it with an exception, a 500).
+ */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
+export const returnToRefusal = (value: string | undefined, locale: Locale) =>
+  value !== undefined && CONTROL_CHARACTER.test(value)
+    ? Option.some(HttpServerResponse.jsonUnsafe({ errors: [t(locale, "return_to_invalid")] }, { status: 400 }))
+    : Option.none()
 
 export const safeReturnTo = (value: string | undefined) =>
   value !== undefined && value.startsWith("/oauth/authorize?") && !value.includes("\\") ? value : "/oauth/password/new"

@@ -3,7 +3,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { alert, escapeHtml, hidden, notice, text } from "./pages.ts"
 import { authenticityTokenInput } from "./rails-fields.ts"
 import { OAuthRepo } from "./repo.ts"
-import { errorPage, type PageContext, pageContext, safeReturnTo, secureCookies, signInPage, withCsrfCookie as withPageCsrfCookie } from "./requests.ts"
+import { errorPage, type PageContext, pageContext, returnToRefusal, safeReturnTo, secureCookies, signInPage, withCsrfCookie as withPageCsrfCookie } from "./requests.ts"
 import { signInWithPassword } from "./service.ts"
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS, csrfMatches, signSession } from "./session.ts"
 
@@ -78,6 +78,8 @@ const csrfRefused = (page: PageContext) => withCsrfCookie(page, errorPage(page, 
 const signInForm = Effect.fn("OAuth.signInForm")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const query = new URL(request.url, "http://localhost").searchParams
+  const refused = returnToRefusal(query.get("return_to") ?? undefined, page.locale)
+  if (Option.isSome(refused)) return refused.value
   return signInFormPage(page, { returnTo: returnToOf(query.get("return_to") ?? undefined) })
 })
 
@@ -85,6 +87,8 @@ const signIn = Effect.fn("OAuth.signIn")(function* (request: HttpServerRequest.H
   const page = yield* pageContext(request)
   const form = yield* readSignInForm(request)
   if (!csrfMatches(request.cookies[CSRF_COOKIE], form.authenticity_token)) return csrfRefused(page)
+  const refused = returnToRefusal(form.return_to, page.locale)
+  if (Option.isSome(refused)) return refused.value
   const returnTo = returnToOf(form.return_to)
   const email = form.account?.email ?? ""
   const result = yield* signInWithPassword(email, form.account?.password ?? "")

@@ -86,7 +86,29 @@ export interface AppConfigShape {
   readonly mailRequestsPerAddress?: number
   /** Password-reset and confirmation mails asked for per client IP per 15 minutes (MAIL_REQUESTS_PER_IP, 10). */
   readonly mailRequestsPerIp?: number
+  /**
+   * The largest request body the API reads, in bytes (BODY_LIMIT_BYTES, default 1 MiB); larger
+   * bodies are answered 413 before (or while) they are read. Optional so that configurations
+   * built in code need not name it.
+   */
+  readonly bodyLimitBytes?: number
+  /**
+   * The same for the authorization server's forms, `/oauth/*` and `/accounts/*` (OAUTH_BODY_LIMIT_BYTES,
+   * default 64 KiB): they are small and reachable without credentials. Optional, like `bodyLimitBytes`.
+   */
+  readonly oauthBodyLimitBytes?: number
+  /**
+   * The memory (DuckDB size, e.g. `1GB`) and threads a report store reader may use per store
+   * generation (REPORT_READER_MEMORY_LIMIT, REPORT_READER_THREADS): one query cannot take the
+   * machine. Optional; absent, the defaults of reports/store.ts (READER_LIMITS).
+   */
+  readonly reportReaderMemoryLimit?: string
+  readonly reportReaderThreads?: number
 }
+
+/** Defaults of the optional body limits (AppConfigShape). */
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024
+export const DEFAULT_OAUTH_BODY_LIMIT_BYTES = 64 * 1024
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("studio/AppConfig") {}
 
@@ -160,7 +182,11 @@ export const readAppConfig = Effect.gen(function* () {
     signInMaxFailuresPerIp: yield* Config.Int("SIGN_IN_MAX_FAILURES_PER_IP").pipe(Config.withDefault(30)),
     signInWindowSeconds: yield* Config.Int("SIGN_IN_WINDOW_SECONDS").pipe(Config.withDefault(900)),
     mailRequestsPerAddress: yield* Config.Int("MAIL_REQUESTS_PER_ADDRESS").pipe(Config.withDefault(3)),
-    mailRequestsPerIp: yield* Config.Int("MAIL_REQUESTS_PER_IP").pipe(Config.withDefault(10))
+    mailRequestsPerIp: yield* Config.Int("MAIL_REQUESTS_PER_IP").pipe(Config.withDefault(10)),
+    bodyLimitBytes: yield* Config.Int("BODY_LIMIT_BYTES").pipe(Config.withDefault(DEFAULT_BODY_LIMIT_BYTES)),
+    oauthBodyLimitBytes: yield* Config.Int("OAUTH_BODY_LIMIT_BYTES").pipe(Config.withDefault(DEFAULT_OAUTH_BODY_LIMIT_BYTES)),
+    reportReaderMemoryLimit: Option.getOrUndefined(yield* Config.option(Config.String("REPORT_READER_MEMORY_LIMIT"))),
+    reportReaderThreads: Option.getOrUndefined(yield* Config.option(Config.Int("REPORT_READER_THREADS")))
   })
 })
 

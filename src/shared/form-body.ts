@@ -14,10 +14,28 @@ const splitKey = (key: string): Array<string> | undefined => {
 
 const isDangerous = (segment: string) => segment === "__proto__" || segment === "constructor" || segment === "prototype"
 
-export const parseRailsForm = (body: string): Node => {
+/**
+ * Bounds of a form body, as Rack's (`param_depth_limit` 32, `params_limit` 4096): a body inside
+ * the size limit can still hold thousands of levels (a stack overflow further on) or tens of
+ * thousands of tiny fields. A browser form or a script never comes near either.
+ */
+export const FORM_MAX_DEPTH = 32
+export const FORM_MAX_FIELDS = 4_096
+
+/** A form body as its object, or why it is refused (a message key and its bound). */
+export type FormParse =
+  | { readonly _tag: "Ok"; readonly value: Node }
+  | { readonly _tag: "Refused"; readonly key: "form_too_deep" | "form_too_many_fields" | "nul_character"; readonly max?: number }
+
+export const parseRailsForm = (body: string): FormParse => {
   const root: Node = {}
+  let fields = 0
   for (const [rawKey, value] of new URLSearchParams(body)) {
+    if (++fields > FORM_MAX_FIELDS) return { _tag: "Refused", key: "form_too_many_fields", max: FORM_MAX_FIELDS }
+    // PostgreSQL text cannot hold NUL: refused here rather than failing a query later.
+    if (rawKey.includes("\0") || value.includes("\0")) return { _tag: "Refused", key: "nul_character" }
     const path = splitKey(rawKey)
+    if (path && path.length > FORM_MAX_DEPTH) return { _tag: "Refused", key: "form_too_deep", max: FORM_MAX_DEPTH }
     if (!path || path.some(isDangerous)) continue
     let node: Node | Array<unknown> = root
     for (let i = 0; i < path.length; i++) {
@@ -52,5 +70,5 @@ export const parseRailsForm = (body: string): Node => {
       }
     }
   }
-  return root
+  return { _tag: "Ok", value: root }
 }

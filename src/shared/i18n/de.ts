@@ -302,5 +302,15 @@ export const de: Catalog = {
   invoice_owed_manager_required: "Rechnung %{id} ist %{state}: Nur Manager oder Inhaber dürfen ändern, anhalten oder stornieren, was der Kunde schuldet",
   // issue 29: sign-in and proxies
   sign_in_throttled: "Zu viele fehlgeschlagene Anmeldungen für diese E-Mail-Adresse oder aus Ihrem Netzwerk. Versuchen Sie es in %{seconds} Sekunden erneut oder setzen Sie Ihr Passwort per E-Mail zurück.",
-  mail_throttled: "Zu viele E-Mails angefordert. Bitte versuchen Sie es in %{seconds} Sekunden erneut."
+  mail_throttled: "Zu viele E-Mails angefordert. Bitte versuchen Sie es in %{seconds} Sekunden erneut.",
+  // issue 29: bounded input
+  body_too_large: "Der Request-Body ist größer als %{max} Bytes",
+  form_too_deep: "Der Formular-Body ist zu tief verschachtelt: höchstens %{max} Ebenen",
+  form_too_many_fields: "Der Formular-Body hat zu viele Felder: höchstens %{max} Felder",
+  nul_character: "Die Anfrage enthält ein NUL-Zeichen, das kein Feld annimmt",
+  return_to_invalid: "return_to darf keine Steuerzeichen enthalten",
+  report_too_many_fields: "fields darf höchstens %{max} Felder für %{resource} nennen",
+  report_duplicate_field: "Das Feld %{name} wird mehr als einmal genannt",
+  report_too_many_sort_keys: "sort darf höchstens %{max} Sortierschlüssel nennen",
+  report_duplicate_sort: "sort nennt %{name} mehr als einmal"
 }

@@ -27,5 +27,15 @@ export const enGB: Catalog = {
   invoice_owed_manager_required: "Invoice %{id} is %{state}: only a manager or an owner may change, hold or cancel what the client owes",
   // issue 29: sign-in and proxies
   sign_in_throttled: "Too many failed sign-ins for this email address or from your network. Try again in %{seconds} seconds, or reset your password by email.",
-  mail_throttled: "Too many emails requested. Please try again in %{seconds} seconds."
+  mail_throttled: "Too many emails requested. Please try again in %{seconds} seconds.",
+  // issue 29: bounded input
+  body_too_large: "The request body is larger than %{max} bytes",
+  form_too_deep: "The form body is nested too deeply: at most %{max} levels",
+  form_too_many_fields: "The form body has too many fields: at most %{max} fields",
+  nul_character: "The request contains a NUL character, which no field accepts",
+  return_to_invalid: "return_to must not contain control characters",
+  report_too_many_fields: "fields may name at most %{max} fields for %{resource}",
+  report_duplicate_field: "The field %{name} is named more than once",
+  report_too_many_sort_keys: "sort may name at most %{max} sort keys",
+  report_duplicate_sort: "sort names %{name} more than once"
 }

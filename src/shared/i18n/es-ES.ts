@@ -302,5 +302,15 @@ export const esES: Catalog = {
   invoice_owed_manager_required: "La factura %{id} está en %{state}: solo un gerente o un propietario puede modificar, retener o cancelar lo que debe el cliente",
   // issue 29: sign-in and proxies
   sign_in_throttled: "Demasiados inicios de sesión fallidos para este correo electrónico o desde tu red. Inténtalo de nuevo dentro de %{seconds} segundos o restablece tu contraseña por correo electrónico.",
-  mail_throttled: "Se han solicitado demasiados correos. Inténtalo de nuevo dentro de %{seconds} segundos."
+  mail_throttled: "Se han solicitado demasiados correos. Inténtalo de nuevo dentro de %{seconds} segundos.",
+  // issue 29: bounded input
+  body_too_large: "El cuerpo de la solicitud supera los %{max} bytes",
+  form_too_deep: "El formulario está anidado en exceso: como máximo %{max} niveles",
+  form_too_many_fields: "El formulario tiene demasiados campos: como máximo %{max} campos",
+  nul_character: "La solicitud contiene un carácter NUL, que ningún campo admite",
+  return_to_invalid: "return_to no puede contener caracteres de control",
+  report_too_many_fields: "fields puede nombrar como máximo %{max} campos para %{resource}",
+  report_duplicate_field: "El campo %{name} se nombra más de una vez",
+  report_too_many_sort_keys: "sort puede nombrar como máximo %{max} claves de ordenación",
+  report_duplicate_sort: "sort nombra %{name} más de una vez"
 }

@@ -302,5 +302,15 @@ export const fr: Catalog = {
   invoice_owed_manager_required: "La facture %{id} est %{state} : seul un responsable ou un propriétaire peut modifier, suspendre ou annuler ce que doit le client",
   // issue 29: sign-in and proxies
   sign_in_throttled: "Trop de connexions échouées pour cette adresse e-mail ou depuis votre réseau. Réessayez dans %{seconds} secondes, ou réinitialisez votre mot de passe par e-mail.",
-  mail_throttled: "Trop d'e-mails demandés. Réessayez dans %{seconds} secondes."
+  mail_throttled: "Trop d'e-mails demandés. Réessayez dans %{seconds} secondes.",
+  // issue 29: bounded input
+  body_too_large: "Le corps de la requête dépasse %{max} octets",
+  form_too_deep: "Le formulaire est trop imbriqué : au plus %{max} niveaux",
+  form_too_many_fields: "Le formulaire a trop de champs : au plus %{max} champs",
+  nul_character: "La requête contient un caractère NUL, qu'aucun champ n'accepte",
+  return_to_invalid: "return_to ne doit pas contenir de caractères de contrôle",
+  report_too_many_fields: "fields peut nommer au plus %{max} champs pour %{resource}",
+  report_duplicate_field: "Le champ %{name} est nommé plus d'une fois",
+  report_too_many_sort_keys: "sort peut nommer au plus %{max} clés de tri",
+  report_duplicate_sort: "sort nomme %{name} plus d'une fois"
 }

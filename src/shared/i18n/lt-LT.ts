@@ -302,5 +302,15 @@ export const ltLT: Catalog = {
   invoice_owed_manager_required: "Sąskaita %{id} yra %{state}: tik vadovas arba savininkas gali keisti, sustabdyti ar atšaukti tai, ką klientas skolingas",
   // issue 29: sign-in and proxies
   sign_in_throttled: "Per daug nesėkmingų prisijungimų šiuo el. pašto adresu arba iš jūsų tinklo. Bandykite dar kartą po %{seconds} s arba atkurkite slaptažodį el. paštu.",
-  mail_throttled: "Paprašyta per daug el. laiškų. Bandykite dar kartą po %{seconds} s."
+  mail_throttled: "Paprašyta per daug el. laiškų. Bandykite dar kartą po %{seconds} s.",
+  // issue 29: bounded input
+  body_too_large: "Užklausos turinys didesnis nei %{max} baitų",
+  form_too_deep: "Formos turinys per giliai įdėtas: daugiausia %{max} lygių",
+  form_too_many_fields: "Formos turinyje per daug laukų: daugiausia %{max} laukų",
+  nul_character: "Užklausoje yra NUL simbolis, kurio nepriima joks laukas",
+  return_to_invalid: "return_to negali turėti valdymo simbolių",
+  report_too_many_fields: "fields gali nurodyti daugiausia %{max} laukų ištekliui %{resource}",
+  report_duplicate_field: "Laukas %{name} nurodytas daugiau nei kartą",
+  report_too_many_sort_keys: "sort gali nurodyti daugiausia %{max} rikiavimo raktų",
+  report_duplicate_sort: "sort nurodo %{name} daugiau nei kartą"
 }

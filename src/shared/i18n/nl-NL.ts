@@ -302,5 +302,15 @@ export const nlNL: Catalog = {
   invoice_owed_manager_required: "Factuur %{id} is %{state}: alleen een manager of een eigenaar mag wijzigen, pauzeren of annuleren wat de klant verschuldigd is",
   // issue 29: sign-in and proxies
   sign_in_throttled: "Te veel mislukte aanmeldingen voor dit e-mailadres of vanaf uw netwerk. Probeer het over %{seconds} seconden opnieuw, of stel uw wachtwoord opnieuw in via e-mail.",
-  mail_throttled: "Te veel e-mails aangevraagd. Probeer het over %{seconds} seconden opnieuw."
+  mail_throttled: "Te veel e-mails aangevraagd. Probeer het over %{seconds} seconden opnieuw.",
+  // issue 29: bounded input
+  body_too_large: "De request-body is groter dan %{max} bytes",
+  form_too_deep: "Het formulier is te diep genest: maximaal %{max} niveaus",
+  form_too_many_fields: "Het formulier heeft te veel velden: maximaal %{max} velden",
+  nul_character: "Het verzoek bevat een NUL-teken, dat geen enkel veld accepteert",
+  return_to_invalid: "return_to mag geen stuurtekens bevatten",
+  report_too_many_fields: "fields mag maximaal %{max} velden voor %{resource} noemen",
+  report_duplicate_field: "Het veld %{name} wordt meer dan eens genoemd",
+  report_too_many_sort_keys: "sort mag maximaal %{max} sorteersleutels noemen",
+  report_duplicate_sort: "sort noemt %{name} meer dan eens"
 }

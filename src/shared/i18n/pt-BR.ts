@@ -302,5 +302,15 @@ export const ptBR: Catalog = {
   invoice_owed_manager_required: "A fatura %{id} está %{state}: somente um gerente ou um proprietário pode alterar, suspender ou cancelar o que o cliente deve",
   // issue 29: sign-in and proxies
   sign_in_throttled: "Muitas tentativas de login malsucedidas para este e-mail ou a partir da sua rede. Tente novamente em %{seconds} segundos ou redefina sua senha por e-mail.",
-  mail_throttled: "Muitos e-mails solicitados. Tente novamente em %{seconds} segundos."
+  mail_throttled: "Muitos e-mails solicitados. Tente novamente em %{seconds} segundos.",
+  // issue 29: bounded input
+  body_too_large: "O corpo da requisição é maior que %{max} bytes",
+  form_too_deep: "O formulário está aninhado demais: no máximo %{max} níveis",
+  form_too_many_fields: "O formulário tem campos demais: no máximo %{max} campos",
+  nul_character: "A requisição contém um caractere NUL, que nenhum campo aceita",
+  return_to_invalid: "return_to não pode conter caracteres de controle",
+  report_too_many_fields: "fields pode nomear no máximo %{max} campos para %{resource}",
+  report_duplicate_field: "O campo %{name} é nomeado mais de uma vez",
+  report_too_many_sort_keys: "sort pode nomear no máximo %{max} chaves de ordenação",
+  report_duplicate_sort: "sort nomeia %{name} mais de uma vez"
 }

@@ -302,5 +302,15 @@ export const ruRU: Catalog = {
   invoice_owed_manager_required: "Счёт %{id} в состоянии %{state}: изменить, приостановить или отменить долг клиента может только менеджер или владелец",
   // issue 29: sign-in and proxies
   sign_in_throttled: "Слишком много неудачных попыток входа для этого адреса электронной почты или из вашей сети. Повторите попытку через %{seconds} с или сбросьте пароль по электронной почте.",
-  mail_throttled: "Запрошено слишком много писем. Повторите попытку через %{seconds} с."
+  mail_throttled: "Запрошено слишком много писем. Повторите попытку через %{seconds} с.",
+  // issue 29: bounded input
+  body_too_large: "Тело запроса больше %{max} байт",
+  form_too_deep: "Форма вложена слишком глубоко: не более %{max} уровней",
+  form_too_many_fields: "В форме слишком много полей: не более %{max} полей",
+  nul_character: "Запрос содержит символ NUL, который не принимает ни одно поле",
+  return_to_invalid: "return_to не должен содержать управляющих символов",
+  report_too_many_fields: "fields может содержать не более %{max} полей для %{resource}",
+  report_duplicate_field: "Поле %{name} указано более одного раза",
+  report_too_many_sort_keys: "sort может содержать не более %{max} ключей сортировки",
+  report_duplicate_sort: "sort указывает %{name} более одного раза"
 }

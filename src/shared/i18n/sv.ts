@@ -302,5 +302,15 @@ export const sv: Catalog = {
   invoice_owed_manager_required: "Faktura %{id} är %{state}: endast en chef eller en ägare får ändra, pausa eller makulera det kunden är skyldig",
   // issue 29: sign-in and proxies
   sign_in_throttled: "För många misslyckade inloggningar för den här e-postadressen eller från ditt nätverk. Försök igen om %{seconds} sekunder, eller återställ lösenordet via e-post.",
-  mail_throttled: "För många e-postmeddelanden begärda. Försök igen om %{seconds} sekunder."
+  mail_throttled: "För många e-postmeddelanden begärda. Försök igen om %{seconds} sekunder.",
+  // issue 29: bounded input
+  body_too_large: "Begärans innehåll är större än %{max} byte",
+  form_too_deep: "Formuläret är för djupt nästlat: högst %{max} nivåer",
+  form_too_many_fields: "Formuläret har för många fält: högst %{max} fält",
+  nul_character: "Begäran innehåller ett NUL-tecken, som inget fält accepterar",
+  return_to_invalid: "return_to får inte innehålla styrtecken",
+  report_too_many_fields: "fields får ange högst %{max} fält för %{resource}",
+  report_duplicate_field: "Fältet %{name} anges mer än en gång",
+  report_too_many_sort_keys: "sort får ange högst %{max} sorteringsnycklar",
+  report_duplicate_sort: "sort anger %{name} mer än en gång"
 }

@@ -302,5 +302,15 @@ export const zhCN: Catalog = {
   invoice_owed_manager_required: "发票 %{id} 处于 %{state} 状态：只有经理或所有者才能修改、暂停或取消客户的欠款",
   // issue 29: sign-in and proxies
   sign_in_throttled: "此电子邮件地址或您所在网络的登录失败次数过多。请在 %{seconds} 秒后重试，或通过电子邮件重置密码。",
-  mail_throttled: "请求的邮件过多。请在 %{seconds} 秒后重试。"
+  mail_throttled: "请求的邮件过多。请在 %{seconds} 秒后重试。",
+  // issue 29: bounded input
+  body_too_large: "请求正文超过 %{max} 字节",
+  form_too_deep: "表单嵌套过深：最多 %{max} 层",
+  form_too_many_fields: "表单字段过多：最多 %{max} 个字段",
+  nul_character: "请求包含 NUL 字符，任何字段都不接受该字符",
+  return_to_invalid: "return_to 不能包含控制字符",
+  report_too_many_fields: "fields 最多只能列出 %{resource} 的 %{max} 个字段",
+  report_duplicate_field: "字段 %{name} 被列出了不止一次",
+  report_too_many_sort_keys: "sort 最多只能列出 %{max} 个排序键",
+  report_duplicate_sort: "sort 多次列出了 %{name}"
 }

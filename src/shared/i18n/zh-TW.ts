@@ -302,5 +302,15 @@ export const zhTW: Catalog = {
   invoice_owed_manager_required: "發票 %{id} 處於 %{state} 狀態：只有經理或擁有者才能修改、暫停或取消客戶的欠款",
   // issue 29: sign-in and proxies
   sign_in_throttled: "此電子郵件地址或您所在網路的登入失敗次數過多。請在 %{seconds} 秒後再試一次，或透過電子郵件重設密碼。",
-  mail_throttled: "要求的郵件過多。請在 %{seconds} 秒後再試一次。"
+  mail_throttled: "要求的郵件過多。請在 %{seconds} 秒後再試一次。",
+  // issue 29: bounded input
+  body_too_large: "請求內容超過 %{max} 位元組",
+  form_too_deep: "表單巢狀層級過深：最多 %{max} 層",
+  form_too_many_fields: "表單欄位過多：最多 %{max} 個欄位",
+  nul_character: "請求包含 NUL 字元，任何欄位都不接受該字元",
+  return_to_invalid: "return_to 不得包含控制字元",
+  report_too_many_fields: "fields 最多只能列出 %{resource} 的 %{max} 個欄位",
+  report_duplicate_field: "欄位 %{name} 被列出了不只一次",
+  report_too_many_sort_keys: "sort 最多只能列出 %{max} 個排序鍵",
+  report_duplicate_sort: "sort 多次列出了 %{name}"
 }
