@@ -172,7 +172,9 @@ const make = Effect.gen(function* () {
 
     /**
      * Marks a code used and returns it as it was: `used` tells a replay, `expired` a late
-     * exchange. One statement, so two concurrent exchanges cannot both see it unused.
+     * exchange. One statement, so two concurrent exchanges cannot both see it unused; its row
+     * stays locked until the caller's transaction ends, so a replay waits for the token the
+     * first exchange stores in that transaction (service.ts, exchangeCode).
      */
     takeCode: (codeHash: Buffer) => takeCode(codeHash).pipe(Effect.orDie),
 
