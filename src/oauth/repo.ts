@@ -1,6 +1,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { randomBytes } from "node:crypto"
+import { AppConfig } from "../platform/config.ts"
+import { deploymentKey } from "../platform/keys.ts"
 
 /** The SQL of the OAuth authorization server and the login pages. */
 const AccountLogin = Schema.Struct({
@@ -45,6 +47,7 @@ const ACCOUNT_COLUMNS = `id, email, first_name, last_name, password_hash, email_
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  const config = yield* AppConfig
 
   const accountByEmail = SqlSchema.findOneOption({
     Request: Schema.String,
@@ -196,12 +199,20 @@ const make = Effect.gen(function* () {
     revokeToken: (tokenHash: Buffer, applicationId: Option.Option<number>) =>
       revokeToken({ tokenHash, applicationId: Option.getOrNull(applicationId) }).pipe(Effect.orDie),
 
-    /** The secret signing session cookies: made once per deployment, shared by its processes. */
-    sessionSecret: Effect.gen(function* () {
-      yield* createSecret(randomBytes(32).toString("hex"))
-      const row = yield* readSecret(undefined)
-      return row.value
-    }).pipe(Effect.orDie)
+    /**
+     * The secret signing session cookies and CSRF tokens: SESSION_SECRET; in development without
+     * it, a row made once per deployment and shared by its processes (src/platform/keys.ts).
+     */
+    sessionSecret: deploymentKey(
+      config,
+      "SESSION_SECRET",
+      config.sessionSecret,
+      Effect.gen(function* () {
+        yield* createSecret(randomBytes(32).toString("hex"))
+        const row = yield* readSecret(undefined)
+        return row.value
+      }).pipe(Effect.orDie)
+    )
   }
 })
 
