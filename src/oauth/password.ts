@@ -6,8 +6,7 @@ import { hashPassword } from "../auth/passwords.ts"
 import { SqlClient } from "effect/sql"
 import { alert, hidden, notice, renderPage, text } from "./pages.ts"
 import { OAuthRepo } from "./repo.ts"
-import { CSRF_COOKIE, csrfMatches } from "./session.ts"
-import { errorPage, type PageContext, pageContext, queryOf, readForm, withCsrfCookie } from "./requests.ts"
+import { csrfAccepted, errorPage, type PageContext, pageContext, queryOf, readForm, withCsrfCookie } from "./requests.ts"
 
 /** The password pages (forgotten, reset by a mailed link) and the e-mail confirmation link. */
 
@@ -38,7 +37,7 @@ export const forgotGet = Effect.fn("OAuth.forgotForm")(function* (request: HttpS
 export const forgotPost = Effect.fn("OAuth.forgot")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const form = yield* readForm(request)
-  if (!csrfMatches(request.cookies[CSRF_COOKIE], form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
+  if (!csrfAccepted(page, form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
   const email = (form["email"] ?? "").trim()
   if (email.length > 0 && email.length <= 254) yield* requestPasswordReset(email, page.locale, page.origin)
   return forgotForm(page, { sentTo: email })
@@ -74,7 +73,7 @@ export const resetGet = Effect.fn("OAuth.resetForm")(function* (request: HttpSer
 export const resetPost = Effect.fn("OAuth.reset")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const form = yield* readForm(request)
-  if (!csrfMatches(request.cookies[CSRF_COOKIE], form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
+  if (!csrfAccepted(page, form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
   const resetToken = form["token"] ?? ""
   const password = form["password"] ?? ""
   if (password.length < MIN_PASSWORD_LENGTH || password.length > 200) {

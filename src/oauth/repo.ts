@@ -54,15 +54,41 @@ const make = Effect.gen(function* () {
     Result: AccountLogin,
     execute: (email) => sql`select ${sql.literal(ACCOUNT_COLUMNS)} from accounts where email = ${email}`
   })
-  const accountById = SqlSchema.findOneOption({
-    Request: Schema.Number,
-    Result: AccountLogin,
-    execute: (id) => sql`select ${sql.literal(ACCOUNT_COLUMNS)} from accounts where id = ${id}`
-  })
+  // A new password ends every sign-in session of the account, in the same statement: whoever
+  // held a copy of a session cookie (the reason one changes a password) is out with it.
   const setPassword = SqlSchema.void({
     Request: Schema.Struct({ accountId: Schema.Number, passwordHash: Schema.String }),
     execute: ({ accountId, passwordHash }) =>
-      sql`update accounts set password_hash = ${passwordHash}, updated_at = now() where id = ${accountId}`
+      sql`with ended as (delete from account_sessions where account_id = ${accountId})
+          update accounts set password_hash = ${passwordHash}, updated_at = now() where id = ${accountId}`
+  })
+  // Each sign-in also sweeps the account's expired sessions, so the table keeps only live ones
+  // and those of accounts that stopped signing in.
+  const openSession = SqlSchema.void({
+    Request: Schema.Struct({
+      idHash: Schema.Uint8Array,
+      accountId: Schema.Number,
+      businessId: Schema.NullOr(Schema.Number),
+      now: Schema.Date,
+      expiresAt: Schema.Date
+    }),
+    execute: ({ idHash, accountId, businessId, now, expiresAt }) =>
+      sql`with swept as (delete from account_sessions where account_id = ${accountId} and expires_at <= ${now})
+          insert into account_sessions (id_hash, account_id, business_id, created_at, expires_at)
+          values (${idHash}, ${accountId}, ${businessId}, ${now}, ${expiresAt})`
+  })
+  const sessionAccount = SqlSchema.findOneOption({
+    Request: Schema.Struct({ idHash: Schema.Uint8Array, businessId: Schema.NullOr(Schema.Number), now: Schema.Date }),
+    Result: AccountLogin,
+    execute: ({ idHash, businessId, now }) =>
+      sql`select a.id, a.email, a.first_name, a.last_name, a.password_hash, a.email_confirmed_at
+          from account_sessions s join accounts a on a.id = s.account_id
+          where s.id_hash = ${idHash} and s.expires_at > ${now}
+            and s.business_id is not distinct from ${businessId}::bigint`
+  })
+  const endSession = SqlSchema.void({
+    Request: Schema.Uint8Array,
+    execute: (idHash) => sql`delete from account_sessions where id_hash = ${idHash}`
   })
   const confirmEmail = SqlSchema.void({
     Request: Schema.Number,
@@ -153,9 +179,24 @@ const make = Effect.gen(function* () {
   return {
     accountByEmail: (email: string) => accountByEmail(email).pipe(Effect.orDie),
 
-    accountById: (id: number) => accountById(id).pipe(Effect.orDie),
-
+    /** Sets the password and ends every sign-in session of the account. */
     setPassword: (accountId: number, passwordHash: string) => setPassword({ accountId, passwordHash }).pipe(Effect.orDie),
+
+    /** Records a sign-in session opened on the host of `businessId` (null: the account-level host). */
+    openSession: (session: {
+      readonly idHash: Buffer
+      readonly accountId: number
+      readonly businessId: number | null
+      readonly now: Date
+      readonly expiresAt: Date
+    }) => openSession(session).pipe(Effect.orDie),
+
+    /** The account of a live session opened on this host (a session works only where it was opened). */
+    sessionAccount: (idHash: Buffer, businessId: number | null, now: Date) =>
+      sessionAccount({ idHash, businessId, now }).pipe(Effect.orDie),
+
+    /** Ends one session: every copy of its cookie is refused from now on. */
+    endSession: (idHash: Buffer) => endSession(idHash).pipe(Effect.orDie),
 
     confirmEmail: (accountId: number) => confirmEmail(accountId).pipe(Effect.orDie),
 

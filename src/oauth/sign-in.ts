@@ -1,11 +1,9 @@
-import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { alert, escapeHtml, hidden, notice, text } from "./pages.ts"
 import { authenticityTokenInput } from "./rails-fields.ts"
-import { OAuthRepo } from "./repo.ts"
-import { errorPage, type PageContext, pageContext, safeReturnTo, secureCookies, signInPage, withCsrfCookie as withPageCsrfCookie } from "./requests.ts"
+import { csrfAccepted, endSession, errorPage, openSession, type PageContext, pageContext, safeReturnTo, signInPage, withCsrfCookie } from "./requests.ts"
 import { checkPassword } from "./service.ts"
-import { CSRF_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS, csrfMatches, signSession } from "./session.ts"
 
 /**
  * The Devise-style sign-in that scripted clients drive with curl and a cookie jar:
@@ -32,14 +30,6 @@ const readSignInForm = (request: HttpServerRequest.HttpServerRequest) =>
 /** Only a return to an authorization request is followed; anything else is dropped. */
 const returnToOf = (value: string | undefined) => (value !== undefined && safeReturnTo(value) === value ? value : undefined)
 
-/**
- * The CSRF cookie is the pages' own, but minted here for the whole host (`Path=/`) so that
- * it reaches both `/accounts` and `/oauth`: one authenticity token serves the sign-in and the
- * consent form, as Rails' per-session token does.
- */
-const withCsrfCookie = (page: PageContext, response: HttpServerResponse.HttpServerResponse) =>
-  withPageCsrfCookie(page, response, "/")
-
 const signInFormPage = (
   page: PageContext,
   options: { readonly failed?: boolean; readonly email?: string; readonly returnTo?: string | undefined } = {}
@@ -47,7 +37,6 @@ const signInFormPage = (
   signInPage(page, {
     // A failed sign-in is the login page's 401, with the form again (Devise re-renders it).
     status: options.failed ? 401 : 200,
-    csrfPath: "/",
     body: `${options.failed ? alert(text(page.locale, "login_failed")) : ""}
 <form method="post" action="/accounts/sign_in?locale=${page.locale}">
 ${authenticityTokenInput(page.csrf)}
@@ -63,7 +52,6 @@ ${hidden({ return_to: options.returnTo })}
 
 const signedInPage = (page: PageContext, email: string) =>
   signInPage(page, {
-    csrfPath: "/",
     body: `${notice(text(page.locale, "signed_in_as", { email }))}
 <form method="post" action="/accounts/sign_out?locale=${page.locale}">
 ${authenticityTokenInput(page.csrf)}
@@ -82,31 +70,23 @@ const signInForm = Effect.fn("OAuth.signInForm")(function* (request: HttpServerR
 const signIn = Effect.fn("OAuth.signIn")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const form = yield* readSignInForm(request)
-  if (!csrfMatches(request.cookies[CSRF_COOKIE], form.authenticity_token)) return csrfRefused(page)
+  if (!csrfAccepted(page, form.authenticity_token)) return csrfRefused(page)
   const returnTo = returnToOf(form.return_to)
   const email = form.account?.email ?? ""
   const account = yield* checkPassword(email, form.account?.password ?? "")
   if (Option.isNone(account)) return signInFormPage(page, { failed: true, email, returnTo })
-  const repo = yield* OAuthRepo
-  const session = signSession(yield* repo.sessionSecret, account.value.id, yield* Clock.currentTimeMillis)
-  const response = returnTo !== undefined ? HttpServerResponse.redirect(returnTo, { status: 303 }) : signedInPage(page, account.value.email)
-  // The login page's session cookie: it is only ever read under /oauth.
-  return HttpServerResponse.setCookieUnsafe(response, SESSION_COOKIE, session, {
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/oauth",
-    secure: secureCookies(page.origin),
-    maxAge: `${SESSION_LIFETIME_MS} millis`
-  })
+  // A new session and a new CSRF token: the signed-in page shows the new one.
+  const signedIn = yield* openSession(page, account.value)
+  return signedIn.withSession(
+    returnTo !== undefined ? HttpServerResponse.redirect(returnTo, { status: 303 }) : signedInPage(signedIn.page, account.value.email)
+  )
 })
 
 const signOut = Effect.fn("OAuth.signOut")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const form = yield* readSignInForm(request)
-  if (!csrfMatches(request.cookies[CSRF_COOKIE], form.authenticity_token)) return csrfRefused(page)
-  return HttpServerResponse.redirect(`/accounts/sign_in?locale=${page.locale}`, { status: 303 }).pipe(
-    HttpServerResponse.expireCookieUnsafe(SESSION_COOKIE, { path: "/oauth" })
-  )
+  if (!csrfAccepted(page, form.authenticity_token)) return csrfRefused(page)
+  return yield* endSession(page, HttpServerResponse.redirect(`/accounts/sign_in?locale=${page.locale}`, { status: 303 }))
 })
 
 export const SignInRoutesLive = Layer.mergeAll(
