@@ -34,10 +34,12 @@ afterAll(async () => server?.close())
 /** A browser's cookies for one host (or a copy of them in someone else's hands). */
 class Jar {
   readonly cookies = new Map<string, string>()
-  constructor(
-    readonly host = `demo.${TEST_BASE_DOMAIN}`,
-    readonly headers: Record<string, string> = {}
-  ) {}
+  readonly host: string
+  readonly headers: Record<string, string>
+  constructor(host = `demo.${TEST_BASE_DOMAIN}`, headers: Record<string, string> = {}) {
+    this.host = host
+    this.headers = headers
+  }
 
   copy(host = this.host) {
     const jar = new Jar(host, this.headers)
@@ -116,7 +118,7 @@ describe("signing out", () => {
 
     // The copy: no consent page, and its consent form (fetched before) gives no code.
     expect((await authorizePage(thief.copy())).signedIn).toBe(false)
-    const posted = await consent(thief, before.token)
+    const posted = await consent(thief, before.token!)
     expect(posted.code).toBeNull()
     expect([200, 403]).toContain(posted.response.status)
     const rows = await server.pool.query("select count(*)::int as n from account_sessions where account_id = $1", [accountId])
