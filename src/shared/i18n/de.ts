@@ -298,4 +298,6 @@ export const de: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Für die automatische Abrechnung ist keine Autobill-Karte hinterlegt",
   //
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Dieser Unterschriftslink wurde bereits verwendet oder ist abgelaufen; öffnen Sie die Bedingungen erneut, um einen neuen zu erhalten"
 }

@@ -301,6 +301,8 @@ export const en = {
   // Billing: automatic billing
   autobill_no_form: "No autobill card on file for automatic billing",
   //
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "This signing link has already been used or has expired; open the terms again to get a new one"
 } as const
 
 export type MessageKey = keyof typeof en

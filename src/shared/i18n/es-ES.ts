@@ -298,4 +298,6 @@ export const esES: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "No hay ninguna tarjeta de cobro automático registrada para la facturación automática",
   //
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Este enlace de firma ya se ha usado o ha caducado; vuelva a abrir las condiciones para obtener uno nuevo"
 }

@@ -298,4 +298,6 @@ export const fr: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Aucune carte de prélèvement automatique enregistrée pour la facturation automatique",
   //
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Ce lien de signature a déjà été utilisé ou a expiré ; rouvrez les conditions pour en obtenir un nouveau"
 }

@@ -298,4 +298,6 @@ export const ltLT: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Automatiniam apmokėjimui neišsaugota automatinio apmokėjimo kortelė",
   //
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Ši pasirašymo nuoroda jau panaudota arba nebegalioja; atidarykite sąlygas iš naujo, kad gautumėte naują"
 }

@@ -298,4 +298,6 @@ export const nlNL: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Geen kaart voor automatische incasso opgeslagen voor automatische facturering",
   //
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Deze ondertekeningslink is al gebruikt of verlopen; open de voorwaarden opnieuw voor een nieuwe"
 }

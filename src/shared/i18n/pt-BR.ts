@@ -298,4 +298,6 @@ export const ptBR: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Nenhum cartão de cobrança automática cadastrado para o faturamento automático",
   //
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Este link de assinatura já foi usado ou expirou; abra os termos novamente para obter um novo"
 }

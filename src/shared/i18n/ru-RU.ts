@@ -298,4 +298,6 @@ export const ruRU: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Для автоматического списания не сохранена карта автоплатежа",
   //
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Эта ссылка для подписи уже использована или истекла; откройте условия снова, чтобы получить новую"
 }

@@ -298,4 +298,6 @@ export const sv: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "Inget kort för autodebitering finns sparat för automatisk fakturering",
   //
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Den här signeringslänken har redan använts eller har gått ut; öppna villkoren igen för att få en ny"
 }

@@ -298,4 +298,6 @@ export const zhCN: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "没有用于自动计费的自动扣款卡",
   //
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "此签署链接已被使用或已过期；请重新打开条款以获取新链接"
 }

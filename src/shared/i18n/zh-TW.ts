@@ -298,4 +298,6 @@ export const zhTW: Catalog = {
   // Billing: automatic billing
   autobill_no_form: "沒有用於自動計費的自動扣款卡",
   //
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "此簽署連結已被使用或已過期；請重新開啟條款以取得新連結"
 }
