@@ -36,6 +36,16 @@ export class FrontAccess extends HttpApiMiddleware.Service<FrontAccess, {
   provides: CurrentBusiness | CurrentClient
 }>()("studio/FrontAccess", { error: [NotFound, Unauthorized] }) {}
 
+/**
+ * `FrontAccess` for an address a browser is sent to by a third party (plan terms' `complete`,
+ * where a signing provider returns the payer): a call with neither token nor client_id but a
+ * `completion` value in its query goes through as a token-less client, and the endpoint checks
+ * that value itself. A token, when given, is checked as by `FrontAccess`.
+ */
+export class FrontOrCompletionAccess extends HttpApiMiddleware.Service<FrontOrCompletionAccess, {
+  provides: CurrentBusiness | CurrentClient
+}>()("studio/FrontOrCompletionAccess", { error: [NotFound, Unauthorized] }) {}
+
 export class DeskAccess extends HttpApiMiddleware.Service<DeskAccess, {
   provides: CurrentBusiness | CurrentStaff
 }>()("studio/DeskAccess", { error: [NotFound, Unauthorized, StaffOnly] }) {}
@@ -95,6 +105,35 @@ const verifyToken = (tokens: AccessTokensShape, token: string, businessId: numbe
     return Effect.succeed(grant.value)
   })
 
+/** A `completion` value in the request's query (the endpoint decides what it is worth). */
+const hasCompletion = (context: RequestContextShape) =>
+  (new URL(context.originalUrl, "http://localhost").searchParams.get("completion") ?? "") !== ""
+
+/** The client-mode middleware; `completion`: also let a token-less call with a completion value through. */
+const frontAccess = (options: { readonly completion: boolean }) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const tokens = yield* AccessTokens
+    const applications = yield* Applications
+    const serve = <A, E, R>(httpEffect: Effect.Effect<A, E, R>, business: BusinessRow, grant: Option.Option<TokenGrant>) =>
+      httpEffect.pipe(Effect.provideService(CurrentBusiness, business), Effect.provideService(CurrentClient, { grant }))
+    return (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled, CurrentBusiness | CurrentClient>) =>
+      RequestContext.use((context): Served<NotFound | Unauthorized> => {
+        if (Option.isNone(context.business)) return businessHostRequired(config)
+        const business = context.business.value
+        if (Option.isSome(context.accessToken)) {
+          return Effect.flatMap(verifyToken(tokens, context.accessToken.value, business.id), (grant) =>
+            serve(httpEffect, business, Option.some(grant)))
+        }
+        if (options.completion && Option.isNone(context.clientId) && hasCompletion(context)) {
+          return serve(httpEffect, business, Option.none())
+        }
+        if (Option.isNone(context.clientId)) return unauthorized(AUTH_MESSAGES.clientIdRequired)
+        return Effect.flatMap(applications.isKnownClientId(context.clientId.value), (known): Served<Unauthorized> =>
+          known ? serve(httpEffect, business, Option.none()) : unauthorized(AUTH_MESSAGES.unknownClientId))
+      })
+  })
+
 export const AccessLive = Layer.mergeAll(
   Layer.effect(AccountHost)(
     AppConfig.useSync((config) =>
@@ -119,27 +158,8 @@ export const AccessLive = Layer.mergeAll(
         })
     })
   ),
-  Layer.effect(FrontAccess)(
-    Effect.gen(function* () {
-      const config = yield* AppConfig
-      const tokens = yield* AccessTokens
-      const applications = yield* Applications
-      const serve = <A, E, R>(httpEffect: Effect.Effect<A, E, R>, business: BusinessRow, grant: Option.Option<TokenGrant>) =>
-        httpEffect.pipe(Effect.provideService(CurrentBusiness, business), Effect.provideService(CurrentClient, { grant }))
-      return (httpEffect) =>
-        RequestContext.use((context): Served<NotFound | Unauthorized> => {
-          if (Option.isNone(context.business)) return businessHostRequired(config)
-          const business = context.business.value
-          if (Option.isSome(context.accessToken)) {
-            return Effect.flatMap(verifyToken(tokens, context.accessToken.value, business.id), (grant) =>
-              serve(httpEffect, business, Option.some(grant)))
-          }
-          if (Option.isNone(context.clientId)) return unauthorized(AUTH_MESSAGES.clientIdRequired)
-          return Effect.flatMap(applications.isKnownClientId(context.clientId.value), (known): Served<Unauthorized> =>
-            known ? serve(httpEffect, business, Option.none()) : unauthorized(AUTH_MESSAGES.unknownClientId))
-        })
-    })
-  ),
+  Layer.effect(FrontAccess)(frontAccess({ completion: false })),
+  Layer.effect(FrontOrCompletionAccess)(frontAccess({ completion: true })),
   Layer.effect(DeskAccess)(
     Effect.gen(function* () {
       const config = yield* AppConfig

@@ -1,11 +1,23 @@
-import { Clock, Effect, Option, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { alert, escapeHtml, hidden, renderPage, text } from "./pages.ts"
 import { authenticityTokenInput, consentGiven, submittedCsrfToken } from "./rails-fields.ts"
 import { type Application, OAuthRepo } from "./repo.ts"
-import { CSRF_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS, csrfMatches, signSession } from "./session.ts"
 import { isValidPkceValue, issueCode, signInWithPassword } from "./service.ts"
-import { currentAccount, errorPage, type PageContext, pageContext, queryOf, readForm, returnToRefusal, safeReturnTo, secureCookies, signInPage, withCsrfCookie } from "./requests.ts"
+import {
+  csrfAccepted,
+  endSession,
+  errorPage,
+  openSession,
+  type PageContext,
+  pageContext,
+  queryOf,
+  readForm,
+  returnToRefusal,
+  safeReturnTo,
+  signInPage,
+  withCsrfCookie
+} from "./requests.ts"
 
 /**
  * `/oauth/authorize` (login, then consent, then a code back to the client), `/oauth/login` and
@@ -134,25 +146,23 @@ export const authorizeGet = Effect.fn("OAuth.authorize")(function* (request: Htt
   const page = yield* pageContext(request)
   const validated = yield* validateAuthorizeRequest(page, queryOf(request))
   if (validated._tag === "Page") return validated.response
-  const account = yield* currentAccount(request)
-  if (Option.isNone(account)) return loginPage(page, validated.application, authorizeUrl(validated.params))
-  return consentPage(page, validated.application, validated.params, account.value.email)
+  if (!page.session) return loginPage(page, validated.application, authorizeUrl(validated.params))
+  return consentPage(page, validated.application, validated.params, page.session.account.email)
 })
 
 export const authorizePost = Effect.fn("OAuth.consent")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const form = yield* readForm(request)
-  if (!csrfMatches(request.cookies[CSRF_COOKIE], submittedCsrfToken(form))) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
+  if (!csrfAccepted(page, submittedCsrfToken(form))) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
   const validated = yield* validateAuthorizeRequest(page, form)
   if (validated._tag === "Page") return validated.response
-  const account = yield* currentAccount(request)
-  if (Option.isNone(account)) return loginPage(page, validated.application, authorizeUrl(validated.params))
+  if (!page.session) return loginPage(page, validated.application, authorizeUrl(validated.params))
   const { application, params } = validated
   if (!consentGiven(form)) return redirectWithError(params.redirect_uri, "access_denied", "The user denied access", params.state)
   const code = yield* issueCode({
     application,
-    accountId: account.value.id,
-    businessId: Option.getOrNull(Option.map(page.business, (b) => b.id)),
+    accountId: page.session.account.id,
+    businessId: page.businessId,
     redirectUri: params.redirect_uri,
     codeChallenge: params.code_challenge ?? null
   })
@@ -166,7 +176,7 @@ export const authorizePost = Effect.fn("OAuth.consent")(function* (request: Http
 export const login = Effect.fn("OAuth.login")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const form = yield* readForm(request)
-  if (!csrfMatches(request.cookies[CSRF_COOKIE], form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
+  if (!csrfAccepted(page, form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
   const refused = returnToRefusal(form["return_to"], page.locale)
   if (Option.isSome(refused)) return refused.value
   const returnTo = safeReturnTo(form["return_to"])
@@ -177,26 +187,15 @@ export const login = Effect.fn("OAuth.login")(function* (request: HttpServerRequ
   const result = yield* signInWithPassword(email, form["password"] ?? "")
   if (result._tag === "Refused") return loginPage(page, validated.application, returnTo, { failed: true, throttledFor: result.retryAfterSeconds, email })
   if (result._tag === "Failed") return loginPage(page, validated.application, returnTo, { failed: true, email })
-  const repo = yield* OAuthRepo
-  const session = signSession(yield* repo.sessionSecret, result.account.id, yield* Clock.currentTimeMillis)
-  return HttpServerResponse.redirect(returnTo, { status: 303 }).pipe(
-    HttpServerResponse.setCookieUnsafe(SESSION_COOKIE, session, {
-      httpOnly: true,
-      sameSite: "lax",
-      path: "/oauth",
-      secure: secureCookies(page.origin),
-      maxAge: `${SESSION_LIFETIME_MS} millis`
-    })
-  )
+  const { withSession } = yield* openSession(page, result.account)
+  return withSession(HttpServerResponse.redirect(returnTo, { status: 303 }))
 })
 
 export const logout = Effect.fn("OAuth.logout")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const form = yield* readForm(request)
-  if (!csrfMatches(request.cookies[CSRF_COOKIE], form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
+  if (!csrfAccepted(page, form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
   const refused = returnToRefusal(form["return_to"], page.locale)
   if (Option.isSome(refused)) return refused.value
-  return HttpServerResponse.redirect(safeReturnTo(form["return_to"]), { status: 303 }).pipe(
-    HttpServerResponse.expireCookieUnsafe(SESSION_COOKIE, { path: "/oauth" })
-  )
+  return yield* endSession(page, HttpServerResponse.redirect(safeReturnTo(form["return_to"]), { status: 303 }))
 })

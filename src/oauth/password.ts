@@ -8,8 +8,7 @@ import { alert, hidden, notice, renderPage, text } from "./pages.ts"
 import { OAuthRepo } from "./repo.ts"
 import { SignInThrottle } from "../auth/sign-in-throttle.ts"
 import { mailRequestRefusal } from "../mail/throttle.ts"
-import { CSRF_COOKIE, csrfMatches } from "./session.ts"
-import { errorPage, type PageContext, pageContext, queryOf, readForm, withCsrfCookie } from "./requests.ts"
+import { csrfAccepted, errorPage, type PageContext, pageContext, queryOf, readForm, withCsrfCookie } from "./requests.ts"
 
 /** The password pages (forgotten, reset by a mailed link) and the e-mail confirmation link. */
 
@@ -40,7 +39,7 @@ export const forgotGet = Effect.fn("OAuth.forgotForm")(function* (request: HttpS
 export const forgotPost = Effect.fn("OAuth.forgot")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const form = yield* readForm(request)
-  if (!csrfMatches(request.cookies[CSRF_COOKIE], form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
+  if (!csrfAccepted(page, form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
   const email = (form["email"] ?? "").trim()
   if (email.length > 0 && email.length <= 254) {
     const refusedFor = yield* mailRequestRefusal(email)
@@ -82,7 +81,7 @@ export const resetGet = Effect.fn("OAuth.resetForm")(function* (request: HttpSer
 export const resetPost = Effect.fn("OAuth.reset")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const form = yield* readForm(request)
-  if (!csrfMatches(request.cookies[CSRF_COOKIE], form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
+  if (!csrfAccepted(page, form["csrf_token"])) return withCsrfCookie(page, errorPage(page, text(page.locale, "csrf_failed"), 403))
   const resetToken = form["token"] ?? ""
   const password = form["password"] ?? ""
   if (password.length < MIN_PASSWORD_LENGTH || password.length > 200) {

@@ -1,6 +1,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { randomBytes } from "node:crypto"
+import { AppConfig } from "../platform/config.ts"
+import { deploymentKey } from "../platform/keys.ts"
 
 /** The SQL of the OAuth authorization server and the login pages. */
 const AccountLogin = Schema.Struct({
@@ -45,6 +47,7 @@ const ACCOUNT_COLUMNS = `id, email, first_name, last_name, password_hash, email_
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  const config = yield* AppConfig
 
   const accountByEmail = SqlSchema.findOneOption({
     Request: Schema.String,
@@ -56,10 +59,41 @@ const make = Effect.gen(function* () {
     Result: AccountLogin,
     execute: (id) => sql`select ${sql.literal(ACCOUNT_COLUMNS)} from accounts where id = ${id}`
   })
+  // A new password ends every sign-in session of the account, in the same statement: whoever
+  // held a copy of a session cookie (the reason one changes a password) is out with it.
   const setPassword = SqlSchema.void({
     Request: Schema.Struct({ accountId: Schema.Number, passwordHash: Schema.String }),
     execute: ({ accountId, passwordHash }) =>
-      sql`update accounts set password_hash = ${passwordHash}, updated_at = now() where id = ${accountId}`
+      sql`with ended as (delete from account_sessions where account_id = ${accountId})
+          update accounts set password_hash = ${passwordHash}, updated_at = now() where id = ${accountId}`
+  })
+  // Each sign-in also sweeps the account's expired sessions, so the table keeps only live ones
+  // and those of accounts that stopped signing in.
+  const openSession = SqlSchema.void({
+    Request: Schema.Struct({
+      idHash: Schema.Uint8Array,
+      accountId: Schema.Number,
+      businessId: Schema.NullOr(Schema.Number),
+      now: Schema.Date,
+      expiresAt: Schema.Date
+    }),
+    execute: ({ idHash, accountId, businessId, now, expiresAt }) =>
+      sql`with swept as (delete from account_sessions where account_id = ${accountId} and expires_at <= ${now})
+          insert into account_sessions (id_hash, account_id, business_id, created_at, expires_at)
+          values (${idHash}, ${accountId}, ${businessId}, ${now}, ${expiresAt})`
+  })
+  const sessionAccount = SqlSchema.findOneOption({
+    Request: Schema.Struct({ idHash: Schema.Uint8Array, businessId: Schema.NullOr(Schema.Number), now: Schema.Date }),
+    Result: AccountLogin,
+    execute: ({ idHash, businessId, now }) =>
+      sql`select a.id, a.email, a.first_name, a.last_name, a.password_hash, a.email_confirmed_at
+          from account_sessions s join accounts a on a.id = s.account_id
+          where s.id_hash = ${idHash} and s.expires_at > ${now}
+            and s.business_id is not distinct from ${businessId}::bigint`
+  })
+  const endSession = SqlSchema.void({
+    Request: Schema.Uint8Array,
+    execute: (idHash) => sql`delete from account_sessions where id_hash = ${idHash}`
   })
   const confirmEmail = SqlSchema.void({
     Request: Schema.Number,
@@ -152,7 +186,24 @@ const make = Effect.gen(function* () {
 
     accountById: (id: number) => accountById(id).pipe(Effect.orDie),
 
+    /** Sets the password and ends every sign-in session of the account. */
     setPassword: (accountId: number, passwordHash: string) => setPassword({ accountId, passwordHash }).pipe(Effect.orDie),
+
+    /** Records a sign-in session opened on the host of `businessId` (null: the account-level host). */
+    openSession: (session: {
+      readonly idHash: Buffer
+      readonly accountId: number
+      readonly businessId: number | null
+      readonly now: Date
+      readonly expiresAt: Date
+    }) => openSession(session).pipe(Effect.orDie),
+
+    /** The account of a live session opened on this host (a session works only where it was opened). */
+    sessionAccount: (idHash: Buffer, businessId: number | null, now: Date) =>
+      sessionAccount({ idHash, businessId, now }).pipe(Effect.orDie),
+
+    /** Ends one session: every copy of its cookie is refused from now on. */
+    endSession: (idHash: Buffer) => endSession(idHash).pipe(Effect.orDie),
 
     confirmEmail: (accountId: number) => confirmEmail(accountId).pipe(Effect.orDie),
 
@@ -172,7 +223,9 @@ const make = Effect.gen(function* () {
 
     /**
      * Marks a code used and returns it as it was: `used` tells a replay, `expired` a late
-     * exchange. One statement, so two concurrent exchanges cannot both see it unused.
+     * exchange. One statement, so two concurrent exchanges cannot both see it unused; its row
+     * stays locked until the caller's transaction ends, so a replay waits for the token the
+     * first exchange stores in that transaction (service.ts, exchangeCode).
      */
     takeCode: (codeHash: Buffer) => takeCode(codeHash).pipe(Effect.orDie),
 
@@ -194,12 +247,20 @@ const make = Effect.gen(function* () {
     revokeToken: (tokenHash: Buffer, applicationId: Option.Option<number>) =>
       revokeToken({ tokenHash, applicationId: Option.getOrNull(applicationId) }).pipe(Effect.orDie),
 
-    /** The secret signing session cookies: made once per deployment, shared by its processes. */
-    sessionSecret: Effect.gen(function* () {
-      yield* createSecret(randomBytes(32).toString("hex"))
-      const row = yield* readSecret(undefined)
-      return row.value
-    }).pipe(Effect.orDie)
+    /**
+     * The secret signing session cookies and CSRF tokens: SESSION_SECRET; in development without
+     * it, a row made once per deployment and shared by its processes (src/platform/keys.ts).
+     */
+    sessionSecret: deploymentKey(
+      config,
+      "SESSION_SECRET",
+      config.sessionSecret,
+      Effect.gen(function* () {
+        yield* createSecret(randomBytes(32).toString("hex"))
+        const row = yield* readSecret(undefined)
+        return row.value
+      }).pipe(Effect.orDie)
+    )
   }
 })
 

@@ -9,7 +9,8 @@ import { mailLinkOrigin, sendMail } from "../mail/service.ts"
 import type { Locale } from "../shared/locale.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { SignInThrottle } from "../auth/sign-in-throttle.ts"
-import { type Application, OAuthRepo } from "./repo.ts"
+import { inTransaction } from "../platform/transactions.ts"
+import { type Application, type AuthorizationCode, OAuthRepo } from "./repo.ts"
 
 /**
  * The rules of the authorization-code grant (RFC 6749 section 4.1, PKCE RFC 7636): codes
@@ -147,6 +148,25 @@ export const authenticateClient = Effect.fn("OAuth.authenticateClient")(function
   return application.value
 })
 
+/** Why a taken (now used) code gives no token: checked inside the exchange's transaction. */
+const refusalOf = (code: AuthorizationCode, body: TokenRequest, application: Application): OAuthError | undefined => {
+  if (code.expired) return new OAuthError("invalid_grant", "The authorization code has expired")
+  if (code.application_id !== application.id) return new OAuthError("invalid_grant", "The authorization code was issued to another client")
+  if (code.redirect_uri !== body.redirect_uri) return new OAuthError("invalid_grant", "redirect_uri does not match the authorization request")
+  if (application.is_public && code.code_challenge === null) return new OAuthError("invalid_grant", "A public client must use PKCE")
+  if (code.code_challenge !== null) {
+    if (!body.code_verifier || !isValidPkceValue(body.code_verifier)) return new OAuthError("invalid_grant", "code_verifier is missing or malformed")
+    if (s256(body.code_verifier) !== code.code_challenge) return new OAuthError("invalid_grant", "code_verifier does not match the code challenge")
+  } else if (body.code_verifier !== undefined) {
+    return new OAuthError("invalid_grant", "No code challenge was given for this code")
+  }
+  return undefined
+}
+
+type Exchange =
+  | { readonly _tag: "Issued"; readonly token: string }
+  | { readonly _tag: "Refused"; readonly error: OAuthError; readonly revoked: boolean }
+
 export const exchangeCode = Effect.fn("OAuth.exchangeCode")(function* (body: TokenRequest, application: Application) {
   const repo = yield* OAuthRepo
   if (body.grant_type !== "authorization_code") {
@@ -159,43 +179,40 @@ export const exchangeCode = Effect.fn("OAuth.exchangeCode")(function* (body: Tok
   if (!body.code) return yield* Effect.fail(new OAuthError("invalid_request", "code is required"))
   if (!body.redirect_uri) return yield* Effect.fail(new OAuthError("invalid_request", "redirect_uri is required"))
   const codeHash = hashToken(body.code)
-  const taken = yield* repo.takeCode(codeHash)
-  if (Option.isNone(taken)) return yield* Effect.fail(new OAuthError("invalid_grant", "Unknown authorization code"))
-  const code = taken.value
-  if (code.used) {
-    yield* repo.revokeTokensOfCode(codeHash)
-    yield* (yield* AccessTokens).forgetCached
-    return yield* Effect.fail(new OAuthError("invalid_grant", "The authorization code was used already; its tokens are revoked"))
-  }
-  if (code.expired) return yield* Effect.fail(new OAuthError("invalid_grant", "The authorization code has expired"))
-  if (code.application_id !== application.id) {
-    return yield* Effect.fail(new OAuthError("invalid_grant", "The authorization code was issued to another client"))
-  }
-  if (code.redirect_uri !== body.redirect_uri) {
-    return yield* Effect.fail(new OAuthError("invalid_grant", "redirect_uri does not match the authorization request"))
-  }
-  if (application.is_public && code.code_challenge === null) {
-    return yield* Effect.fail(new OAuthError("invalid_grant", "A public client must use PKCE"))
-  }
-  if (code.code_challenge !== null) {
-    if (!body.code_verifier || !isValidPkceValue(body.code_verifier)) {
-      return yield* Effect.fail(new OAuthError("invalid_grant", "code_verifier is missing or malformed"))
-    }
-    if (s256(body.code_verifier) !== code.code_challenge) {
-      return yield* Effect.fail(new OAuthError("invalid_grant", "code_verifier does not match the code challenge"))
-    }
-  } else if (body.code_verifier !== undefined) {
-    return yield* Effect.fail(new OAuthError("invalid_grant", "No code challenge was given for this code"))
-  }
-  const token = generateToken()
-  yield* repo.insertToken({
-    tokenHash: hashToken(token),
-    accountId: code.account_id,
-    businessId: code.business_id,
-    applicationId: application.id,
-    codeHash
-  })
-  return token
+  // One transaction from taking the code to storing its token: `takeCode` locks the code's row,
+  // so a replay racing this exchange waits for its commit and then finds the token to revoke
+  // (taking the code and inserting the token in two commits let a replay slip in between and
+  // revoke nothing). Refusals are answers, not failures, so the code stays used and the
+  // replay's revocation is committed.
+  const outcome = yield* inTransaction(
+    Effect.gen(function* (): Effect.fn.Return<Exchange, never, OAuthRepo> {
+      const taken = yield* repo.takeCode(codeHash)
+      if (Option.isNone(taken)) return { _tag: "Refused", error: new OAuthError("invalid_grant", "Unknown authorization code"), revoked: false }
+      if (taken.value.used) {
+        yield* repo.revokeTokensOfCode(codeHash)
+        return {
+          _tag: "Refused",
+          error: new OAuthError("invalid_grant", "The authorization code was used already; its tokens are revoked"),
+          revoked: true
+        }
+      }
+      const refusal = refusalOf(taken.value, body, application)
+      if (refusal) return { _tag: "Refused", error: refusal, revoked: false }
+      const token = generateToken()
+      yield* repo.insertToken({
+        tokenHash: hashToken(token),
+        accountId: taken.value.account_id,
+        businessId: taken.value.business_id,
+        applicationId: application.id,
+        codeHash
+      })
+      return { _tag: "Issued", token }
+    })
+  )
+  if (outcome._tag === "Issued") return outcome.token
+  // After the commit: this process's cache must not keep answering for the revoked tokens.
+  if (outcome.revoked) yield* (yield* AccessTokens).forgetCached
+  return yield* Effect.fail(outcome.error)
 })
 
 /** Sends a password-reset link when the account exists; the caller says the same either way. */

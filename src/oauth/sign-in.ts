@@ -1,11 +1,9 @@
-import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { alert, escapeHtml, hidden, notice, text } from "./pages.ts"
 import { authenticityTokenInput } from "./rails-fields.ts"
-import { OAuthRepo } from "./repo.ts"
-import { errorPage, type PageContext, pageContext, returnToRefusal, safeReturnTo, secureCookies, signInPage, withCsrfCookie as withPageCsrfCookie } from "./requests.ts"
+import { csrfAccepted, endSession, errorPage, openSession, type PageContext, pageContext, returnToRefusal, safeReturnTo, signInPage, withCsrfCookie } from "./requests.ts"
 import { signInWithPassword } from "./service.ts"
-import { CSRF_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS, csrfMatches, signSession } from "./session.ts"
 
 /**
  * The Devise-style sign-in that scripted clients drive with curl and a cookie jar:
@@ -32,14 +30,6 @@ const readSignInForm = (request: HttpServerRequest.HttpServerRequest) =>
 /** Only a return to an authorization request is followed; anything else is dropped. */
 const returnToOf = (value: string | undefined) => (value !== undefined && safeReturnTo(value) === value ? value : undefined)
 
-/**
- * The CSRF cookie is the pages' own, but minted here for the whole host (`Path=/`) so that
- * it reaches both `/accounts` and `/oauth`: one authenticity token serves the sign-in and the
- * consent form, as Rails' per-session token does.
- */
-const withCsrfCookie = (page: PageContext, response: HttpServerResponse.HttpServerResponse) =>
-  withPageCsrfCookie(page, response, "/")
-
 const signInFormPage = (
   page: PageContext,
   options: { readonly failed?: boolean; readonly throttledFor?: number; readonly email?: string; readonly returnTo?: string | undefined } = {}
@@ -49,7 +39,6 @@ const signInFormPage = (
     // throttled one a 429 that says when to try again.
     status: options.throttledFor !== undefined ? 429 : options.failed ? 401 : 200,
     ...(options.throttledFor !== undefined ? { headers: { "retry-after": String(options.throttledFor) } } : {}),
-    csrfPath: "/",
     body: `${options.throttledFor !== undefined ? alert(text(page.locale, "sign_in_throttled", { seconds: options.throttledFor })) : options.failed ? alert(text(page.locale, "login_failed")) : ""}
 <form method="post" action="/accounts/sign_in?locale=${page.locale}">
 ${authenticityTokenInput(page.csrf)}
@@ -65,7 +54,6 @@ ${hidden({ return_to: options.returnTo })}
 
 const signedInPage = (page: PageContext, email: string) =>
   signInPage(page, {
-    csrfPath: "/",
     body: `${notice(text(page.locale, "signed_in_as", { email }))}
 <form method="post" action="/accounts/sign_out?locale=${page.locale}">
 ${authenticityTokenInput(page.csrf)}
@@ -86,7 +74,7 @@ const signInForm = Effect.fn("OAuth.signInForm")(function* (request: HttpServerR
 const signIn = Effect.fn("OAuth.signIn")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const form = yield* readSignInForm(request)
-  if (!csrfMatches(request.cookies[CSRF_COOKIE], form.authenticity_token)) return csrfRefused(page)
+  if (!csrfAccepted(page, form.authenticity_token)) return csrfRefused(page)
   const refused = returnToRefusal(form.return_to, page.locale)
   if (Option.isSome(refused)) return refused.value
   const returnTo = returnToOf(form.return_to)
@@ -94,26 +82,18 @@ const signIn = Effect.fn("OAuth.signIn")(function* (request: HttpServerRequest.H
   const result = yield* signInWithPassword(email, form.account?.password ?? "")
   if (result._tag === "Refused") return signInFormPage(page, { failed: true, throttledFor: result.retryAfterSeconds, email, returnTo })
   if (result._tag === "Failed") return signInFormPage(page, { failed: true, email, returnTo })
-  const repo = yield* OAuthRepo
-  const session = signSession(yield* repo.sessionSecret, result.account.id, yield* Clock.currentTimeMillis)
-  const response = returnTo !== undefined ? HttpServerResponse.redirect(returnTo, { status: 303 }) : signedInPage(page, result.account.email)
-  // The login page's session cookie: it is only ever read under /oauth.
-  return HttpServerResponse.setCookieUnsafe(response, SESSION_COOKIE, session, {
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/oauth",
-    secure: secureCookies(page.origin),
-    maxAge: `${SESSION_LIFETIME_MS} millis`
-  })
+  // A new session and a new CSRF token: the signed-in page shows the new one.
+  const signedIn = yield* openSession(page, result.account)
+  return signedIn.withSession(
+    returnTo !== undefined ? HttpServerResponse.redirect(returnTo, { status: 303 }) : signedInPage(signedIn.page, result.account.email)
+  )
 })
 
 const signOut = Effect.fn("OAuth.signOut")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const form = yield* readSignInForm(request)
-  if (!csrfMatches(request.cookies[CSRF_COOKIE], form.authenticity_token)) return csrfRefused(page)
-  return HttpServerResponse.redirect(`/accounts/sign_in?locale=${page.locale}`, { status: 303 }).pipe(
-    HttpServerResponse.expireCookieUnsafe(SESSION_COOKIE, { path: "/oauth" })
-  )
+  if (!csrfAccepted(page, form.authenticity_token)) return csrfRefused(page)
+  return yield* endSession(page, HttpServerResponse.redirect(`/accounts/sign_in?locale=${page.locale}`, { status: 303 }))
 })
 
 export const SignInRoutesLive = Layer.mergeAll(

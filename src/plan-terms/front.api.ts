@@ -1,5 +1,6 @@
+import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { FrontAccess } from "../auth/access.ts"
+import { FrontAccess, FrontOrCompletionAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"
 import { NotFound, Unauthorized, Unprocessable } from "../shared/errors.ts"
 import { IdFromString } from "../shared/schemas.ts"
@@ -27,19 +28,29 @@ export const PlanTermsFrontApi = HttpApiGroup.make("planTermsFront")
       error: [NotFound, Unauthorized]
     }).annotateMerge(docs("Get the terms of a plan by id", `As the list, for the record's id. ${payerOnly}`))
   )
+  .middleware(FrontAccess)
+  // After the group's middleware, so it is not applied here: the provider's browser comes back
+  // with a completion value and no token (FrontOrCompletionAccess).
   .add(
     HttpApiEndpoint.get("complete", "/api/v2/front/plans/:plan_id/plan_terms/:id/complete", {
       params: { plan_id: IdFromString, id: IdFromString },
+      query: {
+        completion: Schema.optional(Schema.String).annotate({
+          description: "The one-time value of the signing provider's return address (a browser has no token to send)"
+        })
+      },
       success: PlanTermsList,
       error: [NotFound, Unauthorized, Unprocessable]
-    }).annotateMerge(
-      docs(
-        "Accept the terms of a plan",
-        "Checkbox terms: marks them accepted. Document terms: the signing provider sends the browser here after signing " +
-          "(with `access_token` in the query); 200 when signed, 422 when declined (final), not yet signed, or signing is " +
-          `unavailable (try again). Accepting again answers the first acceptance. ${payerOnly}`
+    })
+      .middleware(FrontOrCompletionAccess)
+      .annotateMerge(
+        docs(
+          "Accept the terms of a plan",
+          "Checkbox terms: marks them accepted. Document terms: the signing provider sends the browser here after signing, " +
+            "with a one-time `completion` value instead of a token (single use, for these terms, an hour); the payer's token " +
+            "works as well. 200 when signed, 422 when declined (final), not yet signed, signing is unavailable (try again), " +
+            `or the completion value is used or expired. Accepting again answers the first acceptance. ${payerOnly}`
+        )
       )
-    )
   )
-  .middleware(FrontAccess)
   .annotateMerge(docs("Plan terms (client mode)"))

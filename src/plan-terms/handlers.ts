@@ -7,4 +7,4 @@ export const PlanTermsFrontLive = HttpApiBuilder.group(apiOf(PlanTermsFrontApi),
   handlers
     .handle("list", ({ params }) => getPlanTerms(params.plan_id))
     .handle("get", ({ params }) => getPlanTerms(params.plan_id, params.id))
-    .handle("complete", ({ params }) => completePlanTerms(params.plan_id, params.id)))
+    .handle("complete", ({ params, query }) => completePlanTerms(params.plan_id, params.id, query.completion)))

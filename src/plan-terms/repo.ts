@@ -42,7 +42,35 @@ const make = Effect.gen(function* () {
           where business_id = ${businessId} and id = ${id} and accepted_at is null and declined_at is null`
   })
 
+  // Each look at open document terms mints one; the same statement drops this terms' expired ones.
+  const insertCompletion = SqlSchema.void({
+    Request: Schema.Struct({ ...Key.fields, valueHash: Schema.Uint8Array, now: Schema.Date, expiresAt: Schema.Date }),
+    execute: ({ businessId, id, valueHash, now, expiresAt }) =>
+      sql`with swept as (
+            delete from plan_terms_completions
+            where business_id = ${businessId} and plan_terms_id = ${id} and expires_at <= ${now}
+          )
+          insert into plan_terms_completions (business_id, value_hash, plan_terms_id, created_at, expires_at)
+          values (${businessId}, ${valueHash}, ${id}, ${now}, ${expiresAt})`
+  })
+  // Single use: one statement marks it used, so two arrivals with the same value cannot both pass.
+  const claimCompletion = SqlSchema.findAll({
+    Request: Schema.Struct({ ...Key.fields, valueHash: Schema.Uint8Array, now: Schema.Date }),
+    Result: Schema.Struct({ plan_terms_id: Schema.Number }),
+    execute: ({ businessId, id, valueHash, now }) =>
+      sql`update plan_terms_completions set used_at = ${now}
+          where business_id = ${businessId} and value_hash = ${valueHash} and plan_terms_id = ${id}
+            and used_at is null and expires_at > ${now}
+          returning plan_terms_id`
+  })
+
   return {
+    /** Records a completion value (its hash) for the terms `id`, good until `expiresAt`. */
+    insertCompletion: (businessId: number, id: number, valueHash: Buffer, now: Date, expiresAt: Date) =>
+      insertCompletion({ businessId, id, valueHash, now, expiresAt }).pipe(Effect.orDie),
+    /** Uses up a live completion value of the terms `id`; false when there is none (unknown, used, expired, other terms). */
+    claimCompletion: (businessId: number, id: number, valueHash: Buffer, now: Date) =>
+      claimCompletion({ businessId, id, valueHash, now }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
     /** The terms of a plan of the business, with the payer's name and e-mail (for the signing provider). */
     ofPlan: (businessId: number, planId: number) => ofPlan({ businessId, planId }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
     /** Stores the envelope of document terms unless one is there already; answers the one kept. */

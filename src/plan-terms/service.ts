@@ -1,4 +1,5 @@
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect } from "effect"
+import { hash, randomBytes } from "node:crypto"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { clientReach } from "../people/client-reach.ts"
 import { SigningProvider } from "../platform/signing/provider.ts"
@@ -28,13 +29,46 @@ const findTerms = Effect.fn("PlanTerms.find")(function* (planId: number, termsId
 })
 
 /**
- * Where the provider sends the browser after signing: this terms' `complete`, with the caller's
- * own token in the query, as every endpoint accepts it (a browser carries no Authorization header).
+ * How long a completion value lives: as long as the sandbox's signing session (an hour), so a
+ * payer who reads the document through is still let back in.
+ */
+export const COMPLETION_LIFETIME_MS = 60 * 60 * 1000
+
+const hashCompletion = (value: string): Buffer => hash("sha256", value, "buffer")
+
+/**
+ * Where the provider sends the browser after signing: this terms' `complete` with a one-time
+ * `completion` value (issue 29). The browser carries no Authorization header, and the address
+ * passes through the provider and the browser's history: it used to carry the payer's own
+ * access token, which never expires. The value opens this terms' `complete` once, for an hour,
+ * and nothing else; only its hash is stored.
  */
 const returnUrl = Effect.fn("PlanTerms.returnUrl")(function* (row: PlanTermsRow) {
   const context = yield* RequestContext
-  const token = Option.getOrElse(context.accessToken, () => "")
-  return `${context.origin}/api/v2/front/plans/${row.plan_id}/plan_terms/${row.id}/complete?access_token=${encodeURIComponent(token)}`
+  const business = yield* CurrentBusiness
+  const value = randomBytes(32).toString("base64url")
+  const now = yield* Clock.currentTimeMillis
+  yield* inTransaction(
+    (yield* PlanTermsRepo).insertCompletion(business.id, row.id, hashCompletion(value), new Date(now), new Date(now + COMPLETION_LIFETIME_MS))
+  )
+  return `${context.origin}/api/v2/front/plans/${row.plan_id}/plan_terms/${row.id}/complete?completion=${value}`
+})
+
+/**
+ * The terms a browser comes back to with a completion value: the value must be live and minted
+ * for these very terms, and is used up here, whatever the provider's verdict then says (a new
+ * look at the terms gives a new one). The value stands for the payer, whose look minted it.
+ */
+const termsOfCompletion = Effect.fn("PlanTerms.ofCompletion")(function* (planId: number, termsId: number, completion: string) {
+  yield* privateResponse
+  const business = yield* CurrentBusiness
+  const repo = yield* PlanTermsRepo
+  const now = new Date(yield* Clock.currentTimeMillis)
+  const claimed = yield* inTransaction(repo.claimCompletion(business.id, termsId, hashCompletion(completion), now))
+  if (!claimed) return yield* fail(Unprocessable, { key: "plan_terms_completion_invalid" })
+  const row = yield* repo.ofPlan(business.id, planId)
+  if (!row || row.id !== termsId) return yield* fail(NotFound, { key: "plan_terms_not_found", params: { id: termsId } })
+  return row
 })
 
 /**
@@ -73,15 +107,17 @@ export const getPlanTerms = Effect.fn("PlanTerms.get")(function* (planId: number
 })
 
 /**
- * Marks the terms accepted. Checkbox terms: accepted by this call. Document terms: the
+ * Marks the terms accepted, for the payer's token or a completion value (`termsOfCompletion`).
+ * Checkbox terms: accepted by this call. Document terms: the
  * provider's verdict decides (the browser arriving here proves nothing): signed → accepted,
  * 200; declined → recorded, 422; not yet signed (or never opened) → 422, nothing written;
  * provider unreachable → 422, try again. Accepting twice answers the first acceptance.
  */
-export const completePlanTerms = Effect.fn("PlanTerms.complete")(function* (planId: number, termsId: number) {
+export const completePlanTerms = Effect.fn("PlanTerms.complete")(function* (planId: number, termsId: number, completion?: string) {
   const business = yield* CurrentBusiness
   const repo = yield* PlanTermsRepo
-  const row = yield* findTerms(planId, termsId)
+  // A browser sent back by the provider brings a completion value; an app brings the payer's token.
+  const row = completion !== undefined ? yield* termsOfCompletion(planId, termsId, completion) : yield* findTerms(planId, termsId)
   const now = new Date(yield* Clock.currentTimeMillis)
   const reread = Effect.flatMap(repo.ofPlan(business.id, planId), (found) => answer(found!))
   if (row.accepted_at !== null) return yield* answer(row)

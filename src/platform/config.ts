@@ -1,4 +1,5 @@
 import { Config, Context, Effect, Layer, Option } from "effect"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts"
 
@@ -104,6 +105,19 @@ export interface AppConfigShape {
    */
   readonly reportReaderMemoryLimit?: string
   readonly reportReaderThreads?: number
+  /**
+   * The key signing sign-in session cookies and CSRF tokens (SESSION_SECRET, or the file named
+   * by SESSION_SECRET_FILE): at least 32 characters. Required in production; elsewhere, when
+   * unset, the database row `app_secrets.session` (made once) stands in. Optional so that
+   * configurations built in code need not name it.
+   */
+  readonly sessionSecret?: string
+  /**
+   * The AES-256 key sealing webhook secrets at rest (WEBHOOK_SECRET_KEY, or the file named by
+   * WEBHOOK_SECRET_KEY_FILE): 64 hex digits. Required in production; elsewhere, when unset, the
+   * database row `app_secrets.webhooks` stands in. Optional like `sessionSecret`.
+   */
+  readonly webhookSecretKey?: string
 }
 
 /** Defaults of the optional body limits (AppConfigShape). */
@@ -142,17 +156,52 @@ const checkPublicUrl = (value: string, baseDomain: string): string | undefined =
   return undefined
 }
 
+/**
+ * A start that cannot go on: its message is the one line `explainStartupFailure` (src/main.ts)
+ * and the CLI print. A defect rather than a ConfigError so that the line is ours, whole.
+ */
+const refuseStart = (message: string) => Effect.die(new Error(message))
+
+/**
+ * A key from `NAME` or from the file `NAME_FILE` names (Docker and Kubernetes secrets), one
+ * trailing newline dropped. In production it is required: there the database row, readable by
+ * anyone with a copy of the database, must not be the key.
+ */
+const readKeySetting = (name: string, production: boolean, valid: (value: string) => boolean, rule: string) =>
+  Effect.gen(function* () {
+    const direct = Option.getOrUndefined(yield* Config.option(Config.String(name)))
+    const file = Option.getOrUndefined(yield* Config.option(Config.String(`${name}_FILE`)))
+    if (direct !== undefined && file !== undefined) return yield* refuseStart(`set ${name} or ${name}_FILE, not both`)
+    let value = direct
+    if (file !== undefined) {
+      try {
+        value = fs.readFileSync(file, "utf8").replace(/\r?\n$/, "")
+      } catch (error) {
+        return yield* refuseStart(`${name}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+      }
+    }
+    if (value === undefined || value === "") {
+      return production ? yield* refuseStart(`${name} (or ${name}_FILE) must be set when NODE_ENV=production: ${rule}`) : undefined
+    }
+    if (!valid(value)) return yield* refuseStart(`${name}${file !== undefined ? "_FILE" : ""} is not valid: ${rule}`)
+    return value
+  })
+
+export const SESSION_SECRET_RULE = "at least 32 characters, e.g. the output of `openssl rand -hex 32`"
+export const WEBHOOK_SECRET_KEY_RULE = "64 hex digits (32 bytes), e.g. the output of `openssl rand -hex 32`"
+
 export const readAppConfig = Effect.gen(function* () {
   const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
   const baseDomain = (yield* Config.String("BASE_DOMAIN").pipe(Config.withDefault("localhost"))).toLowerCase()
   const trustProxy = parseTrustProxy(Option.getOrUndefined(yield* Config.option(Config.String("TRUST_PROXY"))))
   // A setting that cannot be read stops the start: a typo must not trust nobody, or everybody.
-  if (trustProxy._tag === "Invalid") return yield* Effect.die(new Error(`TRUST_PROXY: "${trustProxy.entry}" is neither an address nor a CIDR range`))
+  if (trustProxy._tag === "Invalid") return yield* refuseStart(`TRUST_PROXY: "${trustProxy.entry}" is neither an address nor a CIDR range`)
   const publicUrl = Option.getOrUndefined(yield* Config.option(Config.String("PUBLIC_URL")))
   const publicUrlProblem = publicUrl === undefined ? undefined : checkPublicUrl(publicUrl, baseDomain)
-  if (publicUrlProblem !== undefined) return yield* Effect.die(new Error(publicUrlProblem))
+  if (publicUrlProblem !== undefined) return yield* refuseStart(publicUrlProblem)
+  const production = (yield* Config.String("NODE_ENV").pipe(Config.withDefault("development"))) === "production"
   return AppConfig.of({
-    production: (yield* Config.String("NODE_ENV").pipe(Config.withDefault("development"))) === "production",
+    production,
     port: yield* Config.Port("PORT").pipe(Config.withDefault(3000)),
     host: yield* Config.String("HOST").pipe(Config.withDefault("0.0.0.0")),
     baseDomain,
@@ -186,7 +235,9 @@ export const readAppConfig = Effect.gen(function* () {
     bodyLimitBytes: yield* Config.Int("BODY_LIMIT_BYTES").pipe(Config.withDefault(DEFAULT_BODY_LIMIT_BYTES)),
     oauthBodyLimitBytes: yield* Config.Int("OAUTH_BODY_LIMIT_BYTES").pipe(Config.withDefault(DEFAULT_OAUTH_BODY_LIMIT_BYTES)),
     reportReaderMemoryLimit: Option.getOrUndefined(yield* Config.option(Config.String("REPORT_READER_MEMORY_LIMIT"))),
-    reportReaderThreads: Option.getOrUndefined(yield* Config.option(Config.Int("REPORT_READER_THREADS")))
+    reportReaderThreads: Option.getOrUndefined(yield* Config.option(Config.Int("REPORT_READER_THREADS"))),
+    sessionSecret: yield* readKeySetting("SESSION_SECRET", production, (value) => value.length >= 32, SESSION_SECRET_RULE),
+    webhookSecretKey: yield* readKeySetting("WEBHOOK_SECRET_KEY", production, (value) => /^[0-9a-fA-F]{64}$/.test(value), WEBHOOK_SECRET_KEY_RULE)
   })
 })
 

@@ -1,6 +1,8 @@
 import { Effect, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { randomBytes } from "node:crypto"
+import { AppConfig } from "../platform/config.ts"
+import { deploymentKey } from "../platform/keys.ts"
 import { SubscriptionRow, WebhookTopic } from "./model.ts"
 import { BusinessRow } from "../shared/request-context.ts"
 
@@ -29,6 +31,7 @@ export interface SubscriptionPatch {
 
 export const makeSubscriptionsRepo = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  const config = yield* AppConfig
 
   const subscriptionColumns = sql`business_id, id, created_by_staff_member_id, created_by_account_id, topic, target, name,
     description, enabled, disabled_at, disabled_reason, created_at, updated_at`
@@ -146,13 +149,18 @@ export const makeSubscriptionsRepo = Effect.gen(function* () {
           order by b.id`
   })
 
-  // The deployment's key for secrets at rest: made once, shared by its processes, read once per process.
+  // The deployment's key for secrets at rest: WEBHOOK_SECRET_KEY; in development without it, a
+  // row made once and shared by the processes (src/platform/keys.ts). Read once per process.
   let secretsKey: Buffer | undefined
-  const loadSecretsKey = Effect.gen(function* () {
-    yield* createSecret(randomBytes(32).toString("hex"))
-    const row = yield* readSecret(undefined)
-    return Buffer.from(row.value, "hex")
-  }).pipe(Effect.orDie)
+  const loadSecretsKey = deploymentKey(
+    config,
+    "WEBHOOK_SECRET_KEY",
+    config.webhookSecretKey,
+    Effect.gen(function* () {
+      yield* createSecret(randomBytes(32).toString("hex"))
+      return (yield* readSecret(undefined)).value
+    }).pipe(Effect.orDie)
+  ).pipe(Effect.map((hex) => Buffer.from(hex, "hex")))
 
   return {
     secretsKey: Effect.suspend(() =>

@@ -156,8 +156,9 @@ describe("document terms and the sandbox provider", () => {
     expect(page.text).toContain("Waiver &lt;b&gt;&amp;&lt;/b&gt; terms")
     expect(page.text).not.toContain("<b>&</b>")
     expect(page.text).toContain("Paula Payer")
-    expect(chosen.headers.location).toBe(
-      `http://${HOST}/api/v2/front/plans/${planId}/plan_terms/${termsId}/complete?access_token=${encodeURIComponent(payer.token)}`
+    // Back to complete with a one-time completion value, never the payer's token (issue 29).
+    expect(chosen.headers.location).toMatch(
+      new RegExp(`^http://${HOST.replace(/\./g, "\\.")}/api/v2/front/plans/${planId}/plan_terms/${termsId}/complete\\?completion=[A-Za-z0-9_-]{43}$`)
     )
     expect(back.status, back.text).toBe(200)
     expect(back.json.plan_terms[0]).toMatchObject({ id: termsId, acceptance_type: "document", accepted: true, accepted_at: "2026-11-02T10:00:00Z", declined_at: null, signing_url: "" })

@@ -169,12 +169,15 @@ describe("the scripted sign-in (curl and a cookie jar)", () => {
     expect(form.body).toMatch(/<input name="authenticity_token" type="hidden" value="[A-Za-z0-9_-]{32}">/)
     expect(signedIn.status).toBe(200)
     expect(signedIn.body).toContain("You are signed in as owner@demo.test.")
-    expect(signedIn.headers["set-cookie"]).toContain("Path=/oauth")
+    // The session cookie is the host's: /accounts/sign_out reads it too (issue 29).
+    expect(signedIn.headers["set-cookie"]).toMatch(/studio_sid=[^;]+; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax/)
     const page = await curl(`/oauth/authorize?${authorizeQuery()}&state=xyz`)
     expect(page.status).toBe(200)
     expect(page.body).toContain("Reporter asks to use your account owner@demo.test at Demo Studio")
-    // One token serves both forms, as Rails' per-session token does.
-    expect(authenticityToken(page.body)).toBe(authenticityToken(form.body))
+    // One token serves the signed-in forms, as Rails' per-session token does; the sign-in
+    // replaced the one of the sign-in form (issue 29: rotated at sign-in).
+    expect(authenticityToken(page.body)).toBe(authenticityToken(signedIn.body))
+    expect(authenticityToken(page.body)).not.toBe(authenticityToken(form.body))
     const decided = await consent(curl, authenticityToken(page.body)!, {
       authorize: "1", client_id: "reporter", response_type: "code", redirect_uri: REDIRECT, state: "xyz"
     })
@@ -207,7 +210,7 @@ describe("refusals", () => {
     expect(signedIn.status).toBe(401)
     expect(signedIn.body).toContain("The e-mail address or the password is not right")
     expect(authenticityToken(signedIn.body)).toBeDefined()
-    expect(signedIn.headers["set-cookie"] ?? "").not.toContain("studio_session")
+    expect(signedIn.headers["set-cookie"] ?? "").not.toContain("studio_sid")
     // Not signed in: the authorization request asks for a login instead of consent.
     const page = await curl(`/oauth/authorize?${authorizeQuery()}`)
     expect(page.body).toContain('action="/oauth/login"')
@@ -235,7 +238,7 @@ describe("refusals", () => {
       "-X", "POST", "-d", `authenticity_token=${authenticityToken(form.body)}`, ...credentials
     ])
     expect(otherJar.status).toBe(403)
-    for (const response of [missing, forged, otherJar]) expect(response.headers["set-cookie"] ?? "").not.toContain("studio_session")
+    for (const response of [missing, forged, otherJar]) expect(response.headers["set-cookie"] ?? "").not.toContain("studio_sid")
   })
 
   it("refuses a consent without the authenticity token or with a forged one", async () => {

@@ -60,6 +60,10 @@ export const NON_TENANT_TABLES: Readonly<Record<string, NonTenantTable>> = {
     placement: "coordinator-local",
     reason: "the outgoing mail log, account mails (sign-up, password reset) included: business_id is null for those"
   },
+  account_sessions: {
+    placement: "coordinator-local",
+    reason: "sign-in sessions of an account, looked up by the cookie's id hash; account-level sessions have no business (business_id is a nullable scope)"
+  },
   app_secrets: {
     placement: "coordinator-local",
     reason: "installation-wide signing keys, read once at start"

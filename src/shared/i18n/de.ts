@@ -312,5 +312,7 @@ export const de: Catalog = {
   report_too_many_fields: "fields darf höchstens %{max} Felder für %{resource} nennen",
   report_duplicate_field: "Das Feld %{name} wird mehr als einmal genannt",
   report_too_many_sort_keys: "sort darf höchstens %{max} Sortierschlüssel nennen",
-  report_duplicate_sort: "sort nennt %{name} mehr als einmal"
+  report_duplicate_sort: "sort nennt %{name} mehr als einmal",
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Dieser Unterschriftslink wurde bereits verwendet oder ist abgelaufen; öffnen Sie die Bedingungen erneut, um einen neuen zu erhalten"
 }

@@ -37,5 +37,7 @@ export const enGB: Catalog = {
   report_too_many_fields: "fields may name at most %{max} fields for %{resource}",
   report_duplicate_field: "The field %{name} is named more than once",
   report_too_many_sort_keys: "sort may name at most %{max} sort keys",
-  report_duplicate_sort: "sort names %{name} more than once"
+  report_duplicate_sort: "sort names %{name} more than once",
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "This signing link has already been used or has expired; open the terms again for a new one"
 }

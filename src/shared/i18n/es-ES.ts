@@ -312,5 +312,7 @@ export const esES: Catalog = {
   report_too_many_fields: "fields puede nombrar como máximo %{max} campos para %{resource}",
   report_duplicate_field: "El campo %{name} se nombra más de una vez",
   report_too_many_sort_keys: "sort puede nombrar como máximo %{max} claves de ordenación",
-  report_duplicate_sort: "sort nombra %{name} más de una vez"
+  report_duplicate_sort: "sort nombra %{name} más de una vez",
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Este enlace de firma ya se ha usado o ha caducado; vuelva a abrir las condiciones para obtener uno nuevo"
 }

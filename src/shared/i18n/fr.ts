@@ -312,5 +312,7 @@ export const fr: Catalog = {
   report_too_many_fields: "fields peut nommer au plus %{max} champs pour %{resource}",
   report_duplicate_field: "Le champ %{name} est nommé plus d'une fois",
   report_too_many_sort_keys: "sort peut nommer au plus %{max} clés de tri",
-  report_duplicate_sort: "sort nomme %{name} plus d'une fois"
+  report_duplicate_sort: "sort nomme %{name} plus d'une fois",
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Ce lien de signature a déjà été utilisé ou a expiré ; rouvrez les conditions pour en obtenir un nouveau"
 }

@@ -312,5 +312,7 @@ export const ltLT: Catalog = {
   report_too_many_fields: "fields gali nurodyti daugiausia %{max} laukų ištekliui %{resource}",
   report_duplicate_field: "Laukas %{name} nurodytas daugiau nei kartą",
   report_too_many_sort_keys: "sort gali nurodyti daugiausia %{max} rikiavimo raktų",
-  report_duplicate_sort: "sort nurodo %{name} daugiau nei kartą"
+  report_duplicate_sort: "sort nurodo %{name} daugiau nei kartą",
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Ši pasirašymo nuoroda jau panaudota arba nebegalioja; atidarykite sąlygas iš naujo, kad gautumėte naują"
 }

@@ -312,5 +312,7 @@ export const nlNL: Catalog = {
   report_too_many_fields: "fields mag maximaal %{max} velden voor %{resource} noemen",
   report_duplicate_field: "Het veld %{name} wordt meer dan eens genoemd",
   report_too_many_sort_keys: "sort mag maximaal %{max} sorteersleutels noemen",
-  report_duplicate_sort: "sort noemt %{name} meer dan eens"
+  report_duplicate_sort: "sort noemt %{name} meer dan eens",
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Deze ondertekeningslink is al gebruikt of verlopen; open de voorwaarden opnieuw voor een nieuwe"
 }

@@ -312,5 +312,7 @@ export const ptBR: Catalog = {
   report_too_many_fields: "fields pode nomear no máximo %{max} campos para %{resource}",
   report_duplicate_field: "O campo %{name} é nomeado mais de uma vez",
   report_too_many_sort_keys: "sort pode nomear no máximo %{max} chaves de ordenação",
-  report_duplicate_sort: "sort nomeia %{name} mais de uma vez"
+  report_duplicate_sort: "sort nomeia %{name} mais de uma vez",
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Este link de assinatura já foi usado ou expirou; abra os termos novamente para obter um novo"
 }

@@ -312,5 +312,7 @@ export const ruRU: Catalog = {
   report_too_many_fields: "fields может содержать не более %{max} полей для %{resource}",
   report_duplicate_field: "Поле %{name} указано более одного раза",
   report_too_many_sort_keys: "sort может содержать не более %{max} ключей сортировки",
-  report_duplicate_sort: "sort указывает %{name} более одного раза"
+  report_duplicate_sort: "sort указывает %{name} более одного раза",
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Эта ссылка для подписи уже использована или истекла; откройте условия снова, чтобы получить новую"
 }

@@ -312,5 +312,7 @@ export const sv: Catalog = {
   report_too_many_fields: "fields får ange högst %{max} fält för %{resource}",
   report_duplicate_field: "Fältet %{name} anges mer än en gång",
   report_too_many_sort_keys: "sort får ange högst %{max} sorteringsnycklar",
-  report_duplicate_sort: "sort anger %{name} mer än en gång"
+  report_duplicate_sort: "sort anger %{name} mer än en gång",
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "Den här signeringslänken har redan använts eller har gått ut; öppna villkoren igen för att få en ny"
 }

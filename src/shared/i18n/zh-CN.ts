@@ -312,5 +312,7 @@ export const zhCN: Catalog = {
   report_too_many_fields: "fields 最多只能列出 %{resource} 的 %{max} 个字段",
   report_duplicate_field: "字段 %{name} 被列出了不止一次",
   report_too_many_sort_keys: "sort 最多只能列出 %{max} 个排序键",
-  report_duplicate_sort: "sort 多次列出了 %{name}"
+  report_duplicate_sort: "sort 多次列出了 %{name}",
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "此签署链接已被使用或已过期；请重新打开条款以获取新链接"
 }

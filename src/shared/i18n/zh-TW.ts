@@ -312,5 +312,7 @@ export const zhTW: Catalog = {
   report_too_many_fields: "fields 最多只能列出 %{resource} 的 %{max} 個欄位",
   report_duplicate_field: "欄位 %{name} 被列出了不只一次",
   report_too_many_sort_keys: "sort 最多只能列出 %{max} 個排序鍵",
-  report_duplicate_sort: "sort 多次列出了 %{name}"
+  report_duplicate_sort: "sort 多次列出了 %{name}",
+  // issue 29: secrets and sessions
+  plan_terms_completion_invalid: "此簽署連結已被使用或已過期；請重新開啟條款以取得新連結"
 }
