@@ -189,15 +189,16 @@ describe("NUL characters", () => {
 })
 
 describe("return_to", () => {
-  /** A CSRF pair: the pages compare the cookie with the form field. */
-  const CSRF = "c".repeat(32)
-
   it("refuses a return_to with CR/LF on /oauth/logout (a header injection) with 400", async () => {
+    // The CSRF token is the server's own (a page's token and its cookie), as a browser holds it.
+    const page = await server.request("GET", "/accounts/sign_in")
+    const token = /name="authenticity_token" type="hidden" value="([^"]+)"/.exec(page.text)![1]!
+    const cookie = page.headers["set-cookie"]!.map((c) => c.split(";")[0]).join("; ")
     const response = await server.request(
       "POST",
       "/oauth/logout",
-      form(`csrf_token=${CSRF}&return_to=${encodeURIComponent("/oauth/authorize?a=1\r\nSet-Cookie: pwned=1")}`, {
-        headers: { cookie: `studio_csrf=${CSRF}` }
+      form(`csrf_token=${encodeURIComponent(token)}&return_to=${encodeURIComponent("/oauth/authorize?a=1\r\nSet-Cookie: pwned=1")}`, {
+        headers: { cookie }
       })
     )
     expectRefusal(response, 400, /return_to/)

@@ -4,6 +4,7 @@ import { hashPassword } from "../../src/auth/passwords.ts"
 import { generateToken, hashToken } from "../../src/auth/tokens.ts"
 import { createBusiness, createPerson } from "../support/factories.ts"
 import { type TestResponse } from "../support/http.ts"
+import { trustedProxies } from "../../src/platform/trust-proxy.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
 
 /**
@@ -19,7 +20,8 @@ let server: TestServer
 let accountId: number
 
 beforeAll(async () => {
-  server = await startTestServer()
+  // The https test arrives through a proxy of ours (loopback), which says so in X-Forwarded-Proto.
+  server = await startTestServer({ trustProxy: trustedProxies("loopback") })
   const demo = await createBusiness(server.pool, { subdomain: "demo", name: "Demo Studio" })
   await createBusiness(server.pool, { subdomain: "other" })
   accountId = (await createPerson(server.pool, demo.id, { email: EMAIL, role: "owner" })).accountId

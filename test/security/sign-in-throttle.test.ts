@@ -61,7 +61,7 @@ const signInForm = async () => {
   }
 }
 
-const signedIn = (response: { headers: Headers }) => response.headers.getSetCookie().some((c) => c.startsWith("studio_session="))
+const signedIn = (response: { headers: Headers }) => response.headers.getSetCookie().some((c) => c.startsWith("studio_sid="))
 
 /**
  * Wrong passwords, each from a new address, waiting out each short delay as a patient attacker
