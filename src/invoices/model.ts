@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { PaymentWire } from "./payments.ts"
 import { Cents, FormattedMoney } from "../shared/money.ts"
 import { PageFields, PageQuery } from "../shared/pagination.ts"
-import { BooleanInput, IdListFromString, IntInput, Timestamp, TimestampInput } from "../shared/schemas.ts"
+import { BooleanInput, IdListFromString, IntInput, Timestamp, TimestampInput, listParam } from "../shared/schemas.ts"
 
 /**
  * Invoices (spec: Invoice, Invoices endpoints, Invoice states). Wire fields beyond the spec's
@@ -76,7 +76,7 @@ export type DiscountInput = typeof DiscountInput.Type
 
 export const InvoiceListQuery = Schema.Struct({
   ...PageQuery,
-  state: Schema.optional(Schema.String.annotate({ description: "Comma-delimited states" })),
+  state: Schema.optional(listParam(Schema.String, "Comma-delimited states")),
   person_ids: Schema.optional(IdListFromString),
   created_since: Schema.optional(TimestampInput),
   updated_since: Schema.optional(TimestampInput)

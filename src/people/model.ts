@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { CUSTOM_FIELD_TYPES } from "../custom-fields/model.ts"
 import { Cents, FormattedMoney } from "../shared/money.ts"
 import { PageQuery } from "../shared/pagination.ts"
-import { BooleanInput, IntInput, Timestamp, TimestampInput } from "../shared/schemas.ts"
+import { BooleanInput, IntInput, Timestamp, TimestampInput, listParam } from "../shared/schemas.ts"
 
 /**
  * People: the person records of a business (clients, staff, dependents), as client mode and
@@ -261,10 +261,10 @@ export const PersonListQuery = Schema.Struct({
   include_relationships: Schema.optional(BooleanInput.annotate({ description: "Add dependents[] and providers[]" })),
   include_balances: Schema.optional(BooleanInput.annotate({ description: "Add account_balance_cents and account_balance" })),
   sort: Schema.optional(
-    Schema.String.annotate({
-      description:
-        "Comma-separated attributes among id, created_at, updated_at, first_name, last_name; ascending unless prefixed by a minus (-created_at). Default id."
-    })
+    listParam(
+      Schema.String,
+      "Comma-separated attributes among id, created_at, updated_at, first_name, last_name; ascending unless prefixed by a minus (-created_at). Default id."
+    )
   )
 })
 export type PersonListQuery = typeof PersonListQuery.Type
@@ -273,9 +273,7 @@ export const PersonSearchQuery = Schema.Struct({
   q: Schema.String.check(Schema.makeFilter((s: string) => s.trim() !== "", { messageKey: "field_required" })).annotate({
     description: "What to look for; phone numbers by their digits, complete numbers only"
   }),
-  fields: Schema.optional(
-    Schema.String.annotate({ description: "Comma-separated among name, email, phone, barcodes; default all" })
-  ),
+  fields: Schema.optional(listParam(Schema.String, "Comma-separated among name, email, phone, barcodes; default all")),
   ...PageQuery
 })
 export type PersonSearchQuery = typeof PersonSearchQuery.Type
