@@ -13,7 +13,7 @@ export const InvoicesFrontLive = HttpApiBuilder.group(apiOf(InvoicesFrontApi), "
     .handle("create", ({ headers, payload }) => Effect.flatMap(clientCaller, (caller) => createInvoice(caller, payload.invoice, headers["idempotency-key"])))
     .handle("get", ({ params }) => Effect.flatMap(clientCaller, (caller) => getInvoice(caller, params.id)))
     .handle("update", ({ params, payload }) => Effect.flatMap(clientCaller, (caller) => updateInvoice(caller, params.invoice_id, payload.invoice)))
-    .handle("addItem", ({ params, payload }) => Effect.flatMap(clientCaller, (caller) => addItem(caller, params.invoice_id, payload.plan_product)))
+    .handle("addItem", ({ params, payload }) => Effect.flatMap(clientCaller, (caller) => addItem(caller, params.invoice_id, payload)))
     .handle("removeItem", ({ params }) => Effect.flatMap(clientCaller, (caller) => removeItem(caller, params.invoice_id, params.id))))
 
 export const InvoicesDeskLive = HttpApiBuilder.group(apiOf(InvoicesDeskApi), "invoicesDesk", (handlers) =>
@@ -22,7 +22,7 @@ export const InvoicesDeskLive = HttpApiBuilder.group(apiOf(InvoicesDeskApi), "in
     .handle("list", ({ query }) => listInvoices(query))
     .handle("get", ({ params }) => Effect.flatMap(staffCaller, (caller) => getInvoice(caller, params.id)))
     .handle("update", ({ params, payload }) => Effect.flatMap(staffCaller, (caller) => updateInvoice(caller, params.invoice_id, payload.invoice)))
-    .handle("addItem", ({ params, payload }) => Effect.flatMap(staffCaller, (caller) => addItem(caller, params.invoice_id, payload.plan_product)))
+    .handle("addItem", ({ params, payload }) => Effect.flatMap(staffCaller, (caller) => addItem(caller, params.invoice_id, payload)))
     .handle("removeItem", ({ params }) => Effect.flatMap(staffCaller, (caller) => removeItem(caller, params.invoice_id, params.id)))
     .handle("prorate", ({ params, payload }) =>
       Effect.flatMap(staffCaller, (caller) => prorateItem(caller, params.invoice_id, params.invoice_item_id, payload.prorate)))

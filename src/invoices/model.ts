@@ -38,6 +38,19 @@ export const PlanProductInput = Schema.Struct({
 })
 export type PlanProductInput = typeof PlanProductInput.Type
 
+/**
+ * POST invoice_items: the spec's `plan_product`, or the same wrapped in the singular resource
+ * name client libraries wrap every body in (`{"invoice_item": {"plan_product": {...}}}`,
+ * `invoice_item[plan_product][id]=7`). One of the two, not both.
+ */
+export const InvoiceItemAddInput = Schema.Struct({
+  plan_product: Schema.optional(PlanProductInput),
+  invoice_item: Schema.optional(
+    Schema.Struct({ plan_product: PlanProductInput }).annotate({ description: "The same plan product, wrapped in the resource name" })
+  )
+})
+export type InvoiceItemAddInput = typeof InvoiceItemAddInput.Type
+
 export const InvoiceCreateInput = Schema.Struct({
   payer_id: Schema.optional(Id.annotate({ description: "Required in staff mode; client mode: the token's person" })),
   plan_products: Schema.optional(Schema.Array(PlanProductInput)),

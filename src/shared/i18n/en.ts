@@ -300,6 +300,8 @@ export const en = {
   refund_not_voidable: "Refund %{id} is %{state} or went back to a card and cannot be voided",
   // Billing: automatic billing
   autobill_no_form: "No autobill card on file for automatic billing",
+  // issue 30: client shapes
+  invoice_item_body_twice: "Send plan_product either alone or inside invoice_item, not both",
   //
 } as const
 

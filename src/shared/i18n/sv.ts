@@ -297,5 +297,7 @@ export const sv: Catalog = {
   refund_not_voidable: "Återbetalning %{id} är %{state} eller gick till ett kort och kan inte makuleras",
   // Billing: automatic billing
   autobill_no_form: "Inget kort för autodebitering finns sparat för automatisk fakturering",
+  // issue 30: client shapes
+  invoice_item_body_twice: "Skicka plan_product ensamt eller inuti invoice_item, inte båda",
   //
 }

@@ -297,5 +297,7 @@ export const zhCN: Catalog = {
   refund_not_voidable: "退款 %{id} 为 %{state} 或已退回银行卡，无法作废",
   // Billing: automatic billing
   autobill_no_form: "没有用于自动计费的自动扣款卡",
+  // issue 30: client shapes
+  invoice_item_body_twice: "plan_product 请单独发送或放在 invoice_item 中，不要同时发送",
   //
 }

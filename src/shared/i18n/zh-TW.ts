@@ -297,5 +297,7 @@ export const zhTW: Catalog = {
   refund_not_voidable: "退款 %{id} 為 %{state} 或已退回信用卡，無法作廢",
   // Billing: automatic billing
   autobill_no_form: "沒有用於自動計費的自動扣款卡",
+  // issue 30: client shapes
+  invoice_item_body_twice: "plan_product 請單獨傳送或放在 invoice_item 中，不要同時傳送",
   //
 }

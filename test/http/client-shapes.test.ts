@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createPlanProduct } from "../support/billing-factories.ts"
+import { makeSettableClock } from "../support/clock.ts"
+import { createCustomField, createToken } from "../support/factories.ts"
+import { TEST_BASE_DOMAIN } from "../support/server.ts"
+import { type Studio, setUpStudio } from "../enrollment/bookings-fixtures.ts"
+import { setTextValue } from "../people/fixtures.ts"
+
+/**
+ * Issue 30 §2 and §3: bodies the way client libraries wrap them, and the keys of the public
+ * documentation's examples that real clients read (people's `person_custom_fields`; visits'
+ * `status`, `event_occurrence` and, on `:id`, `person`; waitlist entries' `event_occurrence`
+ * and `person`).
+ */
+const clock = makeSettableClock("2026-11-02T16:00:00Z")
+let s: Studio
+let field: number
+let visitId: number
+let occurrenceId: number
+let entryId: number
+
+const desk = (method: string, path: string, body?: unknown) =>
+  s.server.request(method, `/api/v2/desk${path}`, { token: s.owner.token, ...(body === undefined ? {} : { body }) })
+const front = (method: string, path: string, body?: unknown, token = s.cleo.token) =>
+  s.server.request(method, `/api/v2/front${path}`, { token, ...(body === undefined ? {} : { body }) })
+
+beforeAll(async () => {
+  s = await setUpStudio(clock, { capacity: 1 })
+  field = (await createCustomField(s.pool, s.business.id, { name: "Emergency contact", data_type: "text" })).id
+  await setTextValue(s.pool, s.business.id, s.cleo.personId, field, "Charles, 555-0100")
+  occurrenceId = s.yoga("2026-11-05").id
+  const visit = await desk("POST", "/visits", { visit: { person_id: s.cleo.personId, event_occurrence_id: occurrenceId } })
+  expect(visit.status, visit.text).toBe(201)
+  visitId = visit.json.visits[0].id
+  const entry = await desk("POST", "/waitlist_entries", { waitlist_entry: { person_id: s.otto.personId, event_occurrence_id: occurrenceId } })
+  expect(entry.status, entry.text).toBe(201)
+  entryId = entry.json.waitlist_entries[0].id
+}, 180_000)
+afterAll(async () => s?.server.close())
+
+const embeddedOccurrence = () => ({
+  id: occurrenceId,
+  event_id: s.events.yoga,
+  name: "Yoga",
+  service_id: s.services.yoga,
+  location_id: s.main,
+  start_at: "2026-11-05T18:00:00Z",
+  end_at: "2026-11-05T19:00:00Z",
+  timezone: "America/Los_Angeles",
+  state: "active"
+})
+
+describe("POST invoices/:id/invoice_items wrapped in invoice_item", () => {
+  it("adds the plan product of {invoice_item: {plan_product}}, as JSON and as a form", async () => {
+    const pack = (await createPlanProduct(s.pool, s.business.id, { kind: "pack", name: "Five classes", count: 5, price_cents: 10000 })).id
+    const created = await desk("POST", "/invoices", { invoice: { payer_id: s.cleo.personId, plan_products: [{ id: pack }] } })
+    expect(created.status, created.text).toBe(201)
+    const invoice = created.json.invoices[0].id
+    const wrapped = await desk("POST", `/invoices/${invoice}/invoice_items`, { invoice_item: { plan_product: { id: pack } } })
+    expect(wrapped.status, wrapped.text).toBe(201)
+    expect(wrapped.json.invoices[0].invoice_items).toHaveLength(2)
+    const form = await s.server.request("POST", `/api/v2/front/invoices/${invoice}/invoice_items`, {
+      token: s.cleo.token,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `invoice_item[plan_product][id]=${pack}`
+    })
+    expect(form.status, form.text).toBe(201)
+    expect(form.json.invoices[0].invoice_items).toHaveLength(3)
+    // The spec's bare form still works; both at once, or neither, is a translated 400.
+    expect((await desk("POST", `/invoices/${invoice}/invoice_items`, { plan_product: { id: pack } })).status).toBe(201)
+    const both = await desk("POST", `/invoices/${invoice}/invoice_items`, { plan_product: { id: pack }, invoice_item: { plan_product: { id: pack } } })
+    expect(both.status).toBe(400)
+    expect(both.json).toEqual({ errors: ["Send plan_product either alone or inside invoice_item, not both"] })
+    const german = await s.server.request("POST", `/api/v2/desk/invoices/${invoice}/invoice_items`, {
+      token: s.owner.token,
+      headers: { "x-fd-locale": "de" },
+      body: { plan_product: { id: pack }, invoice_item: { plan_product: { id: pack } } }
+    })
+    expect(german.json.errors[0]).toContain("nicht beides")
+    const neither = await desk("POST", `/invoices/${invoice}/invoice_items`, {})
+    expect(neither.status).toBe(400)
+    expect(neither.json.errors).toEqual([expect.stringContaining("plan_product")])
+  })
+})
