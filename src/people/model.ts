@@ -125,6 +125,19 @@ export const PersonCustomField = Schema.Struct({
 }).annotate({ identifier: "PersonCustomField" })
 export type PersonCustomField = typeof PersonCustomField.Type
 
+/**
+ * A custom field value as the public documentation's person examples show it under
+ * `person_custom_fields` (older clients read it; `custom_fields` is the current key). A person
+ * has at most one value per field, so the value's `id` is its field's id.
+ */
+export const PersonCustomFieldValue = Schema.Struct({
+  id: Schema.Int.annotate({ description: "The value's id: a person holds one value per field, so this is the custom field's id" }),
+  custom_field_id: Schema.Int,
+  name: Schema.String.annotate({ description: "The custom field's name" }),
+  value: Schema.NullOr(Schema.String).annotate({ description: "As in custom_fields" })
+}).annotate({ identifier: "PersonCustomFieldValue" })
+export type PersonCustomFieldValue = typeof PersonCustomFieldValue.Type
+
 /** A person as client mode sees it: themself or one of their dependents. */
 export const PersonFront = Schema.Struct({
   id: Schema.Int,
@@ -136,6 +149,9 @@ export const PersonFront = Schema.Struct({
   birthdate: Schema.NullOr(Schema.String.annotate({ description: "YYYY-MM-DD" })),
   profile_photo: ProfilePhoto,
   custom_fields: Schema.Array(PersonCustomField).annotate({ description: "Values set for this person; fields hidden in client mode are left out" }),
+  person_custom_fields: Schema.Array(PersonCustomFieldValue).annotate({
+    description: "The same values in the shape the public documentation's examples show (id, custom_field_id, name, value)"
+  }),
   secondary_info_field: Schema.String.annotate({
     description: "A short line to show under the name: the current membership's name, or \"No Membership\""
   })

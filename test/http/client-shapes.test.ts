@@ -82,3 +82,23 @@ describe("POST invoices/:id/invoice_items wrapped in invoice_item", () => {
     expect(neither.json.errors).toEqual([expect.stringContaining("plan_product")])
   })
 })
+
+describe("person_custom_fields", () => {
+  const expected = () => [{ id: field, custom_field_id: field, name: "Emergency contact", value: "Charles, 555-0100" }]
+
+  it("is on people in client mode (me, :id), staff mode (:id, list) and the account's people", async () => {
+    const me = await front("GET", "/people/me")
+    expect(me.json.people[0].person_custom_fields).toEqual(expected())
+    expect((await front("GET", `/people/${s.cleo.personId}`)).json.people[0].person_custom_fields).toEqual(expected())
+    expect((await desk("GET", `/people/${s.cleo.personId}`)).json.people[0].person_custom_fields).toEqual(expected())
+    const list = await desk("GET", "/people?per_page=100")
+    const listed = list.json.people.find((p: { id: number }) => p.id === s.cleo.personId)
+    expect(listed.person_custom_fields).toEqual(expected())
+    expect(list.json.people.find((p: { id: number }) => p.id === s.otto.personId).person_custom_fields).toEqual([])
+    const accountToken = await createToken(s.pool, s.cleo.accountId, null)
+    const account = await s.server.request("GET", "/api/v2/account/people", { token: accountToken, host: TEST_BASE_DOMAIN })
+    expect(account.status, account.text).toBe(200)
+    const person = account.json.people.find((p: { id: number }) => p.id === s.cleo.personId)
+    expect(person.person_custom_fields).toEqual(expected())
+  })
+})
