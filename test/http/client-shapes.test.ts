@@ -102,3 +102,65 @@ describe("person_custom_fields", () => {
     expect(person.person_custom_fields).toEqual(expected())
   })
 })
+
+describe("visits: status and the embedded event_occurrence (and person on :id)", () => {
+  it("desk and front :id carry status, event_occurrence and person", async () => {
+    for (const response of [await desk("GET", `/visits/${visitId}`), await front("GET", `/visits/${visitId}`)]) {
+      expect(response.status, response.text).toBe(200)
+      expect(response.json.visits[0]).toMatchObject({
+        id: visitId,
+        state: "registered",
+        status: "registered",
+        event_occurrence: embeddedOccurrence(),
+        person: { id: s.cleo.personId, name: "Cleo Client", first_name: "Cleo", last_name: "Client", email: expect.any(String) }
+      })
+    }
+  })
+
+  it("desk occurrence visits and person visits (front and desk) carry status and event_occurrence", async () => {
+    const lists = [
+      await desk("GET", `/event_occurrences/${occurrenceId}/visits`),
+      await desk("GET", `/people/${s.cleo.personId}/visits`),
+      await front("GET", "/people/me/visits")
+    ]
+    for (const list of lists) {
+      expect(list.status, list.text).toBe(200)
+      const visit = list.json.visits.find((v: { id: number }) => v.id === visitId)
+      expect(visit).toMatchObject({ status: "registered", event_occurrence: embeddedOccurrence() })
+      expect(visit).not.toHaveProperty("person")
+    }
+  })
+})
+
+describe("waitlist entries: embedded event_occurrence and person", () => {
+  it("in staff and client mode, lists and :id", async () => {
+    const person = { id: s.otto.personId, name: "Otto Other", first_name: "Otto", last_name: "Other", email: expect.any(String) }
+    const responses = [
+      await desk("GET", `/waitlist_entries/${entryId}`),
+      await desk("GET", `/event_occurrences/${occurrenceId}/waitlist_entries`),
+      await desk("GET", `/people/${s.otto.personId}/waitlist_entries`),
+      await front("GET", `/waitlist_entries/${entryId}`, undefined, s.otto.token),
+      await front("GET", `/people/${s.otto.personId}/waitlist_entries`, undefined, s.otto.token)
+    ]
+    for (const response of responses) {
+      expect(response.status, response.text).toBe(200)
+      const entry = response.json.waitlist_entries.find((e: { id: number }) => e.id === entryId)
+      expect(entry).toMatchObject({ event_occurrence: embeddedOccurrence(), person })
+    }
+  })
+})
+
+describe("GET /api/openapi.json", () => {
+  it("documents the new keys", async () => {
+    const response = await s.server.request("GET", "/api/openapi.json")
+    const schemas = response.json.components.schemas as Record<string, { properties?: Record<string, unknown> }>
+    const keys = (name: string) => Object.keys(schemas[name]?.properties ?? {})
+    expect(keys("PersonFront")).toContain("person_custom_fields")
+    expect(keys("PersonDesk")).toContain("person_custom_fields")
+    expect(keys("PersonCustomFieldValue")).toEqual(["id", "custom_field_id", "name", "value"])
+    expect(keys("VisitDetail")).toEqual(expect.arrayContaining(["status", "event_occurrence"]))
+    expect(keys("VisitOne")).toEqual(expect.arrayContaining(["status", "event_occurrence", "person"]))
+    expect(keys("WaitlistEntryFront")).toEqual(expect.arrayContaining(["event_occurrence", "person"]))
+    expect(keys("WaitlistEntryDesk")).toEqual(expect.arrayContaining(["event_occurrence", "person"]))
+  })
+})
