@@ -10,6 +10,7 @@ import { type MessageKey, type MessageParams, t } from "./shared/i18n.ts"
 import { issueMessages } from "./shared/issues.ts"
 import { type Locale, parseLocale, resolveLocale } from "./shared/locale.ts"
 import { parseRailsForm } from "./shared/form-body.ts"
+import { foldArrayParams } from "./shared/query-lists.ts"
 import { type BusinessRow, RequestContext, type RequestContextShape } from "./shared/request-context.ts"
 import { AppConfig, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_OAUTH_BODY_LIMIT_BYTES } from "./platform/config.ts"
 import { type RateLimitDecision, RateLimiter, rateLimitedResponse } from "./platform/rate-limit.ts"
@@ -336,7 +337,9 @@ export const RequestPipeline = HttpRouter.middleware(
       const unreadable = (failure: unknown) =>
         isBodyTooLarge(failure) ? refuse(413, "body_too_large", { max: limit }) : refuse(400, "invalid_body")
       if (!contentType.startsWith("application/x-www-form-urlencoded")) {
-        const request = path === url.pathname ? original : original.modify({ url: path + url.search })
+        // `ids[]=1&ids[]=2` is read as `ids=1,2` (shared/query-lists.ts).
+        const search = foldArrayParams(url.search)
+        const request = path === url.pathname && search === url.search ? original : original.modify({ url: path + search })
         // Endpoints read JSON bodies through the same request (its body is read once, then
         // cached), so the NUL check costs no second read. Other bodies are bounded while read.
         if (!isJsonType(contentType) || !announcesBody(headers)) {
@@ -359,12 +362,12 @@ export const RequestPipeline = HttpRouter.middleware(
           const search = new URLSearchParams(url.search)
           for (const [key, value] of new URLSearchParams(text.success)) if (!url.searchParams.has(key)) search.append(key, value)
           const query = search.toString()
-          request = original.modify({ url: path + (query ? `?${query}` : "") })
+          request = original.modify({ url: path + foldArrayParams(query ? `?${query}` : "") })
         } else {
           const headers = { ...original.headers, "content-type": "application/json" }
           delete (headers as Record<string, string>)["content-length"]
           request = HttpServerRequest.fromWeb(
-            new Request(new URL(path + url.search, "http://localhost"), {
+            new Request(new URL(path + foldArrayParams(url.search), "http://localhost"), {
               method: original.method,
               headers,
               body: JSON.stringify(form.value)

@@ -16,7 +16,7 @@ export const BusinessDeskApi = HttpApiGroup.make("businessDesk")
   .add(
     HttpApiEndpoint.get("franchisees", "/api/v2/desk/business/franchisees", {
       query: PageQuery,
-      success: Schema.Struct({ businesses: Schema.Array(BusinessDesk), ...PageFields })
+      success: Schema.Struct({ franchisees: Schema.Array(BusinessDesk), ...PageFields })
     }).annotateMerge(docs("Franchisees"))
   )
   .middleware(DeskAccess)

@@ -16,7 +16,7 @@ export const BusinessFrontApi = HttpApiGroup.make("businessFront")
   .add(
     HttpApiEndpoint.get("franchisees", "/api/v2/front/business/franchisees", {
       query: PageQuery,
-      success: Schema.Struct({ businesses: Schema.Array(BusinessFront), ...PageFields })
+      success: Schema.Struct({ franchisees: Schema.Array(BusinessFront), ...PageFields })
     }).annotateMerge(docs("Franchisees", "Basic details of the franchisees of a franchise holding, by name."))
   )
   .middleware(FrontAccess)

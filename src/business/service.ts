@@ -22,7 +22,8 @@ export const listFranchisees = Effect.fn("Business.franchisees")(function* (quer
   const business = yield* CurrentBusiness
   const page = pageOf(query, FRANCHISEES_PER_PAGE)
   const { rows, total } = yield* (yield* BusinessRepo).franchisees(business.id, page)
-  return { businesses: rows, ...(yield* pageLinks(page, total)) }
+  // The root key is the pluralized resource name (core-api-part1), not the records' kind.
+  return { franchisees: rows, ...(yield* pageLinks(page, total)) }
 })
 
 const colorOf = (colors: Readonly<Record<string, unknown>>, key: string): string | null => {

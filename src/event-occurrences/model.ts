@@ -1,7 +1,7 @@
 import { Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { SERVICE_TYPES, type ServiceType } from "../services/model.ts"
 import { StaffMemberRef, StaffRefRow } from "../staff-members/model.ts"
-import { IdListFromString, Timestamp, TimestampInput } from "../shared/schemas.ts"
+import { IdListFromString, Timestamp, TimestampInput, listParam } from "../shared/schemas.ts"
 
 /**
  * Event occurrences: one scheduled instance of a service (a class session, a course session,
@@ -84,17 +84,19 @@ const ValuesFromString = <const V extends string>(values: ReadonlyArray<V>, blan
   const Value = Schema.Literals(values)
   const parts = (list: string) => list.split(",").map((part) => part.trim()).filter((part) => part !== "")
   const known = (part: string): part is V => (values as ReadonlyArray<string>).includes(part)
-  return Schema.String.annotate({ description })
-    .check(Schema.makeFilter((list) => parts(list).every(known) || new SchemaIssue.InvalidType(Value.ast, list)))
-    .pipe(
-      Schema.decodeTo(
-        Schema.Array(Value),
-        SchemaTransformation.transform({
-          decode: (list: string): ReadonlyArray<V> => (list.trim() === "" ? blank : [...new Set(parts(list).filter(known))]),
-          encode: (list: ReadonlyArray<V>) => list.join(",")
-        })
-      )
-    )
+  return listParam(
+    Schema.String.check(Schema.makeFilter((list) => parts(list).every(known) || new SchemaIssue.InvalidType(Value.ast, list)))
+      .pipe(
+        Schema.decodeTo(
+          Schema.Array(Value),
+          SchemaTransformation.transform({
+            decode: (list: string): ReadonlyArray<V> => (list.trim() === "" ? blank : [...new Set(parts(list).filter(known))]),
+            encode: (list: ReadonlyArray<V>) => list.join(",")
+          })
+        )
+      ),
+    description
+  )
 }
 
 const filters = {

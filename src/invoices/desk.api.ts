@@ -10,10 +10,10 @@ import {
   DiscountInput,
   Discounts,
   InvoiceCreateInput,
+  InvoiceItemAddInput,
   InvoiceListQuery,
   InvoicePage,
   Invoices,
-  PlanProductInput,
   ProrateInput
 } from "./model.ts"
 
@@ -81,10 +81,10 @@ export const InvoicesDeskApi = HttpApiGroup.make("invoicesDesk")
   .add(
     HttpApiEndpoint.post("addItem", "/api/v2/desk/invoices/:invoice_id/invoice_items", {
       params: { invoice_id: IdFromString },
-      payload: Schema.Struct({ plan_product: PlanProductInput }),
+      payload: InvoiceItemAddInput,
       success: Invoices.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound, Unprocessable]
-    }).annotateMerge(docs("Add an item", STANDARD + OWED + "One plan product, as on create. Answers the invoice."))
+    }).annotateMerge(docs("Add an item", STANDARD + OWED + "One plan product, as on create: `plan_product`, or `invoice_item` around it. Answers the invoice."))
   )
   .add(
     HttpApiEndpoint.delete("removeItem", "/api/v2/desk/invoices/:invoice_id/invoice_items/:id", {

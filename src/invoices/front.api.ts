@@ -6,7 +6,7 @@ import { BadRequest, NotFound, Unauthorized, Unprocessable } from "../shared/err
 import { IdempotencyHeaders } from "../shared/idempotency.ts"
 import { IdFromString } from "../shared/schemas.ts"
 import { CREATE_RULES } from "./desk.api.ts"
-import { FrontInvoiceUpdateInput, InvoiceCreateInput, Invoices, PlanProductInput } from "./model.ts"
+import { FrontInvoiceUpdateInput, InvoiceCreateInput, Invoices, InvoiceItemAddInput } from "./model.ts"
 
 export const InvoicesFrontApi = HttpApiGroup.make("invoicesFront")
   .add(
@@ -35,10 +35,10 @@ export const InvoicesFrontApi = HttpApiGroup.make("invoicesFront")
   .add(
     HttpApiEndpoint.post("addItem", "/api/v2/front/invoices/:invoice_id/invoice_items", {
       params: { invoice_id: IdFromString },
-      payload: Schema.Struct({ plan_product: PlanProductInput }),
+      payload: InvoiceItemAddInput,
       success: Invoices.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, NotFound, Unauthorized, Unprocessable]
-    }).annotateMerge(docs("Add an item", "One plan product, as on create."))
+    }).annotateMerge(docs("Add an item", "One plan product, as on create: `plan_product`, or `invoice_item` around it."))
   )
   .add(
     HttpApiEndpoint.delete("removeItem", "/api/v2/front/invoices/:invoice_id/invoice_items/:id", {

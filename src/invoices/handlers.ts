@@ -14,7 +14,7 @@ export const InvoicesFrontLive = HttpApiBuilder.group(apiOf(InvoicesFrontApi), "
     .handle("create", ({ headers, payload }) => Effect.flatMap(clientCaller, (caller) => createInvoice(caller, payload.invoice, headers["idempotency-key"])))
     .handle("get", ({ params }) => Effect.flatMap(clientCaller, (caller) => getInvoice(caller, params.id)))
     .handle("update", ({ params, payload }) => Effect.flatMap(clientCaller, (caller) => updateInvoice(caller, params.invoice_id, payload.invoice)))
-    .handle("addItem", ({ params, payload }) => Effect.flatMap(clientCaller, (caller) => addItem(caller, params.invoice_id, payload.plan_product)))
+    .handle("addItem", ({ params, payload }) => Effect.flatMap(clientCaller, (caller) => addItem(caller, params.invoice_id, payload)))
     .handle("removeItem", ({ params }) => Effect.flatMap(clientCaller, (caller) => removeItem(caller, params.invoice_id, params.id))))
 
 /**
@@ -30,7 +30,7 @@ export const InvoicesDeskLive = HttpApiBuilder.group(apiOf(InvoicesDeskApi), "in
     .handle("list", ({ query }) => listInvoices(query))
     .handle("get", ({ params }) => Effect.flatMap(staffCaller, (caller) => getInvoice(caller, params.id)))
     .handle("update", ({ params, payload }) => Effect.flatMap(standardCaller, (caller) => updateInvoice(caller, params.invoice_id, payload.invoice)))
-    .handle("addItem", ({ params, payload }) => Effect.flatMap(standardCaller, (caller) => addItem(caller, params.invoice_id, payload.plan_product)))
+    .handle("addItem", ({ params, payload }) => Effect.flatMap(standardCaller, (caller) => addItem(caller, params.invoice_id, payload)))
     .handle("removeItem", ({ params }) => Effect.flatMap(standardCaller, (caller) => removeItem(caller, params.invoice_id, params.id)))
     .handle("prorate", ({ params, payload }) =>
       Effect.flatMap(managerCaller, (caller) => prorateItem(caller, params.invoice_id, params.invoice_item_id, payload.prorate)))

@@ -1,13 +1,13 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { inTransaction } from "../platform/transactions.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
+import { BadRequest, type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { formatMoney } from "../shared/money.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import { requireUnpaid } from "./paid-guard.ts"
 import { InvoicesRepo } from "./repo.ts"
-import type { DiscountInput, InvoiceRow, PlanProductInput, ProrateInput } from "./model.ts"
+import type { DiscountInput, InvoiceItemAddInput, InvoiceRow, PlanProductInput, ProrateInput } from "./model.ts"
 import { insertPlanned, planItem } from "./create.ts"
 import { type Caller, findInvoice, invoiceAnswer, now, recompute, requireEditable, requireManagerOutOfCheckout } from "./service.ts"
 import { adjustmentWire } from "./wire.ts"
@@ -44,7 +44,17 @@ const findItem = Effect.fn("InvoiceItems.find")(function* (invoiceId: number, it
   return item
 })
 
-export const addItem = (caller: Caller, invoiceId: number, input: PlanProductInput) =>
+/** The plan product of a POST invoice_items body, given bare (spec) or wrapped in `invoice_item`. */
+const planProductOf = (body: InvoiceItemAddInput): Effect.Effect<PlanProductInput, BadRequest> => {
+  if (body.plan_product !== undefined && body.invoice_item !== undefined) return fail(BadRequest, { key: "invoice_item_body_twice" })
+  const input = body.plan_product ?? body.invoice_item?.plan_product
+  return input === undefined ? fail(BadRequest, { key: "field_required", params: { field: "plan_product" } }) : Effect.succeed(input)
+}
+
+export const addItem = (caller: Caller, invoiceId: number, body: InvoiceItemAddInput) =>
+  Effect.flatMap(planProductOf(body), (input) => addPlanProduct(caller, invoiceId, input))
+
+const addPlanProduct = (caller: Caller, invoiceId: number, input: PlanProductInput) =>
   changeInvoice(caller, invoiceId, (invoice) =>
     Effect.gen(function* () {
       const problems: Array<Message> = []

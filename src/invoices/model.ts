@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { PaymentWire } from "./payments.ts"
 import { Cents, FormattedMoney } from "../shared/money.ts"
 import { PageFields, PageQuery } from "../shared/pagination.ts"
-import { BooleanInput, IdListFromString, IntInput, Timestamp, TimestampInput } from "../shared/schemas.ts"
+import { BooleanInput, IdListFromString, IntInput, Timestamp, TimestampInput, listParam } from "../shared/schemas.ts"
 
 /**
  * Invoices (spec: Invoice, Invoices endpoints, Invoice states). Wire fields beyond the spec's
@@ -37,6 +37,19 @@ export const PlanProductInput = Schema.Struct({
   start_date: Schema.optional(Schema.NullOr(Schema.String).annotate({ description: "YYYY-MM-DD; default today (business-local)" }))
 })
 export type PlanProductInput = typeof PlanProductInput.Type
+
+/**
+ * POST invoice_items: the spec's `plan_product`, or the same wrapped in the singular resource
+ * name client libraries wrap every body in (`{"invoice_item": {"plan_product": {...}}}`,
+ * `invoice_item[plan_product][id]=7`). One of the two, not both.
+ */
+export const InvoiceItemAddInput = Schema.Struct({
+  plan_product: Schema.optional(PlanProductInput),
+  invoice_item: Schema.optional(
+    Schema.Struct({ plan_product: PlanProductInput }).annotate({ description: "The same plan product, wrapped in the resource name" })
+  )
+})
+export type InvoiceItemAddInput = typeof InvoiceItemAddInput.Type
 
 export const InvoiceCreateInput = Schema.Struct({
   payer_id: Schema.optional(Id.annotate({ description: "Required in staff mode; client mode: the token's person" })),
@@ -76,7 +89,7 @@ export type DiscountInput = typeof DiscountInput.Type
 
 export const InvoiceListQuery = Schema.Struct({
   ...PageQuery,
-  state: Schema.optional(Schema.String.annotate({ description: "Comma-delimited states" })),
+  state: Schema.optional(listParam(Schema.String, "Comma-delimited states")),
   person_ids: Schema.optional(IdListFromString),
   created_since: Schema.optional(TimestampInput),
   updated_since: Schema.optional(TimestampInput)

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { CUSTOM_FIELD_TYPES } from "../custom-fields/model.ts"
 import { Cents, FormattedMoney } from "../shared/money.ts"
 import { PageQuery } from "../shared/pagination.ts"
-import { BooleanInput, IntInput, Timestamp, TimestampInput } from "../shared/schemas.ts"
+import { BooleanInput, IntInput, Timestamp, TimestampInput, listParam } from "../shared/schemas.ts"
 
 /**
  * People: the person records of a business (clients, staff, dependents), as client mode and
@@ -125,6 +125,19 @@ export const PersonCustomField = Schema.Struct({
 }).annotate({ identifier: "PersonCustomField" })
 export type PersonCustomField = typeof PersonCustomField.Type
 
+/**
+ * A custom field value as the public documentation's person examples show it under
+ * `person_custom_fields` (older clients read it; `custom_fields` is the current key). A person
+ * has at most one value per field, so the value's `id` is its field's id.
+ */
+export const PersonCustomFieldValue = Schema.Struct({
+  id: Schema.Int.annotate({ description: "The value's id: a person holds one value per field, so this is the custom field's id" }),
+  custom_field_id: Schema.Int,
+  name: Schema.String.annotate({ description: "The custom field's name" }),
+  value: Schema.NullOr(Schema.String).annotate({ description: "As in custom_fields" })
+}).annotate({ identifier: "PersonCustomFieldValue" })
+export type PersonCustomFieldValue = typeof PersonCustomFieldValue.Type
+
 /** A person as client mode sees it: themself or one of their dependents. */
 export const PersonFront = Schema.Struct({
   id: Schema.Int,
@@ -136,6 +149,9 @@ export const PersonFront = Schema.Struct({
   birthdate: Schema.NullOr(Schema.String.annotate({ description: "YYYY-MM-DD" })),
   profile_photo: ProfilePhoto,
   custom_fields: Schema.Array(PersonCustomField).annotate({ description: "Values set for this person; fields hidden in client mode are left out" }),
+  person_custom_fields: Schema.Array(PersonCustomFieldValue).annotate({
+    description: "The same values in the shape the public documentation's examples show (id, custom_field_id, name, value)"
+  }),
   secondary_info_field: Schema.String.annotate({
     description: "A short line to show under the name: the current membership's name, or \"No Membership\""
   })
@@ -261,10 +277,10 @@ export const PersonListQuery = Schema.Struct({
   include_relationships: Schema.optional(BooleanInput.annotate({ description: "Add dependents[] and providers[]" })),
   include_balances: Schema.optional(BooleanInput.annotate({ description: "Add account_balance_cents and account_balance" })),
   sort: Schema.optional(
-    Schema.String.annotate({
-      description:
-        "Comma-separated attributes among id, created_at, updated_at, first_name, last_name; ascending unless prefixed by a minus (-created_at). Default id."
-    })
+    listParam(
+      Schema.String,
+      "Comma-separated attributes among id, created_at, updated_at, first_name, last_name; ascending unless prefixed by a minus (-created_at). Default id."
+    )
   )
 })
 export type PersonListQuery = typeof PersonListQuery.Type
@@ -273,9 +289,7 @@ export const PersonSearchQuery = Schema.Struct({
   q: Schema.String.check(Schema.makeFilter((s: string) => s.trim() !== "", { messageKey: "field_required" })).annotate({
     description: "What to look for; phone numbers by their digits, complete numbers only"
   }),
-  fields: Schema.optional(
-    Schema.String.annotate({ description: "Comma-separated among name, email, phone, barcodes; default all" })
-  ),
+  fields: Schema.optional(listParam(Schema.String, "Comma-separated among name, email, phone, barcodes; default all")),
   ...PageQuery
 })
 export type PersonSearchQuery = typeof PersonSearchQuery.Type

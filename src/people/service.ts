@@ -78,18 +78,22 @@ const membershipsOf = Effect.fn("People.memberships")(function* (businessId: num
   return yield* (yield* PeopleRepo).memberships(businessId, ids, new Date(yield* Clock.currentTimeMillis))
 })
 
-const toFront = (row: PersonRow, values: ReadonlyArray<CustomFieldValueRow>, membership: string | null): PersonFront => ({
-  id: row.id,
-  name: fullName(row),
-  first_name: row.first_name,
-  middle_name: row.middle_name,
-  last_name: row.last_name,
-  email: row.email,
-  birthdate: row.birthdate,
-  profile_photo: profilePhoto(row.profile_photo_url),
-  custom_fields: values.map(customFieldWire),
-  secondary_info_field: membership ?? NO_MEMBERSHIP
-})
+const toFront = (row: PersonRow, values: ReadonlyArray<CustomFieldValueRow>, membership: string | null): PersonFront => {
+  const customFields = values.map(customFieldWire)
+  return {
+    id: row.id,
+    name: fullName(row),
+    first_name: row.first_name,
+    middle_name: row.middle_name,
+    last_name: row.last_name,
+    email: row.email,
+    birthdate: row.birthdate,
+    profile_photo: profilePhoto(row.profile_photo_url),
+    custom_fields: customFields,
+    person_custom_fields: customFields.map(({ id, name, value }) => ({ id, custom_field_id: id, name, value })),
+    secondary_info_field: membership ?? NO_MEMBERSHIP
+  }
+}
 
 const toDesk = (
   row: PersonRow,

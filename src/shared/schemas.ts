@@ -150,19 +150,41 @@ export const DateString = Schema.String.check(
   Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/, message("field_must_be_date"))
 ).annotate({ ...message("field_must_be_date"), description: "Date, YYYY-MM-DD" })
 
+/**
+ * A list parameter of a query: its comma-delimited text (spec common rule 5), decoded by
+ * `text`. The same key repeated (`ids=1&ids=2`, as Python's requests writes a list) is the
+ * same list (`1,2`); the array form Ruby, Rails and PHP clients send (`ids[]=1&ids[]=2`,
+ * `ids[0]=1`) is folded into the comma form before routing (shared/query-lists.ts). So
+ * every list parameter reads the three forms alike, and a value it cannot read is a 400.
+ */
+export const listParam = <T, RD, RE>(text: Schema.Codec<T, string, RD, RE>, description: string) =>
+  Schema.Union([Schema.String, Schema.Array(Schema.String)])
+    .annotate({ description: `${description}; also name[]=a&name[]=b, or the name repeated` })
+    .pipe(
+      Schema.decodeTo(
+        text,
+        SchemaTransformation.transform<string, string | ReadonlyArray<string>>({
+          decode: (value) => (typeof value === "string" ? value : value.join(",")),
+          encode: (list) => list
+        })
+      )
+    )
+
 /** Comma-delimited list of ids (`1,2,3`), spec common rule 5. */
-export const IdListFromString = Schema.String.annotate({ description: "Comma-delimited positive integer ids (1,2,3)" })
-  .check(Schema.isPattern(/^\s*[1-9]\d{0,14}(\s*,\s*[1-9]\d{0,14})*\s*$/, message("field_must_be_positive_integer")))
-  .pipe(
-    Schema.decodeTo(
-      Schema.Array(Schema.Int),
-      SchemaTransformation.transform({
-        decode: (s: string): ReadonlyArray<number> => s.split(",").map((part) => Number(part.trim())),
-        encode: (ids: ReadonlyArray<number>) => ids.join(",")
-      })
+export const IdListFromString = listParam(
+  Schema.String.check(Schema.isPattern(/^\s*[1-9]\d{0,14}(\s*,\s*[1-9]\d{0,14})*\s*$/, message("field_must_be_positive_integer")))
+    .pipe(
+      Schema.decodeTo(
+        Schema.Array(Schema.Int),
+        SchemaTransformation.transform({
+          decode: (s: string): ReadonlyArray<number> => s.split(",").map((part) => Number(part.trim())),
+          encode: (ids: ReadonlyArray<number>) => ids.join(",")
+        })
+      ),
+      Schema.annotate(message("field_must_be_positive_integer"))
     ),
-    Schema.annotate(message("field_must_be_positive_integer"))
-  )
+  "Comma-delimited positive integer ids (1,2,3)"
+)
 
 /** A person in a path (`/people/:person_id/...`): an id, or `me` for the caller's own person. */
 export const PersonTargetParam = Schema.Union([

@@ -6,14 +6,15 @@ import { BadRequest, NotFound, Unprocessable } from "../shared/errors.ts"
 import { PageFields, PageQuery } from "../shared/pagination.ts"
 import { IdFromString } from "../shared/schemas.ts"
 import { PersonTargetParam } from "../shared/schemas.ts"
-import { VisitCreateDeskInput, VisitListQuery, VisitSummary, VisitUpdateInput, VisitWire } from "./model.ts"
+import { VisitCreateDeskInput, VisitDetail, VisitListQuery, VisitOne, VisitSummary, VisitUpdateInput, VisitWire } from "./model.ts"
 
 const visits = Schema.Struct({ visits: Schema.Array(VisitWire) })
-const visitPage = Schema.Struct({ visits: Schema.Array(VisitWire), ...PageFields })
+const visitOne = Schema.Struct({ visits: Schema.Array(VisitOne) })
+const visitPage = Schema.Struct({ visits: Schema.Array(VisitDetail), ...PageFields })
 
 export const VisitsDeskApi = HttpApiGroup.make("visitsDesk")
   .add(
-    HttpApiEndpoint.get("get", "/api/v2/desk/visits/:id", { params: { id: IdFromString }, success: visits, error: NotFound }).annotateMerge(
+    HttpApiEndpoint.get("get", "/api/v2/desk/visits/:id", { params: { id: IdFromString }, success: visitOne, error: NotFound }).annotateMerge(
       docs("Get a visit")
     )
   )

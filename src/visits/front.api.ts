@@ -6,7 +6,7 @@ import { BadRequest, NotFound, Unauthorized, Unprocessable } from "../shared/err
 import { PageFields } from "../shared/pagination.ts"
 import { IdFromString } from "../shared/schemas.ts"
 import { PersonTargetParam } from "../shared/schemas.ts"
-import { VisitCreateFrontInput, VisitListQuery, VisitWire } from "./model.ts"
+import { VisitCreateFrontInput, VisitDetail, VisitListQuery, VisitOne, VisitWire } from "./model.ts"
 
 const visits = Schema.Struct({ visits: Schema.Array(VisitWire) })
 
@@ -14,7 +14,7 @@ export const VisitsFrontApi = HttpApiGroup.make("visitsFront")
   .add(
     HttpApiEndpoint.get("get", "/api/v2/front/visits/:id", {
       params: { id: IdFromString },
-      success: visits,
+      success: Schema.Struct({ visits: Schema.Array(VisitOne) }),
       error: [NotFound, Unauthorized]
     }).annotateMerge(
       docs("Get a visit", "A visit of the token's person or one of their dependents; any other visit is not found. Needs an access token.")
@@ -24,7 +24,7 @@ export const VisitsFrontApi = HttpApiGroup.make("visitsFront")
     HttpApiEndpoint.get("list", "/api/v2/front/people/:person_id/visits", {
       params: { person_id: PersonTargetParam },
       query: VisitListQuery,
-      success: Schema.Struct({ visits: Schema.Array(VisitWire), ...PageFields }),
+      success: Schema.Struct({ visits: Schema.Array(VisitDetail), ...PageFields }),
       error: [BadRequest, NotFound, Unauthorized]
     }).annotateMerge(
       docs(

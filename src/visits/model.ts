@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { RosterVisit } from "../event-occurrences/model.ts"
+import { OCCURRENCE_STATES, RosterVisit } from "../event-occurrences/model.ts"
 import { PageQuery } from "../shared/pagination.ts"
 import { BooleanInput, IdFromString, IntInput, Timestamp, TimestampInput, formatTimestamp, positiveIntParam } from "../shared/schemas.ts"
 
@@ -68,6 +68,92 @@ export const toVisitWire = (row: VisitRow): VisitWire => ({
   paid_for_by: row.paid_for_by,
   punch_id: row.punch_id
 })
+
+// ---------------------------------------------------------------------------------------------
+// Embedded records: the keys the public documentation's visit and waitlist examples show
+
+/** The occurrence of a visit or waitlist entry, embedded: what a client shows beside it. */
+export const EmbeddedOccurrence = Schema.Struct({
+  id: Schema.Int,
+  event_id: Schema.NullOr(Schema.Int).annotate({ description: "null for an appointment" }),
+  name: Schema.String,
+  service_id: Schema.Int,
+  location_id: Schema.NullOr(Schema.Int),
+  start_at: Timestamp,
+  end_at: Timestamp,
+  timezone: Schema.String.annotate({ description: "IANA time zone of the occurrence" }),
+  state: Schema.Literals(OCCURRENCE_STATES)
+}).annotate({ identifier: "EmbeddedEventOccurrence", description: "The event occurrence, embedded (its own endpoint has every field)" })
+export type EmbeddedOccurrence = typeof EmbeddedOccurrence.Type
+
+/** The person of a visit or waitlist entry, embedded. */
+export const EmbeddedPerson = Schema.Struct({
+  id: Schema.Int,
+  name: Schema.String.annotate({ description: "First and last name" }),
+  first_name: Schema.String,
+  last_name: Schema.String,
+  email: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "EmbeddedPerson", description: "The person, embedded (the people endpoints have every field)" })
+export type EmbeddedPerson = typeof EmbeddedPerson.Type
+
+export const EmbeddedOccurrenceRow = Schema.Struct({
+  id: Schema.Number,
+  event_id: Schema.NullOr(Schema.Number),
+  name: Schema.String,
+  service_id: Schema.Number,
+  location_id: Schema.NullOr(Schema.Number),
+  start_at: Schema.Date,
+  end_at: Schema.Date,
+  time_zone: Schema.String,
+  state: Schema.Literals(OCCURRENCE_STATES)
+})
+export type EmbeddedOccurrenceRow = typeof EmbeddedOccurrenceRow.Type
+
+export const EmbeddedPersonRow = Schema.Struct({
+  id: Schema.Number,
+  first_name: Schema.String,
+  last_name: Schema.String,
+  email: Schema.NullOr(Schema.String)
+})
+export type EmbeddedPersonRow = typeof EmbeddedPersonRow.Type
+
+export const toEmbeddedOccurrence = (row: EmbeddedOccurrenceRow): EmbeddedOccurrence => ({
+  id: row.id,
+  event_id: row.event_id,
+  name: row.name,
+  service_id: row.service_id,
+  location_id: row.location_id,
+  start_at: formatTimestamp(row.start_at),
+  end_at: formatTimestamp(row.end_at),
+  timezone: row.time_zone,
+  state: row.state
+})
+
+export const toEmbeddedPerson = (row: EmbeddedPersonRow): EmbeddedPerson => ({
+  id: row.id,
+  name: `${row.first_name} ${row.last_name}`.trim(),
+  first_name: row.first_name,
+  last_name: row.last_name,
+  email: row.email
+})
+
+/**
+ * A visit as the visit endpoints answer it (lists and `:id`): the roster's fields, `status`
+ * (the state, under the name the public documentation's examples use) and the occurrence.
+ */
+export const VisitDetail = Schema.Struct({
+  ...RosterVisit.fields,
+  status: Schema.Literals(VISIT_STATES).annotate({ description: "The visit's state, under its public name (the same word as state)" }),
+  event_occurrence: EmbeddedOccurrence
+}).annotate({ identifier: "VisitDetail" })
+export type VisitDetail = typeof VisitDetail.Type
+
+/** `GET visits/:id` also embeds the person (null for a reserved place without one). */
+export const VisitOne = Schema.Struct({
+  ...VisitDetail.fields,
+  person: Schema.NullOr(EmbeddedPerson)
+}).annotate({ identifier: "VisitOne" })
+export type VisitOne = typeof VisitOne.Type
 
 // ---------------------------------------------------------------------------------------------
 // Visit endpoints: path targets, queries, bodies and the completed-visit summary

@@ -5,7 +5,7 @@ import { type Page, totalCount } from "../shared/pagination.ts"
 import { recipientJoin } from "../mail/recipient.ts"
 import { insertTenantRows } from "../shared/sql-rows.ts"
 import { leaseVisitsQueries } from "./lease-visits-repo.ts"
-import { HOLDING_STATES, VISIT_COLUMNS, VisitRow, type VisitState } from "./model.ts"
+import { EmbeddedOccurrenceRow, EmbeddedPersonRow, HOLDING_STATES, VISIT_COLUMNS, VisitRow, type VisitState } from "./model.ts"
 import { VisitPayments } from "./payments.ts"
 import { WaitlistEntries } from "./waitlist-entries.ts"
 
@@ -99,6 +99,21 @@ const make = Effect.gen(function* () {
     Result: VisitRow,
     execute: ({ businessId, ids }) =>
       sql`select ${sql.literal(VISIT_COLUMNS)} from visits v where v.business_id = ${businessId} and v.id = any(${ids}) order by v.id`
+  })
+
+  const embeddedOccurrences = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: EmbeddedOccurrenceRow,
+    execute: ({ businessId, ids }) =>
+      sql`select o.id, o.event_id, o.name, o.service_id, o.location_id, o.start_at, o.end_at, o.time_zone, o.state
+          from event_occurrences o where o.business_id = ${businessId} and o.id = any(${ids})`
+  })
+  const embeddedPeople = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: EmbeddedPersonRow,
+    execute: ({ businessId, ids }) =>
+      sql`select p.id, p.first_name, p.last_name, p.email::text as email
+          from people p where p.business_id = ${businessId} and p.id = any(${ids})`
   })
 
   const personWhere = ({ businessId, personId, from, to, occurrenceId }: typeof PersonFilters.Encoded) =>
@@ -215,6 +230,26 @@ const make = Effect.gen(function* () {
     /** Visits by id, in id order. */
     byIds: (businessId: number, ids: ReadonlyArray<number>) =>
       ids.length === 0 ? Effect.succeed([] as ReadonlyArray<VisitRow>) : byIds({ businessId, ids }).pipe(Effect.orDie),
+
+    // ---- Records embedded in visits and waitlist entries: one query for a whole page ----
+
+    /** The occurrences of these ids, by id. */
+    embeddedOccurrences: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0
+        ? Effect.succeed(new Map<number, EmbeddedOccurrenceRow>())
+        : embeddedOccurrences({ businessId, ids: [...new Set(ids)] }).pipe(
+          Effect.map((rows) => new Map(rows.map((row) => [row.id, row]))),
+          Effect.orDie
+        ),
+
+    /** The people of these ids (deleted ones too: their visits stay), by id. */
+    embeddedPeople: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0
+        ? Effect.succeed(new Map<number, EmbeddedPersonRow>())
+        : embeddedPeople({ businessId, ids: [...new Set(ids)] }).pipe(
+          Effect.map((rows) => new Map(rows.map((row) => [row.id, row]))),
+          Effect.orDie
+        ),
 
     // ---- Reading visits (the visit and make-up endpoints) ----
 

@@ -10,7 +10,16 @@ import { pageLinks, pageOf } from "../shared/pagination.ts"
 import { pairedRange } from "../shared/ranges.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import type { PersonTarget } from "../shared/schemas.ts"
-import { type VisitListQuery, type VisitRow, type VisitSummary, toVisitWire } from "./model.ts"
+import {
+  type VisitDetail,
+  type VisitListQuery,
+  type VisitOne,
+  type VisitRow,
+  type VisitSummary,
+  toEmbeddedOccurrence,
+  toEmbeddedPerson,
+  toVisitWire
+} from "./model.ts"
 import { VisitsRepo } from "./repo.ts"
 
 /**
@@ -21,6 +30,26 @@ import { VisitsRepo } from "./repo.ts"
 
 const visitNotFound = (id: number) => fail(NotFound, { key: "visit_not_found", params: { id } })
 
+/** Visits with `status` and their occurrences embedded: one query for a whole page. */
+const detailed = Effect.fn("Visits.detailed")(function* (rows: ReadonlyArray<VisitRow>) {
+  const business = yield* CurrentBusiness
+  const occurrences = yield* (yield* VisitsRepo).embeddedOccurrences(business.id, rows.map((row) => row.event_occurrence_id))
+  return rows.map((row): VisitDetail => ({
+    ...toVisitWire(row),
+    status: row.state,
+    event_occurrence: toEmbeddedOccurrence(occurrences.get(row.event_occurrence_id)!)
+  }))
+})
+
+/** One visit as `:id` answers it: detailed, and its person embedded. */
+const visitOne = Effect.fn("Visits.one")(function* (row: VisitRow) {
+  const business = yield* CurrentBusiness
+  const [visit] = yield* detailed([row])
+  const people = yield* (yield* VisitsRepo).embeddedPeople(business.id, row.person_id === null ? [] : [row.person_id])
+  const person = row.person_id === null ? undefined : people.get(row.person_id)
+  return { visits: [{ ...visit!, person: person === undefined ? null : toEmbeddedPerson(person) } satisfies VisitOne] }
+})
+
 const personVisits = Effect.fn("Visits.personList")(function* (personId: number, query: VisitListQuery) {
   const business = yield* CurrentBusiness
   const range = yield* pairedRange(query, "field_required")
@@ -29,7 +58,7 @@ const personVisits = Effect.fn("Visits.personList")(function* (personId: number,
     ...range,
     occurrenceId: query.event_occurrence_id
   })
-  return { visits: rows.map(toVisitWire), ...(yield* pageLinks(page, total)) }
+  return { visits: yield* detailed(rows), ...(yield* pageLinks(page, total)) }
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -46,7 +75,7 @@ export const findFrontVisit = Effect.fn("Visits.findFront")(function* (id: numbe
 
 export const getFrontVisit = Effect.fn("Visits.frontGet")(function* (id: number) {
   const { row } = yield* findFrontVisit(id)
-  return { visits: [toVisitWire(row)] }
+  return yield* visitOne(row)
 })
 
 export const listFrontPersonVisits = Effect.fn("Visits.frontList")(function* (target: PersonTarget, query: VisitListQuery) {
@@ -67,7 +96,7 @@ export const findDeskVisit = Effect.fn("Visits.findDesk")(function* (id: number)
 })
 
 export const getDeskVisit = Effect.fn("Visits.deskGet")(function* (id: number) {
-  return { visits: [toVisitWire(yield* findDeskVisit(id))] }
+  return yield* visitOne(yield* findDeskVisit(id))
 })
 
 /** A live person of the business (deleted people keep their visits, but are not listed by id). */
@@ -89,7 +118,7 @@ export const listDeskOccurrenceVisits = Effect.fn("Visits.deskOccurrenceList")(f
   yield* findOccurrence(occurrenceId, { _tag: "Staff" })
   const page = pageOf(query)
   const { rows, total } = yield* (yield* VisitsRepo).listForOccurrence(business.id, occurrenceId, page)
-  return { visits: rows.map(toVisitWire), ...(yield* pageLinks(page, total)) }
+  return { visits: yield* detailed(rows), ...(yield* pageLinks(page, total)) }
 })
 
 /** First and last completed visits (their occurrences' starts), overall and per service. */

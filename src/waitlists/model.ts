@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { PageQuery } from "../shared/pagination.ts"
 import { IdFromString, IntInput, Timestamp, TimestampInput, formatTimestamp } from "../shared/schemas.ts"
+import { EmbeddedOccurrence, EmbeddedPerson } from "../visits/model.ts"
 
 /** Waitlist entries (spec: Waitlist entry, States and transitions). */
 export const WAITLIST_STATES = ["pending", "waiting", "enrolled", "removed", "expired"] as const
@@ -28,7 +29,9 @@ export const WaitlistEntryFront = Schema.Struct({
   id: Schema.Int,
   person_id: Schema.Int,
   event_occurrence_id: Schema.Int,
-  state: Schema.Literals(WAITLIST_STATES)
+  state: Schema.Literals(WAITLIST_STATES),
+  event_occurrence: EmbeddedOccurrence,
+  person: EmbeddedPerson
 }).annotate({ identifier: "WaitlistEntryFront" })
 export type WaitlistEntryFront = typeof WaitlistEntryFront.Type
 
@@ -58,15 +61,23 @@ export const WaitlistEntryRow = Schema.Struct({
 })
 export type WaitlistEntryRow = typeof WaitlistEntryRow.Type
 
-export const toFrontWire = (row: WaitlistEntryRow): WaitlistEntryFront => ({
+/** What an entry embeds (the public documentation's examples): loaded for a whole page at once. */
+export interface EntryEmbeds {
+  readonly event_occurrence: EmbeddedOccurrence
+  readonly person: EmbeddedPerson
+}
+
+export const toFrontWire = (row: WaitlistEntryRow, embeds: EntryEmbeds): WaitlistEntryFront => ({
   id: row.id,
   person_id: row.person_id,
   event_occurrence_id: row.event_occurrence_id,
-  state: row.state
+  state: row.state,
+  event_occurrence: embeds.event_occurrence,
+  person: embeds.person
 })
 
-export const toDeskWire = (row: WaitlistEntryRow): WaitlistEntryDesk => ({
-  ...toFrontWire(row),
+export const toDeskWire = (row: WaitlistEntryRow, embeds: EntryEmbeds): WaitlistEntryDesk => ({
+  ...toFrontWire(row, embeds),
   created_at: formatTimestamp(row.created_at),
   updated_at: formatTimestamp(row.updated_at)
 })

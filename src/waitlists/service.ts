@@ -14,8 +14,10 @@ import { pageLinks, pageOf } from "../shared/pagination.ts"
 import { pairedRange } from "../shared/ranges.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { inTransaction } from "../platform/transactions.ts"
+import { toEmbeddedOccurrence, toEmbeddedPerson } from "../visits/model.ts"
 import { VisitsRepo } from "../visits/repo.ts"
 import {
+  type EntryEmbeds,
   type EntryListQuery,
   WAITLIST_RESTRICTION_CODES,
   type WaitlistEligibility,
@@ -103,6 +105,23 @@ export const frontWaitlistEligibilities = Effect.fn("Waitlists.eligibilities")(f
 // ---------------------------------------------------------------------------------------------
 // Reads
 
+/**
+ * What entries embed (their occurrence and person), for a whole page in two queries
+ * (src/visits/repo.ts), whatever its size.
+ */
+const embedsOf = Effect.fn("Waitlists.embeds")(function* (rows: ReadonlyArray<WaitlistEntryRow>) {
+  const business = yield* CurrentBusiness
+  const visits = yield* VisitsRepo
+  const occurrences = yield* visits.embeddedOccurrences(business.id, rows.map((row) => row.event_occurrence_id))
+  const people = yield* visits.embeddedPeople(business.id, rows.map((row) => row.person_id))
+  return (row: WaitlistEntryRow): EntryEmbeds => ({
+    event_occurrence: toEmbeddedOccurrence(occurrences.get(row.event_occurrence_id)!),
+    person: toEmbeddedPerson(people.get(row.person_id)!)
+  })
+})
+const frontEntries = (rows: ReadonlyArray<WaitlistEntryRow>) => Effect.map(embedsOf(rows), (embeds) => rows.map((row) => toFrontWire(row, embeds(row))))
+const deskEntries = (rows: ReadonlyArray<WaitlistEntryRow>) => Effect.map(embedsOf(rows), (embeds) => rows.map((row) => toDeskWire(row, embeds(row))))
+
 const findEntry = Effect.fn("Waitlists.find")(function* (id: number, reach: ClientReach | null) {
   const business = yield* CurrentBusiness
   const row = yield* (yield* WaitlistsRepo).find(business.id, id)
@@ -114,12 +133,12 @@ const findEntry = Effect.fn("Waitlists.find")(function* (id: number, reach: Clie
 export const getFrontEntry = Effect.fn("Waitlists.frontGet")(function* (id: number) {
   yield* privateResponse
   const row = yield* findEntry(id, yield* clientReach)
-  return { waitlist_entries: [toFrontWire(row)] }
+  return { waitlist_entries: yield* frontEntries([row]) }
 })
 
 export const getDeskEntry = Effect.fn("Waitlists.deskGet")(function* (id: number) {
   const row = yield* findEntry(id, null)
-  return { waitlist_entries: [toDeskWire(row)] }
+  return { waitlist_entries: yield* deskEntries([row]) }
 })
 
 const listEntries = Effect.fn("Waitlists.list")(function* (
@@ -148,19 +167,19 @@ export const listFrontPersonEntries = Effect.fn("Waitlists.frontList")(function*
   const reach = yield* clientReach
   yield* requireInReach(reach, personId)
   const { rows, links } = yield* listEntries(query, { personIds: [personId] }, true)
-  return { waitlist_entries: rows.map(toFrontWire), ...links }
+  return { waitlist_entries: yield* frontEntries(rows), ...links }
 })
 
 export const listDeskPersonEntries = Effect.fn("Waitlists.deskPersonList")(function* (personId: number, query: EntryListQuery) {
   yield* requireLivePerson(personId)
   const { rows, links } = yield* listEntries(query, { personIds: [personId] }, false)
-  return { waitlist_entries: rows.map(toDeskWire), ...links }
+  return { waitlist_entries: yield* deskEntries(rows), ...links }
 })
 
 export const listDeskOccurrenceEntries = Effect.fn("Waitlists.deskOccurrenceList")(function* (occurrenceId: number, query: EntryListQuery) {
   yield* findOccurrence(occurrenceId, staffAudience)
   const { rows, links } = yield* listEntries(query, { occurrenceId }, false)
-  return { waitlist_entries: rows.map(toDeskWire), ...links }
+  return { waitlist_entries: yield* deskEntries(rows), ...links }
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -204,7 +223,7 @@ export const createFrontEntry = Effect.fn("Waitlists.frontCreate")(function* (in
   const personId = input.person_id ?? reach.selfId
   yield* requireInReach(reach, personId)
   const row = yield* createEntry(personId, input.event_occurrence_id, yield* clientAudience, null)
-  return { waitlist_entries: [toFrontWire(row)] }
+  return { waitlist_entries: yield* frontEntries([row]) }
 })
 
 export const createDeskEntry = Effect.fn("Waitlists.deskCreate")(function* (input: {
@@ -214,7 +233,7 @@ export const createDeskEntry = Effect.fn("Waitlists.deskCreate")(function* (inpu
   const staff = yield* CurrentStaff
   yield* requireLivePerson(input.person_id)
   const row = yield* createEntry(input.person_id, input.event_occurrence_id, staffAudience, staff.staffMemberId)
-  return { waitlist_entries: [toDeskWire(row)] }
+  return { waitlist_entries: yield* deskEntries([row]) }
 })
 
 /**
@@ -244,7 +263,7 @@ export const updateDeskEntry = Effect.fn("Waitlists.deskUpdate")(function* (id: 
       }
     })
   )
-  return { waitlist_entries: [toDeskWire((yield* repo.find(business.id, id))!)] }
+  return { waitlist_entries: yield* deskEntries([(yield* repo.find(business.id, id))!]) }
 })
 
 /** Deleting marks the entry `removed` (history for staff and reports); a removed entry stays removed. */

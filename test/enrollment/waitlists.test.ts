@@ -176,7 +176,15 @@ describe("joining and leaving (client mode)", () => {
     const self = await request("POST", "/api/v2/front/waitlist_entries", clientToken, { waitlist_entry: { event_occurrence_id: occ.full } })
     expect(self.status, self.text).toBe(201)
     expect(self.json).toEqual({
-      waitlist_entries: [{ id: expect.any(Number), person_id: client.personId, event_occurrence_id: occ.full, state: "waiting" }]
+      waitlist_entries: [{
+        id: expect.any(Number),
+        person_id: client.personId,
+        event_occurrence_id: occ.full,
+        state: "waiting",
+        // Embedded as the public documentation's examples show them (issue 30 §3).
+        event_occurrence: expect.objectContaining({ id: occ.full }),
+        person: expect.objectContaining({ id: client.personId })
+      }]
     })
     // Rails form encoding, for the dependent.
     const kid = await server.request("POST", "/api/v2/front/waitlist_entries", {
@@ -227,7 +235,7 @@ describe("joining and leaving (client mode)", () => {
     const list = await request("GET", `/api/v2/front/people/${client.personId}/waitlist_entries`, clientToken)
     expect(list.status, list.text).toBe(200)
     const [entry] = list.json.waitlist_entries
-    expect(Object.keys(entry).sort()).toEqual(["event_occurrence_id", "id", "person_id", "state"])
+    expect(Object.keys(entry).sort()).toEqual(["event_occurrence", "event_occurrence_id", "id", "person", "person_id", "state"])
     expect((await request("GET", `/api/v2/front/waitlist_entries/${entry.id}`, clientToken)).json.waitlist_entries).toEqual([entry])
     expect((await request("GET", `/api/v2/front/waitlist_entries/${entry.id}`, otherToken)).status).toBe(404)
     expect((await request("GET", `/api/v2/front/people/${client.personId}/waitlist_entries`, otherToken)).status).toBe(404)

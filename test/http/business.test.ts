@@ -82,24 +82,26 @@ describe("franchisees", () => {
   it("lists the franchisees of a holding by name, paginated, front and desk", async () => {
     const front = await server.request("GET", "/api/v2/front/business/franchisees?client_id=test-app")
     expect(front.status).toBe(200)
-    expect(front.json.businesses.map((b: { name: string }) => b.name)).toEqual(["Alpha Yoga", "Mid Yoga", "Zeta Yoga"])
+    expect(front.json.franchisees.map((b: { name: string }) => b.name)).toEqual(["Alpha Yoga", "Mid Yoga", "Zeta Yoga"])
     expect(front.json.total_count).toBe(3)
-    expect(front.json.businesses[0]).not.toHaveProperty("is_franchise")
+    // The root key is the pluralized resource name (core-api-part1; issue 30 §2), not `businesses`.
+    expect(front.json).not.toHaveProperty("businesses")
+    expect(front.json.franchisees[0]).not.toHaveProperty("is_franchise")
 
     const desk = await server.request("GET", "/api/v2/desk/business/franchisees?per_page=2", { token: ownerToken })
-    expect(desk.json.businesses).toHaveLength(2)
-    expect(desk.json.businesses[0].is_franchise).toBe(true)
+    expect(desk.json.franchisees).toHaveLength(2)
+    expect(desk.json.franchisees[0].is_franchise).toBe(true)
     expect(desk.json.next).toContain("page=2")
   })
 
   it("is empty for a business without franchisees", async () => {
     const response = await server.request("GET", "/api/v2/desk/business/franchisees", { host: host("solo"), token: soloOwnerToken })
-    expect(response.json).toEqual({ businesses: [], total_count: 0 })
+    expect(response.json).toEqual({ franchisees: [], total_count: 0 })
   })
 
   it("never lists another holding's franchisees", async () => {
     const response = await server.request("GET", "/api/v2/front/business/franchisees?client_id=test-app", { host: host("solo") })
-    expect(response.json.businesses).toEqual([])
+    expect(response.json.franchisees).toEqual([])
   })
 })
 

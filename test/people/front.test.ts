@@ -64,6 +64,11 @@ describe("GET /api/v2/front/people/me", () => {
             { id: fields.text, name: "Emergency contact", data_type: "text", value: "Charles, 555-0100", custom_field_option_ids: [] },
             { id: fields.select, name: "Shirt", data_type: "select", value: "M", custom_field_option_ids: [options.M] }
           ],
+          // The public documentation's older key, still read by clients (issue 30 §3).
+          person_custom_fields: [
+            { id: fields.text, custom_field_id: fields.text, name: "Emergency contact", value: "Charles, 555-0100" },
+            { id: fields.select, custom_field_id: fields.select, name: "Shirt", value: "M" }
+          ],
           secondary_info_field: "No Membership"
         }
       ]
@@ -108,7 +113,7 @@ describe("GET /api/v2/front/people/:id", () => {
     expect(child.json.people).toHaveLength(1)
     expect(child.json.people[0]).toMatchObject({ id: childId, first_name: "Byron" })
     expect(Object.keys(child.json.people[0]).sort()).toEqual(
-      ["birthdate", "custom_fields", "email", "first_name", "id", "last_name", "middle_name", "name", "profile_photo", "secondary_info_field"]
+      ["birthdate", "custom_fields", "email", "first_name", "id", "last_name", "middle_name", "name", "person_custom_fields", "profile_photo", "secondary_info_field"]
     )
     const withDependents = await server.request("GET", `/api/v2/front/people/${parent.personId}?with_dependents=1`, { token: parentToken })
     expect(withDependents.json.people.map((p: { id: number }) => p.id)).toEqual([parent.personId, childId])

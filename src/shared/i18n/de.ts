@@ -297,6 +297,8 @@ export const de: Catalog = {
   refund_not_voidable: "Rückerstattung %{id} ist %{state} oder ging auf eine Karte und kann nicht storniert werden",
   // Billing: automatic billing
   autobill_no_form: "Für die automatische Abrechnung ist keine Autobill-Karte hinterlegt",
+  // issue 30: client shapes
+  invoice_item_body_twice: "plan_product entweder allein oder innerhalb von invoice_item senden, nicht beides",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Rechnung %{id} ist %{state}: Nur Manager oder Inhaber dürfen ändern, anhalten oder stornieren, was der Kunde schuldet",

@@ -39,5 +39,7 @@ export const enGB: Catalog = {
   report_too_many_sort_keys: "sort may name at most %{max} sort keys",
   report_duplicate_sort: "sort names %{name} more than once",
   // issue 29: secrets and sessions
-  plan_terms_completion_invalid: "This signing link has already been used or has expired; open the terms again for a new one"
+  plan_terms_completion_invalid: "This signing link has already been used or has expired; open the terms again for a new one",
+  // issue 30: client shapes
+  invoice_item_body_twice: "Send plan_product either alone or inside invoice_item, not both"
 }

@@ -300,6 +300,8 @@ export const en = {
   refund_not_voidable: "Refund %{id} is %{state} or went back to a card and cannot be voided",
   // Billing: automatic billing
   autobill_no_form: "No autobill card on file for automatic billing",
+  // issue 30: client shapes
+  invoice_item_body_twice: "Send plan_product either alone or inside invoice_item, not both",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Invoice %{id} is %{state}: only a manager or an owner may change, hold or cancel what the client owes",

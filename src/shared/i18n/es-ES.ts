@@ -297,6 +297,8 @@ export const esES: Catalog = {
   refund_not_voidable: "El reembolso %{id} está %{state} o volvió a una tarjeta y no se puede anular",
   // Billing: automatic billing
   autobill_no_form: "No hay ninguna tarjeta de cobro automático registrada para la facturación automática",
+  // issue 30: client shapes
+  invoice_item_body_twice: "Envía plan_product solo o dentro de invoice_item, no ambos",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "La factura %{id} está en %{state}: solo un gerente o un propietario puede modificar, retener o cancelar lo que debe el cliente",

@@ -297,6 +297,8 @@ export const fr: Catalog = {
   refund_not_voidable: "Le remboursement %{id} est %{state} ou a été versé sur une carte et ne peut pas être annulé",
   // Billing: automatic billing
   autobill_no_form: "Aucune carte de prélèvement automatique enregistrée pour la facturation automatique",
+  // issue 30: client shapes
+  invoice_item_body_twice: "Envoyez plan_product seul ou dans invoice_item, pas les deux",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "La facture %{id} est %{state} : seul un responsable ou un propriétaire peut modifier, suspendre ou annuler ce que doit le client",

@@ -297,6 +297,8 @@ export const ltLT: Catalog = {
   refund_not_voidable: "Grąžinimas %{id} yra %{state} arba grąžintas į kortelę ir negali būti anuliuotas",
   // Billing: automatic billing
   autobill_no_form: "Automatiniam apmokėjimui neišsaugota automatinio apmokėjimo kortelė",
+  // issue 30: client shapes
+  invoice_item_body_twice: "Siųskite plan_product atskirai arba invoice_item viduje, ne abu",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Sąskaita %{id} yra %{state}: tik vadovas arba savininkas gali keisti, sustabdyti ar atšaukti tai, ką klientas skolingas",

@@ -297,6 +297,8 @@ export const nlNL: Catalog = {
   refund_not_voidable: "Terugbetaling %{id} is %{state} of ging naar een kaart en kan niet worden geannuleerd",
   // Billing: automatic billing
   autobill_no_form: "Geen kaart voor automatische incasso opgeslagen voor automatische facturering",
+  // issue 30: client shapes
+  invoice_item_body_twice: "Stuur plan_product los of binnen invoice_item, niet allebei",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Factuur %{id} is %{state}: alleen een manager of een eigenaar mag wijzigen, pauzeren of annuleren wat de klant verschuldigd is",

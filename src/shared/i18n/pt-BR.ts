@@ -297,6 +297,8 @@ export const ptBR: Catalog = {
   refund_not_voidable: "O reembolso %{id} está %{state} ou voltou a um cartão e não pode ser anulado",
   // Billing: automatic billing
   autobill_no_form: "Nenhum cartão de cobrança automática cadastrado para o faturamento automático",
+  // issue 30: client shapes
+  invoice_item_body_twice: "Envie plan_product sozinho ou dentro de invoice_item, não ambos",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "A fatura %{id} está %{state}: somente um gerente ou um proprietário pode alterar, suspender ou cancelar o que o cliente deve",

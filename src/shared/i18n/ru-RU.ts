@@ -297,6 +297,8 @@ export const ruRU: Catalog = {
   refund_not_voidable: "Возврат %{id} в состоянии %{state} или зачислен на карту и не может быть аннулирован",
   // Billing: automatic billing
   autobill_no_form: "Для автоматического списания не сохранена карта автоплатежа",
+  // issue 30: client shapes
+  invoice_item_body_twice: "Отправьте plan_product отдельно или внутри invoice_item, но не оба",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Счёт %{id} в состоянии %{state}: изменить, приостановить или отменить долг клиента может только менеджер или владелец",

@@ -297,6 +297,8 @@ export const sv: Catalog = {
   refund_not_voidable: "Återbetalning %{id} är %{state} eller gick till ett kort och kan inte makuleras",
   // Billing: automatic billing
   autobill_no_form: "Inget kort för autodebitering finns sparat för automatisk fakturering",
+  // issue 30: client shapes
+  invoice_item_body_twice: "Skicka plan_product ensamt eller inuti invoice_item, inte båda",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Faktura %{id} är %{state}: endast en chef eller en ägare får ändra, pausa eller makulera det kunden är skyldig",

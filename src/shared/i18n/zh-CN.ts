@@ -297,6 +297,8 @@ export const zhCN: Catalog = {
   refund_not_voidable: "退款 %{id} 为 %{state} 或已退回银行卡，无法作废",
   // Billing: automatic billing
   autobill_no_form: "没有用于自动计费的自动扣款卡",
+  // issue 30: client shapes
+  invoice_item_body_twice: "plan_product 请单独发送或放在 invoice_item 中，不要同时发送",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "发票 %{id} 处于 %{state} 状态：只有经理或所有者才能修改、暂停或取消客户的欠款",

@@ -297,6 +297,8 @@ export const zhTW: Catalog = {
   refund_not_voidable: "退款 %{id} 為 %{state} 或已退回信用卡，無法作廢",
   // Billing: automatic billing
   autobill_no_form: "沒有用於自動計費的自動扣款卡",
+  // issue 30: client shapes
+  invoice_item_body_twice: "plan_product 請單獨傳送或放在 invoice_item 中，不要同時傳送",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "發票 %{id} 處於 %{state} 狀態：只有經理或擁有者才能修改、暫停或取消客戶的欠款",
