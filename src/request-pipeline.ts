@@ -51,8 +51,15 @@ interface ParsedUrl {
   readonly search: string
   readonly searchParams: URLSearchParams
 }
-const parseUrl = (target: string): ParsedUrl =>
-  PLAIN_PATH.test(target) ? { pathname: target === "" ? "/" : target, search: "", searchParams: NO_SEARCH_PARAMS } : new URL(target, "http://localhost")
+const parseUrl = (target: string): ParsedUrl | undefined => {
+  if (PLAIN_PATH.test(target)) return { pathname: target === "" ? "/" : target, search: "", searchParams: NO_SEARCH_PARAMS }
+  // A target the WHATWG parser refuses (`//`, say: a host with no name) is the client's error.
+  try {
+    return new URL(target, "http://localhost")
+  } catch {
+    return undefined
+  }
+}
 
 /**
  * The request's headers as Node parsed them, when the request is Node's own and its target was
@@ -189,6 +196,11 @@ export const RequestPipeline = HttpRouter.middleware(
       requestId: string
     ) {
       const url = parseUrl(original.url)
+      if (url === undefined) {
+        return Effect.succeed(
+          HttpServerResponse.setHeader(errorsResponse(400, parseLocale(headers["x-fd-locale"]) ?? "en", "invalid_request_target"), "x-request-id", requestId)
+        )
+      }
       const pathname = url.pathname
       const accessToken = bearerToken(headers["authorization"]) ?? url.searchParams.get("access_token") ?? undefined
       // Forwarded headers are anyone's to send: they are read only from a proxy of ours.

@@ -224,16 +224,23 @@ describe("return_to", () => {
 })
 
 describe("the 500s that remain", () => {
-  it("are logged with their request id and answered with the error model, even when the pipeline itself throws", async () => {
-    // `//` is a request target Node accepts and the WHATWG URL parser refuses with an exception,
-    // thrown while the pipeline prepares the request: before, an empty and unlogged 500.
+  it("answers a request target the URL parser refuses (`//`) with 400, not a 500", async () => {
+    const response = await rawRequest("GET", "//", { headers: { "x-request-id": "bounded-input-400" } })
+    expectRefusal(response, 400, /path could not be read/)
+    expect(response.headers["x-request-id"]).toBe("bounded-input-400")
+  })
+
+  it("are logged with their request id and answered with the error model (a database failure)", async () => {
+    // A table gone from under the service: the repo's failure becomes a defect, a 500.
+    await server.pool.query("alter table locations rename to locations_away")
     const lines: Array<string> = []
     const spy = vi.spyOn(console, "log").mockImplementation((...args: Array<unknown>) => void lines.push(args.map(String).join(" ")))
     let response: TestResponse
     try {
-      response = await rawRequest("GET", "//", { headers: { "x-request-id": "bounded-input-500" } })
+      response = await server.request("GET", "/api/v2/desk/locations", { token: ownerToken, headers: { "x-request-id": "bounded-input-500" } })
     } finally {
       spy.mockRestore()
+      await server.pool.query("alter table locations_away rename to locations")
     }
     expectRefusal(response, 500, /bounded-input-500/)
     expect(response.headers["x-request-id"]).toBe("bounded-input-500")

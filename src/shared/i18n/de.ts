@@ -12,6 +12,7 @@ export const de: Catalog = {
   // Request decoding
   invalid_json: "Der Anfragetext ist kein gültiges JSON",
   invalid_body: "Der Anfragetext konnte nicht gelesen werden",
+  invalid_request_target: "Der Pfad der Anfrage konnte nicht gelesen werden",
   unsupported_media_type: "Der Inhaltstyp %{content_type} des Anfragetexts wird nicht unterstützt; senden Sie application/json oder application/x-www-form-urlencoded",
   body_must_be_object: "Der Anfragetext muss ein JSON-Objekt sein",
   body_root_missing: "Der Anfragetext muss in \"%{root}\" eingeschlossen sein",

@@ -15,6 +15,7 @@ export const en = {
   // Request decoding
   invalid_json: "The request body is not valid JSON",
   invalid_body: "The request body could not be read",
+  invalid_request_target: "The request's path could not be read",
   unsupported_media_type: "The request body's content type %{content_type} is not supported; send application/json or application/x-www-form-urlencoded",
   body_must_be_object: "The request body must be a JSON object",
   body_root_missing: "The request body must be wrapped in \"%{root}\"",

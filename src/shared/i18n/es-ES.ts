@@ -12,6 +12,7 @@ export const esES: Catalog = {
   // Request decoding
   invalid_json: "El cuerpo de la solicitud no es un JSON válido",
   invalid_body: "No se ha podido leer el cuerpo de la solicitud",
+  invalid_request_target: "No se ha podido leer la ruta de la solicitud",
   unsupported_media_type: "El tipo de contenido %{content_type} del cuerpo de la solicitud no es compatible; envíe application/json o application/x-www-form-urlencoded",
   body_must_be_object: "El cuerpo de la solicitud debe ser un objeto JSON",
   body_root_missing: "El cuerpo de la solicitud debe estar envuelto en \"%{root}\"",

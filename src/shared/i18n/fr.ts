@@ -12,6 +12,7 @@ export const fr: Catalog = {
   // Request decoding
   invalid_json: "Le corps de la requête n'est pas un JSON valide",
   invalid_body: "Le corps de la requête n'a pas pu être lu",
+  invalid_request_target: "Le chemin de la requête n'a pas pu être lu",
   unsupported_media_type: "Le type de contenu %{content_type} du corps de la requête n'est pas pris en charge ; envoyez application/json ou application/x-www-form-urlencoded",
   body_must_be_object: "Le corps de la requête doit être un objet JSON",
   body_root_missing: "Le corps de la requête doit être encapsulé dans \"%{root}\"",

@@ -12,6 +12,7 @@ export const ltLT: Catalog = {
   // Request decoding
   invalid_json: "Užklausos turinys nėra tinkamas JSON",
   invalid_body: "Nepavyko perskaityti užklausos turinio",
+  invalid_request_target: "Nepavyko perskaityti užklausos kelio",
   unsupported_media_type: "Užklausos turinio tipas %{content_type} nepalaikomas; siųskite application/json arba application/x-www-form-urlencoded",
   body_must_be_object: "Užklausos turinys turi būti JSON objektas",
   body_root_missing: "Užklausos turinys turi būti įdėtas į \"%{root}\"",

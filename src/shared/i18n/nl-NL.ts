@@ -12,6 +12,7 @@ export const nlNL: Catalog = {
   // Request decoding
   invalid_json: "De verzoekbody is geen geldige JSON",
   invalid_body: "De verzoekbody kon niet worden gelezen",
+  invalid_request_target: "Het pad van het verzoek kon niet worden gelezen",
   unsupported_media_type: "Het inhoudstype %{content_type} van de verzoekbody wordt niet ondersteund; stuur application/json of application/x-www-form-urlencoded",
   body_must_be_object: "De verzoekbody moet een JSON-object zijn",
   body_root_missing: "De verzoekbody moet zijn verpakt in \"%{root}\"",

@@ -12,6 +12,7 @@ export const ptBR: Catalog = {
   // Request decoding
   invalid_json: "O corpo da requisição não é um JSON válido",
   invalid_body: "Não foi possível ler o corpo da requisição",
+  invalid_request_target: "Não foi possível ler o caminho da requisição",
   unsupported_media_type: "O tipo de conteúdo %{content_type} do corpo da requisição não é suportado; envie application/json ou application/x-www-form-urlencoded",
   body_must_be_object: "O corpo da requisição deve ser um objeto JSON",
   body_root_missing: "O corpo da requisição deve estar envolvido em \"%{root}\"",

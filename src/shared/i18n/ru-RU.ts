@@ -12,6 +12,7 @@ export const ruRU: Catalog = {
   // Request decoding
   invalid_json: "Тело запроса не является корректным JSON",
   invalid_body: "Не удалось прочитать тело запроса",
+  invalid_request_target: "Не удалось прочитать путь запроса",
   unsupported_media_type: "Тип содержимого %{content_type} в теле запроса не поддерживается; отправьте application/json или application/x-www-form-urlencoded",
   body_must_be_object: "Тело запроса должно быть JSON-объектом",
   body_root_missing: "Тело запроса должно быть обёрнуто в \"%{root}\"",

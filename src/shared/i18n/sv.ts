@@ -12,6 +12,7 @@ export const sv: Catalog = {
   // Request decoding
   invalid_json: "Förfrågans innehåll är inte giltig JSON",
   invalid_body: "Förfrågans innehåll kunde inte läsas",
+  invalid_request_target: "Förfrågans sökväg kunde inte läsas",
   unsupported_media_type: "Innehållstypen %{content_type} i förfrågans innehåll stöds inte; skicka application/json eller application/x-www-form-urlencoded",
   body_must_be_object: "Förfrågans innehåll måste vara ett JSON-objekt",
   body_root_missing: "Förfrågans innehåll måste vara omslutet av \"%{root}\"",

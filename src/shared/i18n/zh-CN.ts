@@ -12,6 +12,7 @@ export const zhCN: Catalog = {
   // Request decoding
   invalid_json: "请求体不是有效的 JSON",
   invalid_body: "无法读取请求体",
+  invalid_request_target: "无法读取请求路径",
   unsupported_media_type: "不支持请求体的内容类型 %{content_type}；请发送 application/json 或 application/x-www-form-urlencoded",
   body_must_be_object: "请求体必须是 JSON 对象",
   body_root_missing: "请求体必须包装在 \"%{root}\" 中",

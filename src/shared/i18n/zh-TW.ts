@@ -12,6 +12,7 @@ export const zhTW: Catalog = {
   // Request decoding
   invalid_json: "請求內容不是有效的 JSON",
   invalid_body: "無法讀取請求內容",
+  invalid_request_target: "無法讀取請求路徑",
   unsupported_media_type: "不支援請求內容的內容類型 %{content_type}；請傳送 application/json 或 application/x-www-form-urlencoded",
   body_must_be_object: "請求內容必須是 JSON 物件",
   body_root_missing: "請求內容必須包在 \"%{root}\" 之中",
