@@ -13,6 +13,7 @@ import { parseLocale } from "../shared/locale.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { admitVisits, placesFreed } from "./capacity.ts"
 import { emitVisitEvents } from "./events.ts"
+import { visitsShown } from "./shown.ts"
 import {
   HOLDING_STATES,
   VISIT_TRANSITIONS,
@@ -20,8 +21,7 @@ import {
   type VisitCreateFrontInput,
   type VisitRow,
   type VisitState,
-  type VisitUpdateInput,
-  toVisitWire
+  type VisitUpdateInput
 } from "./model.ts"
 import { type VisitChange, VisitsRepo } from "./repo.ts"
 import { findFrontVisit, notifyClient } from "./service.ts"
@@ -67,9 +67,10 @@ const admissionProblems = Effect.fn("Visits.admissionProblems")(function* (
   return problems
 })
 
+/** Create and update answer the visits as `:id` shows them. */
 const visitsOf = Effect.fn("Visits.wire")(function* (ids: ReadonlyArray<number>) {
   const business = yield* CurrentBusiness
-  return { visits: (yield* (yield* VisitsRepo).byIds(business.id, ids)).map(toVisitWire) }
+  return yield* visitsShown(business.id, yield* (yield* VisitsRepo).byIds(business.id, ids))
 })
 
 // ---------------------------------------------------------------------------------------------

@@ -6,9 +6,9 @@ import { BadRequest, NotFound, Unprocessable } from "../shared/errors.ts"
 import { PageFields, PageQuery } from "../shared/pagination.ts"
 import { IdFromString } from "../shared/schemas.ts"
 import { PersonTargetParam } from "../shared/schemas.ts"
-import { VisitCreateDeskInput, VisitDetail, VisitListQuery, VisitOne, VisitSummary, VisitUpdateInput, VisitWire } from "./model.ts"
+import { VisitCreateDeskInput, VisitDetail, VisitListQuery, VisitOne, VisitSummary, VisitUpdateInput } from "./model.ts"
 
-const visits = Schema.Struct({ visits: Schema.Array(VisitWire) })
+const visits = Schema.Struct({ visits: Schema.Array(VisitOne) })
 const visitOne = Schema.Struct({ visits: Schema.Array(VisitOne) })
 const visitPage = Schema.Struct({ visits: Schema.Array(VisitDetail), ...PageFields })
 

@@ -6,9 +6,9 @@ import { BadRequest, NotFound, Unauthorized, Unprocessable } from "../shared/err
 import { PageFields } from "../shared/pagination.ts"
 import { IdFromString } from "../shared/schemas.ts"
 import { PersonTargetParam } from "../shared/schemas.ts"
-import { VisitCreateFrontInput, VisitDetail, VisitListQuery, VisitOne, VisitWire } from "./model.ts"
+import { VisitCreateFrontInput, VisitDetail, VisitListQuery, VisitOne } from "./model.ts"
 
-const visits = Schema.Struct({ visits: Schema.Array(VisitWire) })
+const visits = Schema.Struct({ visits: Schema.Array(VisitOne) })
 
 export const VisitsFrontApi = HttpApiGroup.make("visitsFront")
   .add(

@@ -10,17 +10,9 @@ import { pageLinks, pageOf } from "../shared/pagination.ts"
 import { pairedRange } from "../shared/ranges.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import type { PersonTarget } from "../shared/schemas.ts"
-import {
-  type VisitDetail,
-  type VisitListQuery,
-  type VisitOne,
-  type VisitRow,
-  type VisitSummary,
-  toEmbeddedOccurrence,
-  toEmbeddedPerson,
-  toVisitWire
-} from "./model.ts"
+import { type VisitListQuery, type VisitRow, type VisitSummary } from "./model.ts"
 import { VisitsRepo } from "./repo.ts"
+import { detailedVisits, visitsShown } from "./shown.ts"
 
 /**
  * Reading visits (both modes) and the client notices. Client mode reaches the token's person
@@ -30,26 +22,6 @@ import { VisitsRepo } from "./repo.ts"
 
 const visitNotFound = (id: number) => fail(NotFound, { key: "visit_not_found", params: { id } })
 
-/** Visits with `status` and their occurrences embedded: one query for a whole page. */
-const detailed = Effect.fn("Visits.detailed")(function* (rows: ReadonlyArray<VisitRow>) {
-  const business = yield* CurrentBusiness
-  const occurrences = yield* (yield* VisitsRepo).embeddedOccurrences(business.id, rows.map((row) => row.event_occurrence_id))
-  return rows.map((row): VisitDetail => ({
-    ...toVisitWire(row),
-    status: row.state,
-    event_occurrence: toEmbeddedOccurrence(occurrences.get(row.event_occurrence_id)!)
-  }))
-})
-
-/** One visit as `:id` answers it: detailed, and its person embedded. */
-const visitOne = Effect.fn("Visits.one")(function* (row: VisitRow) {
-  const business = yield* CurrentBusiness
-  const [visit] = yield* detailed([row])
-  const people = yield* (yield* VisitsRepo).embeddedPeople(business.id, row.person_id === null ? [] : [row.person_id])
-  const person = row.person_id === null ? undefined : people.get(row.person_id)
-  return { visits: [{ ...visit!, person: person === undefined ? null : toEmbeddedPerson(person) } satisfies VisitOne] }
-})
-
 const personVisits = Effect.fn("Visits.personList")(function* (personId: number, query: VisitListQuery) {
   const business = yield* CurrentBusiness
   const range = yield* pairedRange(query, "field_required")
@@ -58,7 +30,7 @@ const personVisits = Effect.fn("Visits.personList")(function* (personId: number,
     ...range,
     occurrenceId: query.event_occurrence_id
   })
-  return { visits: yield* detailed(rows), ...(yield* pageLinks(page, total)) }
+  return { visits: yield* detailedVisits(business.id, rows), ...(yield* pageLinks(page, total)) }
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -75,7 +47,7 @@ export const findFrontVisit = Effect.fn("Visits.findFront")(function* (id: numbe
 
 export const getFrontVisit = Effect.fn("Visits.frontGet")(function* (id: number) {
   const { row } = yield* findFrontVisit(id)
-  return yield* visitOne(row)
+  return yield* visitsShown((yield* CurrentBusiness).id, [row])
 })
 
 export const listFrontPersonVisits = Effect.fn("Visits.frontList")(function* (target: PersonTarget, query: VisitListQuery) {
@@ -96,7 +68,7 @@ export const findDeskVisit = Effect.fn("Visits.findDesk")(function* (id: number)
 })
 
 export const getDeskVisit = Effect.fn("Visits.deskGet")(function* (id: number) {
-  return yield* visitOne(yield* findDeskVisit(id))
+  return yield* visitsShown((yield* CurrentBusiness).id, [yield* findDeskVisit(id)])
 })
 
 /** A live person of the business (deleted people keep their visits, but are not listed by id). */
@@ -118,7 +90,7 @@ export const listDeskOccurrenceVisits = Effect.fn("Visits.deskOccurrenceList")(f
   yield* findOccurrence(occurrenceId, { _tag: "Staff" })
   const page = pageOf(query)
   const { rows, total } = yield* (yield* VisitsRepo).listForOccurrence(business.id, occurrenceId, page)
-  return { visits: yield* detailed(rows), ...(yield* pageLinks(page, total)) }
+  return { visits: yield* detailedVisits(business.id, rows), ...(yield* pageLinks(page, total)) }
 })
 
 /** First and last completed visits (their occurrences' starts), overall and per service. */

@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => database?.drop())
 
 describe("npm run studio --", () => {
-  it("migrate, seed demo, then token prints only a token that works on the desk endpoints", async () => {
+  it("migrate, seed demo, then token prints only a token that works on the desk endpoints", { timeout: 120_000 }, async () => {
     expect((await studio("migrate")).code).toBe(0)
     const seeded = await studio("seed", "demo")
     expect(seeded.code, seeded.stderr).toBe(0)
@@ -53,7 +53,7 @@ describe("npm run studio --", () => {
     expect(result.stdout.trim()).toMatch(/^[A-Za-z0-9_-]{43}$/)
   })
 
-  it("exits non-zero with one clear line on bad input", async () => {
+  it("exits non-zero with one clear line on bad input", { timeout: 90_000 }, async () => {
     const unknownBusiness = await studio("token", "--business", "nope", "--email", "owner@demo.test")
     expect(unknownBusiness.code).not.toBe(0)
     expect(unknownBusiness.stdout).toBe("")

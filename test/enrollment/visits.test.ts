@@ -131,7 +131,11 @@ describe("POST /desk/visits", () => {
       created_at: NOW,
       paid: false,
       paid_for_by: null,
-      punch_id: null
+      punch_id: null,
+      // Create answers the visit as `:id` shows it (docs/decisions.md, issue 30).
+      status: "registered",
+      event_occurrence: expect.objectContaining({ id: o }),
+      person: expect.objectContaining({ id: personId })
     })
     const row = await visitRow(visit.id)
     expect(row.notify_client).toBe(true)
