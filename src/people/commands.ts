@@ -207,8 +207,8 @@ export const updatePerson = Effect.fn("People.update")(function* (id: number, in
 
 /**
  * Soft delete (spec: 422 with one message per failed condition). The conditions that can be
- * checked so far: not yourself, not a staff member, no dependents, no future visits, no active
- * plan (current with visits left). Open invoices join this list when those records exist.
+ * checked: not yourself, not a staff member, no dependents, no future visits, no active plan
+ * (current with visits left), no open invoice (open or on hold).
  */
 export const deletePerson = Effect.fn("People.delete")(function* (id: number) {
   const staff = yield* requireManagerOrHigher
@@ -231,6 +231,10 @@ export const deletePerson = Effect.fn("People.delete")(function* (id: number) {
       // Active plans: current with visits left (the plan rules' `active`), today business-local.
       if (blockers.active_plans.length > 0) {
         messages.push({ key: "person_delete_active_plans", params: { names: blockers.active_plans.join(", ") } })
+      }
+      // Open invoices (spec): issued and not settled, open or on hold, the person paying.
+      if (blockers.open_invoices.length > 0) {
+        messages.push({ key: "person_delete_open_invoices", params: { numbers: blockers.open_invoices.join(", ") } })
       }
       if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
       yield* repo.softDelete(business.id, id)

@@ -222,7 +222,12 @@ const make = Effect.gen(function* () {
   })
   const deleteBlockers = SqlSchema.findOne({
     Request: Schema.Struct({ ...ById.fields, today: Schema.String }),
-    Result: Schema.Struct({ is_staff: Schema.Boolean, dependents: Schema.Number, active_plans: Schema.Array(Schema.String) }),
+    Result: Schema.Struct({
+      is_staff: Schema.Boolean,
+      dependents: Schema.Number,
+      active_plans: Schema.Array(Schema.String),
+      open_invoices: Schema.Array(Schema.String)
+    }),
     execute: ({ businessId, id, today }) =>
       sql`select exists (select 1 from staff_members s where s.business_id = ${businessId} and s.person_id = ${id}) as is_staff,
                  (select count(*) from person_relationships r
@@ -231,7 +236,10 @@ const make = Effect.gen(function* () {
                  (select coalesce(json_agg(ap.name order by ap.id), '[]'::json) from plan_people app
                   join plans ap on ap.business_id = app.business_id and ap.id = app.plan_id
                   where app.business_id = ${businessId} and app.person_id = ${id} and ${currentOn(sql, "ap", today)}
-                    and (ap.count is null or ${visitsLeft(sql, "ap", id, today)} > 0)) as active_plans`
+                    and (ap.count is null or ${visitsLeft(sql, "ap", id, today)} > 0)) as active_plans,
+                 -- Open invoices: issued and not settled (open or on hold), where the person is the payer.
+                 (select coalesce(json_agg(oi.invoice_number order by oi.id), '[]'::json) from invoices oi
+                  where oi.business_id = ${businessId} and oi.person_id = ${id} and oi.state in ('open', 'on_hold')) as open_invoices`
   })
   // The membership of each person today (business-local at `now`): the newest current
   // consider_member plan not on hold.

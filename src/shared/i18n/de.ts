@@ -297,5 +297,7 @@ export const de: Catalog = {
   refund_not_voidable: "Rückerstattung %{id} ist %{state} oder ging auf eine Karte und kann nicht storniert werden",
   // Billing: automatic billing
   autobill_no_form: "Für die automatische Abrechnung ist keine Autobill-Karte hinterlegt",
+  // issue 30: spec rules
+  person_delete_open_invoices: "Diese Person hat offene Rechnungen (%{numbers}); schließen oder stornieren Sie diese zuerst",
   //
 }

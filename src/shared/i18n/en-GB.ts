@@ -22,5 +22,7 @@ export const enGB: Catalog = {
   waitlist_full: "The waiting list is full",
   waitlist_disabled: "This event has no waiting list",
   waitlist_unavailable: "This event still has places: enrol instead of joining the waiting list",
-  mail_waitlist_enrolled_body: "Hello %{name},\n\nA place became free in %{event} on %{start}, and you were next on the waiting list: you are now enrolled.\n\n%{business}"
+  mail_waitlist_enrolled_body: "Hello %{name},\n\nA place became free in %{event} on %{start}, and you were next on the waiting list: you are now enrolled.\n\n%{business}",
+  // issue 30: spec rules
+  person_delete_open_invoices: "This person has open invoices (%{numbers}); close or cancel them first",
 }

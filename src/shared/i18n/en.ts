@@ -300,6 +300,8 @@ export const en = {
   refund_not_voidable: "Refund %{id} is %{state} or went back to a card and cannot be voided",
   // Billing: automatic billing
   autobill_no_form: "No autobill card on file for automatic billing",
+  // issue 30: spec rules
+  person_delete_open_invoices: "This person has open invoices (%{numbers}); close or cancel them first",
   //
 } as const
 

@@ -297,5 +297,7 @@ export const esES: Catalog = {
   refund_not_voidable: "El reembolso %{id} está %{state} o volvió a una tarjeta y no se puede anular",
   // Billing: automatic billing
   autobill_no_form: "No hay ninguna tarjeta de cobro automático registrada para la facturación automática",
+  // issue 30: spec rules
+  person_delete_open_invoices: "Esta persona tiene facturas abiertas (%{numbers}); ciérralas o cancélalas primero",
   //
 }

@@ -297,5 +297,7 @@ export const fr: Catalog = {
   refund_not_voidable: "Le remboursement %{id} est %{state} ou a été versé sur une carte et ne peut pas être annulé",
   // Billing: automatic billing
   autobill_no_form: "Aucune carte de prélèvement automatique enregistrée pour la facturation automatique",
+  // issue 30: spec rules
+  person_delete_open_invoices: "Cette personne a des factures ouvertes (%{numbers}) ; clôturez-les ou annulez-les d'abord",
   //
 }

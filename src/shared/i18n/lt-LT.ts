@@ -297,5 +297,7 @@ export const ltLT: Catalog = {
   refund_not_voidable: "Grąžinimas %{id} yra %{state} arba grąžintas į kortelę ir negali būti anuliuotas",
   // Billing: automatic billing
   autobill_no_form: "Automatiniam apmokėjimui neišsaugota automatinio apmokėjimo kortelė",
+  // issue 30: spec rules
+  person_delete_open_invoices: "Šis asmuo turi atvirų sąskaitų (%{numbers}); pirmiausia jas uždarykite arba atšaukite",
   //
 }

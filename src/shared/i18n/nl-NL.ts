@@ -297,5 +297,7 @@ export const nlNL: Catalog = {
   refund_not_voidable: "Terugbetaling %{id} is %{state} of ging naar een kaart en kan niet worden geannuleerd",
   // Billing: automatic billing
   autobill_no_form: "Geen kaart voor automatische incasso opgeslagen voor automatische facturering",
+  // issue 30: spec rules
+  person_delete_open_invoices: "Deze persoon heeft openstaande facturen (%{numbers}); sluit of annuleer ze eerst",
   //
 }

@@ -297,5 +297,7 @@ export const ptBR: Catalog = {
   refund_not_voidable: "O reembolso %{id} está %{state} ou voltou a um cartão e não pode ser anulado",
   // Billing: automatic billing
   autobill_no_form: "Nenhum cartão de cobrança automática cadastrado para o faturamento automático",
+  // issue 30: spec rules
+  person_delete_open_invoices: "Esta pessoa tem faturas em aberto (%{numbers}); feche-as ou cancele-as primeiro",
   //
 }

@@ -297,5 +297,7 @@ export const ruRU: Catalog = {
   refund_not_voidable: "Возврат %{id} в состоянии %{state} или зачислен на карту и не может быть аннулирован",
   // Billing: automatic billing
   autobill_no_form: "Для автоматического списания не сохранена карта автоплатежа",
+  // issue 30: spec rules
+  person_delete_open_invoices: "У этого человека есть открытые счета (%{numbers}); сначала закройте или отмените их",
   //
 }

@@ -297,5 +297,7 @@ export const sv: Catalog = {
   refund_not_voidable: "Återbetalning %{id} är %{state} eller gick till ett kort och kan inte makuleras",
   // Billing: automatic billing
   autobill_no_form: "Inget kort för autodebitering finns sparat för automatisk fakturering",
+  // issue 30: spec rules
+  person_delete_open_invoices: "Den här personen har öppna fakturor (%{numbers}); stäng eller avbryt dem först",
   //
 }

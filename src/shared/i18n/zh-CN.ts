@@ -297,5 +297,7 @@ export const zhCN: Catalog = {
   refund_not_voidable: "退款 %{id} 为 %{state} 或已退回银行卡，无法作废",
   // Billing: automatic billing
   autobill_no_form: "没有用于自动计费的自动扣款卡",
+  // issue 30: spec rules
+  person_delete_open_invoices: "此人有未结发票（%{numbers}）；请先关闭或取消",
   //
 }

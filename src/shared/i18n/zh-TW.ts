@@ -297,5 +297,7 @@ export const zhTW: Catalog = {
   refund_not_voidable: "退款 %{id} 為 %{state} 或已退回信用卡，無法作廢",
   // Billing: automatic billing
   autobill_no_form: "沒有用於自動計費的自動扣款卡",
+  // issue 30: spec rules
+  person_delete_open_invoices: "此人有未結發票（%{numbers}）；請先關閉或取消",
   //
 }
