@@ -40,6 +40,7 @@ import { PlansRepo } from "./plans/repo.ts"
 import { InvoicesRepo } from "./invoices/repo.ts"
 import { AccountBalancesLive } from "./payments/balances-live.ts"
 import { InvoicePaymentsLive } from "./payments/wire.ts"
+import { BookingInvoicesLive } from "./invoices/booking-invoices-live.ts"
 import { PaymentsRepo } from "./payments/repo.ts"
 import { BillingRunsRepo } from "./billing-runs/repo.ts"
 import { StaffPayRepo } from "./staff-pay/repo.ts"
@@ -72,7 +73,9 @@ const BillingPortsLive = Layer.mergeAll(
   // People's account credit balances (include_balances), from the payments ledger.
   AccountBalancesLive.pipe(Layer.provide(PaymentsRepo.layer)),
   // Invoices' payments and outstanding amounts, answered by payments.
-  InvoicePaymentsLive.pipe(Layer.provide(Layer.merge(PaymentsRepo.layer, InvoicesRepo.layer)))
+  InvoicePaymentsLive.pipe(Layer.provide(Layer.merge(PaymentsRepo.layer, InvoicesRepo.layer))),
+  // What an uncompleted booking deleted takes with it: its invoices and the plans they sold.
+  BookingInvoicesLive.pipe(Layer.provide(Layer.merge(InvoicesRepo.layer, PlansRepo.layer)))
 ).pipe(
   Layer.provideMerge(PunchesRepo.layer),
   Layer.provide(WebhooksRepo.layer)

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { expireBooking } from "../../src/bookings/expiry.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createPerson, createToken } from "../support/factories.ts"
-import { NOW, type Studio, setUpStudio } from "../enrollment/bookings-fixtures.ts"
+import { NOW, type Studio, setUpStudio, visitStates } from "../enrollment/bookings-fixtures.ts"
 
 /**
  * Issue 30 §4, the spec's billing rules over HTTP: deleting a person with open invoices,
@@ -50,5 +51,66 @@ describe("deleting a person with open invoices", () => {
 
     for (const invoice of [open, held]) expect((await desk("PUT", `/invoices/${invoice.id}`, { invoice: { state_event: "canceled" } })).status).toBe(200)
     expect((await desk("DELETE", `/people/${payer.personId}`, undefined, managerToken)).status).toBe(204)
+  })
+})
+
+describe("deleting an uncompleted booking", () => {
+  const book = async (date: string) => {
+    const booking = await desk("POST", "/bookings", { booking: { leases: [{ event_occurrence_id: s.yoga(date).id, person: { id: s.cleo.personId } }] } })
+    expect(booking.status, booking.text).toBe(201)
+    return booking.json.bookings[0].id as number
+  }
+  const invoiceFor = async (bookingId: number, productId = pack) => {
+    const created = await desk("POST", "/invoices", { invoice: { payer_id: s.cleo.personId, booking_id: bookingId, plan_products: [{ id: productId }] } })
+    expect(created.status, created.text).toBe(201)
+    return created.json.invoices[0] as { id: number; total_cents: number }
+  }
+
+  it("removes the invoices it created, in one transaction with its visits; an invoice with a payment stays, unlinked", async () => {
+    clock.set(NOW)
+    const bookingId = await book("2026-11-10")
+    const cart = await invoiceFor(bookingId)
+    const paid = await invoiceFor(bookingId)
+    expect((await desk("PUT", `/invoices/${paid.id}`, { invoice: { state_event: "open" } })).status).toBe(200)
+    expect((await desk("POST", `/invoices/${paid.id}/payments`, { payment: { payment_method: "cash", amount_cents: 1000 } })).status).toBe(201)
+    expect(await visitStates(s.server, s.yoga("2026-11-10").id)).toEqual(["reserved"])
+
+    const deleted = await desk("DELETE", `/bookings/${bookingId}`)
+    expect(deleted.status, deleted.text).toBe(204)
+    expect((await desk("GET", `/invoices/${cart.id}`)).status).toBe(404)
+    expect((await s.pool.query("select count(*)::int as n from invoice_items where invoice_id = $1", [cart.id])).rows[0].n).toBe(0)
+    const kept = await desk("GET", `/invoices/${paid.id}`)
+    expect(kept.status).toBe(200)
+    expect(kept.json.invoices[0]).toMatchObject({ state: "open", booking_id: null })
+    expect(await visitStates(s.server, s.yoga("2026-11-10").id)).toEqual([])
+  })
+
+  it("removes the plans its invoices sold (an expired booking whose free invoice closed)", async () => {
+    clock.set(NOW)
+    const free = (await createPlanProduct(s.pool, s.business.id, { kind: "pack", name: "Free pack", count: 2, price_cents: 0 })).id
+    const bookingId = await book("2026-11-11")
+    const invoice = await invoiceFor(bookingId, free)
+    clock.set("2026-11-02T16:30:00Z")
+    expect(await s.server.runtime.runPromise(expireBooking(s.business.id, bookingId))).toBe("expired")
+    const closed = await desk("PUT", `/invoices/${invoice.id}`, { invoice: { state_event: "closed" } })
+    expect(closed.json.invoices[0].state, closed.text).toBe("closed")
+    const plans = (await s.pool.query(
+      `select r.plan_id::int from invoice_item_recipients r join invoice_items it on it.business_id = r.business_id and it.id = r.invoice_item_id
+       where it.invoice_id = $1`, [invoice.id])).rows.map((row: { plan_id: number }) => row.plan_id)
+    expect(plans).toHaveLength(1)
+
+    expect((await desk("DELETE", `/bookings/${bookingId}`)).status).toBe(204)
+    expect((await desk("GET", `/invoices/${invoice.id}`)).status).toBe(404)
+    expect((await desk("GET", `/packs/${plans[0]}`)).status).toBe(404)
+    expect((await s.pool.query("select count(*)::int as n from plans where id = $1", [plans[0]])).rows[0].n).toBe(0)
+  })
+
+  it("a completed booking goes alone: its invoice and plans stay", async () => {
+    clock.set(NOW)
+    const bookingId = await book("2026-11-12")
+    const invoice = await invoiceFor(bookingId)
+    expect((await desk("PUT", `/bookings/${bookingId}`, {})).status).toBe(200)
+    expect((await desk("DELETE", `/bookings/${bookingId}`)).status).toBe(204)
+    expect((await desk("GET", `/invoices/${invoice.id}`)).json.invoices[0].booking_id).toBeNull()
   })
 })
