@@ -13,7 +13,8 @@ export type InvoiceState = (typeof INVOICE_STATES)[number]
 
 /**
  * The transitions (state_event = the next state's name). `closed` is offered only when nothing
- * is outstanding and the invoice has a live item; `on_hold` only to staff.
+ * is outstanding and the invoice has a live item. Both modes may put an open invoice on hold
+ * (spec: the client-mode PUT lists `on_hold` among its state events).
  */
 export const TRANSITIONS: Record<InvoiceState, ReadonlyArray<InvoiceState>> = {
   cart: ["open", "cart_hidden", "canceled", "closed"],

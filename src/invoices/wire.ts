@@ -15,13 +15,12 @@ import { InvoicesRepo } from "./repo.ts"
 export type Mode = "client" | "staff"
 
 /**
- * The next states this caller may ask for (TRANSITIONS; closing needs a live item and nothing
+ * The next states, the same in both modes (TRANSITIONS; closing needs a live item and nothing
  * outstanding: asked of payments through the InvoicePayments port, src/invoices/payments.ts).
  */
-export const stateEvents = (row: InvoiceRow, liveItems: number, mode: Mode, outstanding: number): ReadonlyArray<string> =>
+export const stateEvents = (row: InvoiceRow, liveItems: number, outstanding: number): ReadonlyArray<string> =>
   TRANSITIONS[row.state].filter((next) => {
     if (next === "closed") return liveItems > 0 && outstanding === 0
-    if (next === "on_hold") return mode === "staff"
     return true
   })
 
@@ -66,7 +65,7 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
       id: row.id,
       total_cents: row.total_cents,
       total: price(row.total_cents),
-      state_events: stateEvents(row, liveCount(row.id), "staff", paid.get(row.id)!.outstanding),
+      state_events: stateEvents(row, liveCount(row.id), paid.get(row.id)!.outstanding),
       send_receipt: row.send_receipt,
       receipt_email: row.receipt_email,
       currency: row.currency,
@@ -120,7 +119,7 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
       outstanding_amount: price(outstanding),
       currency: row.currency,
       state: row.state,
-      state_events: stateEvents(row, own.length, mode, outstanding),
+      state_events: stateEvents(row, own.length, outstanding),
       invoice_items: own.map(itemWire),
       payments: paid.get(row.id)!.payments,
       person: personRef(row.person_id) ?? { id: row.person_id, name: "", email: null },

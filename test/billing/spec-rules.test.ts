@@ -114,3 +114,23 @@ describe("deleting an uncompleted booking", () => {
     expect((await desk("GET", `/invoices/${invoice.id}`)).json.invoices[0].booking_id).toBeNull()
   })
 })
+
+describe("client mode and on_hold", () => {
+  it("a client may put their open invoice on hold and open it again, as the spec's client-mode PUT allows", async () => {
+    clock.set(NOW)
+    const created = await front("POST", "/invoices", { invoice: { plan_products: [{ id: pack }] } })
+    expect(created.status, created.text).toBe(201)
+    const id = created.json.invoices[0].id
+    const opened = await front("PUT", `/invoices/${id}`, { invoice: { state_event: "open" } })
+    expect(opened.json.invoices[0]).toMatchObject({ state: "open", state_events: ["on_hold", "canceled"] })
+    const held = await front("PUT", `/invoices/${id}`, { invoice: { state_event: "on_hold" } })
+    expect(held.status, held.text).toBe(200)
+    expect(held.json.invoices[0]).toMatchObject({ state: "on_hold", state_events: ["open", "canceled"] })
+    expect((await front("GET", `/invoices/${id}`)).json.invoices[0].state).toBe("on_hold")
+    // Not from the cart: the transition is open → on_hold only, in both modes.
+    const cart = (await front("POST", "/invoices", { invoice: { plan_products: [{ id: pack }] } })).json.invoices[0].id
+    const refused = await front("PUT", `/invoices/${cart}`, { invoice: { state_event: "on_hold" } })
+    expect(refused.status).toBe(422)
+    expect((await front("PUT", `/invoices/${id}`, { invoice: { state_event: "open" } })).json.invoices[0].state).toBe("open")
+  })
+})
