@@ -134,3 +134,35 @@ describe("client mode and on_hold", () => {
     expect((await front("PUT", `/invoices/${id}`, { invoice: { state_event: "open" } })).json.invoices[0].state).toBe("open")
   })
 })
+
+describe("event attendees", () => {
+  it("staff see everyone with a visit on the event; a client the caller and dependents; nobody without a token", async () => {
+    clock.set(NOW)
+    const visit = async (date: string, personId: number) =>
+      expect((await desk("POST", "/visits", { visit: { person_id: personId, event_occurrence_id: s.yoga(date).id } })).status).toBe(201)
+    await visit("2026-11-20", s.otto.personId)
+    await visit("2026-11-20", s.kid)
+    await visit("2026-11-21", s.cleo.personId)
+    await visit("2026-11-22", s.otto.personId)
+    const ref = (id: number) => expect.objectContaining({ id, name: expect.any(String) })
+
+    const staff = await desk("GET", `/events/${s.events.yoga}`)
+    // Cleo also holds the visit of a completed booking above: three people, each once.
+    expect(staff.json.events[0].attendees).toEqual(expect.arrayContaining([ref(s.otto.personId), ref(s.kid), ref(s.cleo.personId)]))
+    expect(staff.json.events[0].attendees).toHaveLength(3)
+    const staffList = await desk("GET", `/events?ids=${s.events.yoga},${s.events.course}`)
+    const byId = Object.fromEntries(staffList.json.events.map((e: { id: number; attendees: unknown }) => [e.id, e.attendees]))
+    expect(byId[s.events.yoga]).toHaveLength(3)
+    expect(byId[s.events.course]).toEqual([])
+
+    const client = await front("GET", `/events/${s.events.yoga}`)
+    const ids = (list: Array<{ id: number }>) => list.map((a) => a.id).sort((a, b) => a - b)
+    const family = [s.cleo.personId, s.kid].sort((a, b) => a - b)
+    expect(ids(client.json.events[0].attendees)).toEqual(family)
+    const clientList = await front("GET", "/events")
+    expect(ids(clientList.json.events.find((e: { id: number }) => e.id === s.events.yoga).attendees)).toEqual(family)
+    const anonymous = await s.server.request("GET", `/api/v2/front/events/${s.events.yoga}?client_id=test-app`)
+    expect(anonymous.status, anonymous.text).toBe(200)
+    expect(anonymous.json.events[0].attendees).toEqual([])
+  })
+})
