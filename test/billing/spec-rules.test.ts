@@ -166,3 +166,46 @@ describe("event attendees", () => {
     expect(anonymous.json.events[0].attendees).toEqual([])
   })
 })
+
+describe("invoice item details", () => {
+  it("carry product_id and the plan's descriptions, localized; a prorate's first-period count; a signup fee none", async () => {
+    clock.set(NOW)
+    const limited = (await createPlanProduct(s.pool, s.business.id, { kind: "membership", name: "Eight a month", price_cents: 8000, count: 8, limit_period: "month", commitment_length: 6, commitment_unit: "month" })).id
+    await s.pool.query("update plan_products set signup_fee_cents = 1000 where id = $1", [limited])
+    const unlimited = (await createPlanProduct(s.pool, s.business.id, { kind: "membership", name: "Unlimited", price_cents: 12000, commitment_length: null, commitment_unit: null })).id
+    const created = await desk("POST", "/invoices", { invoice: { payer_id: s.cleo.personId, plan_products: [{ id: pack }, { id: limited }, { id: unlimited }] } })
+    expect(created.status, created.text).toBe(201)
+    const invoice = created.json.invoices[0]
+    const [packItem, limitedItem, feeItem, unlimitedItem] = invoice.invoice_items
+    expect(packItem.detail).toEqual({
+      id: packItem.id,
+      type: "Pack",
+      start_date: null,
+      count_description: "Visits: 5",
+      extended_description: ["Visits: 5", "Valid for (days): 30"],
+      has_terms: false,
+      plan_product_id: pack,
+      product_id: pack
+    })
+    expect(limitedItem.detail).toMatchObject({
+      type: "Membership",
+      count_description: "Visits per month: 8",
+      extended_description: ["Visits per month: 8", "Billed every (months): 1", "Commitment (months): 6"],
+      product_id: limited
+    })
+    expect(limitedItem.detail.initial_punchcard_count_description).toBeUndefined()
+    expect(feeItem.detail).toEqual({ id: feeItem.id, type: "SignupFee", start_date: null, has_terms: false, plan_product_id: limited, product_id: limited })
+    expect(unlimitedItem.detail).toMatchObject({ count_description: "Unlimited visits", extended_description: ["Unlimited visits", "Billed every (months): 1"] })
+    expect(unlimitedItem.detail.retail_product_id).toBeUndefined()
+
+    const prorated = await desk("POST", `/invoices/${invoice.id}/invoice_items/${limitedItem.id}/prorates`, { prorate: { amount_cents: 3000, initial_punchcard_count: 4 } })
+    expect(prorated.status, prorated.text).toBe(201)
+    const line = prorated.json.invoices[0].invoice_items.find((item: { id: number }) => item.id === limitedItem.id)
+    expect(line.detail.initial_punchcard_count_description).toBe("Visits in the first period: 4")
+
+    // In the client's language, in client mode too.
+    const french = await s.server.request("GET", `/api/v2/front/invoices/${invoice.id}`, { token: s.cleo.token, headers: { "x-fd-locale": "fr" } })
+    expect(french.status, french.text).toBe(200)
+    expect(french.json.invoices[0].invoice_items[0].detail).toMatchObject({ count_description: "Visites : 5", extended_description: ["Visites : 5", "Valable (jours) : 30"] })
+  })
+})

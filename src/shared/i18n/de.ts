@@ -299,5 +299,18 @@ export const de: Catalog = {
   autobill_no_form: "Für die automatische Abrechnung ist keine Autobill-Karte hinterlegt",
   // issue 30: spec rules
   person_delete_open_invoices: "Diese Person hat offene Rechnungen (%{numbers}); schließen oder stornieren Sie diese zuerst",
+  invoice_detail_visits: "Besuche: %{count}",
+  invoice_detail_visits_unlimited: "Unbegrenzte Besuche",
+  invoice_detail_visits_per_week: "Besuche pro Woche: %{count}",
+  invoice_detail_visits_per_month: "Besuche pro Monat: %{count}",
+  invoice_detail_visits_per_year: "Besuche pro Jahr: %{count}",
+  invoice_detail_unit_day: "Tage",
+  invoice_detail_unit_week: "Wochen",
+  invoice_detail_unit_month: "Monate",
+  invoice_detail_unit_year: "Jahre",
+  invoice_detail_valid: "Gültig (%{unit}): %{count}",
+  invoice_detail_commitment: "Mindestlaufzeit (%{unit}): %{count}",
+  invoice_detail_billed: "Abrechnung alle (%{unit}): %{count}",
+  invoice_detail_first_period: "Besuche im ersten Zeitraum: %{count}",
   //
 }

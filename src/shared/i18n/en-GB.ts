@@ -25,4 +25,17 @@ export const enGB: Catalog = {
   mail_waitlist_enrolled_body: "Hello %{name},\n\nA place became free in %{event} on %{start}, and you were next on the waiting list: you are now enrolled.\n\n%{business}",
   // issue 30: spec rules
   person_delete_open_invoices: "This person has open invoices (%{numbers}); close or cancel them first",
+  invoice_detail_visits: "Visits: %{count}",
+  invoice_detail_visits_unlimited: "Unlimited visits",
+  invoice_detail_visits_per_week: "Visits per week: %{count}",
+  invoice_detail_visits_per_month: "Visits per month: %{count}",
+  invoice_detail_visits_per_year: "Visits per year: %{count}",
+  invoice_detail_unit_day: "days",
+  invoice_detail_unit_week: "weeks",
+  invoice_detail_unit_month: "months",
+  invoice_detail_unit_year: "years",
+  invoice_detail_valid: "Valid for (%{unit}): %{count}",
+  invoice_detail_commitment: "Commitment (%{unit}): %{count}",
+  invoice_detail_billed: "Billed every (%{unit}): %{count}",
+  invoice_detail_first_period: "Visits in the first period: %{count}",
 }

@@ -299,5 +299,18 @@ export const esES: Catalog = {
   autobill_no_form: "No hay ninguna tarjeta de cobro automático registrada para la facturación automática",
   // issue 30: spec rules
   person_delete_open_invoices: "Esta persona tiene facturas abiertas (%{numbers}); ciérralas o cancélalas primero",
+  invoice_detail_visits: "Visitas: %{count}",
+  invoice_detail_visits_unlimited: "Visitas ilimitadas",
+  invoice_detail_visits_per_week: "Visitas por semana: %{count}",
+  invoice_detail_visits_per_month: "Visitas por mes: %{count}",
+  invoice_detail_visits_per_year: "Visitas por año: %{count}",
+  invoice_detail_unit_day: "días",
+  invoice_detail_unit_week: "semanas",
+  invoice_detail_unit_month: "meses",
+  invoice_detail_unit_year: "años",
+  invoice_detail_valid: "Válido durante (%{unit}): %{count}",
+  invoice_detail_commitment: "Permanencia (%{unit}): %{count}",
+  invoice_detail_billed: "Se cobra cada (%{unit}): %{count}",
+  invoice_detail_first_period: "Visitas en el primer periodo: %{count}",
   //
 }

@@ -299,5 +299,18 @@ export const fr: Catalog = {
   autobill_no_form: "Aucune carte de prélèvement automatique enregistrée pour la facturation automatique",
   // issue 30: spec rules
   person_delete_open_invoices: "Cette personne a des factures ouvertes (%{numbers}) ; clôturez-les ou annulez-les d'abord",
+  invoice_detail_visits: "Visites : %{count}",
+  invoice_detail_visits_unlimited: "Visites illimitées",
+  invoice_detail_visits_per_week: "Visites par semaine : %{count}",
+  invoice_detail_visits_per_month: "Visites par mois : %{count}",
+  invoice_detail_visits_per_year: "Visites par an : %{count}",
+  invoice_detail_unit_day: "jours",
+  invoice_detail_unit_week: "semaines",
+  invoice_detail_unit_month: "mois",
+  invoice_detail_unit_year: "ans",
+  invoice_detail_valid: "Valable (%{unit}) : %{count}",
+  invoice_detail_commitment: "Engagement (%{unit}) : %{count}",
+  invoice_detail_billed: "Facturé tous les (%{unit}) : %{count}",
+  invoice_detail_first_period: "Visites de la première période : %{count}",
   //
 }

@@ -299,5 +299,18 @@ export const ltLT: Catalog = {
   autobill_no_form: "Automatiniam apmokėjimui neišsaugota automatinio apmokėjimo kortelė",
   // issue 30: spec rules
   person_delete_open_invoices: "Šis asmuo turi atvirų sąskaitų (%{numbers}); pirmiausia jas uždarykite arba atšaukite",
+  invoice_detail_visits: "Apsilankymai: %{count}",
+  invoice_detail_visits_unlimited: "Neriboti apsilankymai",
+  invoice_detail_visits_per_week: "Apsilankymai per savaitę: %{count}",
+  invoice_detail_visits_per_month: "Apsilankymai per mėnesį: %{count}",
+  invoice_detail_visits_per_year: "Apsilankymai per metus: %{count}",
+  invoice_detail_unit_day: "dienos",
+  invoice_detail_unit_week: "savaitės",
+  invoice_detail_unit_month: "mėnesiai",
+  invoice_detail_unit_year: "metai",
+  invoice_detail_valid: "Galioja (%{unit}): %{count}",
+  invoice_detail_commitment: "Įsipareigojimas (%{unit}): %{count}",
+  invoice_detail_billed: "Apmokestinama kas (%{unit}): %{count}",
+  invoice_detail_first_period: "Apsilankymai pirmuoju laikotarpiu: %{count}",
   //
 }

@@ -299,5 +299,18 @@ export const nlNL: Catalog = {
   autobill_no_form: "Geen kaart voor automatische incasso opgeslagen voor automatische facturering",
   // issue 30: spec rules
   person_delete_open_invoices: "Deze persoon heeft openstaande facturen (%{numbers}); sluit of annuleer ze eerst",
+  invoice_detail_visits: "Bezoeken: %{count}",
+  invoice_detail_visits_unlimited: "Onbeperkt bezoeken",
+  invoice_detail_visits_per_week: "Bezoeken per week: %{count}",
+  invoice_detail_visits_per_month: "Bezoeken per maand: %{count}",
+  invoice_detail_visits_per_year: "Bezoeken per jaar: %{count}",
+  invoice_detail_unit_day: "dagen",
+  invoice_detail_unit_week: "weken",
+  invoice_detail_unit_month: "maanden",
+  invoice_detail_unit_year: "jaren",
+  invoice_detail_valid: "Geldig (%{unit}): %{count}",
+  invoice_detail_commitment: "Minimale looptijd (%{unit}): %{count}",
+  invoice_detail_billed: "Gefactureerd elke (%{unit}): %{count}",
+  invoice_detail_first_period: "Bezoeken in de eerste periode: %{count}",
   //
 }

@@ -299,5 +299,18 @@ export const ptBR: Catalog = {
   autobill_no_form: "Nenhum cartão de cobrança automática cadastrado para o faturamento automático",
   // issue 30: spec rules
   person_delete_open_invoices: "Esta pessoa tem faturas em aberto (%{numbers}); feche-as ou cancele-as primeiro",
+  invoice_detail_visits: "Visitas: %{count}",
+  invoice_detail_visits_unlimited: "Visitas ilimitadas",
+  invoice_detail_visits_per_week: "Visitas por semana: %{count}",
+  invoice_detail_visits_per_month: "Visitas por mês: %{count}",
+  invoice_detail_visits_per_year: "Visitas por ano: %{count}",
+  invoice_detail_unit_day: "dias",
+  invoice_detail_unit_week: "semanas",
+  invoice_detail_unit_month: "meses",
+  invoice_detail_unit_year: "anos",
+  invoice_detail_valid: "Válido por (%{unit}): %{count}",
+  invoice_detail_commitment: "Fidelidade (%{unit}): %{count}",
+  invoice_detail_billed: "Cobrado a cada (%{unit}): %{count}",
+  invoice_detail_first_period: "Visitas no primeiro período: %{count}",
   //
 }

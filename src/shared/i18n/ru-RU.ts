@@ -299,5 +299,18 @@ export const ruRU: Catalog = {
   autobill_no_form: "Для автоматического списания не сохранена карта автоплатежа",
   // issue 30: spec rules
   person_delete_open_invoices: "У этого человека есть открытые счета (%{numbers}); сначала закройте или отмените их",
+  invoice_detail_visits: "Посещения: %{count}",
+  invoice_detail_visits_unlimited: "Безлимитные посещения",
+  invoice_detail_visits_per_week: "Посещений в неделю: %{count}",
+  invoice_detail_visits_per_month: "Посещений в месяц: %{count}",
+  invoice_detail_visits_per_year: "Посещений в год: %{count}",
+  invoice_detail_unit_day: "дни",
+  invoice_detail_unit_week: "недели",
+  invoice_detail_unit_month: "месяцы",
+  invoice_detail_unit_year: "годы",
+  invoice_detail_valid: "Срок действия (%{unit}): %{count}",
+  invoice_detail_commitment: "Минимальный срок (%{unit}): %{count}",
+  invoice_detail_billed: "Оплата каждые (%{unit}): %{count}",
+  invoice_detail_first_period: "Посещений в первом периоде: %{count}",
   //
 }

@@ -299,5 +299,18 @@ export const sv: Catalog = {
   autobill_no_form: "Inget kort för autodebitering finns sparat för automatisk fakturering",
   // issue 30: spec rules
   person_delete_open_invoices: "Den här personen har öppna fakturor (%{numbers}); stäng eller avbryt dem först",
+  invoice_detail_visits: "Besök: %{count}",
+  invoice_detail_visits_unlimited: "Obegränsat antal besök",
+  invoice_detail_visits_per_week: "Besök per vecka: %{count}",
+  invoice_detail_visits_per_month: "Besök per månad: %{count}",
+  invoice_detail_visits_per_year: "Besök per år: %{count}",
+  invoice_detail_unit_day: "dagar",
+  invoice_detail_unit_week: "veckor",
+  invoice_detail_unit_month: "månader",
+  invoice_detail_unit_year: "år",
+  invoice_detail_valid: "Giltig (%{unit}): %{count}",
+  invoice_detail_commitment: "Bindningstid (%{unit}): %{count}",
+  invoice_detail_billed: "Faktureras var (%{unit}): %{count}",
+  invoice_detail_first_period: "Besök under den första perioden: %{count}",
   //
 }

@@ -299,5 +299,18 @@ export const zhCN: Catalog = {
   autobill_no_form: "没有用于自动计费的自动扣款卡",
   // issue 30: spec rules
   person_delete_open_invoices: "此人有未结发票（%{numbers}）；请先关闭或取消",
+  invoice_detail_visits: "次数：%{count}",
+  invoice_detail_visits_unlimited: "不限次数",
+  invoice_detail_visits_per_week: "每周次数：%{count}",
+  invoice_detail_visits_per_month: "每月次数：%{count}",
+  invoice_detail_visits_per_year: "每年次数：%{count}",
+  invoice_detail_unit_day: "天",
+  invoice_detail_unit_week: "周",
+  invoice_detail_unit_month: "月",
+  invoice_detail_unit_year: "年",
+  invoice_detail_valid: "有效期（%{unit}）：%{count}",
+  invoice_detail_commitment: "承诺期（%{unit}）：%{count}",
+  invoice_detail_billed: "计费周期（%{unit}）：%{count}",
+  invoice_detail_first_period: "首期次数：%{count}",
   //
 }

@@ -299,5 +299,18 @@ export const zhTW: Catalog = {
   autobill_no_form: "沒有用於自動計費的自動扣款卡",
   // issue 30: spec rules
   person_delete_open_invoices: "此人有未結發票（%{numbers}）；請先關閉或取消",
+  invoice_detail_visits: "次數：%{count}",
+  invoice_detail_visits_unlimited: "不限次數",
+  invoice_detail_visits_per_week: "每週次數：%{count}",
+  invoice_detail_visits_per_month: "每月次數：%{count}",
+  invoice_detail_visits_per_year: "每年次數：%{count}",
+  invoice_detail_unit_day: "天",
+  invoice_detail_unit_week: "週",
+  invoice_detail_unit_month: "月",
+  invoice_detail_unit_year: "年",
+  invoice_detail_valid: "有效期（%{unit}）：%{count}",
+  invoice_detail_commitment: "承諾期（%{unit}）：%{count}",
+  invoice_detail_billed: "計費週期（%{unit}）：%{count}",
+  invoice_detail_first_period: "首期次數：%{count}",
   //
 }
