@@ -208,8 +208,10 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
       receipt_email: row.receipt_email,
       has_tip: false,
       has_commission_pay: row.commission_recipient_id !== null,
-      can_adjust_tip: false,
-      is_voidable: false,
+      // The tip recipient is a setting: it changes while the invoice is editable.
+      can_adjust_tip: isEditable(row),
+      // A settled payment without a settled refund can be voided (POST /payments/:id/voids).
+      is_voidable: paid.get(row.id)!.payments.some((p) => p.state === "settled" && !p.refunds.some((r) => r.state === "settled")),
       location,
       created_by: staffRef(row.created_by_staff_member_id) ?? personRef(row.created_by_person_id),
       commission_recipient: staffRef(row.commission_recipient_id),

@@ -294,7 +294,6 @@ export const de: Catalog = {
   payment_not_deletable: "Zahlung %{id} kann nur im Checkout gelöscht werden (Rechnung ist %{state})",
   payment_not_voidable: "Zahlung %{id} ist %{state} und kann nicht storniert werden",
   payment_not_refundable: "Zahlung %{id} ist %{state} und kann nicht erstattet werden",
-  refund_not_voidable: "Rückerstattung %{id} ist %{state} oder ging auf eine Karte und kann nicht storniert werden",
   // Billing: automatic billing
   autobill_no_form: "Für die automatische Abrechnung ist keine Autobill-Karte hinterlegt",
   // issue 30: spec rules
@@ -312,5 +311,6 @@ export const de: Catalog = {
   invoice_detail_commitment: "Mindestlaufzeit (%{unit}): %{count}",
   invoice_detail_billed: "Abrechnung alle (%{unit}): %{count}",
   invoice_detail_first_period: "Besuche im ersten Zeitraum: %{count}",
+  refund_not_settled: "Rückerstattung %{id} ist %{state} und kann nicht storniert werden",
   //
 }

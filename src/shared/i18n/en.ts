@@ -297,7 +297,6 @@ export const en = {
   payment_not_deletable: "Payment %{id} can be deleted only while its invoice is in checkout (it is %{state})",
   payment_not_voidable: "Payment %{id} is %{state} and cannot be voided",
   payment_not_refundable: "Payment %{id} is %{state} and cannot be refunded",
-  refund_not_voidable: "Refund %{id} is %{state} or went back to a card and cannot be voided",
   // Billing: automatic billing
   autobill_no_form: "No autobill card on file for automatic billing",
   // issue 30: spec rules
@@ -315,6 +314,7 @@ export const en = {
   invoice_detail_commitment: "Commitment (%{unit}): %{count}",
   invoice_detail_billed: "Billed every (%{unit}): %{count}",
   invoice_detail_first_period: "Visits in the first period: %{count}",
+  refund_not_settled: "Refund %{id} is %{state} and cannot be voided",
   //
 } as const
 

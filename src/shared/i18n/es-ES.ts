@@ -294,7 +294,6 @@ export const esES: Catalog = {
   payment_not_deletable: "El pago %{id} solo se puede eliminar durante el pago (la factura está %{state})",
   payment_not_voidable: "El pago %{id} está %{state} y no se puede anular",
   payment_not_refundable: "El pago %{id} está %{state} y no se puede reembolsar",
-  refund_not_voidable: "El reembolso %{id} está %{state} o volvió a una tarjeta y no se puede anular",
   // Billing: automatic billing
   autobill_no_form: "No hay ninguna tarjeta de cobro automático registrada para la facturación automática",
   // issue 30: spec rules
@@ -312,5 +311,6 @@ export const esES: Catalog = {
   invoice_detail_commitment: "Permanencia (%{unit}): %{count}",
   invoice_detail_billed: "Se cobra cada (%{unit}): %{count}",
   invoice_detail_first_period: "Visitas en el primer periodo: %{count}",
+  refund_not_settled: "El reembolso %{id} está %{state} y no se puede anular",
   //
 }

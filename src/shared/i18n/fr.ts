@@ -294,7 +294,6 @@ export const fr: Catalog = {
   payment_not_deletable: "Le paiement %{id} ne peut être supprimé que pendant le passage en caisse (la facture est %{state})",
   payment_not_voidable: "Le paiement %{id} est %{state} et ne peut pas être annulé",
   payment_not_refundable: "Le paiement %{id} est %{state} et ne peut pas être remboursé",
-  refund_not_voidable: "Le remboursement %{id} est %{state} ou a été versé sur une carte et ne peut pas être annulé",
   // Billing: automatic billing
   autobill_no_form: "Aucune carte de prélèvement automatique enregistrée pour la facturation automatique",
   // issue 30: spec rules
@@ -312,5 +311,6 @@ export const fr: Catalog = {
   invoice_detail_commitment: "Engagement (%{unit}) : %{count}",
   invoice_detail_billed: "Facturé tous les (%{unit}) : %{count}",
   invoice_detail_first_period: "Visites de la première période : %{count}",
+  refund_not_settled: "Le remboursement %{id} est %{state} et ne peut pas être annulé",
   //
 }

@@ -294,7 +294,6 @@ export const ltLT: Catalog = {
   payment_not_deletable: "Mokėjimą %{id} galima ištrinti tik apmokant (sąskaita yra %{state})",
   payment_not_voidable: "Mokėjimas %{id} yra %{state} ir negali būti anuliuotas",
   payment_not_refundable: "Mokėjimas %{id} yra %{state} ir negali būti grąžintas",
-  refund_not_voidable: "Grąžinimas %{id} yra %{state} arba grąžintas į kortelę ir negali būti anuliuotas",
   // Billing: automatic billing
   autobill_no_form: "Automatiniam apmokėjimui neišsaugota automatinio apmokėjimo kortelė",
   // issue 30: spec rules
@@ -312,5 +311,6 @@ export const ltLT: Catalog = {
   invoice_detail_commitment: "Įsipareigojimas (%{unit}): %{count}",
   invoice_detail_billed: "Apmokestinama kas (%{unit}): %{count}",
   invoice_detail_first_period: "Apsilankymai pirmuoju laikotarpiu: %{count}",
+  refund_not_settled: "Grąžinimas %{id} yra %{state} ir negali būti anuliuotas",
   //
 }

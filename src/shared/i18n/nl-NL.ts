@@ -294,7 +294,6 @@ export const nlNL: Catalog = {
   payment_not_deletable: "Betaling %{id} kan alleen tijdens het afrekenen worden verwijderd (factuur is %{state})",
   payment_not_voidable: "Betaling %{id} is %{state} en kan niet worden geannuleerd",
   payment_not_refundable: "Betaling %{id} is %{state} en kan niet worden terugbetaald",
-  refund_not_voidable: "Terugbetaling %{id} is %{state} of ging naar een kaart en kan niet worden geannuleerd",
   // Billing: automatic billing
   autobill_no_form: "Geen kaart voor automatische incasso opgeslagen voor automatische facturering",
   // issue 30: spec rules
@@ -312,5 +311,6 @@ export const nlNL: Catalog = {
   invoice_detail_commitment: "Minimale looptijd (%{unit}): %{count}",
   invoice_detail_billed: "Gefactureerd elke (%{unit}): %{count}",
   invoice_detail_first_period: "Bezoeken in de eerste periode: %{count}",
+  refund_not_settled: "Terugbetaling %{id} is %{state} en kan niet worden geannuleerd",
   //
 }

@@ -294,7 +294,6 @@ export const ptBR: Catalog = {
   payment_not_deletable: "O pagamento %{id} só pode ser excluído durante o checkout (a fatura está %{state})",
   payment_not_voidable: "O pagamento %{id} está %{state} e não pode ser anulado",
   payment_not_refundable: "O pagamento %{id} está %{state} e não pode ser reembolsado",
-  refund_not_voidable: "O reembolso %{id} está %{state} ou voltou a um cartão e não pode ser anulado",
   // Billing: automatic billing
   autobill_no_form: "Nenhum cartão de cobrança automática cadastrado para o faturamento automático",
   // issue 30: spec rules
@@ -312,5 +311,6 @@ export const ptBR: Catalog = {
   invoice_detail_commitment: "Fidelidade (%{unit}): %{count}",
   invoice_detail_billed: "Cobrado a cada (%{unit}): %{count}",
   invoice_detail_first_period: "Visitas no primeiro período: %{count}",
+  refund_not_settled: "O reembolso %{id} está %{state} e não pode ser anulado",
   //
 }

@@ -294,7 +294,6 @@ export const ruRU: Catalog = {
   payment_not_deletable: "Платёж %{id} можно удалить только при оформлении (счёт в состоянии %{state})",
   payment_not_voidable: "Платёж %{id} в состоянии %{state} и не может быть аннулирован",
   payment_not_refundable: "Платёж %{id} в состоянии %{state} и не может быть возвращён",
-  refund_not_voidable: "Возврат %{id} в состоянии %{state} или зачислен на карту и не может быть аннулирован",
   // Billing: automatic billing
   autobill_no_form: "Для автоматического списания не сохранена карта автоплатежа",
   // issue 30: spec rules
@@ -312,5 +311,6 @@ export const ruRU: Catalog = {
   invoice_detail_commitment: "Минимальный срок (%{unit}): %{count}",
   invoice_detail_billed: "Оплата каждые (%{unit}): %{count}",
   invoice_detail_first_period: "Посещений в первом периоде: %{count}",
+  refund_not_settled: "Возврат %{id} в состоянии %{state} и не может быть аннулирован",
   //
 }

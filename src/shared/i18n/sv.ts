@@ -294,7 +294,6 @@ export const sv: Catalog = {
   payment_not_deletable: "Betalning %{id} kan bara tas bort i kassan (fakturan är %{state})",
   payment_not_voidable: "Betalning %{id} är %{state} och kan inte makuleras",
   payment_not_refundable: "Betalning %{id} är %{state} och kan inte återbetalas",
-  refund_not_voidable: "Återbetalning %{id} är %{state} eller gick till ett kort och kan inte makuleras",
   // Billing: automatic billing
   autobill_no_form: "Inget kort för autodebitering finns sparat för automatisk fakturering",
   // issue 30: spec rules
@@ -312,5 +311,6 @@ export const sv: Catalog = {
   invoice_detail_commitment: "Bindningstid (%{unit}): %{count}",
   invoice_detail_billed: "Faktureras var (%{unit}): %{count}",
   invoice_detail_first_period: "Besök under den första perioden: %{count}",
+  refund_not_settled: "Återbetalning %{id} är %{state} och kan inte makuleras",
   //
 }

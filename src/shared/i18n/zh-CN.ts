@@ -294,7 +294,6 @@ export const zhCN: Catalog = {
   payment_not_deletable: "付款 %{id} 只能在结账时删除（发票为 %{state}）",
   payment_not_voidable: "付款 %{id} 为 %{state}，无法作废",
   payment_not_refundable: "付款 %{id} 为 %{state}，无法退款",
-  refund_not_voidable: "退款 %{id} 为 %{state} 或已退回银行卡，无法作废",
   // Billing: automatic billing
   autobill_no_form: "没有用于自动计费的自动扣款卡",
   // issue 30: spec rules
@@ -312,5 +311,6 @@ export const zhCN: Catalog = {
   invoice_detail_commitment: "承诺期（%{unit}）：%{count}",
   invoice_detail_billed: "计费周期（%{unit}）：%{count}",
   invoice_detail_first_period: "首期次数：%{count}",
+  refund_not_settled: "退款 %{id} 状态为 %{state}，无法作废",
   //
 }

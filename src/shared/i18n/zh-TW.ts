@@ -294,7 +294,6 @@ export const zhTW: Catalog = {
   payment_not_deletable: "付款 %{id} 只能在結帳時刪除（發票為 %{state}）",
   payment_not_voidable: "付款 %{id} 為 %{state}，無法作廢",
   payment_not_refundable: "付款 %{id} 為 %{state}，無法退款",
-  refund_not_voidable: "退款 %{id} 為 %{state} 或已退回信用卡，無法作廢",
   // Billing: automatic billing
   autobill_no_form: "沒有用於自動計費的自動扣款卡",
   // issue 30: spec rules
@@ -312,5 +311,6 @@ export const zhTW: Catalog = {
   invoice_detail_commitment: "承諾期（%{unit}）：%{count}",
   invoice_detail_billed: "計費週期（%{unit}）：%{count}",
   invoice_detail_first_period: "首期次數：%{count}",
+  refund_not_settled: "退款 %{id} 狀態為 %{state}，無法作廢",
   //
 }
