@@ -255,6 +255,12 @@ const make = Effect.gen(function* () {
           order by mp.person_id, m.start_date desc, m.id desc`
     }
   })
+  const restore = SqlSchema.void({
+    Request: ById,
+    execute: ({ businessId, id }) =>
+      sql`update people set deleted_at = null, updated_at = now()
+          where business_id = ${businessId} and id = ${id} and deleted_at is not null`
+  })
   const softDelete = SqlSchema.void({
     Request: ById,
     execute: ({ businessId, id }) =>
@@ -348,6 +354,9 @@ const make = Effect.gen(function* () {
           Effect.map((rows) => new Map(rows.map((row) => [row.person_id, row.membership]))),
           Effect.orDie
         ),
+
+    /** Undoes a soft delete (the unique e-mail index decides whether the address is still free). */
+    restore: (businessId: number, personId: number) => restore({ businessId, id: personId }).pipe(Effect.catchTag("SchemaError", Effect.die)),
 
     /** Soft delete: the record stays (reports, history), its e-mail address is free again. */
     softDelete: (businessId: number, personId: number) => softDelete({ businessId, id: personId }).pipe(Effect.orDie)

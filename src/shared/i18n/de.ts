@@ -312,5 +312,6 @@ export const de: Catalog = {
   invoice_detail_billed: "Abrechnung alle (%{unit}): %{count}",
   invoice_detail_first_period: "Besuche im ersten Zeitraum: %{count}",
   refund_not_settled: "Rückerstattung %{id} ist %{state} und kann nicht storniert werden",
+  person_not_deleted: "Person %{id} ist nicht gelöscht",
   //
 }

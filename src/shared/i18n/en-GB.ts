@@ -39,4 +39,5 @@ export const enGB: Catalog = {
   invoice_detail_billed: "Billed every (%{unit}): %{count}",
   invoice_detail_first_period: "Visits in the first period: %{count}",
   refund_not_settled: "Refund %{id} is %{state} and cannot be voided",
+  person_not_deleted: "Person %{id} is not deleted",
 }

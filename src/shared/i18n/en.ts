@@ -315,6 +315,7 @@ export const en = {
   invoice_detail_billed: "Billed every (%{unit}): %{count}",
   invoice_detail_first_period: "Visits in the first period: %{count}",
   refund_not_settled: "Refund %{id} is %{state} and cannot be voided",
+  person_not_deleted: "Person %{id} is not deleted",
   //
 } as const
 

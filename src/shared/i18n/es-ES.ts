@@ -312,5 +312,6 @@ export const esES: Catalog = {
   invoice_detail_billed: "Se cobra cada (%{unit}): %{count}",
   invoice_detail_first_period: "Visitas en el primer periodo: %{count}",
   refund_not_settled: "El reembolso %{id} está %{state} y no se puede anular",
+  person_not_deleted: "La persona %{id} no está eliminada",
   //
 }

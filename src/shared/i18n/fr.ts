@@ -312,5 +312,6 @@ export const fr: Catalog = {
   invoice_detail_billed: "Facturé tous les (%{unit}) : %{count}",
   invoice_detail_first_period: "Visites de la première période : %{count}",
   refund_not_settled: "Le remboursement %{id} est %{state} et ne peut pas être annulé",
+  person_not_deleted: "La personne %{id} n'est pas supprimée",
   //
 }

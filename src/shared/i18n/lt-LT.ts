@@ -312,5 +312,6 @@ export const ltLT: Catalog = {
   invoice_detail_billed: "Apmokestinama kas (%{unit}): %{count}",
   invoice_detail_first_period: "Apsilankymai pirmuoju laikotarpiu: %{count}",
   refund_not_settled: "Grąžinimas %{id} yra %{state} ir negali būti anuliuotas",
+  person_not_deleted: "Asmuo %{id} nėra ištrintas",
   //
 }

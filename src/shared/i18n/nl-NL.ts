@@ -312,5 +312,6 @@ export const nlNL: Catalog = {
   invoice_detail_billed: "Gefactureerd elke (%{unit}): %{count}",
   invoice_detail_first_period: "Bezoeken in de eerste periode: %{count}",
   refund_not_settled: "Terugbetaling %{id} is %{state} en kan niet worden geannuleerd",
+  person_not_deleted: "Persoon %{id} is niet verwijderd",
   //
 }

@@ -312,5 +312,6 @@ export const ptBR: Catalog = {
   invoice_detail_billed: "Cobrado a cada (%{unit}): %{count}",
   invoice_detail_first_period: "Visitas no primeiro período: %{count}",
   refund_not_settled: "O reembolso %{id} está %{state} e não pode ser anulado",
+  person_not_deleted: "A pessoa %{id} não está excluída",
   //
 }

@@ -312,5 +312,6 @@ export const ruRU: Catalog = {
   invoice_detail_billed: "Оплата каждые (%{unit}): %{count}",
   invoice_detail_first_period: "Посещений в первом периоде: %{count}",
   refund_not_settled: "Возврат %{id} в состоянии %{state} и не может быть аннулирован",
+  person_not_deleted: "Человек %{id} не удалён",
   //
 }

@@ -312,5 +312,6 @@ export const sv: Catalog = {
   invoice_detail_billed: "Faktureras var (%{unit}): %{count}",
   invoice_detail_first_period: "Besök under den första perioden: %{count}",
   refund_not_settled: "Återbetalning %{id} är %{state} och kan inte makuleras",
+  person_not_deleted: "Person %{id} är inte borttagen",
   //
 }

@@ -312,5 +312,6 @@ export const zhCN: Catalog = {
   invoice_detail_billed: "计费周期（%{unit}）：%{count}",
   invoice_detail_first_period: "首期次数：%{count}",
   refund_not_settled: "退款 %{id} 状态为 %{state}，无法作废",
+  person_not_deleted: "人员 %{id} 未被删除",
   //
 }

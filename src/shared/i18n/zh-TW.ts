@@ -312,5 +312,6 @@ export const zhTW: Catalog = {
   invoice_detail_billed: "計費週期（%{unit}）：%{count}",
   invoice_detail_first_period: "首期次數：%{count}",
   refund_not_settled: "退款 %{id} 狀態為 %{state}，無法作廢",
+  person_not_deleted: "人員 %{id} 未被刪除",
   //
 }
