@@ -12,6 +12,7 @@ import { emitWebhookEvent } from "../webhooks/emit.ts"
 import { type PreparedPerson, prepareAttributes } from "./attributes.ts"
 import { FutureVisits } from "./future-visits.ts"
 import type { PersonCreateInput, PersonUpdateInput } from "./model.ts"
+import { NewClientPasses } from "./new-client-passes.ts"
 import { PeopleRepo } from "./repo.ts"
 import { deskPeople } from "./service.ts"
 
@@ -63,6 +64,7 @@ export const insertPerson = Effect.fn("People.insertPerson")(function* (business
   // Another request took the address since it was checked.
   if (Option.isNone(id)) return yield* fail(Unprocessable, { key: "field_taken", params: { field: `${messagePrefix}email` } })
   yield* repo.writeCustomFieldValues(businessId, id.value, prepared.customFields)
+  if (prepared.barcodes !== undefined) yield* repo.replaceBarcodes(businessId, id.value, prepared.barcodes)
   if (prepared.sendInvite && prepared.email !== null && accountId !== null) yield* invite(accountId, prepared.email, names.first_name)
   return id.value
 })
@@ -106,6 +108,8 @@ export const createPerson = Effect.fn("People.create")(function* (input: PersonC
         yield* repo.setProvider(business.id, dependentId, id)
         dependentIds.push(dependentId)
       }
+      // The business's new-client passes, unless the request skips them (skip_complimentary_passes).
+      if (input.skip_complimentary_passes !== true) yield* (yield* NewClientPasses).give(business, [id, ...dependentIds])
       yield* emitPersonEvents("person.created", [id, ...dependentIds])
       return id
     })
@@ -183,6 +187,7 @@ export const updatePerson = Effect.fn("People.update")(function* (id: number, in
           : existing.account_id
       yield* repo.update(business.id, id, { ...prepared.write, ...(accountId !== existing.account_id ? { account_id: accountId } : {}) })
       yield* repo.writeCustomFieldValues(business.id, id, prepared.customFields)
+      if (prepared.barcodes !== undefined) yield* repo.replaceBarcodes(business.id, id, prepared.barcodes)
       const changed = [
         ...(dependentIds === undefined ? [] : yield* repo.replaceDependents(business.id, id, dependentIds)),
         ...(providerIds === undefined ? [] : yield* repo.setProvider(business.id, id, providerIds[0] ?? null))

@@ -34,7 +34,8 @@ const SearchRequest = Schema.Struct({
   businessId: Schema.Number,
   name: Schema.NullOr(Schema.String),
   email: Schema.NullOr(Schema.String),
-  phoneDigits: Schema.NullOr(Schema.String)
+  phoneDigits: Schema.NullOr(Schema.String),
+  barcode: Schema.NullOr(Schema.String)
 })
 const Paged = { limit: Schema.Number, offset: Schema.Number }
 
@@ -58,6 +59,8 @@ export interface SearchTerms {
   readonly email: Option.Option<string>
   /** Digits matched against complete phone numbers. */
   readonly phoneDigits: Option.Option<string>
+  /** Lowercased text matched against whole barcodes. */
+  readonly barcode: Option.Option<string>
 }
 
 const make = Effect.gen(function* () {
@@ -84,7 +87,7 @@ const make = Effect.gen(function* () {
   }
 
   /** The search's match and score for each field searched; none: nothing to search. */
-  const searchTerms = ({ name, email, phoneDigits }: typeof SearchRequest.Encoded) => {
+  const searchTerms = ({ name, email, phoneDigits, barcode }: typeof SearchRequest.Encoded) => {
     const fullName = sql.literal(FULL_NAME)
     const matches: Array<Statement.Fragment> = []
     const scores: Array<Statement.Fragment> = []
@@ -106,6 +109,12 @@ const make = Effect.gen(function* () {
     if (phoneDigits !== null) {
       matches.push(sql`p.phone_digits = ${phoneDigits}`)
       scores.push(sql`case when p.phone_digits = ${phoneDigits} then 2 else 0 end`)
+    }
+    if (barcode !== null) {
+      const scanned = sql`exists (select 1 from person_barcodes b
+                                  where b.business_id = p.business_id and b.person_id = p.id and lower(b.barcode) = ${barcode})`
+      matches.push(scanned)
+      scores.push(sql`case when ${scanned} then 2 else 0 end`)
     }
     return { matches, scores }
   }
@@ -294,7 +303,7 @@ const make = Effect.gen(function* () {
 
     /**
      * Search by name (trigram similarity, or every word contained), e-mail (contained) and
-     * complete phone number (its digits). The score is the best of the fields searched:
+     * complete phone number (its digits) and whole barcode. The score is the best of the fields searched:
      * up to 2 for each (2 = exact).
      */
     search: (businessId: number, terms: SearchTerms, page: Page) =>
@@ -303,7 +312,8 @@ const make = Effect.gen(function* () {
           businessId,
           name: Option.getOrNull(terms.name),
           email: Option.getOrNull(terms.email),
-          phoneDigits: Option.getOrNull(terms.phoneDigits)
+          phoneDigits: Option.getOrNull(terms.phoneDigits),
+          barcode: Option.getOrNull(terms.barcode)
         }
         if (searchTerms(request).matches.length === 0) return { rows: [], total: 0 }
         const rows = yield* searched({ ...request, limit: page.limit, offset: page.offset })

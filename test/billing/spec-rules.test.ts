@@ -6,9 +6,9 @@ import { createPerson, createToken } from "../support/factories.ts"
 import { NOW, type Studio, setUpStudio, visitStates } from "../enrollment/bookings-fixtures.ts"
 
 /**
- * Issue 30 §4, the spec's billing rules over HTTP: deleting a person with open invoices,
- * deleting an uncompleted booking with what it created, client-mode on_hold, invoice item
- * details, is_voidable / can_adjust_tip and refund voids.
+ * Issue 30 §4, the spec's rules over HTTP: deleting a person with open invoices, deleting an
+ * uncompleted booking with what it created, client-mode on_hold, event attendees, invoice item
+ * details, new-client complimentary passes and their skip flags, barcodes in people search.
  */
 const clock = makeSettableClock(NOW)
 let s: Studio
@@ -207,5 +207,71 @@ describe("invoice item details", () => {
     const french = await s.server.request("GET", `/api/v2/front/invoices/${invoice.id}`, { token: s.cleo.token, headers: { "x-fd-locale": "fr" } })
     expect(french.status, french.text).toBe(200)
     expect(french.json.invoices[0].invoice_items[0].detail).toMatchObject({ count_description: "Visites : 5", extended_description: ["Visites : 5", "Valable (jours) : 30"] })
+  })
+})
+
+describe("new-client complimentary passes", () => {
+  it("a new person gets the business's passes unless skip_complimentary_passes; a staff booking's new person with skip_new_client_passes, as the spec words it", async () => {
+    clock.set(NOW)
+    const pass = (await createPlanProduct(s.pool, s.business.id, { kind: "single_visit_pass", name: "First class free", price_cents: 2000, commitment_length: 30, commitment_unit: "day" })).id
+    await s.pool.query("update plan_products set new_client_pass = true where id = $1", [pass])
+    const passesOf = async (personId: number) =>
+      (await s.pool.query(
+        `select p.plan_product_id::int as product, p.price_cents, p.is_complimentary, p.start_date::text as start, p.end_date::text as end, p.count
+           from plans p join plan_people pp on pp.business_id = p.business_id and pp.plan_id = p.id
+          where pp.person_id = $1 order by p.id`,
+        [personId]
+      )).rows
+
+    const given = await desk("POST", "/people", { person: { first_name: "Nina", last_name: "New", dependents: [{ first_name: "Tiny", last_name: "New" }] } })
+    expect(given.status, given.text).toBe(201)
+    const nina = given.json.people[0].id
+    const expected = [{ product: pass, price_cents: 0, is_complimentary: true, start: "2026-11-02", end: "2026-12-02", count: 1 }]
+    expect(await passesOf(nina)).toEqual(expected)
+    const tiny = (await s.pool.query("select dependent_id::int as id from person_relationships where provider_id = $1", [nina])).rows[0].id
+    expect(await passesOf(tiny)).toEqual(expected)
+    // Shown as any plan: a pack of one visit, free.
+    const plans = await desk("GET", `/people/${nina}/plans`)
+    expect(plans.json.plans).toEqual([expect.objectContaining({ plan_product_id: pass, price_cents: 0, count: 1 })])
+
+    const skipped = await s.server.request("POST", "/api/v2/desk/people", {
+      token: s.owner.token,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "person[first_name]=Sam&person[last_name]=Skip&person[skip_complimentary_passes]=true"
+    })
+    expect(skipped.status, skipped.text).toBe(201)
+    expect(await passesOf(skipped.json.people[0].id)).toEqual([])
+
+    const lease = (email: string, extra: Record<string, unknown>) =>
+      desk("POST", "/bookings", { booking: { leases: [{ event_occurrence_id: s.yoga("2026-11-25").id, person: { email, first_name: "Walk", last_name: "In", ...extra } }] } })
+    const withPass = await lease("walkin-pass@example.test", { skip_new_client_passes: true })
+    expect(withPass.status, withPass.text).toBe(201)
+    const withPassId = Number((await s.pool.query("select id from people where email = 'walkin-pass@example.test'")).rows[0].id)
+    expect(await passesOf(withPassId)).toEqual(expected)
+    const without = await lease("walkin-none@example.test", {})
+    expect(without.status, without.text).toBe(201)
+    const withoutId = Number((await s.pool.query("select id from people where email = 'walkin-none@example.test'")).rows[0].id)
+    expect(await passesOf(withoutId)).toEqual([])
+  })
+})
+
+describe("people search by barcode", () => {
+  it("finds a person by a whole barcode, case-insensitively, set on create and replaced on update", async () => {
+    const created = await desk("POST", "/people", { person: { first_name: "Bart", last_name: "Code", barcodes: ["CARD-0042", " tag-7 "], skip_complimentary_passes: true } })
+    expect(created.status, created.text).toBe(201)
+    const id = created.json.people[0].id
+    const search = async (q: string, fields?: string) =>
+      (await desk("GET", `/people/search?q=${encodeURIComponent(q)}${fields ? `&fields=${fields}` : ""}`)).json as { results: Array<{ score: number; person: { id: number } }>; total_count: number }
+    const found = await search("card-0042", "barcodes")
+    expect(found.total_count).toBe(1)
+    expect(found.results[0]).toMatchObject({ score: 2, person: { id } })
+    expect((await search("TAG-7")).results.map((r) => r.person.id)).toContain(id)
+    expect((await search("card-00", "barcodes")).total_count).toBe(0)
+    expect((await desk("PUT", `/people/${id}`, { person: { barcodes: ["NEW-1"] } })).status).toBe(200)
+    expect((await search("card-0042", "barcodes")).total_count).toBe(0)
+    expect((await search("new-1", "barcodes")).results[0]?.person.id).toBe(id)
+    const tooLong = await desk("POST", "/people", { person: { first_name: "Long", last_name: "Code", barcodes: ["x".repeat(101)] } })
+    expect(tooLong.status).toBe(422)
+    expect(tooLong.json.errors).toEqual(["barcodes is too long (maximum is 100 characters)"])
   })
 })
