@@ -41,6 +41,8 @@ import { PlansRepo } from "./plans/repo.ts"
 import { InvoicesRepo } from "./invoices/repo.ts"
 import { AccountBalancesLive } from "./payments/balances-live.ts"
 import { InvoicePaymentsLive } from "./payments/wire.ts"
+import { BookingInvoicesLive } from "./invoices/booking-invoices-live.ts"
+import { NewClientPassesLive } from "./plans/new-client-passes-live.ts"
 import { PaymentsRepo } from "./payments/repo.ts"
 import { BillingRunsRepo } from "./billing-runs/repo.ts"
 import { StaffPayRepo } from "./staff-pay/repo.ts"
@@ -73,7 +75,11 @@ const BillingPortsLive = Layer.mergeAll(
   // People's account credit balances (include_balances), from the payments ledger.
   AccountBalancesLive.pipe(Layer.provide(PaymentsRepo.layer)),
   // Invoices' payments and outstanding amounts, answered by payments.
-  InvoicePaymentsLive.pipe(Layer.provide(Layer.merge(PaymentsRepo.layer, InvoicesRepo.layer)))
+  InvoicePaymentsLive.pipe(Layer.provide(Layer.merge(PaymentsRepo.layer, InvoicesRepo.layer))),
+  // What an uncompleted booking deleted takes with it: its invoices and the plans they sold.
+  BookingInvoicesLive.pipe(Layer.provide(Layer.merge(InvoicesRepo.layer, PlansRepo.layer))),
+  // The complimentary passes a new person gets (people's port, answered by plans).
+  NewClientPassesLive.pipe(Layer.provide(PlansRepo.layer))
 ).pipe(
   Layer.provideMerge(PunchesRepo.layer),
   Layer.provide(WebhooksRepo.layer)

@@ -160,16 +160,22 @@ const groupings: ReadonlyArray<ColumnDef> = [
 
 /**
  * `custom_fields` expands to one field per custom field of the business, named
- * `custom_field_<id>`, typed by its data type. Their values are not stored yet (no custom
- * field values exist in the Core API so far), so every instance reads NULL.
+ * `custom_field_<id>`, typed by its data type, read from the person's stored values (the
+ * clients table's `custom_field_values`, a JSON object by field id; the id is an integer the
+ * catalog checked, never caller text). A person without a value reads NULL.
  */
 const CUSTOM_FIELD = /^custom_field_([1-9]\d{0,15})$/
-const customFieldColumn = (field: CatalogContext["customFields"][number]): ColumnDef => ({
-  name: `custom_field_${field.id}`,
-  type: field.data_type === "boolean" ? "boolean" : "string",
-  sql: field.data_type === "boolean" ? "CAST(NULL AS BOOLEAN)" : "CAST(NULL AS VARCHAR)",
-  label: field.name
-})
+const customFieldColumn = (field: CatalogContext["customFields"][number]): ColumnDef => {
+  const path = `'$."${Number(field.id)}"'`
+  return {
+    name: `custom_field_${field.id}`,
+    type: field.data_type === "boolean" ? "boolean" : "string",
+    sql: field.data_type === "boolean"
+      ? `CASE WHEN json_valid(r.custom_field_values) THEN TRY_CAST(json_extract(r.custom_field_values, ${path}) AS BOOLEAN) END`
+      : `CASE WHEN json_valid(r.custom_field_values) THEN json_extract_string(r.custom_field_values, ${path}) END`,
+    label: field.name
+  }
+}
 
 const customFields: LogicalDef = {
   name: "custom_fields",

@@ -125,8 +125,8 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         + (SELECT count(*) FROM (SELECT * FROM cur.${enrollments} c WHERE ${inChangedOccurrences("c")} EXCEPT SELECT * FROM fresh_${enrollments}))
         + (SELECT count(*) FROM (SELECT * FROM fresh_${personPlans} EXCEPT SELECT * FROM cur.${personPlans} c WHERE ${inPersonPlansScope("c")}))
         + (SELECT count(*) FROM (SELECT * FROM cur.${personPlans} c WHERE ${inPersonPlansScope("c")} EXCEPT SELECT * FROM fresh_${personPlans}))
-        + (SELECT count(*) FROM (SELECT * FROM fresh_${invoices}
-                                 EXCEPT SELECT c.* FROM cur.${invoices} c SEMI JOIN fresh_${invoices} f ON f.key = c.key))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${invoices} EXCEPT SELECT * FROM cur.${invoices} c WHERE ${inInvoiceScope("c")}))
+        + (SELECT count(*) FROM (SELECT * FROM cur.${invoices} c WHERE ${inInvoiceScope("c")} EXCEPT SELECT * FROM fresh_${invoices}))
         + (SELECT count(*) FROM (SELECT * FROM fresh_${items} EXCEPT SELECT * FROM cur.${items} c WHERE ${inInvoiceScope("c")}))
         + (SELECT count(*) FROM (SELECT * FROM cur.${items} c WHERE ${inInvoiceScope("c")} EXCEPT SELECT * FROM fresh_${items}))
         + (SELECT count(*) FROM (SELECT * FROM fresh_${transactions} EXCEPT SELECT * FROM cur.${transactions} c WHERE ${inInvoiceScope("c")}))
@@ -158,6 +158,7 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         await connection.run(`CREATE TEMPORARY TABLE metrics_scope AS
           ${REFRESHED_BY_KEY.map((t) => `SELECT business_id FROM fresh_${t}`).join(" UNION ")}
           UNION SELECT business_id FROM person_plans_scope
+          UNION SELECT business_id FROM invoice_scope
           ${["metrics_businesses", "metrics_staff"]
             .map((t) => `UNION SELECT business_id FROM (SELECT * FROM fresh_${t} EXCEPT SELECT * FROM ${t})
           UNION SELECT business_id FROM (SELECT * FROM ${t} EXCEPT SELECT * FROM fresh_${t})`)
@@ -174,8 +175,8 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         await connection.run(`INSERT INTO ${enrollments} SELECT * FROM fresh_${enrollments}`)
         await connection.run(`DELETE FROM ${personPlans} WHERE ${inPersonPlansScope(personPlans)}`)
         await connection.run(`INSERT INTO ${personPlans} SELECT * FROM fresh_${personPlans}`)
-        // Invoices are never deleted nor go back to the cart: a changed one is replaced by key.
-        await connection.run(`DELETE FROM ${invoices} WHERE key IN (SELECT key FROM fresh_${invoices})`)
+        // A changed invoice's row is replaced; one deleted with its uncompleted booking leaves none.
+        await connection.run(`DELETE FROM ${invoices} WHERE ${inInvoiceScope(invoices)}`)
         await connection.run(`INSERT INTO ${invoices} SELECT * FROM fresh_${invoices}`)
         await connection.run(`DELETE FROM ${items} WHERE ${inInvoiceScope(items)}`)
         await connection.run(`INSERT INTO ${items} SELECT * FROM fresh_${items}`)

@@ -1,9 +1,11 @@
 import { Clock, Effect } from "effect"
+import { CurrentBusiness } from "../auth/tenant.ts"
 import { isSlotAvailable } from "../availability/service.ts"
 import { EventOccurrencesRepo } from "../event-occurrences/repo.ts"
 import { createAppointment, setOccurrenceState } from "../event-occurrences/service.ts"
 import { type PreparedPerson, prepareAttributes } from "../people/attributes.ts"
 import { emitPersonEvents, insertPerson } from "../people/commands.ts"
+import { NewClientPasses } from "../people/new-client-passes.ts"
 import { PeopleRepo } from "../people/repo.ts"
 import type { Audience, ServiceRow } from "../services/model.ts"
 import { ServicesRepo } from "../services/repo.ts"
@@ -35,7 +37,7 @@ export type Caller =
 export type PersonPlan =
   | { readonly _tag: "None" }
   | { readonly _tag: "Existing"; readonly id: number }
-  | { readonly _tag: "New"; readonly prepared: PreparedPerson; readonly field: string; id?: number }
+  | { readonly _tag: "New"; readonly prepared: PreparedPerson; readonly field: string; readonly newClientPasses: boolean; id?: number }
 
 export interface LeasePlan {
   readonly kind: LeaseKind
@@ -126,7 +128,8 @@ export const resolvePerson = Effect.fn("Leases.resolvePerson")(function* (
     { prefix: `${field}.`, defaults: { location_id: null, joined_at: context.now }, claimedEmails: context.claimedEmails },
     messages
   )
-  const plan: PersonPlan = { _tag: "New", prepared, field: `${field}.` }
+  // The spec: `skip_new_client_passes` true gives the new person the business's complimentary passes.
+  const plan: PersonPlan = { _tag: "New", prepared, field: `${field}.`, newClientPasses: desk.skip_new_client_passes === true }
   context.newPeople.set(email.toLowerCase(), plan)
   return { plan, notFound: undefined }
 })
@@ -254,6 +257,7 @@ export const personIdOf = Effect.fn("Leases.personId")(function* (businessId: nu
     case "New": {
       if (plan.id === undefined) {
         plan.id = yield* insertPerson(businessId, plan.prepared, plan.field)
+        if (plan.newClientPasses) yield* (yield* NewClientPasses).give(yield* CurrentBusiness, [plan.id])
         yield* emitPersonEvents("person.created", [plan.id])
       }
       return plan.id

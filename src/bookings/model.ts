@@ -39,7 +39,9 @@ export const DeskLeasePerson = Schema.Struct({
   source: Text.annotate({ description: "Internal use; accepted and ignored" }),
   send_invite: Schema.optionalKey(BooleanInput.annotate({ description: "Mail the new person an invitation; default false" })),
   skip_new_client_passes: Schema.optionalKey(
-    BooleanInput.annotate({ description: "Accepted; complimentary passes do not exist yet" })
+    BooleanInput.annotate({
+      description: "New person: true gives them the complimentary passes the business offers new clients (the spec's words); default false"
+    })
   )
 }).annotate({ identifier: "DeskLeasePerson" })
 export type DeskLeasePerson = typeof DeskLeasePerson.Type

@@ -2,6 +2,7 @@ import { Clock, Effect, Option } from "effect"
 import { createHash } from "node:crypto"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { enqueueJob } from "../platform/jobs.ts"
+import { BookingInvoices } from "./invoices.ts"
 import { ExpireBookingJob } from "./jobs.ts"
 import { inTransaction } from "../platform/transactions.ts"
 import { type Message, Unprocessable, fail } from "../shared/errors.ts"
@@ -142,17 +143,22 @@ export const completeBooking = Effect.fn("Bookings.complete")(function* (caller:
 })
 
 /**
- * DELETE booking (spec): a completed booking goes alone, its visits stay (their booking_id and
- * lease_id become null); an uncompleted one takes its leases and the visits and appointments
- * they created with it, freeing their places.
+ * DELETE booking (spec): a completed booking goes alone, its visits and invoices stay (their
+ * booking_id and lease_id become null); an uncompleted one takes its leases and the visits and
+ * appointments they created, freeing their places, and the invoices tied to it with the plans
+ * they sold (BookingInvoices), all in one transaction.
  */
 export const deleteBooking = Effect.fn("Bookings.delete")(function* (caller: Caller, id: number) {
   const business = yield* CurrentBusiness
   const repo = yield* BookingsRepo
+  const invoices = yield* BookingInvoices
   yield* inTransaction(
     Effect.gen(function* () {
       const booking = yield* findBooking(caller, id, true)
-      if (booking.state !== "completed") yield* releaseLeases(business.id, yield* repo.leasesOf(business.id, [id]))
+      if (booking.state !== "completed") {
+        yield* releaseLeases(business.id, yield* repo.leasesOf(business.id, [id]))
+        yield* invoices.removeCreated(business.id, id)
+      }
       yield* repo.delete(business.id, id)
     })
   )

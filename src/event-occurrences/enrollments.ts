@@ -29,6 +29,15 @@ export interface EnrollmentsShape {
     businessId: number,
     occurrenceIds: ReadonlyArray<number>
   ) => Effect.Effect<ReadonlyMap<number, ReadonlyArray<PersonRef>>>
+  /**
+   * The people with a visit on any occurrence of each event (its attendees), by first visit;
+   * `personIds` keeps only those people (client mode: the caller and dependents).
+   */
+  readonly eventAttendees: (
+    businessId: number,
+    eventIds: ReadonlyArray<number>,
+    personIds: ReadonlyArray<number> | null
+  ) => Effect.Effect<ReadonlyMap<number, ReadonlyArray<PersonRef>>>
   /** The visits of one occurrence (staff mode `:id`). */
   readonly visits: (businessId: number, occurrenceId: number) => Effect.Effect<ReadonlyArray<RosterVisit>>
   /** Occurrences whose waitlist is full. */

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { PersonRef } from "../event-occurrences/model.ts"
 import { StaffMemberRef, StaffRefRow } from "../staff-members/model.ts"
 import { IdListFromString, Timestamp, TimestampInput } from "../shared/schemas.ts"
 import { WEEKDAYS } from "../shared/zoned-time.ts"
@@ -35,6 +36,9 @@ export const EventWire = Schema.Struct({
   capacity: Schema.NullOr(Schema.Int).annotate({ description: "Places per session; null: unlimited" }),
   staff_members: Schema.Array(StaffMemberRef),
   recurrence: Recurrence,
+  attendees: Schema.Array(PersonRef).annotate({
+    description: "People with a visit on any of its sessions, by first visit: everyone in staff mode; the caller and their dependents in client mode"
+  }),
   created_at: Timestamp,
   updated_at: Timestamp
 }).annotate({ identifier: "Event" })

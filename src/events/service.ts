@@ -8,6 +8,9 @@ import { BadRequest, NotFound, fail } from "../shared/errors.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import { WEEKDAYS } from "../shared/zoned-time.ts"
 import { staffRefs } from "../staff-members/service.ts"
+import { Enrollments } from "../event-occurrences/enrollments.ts"
+import type { PersonRef } from "../event-occurrences/model.ts"
+import { PeopleRepo } from "../people/repo.ts"
 import type { EventInput, EventListQuery, EventRow, EventWire } from "./model.ts"
 import { firstSessionDate, lastSessionDate, sessionInstants } from "./recurrence.ts"
 import { EventsRepo } from "./repo.ts"
@@ -29,7 +32,22 @@ export const eventSpan = (row: EventRow): { readonly startAt: number; readonly e
   }
 }
 
-const toWire = (row: EventRow, options: { readonly clientMode: boolean }): EventWire => {
+/**
+ * Each event's attendees as the audience may see them (spec, events: "attendees include the
+ * caller and dependents" in client mode, "all attendees" in staff mode); a client_id-only call
+ * has nobody.
+ */
+const attendeesFor = Effect.fn("Events.attendees")(function* (eventIds: ReadonlyArray<number>, audience: Audience) {
+  const business = yield* CurrentBusiness
+  const enrollments = yield* Enrollments
+  if (audience._tag === "Staff") return yield* enrollments.eventAttendees(business.id, eventIds, null)
+  const self = audience.viewer.personId
+  if (self === null) return new Map<number, ReadonlyArray<PersonRef>>()
+  const reach = [self, ...(yield* (yield* PeopleRepo).dependents(business.id, self))]
+  return yield* enrollments.eventAttendees(business.id, eventIds, reach)
+})
+
+const toWire = (row: EventRow, options: { readonly clientMode: boolean }, attendees: ReadonlyMap<number, ReadonlyArray<PersonRef>>): EventWire => {
   const span = eventSpan(row)
   return {
     id: row.id,
@@ -52,6 +70,7 @@ const toWire = (row: EventRow, options: { readonly clientMode: boolean }): Event
       local_start_time: row.start_time,
       local_end_time: row.end_time
     },
+    attendees: attendees.get(row.id) ?? [],
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at)
   }
@@ -79,14 +98,15 @@ export const listEvents = Effect.fn("Events.list")(function* (query: EventListQu
     const span = eventSpan(row)
     return (to === undefined || span.startAt < to) && (from === undefined || span.endAt === null || span.endAt > from)
   })
-  return { events: inRange.map((row) => toWire(row, { clientMode: audience._tag === "Client" })) }
+  const attendees = yield* attendeesFor(inRange.map((row) => row.id), audience)
+  return { events: inRange.map((row) => toWire(row, { clientMode: audience._tag === "Client" }, attendees)) }
 })
 
 export const getEvent = Effect.fn("Events.get")(function* (id: number, audience: Audience) {
   const business = yield* CurrentBusiness
   const [row] = yield* (yield* EventsRepo).list(business.id, { ids: [id] }, audience)
   if (!row) return yield* fail(NotFound, { key: "event_not_found", params: { id } })
-  return { events: [toWire(row, { clientMode: audience._tag === "Client" })] }
+  return { events: [toWire(row, { clientMode: audience._tag === "Client" }, yield* attendeesFor([row.id], audience))] }
 })
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { CurrentBusiness } from "../auth/tenant.ts"
 import { completeInvoicedBooking } from "../bookings/service.ts"
 import { createPersonPlan } from "../plans/packs.ts"
-import { commitmentEnd } from "../plans/model.ts"
+import { commitmentEnd, expirationEnd } from "../plans/model.ts"
 import { enqueueSalePays } from "../staff-pay/service.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import type { InvoiceRow } from "./model.ts"
@@ -46,8 +46,12 @@ export const closeInvoice = Effect.fn("Invoices.close")(function* (invoice: Invo
           considerMember: product.consider_member,
           visitsShared: true,
           startDate,
-          // A membership renews by its billing (no end); the others last their commitment.
-          endDate: product.kind === "membership" ? null : commitmentEnd(startDate, product.commitment_length, product.commitment_unit),
+          // A membership renews by its billing (no end); a pack ends at start plus its expiration
+          // (spec, Pack), as a pack given at the desk; a prepaid lasts its commitment.
+          endDate:
+            product.kind === "membership"
+              ? null
+              : (product.kind === "pack" ? expirationEnd : commitmentEnd)(startDate, product.commitment_length, product.commitment_unit),
           staffMemberId: item.staff_member_id,
           locationId: invoice.location_id,
           createdByStaffMemberId: caller?._tag === "Staff" ? caller.staffMemberId : null

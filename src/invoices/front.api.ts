@@ -30,7 +30,7 @@ export const InvoicesFrontApi = HttpApiGroup.make("invoicesFront")
       payload: Schema.Struct({ invoice: FrontInvoiceUpdateInput }),
       success: Invoices,
       error: [BadRequest, NotFound, Unauthorized, Unprocessable]
-    }).annotateMerge(docs("Update an invoice", "`state_event` (as staff mode, without on_hold) and `coupon_code` (empty removes it)."))
+    }).annotateMerge(docs("Update an invoice", "`state_event` (as staff mode: open → on_hold included) and `coupon_code` (empty removes it)."))
   )
   .add(
     HttpApiEndpoint.post("addItem", "/api/v2/front/invoices/:invoice_id/invoice_items", {

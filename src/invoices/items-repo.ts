@@ -48,7 +48,9 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, invoiceIds }) =>
       sql`select it.id, it.invoice_id, it.kind, it.parent_item_id, it.plan_product_id, pp.kind as product_kind,
                  pp.terms_acceptance_required as has_terms, it.name, it.description, it.staff_member_id, it.event_id,
-                 it.start_date::text as start_date, it.commissionable, it.compable, it.price_cents, it.total_cents
+                 it.start_date::text as start_date, it.commissionable, it.compable, it.price_cents, it.total_cents,
+                 pp.count as product_count, pp.limit_period, pp.commitment_length, pp.commitment_unit,
+                 pp.invoice_interval_count, pp.invoice_interval_unit
           from invoice_items it join plan_products pp on pp.business_id = it.business_id and pp.id = it.plan_product_id
           where it.business_id = ${businessId} and it.invoice_id = any(${invoiceIds}::bigint[]) and it.canceled_at is null
           order by it.invoice_id, it.id`

@@ -13,7 +13,8 @@ export type InvoiceState = (typeof INVOICE_STATES)[number]
 
 /**
  * The transitions (state_event = the next state's name). `closed` is offered only when nothing
- * is outstanding and the invoice has a live item; `on_hold` only to staff.
+ * is outstanding and the invoice has a live item. Both modes may put an open invoice on hold
+ * (spec: the client-mode PUT lists `on_hold` among its state events).
  */
 export const TRANSITIONS: Record<InvoiceState, ReadonlyArray<InvoiceState>> = {
   cart: ["open", "cart_hidden", "canceled", "closed"],
@@ -124,8 +125,17 @@ export const InvoiceItemWire = Schema.Struct({
     id: Schema.Int,
     type: Schema.String,
     start_date: Schema.optional(Schema.NullOr(Schema.String)),
+    count_description: Schema.optional(Schema.String).annotate({ description: "The visits the plan gives, localized (plan items)" }),
+    extended_description: Schema.optional(Schema.Array(Schema.String)).annotate({
+      description: "The plan's terms line by line, localized: visits, validity, billing (plan items)"
+    }),
+    initial_punchcard_count_description: Schema.optional(Schema.String).annotate({
+      description: "The visits of the first period when a prorate sets them, localized"
+    }),
     has_terms: Schema.optional(Schema.Boolean),
-    plan_product_id: Schema.optional(Schema.Int)
+    plan_product_id: Schema.optional(Schema.Int),
+    product_id: Schema.optional(Schema.Int).annotate({ description: "The product sold (a plan product's id); retail_product_id: no retail products are sold" }),
+    retail_product_id: Schema.optional(Schema.Int)
   }),
   service: Schema.optional(Schema.NullOr(Schema.Struct({ id: Schema.Int }))),
   price_cents: Cents,
@@ -243,7 +253,14 @@ export const ItemRow = Schema.Struct({
   commissionable: Schema.Boolean,
   compable: Schema.Boolean,
   price_cents: Schema.Number,
-  total_cents: Schema.Number
+  total_cents: Schema.Number,
+  // The product's terms, for the detail's descriptions.
+  product_count: Schema.NullOr(Schema.Number),
+  limit_period: Schema.NullOr(Schema.Literals(["week", "month", "year"])),
+  commitment_length: Schema.NullOr(Schema.Number),
+  commitment_unit: Schema.NullOr(Schema.Literals(["day", "week", "month", "year"])),
+  invoice_interval_count: Schema.NullOr(Schema.Number),
+  invoice_interval_unit: Schema.NullOr(Schema.Literals(["weekly", "monthly", "yearly"]))
 })
 export type ItemRow = typeof ItemRow.Type
 

@@ -192,8 +192,33 @@ const make = Effect.gen(function* () {
             order by updated_at limit ${limit} for update skip locked)
           returning business_id, id`
   })
+  // The invoices tied to a booking, locked (payments lock the invoice row first), whether a
+  // record of money or pay refers to them, and the plans their items sold.
+  const ofBooking = SqlSchema.findAll({
+    Request: ById,
+    Result: Schema.Struct({ id: Schema.Number, kept: Schema.Boolean, plan_ids: Schema.Array(Schema.Number) }),
+    execute: ({ businessId, id }) =>
+      sql`select i.id,
+                 exists (select 1 from payments p where p.business_id = i.business_id and p.invoice_id = i.id)
+                   or exists (select 1 from pays y where y.business_id = i.business_id and y.invoice_id = i.id)
+                   or exists (select 1 from membership_billing_periods m where m.business_id = i.business_id and m.invoice_id = i.id) as kept,
+                 array(select distinct r.plan_id::int from invoice_items it
+                       join invoice_item_recipients r on r.business_id = it.business_id and r.invoice_item_id = it.id
+                       where it.business_id = i.business_id and it.invoice_id = i.id and r.plan_id is not null) as plan_ids
+          from invoices i where i.business_id = ${businessId} and i.booking_id = ${id}
+          order by i.id for update of i`
+  })
 
   return {
+    /** The invoices tied to a booking (locked), each with `kept` (money or pay refers to it) and the plans it sold. */
+    ofBooking: (businessId: number, bookingId: number) => ofBooking({ businessId, id: bookingId }).pipe(Effect.orDie),
+
+    /** Deletes invoices with their items, adjustments and recipients (cascade). */
+    deleteMany: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0
+        ? Effect.void
+        : sql`delete from invoices where business_id = ${businessId} and id = any(${ids})`.pipe(Effect.asVoid, Effect.orDie),
+
     /** The business's next invoice number: 1, 2, 3... (the counter row is locked until commit). */
     nextNumber: (businessId: number) => nextNumber({ businessId }).pipe(Effect.map((row) => String(row.n)), Effect.orDie),
 

@@ -87,7 +87,7 @@ export const updateInvoice = Effect.fn("Invoices.update")(function* (caller: Cal
         const current = (yield* repo.find(business.id, id))!
         const live = (yield* (yield* InvoiceItemsRepo).items(business.id, [id])).length
         const outstanding = (yield* (yield* InvoicePayments).ofInvoices(business.id, [current], String)).get(id)!.outstanding
-        if (!stateEvents(current, live, modeOf(caller), outstanding).includes(next)) {
+        if (!stateEvents(current, live, outstanding).includes(next)) {
           return yield* fail(Unprocessable, { key: "invoice_state_event_invalid", params: { field: "state_event", state: current.state, event: next } })
         }
         if (next === "closed") yield* closeInvoice(current, caller)

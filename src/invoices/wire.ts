@@ -1,5 +1,7 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../auth/tenant.ts"
+import { t } from "../shared/i18n.ts"
+import type { Locale } from "../shared/locale.ts"
 import { formatMoney } from "../shared/money.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
@@ -15,13 +17,12 @@ import { InvoicesRepo } from "./repo.ts"
 export type Mode = "client" | "staff"
 
 /**
- * The next states this caller may ask for (TRANSITIONS; closing needs a live item and nothing
+ * The next states, the same in both modes (TRANSITIONS; closing needs a live item and nothing
  * outstanding: asked of payments through the InvoicePayments port, src/invoices/payments.ts).
  */
-export const stateEvents = (row: InvoiceRow, liveItems: number, mode: Mode, outstanding: number): ReadonlyArray<string> =>
+export const stateEvents = (row: InvoiceRow, liveItems: number, outstanding: number): ReadonlyArray<string> =>
   TRANSITIONS[row.state].filter((next) => {
     if (next === "closed") return liveItems > 0 && outstanding === 0
-    if (next === "on_hold") return mode === "staff"
     return true
   })
 
@@ -52,12 +53,49 @@ const DETAIL_TYPES: Record<ItemRow["product_kind"], string> = {
   single_visit_pass: "Pack"
 }
 
+const UNIT_KEYS = { day: "invoice_detail_unit_day", week: "invoice_detail_unit_week", month: "invoice_detail_unit_month", year: "invoice_detail_unit_year" } as const
+const INTERVAL_UNITS = { weekly: "week", monthly: "month", yearly: "year" } as const
+const PER_KEYS = { week: "invoice_detail_visits_per_week", month: "invoice_detail_visits_per_month", year: "invoice_detail_visits_per_year" } as const
+
+/**
+ * The plan item's descriptions (spec, invoice item detail: count_description,
+ * extended_description, initial_punchcard_count_description), from its product's terms, in
+ * the request's language: the visits, then how long it lasts (packs, prepaids) or its billing
+ * and commitment (memberships). A signup fee has none.
+ */
+export const itemDescriptions = (item: ItemRow, initialCount: number | null, locale: Locale) => {
+  if (item.kind !== "plan") return {}
+  const unit = (u: keyof typeof UNIT_KEYS) => t(locale, UNIT_KEYS[u])
+  const count = item.product_count === null
+    ? t(locale, "invoice_detail_visits_unlimited")
+    : item.limit_period === null
+    ? t(locale, "invoice_detail_visits", { count: item.product_count })
+    : t(locale, PER_KEYS[item.limit_period], { count: item.product_count })
+  const lines = [count]
+  if (item.product_kind === "membership") {
+    if (item.invoice_interval_unit !== null) {
+      lines.push(t(locale, "invoice_detail_billed", { unit: unit(INTERVAL_UNITS[item.invoice_interval_unit]), count: item.invoice_interval_count ?? 1 }))
+    }
+    if (item.commitment_length !== null && item.commitment_unit !== null) {
+      lines.push(t(locale, "invoice_detail_commitment", { unit: unit(item.commitment_unit), count: item.commitment_length }))
+    }
+  } else if (item.commitment_length !== null && item.commitment_unit !== null) {
+    lines.push(t(locale, "invoice_detail_valid", { unit: unit(item.commitment_unit), count: item.commitment_length }))
+  }
+  return {
+    count_description: count,
+    extended_description: lines,
+    ...(initialCount === null ? {} : { initial_punchcard_count_description: t(locale, "invoice_detail_first_period", { count: initialCount }) })
+  }
+}
+
 /** Answers `{invoices: [...]}` for the given rows in the caller's mode. */
 export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: ReadonlyArray<InvoiceRow>, mode: Mode | "staff_list") {
   const business = yield* CurrentBusiness
   const repo = yield* InvoicesRepo
   const itemsRepo = yield* InvoiceItemsRepo
   const price = yield* money
+  const { locale } = yield* RequestContext
   const items = yield* itemsRepo.items(business.id, rows.map((row) => row.id))
   const liveCount = (id: number) => items.filter((item) => item.invoice_id === id).length
   const paid = yield* (yield* InvoicePayments).ofInvoices(business.id, rows, price)
@@ -66,7 +104,7 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
       id: row.id,
       total_cents: row.total_cents,
       total: price(row.total_cents),
-      state_events: stateEvents(row, liveCount(row.id), "staff", paid.get(row.id)!.outstanding),
+      state_events: stateEvents(row, liveCount(row.id), paid.get(row.id)!.outstanding),
       send_receipt: row.send_receipt,
       receipt_email: row.receipt_email,
       currency: row.currency,
@@ -99,8 +137,16 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
         id: item.id,
         type: item.kind === "signup_fee" ? "SignupFee" : DETAIL_TYPES[item.product_kind],
         start_date: item.start_date,
+        ...itemDescriptions(
+          item,
+          adjustments.find((a) => a.invoice_item_id === item.id && a.type === "ProrateAdjustment" && a.initial_punchcard_count !== null)
+            ?.initial_punchcard_count ?? null,
+          locale
+        ),
         has_terms: item.kind === "plan" && item.has_terms,
-        plan_product_id: item.plan_product_id
+        plan_product_id: item.plan_product_id,
+        // The plan product is the product sold; there are no retail products, so no retail_product_id.
+        product_id: item.plan_product_id
       },
       service: null,
       price_cents: item.price_cents,
@@ -120,7 +166,7 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
       outstanding_amount: price(outstanding),
       currency: row.currency,
       state: row.state,
-      state_events: stateEvents(row, own.length, mode, outstanding),
+      state_events: stateEvents(row, own.length, outstanding),
       invoice_items: own.map(itemWire),
       payments: paid.get(row.id)!.payments,
       person: personRef(row.person_id) ?? { id: row.person_id, name: "", email: null },
@@ -162,8 +208,10 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
       receipt_email: row.receipt_email,
       has_tip: false,
       has_commission_pay: row.commission_recipient_id !== null,
-      can_adjust_tip: false,
-      is_voidable: false,
+      // The tip recipient is a setting: it changes while the invoice is editable.
+      can_adjust_tip: isEditable(row),
+      // A settled payment without a settled refund can be voided (POST /payments/:id/voids).
+      is_voidable: paid.get(row.id)!.payments.some((p) => p.state === "settled" && !p.refunds.some((r) => r.state === "settled")),
       location,
       created_by: staffRef(row.created_by_staff_member_id) ?? personRef(row.created_by_person_id),
       commission_recipient: staffRef(row.commission_recipient_id),

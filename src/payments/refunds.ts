@@ -116,7 +116,7 @@ const refundAnswer = Effect.fn("Payments.refundAnswer")(function* (refundId: num
   return { refunds: all.filter((r) => r.id === refundId) }
 })
 
-/** Voids a cash or account-credit refund (a card refund has gone back to the card: not voidable). */
+/** Voids a settled refund: a card refund through the gateway's void, account credit taken back from the ledger. */
 export const voidRefund = Effect.fn("Payments.voidRefund")(function* (caller: Caller, refundId: number, idempotencyKey: string | undefined) {
   const business = yield* CurrentBusiness
   const repo = yield* PaymentsRepo
@@ -128,10 +128,14 @@ export const voidRefund = Effect.fn("Payments.voidRefund")(function* (caller: Ca
         // The payment first, then the refund: the order every refund writer locks in.
         const payment = (yield* repo.payment(business.id, found.payment_id, true))!
         const refund = (yield* repo.refund(business.id, refundId, true))!
-        if (refund.state !== "settled" || refund.gateway_transaction_id !== null) {
-          return yield* fail(Unprocessable, { key: "refund_not_voidable", params: { id: refund.id, state: refund.state } })
+        if (refund.state !== "settled") {
+          return yield* fail(Unprocessable, { key: "refund_not_settled", params: { id: refund.id, state: refund.state } })
         }
         const at = yield* now
+        if (refund.gateway_transaction_id !== null) {
+          const result = yield* (yield* PaymentGateway).void({ businessId: business.id, transactionId: refund.gateway_transaction_id })
+          if (result._tag === "Declined") return yield* fail(Unprocessable, { key: "payment_declined", params: { reason: result.reason } })
+        }
         if (refund.payment_type_id === PAYMENT_TYPE_IDS.credit) {
           yield* repo.lockPerson(business.id, payment.person_id)
           const balance = yield* balanceOf(payment.person_id)
@@ -153,5 +157,5 @@ export const voidRefund = Effect.fn("Payments.voidRefund")(function* (caller: Ca
       status: 201
     },
     write
-  )
+  ).pipe(Effect.catchTag("GatewayUnavailable", gatewayUnavailable))
 })

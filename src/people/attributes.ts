@@ -45,6 +45,8 @@ export interface PreparedPerson {
   readonly sendInvite: boolean
   /** The e-mail address the person has after the write (for the account link and invitation). */
   readonly email: string | null
+  /** The barcode set to write (trimmed, without duplicates); undefined leaves it unchanged. */
+  readonly barcodes?: ReadonlyArray<string>
 }
 
 export interface PrepareOptions {
@@ -121,8 +123,13 @@ export const prepareAttributes = Effect.fn("People.prepareAttributes")(function*
   if (sendInvite && finalEmail === null) messages.push({ key: "invite_needs_email", params: { field: field("send_invite") } })
 
   const customFields = yield* prepareCustomFields(businessId, input.custom_fields ?? [], messages)
-  return { write, customFields, sendInvite, email: finalEmail } satisfies PreparedPerson
+  const barcodes = input.barcodes === undefined ? undefined : [...new Set((input.barcodes ?? []).map((code) => code.trim()).filter((code) => code !== ""))]
+  if (barcodes?.some((code) => code.length > BARCODE_MAX)) messages.push({ key: "field_too_long", params: { field: field("barcodes"), max: BARCODE_MAX } })
+  return { write, customFields, sendInvite, email: finalEmail, ...(barcodes === undefined ? {} : { barcodes }) } satisfies PreparedPerson
 })
+
+/** A barcode's longest length (a database check too). */
+const BARCODE_MAX = 100
 
 /** Custom field values checked against each field's type and options. A field given twice: the last value wins. */
 const prepareCustomFields = Effect.fn("People.prepareCustomFields")(function* (

@@ -12,6 +12,7 @@ import { emitWebhookEvent } from "../webhooks/emit.ts"
 import { type PreparedPerson, prepareAttributes } from "./attributes.ts"
 import { FutureVisits } from "./future-visits.ts"
 import type { PersonCreateInput, PersonUpdateInput } from "./model.ts"
+import { NewClientPasses } from "./new-client-passes.ts"
 import { PeopleRepo } from "./repo.ts"
 import { deskPeople } from "./service.ts"
 
@@ -64,6 +65,7 @@ export const insertPerson = Effect.fn("People.insertPerson")(function* (business
   // Another request took the address since it was checked.
   if (Option.isNone(id)) return yield* fail(Unprocessable, { key: "field_taken", params: { field: `${messagePrefix}email` } })
   yield* repo.writeCustomFieldValues(businessId, id.value, prepared.customFields)
+  if (prepared.barcodes !== undefined) yield* repo.replaceBarcodes(businessId, id.value, prepared.barcodes)
   if (prepared.sendInvite && prepared.email !== null && accountId !== null) yield* invite(accountId, prepared.email, names.first_name)
   return id.value
 })
@@ -107,6 +109,8 @@ export const createPerson = Effect.fn("People.create")(function* (input: PersonC
         yield* repo.setProvider(business.id, dependentId, id)
         dependentIds.push(dependentId)
       }
+      // The business's new-client passes, unless the request skips them (skip_complimentary_passes).
+      if (input.skip_complimentary_passes !== true) yield* (yield* NewClientPasses).give(business, [id, ...dependentIds])
       yield* emitPersonEvents("person.created", [id, ...dependentIds])
       return id
     })
@@ -120,7 +124,7 @@ export const createPerson = Effect.fn("People.create")(function* (input: PersonC
  * desk `GET /people/:id` shows them (`{"people": [person]}`, deleted ones with `deleted_at`).
  */
 export const emitPersonEvents = Effect.fn("People.emitWebhooks")(function* (
-  topic: "person.created" | "person.updated" | "person.deleted",
+  topic: "person.created" | "person.updated" | "person.deleted" | "person.undeleted",
   ids: ReadonlyArray<number>
 ) {
   const business = yield* CurrentBusiness
@@ -184,6 +188,7 @@ export const updatePerson = Effect.fn("People.update")(function* (id: number, in
           : existing.account_id
       yield* repo.update(business.id, id, { ...prepared.write, ...(accountId !== existing.account_id ? { account_id: accountId } : {}) })
       yield* repo.writeCustomFieldValues(business.id, id, prepared.customFields)
+      if (prepared.barcodes !== undefined) yield* repo.replaceBarcodes(business.id, id, prepared.barcodes)
       const changed = [
         ...(dependentIds === undefined ? [] : yield* repo.replaceDependents(business.id, id, dependentIds)),
         ...(providerIds === undefined ? [] : yield* repo.setProvider(business.id, id, providerIds[0] ?? null))
@@ -208,8 +213,8 @@ export const updatePerson = Effect.fn("People.update")(function* (id: number, in
 
 /**
  * Soft delete (spec: 422 with one message per failed condition). The conditions that can be
- * checked so far: not yourself, not a staff member, no dependents, no future visits, no active
- * plan (current with visits left). Open invoices join this list when those records exist.
+ * checked: not yourself, not a staff member, no dependents, no future visits, no active plan
+ * (current with visits left), no open invoice (open or on hold).
  */
 export const deletePerson = Effect.fn("People.delete")(function* (id: number) {
   const staff = yield* requireManagerOrHigher
@@ -233,9 +238,42 @@ export const deletePerson = Effect.fn("People.delete")(function* (id: number) {
       if (blockers.active_plans.length > 0) {
         messages.push({ key: "person_delete_active_plans", params: { names: blockers.active_plans.join(", ") } })
       }
+      // Open invoices (spec): issued and not settled, open or on hold, the person paying.
+      if (blockers.open_invoices.length > 0) {
+        messages.push({ key: "person_delete_open_invoices", params: { numbers: blockers.open_invoices.join(", ") } })
+      }
       if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
       yield* repo.softDelete(business.id, id)
       yield* emitPersonEvents("person.deleted", [id])
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die))
+})
+
+/**
+ * Restores a deleted person (PUT /desk/people/:id/undelete; the spec names the person.undeleted
+ * topic but no operation): managers and owners, as delete. 404 for an unknown person, 422 for
+ * a live one or when their e-mail address now belongs to another live person; person.undeleted
+ * goes out in the same transaction.
+ */
+export const undeletePerson = Effect.fn("People.undelete")(function* (id: number) {
+  yield* requireManagerOrHigher
+  const business = yield* CurrentBusiness
+  const repo = yield* PeopleRepo
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.withTransaction(
+    Effect.gen(function* () {
+      const existing = (yield* repo.find(business.id, [id], { includeDeleted: true }))[0]
+      if (!existing) return yield* fail(NotFound, { key: "person_not_found", params: { id } })
+      if (existing.deleted_at === null) return yield* fail(Unprocessable, { key: "person_not_deleted", params: { id } })
+      yield* repo.restore(business.id, id)
+      yield* emitPersonEvents("person.undeleted", [id])
+    })
+  ).pipe(
+    Effect.catchTag("SqlError", (error) =>
+      error.reason._tag === "UniqueViolation" && error.reason.constraint === "people_business_email_idx"
+        ? fail(Unprocessable, { key: "field_taken", params: { field: "email" } })
+        : Effect.die(error))
+  )
+  const rows = yield* repo.find(business.id, [id], { includeDeleted: false })
+  return { people: yield* deskPeople(rows, { relationships: true, balances: false }) }
 })

@@ -76,5 +76,18 @@ export const PeopleDeskApi = HttpApiGroup.make("peopleDesk")
       )
     )
   )
+  .add(
+    HttpApiEndpoint.put("undelete", "/api/v2/desk/people/:id/undelete", {
+      params: { id: IdFromString },
+      success: people,
+      error: [NotFound, Forbidden, Unprocessable]
+    }).annotateMerge(
+      docs(
+        "Restore a deleted person",
+        "Undoes a delete (200 with the person) and sends person.undeleted. Managers and owners only. 422 when the person is not deleted " +
+          "or their e-mail address now belongs to another person."
+      )
+    )
+  )
   .middleware(DeskAccess)
   .annotateMerge(docs("People (staff mode)"))

@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { apiOf } from "../shared/http-api.ts"
 import { PeopleFrontApi } from "./front.api.ts"
 import { PeopleDeskApi } from "./desk.api.ts"
-import { createPerson, deletePerson, updatePerson } from "./commands.ts"
+import { createPerson, deletePerson, undeletePerson, updatePerson } from "./commands.ts"
 import { getDeskPerson, getFrontPeople, listDeskPeople, searchDeskPeople } from "./service.ts"
 
 export const PeopleFrontLive = HttpApiBuilder.group(apiOf(PeopleFrontApi), "peopleFront", (handlers) =>
@@ -18,4 +18,5 @@ export const PeopleDeskLive = HttpApiBuilder.group(apiOf(PeopleDeskApi), "people
     .handle("get", ({ params }) => getDeskPerson(params.id))
     .handle("create", ({ payload }) => createPerson(payload.person))
     .handle("update", ({ params, payload }) => updatePerson(params.id, payload.person))
-    .handle("delete", ({ params }) => deletePerson(params.id)))
+    .handle("delete", ({ params }) => deletePerson(params.id))
+    .handle("undelete", ({ params }) => undeletePerson(params.id)))

@@ -78,8 +78,15 @@ const personFields = {
   location_id: OptionalIdInput.annotate({ description: "Home location" }),
   joined_at: Schema.optional(TimestampInput.annotate({ description: "Defaults to now" })),
   send_invite: Schema.optional(BooleanInput.annotate({ description: "Mail an invitation to choose a password (needs an e-mail address)" })),
-  skip_complimentary_passes: Schema.optional(BooleanInput.annotate({ description: "Accepted; complimentary passes do not exist yet" })),
-  custom_fields: Schema.optionalKey(Schema.Array(CustomFieldValueInput))
+  skip_complimentary_passes: Schema.optional(
+    BooleanInput.annotate({ description: "Create only: true skips the complimentary passes the business gives new clients (default false)" })
+  ),
+  custom_fields: Schema.optionalKey(Schema.Array(CustomFieldValueInput)),
+  barcodes: Schema.optionalKey(
+    Schema.NullOr(Schema.Array(Schema.String)).annotate({
+      description: "The person's barcodes (card or key tag codes, at most 100 characters each), found by search; replaces the set ([] or null clears it); absent leaves it unchanged"
+    })
+  )
 }
 
 export const DependentInput = Schema.Struct(personFields).annotate({ identifier: "PersonDependentInput" })

@@ -145,6 +145,16 @@ export const relationsQueries = (sql: SqlClient.SqlClient) => {
         return [...new Set([...removed.map((r) => r.id), ...added.map((r) => r.id)])]
       }).pipe(Effect.orDie),
 
+    /** Replaces a person's barcodes. */
+    replaceBarcodes: (businessId: number, personId: number, barcodes: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        yield* sql`delete from person_barcodes where business_id = ${businessId} and person_id = ${personId}`
+        if (barcodes.length > 0) {
+          yield* sql`insert into person_barcodes (business_id, person_id, barcode)
+                     select ${businessId}, ${personId}, b from unnest(${barcodes}::text[]) as b`
+        }
+      }).pipe(Effect.orDie),
+
     /**
      * Writes (or clears) custom field values of one person; select fields replace their
      * selections. Nothing is decoded: only how many selections changed counts.

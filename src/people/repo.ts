@@ -34,7 +34,8 @@ const SearchRequest = Schema.Struct({
   businessId: Schema.Number,
   name: Schema.NullOr(Schema.String),
   email: Schema.NullOr(Schema.String),
-  phoneDigits: Schema.NullOr(Schema.String)
+  phoneDigits: Schema.NullOr(Schema.String),
+  barcode: Schema.NullOr(Schema.String)
 })
 const Paged = { limit: Schema.Number, offset: Schema.Number }
 
@@ -58,6 +59,8 @@ export interface SearchTerms {
   readonly email: Option.Option<string>
   /** Digits matched against complete phone numbers. */
   readonly phoneDigits: Option.Option<string>
+  /** Lowercased text matched against whole barcodes. */
+  readonly barcode: Option.Option<string>
 }
 
 const make = Effect.gen(function* () {
@@ -84,7 +87,7 @@ const make = Effect.gen(function* () {
   }
 
   /** The search's match and score for each field searched; none: nothing to search. */
-  const searchTerms = ({ name, email, phoneDigits }: typeof SearchRequest.Encoded) => {
+  const searchTerms = ({ name, email, phoneDigits, barcode }: typeof SearchRequest.Encoded) => {
     const fullName = sql.literal(FULL_NAME)
     const matches: Array<Statement.Fragment> = []
     const scores: Array<Statement.Fragment> = []
@@ -106,6 +109,12 @@ const make = Effect.gen(function* () {
     if (phoneDigits !== null) {
       matches.push(sql`p.phone_digits = ${phoneDigits}`)
       scores.push(sql`case when p.phone_digits = ${phoneDigits} then 2 else 0 end`)
+    }
+    if (barcode !== null) {
+      const scanned = sql`exists (select 1 from person_barcodes b
+                                  where b.business_id = p.business_id and b.person_id = p.id and lower(b.barcode) = ${barcode})`
+      matches.push(scanned)
+      scores.push(sql`case when ${scanned} then 2 else 0 end`)
     }
     return { matches, scores }
   }
@@ -222,7 +231,12 @@ const make = Effect.gen(function* () {
   })
   const deleteBlockers = SqlSchema.findOne({
     Request: Schema.Struct({ ...ById.fields, today: Schema.String }),
-    Result: Schema.Struct({ is_staff: Schema.Boolean, dependents: Schema.Number, active_plans: Schema.Array(Schema.String) }),
+    Result: Schema.Struct({
+      is_staff: Schema.Boolean,
+      dependents: Schema.Number,
+      active_plans: Schema.Array(Schema.String),
+      open_invoices: Schema.Array(Schema.String)
+    }),
     execute: ({ businessId, id, today }) =>
       sql`select exists (select 1 from staff_members s where s.business_id = ${businessId} and s.person_id = ${id}) as is_staff,
                  (select count(*) from person_relationships r
@@ -231,7 +245,10 @@ const make = Effect.gen(function* () {
                  (select coalesce(json_agg(ap.name order by ap.id), '[]'::json) from plan_people app
                   join plans ap on ap.business_id = app.business_id and ap.id = app.plan_id
                   where app.business_id = ${businessId} and app.person_id = ${id} and ${currentOn(sql, "ap", today)}
-                    and (ap.count is null or ${visitsLeft(sql, "ap", id, today)} > 0)) as active_plans`
+                    and (ap.count is null or ${visitsLeft(sql, "ap", id, today)} > 0)) as active_plans,
+                 -- Open invoices: issued and not settled (open or on hold), where the person is the payer.
+                 (select coalesce(json_agg(oi.invoice_number order by oi.id), '[]'::json) from invoices oi
+                  where oi.business_id = ${businessId} and oi.person_id = ${id} and oi.state in ('open', 'on_hold')) as open_invoices`
   })
   // The membership of each person today (business-local at `now`): the newest current
   // consider_member plan not on hold.
@@ -246,6 +263,12 @@ const make = Effect.gen(function* () {
             and ${currentOn(sql, "m", today)} and not ${onHoldOn(sql, "m", today)}
           order by mp.person_id, m.start_date desc, m.id desc`
     }
+  })
+  const restore = SqlSchema.void({
+    Request: ById,
+    execute: ({ businessId, id }) =>
+      sql`update people set deleted_at = null, updated_at = now()
+          where business_id = ${businessId} and id = ${id} and deleted_at is not null`
   })
   const softDelete = SqlSchema.void({
     Request: ById,
@@ -280,7 +303,7 @@ const make = Effect.gen(function* () {
 
     /**
      * Search by name (trigram similarity, or every word contained), e-mail (contained) and
-     * complete phone number (its digits). The score is the best of the fields searched:
+     * complete phone number (its digits) and whole barcode. The score is the best of the fields searched:
      * up to 2 for each (2 = exact).
      */
     search: (businessId: number, terms: SearchTerms, page: Page) =>
@@ -289,7 +312,8 @@ const make = Effect.gen(function* () {
           businessId,
           name: Option.getOrNull(terms.name),
           email: Option.getOrNull(terms.email),
-          phoneDigits: Option.getOrNull(terms.phoneDigits)
+          phoneDigits: Option.getOrNull(terms.phoneDigits),
+          barcode: Option.getOrNull(terms.barcode)
         }
         if (searchTerms(request).matches.length === 0) return { rows: [], total: 0 }
         const rows = yield* searched({ ...request, limit: page.limit, offset: page.offset })
@@ -340,6 +364,9 @@ const make = Effect.gen(function* () {
           Effect.map((rows) => new Map(rows.map((row) => [row.person_id, row.membership]))),
           Effect.orDie
         ),
+
+    /** Undoes a soft delete (the unique e-mail index decides whether the address is still free). */
+    restore: (businessId: number, personId: number) => restore({ businessId, id: personId }).pipe(Effect.catchTag("SchemaError", Effect.die)),
 
     /** Soft delete: the record stays (reports, history), its e-mail address is free again. */
     softDelete: (businessId: number, personId: number) => softDelete({ businessId, id: personId }).pipe(Effect.orDie)

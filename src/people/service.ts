@@ -268,8 +268,7 @@ export const listDeskPeople = Effect.fn("People.deskList")(function* (query: Per
 /**
  * Search (spec, GET /desk/people/search): `fields` limits the fields searched (default all);
  * without it, an e-mail address also searches names by the part before the at sign. Phone
- * numbers match complete numbers by their digits. Barcodes are accepted and match nothing:
- * the service has no barcodes yet.
+ * numbers match complete numbers by their digits. Barcodes match a whole code, case-insensitively.
  */
 export const searchDeskPeople = Effect.fn("People.search")(function* (query: PersonSearchQuery) {
   const business = yield* CurrentBusiness
@@ -286,7 +285,8 @@ export const searchDeskPeople = Effect.fn("People.search")(function* (query: Per
   const terms = {
     name: fields.includes("name") && nameText.trim() !== "" ? Option.some(nameText.trim()) : Option.none(),
     email: fields.includes("email") ? Option.some(q) : Option.none(),
-    phoneDigits: fields.includes("phone") && digits.length > 0 ? Option.some(digits) : Option.none()
+    phoneDigits: fields.includes("phone") && digits.length > 0 ? Option.some(digits) : Option.none(),
+    barcode: fields.includes("barcodes") ? Option.some(q) : Option.none()
   }
   const page = pageOf(query, SEARCH_PER_PAGE)
   const { rows, total } = yield* (yield* PeopleRepo).search(business.id, terms, page)

@@ -189,6 +189,19 @@ const pad = (n: number) => String(n).padStart(2, "0")
  * date `length` units later (a month from Jan 31 is the last day of February, as PostgreSQL and
  * Rails count). A length of 0 or none: no end.
  */
+/**
+ * A pack's default end (spec, Pack: "default start plus the pack product expiration"): the start
+ * date moved by the expiration, so a 30-day pack started 2026-11-27 ends 2026-12-27 and a month
+ * from Jan 31 ends Feb 28 (the month's last day when the date does not exist).
+ */
+export const expirationEnd = (start: string, length: number | null, unit: PackProductRow["commitment_unit"]): string | null => {
+  const last = commitmentEnd(start, length, unit)
+  if (last === null) return null
+  const [y, m, d] = last.split("-").map(Number) as [number, number, number]
+  const end = new Date(Date.UTC(y, m - 1, d + 1))
+  return `${end.getUTCFullYear()}-${pad(end.getUTCMonth() + 1)}-${pad(end.getUTCDate())}`
+}
+
 export const commitmentEnd = (start: string, length: number | null, unit: PackProductRow["commitment_unit"]): string | null => {
   if (length === null || unit === null || length <= 0) return null
   const [y, m, d] = start.split("-").map(Number) as [number, number, number]

@@ -7,7 +7,7 @@ import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts
 import { idempotent } from "../shared/idempotency.ts"
 import { isCalendarDate } from "../shared/zoned-time.ts"
 import { emitWebhookEvent } from "../webhooks/emit.ts"
-import { commitmentEnd, type PackCreateInput, Packs } from "./model.ts"
+import { expirationEnd, type PackCreateInput, Packs } from "./model.ts"
 import { type PlanInsert, PlansRepo } from "./repo.ts"
 import { businessToday, findPlan, money, now, packWire, planPayload } from "./service.ts"
 
@@ -39,7 +39,7 @@ const packFields = Effect.fn("Packs.fields")(function* (productId: number, input
 
   const startDate = input.start_date ?? (yield* businessToday)
   if (!isCalendarDate(startDate)) problems.push({ key: "field_must_be_date", params: { field: "start_date" } })
-  const endDate = input.end_date === undefined ? commitmentEnd(startDate, product.commitment_length, product.commitment_unit) : input.end_date
+  const endDate = input.end_date === undefined ? expirationEnd(startDate, product.commitment_length, product.commitment_unit) : input.end_date
   if (endDate !== null && !isCalendarDate(endDate)) problems.push({ key: "field_must_be_date", params: { field: "end_date" } })
   else if (endDate !== null && endDate < startDate) {
     problems.push({ key: "plan_end_before_start", params: { field: "end_date", date: startDate } })

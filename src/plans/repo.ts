@@ -42,6 +42,8 @@ export interface PlanInsert {
   readonly createdByStaffMemberId: number | null
   /** Memberships and prepaids with a per-period count; absent: none. */
   readonly limitPeriod?: "week" | "month" | "year" | null
+  /** A complimentary pass (a new client's); absent: false. */
+  readonly isComplimentary?: boolean
 }
 
 const make = Effect.gen(function* () {
@@ -117,6 +119,17 @@ const make = Effect.gen(function* () {
           from plan_products
           where business_id = ${businessId} and id = ${id} and kind in ('pack', 'single_visit_pass') and deleted_at is null`
   })
+  const newClientPasses = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number }),
+    Result: PackProductRow,
+    execute: ({ businessId }) =>
+      sql`select id, name, description, price_cents, count, commitment_length, commitment_unit, consider_member, suspended,
+                 terms, terms_acceptance_required, terms_acceptance_type
+          from plan_products
+          where business_id = ${businessId} and new_client_pass and kind in ('pack', 'single_visit_pass')
+            and deleted_at is null and not suspended
+          order by id`
+  })
   const exists = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, table: Schema.Literals(["staff_members", "locations"]), id: Schema.Number }),
     Result: Id,
@@ -139,15 +152,16 @@ const make = Effect.gen(function* () {
       locationId: Schema.NullOr(Schema.Number),
       createdByStaffMemberId: Schema.NullOr(Schema.Number),
       limitPeriod: Schema.NullOr(Schema.String),
+      isComplimentary: Schema.Boolean,
       now: Schema.Date
     }),
     Result: Id,
     execute: (r) =>
       sql`insert into plans (business_id, plan_product_id, type, name, description, price_cents, count, consider_member, visits_shared,
-            start_date, end_date, staff_member_id, location_id, created_by_staff_member_id, limit_period, created_at, updated_at)
+            start_date, end_date, staff_member_id, location_id, created_by_staff_member_id, limit_period, is_complimentary, created_at, updated_at)
           values (${r.businessId}, ${r.planProductId}, ${r.type}, ${r.name}, ${r.description}, ${r.priceCents}, ${r.count},
             ${r.considerMember}, ${r.visitsShared}, ${r.startDate}::date, ${r.endDate}::date, ${r.staffMemberId}, ${r.locationId},
-            ${r.createdByStaffMemberId}, ${r.limitPeriod}, ${r.now}, ${r.now})
+            ${r.createdByStaffMemberId}, ${r.limitPeriod}, ${r.isComplimentary}, ${r.now}, ${r.now})
           returning id`
   })
   const insertPeople = SqlSchema.void({
@@ -264,6 +278,9 @@ const make = Effect.gen(function* () {
     /** Locks the plan row: holds and state changes of one plan run one at a time. */
     lock: (businessId: number, id: number) => lockPlan({ businessId, id }).pipe(Effect.map(Option.isSome), Effect.orDie),
 
+    /** The live pack and pass products the business gives new clients (new_client_pass). */
+    newClientPasses: (businessId: number) => newClientPasses({ businessId }).pipe(Effect.orDie),
+
     packProduct: (businessId: number, id: number) => packProduct({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
 
     exists: (businessId: number, table: "staff_members" | "locations", id: number) =>
@@ -272,7 +289,7 @@ const make = Effect.gen(function* () {
     /** A plan and its people (the first is the primary participant), in the caller's transaction. */
     insert: (businessId: number, plan: PlanInsert, personIds: ReadonlyArray<number>, now: Date) =>
       Effect.gen(function* () {
-        const { id } = yield* insertPlan({ businessId, ...plan, limitPeriod: plan.limitPeriod ?? null, now })
+        const { id } = yield* insertPlan({ businessId, ...plan, limitPeriod: plan.limitPeriod ?? null, isComplimentary: plan.isComplimentary ?? false, now })
         yield* insertPeople({ businessId, planId: id, personIds })
         return id
       }).pipe(Effect.orDie),

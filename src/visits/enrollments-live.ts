@@ -63,6 +63,20 @@ const make = Effect.gen(function* () {
           order by v.event_occurrence_id, v.created_at, v.id`
   })
 
+  const eventAttendees = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, eventIds: Ids, personIds: Schema.NullOr(Ids) }),
+    Result: Schema.Struct({ event_id: Schema.Number, id: Schema.Number, name: Schema.String, email: Schema.NullOr(Schema.String) }),
+    execute: ({ businessId, eventIds, personIds }) =>
+      sql`select o.event_id, p.id, concat_ws(' ', p.first_name, p.last_name) as name, p.email::text as email
+          from visits v
+          join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+          join people p on p.business_id = v.business_id and p.id = v.person_id and p.deleted_at is null
+          where v.business_id = ${businessId} and o.event_id = any(${eventIds})
+            ${personIds === null ? sql`` : sql`and v.person_id = any(${personIds})`}
+          group by o.event_id, p.id, p.first_name, p.last_name, p.email
+          order by o.event_id, min(v.created_at), p.id`
+  })
+
   const visitsOf = SqlSchema.findAll({
     Request: InOccurrence,
     Result: VisitRow,
@@ -111,6 +125,22 @@ const make = Effect.gen(function* () {
               byOccurrence.set(row.event_occurrence_id, list)
             }
             return byOccurrence as ReadonlyMap<number, ReadonlyArray<PersonRef>>
+          }),
+          Effect.orDie
+        ),
+
+    eventAttendees: (businessId, eventIds, personIds) =>
+      eventIds.length === 0 || (personIds !== null && personIds.length === 0)
+        ? Effect.succeed(new Map())
+        : eventAttendees({ businessId, eventIds, personIds }).pipe(
+          Effect.map((rows) => {
+            const byEvent = new Map<number, Array<PersonRef>>()
+            for (const row of rows) {
+              const list = byEvent.get(row.event_id) ?? []
+              list.push({ id: row.id, name: row.name, email: row.email })
+              byEvent.set(row.event_id, list)
+            }
+            return byEvent as ReadonlyMap<number, ReadonlyArray<PersonRef>>
           }),
           Effect.orDie
         ),

@@ -90,7 +90,7 @@ describe("giving a pack", () => {
       rollover_count: 0,
       pack_product_id: productId,
       start_date: "2026-11-02",
-      end_date: "2027-02-01",
+      end_date: "2027-02-02",
       staff_member_id: null,
       location_id: null,
       visits_shared: true,
@@ -107,6 +107,17 @@ describe("giving a pack", () => {
       [businessId]
     )
     expect(events.rows).toEqual([{ topic: "plan.created", id: pack.id }, { topic: "person_plan.created", id: pack.id }])
+  })
+
+  it("ends a pack at start_date plus the product's expiration by default (issue 30: spec rules)", async () => {
+    const thirtyDays = (await createPlanProduct(server.pool, businessId, { kind: "pack", count: 5, commitment_length: 30, commitment_unit: "day" })).id
+    const response = await request("POST", packsPath(thirtyDays), staffToken, { pack: { person_ids: [alice], start_date: "2026-11-27" } })
+    expect(response.status, response.text).toBe(201)
+    expect(response.json.packs[0]).toMatchObject({ start_date: "2026-11-27", end_date: "2026-12-27" })
+    // A month from Jan 31 ends on the last day of February.
+    const oneMonth = (await createPlanProduct(server.pool, businessId, { kind: "pack", count: 5, commitment_length: 1, commitment_unit: "month" })).id
+    const february = await request("POST", packsPath(oneMonth), staffToken, { pack: { person_ids: [alice], start_date: "2027-01-31" } })
+    expect(february.json.packs[0]).toMatchObject({ start_date: "2027-01-31", end_date: "2027-02-28" })
   })
 
   it("takes the booking integration's form body and every override; several people do not share by default", async () => {

@@ -336,6 +336,47 @@ describe("refunds and voids", () => {
   })
 })
 
+describe("voidable invoices and card refund voids (issue 30: spec rules)", () => {
+  it("is_voidable follows the payments, can_adjust_tip the state; a card refund is voided at the gateway", async () => {
+    const { id } = await newInvoice()
+    const fresh = await invoice(id)
+    expect(fresh).toMatchObject({ state: "cart", is_voidable: false, can_adjust_tip: true })
+    const paid = await desk("POST", `/invoices/${id}/payments`, { payment: { payment_method: "creditcard", amount_cents: 3000, form_of_payment_id: goodCard } })
+    expect(paid.status, paid.text).toBe(201)
+    const paymentId = paid.json.payments[0].id
+    expect(await invoice(id)).toMatchObject({ is_voidable: true, can_adjust_tip: true })
+
+    // A card refund: the payment is no longer voidable while it stands.
+    const refund = await desk("POST", `/invoices/${id}/payments/${paymentId}/refunds`, { refund: { amount_cents: 1200 } })
+    expect(refund.status, refund.text).toBe(201)
+    const refundId = refund.json.refunds[0].id
+    expect((await invoice(id)).is_voidable).toBe(false)
+    const gatewayStatus = async () =>
+      (await s.pool.query(`select t.status from sandbox_gateway_transactions t join refunds r on r.gateway_transaction_id = t.id where r.business_id = $1 and r.id = $2`, [
+        s.business.id,
+        refundId
+      ])).rows[0].status
+    expect(await gatewayStatus()).toBe("succeeded")
+
+    const voided = await desk("POST", `/refunds/${refundId}/voids`)
+    expect(voided.status, voided.text).toBe(201)
+    expect(voided.json.refunds[0]).toMatchObject({ id: refundId, state: "voided" })
+    expect(await gatewayStatus()).toBe("voided")
+    const after = await invoice(id)
+    expect(after.payments.find((p: { id: number }) => p.id === paymentId).maximum_refund_cents).toBe(3000)
+    expect(after.is_voidable).toBe(true)
+    const again = await desk("POST", `/refunds/${refundId}/voids`)
+    expect(again.status).toBe(422)
+    expect(again.json).toEqual({ errors: [`Refund ${refundId} is voided and cannot be voided`] })
+
+    // Voiding the payment leaves nothing voidable; a canceled invoice's tip cannot change.
+    expect((await desk("POST", `/payments/${paymentId}/voids`, { void: {} })).status).toBe(201)
+    expect((await invoice(id)).is_voidable).toBe(false)
+    expect((await desk("PUT", `/invoices/${id}`, { invoice: { state_event: "canceled" } })).status).toBe(200)
+    expect((await invoice(id)).can_adjust_tip).toBe(false)
+  })
+})
+
 describe("account credit under concurrency, replays and wrong states", () => {
   it("10 concurrent credit payments of 30.00 from a 100.00 balance spend at most the balance", async () => {
     const payer = s.otto.personId

@@ -9,6 +9,7 @@ import {
   createToken
 } from "../support/factories.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
+import { startReceiver } from "../webhooks/receiver.ts"
 import { createDependent, optionIds, pendingJobs } from "./fixtures.ts"
 
 let server: TestServer
@@ -491,5 +492,47 @@ describe("DELETE /api/v2/desk/people/:id", () => {
     expect(response.status).toBe(404)
     const { rows } = await server.pool.query(`select deleted_at from people where id = $1`, [foreignId])
     expect(rows[0].deleted_at).toBeNull()
+  })
+})
+
+describe("PUT /api/v2/desk/people/:id/undelete (issue 30: spec rules)", () => {
+  it("restore a deleted person and send person.undeleted; refuse a live one, a taken address, a standard staff member", async () => {
+    await server.pool.query("update businesses set webhooks_enabled = true where id = $1", [business.id])
+    const receiver = await startReceiver()
+    const subscribed = await server.request("POST", "/api/v3/webhooks", {
+      token: ownerToken,
+      headers: { "content-type": "application/vnd.api+json" },
+      body: JSON.stringify({ data: { type: "webhooks", attributes: { target: receiver.url("/undeleted"), topic: "person.undeleted" } } })
+    })
+    expect(subscribed.status, subscribed.text).toBe(201)
+    const created = (await post({ person: { first_name: "Lazarus", last_name: "Back", email: "lazarus@example.test" } })).json.people[0]
+    const undelete = (id: number, token = managerToken) => server.request("PUT", `/api/v2/desk/people/${id}/undelete`, { token })
+
+    const live = await undelete(created.id)
+    expect(live.status).toBe(422)
+    expect(live.json).toEqual({ errors: [`Person ${created.id} is not deleted`] })
+    expect((await server.request("DELETE", `/api/v2/desk/people/${created.id}`, { token: managerToken })).status).toBe(204)
+    expect((await undelete(created.id, standardToken)).status).toBe(403)
+    expect((await undelete(999999)).status).toBe(404)
+    expect((await undelete(foreignId)).status).toBe(404)
+
+    const restored = await undelete(created.id)
+    expect(restored.status, restored.text).toBe(200)
+    expect(restored.json.people[0]).toMatchObject({ id: created.id, email: "lazarus@example.test", deleted_at: null })
+    expect((await get(created.id)).json.people[0].deleted_at).toBeNull()
+    const events = await server.pool.query(
+      "select (payload::jsonb -> 'people' -> 0 ->> 'id')::int as id from webhook_events where business_id = $1 and topic = 'person.undeleted'",
+      [business.id]
+    )
+    expect(events.rows).toEqual([{ id: created.id }])
+
+    // Deleted again, and meanwhile someone else took the address: the restore is refused, nothing changes.
+    expect((await server.request("DELETE", `/api/v2/desk/people/${created.id}`, { token: managerToken })).status).toBe(204)
+    expect((await post({ person: { first_name: "Other", last_name: "Lazarus", email: "lazarus@example.test" } })).status).toBe(201)
+    const taken = await undelete(created.id)
+    expect(taken.status).toBe(422)
+    expect(taken.json.errors[0]).toContain("email")
+    expect((await get(created.id)).json.people[0].deleted_at).not.toBeNull()
+    await receiver.close()
   })
 })

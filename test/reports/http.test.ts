@@ -497,3 +497,43 @@ describe("rate limit and store availability", () => {
     expect((await limited.request("GET", "/api/v2/desk/locations", { token: tokens.owner! })).status).toBe(200)
   })
 })
+
+describe("clients' address and custom fields (issue 30: spec rules)", () => {
+  it("come from the person's stored address and custom field values, after the incremental sync", async () => {
+    // Quotes, a backslash, a tab and line breaks survive the store's JSON.
+    const NOTE = 'Left-handed, "strong" \\ grip\tsee\r\nnext line'
+    const pool = server.pool
+    const notes = await createCustomField(pool, demo.id, { name: "Notes", data_type: "text" })
+    const newsletter = await createCustomField(pool, demo.id, { name: "Newsletter", data_type: "boolean" })
+    const options = (await pool.query("select id, value from custom_field_options where custom_field_id = $1", [shirt.id])).rows
+    const m = Number(options.find((o: { value: string }) => o.value === "M").id)
+    const updated = await server.request("PUT", `/api/v2/desk/people/${kid.personId}`, {
+      token: tokens.owner!,
+      body: {
+        person: {
+          address: "7 Oak Road, Springfield",
+          custom_fields: [{ id: shirt.id, value: m }, { id: notes.id, value: NOTE }, { id: newsletter.id, value: true }]
+        }
+      }
+    })
+    expect(updated.status, updated.text).toBe(200)
+    expect((await syncReports({ databaseUrl: server.databaseUrl, dir: path.join(dataDir, "reports"), mode: "incremental" })).outcome).toBe("incremental")
+
+    const fields = ["address", `custom_field_${shirt.id}`, `custom_field_${notes.id}`, `custom_field_${newsletter.id}`]
+    const [row] = rowsOf(await query({ fields, filter: ["eq", "person_id", kid.personId] }))
+    expect(row).toEqual({
+      address: "7 Oak Road, Springfield",
+      [`custom_field_${shirt.id}`]: "M",
+      [`custom_field_${notes.id}`]: NOTE,
+      [`custom_field_${newsletter.id}`]: "t"
+    })
+    // Filters and sorts read the same values; a person without one reads null.
+    const filtered = rowsOf(await query({ fields: ["person_id"], filter: ["eq", `custom_field_${shirt.id}`, "M"] }))
+    expect(filtered).toEqual([{ person_id: kid.personId }])
+    const [annRow] = rowsOf(await query({ fields: [`custom_field_${newsletter.id}`, "address"], filter: ["eq", "person_id", ann.personId] }))
+    expect(annRow).toEqual({ [`custom_field_${newsletter.id}`]: null, address: null })
+    // The full rebuild (its SQL runs on DuckDB) stores the same values.
+    await syncReports({ databaseUrl: server.databaseUrl, dir: path.join(dataDir, "reports"), mode: "full" })
+    expect(rowsOf(await query({ fields, filter: ["eq", "person_id", kid.personId] }))).toEqual([row])
+  })
+})

@@ -462,4 +462,21 @@ describe("the invoices report", () => {
     const reported = rowsOf(all).map((r) => Number(r.invoice_id))
     expect(totals).toEqual({ group_label: business.id, ...(await coreTotals(reported)) })
   })
+  it("drops an invoice deleted with its uncompleted booking on the next incremental sync (issue 30: spec rules)", async () => {
+    const doomed = await sell(taxedPack)
+    await open(doomed.id)
+    expect((await sync("incremental")).outcome).toBe("incremental")
+    const listed = async () => rowsOf(await query({ fields: ["invoice_id"] })).map((r) => Number(r.invoice_id))
+    expect(await listed()).toContain(doomed.id)
+    // What deleting its uncompleted booking does to an invoice without payments (src/invoices/booking-invoices-live.ts).
+    await server.pool.query("delete from invoices where id = $1", [doomed.id])
+    expect((await sync("incremental")).outcome).toBe("incremental")
+    expect(await listed()).not.toContain(doomed.id)
+    const items = rowsOf(await server.request("POST", "/desk/api/v3/reports/invoice_items/queries", {
+      token,
+      body: { data: { type: "queries", attributes: { fields: ["invoice_id"] } } },
+      headers: { "content-type": "application/vnd.api+json" }
+    })).map((r) => Number(r.invoice_id))
+    expect(items).not.toContain(doomed.id)
+  })
 })

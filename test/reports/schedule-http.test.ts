@@ -117,7 +117,7 @@ beforeAll(async () => {
   nyc = await createLocation(pool, demo.id, { name: "NYC", time_zone: "America/New_York" })
   const home = await createLocation(pool, demo.id, { name: "Home Base" })
   ivy = await createPerson(pool, demo.id, { first_name: "Ivy", last_name: "Instructor", email: "ivy@example.test", role: "standard" })
-  await pool.query(`update people set phone = '555-0101', location_id = $3 where business_id = $1 and id = $2`, [
+  await pool.query(`update people set phone = '555-0101', address = '9 Studio Lane', location_id = $3 where business_id = $1 and id = $2`, [
     demo.id,
     ivy.personId,
     home.id
@@ -344,7 +344,8 @@ describe("POST /desk/api/v3/reports/event_occurrence_staff_members/queries", () 
     expect(rows[0]).toEqual({
       ...occurrence,
       key: `${demo.id}-${flowId}-${ivy.personId}`,
-      address: null,
+      // The staff member's stored address (issue 30: spec rules).
+      address: "9 Studio Lane",
       email: "ivy@example.test",
       full_name: "Ivy Instructor",
       home_location_id: expect.any(Number),
@@ -482,7 +483,7 @@ const seedStudio = async () => {
   }
   const pat = await person("Pat", { phone: "555-0100" })
   const ann = await person("Ann", { phone: "555-0199" })
-  await pool.query(`update people set birthdate = '2010-05-01', location_id = $3 where business_id = $1 and id = $2`, [studio.id, ann, main.id])
+  await pool.query(`update people set birthdate = '2010-05-01', address = '12 Elm Street', location_id = $3 where business_id = $1 and id = $2`, [studio.id, ann, main.id])
   await pool.query(`insert into person_relationships (business_id, provider_id, dependent_id) values ($1, $2, $3)`, [studio.id, pat, ann])
   const bob = await person("Bob")
   const cat = await person("Cat")
@@ -565,7 +566,8 @@ describe("POST /desk/api/v3/reports/enrollments/queries", () => {
         account_manager_emails: "pat@example.test",
         account_manager_names: "Pat Client",
         account_manager_phones: "555-0100",
-        address: null,
+        // The client's stored address (issue 30: spec rules).
+        address: "12 Elm Street",
         available_plans: null,
         birthdate: "2010-05-01",
         bulk_enrolled: "f",

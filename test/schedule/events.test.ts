@@ -131,6 +131,7 @@ describe("GET /api/v2/desk/events", () => {
         local_start_time: "10:00",
         local_end_time: "11:30"
       },
+      attendees: [],
       created_at: expect.any(String),
       updated_at: expect.any(String)
     })

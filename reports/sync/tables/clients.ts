@@ -6,6 +6,15 @@ import { businessColumns, franchiseId, franchiseJoin, fullName, type StoreTable,
 /** The business's calendar date today (`businessesToday`, joined as `b`). */
 const today = "b.today"
 
+/**
+ * A text as the inside of a JSON string, in SQL that PostgreSQL (the incremental refresh) and
+ * DuckDB (the full rebuild) both run: backslash, quote and the common control characters
+ * escaped. A value with another control character makes the object invalid JSON, which the
+ * catalog reads as NULL (json_valid), never as an error.
+ */
+const jsonEscaped = (text: string) =>
+  `replace(replace(replace(replace(replace(${text}, '\\', '\\\\'), '"', '\\"'), chr(10), '\\n'), chr(13), '\\r'), chr(9), '\\t')`
+
 /** Clients: one row per person, in every state (person_state tells active, hidden, deleted). */
 export const clientsTable: StoreTable = {
   name: "clients",
@@ -61,7 +70,10 @@ export const clientsTable: StoreTable = {
     ["revenue_amount", "BIGINT"],
     ["source_name", "VARCHAR"],
     ["staff_member_who_added", "VARCHAR"],
-    ["unpaid_visits", "BIGINT"]
+    ["unpaid_visits", "BIGINT"],
+    // The person's custom field values as a JSON object text, {"<custom field id>": value}: the
+    // text, true/false, or a select field's option texts joined by ", " (the Core API's values).
+    ["custom_field_values", "VARCHAR"]
   ],
   select: (where) => `
     -- Visits, in one pass: attended (completed), booked ahead (reserved or registered, not
@@ -127,7 +139,7 @@ export const clientsTable: StoreTable = {
       ${fullName("p")} as full_name,
       p.email::text as email,
       p.phone,
-      null::text as address, -- people have no address in the Core API yet
+      p.address,
       p.birthdate,
       -- Claimed: the person's account can sign in (it has a password); dated by its confirmation.
       case when a.password_hash is not null
@@ -175,7 +187,19 @@ export const clientsTable: StoreTable = {
       coalesce(pm.revenue, 0)::bigint as revenue_amount,
       'unknown' as source_name, -- the Core API does not record how a person was added yet
       null::text as staff_member_who_added, -- nor by whom
-      coalesce(pv.unpaid, 0)::bigint as unpaid_visits -- completed visits without a punch
+      coalesce(pv.unpaid, 0)::bigint as unpaid_visits, -- completed visits without a punch
+      (select '{' || string_agg('"' || cast(v.custom_field_id as varchar) || '":' ||
+                case f.data_type
+                  when 'boolean' then case when v.boolean_value then 'true' when not v.boolean_value then 'false' else 'null' end
+                  when 'select' then coalesce('"' || ${jsonEscaped(`(select string_agg(o.value, ', ' order by o.position, o.id)
+                                               from person_custom_field_selections cs
+                                               join custom_field_options o on o.business_id = cs.business_id and o.id = cs.custom_field_option_id
+                                               where cs.business_id = v.business_id and cs.person_id = v.person_id
+                                                 and cs.custom_field_id = v.custom_field_id)`)} || '"', 'null')
+                  else coalesce('"' || ${jsonEscaped("v.text_value")} || '"', 'null') end, ',' order by v.custom_field_id) || '}'
+         from person_custom_field_values v
+         join custom_fields f on f.business_id = v.business_id and f.id = v.custom_field_id
+        where v.business_id = p.business_id and v.person_id = p.id) as custom_field_values
     from people p
     join ${businessesToday} b on b.id = p.business_id
     ${franchiseJoin("b")}

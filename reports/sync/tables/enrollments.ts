@@ -13,7 +13,7 @@ const enrollmentCommon = (row: "v" | "w") => `
       mgr.emails as account_manager_emails,
       mgr.names as account_manager_names,
       mgr.phones as account_manager_phones,
-      null::text as address, -- people have no address in the Core API yet
+      p.address,
       pa.names as available_plans,
       p.birthdate,
       p.email::text as email,

@@ -23,7 +23,7 @@ export const eventOccurrenceStaffMembersTable: StoreTable = {
       ${fullName("p")} as full_name,
       p.email::text as email,
       p.phone,
-      null::text as address, -- people have no address in the Core API yet
+      p.address,
       p.location_id as home_location_id,
       hl.name as home_location_name,
       sm.role

@@ -9,7 +9,8 @@ import { Context, Data, type Effect } from "effect"
  *   form received: a reusable token with the card's shown fields, or the problems by field.
  *   The return to `returnUrl` is only a hint to look, never proof.
  * - `charge`, `refund`, `void` move money on a token; one `idempotencyKey` is one operation
- *   (a retry answers the first outcome). A decline is an answer, not a failure.
+ *   (a retry answers the first outcome). `void` undoes a charge or a refund by its transaction
+ *   id. A decline is an answer, not a failure.
  * - `createSetupIntent` / `setupIntentCard`: the processor_connect flow (the processor's own
  *   browser library confirms a setup intent with its client secret; the service then saves it).
  * Any failure to reach the gateway is `GatewayUnavailable`: callers answer a 4xx asking to try

@@ -143,7 +143,7 @@ const make = Effect.gen(function* () {
     Request: Key,
     execute: ({ businessId, id }) =>
       sql`update sandbox_gateway_transactions set status = 'voided'
-          where business_id = ${businessId} and id = ${id} and kind = 'charge' and status = 'succeeded'`
+          where business_id = ${businessId} and id = ${id} and kind in ('charge', 'refund') and status = 'succeeded'`
   })
   const insertIntent = SqlSchema.void({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.String, secret: Schema.String, reference: Schema.String, now: Schema.Date }),

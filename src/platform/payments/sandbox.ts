@@ -129,7 +129,8 @@ export const SandboxGatewayLive = Layer.effect(PaymentGateway)(
       void: Effect.fn("SandboxGateway.void")(function* ({ businessId, transactionId }) {
         yield* store.voidCharge(businessId, transactionId)
         const charge = yield* store.findTransaction(businessId, transactionId)
-        if (charge?.kind === "charge" && charge.status === "voided") return { _tag: "Voided" as const }
+        // A charge or a refund not yet settled by the card network: both can be voided.
+        if (charge !== undefined && charge.status === "voided") return { _tag: "Voided" as const }
         return { _tag: "Declined" as const, reason: charge ? "not_voidable" : "unknown_transaction" }
       }),
       createSetupIntent: Effect.fn("SandboxGateway.createSetupIntent")(function* ({ businessId, reference }) {

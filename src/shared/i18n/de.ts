@@ -295,11 +295,27 @@ export const de: Catalog = {
   payment_not_deletable: "Zahlung %{id} kann nur im Checkout gelöscht werden (Rechnung ist %{state})",
   payment_not_voidable: "Zahlung %{id} ist %{state} und kann nicht storniert werden",
   payment_not_refundable: "Zahlung %{id} ist %{state} und kann nicht erstattet werden",
-  refund_not_voidable: "Rückerstattung %{id} ist %{state} oder ging auf eine Karte und kann nicht storniert werden",
   // Billing: automatic billing
   autobill_no_form: "Für die automatische Abrechnung ist keine Autobill-Karte hinterlegt",
   // issue 30: client shapes
   invoice_item_body_twice: "plan_product entweder allein oder innerhalb von invoice_item senden, nicht beides",
+  // issue 30: spec rules
+  person_delete_open_invoices: "Diese Person hat offene Rechnungen (%{numbers}); schließen oder stornieren Sie diese zuerst",
+  invoice_detail_visits: "Besuche: %{count}",
+  invoice_detail_visits_unlimited: "Unbegrenzte Besuche",
+  invoice_detail_visits_per_week: "Besuche pro Woche: %{count}",
+  invoice_detail_visits_per_month: "Besuche pro Monat: %{count}",
+  invoice_detail_visits_per_year: "Besuche pro Jahr: %{count}",
+  invoice_detail_unit_day: "Tage",
+  invoice_detail_unit_week: "Wochen",
+  invoice_detail_unit_month: "Monate",
+  invoice_detail_unit_year: "Jahre",
+  invoice_detail_valid: "Gültig (%{unit}): %{count}",
+  invoice_detail_commitment: "Mindestlaufzeit (%{unit}): %{count}",
+  invoice_detail_billed: "Abrechnung alle (%{unit}): %{count}",
+  invoice_detail_first_period: "Besuche im ersten Zeitraum: %{count}",
+  refund_not_settled: "Rückerstattung %{id} ist %{state} und kann nicht storniert werden",
+  person_not_deleted: "Person %{id} ist nicht gelöscht",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Rechnung %{id} ist %{state}: Nur Manager oder Inhaber dürfen ändern, anhalten oder stornieren, was der Kunde schuldet",

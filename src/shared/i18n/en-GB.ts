@@ -41,5 +41,22 @@ export const enGB: Catalog = {
   // issue 29: secrets and sessions
   plan_terms_completion_invalid: "This signing link has already been used or has expired; open the terms again for a new one",
   // issue 30: client shapes
-  invoice_item_body_twice: "Send plan_product either alone or inside invoice_item, not both"
+  invoice_item_body_twice: "Send plan_product either alone or inside invoice_item, not both",
+  // issue 30: spec rules
+  person_delete_open_invoices: "This person has open invoices (%{numbers}); close or cancel them first",
+  invoice_detail_visits: "Visits: %{count}",
+  invoice_detail_visits_unlimited: "Unlimited visits",
+  invoice_detail_visits_per_week: "Visits per week: %{count}",
+  invoice_detail_visits_per_month: "Visits per month: %{count}",
+  invoice_detail_visits_per_year: "Visits per year: %{count}",
+  invoice_detail_unit_day: "days",
+  invoice_detail_unit_week: "weeks",
+  invoice_detail_unit_month: "months",
+  invoice_detail_unit_year: "years",
+  invoice_detail_valid: "Valid for (%{unit}): %{count}",
+  invoice_detail_commitment: "Commitment (%{unit}): %{count}",
+  invoice_detail_billed: "Billed every (%{unit}): %{count}",
+  invoice_detail_first_period: "Visits in the first period: %{count}",
+  refund_not_settled: "Refund %{id} is %{state} and cannot be voided",
+  person_not_deleted: "Person %{id} is not deleted",
 }

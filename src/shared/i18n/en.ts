@@ -298,11 +298,27 @@ export const en = {
   payment_not_deletable: "Payment %{id} can be deleted only while its invoice is in checkout (it is %{state})",
   payment_not_voidable: "Payment %{id} is %{state} and cannot be voided",
   payment_not_refundable: "Payment %{id} is %{state} and cannot be refunded",
-  refund_not_voidable: "Refund %{id} is %{state} or went back to a card and cannot be voided",
   // Billing: automatic billing
   autobill_no_form: "No autobill card on file for automatic billing",
   // issue 30: client shapes
   invoice_item_body_twice: "Send plan_product either alone or inside invoice_item, not both",
+  // issue 30: spec rules
+  person_delete_open_invoices: "This person has open invoices (%{numbers}); close or cancel them first",
+  invoice_detail_visits: "Visits: %{count}",
+  invoice_detail_visits_unlimited: "Unlimited visits",
+  invoice_detail_visits_per_week: "Visits per week: %{count}",
+  invoice_detail_visits_per_month: "Visits per month: %{count}",
+  invoice_detail_visits_per_year: "Visits per year: %{count}",
+  invoice_detail_unit_day: "days",
+  invoice_detail_unit_week: "weeks",
+  invoice_detail_unit_month: "months",
+  invoice_detail_unit_year: "years",
+  invoice_detail_valid: "Valid for (%{unit}): %{count}",
+  invoice_detail_commitment: "Commitment (%{unit}): %{count}",
+  invoice_detail_billed: "Billed every (%{unit}): %{count}",
+  invoice_detail_first_period: "Visits in the first period: %{count}",
+  refund_not_settled: "Refund %{id} is %{state} and cannot be voided",
+  person_not_deleted: "Person %{id} is not deleted",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Invoice %{id} is %{state}: only a manager or an owner may change, hold or cancel what the client owes",

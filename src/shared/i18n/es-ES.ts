@@ -295,11 +295,27 @@ export const esES: Catalog = {
   payment_not_deletable: "El pago %{id} solo se puede eliminar durante el pago (la factura está %{state})",
   payment_not_voidable: "El pago %{id} está %{state} y no se puede anular",
   payment_not_refundable: "El pago %{id} está %{state} y no se puede reembolsar",
-  refund_not_voidable: "El reembolso %{id} está %{state} o volvió a una tarjeta y no se puede anular",
   // Billing: automatic billing
   autobill_no_form: "No hay ninguna tarjeta de cobro automático registrada para la facturación automática",
   // issue 30: client shapes
   invoice_item_body_twice: "Envía plan_product solo o dentro de invoice_item, no ambos",
+  // issue 30: spec rules
+  person_delete_open_invoices: "Esta persona tiene facturas abiertas (%{numbers}); ciérralas o cancélalas primero",
+  invoice_detail_visits: "Visitas: %{count}",
+  invoice_detail_visits_unlimited: "Visitas ilimitadas",
+  invoice_detail_visits_per_week: "Visitas por semana: %{count}",
+  invoice_detail_visits_per_month: "Visitas por mes: %{count}",
+  invoice_detail_visits_per_year: "Visitas por año: %{count}",
+  invoice_detail_unit_day: "días",
+  invoice_detail_unit_week: "semanas",
+  invoice_detail_unit_month: "meses",
+  invoice_detail_unit_year: "años",
+  invoice_detail_valid: "Válido durante (%{unit}): %{count}",
+  invoice_detail_commitment: "Permanencia (%{unit}): %{count}",
+  invoice_detail_billed: "Se cobra cada (%{unit}): %{count}",
+  invoice_detail_first_period: "Visitas en el primer periodo: %{count}",
+  refund_not_settled: "El reembolso %{id} está %{state} y no se puede anular",
+  person_not_deleted: "La persona %{id} no está eliminada",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "La factura %{id} está en %{state}: solo un gerente o un propietario puede modificar, retener o cancelar lo que debe el cliente",

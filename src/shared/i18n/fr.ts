@@ -295,11 +295,27 @@ export const fr: Catalog = {
   payment_not_deletable: "Le paiement %{id} ne peut être supprimé que pendant le passage en caisse (la facture est %{state})",
   payment_not_voidable: "Le paiement %{id} est %{state} et ne peut pas être annulé",
   payment_not_refundable: "Le paiement %{id} est %{state} et ne peut pas être remboursé",
-  refund_not_voidable: "Le remboursement %{id} est %{state} ou a été versé sur une carte et ne peut pas être annulé",
   // Billing: automatic billing
   autobill_no_form: "Aucune carte de prélèvement automatique enregistrée pour la facturation automatique",
   // issue 30: client shapes
   invoice_item_body_twice: "Envoyez plan_product seul ou dans invoice_item, pas les deux",
+  // issue 30: spec rules
+  person_delete_open_invoices: "Cette personne a des factures ouvertes (%{numbers}) ; clôturez-les ou annulez-les d'abord",
+  invoice_detail_visits: "Visites : %{count}",
+  invoice_detail_visits_unlimited: "Visites illimitées",
+  invoice_detail_visits_per_week: "Visites par semaine : %{count}",
+  invoice_detail_visits_per_month: "Visites par mois : %{count}",
+  invoice_detail_visits_per_year: "Visites par an : %{count}",
+  invoice_detail_unit_day: "jours",
+  invoice_detail_unit_week: "semaines",
+  invoice_detail_unit_month: "mois",
+  invoice_detail_unit_year: "ans",
+  invoice_detail_valid: "Valable (%{unit}) : %{count}",
+  invoice_detail_commitment: "Engagement (%{unit}) : %{count}",
+  invoice_detail_billed: "Facturé tous les (%{unit}) : %{count}",
+  invoice_detail_first_period: "Visites de la première période : %{count}",
+  refund_not_settled: "Le remboursement %{id} est %{state} et ne peut pas être annulé",
+  person_not_deleted: "La personne %{id} n'est pas supprimée",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "La facture %{id} est %{state} : seul un responsable ou un propriétaire peut modifier, suspendre ou annuler ce que doit le client",

@@ -295,11 +295,27 @@ export const ltLT: Catalog = {
   payment_not_deletable: "Mokėjimą %{id} galima ištrinti tik apmokant (sąskaita yra %{state})",
   payment_not_voidable: "Mokėjimas %{id} yra %{state} ir negali būti anuliuotas",
   payment_not_refundable: "Mokėjimas %{id} yra %{state} ir negali būti grąžintas",
-  refund_not_voidable: "Grąžinimas %{id} yra %{state} arba grąžintas į kortelę ir negali būti anuliuotas",
   // Billing: automatic billing
   autobill_no_form: "Automatiniam apmokėjimui neišsaugota automatinio apmokėjimo kortelė",
   // issue 30: client shapes
   invoice_item_body_twice: "Siųskite plan_product atskirai arba invoice_item viduje, ne abu",
+  // issue 30: spec rules
+  person_delete_open_invoices: "Šis asmuo turi atvirų sąskaitų (%{numbers}); pirmiausia jas uždarykite arba atšaukite",
+  invoice_detail_visits: "Apsilankymai: %{count}",
+  invoice_detail_visits_unlimited: "Neriboti apsilankymai",
+  invoice_detail_visits_per_week: "Apsilankymai per savaitę: %{count}",
+  invoice_detail_visits_per_month: "Apsilankymai per mėnesį: %{count}",
+  invoice_detail_visits_per_year: "Apsilankymai per metus: %{count}",
+  invoice_detail_unit_day: "dienos",
+  invoice_detail_unit_week: "savaitės",
+  invoice_detail_unit_month: "mėnesiai",
+  invoice_detail_unit_year: "metai",
+  invoice_detail_valid: "Galioja (%{unit}): %{count}",
+  invoice_detail_commitment: "Įsipareigojimas (%{unit}): %{count}",
+  invoice_detail_billed: "Apmokestinama kas (%{unit}): %{count}",
+  invoice_detail_first_period: "Apsilankymai pirmuoju laikotarpiu: %{count}",
+  refund_not_settled: "Grąžinimas %{id} yra %{state} ir negali būti anuliuotas",
+  person_not_deleted: "Asmuo %{id} nėra ištrintas",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Sąskaita %{id} yra %{state}: tik vadovas arba savininkas gali keisti, sustabdyti ar atšaukti tai, ką klientas skolingas",

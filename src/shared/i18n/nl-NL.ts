@@ -295,11 +295,27 @@ export const nlNL: Catalog = {
   payment_not_deletable: "Betaling %{id} kan alleen tijdens het afrekenen worden verwijderd (factuur is %{state})",
   payment_not_voidable: "Betaling %{id} is %{state} en kan niet worden geannuleerd",
   payment_not_refundable: "Betaling %{id} is %{state} en kan niet worden terugbetaald",
-  refund_not_voidable: "Terugbetaling %{id} is %{state} of ging naar een kaart en kan niet worden geannuleerd",
   // Billing: automatic billing
   autobill_no_form: "Geen kaart voor automatische incasso opgeslagen voor automatische facturering",
   // issue 30: client shapes
   invoice_item_body_twice: "Stuur plan_product los of binnen invoice_item, niet allebei",
+  // issue 30: spec rules
+  person_delete_open_invoices: "Deze persoon heeft openstaande facturen (%{numbers}); sluit of annuleer ze eerst",
+  invoice_detail_visits: "Bezoeken: %{count}",
+  invoice_detail_visits_unlimited: "Onbeperkt bezoeken",
+  invoice_detail_visits_per_week: "Bezoeken per week: %{count}",
+  invoice_detail_visits_per_month: "Bezoeken per maand: %{count}",
+  invoice_detail_visits_per_year: "Bezoeken per jaar: %{count}",
+  invoice_detail_unit_day: "dagen",
+  invoice_detail_unit_week: "weken",
+  invoice_detail_unit_month: "maanden",
+  invoice_detail_unit_year: "jaren",
+  invoice_detail_valid: "Geldig (%{unit}): %{count}",
+  invoice_detail_commitment: "Minimale looptijd (%{unit}): %{count}",
+  invoice_detail_billed: "Gefactureerd elke (%{unit}): %{count}",
+  invoice_detail_first_period: "Bezoeken in de eerste periode: %{count}",
+  refund_not_settled: "Terugbetaling %{id} is %{state} en kan niet worden geannuleerd",
+  person_not_deleted: "Persoon %{id} is niet verwijderd",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Factuur %{id} is %{state}: alleen een manager of een eigenaar mag wijzigen, pauzeren of annuleren wat de klant verschuldigd is",

@@ -295,11 +295,27 @@ export const ptBR: Catalog = {
   payment_not_deletable: "O pagamento %{id} só pode ser excluído durante o checkout (a fatura está %{state})",
   payment_not_voidable: "O pagamento %{id} está %{state} e não pode ser anulado",
   payment_not_refundable: "O pagamento %{id} está %{state} e não pode ser reembolsado",
-  refund_not_voidable: "O reembolso %{id} está %{state} ou voltou a um cartão e não pode ser anulado",
   // Billing: automatic billing
   autobill_no_form: "Nenhum cartão de cobrança automática cadastrado para o faturamento automático",
   // issue 30: client shapes
   invoice_item_body_twice: "Envie plan_product sozinho ou dentro de invoice_item, não ambos",
+  // issue 30: spec rules
+  person_delete_open_invoices: "Esta pessoa tem faturas em aberto (%{numbers}); feche-as ou cancele-as primeiro",
+  invoice_detail_visits: "Visitas: %{count}",
+  invoice_detail_visits_unlimited: "Visitas ilimitadas",
+  invoice_detail_visits_per_week: "Visitas por semana: %{count}",
+  invoice_detail_visits_per_month: "Visitas por mês: %{count}",
+  invoice_detail_visits_per_year: "Visitas por ano: %{count}",
+  invoice_detail_unit_day: "dias",
+  invoice_detail_unit_week: "semanas",
+  invoice_detail_unit_month: "meses",
+  invoice_detail_unit_year: "anos",
+  invoice_detail_valid: "Válido por (%{unit}): %{count}",
+  invoice_detail_commitment: "Fidelidade (%{unit}): %{count}",
+  invoice_detail_billed: "Cobrado a cada (%{unit}): %{count}",
+  invoice_detail_first_period: "Visitas no primeiro período: %{count}",
+  refund_not_settled: "O reembolso %{id} está %{state} e não pode ser anulado",
+  person_not_deleted: "A pessoa %{id} não está excluída",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "A fatura %{id} está %{state}: somente um gerente ou um proprietário pode alterar, suspender ou cancelar o que o cliente deve",

@@ -295,11 +295,27 @@ export const ruRU: Catalog = {
   payment_not_deletable: "Платёж %{id} можно удалить только при оформлении (счёт в состоянии %{state})",
   payment_not_voidable: "Платёж %{id} в состоянии %{state} и не может быть аннулирован",
   payment_not_refundable: "Платёж %{id} в состоянии %{state} и не может быть возвращён",
-  refund_not_voidable: "Возврат %{id} в состоянии %{state} или зачислен на карту и не может быть аннулирован",
   // Billing: automatic billing
   autobill_no_form: "Для автоматического списания не сохранена карта автоплатежа",
   // issue 30: client shapes
   invoice_item_body_twice: "Отправьте plan_product отдельно или внутри invoice_item, но не оба",
+  // issue 30: spec rules
+  person_delete_open_invoices: "У этого человека есть открытые счета (%{numbers}); сначала закройте или отмените их",
+  invoice_detail_visits: "Посещения: %{count}",
+  invoice_detail_visits_unlimited: "Безлимитные посещения",
+  invoice_detail_visits_per_week: "Посещений в неделю: %{count}",
+  invoice_detail_visits_per_month: "Посещений в месяц: %{count}",
+  invoice_detail_visits_per_year: "Посещений в год: %{count}",
+  invoice_detail_unit_day: "дни",
+  invoice_detail_unit_week: "недели",
+  invoice_detail_unit_month: "месяцы",
+  invoice_detail_unit_year: "годы",
+  invoice_detail_valid: "Срок действия (%{unit}): %{count}",
+  invoice_detail_commitment: "Минимальный срок (%{unit}): %{count}",
+  invoice_detail_billed: "Оплата каждые (%{unit}): %{count}",
+  invoice_detail_first_period: "Посещений в первом периоде: %{count}",
+  refund_not_settled: "Возврат %{id} в состоянии %{state} и не может быть аннулирован",
+  person_not_deleted: "Человек %{id} не удалён",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Счёт %{id} в состоянии %{state}: изменить, приостановить или отменить долг клиента может только менеджер или владелец",

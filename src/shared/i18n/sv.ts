@@ -295,11 +295,27 @@ export const sv: Catalog = {
   payment_not_deletable: "Betalning %{id} kan bara tas bort i kassan (fakturan är %{state})",
   payment_not_voidable: "Betalning %{id} är %{state} och kan inte makuleras",
   payment_not_refundable: "Betalning %{id} är %{state} och kan inte återbetalas",
-  refund_not_voidable: "Återbetalning %{id} är %{state} eller gick till ett kort och kan inte makuleras",
   // Billing: automatic billing
   autobill_no_form: "Inget kort för autodebitering finns sparat för automatisk fakturering",
   // issue 30: client shapes
   invoice_item_body_twice: "Skicka plan_product ensamt eller inuti invoice_item, inte båda",
+  // issue 30: spec rules
+  person_delete_open_invoices: "Den här personen har öppna fakturor (%{numbers}); stäng eller avbryt dem först",
+  invoice_detail_visits: "Besök: %{count}",
+  invoice_detail_visits_unlimited: "Obegränsat antal besök",
+  invoice_detail_visits_per_week: "Besök per vecka: %{count}",
+  invoice_detail_visits_per_month: "Besök per månad: %{count}",
+  invoice_detail_visits_per_year: "Besök per år: %{count}",
+  invoice_detail_unit_day: "dagar",
+  invoice_detail_unit_week: "veckor",
+  invoice_detail_unit_month: "månader",
+  invoice_detail_unit_year: "år",
+  invoice_detail_valid: "Giltig (%{unit}): %{count}",
+  invoice_detail_commitment: "Bindningstid (%{unit}): %{count}",
+  invoice_detail_billed: "Faktureras var (%{unit}): %{count}",
+  invoice_detail_first_period: "Besök under den första perioden: %{count}",
+  refund_not_settled: "Återbetalning %{id} är %{state} och kan inte makuleras",
+  person_not_deleted: "Person %{id} är inte borttagen",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "Faktura %{id} är %{state}: endast en chef eller en ägare får ändra, pausa eller makulera det kunden är skyldig",

@@ -295,11 +295,27 @@ export const zhCN: Catalog = {
   payment_not_deletable: "付款 %{id} 只能在结账时删除（发票为 %{state}）",
   payment_not_voidable: "付款 %{id} 为 %{state}，无法作废",
   payment_not_refundable: "付款 %{id} 为 %{state}，无法退款",
-  refund_not_voidable: "退款 %{id} 为 %{state} 或已退回银行卡，无法作废",
   // Billing: automatic billing
   autobill_no_form: "没有用于自动计费的自动扣款卡",
   // issue 30: client shapes
   invoice_item_body_twice: "plan_product 请单独发送或放在 invoice_item 中，不要同时发送",
+  // issue 30: spec rules
+  person_delete_open_invoices: "此人有未结发票（%{numbers}）；请先关闭或取消",
+  invoice_detail_visits: "次数：%{count}",
+  invoice_detail_visits_unlimited: "不限次数",
+  invoice_detail_visits_per_week: "每周次数：%{count}",
+  invoice_detail_visits_per_month: "每月次数：%{count}",
+  invoice_detail_visits_per_year: "每年次数：%{count}",
+  invoice_detail_unit_day: "天",
+  invoice_detail_unit_week: "周",
+  invoice_detail_unit_month: "月",
+  invoice_detail_unit_year: "年",
+  invoice_detail_valid: "有效期（%{unit}）：%{count}",
+  invoice_detail_commitment: "承诺期（%{unit}）：%{count}",
+  invoice_detail_billed: "计费周期（%{unit}）：%{count}",
+  invoice_detail_first_period: "首期次数：%{count}",
+  refund_not_settled: "退款 %{id} 状态为 %{state}，无法作废",
+  person_not_deleted: "人员 %{id} 未被删除",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "发票 %{id} 处于 %{state} 状态：只有经理或所有者才能修改、暂停或取消客户的欠款",

@@ -295,11 +295,27 @@ export const zhTW: Catalog = {
   payment_not_deletable: "付款 %{id} 只能在結帳時刪除（發票為 %{state}）",
   payment_not_voidable: "付款 %{id} 為 %{state}，無法作廢",
   payment_not_refundable: "付款 %{id} 為 %{state}，無法退款",
-  refund_not_voidable: "退款 %{id} 為 %{state} 或已退回信用卡，無法作廢",
   // Billing: automatic billing
   autobill_no_form: "沒有用於自動計費的自動扣款卡",
   // issue 30: client shapes
   invoice_item_body_twice: "plan_product 請單獨傳送或放在 invoice_item 中，不要同時傳送",
+  // issue 30: spec rules
+  person_delete_open_invoices: "此人有未結發票（%{numbers}）；請先關閉或取消",
+  invoice_detail_visits: "次數：%{count}",
+  invoice_detail_visits_unlimited: "不限次數",
+  invoice_detail_visits_per_week: "每週次數：%{count}",
+  invoice_detail_visits_per_month: "每月次數：%{count}",
+  invoice_detail_visits_per_year: "每年次數：%{count}",
+  invoice_detail_unit_day: "天",
+  invoice_detail_unit_week: "週",
+  invoice_detail_unit_month: "月",
+  invoice_detail_unit_year: "年",
+  invoice_detail_valid: "有效期（%{unit}）：%{count}",
+  invoice_detail_commitment: "承諾期（%{unit}）：%{count}",
+  invoice_detail_billed: "計費週期（%{unit}）：%{count}",
+  invoice_detail_first_period: "首期次數：%{count}",
+  refund_not_settled: "退款 %{id} 狀態為 %{state}，無法作廢",
+  person_not_deleted: "人員 %{id} 未被刪除",
   //
   // issue 29: who may move money
   invoice_owed_manager_required: "發票 %{id} 處於 %{state} 狀態：只有經理或擁有者才能修改、暫停或取消客戶的欠款",
