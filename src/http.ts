@@ -2,6 +2,7 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { createServer } from "node:http"
+import { CanonicalHeadersResponse } from "./platform/canonical-headers.ts"
 import { Api } from "./api.ts"
 import { AccountLive, AccountPasswordsLive } from "./accounts/handlers.ts"
 import { AccessLive } from "./auth/access.ts"
@@ -143,7 +144,7 @@ export const httpServerWith = <E, R>(routes: Layer.Layer<never, E, R>) =>
   Layer.unwrap(
     AppConfig.useSync((config) =>
       serveApp(Layer.merge(HttpAppLive, withBuildContext(routes))).pipe(
-        Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+        Layer.provideMerge(NodeHttpServer.layer(() => createServer({ ServerResponse: CanonicalHeadersResponse }), { port: config.port, host: config.host }))
       ))
   )
 
