@@ -37,9 +37,10 @@ const copyCheckout = (checkout: string) => {
   }
 }
 
-const tour = async (setup: Setup, dataDir: string) => {
+const tour = async (setup: Setup, dataDir: string, whileRunning: () => Promise<void> = async () => {}) => {
   clusters.push(dataDir)
   const server = await startProcess(setup, ["src/main.ts"], /Studio Service is ready/)
+  await whileRunning()
   const token = await run(setup, ["src/cli.ts", "token", "--business", "demo", "--email", "owner@demo.test"])
   expect(token.code, token.stderr).toBe(0)
   const answer = await get(Number(setup.env["PORT"]), "/api/v2/desk/business", {
@@ -62,8 +63,27 @@ describe.skipIf(!isRoot)("embedded PostgreSQL as root", () => {
     // The same files as this checkout, with node_modules out of postgres's reach.
     copyCheckout(checkout)
     const dataDir = path.join(checkout, ".data", "postgres")
-    await tour({ cwd: checkout, env: { ...(await ports()), DATA_DIR: ".data" } }, dataDir)
+    const setup = { cwd: checkout, env: { ...(await ports()), DATA_DIR: ".data" } }
+    const remove = (...flags: Array<string>) => run(setup, ["src/cli.ts", "embedded", "remove", ...flags])
+    await tour(setup, dataDir, async () => {
+      const busy = await remove("--yes")
+      expect(busy.code).toBe(1)
+      expect(busy.stderr).toMatch(/^error: .* is running .*stop `npm start`/m)
+    })
     expect(fs.lstatSync(dataDir).isSymbolicLink()).toBe(true)
+    const placed = fs.realpathSync(dataDir)
+    expect(placed.startsWith(path.dirname(checkout))).toBe(false)
+
+    // The README's way to take the placed cluster away again: confirmed with --yes.
+    const unconfirmed = await remove()
+    expect(unconfirmed.code).toBe(1)
+    expect(unconfirmed.stderr).toMatch(/add --yes/)
+    expect(fs.existsSync(placed)).toBe(true)
+    const removed = await remove("--yes")
+    expect(removed.code, removed.stderr).toBe(0)
+    expect(JSON.parse(removed.stdout).removed).toContain(path.dirname(placed))
+    expect(fs.existsSync(path.dirname(placed))).toBe(false)
+    expect(fs.lstatSync(dataDir, { throwIfNoEntry: false })).toBeUndefined()
   }, 300_000)
 
   it("says in one line what to do when a cluster sits where user postgres cannot reach it", async () => {
