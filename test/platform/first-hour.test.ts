@@ -109,4 +109,18 @@ describe("the README's tour on a port other than 3000", () => {
     expect(list.waitlist_entries.length).toBeGreaterThanOrEqual(3)
     expect(list.waitlist_entries[0].person_id).toBe(Number(client.rows[0].id))
   })
+
+  it("writes next and prev links without the access_token given in the query string", async () => {
+    const token = encodeURIComponent(ownerToken)
+    const second = await desk(`/api/v2/desk/people?per_page=2&page=2&access_token=${token}`, {})
+    for (const link of [second.next, second.prev]) {
+      expect(link).toBeDefined()
+      expect(link).not.toContain("access_token")
+      expect(link).not.toContain(ownerToken)
+      expect(new URL(link).searchParams.get("per_page")).toBe("2")
+    }
+    // The link works with the token where it belongs, in the header.
+    const next = new URL(second.next)
+    expect((await desk(`${next.pathname}${next.search}`)).people).toHaveLength(2)
+  })
 })
