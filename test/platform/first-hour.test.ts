@@ -123,4 +123,19 @@ describe("the README's tour on a port other than 3000", () => {
     const next = new URL(second.next)
     expect((await desk(`${next.pathname}${next.search}`)).people).toHaveLength(2)
   })
+
+  it("`studio sync` beside it says what the store holds, what the run changed and the generation's age", async () => {
+    for (const round of [1, 2]) {
+      const synced = await run(tour.setup(), ["src/cli.ts", "sync"])
+      expect(synced.code, synced.stderr).toBe(0)
+      const answer = JSON.parse(synced.stdout)
+      expect(answer.store.generation).toBe(answer.generation)
+      expect(answer.store.age_seconds).toBeGreaterThanOrEqual(0)
+      for (const resource of ["clients", "enrollments", "event_occurrences", "person_plans", "invoices", "pays"]) {
+        expect(answer.store.rows[resource], `${resource} (round ${round})`).toBeGreaterThan(0)
+      }
+      expect(answer.summary).toMatch(/it holds \d+ clients, \d+ enrollments/)
+      if (answer.outcome === "unchanged") expect(answer.summary).toMatch(/^nothing changed since the last sync/)
+    }
+  })
 })
