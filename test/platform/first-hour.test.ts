@@ -138,4 +138,13 @@ describe("the README's tour on a port other than 3000", () => {
       if (answer.outcome === "unchanged") expect(answer.summary).toMatch(/^nothing changed since the last sync/)
     }
   })
+
+  it("a second start on the same PORT ends with one line naming the fix", async () => {
+    const second = await run(tour.setup({ PORT: String(port) }), ["src/main.ts"])
+    expect(second.code).toBe(1)
+    const errors = second.stderr.split("\n").filter((line) => line.startsWith("error:"))
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatch(new RegExp(`PORT ${port} is in use .*set PORT to a free one`))
+    expect(second.stderr).not.toContain("    at ")
+  })
 })
