@@ -5,6 +5,7 @@ import { CliError, CliOutput, Command } from "effect/cli"
 import { app } from "./cli/app.ts"
 import { business } from "./cli/business.ts"
 import { citusPlanCommand } from "./cli/citus-plan.ts"
+import { embedded } from "./cli/embedded.ts"
 import { importCommand } from "./cli/import.ts"
 import { migrate } from "./cli/migrate.ts"
 import { reports } from "./cli/reports.ts"
@@ -54,7 +55,7 @@ const presenter: CliOutput.Presenter = {
 
 const studio = Command.make("studio").pipe(
   Command.withDescription("Studio Service operator commands"),
-  Command.withSubcommands([migrate, seed, business, importCommand, token, app, worker, serve, sync, reports, webhooks, revenueCategories, citusPlanCommand, pays])
+  Command.withSubcommands([migrate, seed, business, importCommand, token, app, worker, serve, sync, reports, webhooks, revenueCategories, citusPlanCommand, pays, embedded])
 )
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { createServer } from "node:http"
+import { CanonicalHeadersResponse } from "./platform/canonical-headers.ts"
+import { explainServeError } from "./platform/listen-failure.ts"
 import { Api } from "./api.ts"
 import { AccountLive, AccountPasswordsLive } from "./accounts/handlers.ts"
 import { AccessLive } from "./auth/access.ts"
@@ -139,11 +141,23 @@ export const HttpAppLive = Layer.mergeAll(
  * The HTTP server on `PORT`, with `routes` beside the app's (`npm start` adds the demo's
  * callback page, as it seeds the demo); closing the layer stops accepting and drains open requests.
  */
+/**
+ * Node's HTTP server on `PORT` (response header names canonical: platform/canonical-headers.ts);
+ * a port it cannot listen on fails with a message naming the fix (platform/listen-failure.ts).
+ */
+const listening = (config: { readonly host: string; readonly port: number }) => {
+  const server = NodeHttpServer.layer(() => createServer({ ServerResponse: CanonicalHeadersResponse }), { port: config.port, host: config.host })
+  // Same outputs: the replacement only fails (catchTag types a failing layer's outputs as `never`).
+  return server.pipe(
+    Layer.catchTag("ServeError", (error) => Layer.effectDiscard(Effect.fail(explainServeError(error, config))))
+  ) as unknown as typeof server
+}
+
 export const httpServerWith = <E, R>(routes: Layer.Layer<never, E, R>) =>
   Layer.unwrap(
     AppConfig.useSync((config) =>
       serveApp(Layer.merge(HttpAppLive, withBuildContext(routes))).pipe(
-        Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+        Layer.provideMerge(listening(config))
       ))
   )
 

@@ -3,7 +3,7 @@ import { Cause, Console, Effect, Layer } from "effect"
 import { DemoCallbackLive } from "./demo/callback.ts"
 import { demoPresent } from "./demo/lock.ts"
 import { seedDemo } from "./demo/seed.ts"
-import { DEMO_CLIENT_ID, DEMO_SUBDOMAIN } from "./demo/document.ts"
+import { DEMO_CLIENT_ID, DEMO_SUBDOMAIN, demoRedirectUri } from "./demo/document.ts"
 import { HttpServerLive, httpServerWith } from "./http.ts"
 import { BaseLive } from "./layers.ts"
 import { AppConfig } from "./platform/config.ts"
@@ -41,7 +41,7 @@ const program = Effect.gen(function* () {
       `  curl -s '${business}/api/v2/front/locations' -H 'Authorization: Bearer ${demo.clientToken}'`,
       "",
       "OAuth, in a browser (log in as owner@demo.test):",
-      `  ${business}/oauth/authorize?client_id=${demo.clientId}&response_type=code&redirect_uri=${encodeURIComponent(`${base}/oauth/callback`)}`,
+      `  ${business}/oauth/authorize?client_id=${demo.clientId}&response_type=code&redirect_uri=${encodeURIComponent(demoRedirectUri(config))}`,
       "",
       `Tokens: owner@demo.test (owner) ${demo.ownerToken}`,
       `        client@demo.test (client) ${demo.clientToken}`,

@@ -11,7 +11,12 @@ import { demoSchedule } from "./schedule.ts"
 export const DEMO_SUBDOMAIN = "demo"
 export const DEMO_PASSWORD = "studio-demo"
 export const DEMO_CLIENT_ID = "demo-app"
-export const DEMO_REDIRECT_URI = "http://localhost:3000/oauth/callback"
+/**
+ * The demo application's redirect URI: the callback page on the account-level host of this
+ * start (`BASE_DOMAIN`, `PORT`), the very string the authorize link `npm start` prints carries.
+ */
+export const demoRedirectUri = (config: { readonly baseDomain: string; readonly port: number }) =>
+  `http://${config.baseDomain}${config.port === 80 ? "" : `:${config.port}`}/oauth/callback`
 /** Published on purpose, like the demo password: it grants nothing without a user's login. */
 export const DEMO_CLIENT_SECRET = "demo-app-secret"
 export const DEMO_OWNER_EMAIL = "owner@demo.test"

@@ -3,7 +3,7 @@ import { Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { Applications } from "../auth/applications.ts"
+import { Applications, hashClientSecret } from "../auth/applications.ts"
 import { AccessTokens } from "../auth/tokens.ts"
 import { ImportRepo, findBusinessId } from "../import/repo.ts"
 import type { ScheduleImportServices } from "../import/schedule.ts"
@@ -15,9 +15,9 @@ import {
   DEMO_CLIENT_SECRET,
   DEMO_OWNER_EMAIL,
   DEMO_PASSWORD,
-  DEMO_REDIRECT_URI,
   DEMO_SUBDOMAIN,
-  demoDocument
+  demoDocument,
+  demoRedirectUri
 } from "./document.ts"
 import { seedDemoHistory } from "./history.ts"
 
@@ -61,18 +61,30 @@ const ensureBusiness = Effect.gen(function* () {
   return Option.getOrThrow(yield* findBusinessId(DEMO_SUBDOMAIN))
 })
 
+/**
+ * The demo application, registered with the callback of this start's `BASE_DOMAIN` and `PORT`.
+ * An earlier start on another port registered another one: it follows this start's, but only
+ * while the application still has the published secret (one `seed lock-demo` locked keeps its
+ * dead-end redirect URI, and an operator's own secret means an operator's own application).
+ */
 const ensureApplication = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  const redirectUri = demoRedirectUri(yield* AppConfig)
   const find = sql`select id from oauth_applications where client_id = ${DEMO_CLIENT_ID}`.pipe(
     Effect.flatMap(decodeIds),
     Effect.map((rows) => Option.fromNullishOr(rows[0]?.id)),
     Effect.orDie
   )
   const existing = yield* find
-  if (Option.isSome(existing)) return existing.value
+  if (Option.isSome(existing)) {
+    yield* sql`update oauth_applications set redirect_uri = ${redirectUri}
+               where id = ${existing.value} and client_secret_hash = ${hashClientSecret(DEMO_CLIENT_SECRET)}
+                 and redirect_uri <> ${redirectUri}`.pipe(Effect.orDie)
+    return existing.value
+  }
   yield* (yield* Applications).create({
     name: "Demo app",
-    redirectUri: DEMO_REDIRECT_URI,
+    redirectUri,
     clientId: DEMO_CLIENT_ID,
     clientSecret: DEMO_CLIENT_SECRET
   })

@@ -3,8 +3,8 @@ import { IntInput, Timestamp } from "../shared/schemas.ts"
 
 /**
  * Make-ups: the right to attend another session of the service, given by staff for a
- * late-canceled visit (spec: POST /desk/make_ups/generate). Billing's passes do not exist yet,
- * so a make-up is its own record; `expires_on` stays null until pass products define a term.
+ * late-canceled visit (spec: POST /desk/make_ups/generate). A make-up is given, not sold, so it
+ * is its own record rather than a single-visit pass plan; `expires_on` stays null (no expiry).
  */
 export const MakeUpReason = Schema.Struct({ id: Schema.Int, name: Schema.String }).annotate({ identifier: "MakeUpReason" })
 

@@ -75,6 +75,37 @@ export const removeEmbeddedCluster = (dataDir: string) => {
   fs.rmSync(given, { recursive: true, force: true })
 }
 
+/**
+ * `studio embedded remove`: the cluster of `dataDir` (a folder, or the link to a cluster placed
+ * under /var/lib/studio-service) and its log, refused while a postmaster runs on it. Answers the
+ * paths removed (none when there was no cluster). The binaries placed beside stay: every
+ * checkout of the same version shares them.
+ */
+export const removeStoppedEmbeddedCluster = (dataDir: string): ReadonlyArray<string> => {
+  const given = path.resolve(dataDir)
+  const stat = fs.lstatSync(given, { throwIfNoEntry: false })
+  const target = stat?.isSymbolicLink() ? path.resolve(path.dirname(given), fs.readlinkSync(given)) : given
+  const running = runningCluster(target)
+  if (running) {
+    throw new EmbeddedPostgresError(
+      `the embedded PostgreSQL in ${target} is running (pid ${running.pid}): stop \`npm start\` and every command using it, then remove it`
+    )
+  }
+  const removed: Array<string> = []
+  if (stat?.isSymbolicLink()) {
+    removed.push(given)
+    const home = path.dirname(target)
+    if (path.basename(path.dirname(home)) === "clusters" && /^[0-9a-f]{16}$/.test(path.basename(home)) && fs.existsSync(home)) {
+      removed.push(home)
+    }
+  } else if (stat) removed.push(given)
+  const log = `${given}.log`
+  if (fs.existsSync(log)) removed.push(log)
+  removeEmbeddedCluster(given)
+  fs.rmSync(log, { force: true })
+  return removed
+}
+
 const clientFor = (port: number, applicationName?: string) => {
   const client = new pg.Client({
     host: "127.0.0.1",

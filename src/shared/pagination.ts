@@ -42,12 +42,23 @@ export interface PageLinks {
   readonly prev?: string
 }
 
-/** `total_count` and the absolute `next`/`prev` URLs: the request's own URL with another `page`. */
+/**
+ * The request's own absolute URL, to write links from, without `access_token`: a bearer secret
+ * given in the query string is never copied into a URL the service writes (clients log, cache
+ * and share those).
+ */
+export const linkBase = (context: { readonly originalUrl: string; readonly origin: string }): URL => {
+  const url = new URL(context.originalUrl, context.origin)
+  url.searchParams.delete("access_token")
+  return url
+}
+
+/** `total_count` and the absolute `next`/`prev` URLs: the request's own URL (linkBase) with another `page`. */
 export const pageLinks = (page: Page, totalCount: number): Effect.Effect<PageLinks> =>
   RequestContext.useSync((context) => {
     // Most lists fit one page: the URL is parsed only when there is a link to write.
     const link = (n: number) => {
-      const url = new URL(context.originalUrl, context.origin)
+      const url = linkBase(context)
       url.searchParams.set("page", String(n))
       return url.toString()
     }

@@ -60,13 +60,14 @@ const make = Effect.gen(function* () {
       ...(filters.to === undefined ? [] : [sql`o.start_at <= ${filters.to}`]),
       ...(filters.includeRemoved ? [] : [sql`w.state <> 'removed'`])
     ])
+  // Lists show each occurrence's queue in its order (oldest first, as offers go: oldestWaiting).
   const listFrom = sql`waitlist_entries w join event_occurrences o on o.business_id = w.business_id and o.id = w.event_occurrence_id`
   const listed = SqlSchema.findAll({
     Request: Schema.Struct({ ...ListRequest.fields, limit: Schema.Number, offset: Schema.Number }),
     Result: Schema.Struct({ ...WaitlistEntryRow.fields, total_count: Schema.Number }),
     execute: (request) =>
       sql`select ${sql.literal(COLUMNS)}, count(*) over ()::int as total_count from ${listFrom}
-          where ${listWhere(request)} order by o.start_at, w.id limit ${request.limit} offset ${request.offset}`
+          where ${listWhere(request)} order by o.start_at, o.id, w.created_at, w.id limit ${request.limit} offset ${request.offset}`
   })
   const counted = SqlSchema.findAll({
     Request: ListRequest,

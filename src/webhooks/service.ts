@@ -20,6 +20,7 @@ import type {
 import { type SubscriptionPatch, WebhooksRepo } from "./repo.ts"
 import { encryptSecret, generateSecret } from "./signing.ts"
 import { checkTargetAddresses, hostOf, parseTarget } from "./targets.ts"
+import { linkBase } from "../shared/pagination.ts"
 
 /**
  * Webhook subscriptions (JSON:API 1.0, `/api/v3/webhooks` on the business host). Owners only
@@ -250,7 +251,7 @@ export const listWebhookDeliveries = Effect.fn("Webhooks.deliveries")(function* 
     status: query["filter[status]"]
   })
   const page = deliveries.slice(0, size)
-  const self = new URL(context.originalUrl, context.origin)
+  const self = linkBase(context)
   let next: string | undefined
   if (deliveries.length > size) {
     const url = new URL(self)

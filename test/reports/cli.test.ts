@@ -46,6 +46,16 @@ describe("npm run studio -- sync", () => {
     expect(incremental.code, incremental.stderr).toBe(0)
     expect(JSON.parse(incremental.stdout)).toMatchObject({ outcome: "unchanged", generation: 1 })
   })
+
+  it("says what a quiet run did: nothing changed, beside the rows the store holds and the generation's age", async () => {
+    expect((await studio("sync")).code).toBe(0) // a store to compare with, if the test above left none
+    const answer = JSON.parse((await studio("sync")).stdout)
+    expect(answer.outcome).toBe("unchanged")
+    expect(answer.store).toMatchObject({ generation: answer.generation, rows: { clients: 2, enrollments: 0, pays: 0 } })
+    expect(Object.keys(answer.store.rows)).toHaveLength(10)
+    expect(answer.store.age_seconds).toBeGreaterThanOrEqual(0)
+    expect(answer.summary).toMatch(/^nothing changed since the last sync; generation \d+ still serves; built .* ago, it holds 2 clients(, |$)/)
+  })
 })
 
 describe("npm run studio -- reports grant|revoke", () => {

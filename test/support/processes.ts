@@ -30,10 +30,12 @@ export interface Setup {
   readonly env: Record<string, string>
   /** A command line that runs node, e.g. ["setpriv", "--reuid=65534", ...]. */
   readonly wrap?: ReadonlyArray<string>
+  /** The node binary to run (default: this one, process.execPath). */
+  readonly node?: string
 }
 
 const command = (setup: Setup, args: ReadonlyArray<string>) => {
-  const argv = [...(setup.wrap ?? []), process.execPath, ...args]
+  const argv = [...(setup.wrap ?? []), setup.node ?? process.execPath, ...args]
   const env: Record<string, string> = { ...(process.env as Record<string, string>), LOG_LEVEL: "info", ...setup.env }
   // The embedded cluster of DATA_DIR, unless the setup names a database itself.
   if (setup.env["DATABASE_URL"] === undefined) delete env["DATABASE_URL"]
