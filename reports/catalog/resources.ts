@@ -8,6 +8,7 @@ import { invoiceItemTransactionsCatalog } from "./invoice-item-transactions.ts"
 import { paysCatalog } from "./pays.ts"
 import { monthlyBusinessMetricsCatalog } from "./monthly-business-metrics.ts"
 import { personPlansCatalog } from "./person-plans.ts"
+import { transactionsCatalog } from "./transactions.ts"
 import type { ResourceCatalog } from "./types.ts"
 
 /** The ten report resources of the spec, in its order. */
@@ -21,7 +22,8 @@ export const REPORT_RESOURCES = [
   "invoices",
   "monthly_business_metrics",
   "pays",
-  "person_plans"
+  "person_plans",
+  "transactions"
 ] as const
 export type ReportResource = (typeof REPORT_RESOURCES)[number]
 
@@ -36,7 +38,8 @@ const catalogs: Record<ReportResource, ResourceCatalog> = {
   invoices: invoicesCatalog,
   monthly_business_metrics: monthlyBusinessMetricsCatalog,
   pays: paysCatalog,
-  person_plans: personPlansCatalog
+  person_plans: personPlansCatalog,
+  transactions: transactionsCatalog
 }
 
 export const isReportResource = (name: string): name is ReportResource => Object.hasOwn(catalogs, name)

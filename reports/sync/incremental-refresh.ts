@@ -16,6 +16,7 @@ import { personPlansTable } from "./tables/person-plans.ts"
 import { changedInvoicesSql, invoicesTable } from "./tables/invoices.ts"
 import { invoiceItemsTable } from "./tables/invoice-items.ts"
 import { invoiceItemTransactionsTable } from "./tables/invoice-item-transactions.ts"
+import { transactionsTable } from "./tables/transactions.ts"
 import { changedPaysSql, paysTable } from "./tables/pays.ts"
 import { metricsBusinessesTable, metricsStaffTable } from "./tables/business-facts.ts"
 import { refreshMonthlyMetricsSql } from "./monthly-metrics.ts"
@@ -42,6 +43,8 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
   // an invoice's last item gone leaves no fresh row to replace its old one by key).
   const items = invoiceItemsTable.name
   const transactions = invoiceItemTransactionsTable.name
+  // The transactions resource (one row per payment or refund): replaced per changed invoice too.
+  const transactionRows = transactionsTable.name
   const invoiceScopeCsv = path.join(dir, `invoice_scope-${process.pid}.csv`)
   const changedInvoice = "(i.business_id, i.id) in (select business_id, id from report_changed_invoices)"
   try {
@@ -84,6 +87,7 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         [invoices]: await copyToFile(client, invoicesTable.select(changedInvoice), csv[invoices]!),
         [items]: await copyToFile(client, invoiceItemsTable.select(changedInvoice), csv[items]!),
         [transactions]: await copyToFile(client, invoiceItemTransactionsTable.select(changedInvoice), csv[transactions]!),
+        [transactionRows]: await copyToFile(client, transactionsTable.select(changedInvoice), csv[transactionRows]!),
         invoiceScope: await copyToFile(client, INVOICE_SCOPE_SQL, invoiceScopeCsv),
         [pays]: await copyToFile(client, paysTable.select("(y.business_id, y.id) in (select business_id, id from report_changed_pays)"), csv[pays]!)
       }
@@ -131,6 +135,8 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         + (SELECT count(*) FROM (SELECT * FROM cur.${items} c WHERE ${inInvoiceScope("c")} EXCEPT SELECT * FROM fresh_${items}))
         + (SELECT count(*) FROM (SELECT * FROM fresh_${transactions} EXCEPT SELECT * FROM cur.${transactions} c WHERE ${inInvoiceScope("c")}))
         + (SELECT count(*) FROM (SELECT * FROM cur.${transactions} c WHERE ${inInvoiceScope("c")} EXCEPT SELECT * FROM fresh_${transactions}))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${transactionRows} EXCEPT SELECT * FROM cur.${transactionRows} c WHERE ${inInvoiceScope("c")}))
+        + (SELECT count(*) FROM (SELECT * FROM cur.${transactionRows} c WHERE ${inInvoiceScope("c")} EXCEPT SELECT * FROM fresh_${transactionRows}))
         + (SELECT count(*) FROM (SELECT * FROM fresh_${pays} EXCEPT SELECT c.* FROM cur.${pays} c SEMI JOIN fresh_${pays} f ON f.key = c.key))`)
       return Number(reader.getRows()[0]?.[0] ?? 0) > 0
     })
@@ -140,7 +146,7 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
       return {
         outcome: "unchanged",
         generation: current.generation,
-        rows: { clients: 0, [occurrences]: 0, [staff]: 0, [enrollments]: 0, [personPlans]: 0, [invoices]: 0, [items]: 0, [transactions]: 0, [pays]: 0 },
+        rows: { clients: 0, [occurrences]: 0, [staff]: 0, [enrollments]: 0, [personPlans]: 0, [invoices]: 0, [items]: 0, [transactions]: 0, [transactionRows]: 0, [pays]: 0 },
         synced_at: at
       }
     }
@@ -182,6 +188,8 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         await connection.run(`INSERT INTO ${items} SELECT * FROM fresh_${items}`)
         await connection.run(`DELETE FROM ${transactions} WHERE ${inInvoiceScope(transactions)}`)
         await connection.run(`INSERT INTO ${transactions} SELECT * FROM fresh_${transactions}`)
+        await connection.run(`DELETE FROM ${transactionRows} WHERE ${inInvoiceScope(transactionRows)}`)
+        await connection.run(`INSERT INTO ${transactionRows} SELECT * FROM fresh_${transactionRows}`)
         // Pays are never deleted: a changed one is replaced by key.
         await connection.run(`DELETE FROM ${pays} WHERE key IN (SELECT key FROM fresh_${pays})`)
         await connection.run(`INSERT INTO ${pays} SELECT * FROM fresh_${pays}`)
