@@ -216,4 +216,38 @@ describe("automatic membership billing", () => {
       instance.closeSync()
     }
   })
+
+  it("reports the autobill retry's declined charge as a failed, autopay transaction with its error (transactions)", async () => {
+    // The store the test above built.
+    const instance = await DuckDBInstance.create(path.join(reportsDir, readCurrent(reportsDir)!.file), { ...DUCKDB_OPTIONS, access_mode: "READ_ONLY" })
+    try {
+      const connection = await instance.connect()
+      const reader = await connection.runAndReadAll(
+        `SELECT CAST(invoice_id AS INTEGER) AS invoice_id, transaction_state, transaction_autopay, error_message, CAST(net_paid_amount AS INTEGER) AS net_paid_amount,
+                CAST(transaction_amount AS INTEGER) AS transaction_amount, local_failed_at IS NOT NULL AS failed
+         FROM transactions WHERE business_id = ${s.business.id} AND transaction_type = 'payment' ORDER BY invoice_id, transaction_state`
+      )
+      connection.closeSync()
+      const renewals = (await periods()).map((p) => p.invoice_id)
+      const sale = (state: string, autopay: boolean, invoice: number, error: string | null = null) => ({
+        invoice_id: invoice,
+        transaction_state: state,
+        transaction_autopay: autopay,
+        error_message: error,
+        net_paid_amount: state === "settled" ? 3900 : 0,
+        transaction_amount: 3900,
+        failed: state === "failed"
+      })
+      const rows = reader.getRowObjectsJS()
+      expect(rows.slice(1)).toEqual([
+        sale("settled", true, renewals[0]!),
+        sale("failed", true, renewals[1]!, "card_declined"),
+        sale("settled", true, renewals[1]!),
+        sale("settled", true, renewals[2]!)
+      ])
+      expect(rows[0]).toMatchObject({ invoice_id: saleId, transaction_state: "settled", transaction_autopay: false })
+    } finally {
+      instance.closeSync()
+    }
+  })
 })
