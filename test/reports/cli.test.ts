@@ -52,7 +52,7 @@ describe("npm run studio -- sync", () => {
     const answer = JSON.parse((await studio("sync")).stdout)
     expect(answer.outcome).toBe("unchanged")
     expect(answer.store).toMatchObject({ generation: answer.generation, rows: { clients: 2, enrollments: 0, pays: 0 } })
-    expect(Object.keys(answer.store.rows)).toHaveLength(10)
+    expect(Object.keys(answer.store.rows)).toHaveLength(11)
     expect(answer.store.age_seconds).toBeGreaterThanOrEqual(0)
     expect(answer.summary).toMatch(/^nothing changed since the last sync; generation \d+ still serves; built .* ago, it holds 2 clients(, |$)/)
   })
@@ -181,6 +181,8 @@ describe("npm run studio -- seed scale", () => {
     expect(store.invoices).toBe(seededInvoices)
     expect(store.person_plans).toBe((await database.pool.query(`select count(*)::int as n from plan_people`)).rows[0].n)
     expect(store.pays).toBe(seededPays)
+    // transactions: every payment and refund of those invoices.
+    expect(store.transactions).toBe((await database.pool.query(`select (select count(*) from payments) + (select count(*) from refunds) as n`)).rows.map((r) => Number(r.n))[0])
   })
 
   it("pays its instructors by the pay rules: one service pay per instructor of each past session, commissions, reviews", async () => {
