@@ -14,7 +14,7 @@ import { readCurrent } from "../reports/sync/generations.ts"
 import type { EmbeddedServer } from "../src/platform/embedded-postgres.ts"
 import { createToken } from "../test/support/factories.ts"
 import { type Child, freePort, startBenchDatabase, startChild } from "./support/processes.ts"
-import { BILLING_QUERIES, type BenchQuery, INVOICE_ITEM_QUERIES, SCHEDULING_QUERIES } from "./support/report-queries.ts"
+import { BILLING_QUERIES, type BenchQuery, INVOICE_ITEM_QUERIES, SCHEDULING_QUERIES, TRANSACTION_QUERIES } from "./support/report-queries.ts"
 import { measureSync } from "./support/report-sync.ts"
 
 /**
@@ -28,7 +28,7 @@ import { measureSync } from "./support/report-sync.ts"
  *    table the store holds (reports/sync/store-tables.ts: scheduling, plans, invoices, and any
  *    table added there). Target: the sync at least half as fast (ratio ≥ 0.5).
  * 2. Fixed lists of queries on the largest business (bench/support/report-queries.ts:
- *    scheduling, billing on invoices, and invoice items once that resource is Available),
+ *    scheduling, billing on invoices, invoice items and transactions),
  *    median of at least BENCH_RUNS (default 7) runs and half a second after 3 warm-up runs and
  *    1.5 s (WARM_UP_MS), each side in a block of its own: through our HTTP endpoint (the service
  *    in its own process), the
@@ -197,7 +197,7 @@ const main = async () => {
   const rawKept = await StoreConnection.open(store)
   const now = new Date()
 
-  const queries: ReadonlyArray<BenchQuery> = [...SCHEDULING_QUERIES, ...BILLING_QUERIES, ...INVOICE_ITEM_QUERIES]
+  const queries: ReadonlyArray<BenchQuery> = [...SCHEDULING_QUERIES, ...BILLING_QUERIES, ...INVOICE_ITEM_QUERIES, ...TRANSACTION_QUERIES]
   // Indexes PostgreSQL would want where the Core API has none, before any timing.
   for (const statement of new Set(queries.flatMap((query) => query.setup ?? []))) await pool.query(statement)
   if (queries.some((query) => query.setup !== undefined)) await pool.query("analyze invoices")

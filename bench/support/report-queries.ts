@@ -273,3 +273,54 @@ export const INVOICE_ITEM_QUERIES: ReadonlyArray<BenchQuery> = [
       order by i.closed_at desc, it.id desc limit 101`
   }
 ]
+
+/**
+ * Every payment and refund of one business's reported invoices, signed as the transactions
+ * resource signs them (a refund negative), in its invoice's zone.
+ */
+const transactionsCte = `
+  tx as (
+    select t.state, t.amount, t.created_at, t.payment_type_id, coalesce(l.time_zone, b.time_zone) as zone
+    from (select business_id, invoice_id, state, amount_cents::bigint as amount, created_at, payment_type_id from payments where business_id = $1
+          union all
+          select business_id, invoice_id, state, -amount_cents::bigint, created_at, payment_type_id from refunds where business_id = $1) t
+    join invoices i on i.business_id = t.business_id and i.id = t.invoice_id
+    join businesses b on b.id = i.business_id
+    left join locations l on l.business_id = i.business_id and l.id = i.location_id
+    where i.state in ('canceled', 'closed', 'on_hold', 'open') and $2::timestamptz is not null)`
+
+/** The transactions resource's queries (issue 31). */
+export const TRANSACTION_QUERIES: ReadonlyArray<BenchQuery> = [
+  {
+    name: "transactions: net paid by month, 12 months",
+    resource: "transactions",
+    grouped: true,
+    attributes: (now) => ({
+      fields: ["transaction_count", "failed_count", "total_payments_amount", "total_refunds_amount", "total_net_paid_amount"],
+      group: "transaction_month_start_date",
+      filter: ["btw", "transaction_at", yearBefore(now), now.toISOString()],
+      sort: ["group_label+"],
+      page: { limit: 500 }
+    }),
+    postgres: `with ${transactionsCte}
+      select date_trunc('month', created_at at time zone zone)::date as month, count(*), count(*) filter (where state = 'failed'),
+             coalesce(sum(amount) filter (where state = 'settled' and amount > 0), 0), coalesce(sum(amount) filter (where state = 'settled' and amount < 0), 0),
+             coalesce(sum(amount) filter (where state = 'settled'), 0)
+      from tx where created_at between $2::timestamptz - interval '365 days' and $2::timestamptz group by 1 order by 1 limit 501`
+  },
+  {
+    name: "transactions: net paid by payment method",
+    resource: "transactions",
+    grouped: true,
+    attributes: () => ({
+      fields: ["transaction_count", "settled_count", "total_net_paid_amount"],
+      group: "payment_method",
+      sort: ["total_net_paid_amount-"]
+    }),
+    postgres: `with ${transactionsCte}
+      select case payment_type_id when 1 then 'creditcard' when 2 then 'cash' when 3 then 'check' when 4 then 'ach' when 5 then 'credit'
+                  else case when payment_type_id >= 100 then 'external' else 'other' end end as method,
+             count(*), count(*) filter (where state = 'settled'), coalesce(sum(amount) filter (where state = 'settled'), 0) as net_paid
+      from tx group by 1 order by net_paid desc limit 101`
+  }
+]
