@@ -6,6 +6,7 @@ import { invoicesCatalog } from "./invoices.ts"
 import { invoiceItemsCatalog } from "./invoice-items.ts"
 import { invoiceItemTransactionsCatalog } from "./invoice-item-transactions.ts"
 import { paysCatalog } from "./pays.ts"
+import { staffMembersCatalog } from "./staff-members.ts"
 import { monthlyBusinessMetricsCatalog } from "./monthly-business-metrics.ts"
 import { personPlansCatalog } from "./person-plans.ts"
 import type { ResourceCatalog } from "./types.ts"
@@ -21,6 +22,7 @@ export const REPORT_RESOURCES = [
   "invoices",
   "monthly_business_metrics",
   "pays",
+  "staff_members",
   "person_plans"
 ] as const
 export type ReportResource = (typeof REPORT_RESOURCES)[number]
@@ -36,6 +38,7 @@ const catalogs: Record<ReportResource, ResourceCatalog> = {
   invoices: invoicesCatalog,
   monthly_business_metrics: monthlyBusinessMetricsCatalog,
   pays: paysCatalog,
+  staff_members: staffMembersCatalog,
   person_plans: personPlansCatalog
 }
 

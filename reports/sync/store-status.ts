@@ -24,7 +24,8 @@ export const STORE_RESOURCES = [
   "invoice_items",
   "invoice_item_transactions",
   MONTHLY_METRICS_TABLE,
-  "pays"
+  "pays",
+  "staff_members"
 ] as const
 
 export interface StoreStatus {

@@ -8,6 +8,7 @@ import { invoicesTable } from "./tables/invoices.ts"
 import { invoiceItemsTable } from "./tables/invoice-items.ts"
 import { invoiceItemTransactionsTable } from "./tables/invoice-item-transactions.ts"
 import { paysTable } from "./tables/pays.ts"
+import { staffMembersTable } from "./tables/staff-members.ts"
 import { metricsBusinessesTable, metricsStaffTable } from "./tables/business-facts.ts"
 import { createMonthlyMetricsSql } from "./monthly-metrics.ts"
 import { newestRowsStatements } from "./newest-rows.ts"
@@ -25,6 +26,7 @@ export const TABLES: ReadonlyArray<StoreTable> = [
   invoiceItemsTable,
   invoiceItemTransactionsTable,
   paysTable,
+  staffMembersTable,
   metricsBusinessesTable,
   metricsStaffTable
 ]
