@@ -104,21 +104,22 @@ const groupings: ReadonlyArray<ColumnDef> = [
   ...dateBuckets("staff_since", "r.staff_since_date")
 ]
 
-/** The staff row with its date today and its event counts (see above). */
-const source = `(SELECT s.*, CAST(timezone(s.time_zone, CAST($now AS TIMESTAMPTZ)) AS DATE) AS today,
-    coalesce(e.past_events, 0) AS past_events,
-    coalesce(e.future_events, 0) AS future_events,
-    coalesce(e.attendance_not_completed_events, 0) AS attendance_not_completed_events
-  FROM staff_members s
-  LEFT JOIN (
-    SELECT o.business_id, o.person_id,
-           count(*) FILTER (WHERE o.start_at < CAST($now AS TIMESTAMPTZ)) AS past_events,
-           count(*) FILTER (WHERE o.start_at >= CAST($now AS TIMESTAMPTZ)) AS future_events,
-           count(*) FILTER (WHERE o.start_at < CAST($now AS TIMESTAMPTZ) AND NOT coalesce(o.attendance_completed, false)) AS attendance_not_completed_events
+/**
+ * The staff row with its date today and its event counts (see above). The counts are a LATERAL
+ * subquery, which DuckDB decorrelates into a join on the staff rows that pass the query's
+ * business scope: the event rows, stored by business, are then read only for those businesses
+ * (one business among 1,000 with 3 million event rows: tens of milliseconds instead of about
+ * 300 for an aggregate over every business, which stays faster only when all are in scope).
+ */
+const now = "CAST($now AS TIMESTAMPTZ)"
+const source = `(SELECT s.*, CAST(timezone(s.time_zone, ${now}) AS DATE) AS today, e.*
+  FROM staff_members s, LATERAL (
+    SELECT count(*) FILTER (WHERE o.start_at < ${now}) AS past_events,
+           count(*) FILTER (WHERE o.start_at >= ${now}) AS future_events,
+           count(*) FILTER (WHERE o.start_at < ${now} AND NOT coalesce(o.attendance_completed, false)) AS attendance_not_completed_events
     FROM event_occurrence_staff_members o
-    WHERE o.service_state = 'active'
-    GROUP BY o.business_id, o.person_id
-  ) e ON e.business_id = s.business_id AND e.person_id = s.person_id)`
+    WHERE o.business_id = s.business_id AND o.person_id = s.person_id AND o.service_state = 'active'
+  ) e)`
 
 export const staffMembersCatalog: ResourceCatalog = {
   resource: "staff_members",
