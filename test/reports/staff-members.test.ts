@@ -3,6 +3,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { staffMembersCatalog } from "../../reports/catalog/staff-members.ts"
 import { syncReports } from "../../reports/sync/sync.ts"
+import { createPlan, createPlanProduct } from "../support/billing-factories.ts"
 import { createBusiness, createCustomField, createLocation, createPerson, createToken } from "../support/factories.ts"
 import type { TestResponse } from "../support/http.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
@@ -453,16 +454,29 @@ describe("freshness", () => {
     expect(changed.status, changed.text).toBe(200)
     await insertOccurrence(crew.id, { service_id: serviceId, start_at: "2099-02-01T16:00:00Z", staff: [tom.staffMemberId!] })
     const nia = await createPerson(pool, crew.id, { first_name: "Nia", last_name: "New", role: "limited" })
+    // Olive buys a pack (holding a plan makes her a client too); Dee's person is hidden.
+    const pack = await createPlanProduct(pool, crew.id, { kind: "pack", name: "Five classes" })
+    await createPlan(pool, crew.id, pack.id, [olive.personId])
+    await pool.query(`update people set hidden_at = now(), updated_at = now() where business_id = $1 and id = $2`, [crew.id, dee.personId])
 
     expect((await sync("incremental")).outcome).toBe("incremental")
     const rows = await all()
     expect(rows.map((r) => r.first_name)).toEqual(["Olive", "Ivy", "Tom", "Dee", "Del", "Nia"])
-    const [, ivyRow, tomRow, , , niaRow] = rows
+    const [oliveRow, ivyRow, tomRow, deeRow, , niaRow] = rows
+    expect(oliveRow).toMatchObject({ also_client: "t", role: "owner" })
+    expect(deeRow).toMatchObject({ person_state: "hidden", role: "demoted" })
     expect(tomRow).toMatchObject({ role: "demoted", show_to_clients: "f", future_events: 2 })
     expect(ivyRow).toMatchObject({ [`custom_field_${newsletter.id}`]: "f", [`custom_field_${shirt.id}`]: "M" })
     expect(niaRow).toMatchObject({ key: `${crew.id}-${nia.personId}`, role: "limited", staff_since_date: today(), tenure: 0, tenure_group: "0_month" })
-    const [summary] = rowsOf(await query("staff_members", { fields: ["demoted_staff_count", "total_count", "total_future_events"], group: "business_id" }))
-    expect(summary).toMatchObject({ demoted_staff_count: 2, total_count: 6, total_future_events: 4 })
+    const [summary] = rowsOf(
+      await query("staff_members", { fields: ["also_client_count", "demoted_staff_count", "total_count", "total_future_events"], group: "business_id" })
+    )
+    expect(summary).toMatchObject({ also_client_count: 2, demoted_staff_count: 2, total_count: 6, total_future_events: 4 })
+    expect(rowsOf(await query("staff_members", { fields: ["total_count"], group: "person_state", sort: ["group_label+"] }))).toEqual([
+      { group_label: "active", total_count: 4 },
+      { group_label: "deleted", total_count: 1 },
+      { group_label: "hidden", total_count: 1 }
+    ])
 
     // Nothing changed since: only the watermark moves; a full rebuild then holds the same rows.
     expect((await sync("incremental")).outcome).toBe("unchanged")
