@@ -161,7 +161,7 @@ const groupings: ReadonlyArray<ColumnDef> = [
 /**
  * `custom_fields` expands to one field per custom field of the business, named
  * `custom_field_<id>`, typed by its data type, read from the person's stored values (the
- * clients table's `custom_field_values`, a JSON object by field id; the id is an integer the
+ * clients (and staff_members) table's `custom_field_values`, a JSON object by field id; the id is an integer the
  * catalog checked, never caller text). A person without a value reads NULL.
  */
 const CUSTOM_FIELD = /^custom_field_([1-9]\d{0,15})$/
@@ -177,7 +177,7 @@ const customFieldColumn = (field: CatalogContext["customFields"][number]): Colum
   }
 }
 
-const customFields: LogicalDef = {
+export const customFields: LogicalDef = {
   name: "custom_fields",
   expand: (context) =>
     context.franchiseHolding ? { unsupported: "report_custom_fields_franchise" } : context.customFields.map(customFieldColumn),

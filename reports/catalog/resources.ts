@@ -6,12 +6,13 @@ import { invoicesCatalog } from "./invoices.ts"
 import { invoiceItemsCatalog } from "./invoice-items.ts"
 import { invoiceItemTransactionsCatalog } from "./invoice-item-transactions.ts"
 import { paysCatalog } from "./pays.ts"
+import { staffMembersCatalog } from "./staff-members.ts"
 import { monthlyBusinessMetricsCatalog } from "./monthly-business-metrics.ts"
 import { personPlansCatalog } from "./person-plans.ts"
 import { transactionsCatalog } from "./transactions.ts"
 import type { ResourceCatalog } from "./types.ts"
 
-/** The ten report resources of the spec, in its order. */
+/** The report resources: the spec's ten in its order, then the public API's two beyond them (issue 31). */
 export const REPORT_RESOURCES = [
   "clients",
   "enrollments",
@@ -23,11 +24,12 @@ export const REPORT_RESOURCES = [
   "monthly_business_metrics",
   "pays",
   "person_plans",
+  "staff_members",
   "transactions"
 ] as const
 export type ReportResource = (typeof REPORT_RESOURCES)[number]
 
-/** The catalog of every resource: all ten answer queries. */
+/** The catalog of every resource: all twelve answer queries. */
 const catalogs: Record<ReportResource, ResourceCatalog> = {
   clients: clientsCatalog,
   enrollments: enrollmentsCatalog,
@@ -39,6 +41,7 @@ const catalogs: Record<ReportResource, ResourceCatalog> = {
   monthly_business_metrics: monthlyBusinessMetricsCatalog,
   pays: paysCatalog,
   person_plans: personPlansCatalog,
+  staff_members: staffMembersCatalog,
   transactions: transactionsCatalog
 }
 

@@ -18,6 +18,7 @@ import { invoiceItemsTable } from "./tables/invoice-items.ts"
 import { invoiceItemTransactionsTable } from "./tables/invoice-item-transactions.ts"
 import { transactionsTable } from "./tables/transactions.ts"
 import { changedPaysSql, paysTable } from "./tables/pays.ts"
+import { staffMembersTable } from "./tables/staff-members.ts"
 import { metricsBusinessesTable, metricsStaffTable } from "./tables/business-facts.ts"
 import { refreshMonthlyMetricsSql } from "./monthly-metrics.ts"
 import { newestRowsStatements } from "./newest-rows.ts"
@@ -36,6 +37,7 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
   const enrollments = enrollmentsTable.name
   const invoices = invoicesTable.name
   const pays = paysTable.name
+  const staffMembers = staffMembersTable.name
   const personPlans = personPlansTable.name
   // The (business, plan) and (business, person) pairs whose person_plans rows are re-read.
   const scopeCsv = path.join(dir, `person_plans_scope-${process.pid}.csv`)
@@ -47,6 +49,9 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
   const transactionRows = transactionsTable.name
   const invoiceScopeCsv = path.join(dir, `invoice_scope-${process.pid}.csv`)
   const changedInvoice = "(i.business_id, i.id) in (select business_id, id from report_changed_invoices)"
+  // The people whose client (and staff) rows may have changed (`p` is the person).
+  const changedPerson =
+    "(p.business_id, p.id) in (select business_id, id from report_changed_people union select business_id, id from report_changed_clients)"
   try {
     const { result: changed, at } = await inSnapshot(client, async () => {
       await client.query("create temporary table report_changed_plans (business_id bigint, id bigint) on commit drop")
@@ -68,13 +73,7 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
       await client.query("create temporary table report_changed_pays (business_id bigint, id bigint) on commit drop")
       await client.query(`insert into report_changed_pays ${changedPaysSql}`, [since])
       return {
-        clients: await copyToFile(
-          client,
-          clientsTable.select(
-            "(p.business_id, p.id) in (select business_id, id from report_changed_people union select business_id, id from report_changed_clients)"
-          ),
-          csv.clients!
-        ),
+        clients: await copyToFile(client, clientsTable.select(changedPerson), csv.clients!),
         custom_fields: await copyToFile(client, customFieldsTable.select("true"), csv.custom_fields!),
         // Small, read whole (as custom_fields): what monthly_business_metrics alone needs.
         metrics_businesses: await copyToFile(client, metricsBusinessesTable.select("true"), csv.metrics_businesses!),
@@ -89,7 +88,9 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         [transactions]: await copyToFile(client, invoiceItemTransactionsTable.select(changedInvoice), csv[transactions]!),
         [transactionRows]: await copyToFile(client, transactionsTable.select(changedInvoice), csv[transactionRows]!),
         invoiceScope: await copyToFile(client, INVOICE_SCOPE_SQL, invoiceScopeCsv),
-        [pays]: await copyToFile(client, paysTable.select("(y.business_id, y.id) in (select business_id, id from report_changed_pays)"), csv[pays]!)
+        [pays]: await copyToFile(client, paysTable.select("(y.business_id, y.id) in (select business_id, id from report_changed_pays)"), csv[pays]!),
+        // Staff rows are re-read with the changed people (a staff record's change is among them).
+        [staffMembers]: await copyToFile(client, staffMembersTable.select(changedPerson), csv[staffMembers]!)
       }
     })
 
@@ -137,7 +138,8 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         + (SELECT count(*) FROM (SELECT * FROM cur.${transactions} c WHERE ${inInvoiceScope("c")} EXCEPT SELECT * FROM fresh_${transactions}))
         + (SELECT count(*) FROM (SELECT * FROM fresh_${transactionRows} EXCEPT SELECT * FROM cur.${transactionRows} c WHERE ${inInvoiceScope("c")}))
         + (SELECT count(*) FROM (SELECT * FROM cur.${transactionRows} c WHERE ${inInvoiceScope("c")} EXCEPT SELECT * FROM fresh_${transactionRows}))
-        + (SELECT count(*) FROM (SELECT * FROM fresh_${pays} EXCEPT SELECT c.* FROM cur.${pays} c SEMI JOIN fresh_${pays} f ON f.key = c.key))`)
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${pays} EXCEPT SELECT c.* FROM cur.${pays} c SEMI JOIN fresh_${pays} f ON f.key = c.key))
+        + (SELECT count(*) FROM (SELECT * FROM fresh_${staffMembers} EXCEPT SELECT c.* FROM cur.${staffMembers} c SEMI JOIN fresh_${staffMembers} f ON f.key = c.key))`)
       return Number(reader.getRows()[0]?.[0] ?? 0) > 0
     })
     if (!differs) {
@@ -146,7 +148,7 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
       return {
         outcome: "unchanged",
         generation: current.generation,
-        rows: { clients: 0, [occurrences]: 0, [staff]: 0, [enrollments]: 0, [personPlans]: 0, [invoices]: 0, [items]: 0, [transactions]: 0, [transactionRows]: 0, [pays]: 0 },
+        rows: { clients: 0, [occurrences]: 0, [staff]: 0, [enrollments]: 0, [personPlans]: 0, [invoices]: 0, [items]: 0, [transactions]: 0, [transactionRows]: 0, [pays]: 0, [staffMembers]: 0 },
         synced_at: at
       }
     }
@@ -193,6 +195,9 @@ export const incrementalRefresh = async (client: pg.Client, dir: string, current
         // Pays are never deleted: a changed one is replaced by key.
         await connection.run(`DELETE FROM ${pays} WHERE key IN (SELECT key FROM fresh_${pays})`)
         await connection.run(`INSERT INTO ${pays} SELECT * FROM fresh_${pays}`)
+        // Staff rows are replaced by key, as clients'.
+        await connection.run(`DELETE FROM ${staffMembers} WHERE key IN (SELECT key FROM fresh_${staffMembers})`)
+        await connection.run(`INSERT INTO ${staffMembers} SELECT * FROM fresh_${staffMembers}`)
         for (const t of ["metrics_businesses", "metrics_staff"]) {
           await connection.run(`DELETE FROM ${t}`)
           await connection.run(`INSERT INTO ${t} SELECT * FROM fresh_${t}`)

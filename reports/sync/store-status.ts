@@ -8,12 +8,12 @@ import type { SyncSummary } from "./summary.ts"
 /**
  * What the report store holds, for `studio sync` to say after a run: the published
  * generation, when it was built (its file is written once, then only read), the last full
- * rebuild in its lineage, and the rows of each of the ten report resources. A sync that
+ * rebuild in its lineage, and the rows of each report resource. A sync that
  * changed nothing says so next to these counts, so a quiet minute no longer reads as an empty
  * store.
  */
 
-/** The store tables behind the Reporting API's ten resources. */
+/** The store tables behind the Reporting API's resources. */
 export const STORE_RESOURCES = [
   "clients",
   "enrollments",
@@ -25,7 +25,8 @@ export const STORE_RESOURCES = [
   "invoice_item_transactions",
   MONTHLY_METRICS_TABLE,
   "pays",
-  "transactions"
+  "transactions",
+  "staff_members"
 ] as const
 
 export interface StoreStatus {

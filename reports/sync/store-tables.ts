@@ -9,6 +9,7 @@ import { invoiceItemsTable } from "./tables/invoice-items.ts"
 import { invoiceItemTransactionsTable } from "./tables/invoice-item-transactions.ts"
 import { paysTable } from "./tables/pays.ts"
 import { transactionsTable } from "./tables/transactions.ts"
+import { staffMembersTable } from "./tables/staff-members.ts"
 import { metricsBusinessesTable, metricsStaffTable } from "./tables/business-facts.ts"
 import { createMonthlyMetricsSql } from "./monthly-metrics.ts"
 import { newestRowsStatements } from "./newest-rows.ts"
@@ -27,6 +28,7 @@ export const TABLES: ReadonlyArray<StoreTable> = [
   invoiceItemTransactionsTable,
   paysTable,
   transactionsTable,
+  staffMembersTable,
   metricsBusinessesTable,
   metricsStaffTable
 ]

@@ -15,6 +15,24 @@ const today = "b.today"
 const jsonEscaped = (text: string) =>
   `replace(replace(replace(replace(replace(${text}, '\\', '\\\\'), '"', '\\"'), chr(10), '\\n'), chr(13), '\\r'), chr(9), '\\t')`
 
+/**
+ * A person's custom field values as one JSON object text, {"<custom field id>": value}: the
+ * text, true/false, or a select field's option texts joined by ", " (the Core API's values);
+ * null without any. `person` is the alias of the person's `people` row.
+ */
+export const customFieldValuesSql = (person: string) => `(select '{' || string_agg('"' || cast(v.custom_field_id as varchar) || '":' ||
+                case f.data_type
+                  when 'boolean' then case when v.boolean_value then 'true' when not v.boolean_value then 'false' else 'null' end
+                  when 'select' then coalesce('"' || ${jsonEscaped(`(select string_agg(o.value, ', ' order by o.position, o.id)
+                                               from person_custom_field_selections cs
+                                               join custom_field_options o on o.business_id = cs.business_id and o.id = cs.custom_field_option_id
+                                               where cs.business_id = v.business_id and cs.person_id = v.person_id
+                                                 and cs.custom_field_id = v.custom_field_id)`)} || '"', 'null')
+                  else coalesce('"' || ${jsonEscaped("v.text_value")} || '"', 'null') end, ',' order by v.custom_field_id) || '}'
+         from person_custom_field_values v
+         join custom_fields f on f.business_id = v.business_id and f.id = v.custom_field_id
+        where v.business_id = ${person}.business_id and v.person_id = ${person}.id)`
+
 /** Clients: one row per person, in every state (person_state tells active, hidden, deleted). */
 export const clientsTable: StoreTable = {
   name: "clients",
@@ -188,18 +206,7 @@ export const clientsTable: StoreTable = {
       'unknown' as source_name, -- the Core API does not record how a person was added yet
       null::text as staff_member_who_added, -- nor by whom
       coalesce(pv.unpaid, 0)::bigint as unpaid_visits, -- completed visits without a punch
-      (select '{' || string_agg('"' || cast(v.custom_field_id as varchar) || '":' ||
-                case f.data_type
-                  when 'boolean' then case when v.boolean_value then 'true' when not v.boolean_value then 'false' else 'null' end
-                  when 'select' then coalesce('"' || ${jsonEscaped(`(select string_agg(o.value, ', ' order by o.position, o.id)
-                                               from person_custom_field_selections cs
-                                               join custom_field_options o on o.business_id = cs.business_id and o.id = cs.custom_field_option_id
-                                               where cs.business_id = v.business_id and cs.person_id = v.person_id
-                                                 and cs.custom_field_id = v.custom_field_id)`)} || '"', 'null')
-                  else coalesce('"' || ${jsonEscaped("v.text_value")} || '"', 'null') end, ',' order by v.custom_field_id) || '}'
-         from person_custom_field_values v
-         join custom_fields f on f.business_id = v.business_id and f.id = v.custom_field_id
-        where v.business_id = p.business_id and v.person_id = p.id) as custom_field_values
+      ${customFieldValuesSql("p")} as custom_field_values
     from people p
     join ${businessesToday} b on b.id = p.business_id
     ${franchiseJoin("b")}
