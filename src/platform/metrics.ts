@@ -1,0 +1,149 @@
+import { Context, Metric } from "effect"
+import { monitorEventLoopDelay, type PerformanceEntry, PerformanceObserver } from "node:perf_hooks"
+
+/**
+ * The service's metrics, in Effect's own Metric registry (rendered by `PrometheusMetrics` on the
+ * metrics listener, src/platform/metrics-server.ts). Named by Prometheus conventions: `studio_`
+ * for the service's own, units in the name, `_total` counters, durations in seconds.
+ *
+ * Updates on hot paths go through `updateUnsafe` with the empty context: the default registry
+ * and no contextual attributes, the same registry `PrometheusMetrics.format()` reads. Label sets
+ * are metric values built once and cached, so a request costs two map lookups and two updates.
+ */
+const NO_CONTEXT = Context.empty()
+
+/** Latency buckets in seconds: 5 ms to 10 s. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+/** The label of a request that matched no route (refused before routing, or an unknown path). */
+export const UNMATCHED_ROUTE = "unmatched"
+
+const STATUS_CLASSES = ["1xx", "2xx", "3xx", "4xx", "5xx"] as const
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+/** Routes beyond this many are counted as `unmatched`: a bound, should a route ever carry raw ids. */
+const MAX_ROUTES = 2_000
+
+interface RequestSeries {
+  readonly requests: Metric.Counter<number>
+  readonly duration: Metric.Histogram<number>
+}
+
+const requestSeries = new Map<string, Map<string, Array<RequestSeries | undefined>>>()
+
+const makeRequestSeries = (route: string, method: string, statusClass: string): RequestSeries => {
+  const attributes = { route, method, status_class: statusClass }
+  return {
+    requests: Metric.counter("studio_http_requests_total", {
+      description: "HTTP requests answered, by route template, method and status class",
+      attributes,
+      incremental: true
+    }),
+    duration: Metric.histogram("studio_http_request_duration_seconds", {
+      description: "Time from a request's arrival to its answer, by route template, method and status class",
+      attributes,
+      boundaries: LATENCY_BUCKETS
+    })
+  }
+}
+
+/** One request answered: `route` is its route template (`/api/v2/desk/visits/:id`) or UNMATCHED_ROUTE. */
+export const recordRequest = (route: string | undefined, method: string, status: number, seconds: number): void => {
+  let key = route ?? UNMATCHED_ROUTE
+  let byMethod = requestSeries.get(key)
+  if (byMethod === undefined) {
+    if (requestSeries.size >= MAX_ROUTES) key = UNMATCHED_ROUTE
+    byMethod = requestSeries.get(key)
+    if (byMethod === undefined) requestSeries.set(key, (byMethod = new Map()))
+  }
+  const methodKey = METHODS.has(method) ? method : "other"
+  let byClass = byMethod.get(methodKey)
+  if (byClass === undefined) byMethod.set(methodKey, (byClass = []))
+  const classIndex = Math.min(4, Math.max(0, Math.floor(status / 100) - 1))
+  let series = byClass[classIndex]
+  if (series === undefined) byClass[classIndex] = series = makeRequestSeries(key, methodKey, STATUS_CLASSES[classIndex]!)
+  series.requests.updateUnsafe(1, NO_CONTEXT)
+  series.duration.updateUnsafe(seconds, NO_CONTEXT)
+}
+
+const rateLimitRefusals = {
+  ip: Metric.counter("studio_rate_limit_refusals_total", {
+    description: "Requests refused with 429 by the API's rate limits, by the budget that ran out",
+    attributes: { scope: "ip" },
+    incremental: true
+  }),
+  token: Metric.counter("studio_rate_limit_refusals_total", {
+    description: "Requests refused with 429 by the API's rate limits, by the budget that ran out",
+    attributes: { scope: "token" },
+    incremental: true
+  })
+}
+
+// Both series from the start: a dashboard shows 0 rather than no data.
+rateLimitRefusals.ip.valueUnsafe(NO_CONTEXT)
+rateLimitRefusals.token.valueUnsafe(NO_CONTEXT)
+
+/** A request refused by the per-IP or per-token budget. */
+export const recordRateLimitRefusal = (scope: "ip" | "token"): void => rateLimitRefusals[scope].updateUnsafe(1, NO_CONTEXT)
+
+// ---------------------------------------------------------------------------------------------
+// The process: resident memory, event-loop delay and garbage collection
+
+const residentMemory = Metric.gauge("process_resident_memory_bytes", { description: "Resident memory size in bytes" })
+const heapUsed = Metric.gauge("nodejs_heap_used_bytes", { description: "V8 heap in use, in bytes" })
+const eventLoopDelay = {
+  p50: Metric.gauge("nodejs_eventloop_delay_p50_seconds", { description: "Median event-loop delay since the previous scrape" }),
+  p99: Metric.gauge("nodejs_eventloop_delay_p99_seconds", { description: "99th percentile event-loop delay since the previous scrape" }),
+  max: Metric.gauge("nodejs_eventloop_delay_max_seconds", { description: "Largest event-loop delay since the previous scrape" })
+}
+const GC_KINDS: Record<number, string> = { 1: "scavenge", 2: "mark_sweep_compact", 4: "incremental_marking", 8: "weak_callbacks" }
+const gcDurations = new Map<string, Metric.Histogram<number>>()
+const gcDuration = (kind: string) => {
+  let metric = gcDurations.get(kind)
+  if (metric === undefined) {
+    gcDurations.set(
+      kind,
+      (metric = Metric.histogram("nodejs_gc_duration_seconds", {
+        description: "Garbage collection pauses, by kind",
+        attributes: { kind },
+        boundaries: [0.001, 0.01, 0.1, 1, 2, 5]
+      }))
+    )
+  }
+  return metric
+}
+
+let processMonitor: { readonly sample: () => void } | undefined
+
+/**
+ * Starts watching the event loop and the garbage collector (once per process) and returns the
+ * sampler a scrape calls: memory now, event-loop delay percentiles since the previous scrape.
+ */
+export const processMetrics = (): { readonly sample: () => void } => {
+  if (processMonitor !== undefined) return processMonitor
+  const delay = monitorEventLoopDelay({ resolution: 20 })
+  delay.enable()
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const detail = (entry as PerformanceEntry & { readonly detail?: { readonly kind?: number } }).detail
+      const kind = GC_KINDS[detail?.kind ?? 0] ?? "other"
+      gcDuration(kind).updateUnsafe(entry.duration / 1000, NO_CONTEXT)
+    }
+  })
+  gc.observe({ entryTypes: ["gc"] })
+  gcDuration("scavenge").valueUnsafe(NO_CONTEXT)
+  gcDuration("mark_sweep_compact").valueUnsafe(NO_CONTEXT)
+  processMonitor = {
+    sample: () => {
+      residentMemory.updateUnsafe(process.memoryUsage.rss(), NO_CONTEXT)
+      heapUsed.updateUnsafe(process.memoryUsage().heapUsed, NO_CONTEXT)
+      // The histogram is in nanoseconds; emptied so each scrape covers the time since the previous one.
+      if (delay.count > 0) {
+        eventLoopDelay.p50.updateUnsafe(delay.percentile(50) / 1e9, NO_CONTEXT)
+        eventLoopDelay.p99.updateUnsafe(delay.percentile(99) / 1e9, NO_CONTEXT)
+        eventLoopDelay.max.updateUnsafe(delay.max / 1e9, NO_CONTEXT)
+      }
+      delay.reset()
+    }
+  }
+  return processMonitor
+}
