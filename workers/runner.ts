@@ -8,6 +8,7 @@ import { DatabaseUrl } from "../src/platform/database.ts"
 import { quietWorkerLogger } from "../src/platform/migrator.ts"
 import type { ServicesLive } from "../src/layers.ts"
 import { crontab } from "./crontab.ts"
+import { recordJobPermanentFailure, recordJobRun, registerJobTasks } from "../src/platform/metrics.ts"
 import { startLiveness } from "./liveness.ts"
 import { ReportSyncJob } from "../reports/jobs.ts"
 import { ExpireBookingJob } from "../src/bookings/jobs.ts"
@@ -113,6 +114,19 @@ export const WorkerLive = Layer.effectDiscard(
     const events: WorkerEvents = new EventEmitter()
     events.on("pool:create", ({ workerPool }) => liveness.register(workerPool.id))
     events.on("worker:create", ({ worker }) => liveness.register(worker.workerId))
+    // Job metrics (src/platform/metrics.ts): a run's duration from graphile-worker handing it
+    // over to its end, by task and outcome; jobs out of attempts.
+    registerJobTasks(Object.keys(tasks))
+    const started = new Map<string, number>()
+    events.on("job:start", ({ job }) => void started.set(job.id, performance.now()))
+    const ended = (job: { readonly id: string; readonly task_identifier: string }, outcome: "success" | "failure") => {
+      const at = started.get(job.id)
+      started.delete(job.id)
+      recordJobRun(job.task_identifier, outcome, at === undefined ? 0 : (performance.now() - at) / 1000)
+    }
+    events.on("job:success", ({ job }) => ended(job, "success"))
+    events.on("job:error", ({ job }) => ended(job, "failure"))
+    events.on("job:failed", ({ job }) => recordJobPermanentFailure(job.task_identifier))
     const runner = yield* Effect.acquireRelease(
       Effect.tryPromise(() =>
         run({
