@@ -8,7 +8,7 @@ import { DatabaseUrl } from "../src/platform/database.ts"
 import { quietWorkerLogger } from "../src/platform/migrator.ts"
 import type { ServicesLive } from "../src/layers.ts"
 import { crontab } from "./crontab.ts"
-import { recordJobPermanentFailure, recordJobRun, registerJobTasks } from "../src/platform/metrics.ts"
+import { recordJobPermanentFailure, recordJobRun, registerJobTasks, registerReportSync } from "../src/platform/metrics.ts"
 import { startLiveness } from "./liveness.ts"
 import { ReportSyncJob } from "../reports/jobs.ts"
 import { ExpireBookingJob } from "../src/bookings/jobs.ts"
@@ -117,6 +117,7 @@ export const WorkerLive = Layer.effectDiscard(
     // Job metrics (src/platform/metrics.ts): a run's duration from graphile-worker handing it
     // over to its end, by task and outcome; jobs out of attempts.
     registerJobTasks(Object.keys(tasks))
+    registerReportSync()
     const started = new Map<string, number>()
     events.on("job:start", ({ job }) => void started.set(job.id, performance.now()))
     const ended = (job: { readonly id: string; readonly task_identifier: string }, outcome: "success" | "failure") => {

@@ -229,6 +229,15 @@ const reportSync = (mode: string) => ({
 })
 const reportSyncs = { full: reportSync("full"), incremental: reportSync("incremental") }
 
+/** The worker's report sync series from its start (0 until its first sync). */
+export const registerReportSync = (): void => {
+  for (const series of Object.values(reportSyncs)) {
+    series.duration.valueUnsafe(NO_CONTEXT)
+    series.rows.valueUnsafe(NO_CONTEXT)
+    series.at.valueUnsafe(NO_CONTEXT)
+  }
+}
+
 export const recordReportSync = (mode: "full" | "incremental", seconds: number, rows: number): void => {
   const series = reportSyncs[mode]
   series.duration.updateUnsafe(seconds, NO_CONTEXT)

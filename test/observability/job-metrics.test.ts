@@ -43,3 +43,48 @@ describe("job metrics of a worker process", () => {
     expect(after.get('studio_jobs{task="send_mail",state="permanently_failed"}')).toBe(1)
   })
 })
+
+/** PromQL words that are not metric names: aggregations' label lists go first, with strings and ranges. */
+const PROMQL_WORDS = new Set(["by", "without", "on", "ignoring", "group_left", "group_right", "bool", "and", "or", "unless", "offset", "inf", "nan"])
+
+/** The metric names a PromQL expression reads. */
+const metricNames = (expr: string): Array<string> => {
+  const bare = expr
+    .replace(/"(?:[^"\\]|\\.)*"/g, "")
+    .replace(/\{[^}]*\}/g, "")
+    .replace(/\[[^\]]*\]/g, "")
+    .replace(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, "")
+  const names: Array<string> = []
+  for (const match of bare.matchAll(/[a-zA-Z_:][a-zA-Z0-9_:]*(?:e[+-]?\d+)?/g)) {
+    const word = match[0]
+    const next = bare.slice(match.index + word.length).trimStart()
+    if (next.startsWith("(") || PROMQL_WORDS.has(word.toLowerCase()) || /^\d/.test(word)) continue
+    // A number's exponent (1e-9) is not a name.
+    if (match.index > 0 && /[\d.]/.test(bare[match.index - 1]!)) continue
+    names.push(word)
+  }
+  return names
+}
+
+describe("the provisioned Grafana dashboard", () => {
+  it("names only metrics a real /metrics scrape of the API and a worker shows", async () => {
+    const fs = await import("node:fs")
+    const dashboard = JSON.parse(fs.readFileSync("deploy/grafana/dashboards/studio-service.json", "utf8")) as {
+      readonly panels: ReadonlyArray<{ readonly title: string; readonly targets: ReadonlyArray<{ readonly expr: string }> }>
+    }
+    // A request first, so the request series exist (a fresh process has none).
+    await server.request("GET", "/healthz")
+    const scraped = new Set([...(await metricsNow()).keys()].map((series) => series.replace(/\{.*$/, "")))
+    expect(dashboard.panels.length).toBeGreaterThan(10)
+    for (const panel of dashboard.panels) {
+      expect(panel.targets.length, panel.title).toBeGreaterThan(0)
+      for (const target of panel.targets) {
+        const names = metricNames(target.expr)
+        expect(names.length, `${panel.title}: ${target.expr}`).toBeGreaterThan(0)
+        for (const name of names) expect(scraped.has(name), `${panel.title}: ${name} is not in /metrics`).toBe(true)
+      }
+    }
+    // The parser itself: a name that is not exported is caught.
+    expect(metricNames('sum by (le) (rate(studio_nothing_bucket{a="b"}[5m])) / clamp_min(x_total, 1e-9)')).toEqual(["studio_nothing_bucket", "x_total"])
+  })
+})
