@@ -8,7 +8,7 @@ import { DatabaseUrl } from "../src/platform/database.ts"
 import { quietWorkerLogger } from "../src/platform/migrator.ts"
 import type { ServicesLive } from "../src/layers.ts"
 import { crontab } from "./crontab.ts"
-import { recordJobPermanentFailure, recordJobRun, registerJobTasks, registerReportSync } from "../src/platform/metrics.ts"
+import { recordJobPermanentFailure, recordJobRun, registerJobTasks, registerReportSync, sampleWorkerPool } from "../src/platform/metrics.ts"
 import { startLiveness } from "./liveness.ts"
 import { ReportSyncJob } from "../reports/jobs.ts"
 import { ExpireBookingJob } from "../src/bookings/jobs.ts"
@@ -95,13 +95,14 @@ export const WorkerLive = Layer.effectDiscard(
     // Our own pool, so it closes only after the runner has stopped (and before PostgreSQL does).
     const pgPool = yield* Effect.acquireRelease(
       Effect.sync(() => {
-        const pool = new pg.Pool({ connectionString, max: config.workerConcurrency + 2 })
+        const pool = new pg.Pool({ connectionString, max: config.workerConcurrency + 2, application_name: "studio-service worker" })
         pool.on("error", (error) => quietWorkerLogger.error(`worker pool: ${error.message}`))
         pool.on("connect", (client) => client.on("error", (error) => quietWorkerLogger.error(`worker client: ${error.message}`)))
         return pool
       }),
       (pool) => Effect.promise(() => pool.end())
     )
+    yield* Effect.acquireRelease(Effect.sync(() => sampleWorkerPool(pgPool)), (stop) => Effect.sync(stop))
     // Jobs of workers that died mid-job are released at start (and every minute), not in 4 hours.
     const log = (level: "info" | "error", message: string, fields: Record<string, unknown> = {}) =>
       void Effect.runForkWith(services)((level === "info" ? Effect.logInfo(message) : Effect.logError(message)).pipe(Effect.annotateLogs(fields)))

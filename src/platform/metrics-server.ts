@@ -10,7 +10,7 @@ import { readCurrent } from "../../reports/sync/generations.ts"
 import { reportsDir } from "../../reports/store.ts"
 import { processSlot } from "./cluster.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
-import { processMetrics } from "./metrics.ts"
+import { processMetrics, runSamplers } from "./metrics.ts"
 
 /**
  * The metrics listener: `GET /metrics` in Prometheus text on METRICS_PORT (METRICS_HOST,
@@ -75,6 +75,29 @@ const collectWebhooks = Effect.gen(function* () {
   )
 })
 
+/**
+ * The service's PostgreSQL connections as the server sees them (every process's pool and
+ * listener, by `application_name`), by state; `waiting`: those waiting for a lock. The Effect
+ * SQL pool's own counts are not reachable (docs/decisions.md).
+ */
+const collectConnections = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ active: string; idle: string; idle_in_transaction: string; waiting: string }>`
+    select count(*) filter (where state = 'active') as active,
+      count(*) filter (where state = 'idle') as idle,
+      count(*) filter (where state like 'idle in transaction%') as idle_in_transaction,
+      count(*) filter (where wait_event_type = 'Lock') as waiting
+    from pg_stat_activity
+    where datname = current_database() and application_name like 'studio-service%' and pid <> pg_backend_pid()`
+  const row = rows[0]
+  for (const state of ["active", "idle", "idle_in_transaction", "waiting"] as const) {
+    yield* Metric.update(
+      gauge("studio_db_connections", "The service's PostgreSQL connections (all its processes), by state; waiting: on a lock", { state }),
+      Number(row?.[state] ?? 0)
+    )
+  }
+})
+
 /** The report store's published generation: its number and age (NaN before the first sync). */
 const collectReportStore = (config: AppConfigShape) =>
   Effect.sync(() => {
@@ -98,7 +121,7 @@ const collectReportStore = (config: AppConfigShape) =>
   )
 
 /** What a scrape reads from PostgreSQL: bounded, and a failure leaves the previous values (logged). */
-const collectDatabase = Effect.all([collectJobs, collectWebhooks], { discard: true }).pipe(
+const collectDatabase = Effect.all([collectJobs, collectWebhooks, collectConnections], { discard: true }).pipe(
   Effect.timeout(Duration.seconds(5)),
   Effect.catchCause((cause) => Effect.logWarning("metrics: reading the job and webhook tables failed", cause))
 )
@@ -116,6 +139,7 @@ const metricsRoute = Layer.unwrap(
       "/metrics",
       Effect.gen(function* () {
         processes.sample()
+        runSamplers()
         yield* collect
         return HttpServerResponse.text(yield* PrometheusMetrics.format(), { contentType: "text/plain; version=0.0.4; charset=utf-8" })
       })

@@ -244,3 +244,41 @@ export const recordReportSync = (mode: "full" | "incremental", seconds: number, 
   series.rows.updateUnsafe(rows, NO_CONTEXT)
   series.at.updateUnsafe(Date.now() / 1000, NO_CONTEXT)
 }
+
+// ---------------------------------------------------------------------------------------------
+// Samplers a scrape runs first (values read, not counted: a pool's sizes, say)
+
+const samplers = new Set<() => void>()
+
+/** Runs `sample` at each scrape of this process until the returned function removes it. */
+export const sampleAtScrape = (sample: () => void): (() => void) => {
+  samplers.add(sample)
+  sample()
+  return () => void samplers.delete(sample)
+}
+
+export const runSamplers = (): void => {
+  for (const sample of samplers) sample()
+}
+
+const workerPool = {
+  inUse: Metric.gauge("studio_worker_db_pool_connections", {
+    description: "Connections of the worker's PostgreSQL pool (graphile-worker's), by state",
+    attributes: { state: "in_use" }
+  }),
+  idle: Metric.gauge("studio_worker_db_pool_connections", {
+    description: "Connections of the worker's PostgreSQL pool (graphile-worker's), by state",
+    attributes: { state: "idle" }
+  }),
+  waiting: Metric.gauge("studio_worker_db_pool_waiting_clients", {
+    description: "Callers waiting for a connection of the worker's PostgreSQL pool"
+  })
+}
+
+/** The worker's node-postgres pool (workers/runner.ts): its counts at each scrape. */
+export const sampleWorkerPool = (pool: { readonly totalCount: number; readonly idleCount: number; readonly waitingCount: number }) =>
+  sampleAtScrape(() => {
+    workerPool.inUse.updateUnsafe(pool.totalCount - pool.idleCount, NO_CONTEXT)
+    workerPool.idle.updateUnsafe(pool.idleCount, NO_CONTEXT)
+    workerPool.waiting.updateUnsafe(pool.waitingCount, NO_CONTEXT)
+  })

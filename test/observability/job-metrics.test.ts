@@ -39,6 +39,9 @@ describe("job metrics of a worker process", () => {
     expect(sample(after, "studio_job_run_duration_seconds_count", { task: "prune_idempotency_keys" })).toBe(1)
     expect(sample(after, "studio_job_runs_total", { task: "send_mail", outcome: "failure" })).toBe(1)
     expect(sample(after, "studio_job_permanent_failures_total", { task: "send_mail" })).toBe(1)
+    // The worker's own pool (graphile-worker's): it holds connections, none waited for at rest.
+    expect(sample(after, "studio_worker_db_pool_connections", {})).toBeGreaterThan(0)
+    expect(after.get("studio_worker_db_pool_waiting_clients")).toBeGreaterThanOrEqual(0)
     // The same failure in graphile-worker's table, read at scrape time.
     expect(after.get('studio_jobs{task="send_mail",state="permanently_failed"}')).toBe(1)
   })

@@ -96,6 +96,11 @@ describe("GET /metrics", () => {
     }
     expect(values.get("studio_webhook_oldest_pending_event_age_seconds")).toBe(0)
     expect(values.has("studio_report_store_generation_age_seconds")).toBe(true)
+    // The service's own connections, as PostgreSQL sees them (the scrape's own left out).
+    for (const state of ["active", "idle", "idle_in_transaction", "waiting"]) {
+      expect(values.get(`studio_db_connections{state="${state}"}`)).toBeGreaterThanOrEqual(0)
+    }
+    expect(values.get('studio_db_connections{state="idle"}')).toBeGreaterThan(0)
     expect(values.get("process_resident_memory_bytes")).toBeGreaterThan(0)
     expect(values.has("nodejs_eventloop_delay_p99_seconds")).toBe(true)
     expect(values.has('nodejs_gc_duration_seconds_count{kind="scavenge"}')).toBe(true)
