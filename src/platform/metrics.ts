@@ -23,27 +23,56 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
 /** Routes beyond this many are counted as `unmatched`: a bound, should a route ever carry raw ids. */
 const MAX_ROUTES = 2_000
 
+/**
+ * One (route, method, status class): its count and latency histogram in plain numbers, which the
+ * registry reads at scrape time (`Metric.registerUnsafe`): a request pays a few increments, not
+ * two registry lookups (≈ 0.3 µs through `updateUnsafe`).
+ */
 interface RequestSeries {
-  readonly requests: Metric.Counter<number>
-  readonly duration: Metric.Histogram<number>
+  count: number
+  sum: number
+  /** Per bucket of LATENCY_BUCKETS (not cumulative), the last one past the largest bound. */
+  readonly buckets: Float64Array
 }
 
 const requestSeries = new Map<string, Map<string, Array<RequestSeries | undefined>>>()
 
 const makeRequestSeries = (route: string, method: string, statusClass: string): RequestSeries => {
   const attributes = { route, method, status_class: statusClass }
-  return {
-    requests: Metric.counter("studio_http_requests_total", {
+  const series: RequestSeries = { count: 0, sum: 0, buckets: new Float64Array(LATENCY_BUCKETS.length + 1) }
+  const ignore = () => {}
+  Metric.registerUnsafe(
+    Metric.counter("studio_http_requests_total", {
       description: "HTTP requests answered, by route template, method and status class",
       attributes,
       incremental: true
     }),
-    duration: Metric.histogram("studio_http_request_duration_seconds", {
+    NO_CONTEXT,
+    { get: () => ({ count: series.count, incremental: true }), update: ignore, modify: ignore }
+  )
+  Metric.registerUnsafe(
+    Metric.histogram("studio_http_request_duration_seconds", {
       description: "Time from a request's arrival to its answer, by route template, method and status class",
       attributes,
       boundaries: LATENCY_BUCKETS
-    })
-  }
+    }),
+    NO_CONTEXT,
+    {
+      get: () => {
+        let cumulated = 0
+        return {
+          buckets: LATENCY_BUCKETS.map((boundary, i): [number, number] => [boundary, (cumulated += series.buckets[i]!)]),
+          count: series.count,
+          sum: series.sum,
+          min: Number.NaN,
+          max: Number.NaN
+        }
+      },
+      update: ignore,
+      modify: ignore
+    }
+  )
+  return series
 }
 
 /** One request answered: `route` is its route template (`/api/v2/desk/visits/:id`) or UNMATCHED_ROUTE. */
@@ -58,11 +87,14 @@ export const recordRequest = (route: string | undefined, method: string, status:
   const methodKey = METHODS.has(method) ? method : "other"
   let byClass = byMethod.get(methodKey)
   if (byClass === undefined) byMethod.set(methodKey, (byClass = []))
-  const classIndex = Math.min(4, Math.max(0, Math.floor(status / 100) - 1))
+  const classIndex = status < 200 ? 0 : status < 300 ? 1 : status < 400 ? 2 : status < 500 ? 3 : 4
   let series = byClass[classIndex]
   if (series === undefined) byClass[classIndex] = series = makeRequestSeries(key, methodKey, STATUS_CLASSES[classIndex]!)
-  series.requests.updateUnsafe(1, NO_CONTEXT)
-  series.duration.updateUnsafe(seconds, NO_CONTEXT)
+  series.count++
+  series.sum += seconds
+  let bucket = 0
+  while (bucket < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[bucket]!) bucket++
+  series.buckets[bucket]!++
 }
 
 const rateLimitRefusals = {

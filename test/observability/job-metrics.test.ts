@@ -33,7 +33,9 @@ describe("job metrics of a worker process", () => {
     const after = await eventually(
       (values) =>
         sample(values, "studio_job_runs_total", { task: "prune_idempotency_keys", outcome: "success" }) >= 1 &&
-        sample(values, "studio_job_permanent_failures_total", { task: "send_mail" }) >= 1
+        sample(values, "studio_job_permanent_failures_total", { task: "send_mail" }) >= 1 &&
+        // graphile-worker writes the failure to its table just after its `job:failed` event.
+        values.get('studio_jobs{task="send_mail",state="permanently_failed"}') === 1
     )
     expect(sample(after, "studio_job_runs_total", { task: "prune_idempotency_keys", outcome: "success" })).toBe(1)
     expect(sample(after, "studio_job_run_duration_seconds_count", { task: "prune_idempotency_keys" })).toBe(1)
