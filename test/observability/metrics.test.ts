@@ -43,6 +43,8 @@ describe("GET /metrics", () => {
     const before = await metricsNow()
     expect((await server.request("GET", `/api/v2/desk/locations/${locationId}`, { token })).status).toBe(200)
     expect((await server.request("GET", "/api/v2/desk/no-such-thing/17", { token })).status).toBe(404)
+    // A plain route (not an HttpApi group) has its template too.
+    expect((await server.request("GET", "/api/docs", { host: "studio.test" })).status).toBe(200)
     // The token's budget is 4: the two calls above, two more, then a 429.
     const statuses: Array<number> = []
     for (let i = 0; i < 3; i++) statuses.push((await server.request("GET", "/api/v2/desk/business", { token })).status)
@@ -57,6 +59,7 @@ describe("GET /metrics", () => {
     expect(delta("studio_http_requests_total", { route: "unmatched", method: "GET", status_class: "4xx" })).toBe(2)
     expect([...after.keys()].some((series) => series.includes("no-such-thing"))).toBe(false)
     expect(delta("studio_http_requests_total", { route: "/api/v2/desk/business", method: "GET", status_class: "2xx" })).toBe(2)
+    expect(delta("studio_http_requests_total", { route: "/api/docs", method: "GET", status_class: "2xx" })).toBe(1)
     expect(delta("studio_rate_limit_refusals_total", { scope: "token" })).toBe(1)
     expect(delta("studio_rate_limit_refusals_total", { scope: "ip" })).toBe(0)
     // The histogram: buckets, +Inf equal to the count, in seconds.
