@@ -24,7 +24,11 @@ beforeAll(async () => {
   workerMetrics = await freePort()
   worker = await startProcess(setup({ METRICS_PORT: String(workerMetrics), WORKER_CONCURRENCY: "1" }), ["src/cli.ts", "worker"], /worker started/)
   apiPort = await freePort()
-  apiMetrics = await freePort(50000, 59000)
+  // Two free ports in a row: HTTP process i listens on METRICS_PORT + i.
+  for (;;) {
+    apiMetrics = await freePort(50000, 58999)
+    if ((await freePort(apiMetrics + 1, apiMetrics + 1).catch(() => undefined)) !== undefined) break
+  }
   api = await startProcess(
     setup({ PORT: String(apiPort), HOST: "127.0.0.1", METRICS_PORT: String(apiMetrics) }),
     ["src/cli.ts", "serve", "--processes", "2"],
