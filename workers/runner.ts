@@ -8,7 +8,7 @@ import { DatabaseUrl } from "../src/platform/database.ts"
 import { quietWorkerLogger } from "../src/platform/migrator.ts"
 import type { ServicesLive } from "../src/layers.ts"
 import { crontab } from "./crontab.ts"
-import { recordJobPermanentFailure, recordJobRun, registerJobTasks, registerReportSync, sampleWorkerPool } from "../src/platform/metrics.ts"
+import { recordJobPermanentFailure, recordJobRun, registerJobTasks, registerReportSync, registerWebhookAttempts, sampleWorkerPool } from "../src/platform/metrics.ts"
 import { startLiveness } from "./liveness.ts"
 import { ReportSyncJob } from "../reports/jobs.ts"
 import { ExpireBookingJob } from "../src/bookings/jobs.ts"
@@ -119,6 +119,7 @@ export const WorkerLive = Layer.effectDiscard(
     // over to its end, by task and outcome; jobs out of attempts.
     registerJobTasks(Object.keys(tasks))
     registerReportSync()
+    registerWebhookAttempts()
     const started = new Map<string, number>()
     events.on("job:start", ({ job }) => void started.set(job.id, performance.now()))
     const ended = (job: { readonly id: string; readonly task_identifier: string }, outcome: "success" | "failure") => {

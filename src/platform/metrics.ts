@@ -314,3 +314,34 @@ export const sampleWorkerPool = (pool: { readonly totalCount: number; readonly i
     workerPool.idle.updateUnsafe(pool.idleCount, NO_CONTEXT)
     workerPool.waiting.updateUnsafe(pool.waitingCount, NO_CONTEXT)
   })
+
+// ---------------------------------------------------------------------------------------------
+// Webhook delivery attempts (in the worker that made them: src/webhooks/delivery.ts)
+
+const WEBHOOK_OUTCOMES = ["succeeded", "retry", "gone", "failed"] as const
+type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number]
+const webhookAttempts = Object.fromEntries(
+  WEBHOOK_OUTCOMES.map((outcome) => [
+    outcome,
+    Metric.counter("studio_webhook_delivery_attempts_total", {
+      description: "Webhook delivery attempts made by this worker, by outcome (retry: failed, another attempt scheduled; gone: 410, the subscription disabled; failed: out of attempts)",
+      attributes: { outcome },
+      incremental: true
+    })
+  ])
+) as Record<WebhookOutcome, Metric.Counter<number>>
+const webhookLatency = Metric.histogram("studio_webhook_delivery_duration_seconds", {
+  description: "Time a receiver took to answer a delivery attempt (or to fail it)",
+  boundaries: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15]
+})
+
+/** The worker's webhook series from its start, at zero. */
+export const registerWebhookAttempts = (): void => {
+  for (const counter of Object.values(webhookAttempts)) counter.valueUnsafe(NO_CONTEXT)
+  webhookLatency.valueUnsafe(NO_CONTEXT)
+}
+
+export const recordWebhookAttempt = (outcome: WebhookOutcome, seconds: number): void => {
+  webhookAttempts[outcome].updateUnsafe(1, NO_CONTEXT)
+  webhookLatency.updateUnsafe(seconds, NO_CONTEXT)
+}

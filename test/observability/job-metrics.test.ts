@@ -1,13 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createBusiness, createPerson, createToken } from "../support/factories.ts"
 import { sample, samples, scrape } from "../support/metrics.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
+import { type Receiver, startReceiver } from "../webhooks/receiver.ts"
 
 let server: TestServer
+let receiver: Receiver
+let ownerToken: string
 
 beforeAll(async () => {
+  // `/down` answers 500 (the delivery is retried later), anything else 200.
+  receiver = await startReceiver((request) => (request.path === "/down" ? 500 : 200))
   server = await startTestServer({ metrics: true, worker: true })
+  const business = await createBusiness(server.pool, { subdomain: "demo" })
+  await server.pool.query("update businesses set webhooks_enabled = true where id = $1", [business.id])
+  const owner = await createPerson(server.pool, business.id, { role: "owner" })
+  ownerToken = await createToken(server.pool, owner.accountId, business.id)
 })
-afterAll(async () => server?.close())
+afterAll(async () => {
+  await server?.close()
+  await receiver?.close()
+})
 
 const metricsNow = async () => samples((await scrape(server.metricsPort!)).body)
 
@@ -46,6 +59,36 @@ describe("job metrics of a worker process", () => {
     expect(after.get("studio_worker_db_pool_waiting_clients")).toBeGreaterThanOrEqual(0)
     // The same failure in graphile-worker's table, read at scrape time.
     expect(after.get('studio_jobs{task="send_mail",state="permanently_failed"}')).toBe(1)
+  })
+})
+
+describe("webhook metrics", () => {
+  it("count delivery attempts by outcome in the worker, and the log's deliveries and oldest pending event", async () => {
+    for (const path of ["/up", "/down"]) {
+      const response = await server.request("POST", "/api/v3/webhooks", {
+        token: ownerToken,
+        headers: { "content-type": "application/vnd.api+json" },
+        body: JSON.stringify({ data: { type: "webhooks", attributes: { target: receiver.url(path), topic: "person.created" } } })
+      })
+      expect(response.status, response.text).toBe(201)
+    }
+    const before = await metricsNow()
+    expect(before.get('studio_webhook_delivery_attempts_total{outcome="retry"}')).toBe(0)
+    const created = await server.request("POST", "/api/v2/desk/people", { token: ownerToken, body: { person: { first_name: "Ada", last_name: "Hook" } } })
+    expect(created.status, created.text).toBe(201)
+
+    const after = await eventually(
+      (values) =>
+        (values.get('studio_webhook_delivery_attempts_total{outcome="succeeded"}') ?? 0) >= 1 &&
+        (values.get('studio_webhook_delivery_attempts_total{outcome="retry"}') ?? 0) >= 1 &&
+        values.get('studio_webhook_deliveries{outcome="pending"}') === 1
+    )
+    expect(after.get('studio_webhook_delivery_attempts_total{outcome="succeeded"}')).toBe(1)
+    expect(after.get('studio_webhook_delivery_attempts_total{outcome="retry"}')).toBe(1)
+    expect(after.get("studio_webhook_delivery_duration_seconds_count")).toBe(2)
+    expect(after.get('studio_webhook_deliveries{outcome="succeeded"}')).toBe(1)
+    expect(after.get('studio_webhook_deliveries{outcome="pending"}')).toBe(1)
+    expect(after.get("studio_webhook_oldest_pending_event_age_seconds")).toBeGreaterThanOrEqual(0)
   })
 })
 
