@@ -282,7 +282,7 @@ export const RequestPipeline = HttpRouter.middleware(
             "ratelimit-reset": String(decision.resetAt)
           }
       )
-      // The request metrics: one counter and one histogram update, on label sets made once.
+      // The request metrics: a count and a latency observation on series made once per label set.
       const seconds = (performance.now() - incoming.startedAt) / 1000
       recordRequest(incoming.context?.route, incoming.original.method, withHeaders.status, seconds)
       if (!logsRequests) return Effect.succeed(withHeaders)
