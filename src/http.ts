@@ -19,6 +19,7 @@ import { AppConfig } from "./platform/config.ts"
 import { serveApp, withBuildContext } from "./platform/http-serve.ts"
 import { DocsPageLive } from "./docs-page.ts"
 import { RequestPipeline } from "./request-pipeline.ts"
+import { RouteTemplate } from "./platform/route-template.ts"
 import { WebhooksLive } from "./webhooks/handlers.ts"
 import { ReportsLive } from "../reports/handlers.ts"
 import { AvailabilityDeskLive, AvailabilityFrontLive } from "./availability/handlers.ts"
@@ -135,7 +136,7 @@ export const HttpAppLive = Layer.mergeAll(
     Layer.mergeAll(DocsPageLive, OAuthRoutesLive, SignInRoutesLive, SandboxSigningRoutesLive, SandboxGatewayRoutesLive)
   ),
   RequestPipeline
-).pipe(Layer.provide(AccessLive))
+).pipe(Layer.provide(AccessLive), Layer.provide(RouteTemplate.layer))
 
 /**
  * The HTTP server on `PORT`, with `routes` beside the app's (`npm start` adds the demo's
@@ -156,7 +157,7 @@ const listening = (config: { readonly host: string; readonly port: number }) => 
 export const httpServerWith = <E, R>(routes: Layer.Layer<never, E, R>) =>
   Layer.unwrap(
     AppConfig.useSync((config) =>
-      serveApp(Layer.merge(HttpAppLive, withBuildContext(routes))).pipe(
+      serveApp(Layer.merge(HttpAppLive, withBuildContext(routes).pipe(Layer.provide(RouteTemplate.layer)))).pipe(
         Layer.provideMerge(listening(config))
       ))
   )

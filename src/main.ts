@@ -8,6 +8,7 @@ import { HttpServerLive, httpServerWith } from "./http.ts"
 import { BaseLive } from "./layers.ts"
 import { AppConfig } from "./platform/config.ts"
 import { migrateDatabase } from "./platform/startup.ts"
+import { MetricsListenerLive } from "./platform/metrics-server.ts"
 import { WorkerLive } from "../workers/runner.ts"
 
 /**
@@ -23,7 +24,7 @@ const program = Effect.gen(function* () {
   yield* migrateDatabase
   if (config.production) return yield* startProduction(startedAt)
   const demo = yield* seedDemo
-  yield* Layer.build(Layer.mergeAll(httpServerWith(DemoCallbackLive), WorkerLive))
+  yield* Layer.build(Layer.mergeAll(httpServerWith(DemoCallbackLive), WorkerLive, MetricsListenerLive))
   const port = config.port === 80 ? "" : `:${config.port}`
   const base = `http://${config.baseDomain}${port}`
   const business = `http://${demo.subdomain}.${config.baseDomain}${port}`
@@ -59,7 +60,7 @@ const program = Effect.gen(function* () {
  * earlier version is named in a warning: its accounts share a published password.
  */
 const startProduction = Effect.fn("Main.startProduction")(function* (startedAt: number) {
-  yield* Layer.build(Layer.mergeAll(HttpServerLive, WorkerLive))
+  yield* Layer.build(Layer.mergeAll(HttpServerLive, WorkerLive, MetricsListenerLive))
   const config = yield* AppConfig
   if (yield* demoPresent) {
     yield* Effect.logWarning(

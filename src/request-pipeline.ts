@@ -14,6 +14,7 @@ import { foldArrayParams } from "./shared/query-lists.ts"
 import { type BusinessRow, RequestContext, type RequestContextShape } from "./shared/request-context.ts"
 import { AppConfig, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_OAUTH_BODY_LIMIT_BYTES } from "./platform/config.ts"
 import { type RateLimitDecision, RateLimiter, rateLimitedResponse } from "./platform/rate-limit.ts"
+import { recordRateLimitRefusal, recordRequest } from "./platform/metrics.ts"
 import { clientAddress, lastForwarded, peerIsTrusted, TRUST_NONE } from "./platform/trust-proxy.ts"
 
 /**
@@ -148,6 +149,8 @@ interface Incoming {
   readonly host: string | undefined
   /** Over TLS, directly or (`X-Forwarded-Proto`) through a trusted proxy. */
   readonly https: boolean
+  /** The context handed to the route, once routed: its `route` is the metrics' label. */
+  context: RequestContextShape | undefined
 }
 
 export const RequestPipeline = HttpRouter.middleware(
@@ -195,8 +198,10 @@ export const RequestPipeline = HttpRouter.middleware(
       headers: RawHeaders,
       requestId: string
     ) {
+      const startedAt = performance.now()
       const url = parseUrl(original.url)
       if (url === undefined) {
+        recordRequest(undefined, original.method, 400, (performance.now() - startedAt) / 1000)
         return Effect.succeed(
           HttpServerResponse.setHeader(errorsResponse(400, parseLocale(headers["x-fd-locale"]) ?? "en", "invalid_request_target"), "x-request-id", requestId)
         )
@@ -211,7 +216,7 @@ export const RequestPipeline = HttpRouter.middleware(
         original,
         headers,
         requestId,
-        startedAt: logsRequests ? performance.now() : 0,
+        startedAt,
         url,
         path: pathname.endsWith(".json") && !HOSTLESS_PATHS.has(pathname) ? pathname.slice(0, -5) : pathname,
         headerLocale: headers["x-fd-locale"],
@@ -220,7 +225,8 @@ export const RequestPipeline = HttpRouter.middleware(
         host: (trustedPeer ? lastForwarded(headers["x-forwarded-host"]) : undefined) ?? headers["host"],
         https: trustedPeer
           ? lastForwarded(headers["x-forwarded-proto"])?.toLowerCase() === "https"
-          : source instanceof IncomingMessage && source.socket instanceof TLSSocket
+          : source instanceof IncomingMessage && source.socket instanceof TLSSocket,
+        context: undefined
       }
       // Rate limits first: every call counts against its IP, authenticated calls also
       // against their token; the headers show the limit that applies to the caller. A call
@@ -276,6 +282,9 @@ export const RequestPipeline = HttpRouter.middleware(
             "ratelimit-reset": String(decision.resetAt)
           }
       )
+      // The request metrics: a count and a latency observation on series made once per label set.
+      const seconds = (performance.now() - incoming.startedAt) / 1000
+      recordRequest(incoming.context?.route, incoming.original.method, withHeaders.status, seconds)
       if (!logsRequests) return Effect.succeed(withHeaders)
       return Effect.as(
         Effect.logInfo("request").pipe(
@@ -283,7 +292,7 @@ export const RequestPipeline = HttpRouter.middleware(
             method: incoming.original.method,
             path: incoming.path,
             status: withHeaders.status,
-            duration_ms: Math.round((performance.now() - incoming.startedAt) * 100) / 100
+            duration_ms: Math.round(seconds * 100_000) / 100
           })
         ),
         withHeaders
@@ -298,6 +307,7 @@ export const RequestPipeline = HttpRouter.middleware(
     ) {
       const decision = tokenDecision && (ipDecision.allowed || !tokenDecision.allowed) ? tokenDecision : ipDecision
       if (!ipDecision.allowed || (tokenDecision && !tokenDecision.allowed)) {
+        recordRateLimitRefusal(ipDecision.allowed ? "token" : "ip")
         return finish(incoming, rateLimitedResponse(decision, parseLocale(incoming.headerLocale) ?? "en"), decision)
       }
       if (HOSTLESS_PATHS.has(incoming.path)) return afterHost(httpEffect, incoming, decision, Option.none())
@@ -414,6 +424,7 @@ export const RequestPipeline = HttpRouter.middleware(
         clientId: Option.fromNullishOr(url.searchParams.get("client_id")),
         clientAddress: incoming.clientAddress
       }
+      incoming.context = context
       // The request is provided again only when the pipeline changed it (suffix, form body).
       const provided = request === original ? httpEffect : Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, request)
       const routed = maxBodySize === undefined ? provided : Effect.provideService(provided, HttpServerRequest.MaxBodySize, maxBodySize)

@@ -8,6 +8,7 @@ import { DatabaseUrl } from "../src/platform/database.ts"
 import { quietWorkerLogger } from "../src/platform/migrator.ts"
 import type { ServicesLive } from "../src/layers.ts"
 import { crontab } from "./crontab.ts"
+import { recordJobPermanentFailure, recordJobRun, registerJobTasks, registerReportSync, registerWebhookAttempts, sampleWorkerPool } from "../src/platform/metrics.ts"
 import { startLiveness } from "./liveness.ts"
 import { ReportSyncJob } from "../reports/jobs.ts"
 import { ExpireBookingJob } from "../src/bookings/jobs.ts"
@@ -94,13 +95,14 @@ export const WorkerLive = Layer.effectDiscard(
     // Our own pool, so it closes only after the runner has stopped (and before PostgreSQL does).
     const pgPool = yield* Effect.acquireRelease(
       Effect.sync(() => {
-        const pool = new pg.Pool({ connectionString, max: config.workerConcurrency + 2 })
+        const pool = new pg.Pool({ connectionString, max: config.workerConcurrency + 2, application_name: "studio-service worker" })
         pool.on("error", (error) => quietWorkerLogger.error(`worker pool: ${error.message}`))
         pool.on("connect", (client) => client.on("error", (error) => quietWorkerLogger.error(`worker client: ${error.message}`)))
         return pool
       }),
       (pool) => Effect.promise(() => pool.end())
     )
+    yield* Effect.acquireRelease(Effect.sync(() => sampleWorkerPool(pgPool)), (stop) => Effect.sync(stop))
     // Jobs of workers that died mid-job are released at start (and every minute), not in 4 hours.
     const log = (level: "info" | "error", message: string, fields: Record<string, unknown> = {}) =>
       void Effect.runForkWith(services)((level === "info" ? Effect.logInfo(message) : Effect.logError(message)).pipe(Effect.annotateLogs(fields)))
@@ -113,6 +115,21 @@ export const WorkerLive = Layer.effectDiscard(
     const events: WorkerEvents = new EventEmitter()
     events.on("pool:create", ({ workerPool }) => liveness.register(workerPool.id))
     events.on("worker:create", ({ worker }) => liveness.register(worker.workerId))
+    // Job metrics (src/platform/metrics.ts): a run's duration from graphile-worker handing it
+    // over to its end, by task and outcome; jobs out of attempts.
+    registerJobTasks(Object.keys(tasks))
+    registerReportSync()
+    registerWebhookAttempts()
+    const started = new Map<string, number>()
+    events.on("job:start", ({ job }) => void started.set(job.id, performance.now()))
+    const ended = (job: { readonly id: string; readonly task_identifier: string }, outcome: "success" | "failure") => {
+      const at = started.get(job.id)
+      started.delete(job.id)
+      recordJobRun(job.task_identifier, outcome, at === undefined ? 0 : (performance.now() - at) / 1000)
+    }
+    events.on("job:success", ({ job }) => ended(job, "success"))
+    events.on("job:error", ({ job }) => ended(job, "failure"))
+    events.on("job:failed", ({ job }) => recordJobPermanentFailure(job.task_identifier))
     const runner = yield* Effect.acquireRelease(
       Effect.tryPromise(() =>
         run({

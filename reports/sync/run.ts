@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../../src/platform/config.ts"
+import { recordReportSync } from "../../src/platform/metrics.ts"
 import { ReportSyncJob } from "../jobs.ts"
 import { DatabaseUrl } from "../../src/platform/database.ts"
 import { reportsDir } from "../store.ts"
@@ -11,6 +12,7 @@ export const runReportSync = Effect.fn("Reports.sync")(function* (mode: SyncMode
   const config = yield* AppConfig
   const databaseUrl = yield* DatabaseUrl
   const summary = yield* Effect.tryPromise(() => syncReports({ databaseUrl, dir: reportsDir(config), mode }))
+  recordReportSync(mode, summary.duration_ms / 1000, Object.values(summary.rows).reduce((sum, n) => sum + n, 0))
   yield* Effect.logInfo("report store synced").pipe(
     Effect.annotateLogs({
       mode,

@@ -1,14 +1,15 @@
-import { Config, Effect, Option } from "effect"
+import { Config, Effect, Layer, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { HttpServerLive } from "../http.ts"
 import { isClusterChild, serveProcesses } from "../platform/cluster.ts"
 import { AppConfig } from "../platform/config.ts"
+import { MetricsListenerLive } from "../platform/metrics-server.ts"
 import { runUntilSignal, userError, withServices } from "./support.ts"
 
 /** One HTTP process (also each child of `--processes N`). */
 const serveOne = withServices(
   runUntilSignal(
-    HttpServerLive,
+    Layer.merge(HttpServerLive, MetricsListenerLive),
     AppConfig.use((config) =>
       Effect.logInfo("http server listening").pipe(Effect.annotateLogs({ host: config.host, port: config.port })))
   )

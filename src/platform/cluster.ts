@@ -43,9 +43,13 @@ const runPrimary = (processes: number) =>
     let failuresInARow = 0
     let listening = 0
     const startedAt = new Map<Worker, number>()
-    const fork = () => {
-      const worker = cluster.fork(env)
+    // Each child keeps a slot, 0 to N-1, that its replacement takes over: its metrics listener
+    // is METRICS_PORT + slot (src/platform/metrics-server.ts), the same port across restarts.
+    const slots = new Map<Worker, number>()
+    const fork = (slot: number) => {
+      const worker = cluster.fork({ ...env, STUDIO_PROCESS_SLOT: String(slot) })
       startedAt.set(worker, Date.now())
+      slots.set(worker, slot)
       return worker
     }
 
@@ -55,19 +59,21 @@ const runPrimary = (processes: number) =>
     })
     cluster.on("exit", (worker, code, signal) => {
       const lived = Date.now() - (startedAt.get(worker) ?? 0)
+      const slot = slots.get(worker) ?? 0
       startedAt.delete(worker)
+      slots.delete(worker)
       if (stopping) return
       failuresInARow = lived < SHORT_LIFE_MS ? failuresInARow + 1 : 0
       const delay = restartDelay(failuresInARow)
       log("http process exited, replacing it", { pid: worker.process.pid, code, signal, restart_in_ms: delay })
       setTimeout(() => {
-        if (!stopping) fork()
+        if (!stopping) fork(slot)
       }, delay)
     })
 
     yield* Effect.acquireRelease(
       Effect.sync(() => {
-        for (let i = 0; i < processes; i++) fork()
+        for (let i = 0; i < processes; i++) fork(i)
       }),
       () =>
         Effect.promise(async () => {
@@ -100,3 +106,6 @@ export const serveProcesses = (processes: number) =>
   )
 
 export const isClusterChild = () => cluster.isWorker
+
+/** This HTTP process's slot among `--processes N` (0 to N-1); 0 for a single process. */
+export const processSlot = () => (cluster.isWorker ? Number(process.env.STUDIO_PROCESS_SLOT ?? "0") || 0 : 0)

@@ -118,6 +118,14 @@ export interface AppConfigShape {
    * database row `app_secrets.webhooks` stands in. Optional like `sessionSecret`.
    */
   readonly webhookSecretKey?: string
+  /**
+   * The Prometheus listener (METRICS_PORT, METRICS_HOST): `GET /metrics` on a port of its own,
+   * never the API's. Absent (METRICS_PORT unset): no metrics listener. With several HTTP
+   * processes (WEB_CONCURRENCY=N) process i listens on `metricsPort + i`.
+   */
+  readonly metricsPort?: number
+  /** Interface of the metrics listener; 127.0.0.1 unless set (a container sets 0.0.0.0). */
+  readonly metricsHost?: string
 }
 
 /** Defaults of the optional body limits (AppConfigShape). */
@@ -237,6 +245,8 @@ export const readAppConfig = Effect.gen(function* () {
     reportReaderMemoryLimit: Option.getOrUndefined(yield* Config.option(Config.String("REPORT_READER_MEMORY_LIMIT"))),
     reportReaderThreads: Option.getOrUndefined(yield* Config.option(Config.Int("REPORT_READER_THREADS"))),
     sessionSecret: yield* readKeySetting("SESSION_SECRET", production, (value) => value.length >= 32, SESSION_SECRET_RULE),
+    ...Option.match(yield* Config.option(Config.Port("METRICS_PORT")), { onNone: () => ({}), onSome: (metricsPort) => ({ metricsPort }) }),
+    metricsHost: yield* Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
     webhookSecretKey: yield* readKeySetting("WEBHOOK_SECRET_KEY", production, (value) => /^[0-9a-fA-F]{64}$/.test(value), WEBHOOK_SECRET_KEY_RULE)
   })
 })

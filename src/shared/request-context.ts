@@ -32,6 +32,12 @@ export interface RequestContextShape {
    * right-most untrusted `X-Forwarded-For` entry. Keys the per-IP budgets.
    */
   readonly clientAddress: string
+  /**
+   * The template of the route that matched (`/api/v2/desk/visits/:id`), written by the router's
+   * RouteTemplate middleware (src/platform/route-template.ts) once it found the route; the
+   * request metrics' label. Undefined when no route matched.
+   */
+  route?: string
 }
 
 /**

@@ -2,6 +2,7 @@ import { Clock, Effect, Option, Random } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../platform/config.ts"
 import { enqueueJob } from "../platform/jobs.ts"
+import { recordWebhookAttempt } from "../platform/metrics.ts"
 import { DeliverWebhookJob } from "./jobs.ts"
 import { WebhooksRepo } from "./repo.ts"
 import { decryptSecret, standardHeaders } from "./signing.ts"
@@ -114,6 +115,7 @@ export const deliverWebhook = Effect.fn("Webhooks.deliver")(function* (businessI
     ).pipe(Effect.orDie)
   }
 
+  recordWebhookAttempt(ok ? "succeeded" : gone ? "gone" : retry ? "retry" : "failed", result.latencyMs / 1000)
   yield* Effect.logInfo("webhook delivery attempt").pipe(
     Effect.annotateLogs({
       business_id: businessId,

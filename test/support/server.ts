@@ -3,6 +3,7 @@ import { HttpServer } from "effect/http"
 import { HttpServerLive } from "../../src/http.ts"
 import { BaseLive } from "../../src/layers.ts"
 import { WorkerLive } from "../../workers/runner.ts"
+import { MetricsListener, MetricsListenerLive } from "../../src/platform/metrics-server.ts"
 import { AppConfig, type AppConfigShape } from "../../src/platform/config.ts"
 import pg from "pg"
 import { createTestDatabase } from "./database.ts"
@@ -21,6 +22,8 @@ export const TEST_BASE_DOMAIN = "studio.test"
  */
 export type TestServerOptions = Partial<AppConfigShape> & {
   readonly worker?: boolean
+  /** Also the metrics listener, on an ephemeral port (`metricsPort` in the answer). */
+  readonly metrics?: boolean
   readonly clock?: Clock.Clock
   readonly layer?: Layer.Layer<never>
 }
@@ -39,7 +42,7 @@ export const startTestServerOn = async (
 ) => {
   const database = { url: databaseUrl, drop, pool: pool ?? new pg.Pool({ connectionString: databaseUrl, max: 3 }) }
   const ownPool = pool === undefined
-  const { worker = false, clock, layer, ...configOverrides } = overrides
+  const { worker = false, metrics = false, clock, layer, ...configOverrides } = overrides
   const config: AppConfigShape = {
     port: 0,
     host: "127.0.0.1",
@@ -59,17 +62,22 @@ export const startTestServerOn = async (
     webhooksAllowPrivateTargets: true,
     reportRateLimit: 100_000,
     reportRefreshSeconds: 30,
+    ...(metrics ? { metricsPort: 0 } : {}),
     ...configOverrides
   }
-  const app = worker ? Layer.merge(HttpServerLive, WorkerLive) : HttpServerLive
+  const server = worker ? Layer.merge(HttpServerLive, WorkerLive) : HttpServerLive
+  // Without `metrics` the config names no METRICS_PORT: the listener layer starts nothing.
+  const app = Layer.merge(server, MetricsListenerLive)
   let base = BaseLive(Layer.succeed(AppConfig)(config))
   if (clock) base = base.pipe(Layer.provideMerge(Layer.succeed(Clock.Clock)(clock)))
   if (layer) base = base.pipe(Layer.provideMerge(layer))
   const runtime = ManagedRuntime.make(app.pipe(Layer.provideMerge(base)))
   const address = await runtime.runPromise(HttpServer.HttpServer.use((server) => Effect.succeed(server.address)))
   const port = "port" in address ? address.port : 0
+  const metricsPort = await runtime.runPromise(MetricsListener.use((listener) => Effect.succeed(listener.port)))
   return {
     port,
+    metricsPort,
     config,
     pool: database.pool,
     databaseUrl: database.url,
