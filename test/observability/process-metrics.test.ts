@@ -44,6 +44,21 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
+/**
+ * A metrics listener opens beside its HTTP server, not before the primary's "listening" line:
+ * the first scrape of a process may still find its port closed, so it is tried again for a while.
+ */
+const scrapeOnceListening = async (port: number) => {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await scrape(port)
+    } catch (error) {
+      if (attempt >= 100) throw error
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+  }
+}
+
 describe("metrics listeners of separate processes", () => {
   it("a worker serves its job metrics on METRICS_PORT", async () => {
     const response = await scrape(workerMetrics)
@@ -55,7 +70,7 @@ describe("metrics listeners of separate processes", () => {
 
   it("each HTTP process serves its own on METRICS_PORT + its slot, and the API port none", async () => {
     for (const port of [apiMetrics, apiMetrics + 1]) {
-      const response = await scrape(port)
+      const response = await scrapeOnceListening(port)
       expect(response.status).toBe(200)
       expect(response.body).toMatch(/^process_resident_memory_bytes \d+/m)
     }
