@@ -1,6 +1,8 @@
 # Studio Service: the API server and the graphile-worker runner (one image, two commands).
 # Production needs an external PostgreSQL: set DATABASE_URL (without it the service would
 # start an embedded PostgreSQL inside the container, which is for development only).
+# NODE_ENV=production (below): no demo business, and the start needs SESSION_SECRET and
+# WEBHOOK_SECRET_KEY (or their *_FILE forms) from the environment (docs/security.md).
 FROM node:24-bookworm-slim
 
 ENV NODE_ENV=production \
