@@ -5,6 +5,7 @@ import { EventEmitter } from "node:events"
 import pg from "pg"
 import { AppConfig } from "../src/platform/config.ts"
 import { DatabaseUrl } from "../src/platform/database.ts"
+import { WorkerHeartbeat } from "../src/platform/worker-heartbeat.ts"
 import { quietWorkerLogger } from "../src/platform/migrator.ts"
 import type { ServicesLive } from "../src/layers.ts"
 import { crontab } from "./crontab.ts"
@@ -113,6 +114,13 @@ export const WorkerLive = Layer.effectDiscard(
     const events: WorkerEvents = new EventEmitter()
     events.on("pool:create", ({ workerPool }) => liveness.register(workerPool.id))
     events.on("worker:create", ({ worker }) => liveness.register(worker.workerId))
+    // What /readyz reads to tell a ticking worker loop from a stuck one (src/health/checks.ts).
+    const heartbeat = yield* WorkerHeartbeat
+    events.on("worker:getJob:start", () => void (heartbeat.lastTickAt = Date.now()))
+    events.on("job:start", () => void heartbeat.jobsRunning++)
+    events.on("job:complete", () => void (heartbeat.jobsRunning = Math.max(0, heartbeat.jobsRunning - 1)))
+    events.on("pool:fatalError", ({ error }) => void (heartbeat.fatal = error instanceof Error ? error.message : String(error)))
+    yield* Effect.addFinalizer(() => Effect.sync(() => void (heartbeat.started = false)))
     const runner = yield* Effect.acquireRelease(
       Effect.tryPromise(() =>
         run({
@@ -131,6 +139,8 @@ export const WorkerLive = Layer.effectDiscard(
         await runner.promise.catch(() => {})
       })
     )
+    heartbeat.started = true
+    heartbeat.lastTickAt = Date.now()
     yield* Effect.logInfo("worker started").pipe(Effect.annotateLogs({ concurrency: config.workerConcurrency }))
     return runner
   })
