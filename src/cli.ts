@@ -7,6 +7,7 @@ import { business } from "./cli/business.ts"
 import { citusPlanCommand } from "./cli/citus-plan.ts"
 import { embedded } from "./cli/embedded.ts"
 import { importCommand } from "./cli/import.ts"
+import { jobs } from "./cli/jobs.ts"
 import { migrate } from "./cli/migrate.ts"
 import { reports } from "./cli/reports.ts"
 import { revenueCategories } from "./cli/revenue-categories.ts"
@@ -55,7 +56,7 @@ const presenter: CliOutput.Presenter = {
 
 const studio = Command.make("studio").pipe(
   Command.withDescription("Studio Service operator commands"),
-  Command.withSubcommands([migrate, seed, business, importCommand, token, app, worker, serve, sync, reports, webhooks, revenueCategories, citusPlanCommand, pays, embedded])
+  Command.withSubcommands([migrate, seed, business, importCommand, token, app, worker, serve, sync, reports, webhooks, jobs, revenueCategories, citusPlanCommand, pays, embedded])
 )
 
 // ---------------------------------------------------------------------------------------------

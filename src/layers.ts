@@ -14,6 +14,7 @@ import { PeopleRepo } from "./people/repo.ts"
 import { AppConfig, AppConfigLive } from "./platform/config.ts"
 import { DatabaseUrlLive, SqlLive } from "./platform/database.ts"
 import { CacheEventsLive } from "./platform/cache-events.ts"
+import { WorkerHeartbeatLive } from "./platform/worker-heartbeat.ts"
 import { RateLimiterLive } from "./platform/rate-limit-postgres.ts"
 import { WebhooksRepo } from "./webhooks/repo.ts"
 import { ReportsRepo } from "../reports/repo.ts"
@@ -155,7 +156,7 @@ const AuthServicesLive = Layer.mergeAll(BusinessDirectoryLive, AccessTokensLive,
 )
 
 /** Everything the HTTP handlers and the jobs use, on an already configured database. */
-export const ServicesLive = Layer.mergeAll(RepositoriesLive, AuthServicesLive, RateLimiterLive, ReportStore.layer)
+export const ServicesLive = Layer.mergeAll(RepositoriesLive, AuthServicesLive, RateLimiterLive, ReportStore.layer, WorkerHeartbeatLive)
 
 export const BaseLive = (config: Layer.Layer<AppConfig> = AppConfigLive) =>
   ServicesLive.pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(LoggerLive), Layer.provideMerge(config))

@@ -12,6 +12,7 @@ import { type Locale, parseLocale, resolveLocale } from "./shared/locale.ts"
 import { parseRailsForm } from "./shared/form-body.ts"
 import { foldArrayParams } from "./shared/query-lists.ts"
 import { type BusinessRow, RequestContext, type RequestContextShape } from "./shared/request-context.ts"
+import { isDatabaseUnavailable } from "./platform/database-unavailable.ts"
 import { AppConfig, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_OAUTH_BODY_LIMIT_BYTES } from "./platform/config.ts"
 import { type RateLimitDecision, RateLimiter, rateLimitedResponse } from "./platform/rate-limit.ts"
 import { recordRateLimitRefusal, recordRequest } from "./platform/metrics.ts"
@@ -246,8 +247,20 @@ export const RequestPipeline = HttpRouter.middleware(
       )
     }
 
-    /** The 500 of the error model: logged with the request id (the log annotation), never a detail in the body. */
+    /**
+     * The 500 of the error model: logged with the request id (the log annotation), never a detail
+     * in the body. PostgreSQL out of reach is no bug: 503 with Retry-After, one warning line.
+     */
     function internalError(requestId: string, locale: Locale, cause: Cause.Cause<unknown>) {
+      if (isDatabaseUnavailable(cause)) {
+        return Effect.as(
+          Effect.logWarning("database unavailable"),
+          HttpServerResponse.setHeaders(errorsResponse(503, locale, "database_unavailable", { request_id: requestId }), {
+            "x-request-id": requestId,
+            "retry-after": "5"
+          })
+        )
+      }
       return Effect.as(
         Effect.logError("unhandled failure", cause),
         HttpServerResponse.setHeader(errorsResponse(500, locale, "internal_error", { request_id: requestId }), "x-request-id", requestId)

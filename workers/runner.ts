@@ -5,6 +5,7 @@ import { EventEmitter } from "node:events"
 import pg from "pg"
 import { AppConfig } from "../src/platform/config.ts"
 import { DatabaseUrl } from "../src/platform/database.ts"
+import { WorkerHeartbeat } from "../src/platform/worker-heartbeat.ts"
 import { quietWorkerLogger } from "../src/platform/migrator.ts"
 import type { ServicesLive } from "../src/layers.ts"
 import { crontab } from "./crontab.ts"
@@ -113,42 +114,94 @@ export const WorkerLive = Layer.effectDiscard(
     const released = yield* Effect.tryPromise(() => liveness.sweep()).pipe(Effect.orDie)
     if (released.length > 0) log("info", "unlocked the jobs of dead workers", { worker_ids: released })
     const events: WorkerEvents = new EventEmitter()
-    events.on("pool:create", ({ workerPool }) => liveness.register(workerPool.id))
-    events.on("worker:create", ({ worker }) => liveness.register(worker.workerId))
+    // The ids jobs are locked by in the current pool: released when the supervisor replaces it.
+    let lockIds: Array<string> = []
+    events.on("pool:create", ({ workerPool }) => {
+      lockIds.push(workerPool.id)
+      liveness.register(workerPool.id)
+    })
+    events.on("worker:create", ({ worker }) => {
+      lockIds.push(worker.workerId)
+      liveness.register(worker.workerId)
+    })
+    // What /readyz reads to tell a ticking worker loop from a stuck one (src/health/checks.ts).
+    const heartbeat = yield* WorkerHeartbeat
+    events.on("worker:getJob:start", () => void (heartbeat.lastTickAt = Date.now()))
+    events.on("job:start", () => void heartbeat.jobsRunning++)
+    events.on("job:complete", () => void (heartbeat.jobsRunning = Math.max(0, heartbeat.jobsRunning - 1)))
+    events.on("pool:fatalError", ({ error }) => void (heartbeat.fatal = error instanceof Error ? error.message : String(error)))
+    yield* Effect.addFinalizer(() => Effect.sync(() => void (heartbeat.started = false)))
     // Job metrics (src/platform/metrics.ts): a run's duration from graphile-worker handing it
     // over to its end, by task and outcome; jobs out of attempts.
     registerJobTasks(Object.keys(tasks))
     registerReportSync()
     registerWebhookAttempts()
-    const started = new Map<string, number>()
-    events.on("job:start", ({ job }) => void started.set(job.id, performance.now()))
+    const runStartedAt = new Map<string, number>()
+    events.on("job:start", ({ job }) => void runStartedAt.set(job.id, performance.now()))
     const ended = (job: { readonly id: string; readonly task_identifier: string }, outcome: "success" | "failure") => {
-      const at = started.get(job.id)
-      started.delete(job.id)
+      const at = runStartedAt.get(job.id)
+      runStartedAt.delete(job.id)
       recordJobRun(job.task_identifier, outcome, at === undefined ? 0 : (performance.now() - at) / 1000)
     }
     events.on("job:success", ({ job }) => ended(job, "success"))
     events.on("job:error", ({ job }) => ended(job, "failure"))
     events.on("job:failed", ({ job }) => recordJobPermanentFailure(job.task_identifier))
-    const runner = yield* Effect.acquireRelease(
-      Effect.tryPromise(() =>
-        run({
-          events,
-          pgPool,
-          concurrency: config.workerConcurrency,
-          pollInterval: config.workerPollIntervalMs,
-          noHandleSignals: true,
-          logger: quietWorkerLogger,
-          taskList: makeTaskList(services),
-          crontab
-        })
-      ).pipe(Effect.orDie),
-      (runner) => Effect.promise(async () => {
-        await runner.stop()
-        await runner.promise.catch(() => {})
+    const startRunner = () =>
+      run({
+        events,
+        pgPool,
+        concurrency: config.workerConcurrency,
+        pollInterval: config.workerPollIntervalMs,
+        noHandleSignals: true,
+        logger: quietWorkerLogger,
+        taskList: makeTaskList(services),
+        crontab,
+        // Unbatched (graphile-worker's default), a job's completion or failure that cannot be
+        // written (PostgreSQL stopped) is an unhandled rejection that ends the process. Batched,
+        // it is retried with backoff (20 attempts, up to 30 s apart) until PostgreSQL is back.
+        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } }
+      })
+    const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+    // graphile-worker shuts its pool down when it cannot record a job's end (PostgreSQL stopped
+    // mid-job), and its promise rejects: unhandled, that ended the process. Supervised instead:
+    // once PostgreSQL answers again the dead pool's jobs are unlocked and a new pool starts (a
+    // job whose end was lost runs again, at-least-once); /readyz says the worker is down meanwhile.
+    const supervisor = { runner: yield* Effect.tryPromise(startRunner).pipe(Effect.orDie), stopping: false }
+    const supervised = (async () => {
+      for (;;) {
+        const ended = await supervisor.runner.promise.then(() => undefined, (error: unknown) => error)
+        if (supervisor.stopping) return
+        heartbeat.fatal = ended === undefined ? "the worker pool stopped" : messageOf(ended)
+        log("error", "worker pool stopped; starting a new one when PostgreSQL answers", { error: heartbeat.fatal })
+        for (;;) {
+          await new Promise((resolve) => setTimeout(resolve, 1_000))
+          if (supervisor.stopping) return
+          try {
+            // The dead pool's jobs stay locked by its ids (its last completions were lost) until
+            // the 4-hour sweep: released now, they run again (tasks are idempotent: at-least-once).
+            const dead = lockIds
+            await pgPool.query("select graphile_worker.force_unlock_workers($1::text[])", [dead])
+            lockIds = []
+            supervisor.runner = await startRunner()
+            heartbeat.fatal = undefined
+            log("info", "worker pool restarted")
+            break
+          } catch (error) {
+            heartbeat.fatal = messageOf(error)
+          }
+        }
+      }
+    })()
+    yield* Effect.addFinalizer(() =>
+      Effect.promise(async () => {
+        supervisor.stopping = true
+        await supervisor.runner.stop().catch(() => {})
+        await supervisor.runner.promise.catch(() => {})
+        await supervised
       })
     )
+    heartbeat.started = true
+    heartbeat.lastTickAt = Date.now()
     yield* Effect.logInfo("worker started").pipe(Effect.annotateLogs({ concurrency: config.workerConcurrency }))
-    return runner
   })
 )

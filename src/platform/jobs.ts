@@ -38,6 +38,12 @@ export interface JobOptions {
   /** At most one pending job per key: a new add replaces the pending one. */
   readonly jobKey?: string
   readonly maxAttempts?: number
+  /**
+   * Why this job exists again: the failure of the attempt that scheduled it. Stored as the job's
+   * `last_error`, so graphile-worker's own tables (and `studio jobs`, and the metrics) show a
+   * retry the task schedules itself (webhook deliveries) as failing, like one graphile-worker schedules.
+   */
+  readonly lastError?: string
 }
 
 export const enqueueJob = <Payload extends JobPayloadSchema>(
@@ -49,11 +55,16 @@ export const enqueueJob = <Payload extends JobPayloadSchema>(
     const sql = yield* SqlClient.SqlClient
     const encoded = yield* Schema.encodeEffect(job.payload)(payload)
     // Only the id comes back: the job row's composite type has no binary codec in the driver.
-    yield* sql`select (graphile_worker.add_job(
+    const added = yield* sql<{ readonly id: number }>`select (graphile_worker.add_job(
       ${job.name},
       ${JSON.stringify(encoded)}::json,
       run_at => ${Option.getOrNull(Option.fromNullishOr(options.runAt))}::timestamptz,
       job_key => ${options.jobKey ?? null}::text,
       max_attempts => ${options.maxAttempts ?? 25}::int
     )).id`
+    // add_job has no last_error parameter. A second statement: one beside add_job would not see
+    // the row add_job inserts (same snapshot). Unlocked and uncommitted, the row is still ours.
+    if (options.lastError !== undefined && added[0] !== undefined) {
+      yield* sql`update graphile_worker._private_jobs set last_error = ${options.lastError} where id = ${added[0].id}`
+    }
   }).pipe(Effect.orDie, Effect.withSpan("Jobs.enqueue", { attributes: { task: job.name } }))

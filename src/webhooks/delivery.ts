@@ -35,12 +35,23 @@ export const deliveryJobKey = (businessId: number, deliveryId: number) => `webho
 /** Retries of the job itself (the attempt could not be made or recorded), not of the receiver. */
 const DELIVERY_JOB_MAX_ATTEMPTS = 10
 
-export const enqueueDelivery = (businessId: number, deliveryId: number, runAt?: Date) =>
+export const enqueueDelivery = (businessId: number, deliveryId: number, runAt?: Date, lastError?: string) =>
   enqueueJob(
     DeliverWebhookJob,
     { business_id: businessId, delivery_id: deliveryId },
-    { jobKey: deliveryJobKey(businessId, deliveryId), maxAttempts: DELIVERY_JOB_MAX_ATTEMPTS, ...(runAt ? { runAt } : {}) }
+    {
+      jobKey: deliveryJobKey(businessId, deliveryId),
+      maxAttempts: DELIVERY_JOB_MAX_ATTEMPTS,
+      ...(runAt ? { runAt } : {}),
+      ...(lastError !== undefined ? { lastError } : {})
+    }
   )
+
+/** The receiver's failure in one line, as the next attempt's job carries it (`studio jobs`). */
+const attemptError = (attempt: number, statusCode: number | null, error: string | null) =>
+  `webhook delivery attempt ${attempt} of ${MAX_ATTEMPTS} failed: ${
+    statusCode !== null ? `the receiver answered ${statusCode}` : (error ?? "no answer")
+  }`
 
 /** The fan-out of one event: its deliveries and their jobs, in one statement. */
 export const fanOutEvent = Effect.fn("Webhooks.fanOut")(function* (businessId: number, eventId: number) {
@@ -110,7 +121,9 @@ export const deliverWebhook = Effect.fn("Webhooks.deliver")(function* (businessI
         yield* record
         // 410 Gone: the receiver asks us to stop (Standard Webhooks); an owner may re-enable it.
         if (gone) yield* repo.updateSubscription(businessId, work.subscription_id, { enabled: "gone" })
-        if (nextAttemptAt !== null) yield* enqueueDelivery(businessId, deliveryId, nextAttemptAt)
+        if (nextAttemptAt !== null) {
+          yield* enqueueDelivery(businessId, deliveryId, nextAttemptAt, attemptError(attempt, result.statusCode, result.error))
+        }
       })
     ).pipe(Effect.orDie)
   }

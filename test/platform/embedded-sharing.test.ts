@@ -49,7 +49,8 @@ describe("embedded PostgreSQL shared by npm start and the CLI", () => {
       cli("webhooks", "enable", "--business", "demo"),
       cli("reports", "grant", "--business", "demo", "--email", "manager@demo.test"),
       cli("sync"),
-      cli("seed", "demo")
+      cli("seed", "demo"),
+      cli("jobs", "list")
     ])
     for (const result of results) {
       expect(result.code, result.stderr).toBe(0)

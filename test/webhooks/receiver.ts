@@ -18,7 +18,8 @@ export interface Received {
 
 export type Answer = number | "hold"
 
-export const startReceiver = async (answer: (request: Received) => Answer = () => 200) => {
+/** `port`: a given one (a target that was down comes back), else any free one. */
+export const startReceiver = async (answer: (request: Received) => Answer = () => 200, listenOn = 0) => {
   const received: Array<Received> = []
   const waiters: Array<() => void> = []
   const held = new Set<http.ServerResponse>()
@@ -48,7 +49,7 @@ export const startReceiver = async (answer: (request: Received) => Answer = () =
       for (const wake of waiters.splice(0)) wake()
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  await new Promise<void>((resolve) => server.listen(listenOn, "127.0.0.1", resolve))
   const port = (server.address() as AddressInfo).port
 
   /** Waits until `predicate` holds over what was received (polling on each arrival, and every 100 ms). */

@@ -8,6 +8,7 @@ export const de: Catalog = {
   business_host_required: "Dieser Endpunkt ist nur über einen Unternehmens-Host wie {subdomain}.%{base_domain} verfügbar",
   account_host_required: "Dieser Endpunkt ist nur über den Konto-Host %{base_domain} verfügbar",
   internal_error: "Bei uns ist ein Fehler aufgetreten. Der Fehler wurde mit der Anfrage-ID %{request_id} protokolliert.",
+  database_unavailable: "Der Dienst erreicht seine Datenbank gerade nicht. Bitte in einigen Sekunden erneut versuchen (Anfrage-ID %{request_id}).",
   rate_limited: "Anfragelimit überschritten. Bitte versuchen Sie es in %{seconds} Sekunden erneut.",
   // Request decoding
   invalid_json: "Der Anfragetext ist kein gültiges JSON",

@@ -11,6 +11,7 @@ export const en = {
   business_host_required: "This endpoint is only available on a business host such as {subdomain}.%{base_domain}",
   account_host_required: "This endpoint is only available on the account-level host %{base_domain}",
   internal_error: "Something went wrong on our side. The error has been logged with request id %{request_id}.",
+  database_unavailable: "The service cannot reach its database right now. Try again in a few seconds (request id %{request_id}).",
   rate_limited: "Rate limit exceeded. Try again in %{seconds} seconds.",
   // Request decoding
   invalid_json: "The request body is not valid JSON",

@@ -8,6 +8,7 @@ export const esES: Catalog = {
   business_host_required: "Este endpoint solo está disponible en un host de negocio, como {subdomain}.%{base_domain}",
   account_host_required: "Este endpoint solo está disponible en el host de cuenta %{base_domain}",
   internal_error: "Se ha producido un error por nuestra parte. El error se ha registrado con el ID de solicitud %{request_id}.",
+  database_unavailable: "El servicio no puede acceder a su base de datos en este momento. Inténtalo de nuevo en unos segundos (ID de solicitud %{request_id}).",
   rate_limited: "Se ha superado el límite de solicitudes. Vuelve a intentarlo dentro de %{seconds} segundos.",
   // Request decoding
   invalid_json: "El cuerpo de la solicitud no es un JSON válido",

@@ -8,6 +8,7 @@ export const fr: Catalog = {
   business_host_required: "Ce point de terminaison n'est disponible que sur un hôte d'entreprise, par exemple {subdomain}.%{base_domain}",
   account_host_required: "Ce point de terminaison n'est disponible que sur l'hôte de niveau compte %{base_domain}",
   internal_error: "Une erreur s'est produite de notre côté. Elle a été consignée avec l'identifiant de requête %{request_id}.",
+  database_unavailable: "Le service ne peut pas joindre sa base de données pour le moment. Réessayez dans quelques secondes (identifiant de requête %{request_id}).",
   rate_limited: "Limite de requêtes dépassée. Réessayez dans %{seconds} secondes.",
   // Request decoding
   invalid_json: "Le corps de la requête n'est pas un JSON valide",

@@ -8,6 +8,7 @@ export const ltLT: Catalog = {
   business_host_required: "Šis galinis taškas pasiekiamas tik įmonės domene, pvz., {subdomain}.%{base_domain}",
   account_host_required: "Šis galinis taškas pasiekiamas tik paskyros lygio domene %{base_domain}",
   internal_error: "Mūsų pusėje įvyko klaida. Ji užregistruota su užklausos ID %{request_id}.",
+  database_unavailable: "Paslauga šiuo metu nepasiekia savo duomenų bazės. Bandykite dar kartą po kelių sekundžių (užklausos ID %{request_id}).",
   rate_limited: "Viršytas užklausų limitas. Bandykite dar kartą po %{seconds} s.",
   // Request decoding
   invalid_json: "Užklausos turinys nėra tinkamas JSON",

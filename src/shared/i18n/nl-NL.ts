@@ -8,6 +8,7 @@ export const nlNL: Catalog = {
   business_host_required: "Dit endpoint is alleen beschikbaar op een bedrijfshost, zoals {subdomain}.%{base_domain}",
   account_host_required: "Dit endpoint is alleen beschikbaar op de accounthost %{base_domain}",
   internal_error: "Er is aan onze kant iets misgegaan. De fout is vastgelegd met verzoek-ID %{request_id}.",
+  database_unavailable: "De dienst kan zijn database nu niet bereiken. Probeer het over enkele seconden opnieuw (verzoek-ID %{request_id}).",
   rate_limited: "Limiet voor het aantal verzoeken overschreden. Probeer het over %{seconds} seconden opnieuw.",
   // Request decoding
   invalid_json: "De verzoekbody is geen geldige JSON",

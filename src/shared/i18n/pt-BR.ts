@@ -8,6 +8,7 @@ export const ptBR: Catalog = {
   business_host_required: "Este endpoint só está disponível em um host de empresa, como {subdomain}.%{base_domain}",
   account_host_required: "Este endpoint só está disponível no host da conta %{base_domain}",
   internal_error: "Algo deu errado do nosso lado. O erro foi registrado com o ID de requisição %{request_id}.",
+  database_unavailable: "O serviço não consegue acessar seu banco de dados agora. Tente novamente em alguns segundos (ID de requisição %{request_id}).",
   rate_limited: "Limite de requisições excedido. Tente novamente em %{seconds} segundos.",
   // Request decoding
   invalid_json: "O corpo da requisição não é um JSON válido",

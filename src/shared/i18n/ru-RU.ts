@@ -8,6 +8,7 @@ export const ruRU: Catalog = {
   business_host_required: "Этот эндпоинт доступен только на хосте компании, например {subdomain}.%{base_domain}",
   account_host_required: "Этот эндпоинт доступен только на хосте уровня аккаунта %{base_domain}",
   internal_error: "На нашей стороне произошла ошибка. Она зарегистрирована с идентификатором запроса %{request_id}.",
+  database_unavailable: "Сервис сейчас не может связаться со своей базой данных. Повторите попытку через несколько секунд (идентификатор запроса %{request_id}).",
   rate_limited: "Превышен лимит запросов. Повторите попытку через %{seconds} с.",
   // Request decoding
   invalid_json: "Тело запроса не является корректным JSON",

@@ -8,6 +8,7 @@ export const sv: Catalog = {
   business_host_required: "Den här slutpunkten är bara tillgänglig via en företagsvärd, till exempel {subdomain}.%{base_domain}",
   account_host_required: "Den här slutpunkten är bara tillgänglig via kontovärden %{base_domain}",
   internal_error: "Något gick fel hos oss. Felet har loggats med förfrågnings-id %{request_id}.",
+  database_unavailable: "Tjänsten når inte sin databas just nu. Försök igen om några sekunder (förfrågnings-id %{request_id}).",
   rate_limited: "Gränsen för antal förfrågningar har överskridits. Försök igen om %{seconds} sekunder.",
   // Request decoding
   invalid_json: "Förfrågans innehåll är inte giltig JSON",

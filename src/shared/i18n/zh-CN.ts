@@ -8,6 +8,7 @@ export const zhCN: Catalog = {
   business_host_required: "此接口仅在商家域名（如 {subdomain}.%{base_domain}）上可用",
   account_host_required: "此接口仅在账户级域名 %{base_domain} 上可用",
   internal_error: "服务器内部出错。该错误已记录，请求 ID 为 %{request_id}。",
+  database_unavailable: "服务暂时无法连接数据库。请几秒后重试（请求 ID 为 %{request_id}）。",
   rate_limited: "请求频率超出限制，请在 %{seconds} 秒后重试。",
   // Request decoding
   invalid_json: "请求体不是有效的 JSON",

@@ -8,6 +8,7 @@ export const zhTW: Catalog = {
   business_host_required: "此端點僅能在商家網域（例如 {subdomain}.%{base_domain}）上使用",
   account_host_required: "此端點僅能在帳戶層級網域 %{base_domain} 上使用",
   internal_error: "系統發生錯誤。此錯誤已記錄，請求 ID 為 %{request_id}。",
+  database_unavailable: "服務暫時無法連線資料庫。請數秒後重試（請求 ID 為 %{request_id}）。",
   rate_limited: "已超過請求頻率限制，請於 %{seconds} 秒後再試。",
   // Request decoding
   invalid_json: "請求內容不是有效的 JSON",
