@@ -3,6 +3,7 @@ import { Context, Duration, Effect, Layer, Metric } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
 import { SqlClient } from "effect/sql"
+import { JOB_STATES, countByTask } from "./jobs-admin.ts"
 import * as fs from "node:fs"
 import { createServer } from "node:http"
 import * as path from "node:path"
@@ -27,28 +28,20 @@ export class MetricsListener extends Context.Service<MetricsListener, {
 const gauge = (name: string, description: string, attributes?: Record<string, string>) =>
   Metric.gauge(name, attributes === undefined ? { description } : { description, attributes })
 
-const JOB_STATES = ["queued", "running", "failed", "permanently_failed"] as const
 const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "cancelled"] as const
 
 /**
  * Jobs by task and state, from graphile-worker's tables: every task a worker ever registered,
- * zeros included. `failed`: failed at least once and waiting for its retry; `permanently_failed`:
- * out of attempts.
+ * zeros included. The states and their rule are `studio jobs`'s (src/platform/jobs-admin.ts), so
+ * the console and the metrics always show the same numbers.
  */
 const collectJobs = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ task: string; queued: string; running: string; failed: string; permanently_failed: string }>`
-    select t.identifier as task,
-      count(j.id) filter (where j.locked_at is null and j.attempts = 0) as queued,
-      count(j.id) filter (where j.locked_at is not null) as running,
-      count(j.id) filter (where j.locked_at is null and j.attempts > 0 and j.attempts < j.max_attempts) as failed,
-      count(j.id) filter (where j.locked_at is null and j.attempts >= j.max_attempts) as permanently_failed
-    from graphile_worker._private_tasks t
-    left join graphile_worker._private_jobs j on j.task_id = t.id
-    group by t.identifier`
-  for (const row of rows) {
+  const tasks = yield* sql<{ task: string }>`select identifier as task from graphile_worker._private_tasks`
+  const counts = new Map((yield* countByTask).map((row) => [`${row.task}\u0000${row.state}`, row.n]))
+  for (const { task } of tasks) {
     for (const state of JOB_STATES) {
-      yield* Metric.update(gauge("studio_jobs", "Jobs in graphile-worker's queue, by task and state", { task: row.task, state }), Number(row[state]))
+      yield* Metric.update(gauge("studio_jobs", "Jobs in graphile-worker's queue, by task and state", { task, state }), counts.get(`${task}\u0000${state}`) ?? 0)
     }
   }
 })

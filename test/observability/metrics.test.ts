@@ -85,7 +85,7 @@ describe("GET /metrics", () => {
     const jobs = (task: string, state: string) => values.get(`studio_jobs{task="${task}",state="${state}"}`)
     expect(jobs("metrics_test_task", "queued")).toBe(2)
     expect(jobs("metrics_test_task", "running")).toBe(0)
-    expect(jobs("metrics_test_task", "failed")).toBe(1)
+    expect(jobs("metrics_test_task", "retrying")).toBe(1)
     expect(jobs("metrics_test_task", "permanently_failed")).toBe(1)
     // A task with no job left still has its series, at zero.
     expect(jobs("metrics_idle_task", "queued")).toBe(0)

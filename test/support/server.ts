@@ -5,11 +5,15 @@ import { BaseLive } from "../../src/layers.ts"
 import { WorkerLive } from "../../workers/runner.ts"
 import { MetricsListener, MetricsListenerLive } from "../../src/platform/metrics-server.ts"
 import { AppConfig, type AppConfigShape } from "../../src/platform/config.ts"
+import * as fs from "node:fs"
+import * as path from "node:path"
 import pg from "pg"
 import { createTestDatabase } from "./database.ts"
 import { makeRequester } from "./http.ts"
 
 export const TEST_BASE_DOMAIN = "studio.test"
+
+let servers = 0
 
 /**
  * The real service (the same layer graph as `npm start`) on an ephemeral port, on a fresh
@@ -43,12 +47,15 @@ export const startTestServerOn = async (
   const database = { url: databaseUrl, drop, pool: pool ?? new pg.Pool({ connectionString: databaseUrl, max: 3 }) }
   const ownPool = pool === undefined
   const { worker = false, metrics = false, clock, layer, ...configOverrides } = overrides
+  const ownDataDir = path.resolve(`.data/test/server-${process.pid}-${++servers}`)
   const config: AppConfigShape = {
     port: 0,
     host: "127.0.0.1",
     baseDomain: TEST_BASE_DOMAIN,
     databaseUrl: Option.some(database.url),
-    dataDir: ".data/test",
+    // A folder of its own (report store, demo tokens): what one server leaves there (a report
+    // generation hours old, say) is never another's, nor a later run's.
+    dataDir: ownDataDir,
     embeddedPostgresPort: 0,
     rateLimitPerToken: 100_000,
     rateLimitPerIp: 100_000,
@@ -85,6 +92,7 @@ export const startTestServerOn = async (
     request: makeRequester(port, `demo.${TEST_BASE_DOMAIN}`),
     close: async () => {
       await runtime.dispose()
+      fs.rmSync(ownDataDir, { recursive: true, force: true })
       if (ownPool) await database.pool.end()
       await database.drop()
     }
