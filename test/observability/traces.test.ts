@@ -3,6 +3,8 @@ import { createBusiness, createLocation, createPerson, createToken } from "../su
 import { type TestServer, startTestServer } from "../support/server.ts"
 import { createService, occurrencesOf, scheduleEvent } from "../schedule/fixtures.ts"
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts"
+import { parseResourceAttributes } from "../../src/platform/config.ts"
+import { parentOfJob, withTraceContext } from "../../src/platform/job-trace.ts"
 
 /**
  * OTLP export (issue 33 §2): the real service and its worker send traces, logs and metrics as
@@ -225,4 +227,26 @@ describe("without OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     expect(collector.received).toEqual([])
     await collector.close()
   }, 120_000)
+})
+
+describe("the trace context of a job and the resource attributes", () => {
+  it("round-trips a traceparent through a payload, and ignores anything else", () => {
+    const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+    const payload = withTraceContext({ business_id: 1 }, traceparent) as Record<string, unknown>
+    expect(payload).toEqual({ business_id: 1, _trace: { traceparent } })
+    expect(parentOfJob(payload)).toMatchObject({ _tag: "ExternalSpan", traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", sampled: true })
+    expect(withTraceContext({ business_id: 1 }, undefined)).toEqual({ business_id: 1 })
+    expect(withTraceContext([1], traceparent)).toEqual([1])
+    expect(parentOfJob({ business_id: 1 })).toBeUndefined()
+    expect(parentOfJob({ _trace: { traceparent: "garbage" } })).toBeUndefined()
+    expect(parentOfJob(null)).toBeUndefined()
+  })
+
+  it("reads OTEL_RESOURCE_ATTRIBUTES", () => {
+    expect(parseResourceAttributes("deployment.environment=prod, service.instance.id=api%2D1,broken,=x")).toEqual({
+      "deployment.environment": "prod",
+      "service.instance.id": "api-1"
+    })
+    expect(parseResourceAttributes("")).toEqual({})
+  })
 })
