@@ -1,3 +1,4 @@
+import { Console, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
@@ -55,6 +56,9 @@ const logsOf = (receiver: Receiver): Array<OtlpLog> =>
     .filter((r) => r.path === "/v1/logs")
     .flatMap((r) => (r.json?.resourceLogs ?? []).flatMap((rl: any) => (rl.scopeLogs ?? []).flatMap((sl: any) => sl.logRecords ?? [])))
 
+/** Info lines are logged (they are exported too) but kept off the test's console. */
+const quietConsole = Layer.succeed(Console.Console)({ ...globalThis.console, log: () => {} })
+
 /** SPAN_KIND_SERVER and SPAN_KIND_CONSUMER of OTLP. */
 const SERVER = 2
 const CONSUMER = 5
@@ -111,6 +115,7 @@ describe("OTLP export with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     server = await startTestServer({
       worker: true,
       logLevel: "info",
+      layer: quietConsole,
       otlpEndpoint: collector.url(""),
       otlpServiceName: "studio-service-test",
       otlpExportIntervalMs: 100
@@ -210,7 +215,7 @@ describe("without OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     const collector = await startReceiver()
     const hooks = await startReceiver()
     // No worker: the jobs the booking enqueued stay in the queue to be read.
-    const server = await startTestServer({ logLevel: "info" })
+    const server = await startTestServer({ logLevel: "info", layer: quietConsole })
     try {
       const setup = await setUp(server, hooks)
       const booked = await book(server, setup.token, setup.occurrence, setup.person)
