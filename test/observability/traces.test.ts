@@ -1,4 +1,4 @@
-import { Console, Layer } from "effect"
+import { Console, Effect, Layer, Logger } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
@@ -6,6 +6,7 @@ import { createService, occurrencesOf, scheduleEvent } from "../schedule/fixture
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts"
 import { parseResourceAttributes } from "../../src/platform/config.ts"
 import { parentOfJob, withTraceContext } from "../../src/platform/job-trace.ts"
+import { tracedJson } from "../../src/platform/logger.ts"
 
 /**
  * OTLP export (issue 33 §2): the real service and its worker send traces, logs and metrics as
@@ -253,5 +254,22 @@ describe("the trace context of a job and the resource attributes", () => {
       "service.instance.id": "api-1"
     })
     expect(parseResourceAttributes("")).toEqual({})
+  })
+})
+
+describe("console log lines", () => {
+  it("carry trace_id and span_id inside a span, and neither outside one", async () => {
+    const lines: Array<Record<string, unknown>> = []
+    const capture = Logger.layer([Logger.make((options) => void lines.push(JSON.parse(tracedJson.log(options))))])
+    const span = await Effect.runPromise(
+      Effect.gen(function* () {
+        const span = yield* Effect.withSpan(Effect.tap(Effect.currentSpan, () => Effect.log("inside")), "a span")
+        yield* Effect.log("outside")
+        return span
+      }).pipe(Effect.provide(capture))
+    )
+    expect(lines[0]).toMatchObject({ message: "inside", trace_id: span.traceId, span_id: span.spanId })
+    expect(lines[1]!.message).toBe("outside")
+    expect(lines[1]!.trace_id).toBeUndefined()
   })
 })
