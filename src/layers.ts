@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { LoggerLive } from "./platform/logger.ts"
+import { TelemetryLive } from "./platform/telemetry.ts"
 import { AccountsRepo } from "./accounts/repo.ts"
 import { AccountTokensRepo } from "./auth/account-tokens.ts"
 import { AccessTokensLive } from "./auth/tokens.ts"
@@ -158,5 +159,15 @@ const AuthServicesLive = Layer.mergeAll(BusinessDirectoryLive, AccessTokensLive,
 /** Everything the HTTP handlers and the jobs use, on an already configured database. */
 export const ServicesLive = Layer.mergeAll(RepositoriesLive, AuthServicesLive, RateLimiterLive, ReportStore.layer, WorkerHeartbeatLive)
 
+/**
+ * OTLP export (src/platform/telemetry.ts) sits just above the console logger, so its logger is
+ * added beside the console's, and below everything else, so every service built after it (SQL
+ * client, server, worker) runs with its tracer. Without OTEL_EXPORTER_OTLP_ENDPOINT it is empty.
+ */
 export const BaseLive = (config: Layer.Layer<AppConfig> = AppConfigLive) =>
-  ServicesLive.pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(LoggerLive), Layer.provideMerge(config))
+  ServicesLive.pipe(
+    Layer.provideMerge(DatabaseLive),
+    Layer.provideMerge(TelemetryLive),
+    Layer.provideMerge(LoggerLive),
+    Layer.provideMerge(config)
+  )

@@ -1,4 +1,4 @@
-import { ByteSize, Cause, Effect, LogLevel, Option, References } from "effect"
+import { ByteSize, Cause, Effect, LogLevel, Option, References, Tracer } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import type { unhandled } from "effect/Types"
@@ -164,6 +164,9 @@ export const RequestPipeline = HttpRouter.middleware(
     const minimumLogLevel = yield* References.MinimumLogLevel
     const logsRequests = !LogLevel.isGreaterThan(minimumLogLevel, "Info")
     const logsAnything = minimumLogLevel !== "None"
+    // With OTLP export on (src/platform/telemetry.ts) the server span Effect opens for every
+    // request is told the route template, the request id and the business; off, nothing is done.
+    const tracing = (yield* Tracer.Tracer) !== Tracer.nativeTracer
     const hostKind = makeHostKinds(config.baseDomain)
     const { rateLimitPerIp, rateLimitPerToken, rateLimitWindowSeconds } = config
     const trust = config.trustProxy ?? TRUST_NONE
@@ -298,8 +301,9 @@ export const RequestPipeline = HttpRouter.middleware(
       // The request metrics: a count and a latency observation on series made once per label set.
       const seconds = (performance.now() - incoming.startedAt) / 1000
       recordRequest(incoming.context?.route, incoming.original.method, withHeaders.status, seconds)
-      if (!logsRequests) return Effect.succeed(withHeaders)
-      return Effect.as(
+      const answered = tracing ? Effect.as(annotateServerSpan(incoming), withHeaders) : Effect.succeed(withHeaders)
+      if (!logsRequests) return answered
+      return Effect.andThen(
         Effect.logInfo("request").pipe(
           Effect.annotateLogs({
             method: incoming.original.method,
@@ -308,8 +312,17 @@ export const RequestPipeline = HttpRouter.middleware(
             duration_ms: Math.round(seconds * 100_000) / 100
           })
         ),
-        withHeaders
+        answered
       )
+    }
+
+    /** The server span's attributes of ours: never a token, a header or a body. */
+    function annotateServerSpan(incoming: Incoming) {
+      const context = incoming.context
+      const attributes: Record<string, unknown> = { "request.id": incoming.requestId }
+      if (context?.route !== undefined) attributes["http.route"] = context.route
+      if (context !== undefined && Option.isSome(context.business)) attributes["business.id"] = context.business.value.id
+      return Effect.annotateCurrentSpan(attributes)
     }
 
     function afterLimits<E, R>(

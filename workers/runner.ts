@@ -11,6 +11,7 @@ import type { ServicesLive } from "../src/layers.ts"
 import { crontab } from "./crontab.ts"
 import { recordJobPermanentFailure, recordJobRun, registerJobTasks, registerReportSync, registerWebhookAttempts, sampleWorkerPool } from "../src/platform/metrics.ts"
 import { startLiveness } from "./liveness.ts"
+import { parentOfJob } from "../src/platform/job-trace.ts"
 import { ReportSyncJob } from "../reports/jobs.ts"
 import { ExpireBookingJob } from "../src/bookings/jobs.ts"
 import { MaterializeEventOccurrencesJob } from "../src/events/jobs.ts"
@@ -68,18 +69,31 @@ export const tasks = {
 /** What tasks may use: everything the HTTP handlers have. */
 type WorkerServices = Layer.Success<typeof ServicesLive> | AppConfig | SqlClient.SqlClient | DatabaseUrl
 
-/** graphile-worker's task list, each task run on the captured services; failures throw so the job is retried. */
+/**
+ * graphile-worker's task list, each task run on the captured services; failures throw so the job
+ * is retried. Each run is a span `job <task>` (a consumer span): its parent is the span that
+ * enqueued the job when the payload carries one (src/platform/job-trace.ts), so a request's
+ * jobs, and the jobs those enqueue, are in the request's trace; a crontab job starts its own.
+ */
 const makeTaskList = (services: Context.Context<WorkerServices>): TaskList =>
   Object.fromEntries(
     Object.entries(tasks).map(([name, task]: [string, (payload: unknown) => Effect.Effect<void, unknown, WorkerServices>]) => [
       name,
-      (payload, helpers) =>
-        Effect.runPromiseWith(services)(
+      (payload, helpers) => {
+        const parent = parentOfJob(payload)
+        return Effect.runPromiseWith(services)(
           task(payload).pipe(
             Effect.tapCause((cause) => Effect.logWarning("job failed", cause)),
-            Effect.annotateLogs({ task: name, job_id: helpers.job.id, attempt: helpers.job.attempts })
+            Effect.annotateLogs({ task: name, job_id: helpers.job.id, attempt: helpers.job.attempts }),
+            Effect.withSpan(`job ${name}`, {
+              kind: "consumer",
+              root: parent === undefined,
+              ...(parent === undefined ? {} : { parent }),
+              attributes: { "job.task": name, "job.id": helpers.job.id, "job.attempt": helpers.job.attempts }
+            })
           )
         )
+      }
     ])
   )
 

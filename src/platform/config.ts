@@ -126,6 +126,18 @@ export interface AppConfigShape {
   readonly metricsPort?: number
   /** Interface of the metrics listener; 127.0.0.1 unless set (a container sets 0.0.0.0). */
   readonly metricsHost?: string
+  /**
+   * OTLP/HTTP export of traces, metrics and logs (OTEL_EXPORTER_OTLP_ENDPOINT, the collector's base
+   * URL: `/v1/traces`, `/v1/metrics`, `/v1/logs` are added). Absent: nothing is exported and no
+   * exporter is built (src/platform/telemetry.ts).
+   */
+  readonly otlpEndpoint?: string
+  /** The `service.name` resource attribute (OTEL_SERVICE_NAME, default `studio-service`). */
+  readonly otlpServiceName?: string
+  /** Extra resource attributes (OTEL_RESOURCE_ATTRIBUTES, `key=value,key=value`). */
+  readonly otlpResourceAttributes?: Record<string, string>
+  /** How often buffered spans, logs and metrics are sent, in ms (default 5000; tests set it short). */
+  readonly otlpExportIntervalMs?: number
 }
 
 /** Defaults of the optional body limits (AppConfigShape). */
@@ -247,8 +259,32 @@ export const readAppConfig = Effect.gen(function* () {
     sessionSecret: yield* readKeySetting("SESSION_SECRET", production, (value) => value.length >= 32, SESSION_SECRET_RULE),
     ...Option.match(yield* Config.option(Config.Port("METRICS_PORT")), { onNone: () => ({}), onSome: (metricsPort) => ({ metricsPort }) }),
     metricsHost: yield* Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
+    ...Option.match(yield* Config.option(Config.String("OTEL_EXPORTER_OTLP_ENDPOINT")), {
+      onNone: () => ({}),
+      onSome: (endpoint) => (endpoint.trim() === "" ? {} : { otlpEndpoint: endpoint.trim() })
+    }),
+    otlpServiceName: yield* Config.String("OTEL_SERVICE_NAME").pipe(Config.withDefault("studio-service")),
+    otlpResourceAttributes: parseResourceAttributes(yield* Config.String("OTEL_RESOURCE_ATTRIBUTES").pipe(Config.withDefault(""))),
     webhookSecretKey: yield* readKeySetting("WEBHOOK_SECRET_KEY", production, (value) => /^[0-9a-fA-F]{64}$/.test(value), WEBHOOK_SECRET_KEY_RULE)
   })
 })
+
+/** `OTEL_RESOURCE_ATTRIBUTES`: `key=value` pairs separated by commas, values percent-encoded. */
+export const parseResourceAttributes = (text: string): Record<string, string> => {
+  const attributes: Record<string, string> = {}
+  for (const pair of text.split(",")) {
+    const at = pair.indexOf("=")
+    if (at <= 0) continue
+    const key = pair.slice(0, at).trim()
+    let value = pair.slice(at + 1).trim()
+    try {
+      value = decodeURIComponent(value)
+    } catch {
+      // kept as written
+    }
+    if (key !== "") attributes[key] = value
+  }
+  return attributes
+}
 
 export const AppConfigLive = Layer.effect(AppConfig)(Effect.orDie(readAppConfig))

@@ -1,5 +1,6 @@
 import { Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { currentTraceparent, withTraceContext } from "./job-trace.ts"
 
 /**
  * The one way to enqueue a background job: `graphile_worker.add_job` through the SQL client,
@@ -54,10 +55,12 @@ export const enqueueJob = <Payload extends JobPayloadSchema>(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const encoded = yield* Schema.encodeEffect(job.payload)(payload)
+    // The run continues this trace (src/platform/job-trace.ts); nothing is added with export off.
+    const carried = withTraceContext(encoded, yield* currentTraceparent)
     // Only the id comes back: the job row's composite type has no binary codec in the driver.
     const added = yield* sql<{ readonly id: number }>`select (graphile_worker.add_job(
       ${job.name},
-      ${JSON.stringify(encoded)}::json,
+      ${JSON.stringify(carried)}::json,
       run_at => ${Option.getOrNull(Option.fromNullishOr(options.runAt))}::timestamptz,
       job_key => ${options.jobKey ?? null}::text,
       max_attempts => ${options.maxAttempts ?? 25}::int

@@ -1,5 +1,6 @@
 import { Effect, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { currentTraceparent } from "../platform/job-trace.ts"
 import { AttemptRow, DELIVERY_STATUSES, DeliveryRow, type DeliveryStatus, DeliveryWorkRow } from "./model.ts"
 
 /** The SQL of webhook deliveries and their attempts: fan-out, claims, the log (part of `WebhooksRepo`, repo.ts). */
@@ -33,9 +34,15 @@ export const makeDeliveriesRepo = Effect.gen(function* () {
   const attemptColumns = sql`delivery_id, attempt, started_at, status_code, latency_ms, error, response_body`
 
   const fanOut = SqlSchema.findOne({
-    Request: Schema.Struct({ businessId: Schema.Number, eventId: Schema.Number, task: Schema.String, maxAttempts: Schema.Number }),
+    Request: Schema.Struct({
+      businessId: Schema.Number,
+      eventId: Schema.Number,
+      task: Schema.String,
+      maxAttempts: Schema.Number,
+      traceparent: Schema.NullOr(Schema.String)
+    }),
     Result: Schema.Struct({ n: Schema.Number }),
-    execute: ({ businessId, eventId, task, maxAttempts }) =>
+    execute: ({ businessId, eventId, task, maxAttempts, traceparent }) =>
       sql`
           with created as (
             insert into webhook_deliveries (business_id, subscription_id, event_id, kind)
@@ -50,7 +57,11 @@ export const makeDeliveriesRepo = Effect.gen(function* () {
           )
           select case when exists (select 1 from created) then (
             select count(*) from graphile_worker.add_jobs(array(
-              select row(${task}::text, json_build_object('business_id', business_id, 'delivery_id', id), null::text,
+              select row(${task}::text,
+                         case when ${traceparent}::text is null then json_build_object('business_id', business_id, 'delivery_id', id)
+                         else json_build_object('business_id', business_id, 'delivery_id', id,
+                                                '_trace', json_build_object('traceparent', ${traceparent}::text)) end,
+                         null::text,
                          null::timestamptz, ${maxAttempts}::int, 'webhook_delivery:' || business_id || ':' || id, null::int,
                          null::text[])::graphile_worker.job_spec
               from created order by id))
@@ -162,7 +173,12 @@ export const makeDeliveriesRepo = Effect.gen(function* () {
      * fan-out job retried) makes no delivery and no job. Returns how many it made.
      */
     fanOut: (businessId: number, eventId: number, job: { readonly task: string; readonly maxAttempts: number }) =>
-      fanOut({ businessId, eventId, task: job.task, maxAttempts: job.maxAttempts }).pipe(Effect.map((row) => row.n), Effect.orDie),
+      // Each delivery's job continues the fan-out's trace, as `enqueueJob` does (src/platform/job-trace.ts).
+      Effect.flatMap(currentTraceparent, (traceparent) =>
+        fanOut({ businessId, eventId, task: job.task, maxAttempts: job.maxAttempts, traceparent: traceparent ?? null })).pipe(
+        Effect.map((row) => row.n),
+        Effect.orDie
+      ),
 
     /**
      * Claims the next attempt of a pending delivery whose subscription is enabled, in one
