@@ -9,7 +9,7 @@ import { BadRequest, Forbidden, NotFound } from "../src/shared/errors.ts"
 import { RequestContext } from "../src/shared/request-context.ts"
 import { JSON_API, QueryResponse, ReportsApi, ReportsUnavailable } from "./api.ts"
 import { QueryDocument } from "./grammar.ts"
-import { queryReport } from "./service.ts"
+import { describeReportResource, listReportResources, queryReport } from "./service.ts"
 
 /**
  * The query endpoint answers every outcome itself, success or refusal, so each carries the
@@ -60,5 +60,16 @@ const answer = ({ params, payload, request }: { params: { readonly resource: str
       )
     })
 
+/** The catalog (issue 32): JSON:API, refused like a query (403, 404) in the error model. */
+const catalogAnswer = <A, R>(effect: Effect.Effect<A, Forbidden | NotFound, R>) =>
+  effect.pipe(
+    Effect.map((body) => HttpServerResponse.jsonUnsafe(body, { status: 200, contentType: JSON_API })),
+    Effect.catch((error) => Effect.succeed(errorsResponse(statusOf(error), error.errors, {})))
+  )
+
 export const ReportsLive = HttpApiBuilder.group(apiOf(ReportsApi), "reports", (handlers) =>
-  handlers.handle("query", answer).handle("queryShort", answer))
+  handlers
+    .handle("catalog", () => catalogAnswer(listReportResources()))
+    .handle("describe", ({ params }) => catalogAnswer(describeReportResource(params.resource)))
+    .handle("query", answer)
+    .handle("queryShort", answer))

@@ -7,6 +7,7 @@ import { BadRequest, Forbidden, NotFound, fail } from "../src/shared/errors.ts"
 import { t } from "../src/shared/i18n.ts"
 import { RequestContext } from "../src/shared/request-context.ts"
 import { resourceCatalog } from "./catalog/resources.ts"
+import { describeCatalog, listResources } from "./catalog/describe.ts"
 import type { CatalogContext } from "./catalog/types.ts"
 import { compile } from "./compile.ts"
 import type { QueryAttributes } from "./grammar.ts"
@@ -21,16 +22,39 @@ import { ReportsUnavailable, type QueryResponse } from "./api.ts"
  * caller's scope (their business, and a franchise holding's franchisees), then decode →
  * normalize → compile → run on the current store generation.
  */
-export const queryReport = Effect.fn("Reports.query")(function* (resource: string, attributes: QueryAttributes) {
+/** Reports are for owners, and for staff members an owner granted them (the catalog too). */
+const requireReportAccess = Effect.fn("Reports.access")(function* () {
   const business = yield* CurrentBusiness
   const staff = yield* CurrentStaff
   const repo = yield* ReportsRepo
-
   if (!isOwner(staff.role) && !(yield* repo.hasGrant(business.id, staff.staffMemberId))) {
     return yield* fail(Forbidden, { key: "report_access_denied" })
   }
+})
+
+const catalogOf = (resource: string) => {
   const catalog = resourceCatalog(resource)
-  if (!catalog) return yield* fail(NotFound, { key: "report_unknown_resource", params: { resource: JSON.stringify(resource) } })
+  return catalog ? Effect.succeed(catalog) : fail(NotFound, { key: "report_unknown_resource", params: { resource: JSON.stringify(resource) } })
+}
+
+/** `GET /desk/api/v3/reports`: every resource (issue 32). */
+export const listReportResources = Effect.fn("Reports.catalog")(function* () {
+  yield* requireReportAccess()
+  return { data: listResources(), meta: {} }
+})
+
+/** `GET /desk/api/v3/reports/:resource`: its fields, summary fields and groupings (issue 32). */
+export const describeReportResource = Effect.fn("Reports.describe")(function* (resource: string) {
+  yield* requireReportAccess()
+  return { data: describeCatalog(yield* catalogOf(resource)), meta: {} }
+})
+
+export const queryReport = Effect.fn("Reports.query")(function* (resource: string, attributes: QueryAttributes) {
+  const business = yield* CurrentBusiness
+  const repo = yield* ReportsRepo
+
+  yield* requireReportAccess()
+  const catalog = yield* catalogOf(resource)
 
   const scope = yield* repo.scope(business.id)
   const now = new Date(yield* Clock.currentTimeMillis)
