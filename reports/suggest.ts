@@ -21,8 +21,13 @@ export const editDistance = (a: string, b: string): number => {
   return d[a.length]![b.length]!
 }
 
+const MAX_HINTED_LENGTH = 64
+
 /** At most `max` valid names close to `name`, closest first (ties alphabetically); none when nothing is close. */
 export const closestNames = (name: string, valid: Iterable<string>, max = 3): ReadonlyArray<string> => {
+  // Catalog names are short; a long one is no misspelling of them, and its distances would cost
+  // its length times theirs for every name of the catalog (bounded input, issue 29).
+  if (name.length > MAX_HINTED_LENGTH) return []
   const wanted = name.toLowerCase()
   // Longer names allow more edits; a name of 1–5 characters allows 1 or 2.
   const allowed = Math.max(1, Math.floor(wanted.length / 3))

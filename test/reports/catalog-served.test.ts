@@ -196,6 +196,7 @@ describe("did you mean", () => {
     expect(closestNames("full_nmae", ["last_name", "full_name", "first_name"])).toEqual(["full_name"])
     expect(closestNames("name", ["first_name", "full_name", "last_name", "key"])).toEqual(["full_name", "last_name", "first_name"])
     expect(closestNames("xyz", ["full_name"])).toEqual([])
+    expect(closestNames(`name${"x".repeat(100)}`, ["full_name"])).toEqual([])
   })
 })
 
