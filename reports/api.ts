@@ -41,8 +41,21 @@ export const QueryResponse = Schema.Struct({
       meta: Schema.Record(Schema.String, Schema.Unknown)
     })
   }),
-  meta: Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "Other feedback, such as deprecations" })
+  meta: Schema.Struct({
+    data_as_of: Schema.String.annotate({
+      description: "When the report store last read PostgreSQL (its snapshot), ISO 8601 with the business's offset: changes after it are not in the rows yet"
+    }),
+    generation: Schema.Int.annotate({ description: "The report store generation the rows were read from" })
+  }).annotate({ description: "How fresh the rows are (issue 32)" })
 }).annotate({ title: "ReportQueryResult" })
+
+export const RefreshResponse = Schema.Struct({
+  data: Schema.Struct({
+    type: Schema.Literal("report_refreshes"),
+    id: Schema.String,
+    attributes: Schema.Struct({ state: Schema.Literal("queued") })
+  })
+}).annotate({ title: "ReportRefresh" })
 export type QueryResponse = typeof QueryResponse.Type
 
 const Links = Schema.Struct({ self: Schema.String, queries: Schema.String })
@@ -143,6 +156,18 @@ export const ReportsApi = HttpApiGroup.make("reports")
         "Describe a report resource",
         "Every detail field, summary field and grouping of the resource: its type, meaning, enum values, whether it can be " +
           "filtered and sorted, and the filter operations its type takes. The same access as queries; an unknown resource answers 404."
+      )
+    )
+  )
+  .add(
+    HttpApiEndpoint.post("refresh", "/desk/api/v3/reports/refreshes", {
+      success: RefreshResponse.pipe(HttpApiSchema.status(202)),
+      error: [Forbidden, TooManyRequests]
+    }).annotateMerge(
+      docs(
+        "Refresh the report store now",
+        "Owners only. Queues the incremental refresh of the report store (normally every 30 seconds) to run now and answers 202; " +
+          "the next replies' `meta.data_as_of` moves once the worker ran it. At most one request per business per refresh interval (429 beyond)."
       )
     )
   )
