@@ -45,10 +45,10 @@ const rowValue = (column: ColumnDef, kind: "detail" | "grouping"): DescribedFiel
   operators: operatorsFor(column.type)
 })
 
-const aggregate = (summary: SummaryDef): DescribedField => ({
+const aggregate = (summary: SummaryDef, rowType: (name: string) => WireType | undefined): DescribedField => ({
   name: summary.name,
   type: summary.type,
-  description: describeName(summary.name, "summary"),
+  description: describeName(summary.name, "summary", rowType),
   filterable: false,
   sortable: true,
   operators: []
@@ -59,7 +59,7 @@ export const describeCatalog = (catalog: ResourceCatalog): DescribedResource => 
   id: catalog.resource,
   attributes: {
     detail_fields: [...catalog.detail.values()].map((c) => rowValue(c, "detail")),
-    summary_fields: [...catalog.summary.values()].map(aggregate),
+    summary_fields: [...catalog.summary.values()].map((s) => aggregate(s, (name) => (catalog.detail.get(name) ?? catalog.groupings.get(name))?.type)),
     groupings: [...catalog.groupings.values()].map((c) => rowValue(c, "grouping")),
     logical_fields: [...catalog.logical.values()].map((l) => ({ name: l.name, description: describeName(l.name, "logical") }))
   },

@@ -205,6 +205,8 @@ const MEANINGS: Readonly<Record<string, string>> = {
   invoice_count: "Unique invoices",
   invoice_item_count: "Unique invoice items",
   transaction_count: "Unique transactions",
+  failed_count: "Transactions in state failed",
+  settled_count: "Transactions in state settled",
   // Metrics and pays
   month_start_date: "First day of the month",
   quarter_start_date: "First day of the quarter",
@@ -250,8 +252,16 @@ const BUCKETS: ReadonlyArray<readonly [string, string]> = [
 
 const words = (name: string) => name.replace(/_/g, " ")
 
-/** A one-line description of a catalog name (`kind` tells a summary field from a row value). */
-export const describeName = (name: string, kind: "detail" | "summary" | "grouping" | "logical"): string => {
+/**
+ * A one-line description of a catalog name (`kind` tells a summary field from a row value;
+ * `rowType` gives the type of the resource's row values, which tells a count of true flags
+ * from a count of unique values).
+ */
+export const describeName = (
+  name: string,
+  kind: "detail" | "summary" | "grouping" | "logical",
+  rowType: (name: string) => string | undefined = () => undefined
+): string => {
   const meaning = MEANINGS[name]
   if (meaning !== undefined) return meaning
   for (const [suffix, text] of BUCKETS) {
@@ -260,17 +270,24 @@ export const describeName = (name: string, kind: "detail" | "summary" | "groupin
   if (kind === "summary") {
     const weekday = /^weekday_(\d)_enrollment_count$/.exec(name)
     if (weekday) return `Enrollments whose service_day is ${weekday[1]} (0 = Sunday)`
+    const processing = /^total_net_(\w+)_processing_paid_amount$/.exec(name)
+    if (processing) return `Sum of net_paid_amount where processing_method is ${processing[1]}`
+    const method = /^total_net_(\w+)_paid_amount$/.exec(name)
+    if (method && method[1] !== "") return `Sum of net_paid_amount paid by ${words(method[1]!)}`
     if (name.startsWith("total_")) return `Sum of ${name.slice("total_".length)}`
     if (name.startsWith("avg_")) return `Average of ${name.slice("avg_".length)}`
     const state = /^(\w+)_enrollment_count$/.exec(name)
     if (state) return `Enrollments in state ${state[1]}`
-    if (name.endsWith("_count")) return `Rows where ${name.slice(0, -"_count".length)} holds (or unique ${words(name.slice(0, -"_count".length))})`
+    if (name.endsWith("_count")) {
+      const base = name.slice(0, -"_count".length)
+      return rowType(base) === "boolean" ? `Rows where ${base} is true` : `Unique values of ${base}`
+    }
   }
   if (name.endsWith("_id")) return `Id of the ${words(name.slice(0, -3))}`
   if (name.endsWith("_at")) return `When ${words(name.slice(0, -3))} happened`
   if (name.endsWith("_date")) return `Date of ${words(name.slice(0, -5))}`
   if (name.endsWith("_amount")) return `${words(name.slice(0, -7)).replace(/^./, (c) => c.toUpperCase())} amount`
-  if (name.endsWith("_count")) return `Number of ${words(name.slice(0, -6))}`
+  if (name.endsWith("_count")) return `Count of ${words(name.slice(0, -6))}`
   if (name.startsWith("is_") || name.startsWith("has_")) return `Whether the row ${words(name)}`
   return words(name).replace(/^./, (c) => c.toUpperCase())
 }
