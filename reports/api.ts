@@ -1,9 +1,10 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { DeskAccess } from "../src/auth/access.ts"
 import { docs } from "../src/shared/docs.ts"
 import { BadRequest, Forbidden, NotFound, TooManyRequests } from "../src/shared/errors.ts"
-import { REPORT_RESOURCES } from "./catalog/resources.ts"
+import { queryableNames } from "./catalog/describe.ts"
+import { REPORT_RESOURCES, resourceCatalog } from "./catalog/resources.ts"
 import { WIRE_TYPES } from "./catalog/types.ts"
 import { QueryDocument } from "./grammar.ts"
 
@@ -40,9 +41,92 @@ export const QueryResponse = Schema.Struct({
       meta: Schema.Record(Schema.String, Schema.Unknown)
     })
   }),
-  meta: Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "Other feedback, such as deprecations" })
+  meta: Schema.Struct({
+    data_as_of: Schema.String.annotate({
+      description: "When the report store last read PostgreSQL (its snapshot), ISO 8601 with the business's offset: changes after it are not in the rows yet"
+    }),
+    generation: Schema.Int.annotate({ description: "The report store generation the rows were read from" })
+  }).annotate({ description: "How fresh the rows are (issue 32)" })
 }).annotate({ title: "ReportQueryResult" })
+
+export const RefreshResponse = Schema.Struct({
+  data: Schema.Struct({
+    type: Schema.Literal("report_refreshes"),
+    id: Schema.String,
+    attributes: Schema.Struct({ state: Schema.Literal("queued") })
+  })
+}).annotate({ title: "ReportRefresh" })
 export type QueryResponse = typeof QueryResponse.Type
+
+const Links = Schema.Struct({ self: Schema.String, queries: Schema.String })
+
+const CatalogField = Schema.Struct({
+  name: Schema.String,
+  type: Schema.Literals(WIRE_TYPES),
+  description: Schema.String,
+  values: Schema.optionalKey(Schema.Array(Schema.String).annotate({ description: "The closed set of an enum field" })),
+  filterable: Schema.Boolean.annotate({ description: "Can be named in `filter` (row values only)" }),
+  sortable: Schema.Boolean.annotate({ description: "Can be named in `sort`: row values sort detail rows, summary fields grouped rows" }),
+  operators: Schema.Array(Schema.String).annotate({ description: "The filter operations its type takes" })
+})
+
+export const ResourceListResponse = Schema.Struct({
+  data: Schema.Array(
+    Schema.Struct({
+      type: Schema.Literal("report_resources"),
+      id: Schema.String,
+      attributes: Schema.Struct({ detail_field_count: Schema.Int, summary_field_count: Schema.Int, grouping_count: Schema.Int }),
+      links: Links
+    })
+  ),
+  meta: Schema.Record(Schema.String, Schema.Unknown)
+}).annotate({ title: "ReportResourceList" })
+
+export const ResourceResponse = Schema.Struct({
+  data: Schema.Struct({
+    type: Schema.Literal("report_resources"),
+    id: Schema.String,
+    attributes: Schema.Struct({
+      detail_fields: Schema.Array(CatalogField).annotate({ description: "Fields of detail rows (queries without `group`)" }),
+      summary_fields: Schema.Array(CatalogField).annotate({ description: "Fields of summary rows (queries with `group`)" }),
+      groupings: Schema.Array(CatalogField).annotate({ description: "Values a query may `group` by" }),
+      logical_fields: Schema.Array(Schema.Struct({ name: Schema.String, description: Schema.String })).annotate({
+        description: "Requested names that expand to several fields (their instances come back in `fields`)"
+      })
+    }),
+    links: Links
+  }),
+  meta: Schema.Record(Schema.String, Schema.Unknown)
+}).annotate({ title: "ReportResource" })
+
+/**
+ * The OpenAPI document enumerates each resource's names (issue 32). One endpoint serves every
+ * resource (`:resource`), so its body schema is one; the names go into the operation as one
+ * request example per resource, detail and grouped, whose `fields` list every field and
+ * whose description lists the groupings, and the `resource` parameter becomes an enum. The
+ * docs page and generated clients offer them; the catalog in resources.ts writes them.
+ */
+const enumerateNames = (operation: Record<string, any>): Record<string, any> => {
+  const examples: Record<string, unknown> = {}
+  for (const resource of REPORT_RESOURCES) {
+    const names = queryableNames(resourceCatalog(resource)!)
+    examples[resource] = {
+      summary: `${resource}: every detail field`,
+      value: { data: { type: "queries", attributes: { fields: names.detail } } }
+    }
+    examples[`${resource}_grouped`] = {
+      summary: `${resource}: every summary field, grouped`,
+      description: `Groupings of ${resource}: ${names.groupings.map((n) => `\`${n}\``).join(", ")}`,
+      value: { data: { type: "queries", attributes: { group: names.groupings[0], fields: names.summary } } }
+    }
+  }
+  const content = operation.requestBody?.content as Record<string, Record<string, unknown>> | undefined
+  for (const media of Object.values(content ?? {})) media.examples = examples
+  for (const parameter of (operation.parameters ?? []) as Array<Record<string, any>>) {
+    if (parameter.name === "resource") parameter.schema = { ...parameter.schema, enum: [...REPORT_RESOURCES] }
+  }
+  return operation
+}
 
 const queryEndpoint = {
   params: {
@@ -54,21 +138,54 @@ const queryEndpoint = {
   error: [BadRequest, Forbidden, NotFound, TooManyRequests, ReportsUnavailable]
 } as const
 
+const catalogErrors = [Forbidden, NotFound, TooManyRequests] as const
+
 export const ReportsApi = HttpApiGroup.make("reports")
+  .add(
+    HttpApiEndpoint.get("catalog", "/desk/api/v3/reports", { success: ResourceListResponse, error: catalogErrors }).annotateMerge(
+      docs("List the report resources", "Every resource a query may name, with links to its catalog. The same access as queries.")
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("describe", "/desk/api/v3/reports/:resource", {
+      params: { resource: Schema.String.annotate({ description: `One of: ${REPORT_RESOURCES.join(", ")}` }) },
+      success: ResourceResponse,
+      error: catalogErrors
+    }).annotateMerge(
+      docs(
+        "Describe a report resource",
+        "Every detail field, summary field and grouping of the resource: its type, meaning, enum values, whether it can be " +
+          "filtered and sorted, and the filter operations its type takes. The same access as queries; an unknown resource answers 404."
+      )
+    )
+  )
+  .add(
+    HttpApiEndpoint.post("refresh", "/desk/api/v3/reports/refreshes", {
+      success: RefreshResponse.pipe(HttpApiSchema.status(202)),
+      error: [Forbidden, TooManyRequests]
+    }).annotateMerge(
+      docs(
+        "Refresh the report store now",
+        "Owners only. Queues the incremental refresh of the report store (normally every 30 seconds) to run now and answers 202; " +
+          "the next replies' `meta.data_as_of` moves once the worker ran it. At most one request per business per refresh interval (429 beyond)."
+      )
+    )
+  )
   .add(
     HttpApiEndpoint.post("query", "/desk/api/v3/reports/:resource/queries", queryEndpoint).annotateMerge(
       docs(
         "Query a report",
         "Detail rows without `group`, summary rows with it. Owners may query; other staff members when an owner grants access. " +
-          "Limited to 60 queries a minute per token and per IP (`RateLimit-*` headers). An unknown resource answers 404."
+          "Limited to 60 queries a minute per token and per IP (`RateLimit-*` headers). An unknown resource answers 404. " +
+          "The examples list every field and grouping of each resource; `GET /desk/api/v3/reports/{resource}` describes them."
       )
-    )
+    ).annotateMerge(OpenApi.annotations({ transform: enumerateNames }))
   )
   .add(
     // The public reporting examples also post to this shorter path (compatibility.md): same query.
     HttpApiEndpoint.post("queryShort", "/api/v3/:resource/queries", queryEndpoint).annotateMerge(
       docs("Query a report (short path)", "The same query as `/desk/api/v3/reports/{resource}/queries`.")
-    )
+    ).annotateMerge(OpenApi.annotations({ transform: enumerateNames }))
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Reports (Reporting API v3)"))

@@ -1,6 +1,7 @@
 import { Option, Schema } from "effect"
 import { BooleanInput, IntInput } from "../src/shared/schemas.ts"
 import { type QueryProblem, problem, shown } from "./problems.ts"
+import { closestNames, listed } from "./suggest.ts"
 
 /**
  * The request grammar of the Reporting API: a JSON:API 1.0 document whose `data` is a
@@ -80,6 +81,9 @@ export const MAX_FILTER_NODES = 500
 
 const ALIASES: Readonly<Record<string, string>> = { neq: "ne" }
 
+/** Every operation of the grammar ("Filter grammar"): the names an unknown one is compared with. */
+export const FILTER_OPERATIONS = ["and", "or", ...COMPARISONS, "btw", "emp", "nemp"] as const
+
 /**
  * Parses the `filter` attribute. A list of filters at the top (`[["eq", ...], ["gt", ...]]`)
  * is read as their `and`, a common client shorthand. Problems are appended to `problems`;
@@ -134,7 +138,12 @@ export const parseFilter = (raw: ReadonlyArray<unknown>, problems: Array<QueryPr
       }
       default: {
         if (!(COMPARISONS as ReadonlyArray<string>).includes(op)) {
-          problems.push(problem("report_filter_unknown_operation", { path, operation: shown(head) }))
+          const names = closestNames(head, FILTER_OPERATIONS)
+          problems.push(
+            names.length === 0
+              ? problem("report_filter_unknown_operation", { path, operation: shown(head) })
+              : problem("report_filter_unknown_operation_hint", { path, operation: shown(head), names: listed(names) })
+          )
           return undefined
         }
         const decoded = decodeFieldAndValue(args)

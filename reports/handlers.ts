@@ -9,7 +9,10 @@ import { BadRequest, Forbidden, NotFound } from "../src/shared/errors.ts"
 import { RequestContext } from "../src/shared/request-context.ts"
 import { JSON_API, QueryResponse, ReportsApi, ReportsUnavailable } from "./api.ts"
 import { QueryDocument } from "./grammar.ts"
-import { queryReport } from "./service.ts"
+import { describeReportResource, listReportResources, queryReport, checkRefreshAccess } from "./service.ts"
+import { ReportsRepo } from "./repo.ts"
+import { CurrentBusiness } from "../src/auth/tenant.ts"
+import { randomUUID } from "node:crypto"
 
 /**
  * The query endpoint answers every outcome itself, success or refusal, so each carries the
@@ -60,5 +63,38 @@ const answer = ({ params, payload, request }: { params: { readonly resource: str
       )
     })
 
+/** The catalog (issue 32): JSON:API, refused like a query (403, 404) in the error model. */
+const catalogAnswer = <A, R>(effect: Effect.Effect<A, Forbidden | NotFound, R>) =>
+  effect.pipe(
+    Effect.map((body) => HttpServerResponse.jsonUnsafe(body, { status: 200, contentType: JSON_API })),
+    Effect.catch((error) => Effect.succeed(errorsResponse(statusOf(error), error.errors, {})))
+  )
+
+/**
+ * An owner's "refresh now" (issue 32): one per business per refresh interval
+ * (`REPORT_REFRESH_SECONDS`), as asking more often than the worker refreshes anyway buys nothing.
+ */
+const refresh = () =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const business = yield* CurrentBusiness
+    const { locale } = yield* RequestContext
+    const refused = yield* checkRefreshAccess().pipe(Effect.as(undefined), Effect.catch((error) => Effect.succeed(error)))
+    if (refused !== undefined) return errorsResponse(403, refused.errors, {})
+    // Counted after the access check, so a refused caller does not use up an owner's request.
+    const decision = yield* (yield* RateLimiter).hit(`reports:refresh:${business.id}`, 1, Math.max(1, config.reportRefreshSeconds))
+    if (!decision.allowed) return rateLimitedResponse(decision, locale, JSON_API)
+    yield* (yield* ReportsRepo).requestRefresh
+    return HttpServerResponse.jsonUnsafe(
+      { data: { type: "report_refreshes", id: randomUUID(), attributes: { state: "queued" } } },
+      { status: 202, contentType: JSON_API }
+    )
+  })
+
 export const ReportsLive = HttpApiBuilder.group(apiOf(ReportsApi), "reports", (handlers) =>
-  handlers.handle("query", answer).handle("queryShort", answer))
+  handlers
+    .handle("catalog", () => catalogAnswer(listReportResources()))
+    .handle("describe", ({ params }) => catalogAnswer(describeReportResource(params.resource)))
+    .handle("refresh", refresh)
+    .handle("query", answer)
+    .handle("queryShort", answer))

@@ -2,6 +2,23 @@ import type { CatalogContext, ColumnDef, ResourceCatalog, SummaryDef, WireType }
 import { type Comparison, type FilterNode, type FilterValue, type QueryAttributes, parseFilter } from "./grammar.ts"
 import { type QueryProblem, problem, shown } from "./problems.ts"
 import { parseTimestamp } from "../src/shared/schemas.ts"
+import { closestNames, listed } from "./suggest.ts"
+import type { MessageKey, MessageParams } from "../src/shared/i18n.ts"
+
+/**
+ * An unknown name, with the closest valid ones when some are close ("did you mean
+ * `full_name`?", issue 32): the hinting key is the plain one's message plus the names.
+ */
+export const unknownName = (
+  key: MessageKey,
+  hintKey: MessageKey,
+  params: MessageParams,
+  name: string,
+  valid: Iterable<string>
+): QueryProblem => {
+  const names = closestNames(name, valid)
+  return names.length === 0 ? problem(key, params) : problem(hintKey, { ...params, names: listed(names) })
+}
 
 /**
  * Checks a decoded query against its resource's catalog and resolves every name to its
@@ -122,7 +139,7 @@ export const coerceValue = (value: FilterValue, type: WireType): ParamValue | un
 /** Which operations make sense for a type: ordering needs an order, text search needs text. */
 const ORDERED: ReadonlySet<WireType> = new Set(["currency", "date", "datetime", "time", "enum", "float", "integer", "string"])
 const TEXT: ReadonlySet<WireType> = new Set(["string", "enum"])
-const appliesTo = (op: Comparison | "btw", type: WireType): boolean => {
+export const appliesTo = (op: Comparison | "btw", type: WireType): boolean => {
   switch (op) {
     case "eq":
     case "ne":
@@ -138,6 +155,13 @@ const appliesTo = (op: Comparison | "btw", type: WireType): boolean => {
       return TEXT.has(type)
   }
 }
+
+/** The filter operations a field of a type takes, in the grammar's order (the served catalog says them). */
+export const operatorsFor = (type: WireType): ReadonlyArray<Comparison | "btw" | "emp" | "nemp"> => [
+  ...(["eq", "ne", "gt", "lt", "btw", "contains", "wo", "starts", "ends"] as const).filter((op) => appliesTo(op, type)),
+  "emp",
+  "nemp"
+]
 
 // ---------------------------------------------------------------------------------------------
 
@@ -158,10 +182,19 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
     return undefined
   }
 
+  /** Instances of logical fields (`custom_field_12`), names a client saw in `fields`: "did you mean" offers them too. */
+  const instanceNames = () =>
+    [...catalog.logical.values()].flatMap((logical) => {
+      const expanded = logical.expand(context)
+      return "unsupported" in expanded ? [] : expanded.map((instance) => instance.name)
+    })
+
   // Grouping
   const groupName = attributes.group ?? undefined
   const group = groupName === undefined ? undefined : catalog.groupings.get(groupName)
-  if (groupName !== undefined && !group) problems.push(problem("report_unknown_group", { name: shown(groupName), resource }))
+  if (groupName !== undefined && !group) {
+    problems.push(unknownName("report_unknown_group", "report_unknown_group_hint", { name: shown(groupName), resource }, groupName, catalog.groupings.keys()))
+  }
   const grouped = groupName !== undefined
 
   // What the catalog can mean (issue 29): no more fields or sort keys than the resource has,
@@ -200,7 +233,7 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
       const found = catalog.summary.get(name)
       if (found) summaryColumns.push(found)
       else if (rowColumn(name) || catalog.logical.has(name)) problems.push(problem("report_detail_field_with_group", { name: shown(name) }))
-      else problems.push(problem("report_unknown_field", { name: shown(name), resource }))
+      else problems.push(unknownName("report_unknown_field", "report_unknown_field_hint", { name: shown(name), resource }, name, catalog.summary.keys()))
       continue
     }
     if (!once(name)) continue
@@ -215,11 +248,15 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
     if (found) {
       if (found.name === name || once(found.name)) detailColumns.push(found)
     } else if (catalog.summary.has(name)) problems.push(problem("report_summary_field_without_group", { name: shown(name) }))
-    else problems.push(problem("report_unknown_field", { name: shown(name), resource }))
+    else {
+      const valid = [...catalog.detail.keys(), ...catalog.logical.keys(), ...instanceNames()]
+      problems.push(unknownName("report_unknown_field", "report_unknown_field_hint", { name: shown(name), resource }, name, valid))
+    }
   }
 
   // Filter
-  const filter = attributes.filter ? normalizeFilter(parseFilter(attributes.filter, problems), rowColumn, problems) : undefined
+  const filterNames = () => [...catalog.detail.keys(), ...catalog.groupings.keys(), ...instanceNames()]
+  const filter = attributes.filter ? normalizeFilter(parseFilter(attributes.filter, problems), rowColumn, problems, filterNames) : undefined
 
   // Sort
   const sort: Array<SortKey> = []
@@ -296,12 +333,13 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
 const normalizeFilter = (
   node: FilterNode | undefined,
   rowColumn: (name: string) => ColumnDef | undefined,
-  problems: Array<QueryProblem>
+  problems: Array<QueryProblem>,
+  filterNames: () => Iterable<string>
 ): NormalizedFilter | undefined => {
   if (node === undefined) return undefined
   const resolve = (path: string, name: string) => {
     const column = rowColumn(name)
-    if (!column) problems.push(problem("report_unknown_filter_field", { path, name: shown(name) }))
+    if (!column) problems.push(unknownName("report_unknown_filter_field", "report_unknown_filter_field_hint", { path, name: shown(name) }, name, filterNames()))
     return column
   }
   const value = (path: string, column: ColumnDef, raw: FilterValue, checkEnum: boolean): ParamValue | undefined => {

@@ -65,6 +65,16 @@ const make = Effect.gen(function* () {
         queue_name => 'reports', job_key => 'report_sync_full', job_key_mode => 'preserve_run_at'
       )).id`
   })
+  // The pending incremental refresh (the one the last refresh queued, or the cron's) runs now.
+  const requestRefresh = SqlSchema.void({
+    Request: Schema.Void,
+    execute: () =>
+      sql`select (graphile_worker.add_job(
+        ${ReportSyncJob.name}::text, '{"mode":"incremental"}'::json,
+        queue_name => 'reports', run_at => now(),
+        job_key => 'report_sync_incremental', job_key_mode => 'replace'
+      )).id`
+  })
 
   return {
     /** A franchise holding sees its franchisees' rows too; a franchisee or a plain business only its own. */
@@ -98,7 +108,14 @@ const make = Effect.gen(function* () {
      * Enqueues a full build in the reports queue (where syncs run one at a time); a build
      * already waiting is kept rather than pushed back.
      */
-    requestFullSync: requestFullSync(undefined).pipe(Effect.orDie)
+    requestFullSync: requestFullSync(undefined).pipe(Effect.orDie),
+
+    /**
+     * An owner's "refresh now" (issue 32): the incremental refresh, under the job key of the
+     * chain the worker keeps (scheduleNextRefresh), so it replaces the pending one rather than
+     * adding a second; the job queues the next one as usual.
+     */
+    requestRefresh: requestRefresh(undefined).pipe(Effect.orDie)
   }
 })
 

@@ -7,13 +7,15 @@ import { BadRequest, Forbidden, NotFound, fail } from "../src/shared/errors.ts"
 import { t } from "../src/shared/i18n.ts"
 import { RequestContext } from "../src/shared/request-context.ts"
 import { resourceCatalog } from "./catalog/resources.ts"
+import { describeCatalog, listResources } from "./catalog/describe.ts"
 import type { CatalogContext } from "./catalog/types.ts"
 import { compile } from "./compile.ts"
 import type { QueryAttributes } from "./grammar.ts"
 import { normalize } from "./normalize.ts"
 import { ReportsRepo } from "./repo.ts"
 import type { QueryPage } from "./run.ts"
-import { ReportStore } from "./store.ts"
+import { type DataAsOf, ReportStore } from "./store.ts"
+import { formatZoned } from "../src/shared/zoned-time.ts"
 import { ReportsUnavailable, type QueryResponse } from "./api.ts"
 
 /**
@@ -21,21 +23,44 @@ import { ReportsUnavailable, type QueryResponse } from "./api.ts"
  * caller's scope (their business, and a franchise holding's franchisees), then decode →
  * normalize → compile → run on the current store generation.
  */
-export const queryReport = Effect.fn("Reports.query")(function* (resource: string, attributes: QueryAttributes) {
+/** Reports are for owners, and for staff members an owner granted them (the catalog too). */
+const requireReportAccess = Effect.fn("Reports.access")(function* () {
   const business = yield* CurrentBusiness
   const staff = yield* CurrentStaff
   const repo = yield* ReportsRepo
-
   if (!isOwner(staff.role) && !(yield* repo.hasGrant(business.id, staff.staffMemberId))) {
     return yield* fail(Forbidden, { key: "report_access_denied" })
   }
+})
+
+const catalogOf = (resource: string) => {
   const catalog = resourceCatalog(resource)
-  if (!catalog) return yield* fail(NotFound, { key: "report_unknown_resource", params: { resource: JSON.stringify(resource) } })
+  return catalog ? Effect.succeed(catalog) : fail(NotFound, { key: "report_unknown_resource", params: { resource: JSON.stringify(resource) } })
+}
+
+/** `GET /desk/api/v3/reports`: every resource (issue 32). */
+export const listReportResources = Effect.fn("Reports.catalog")(function* () {
+  yield* requireReportAccess()
+  return { data: listResources(), meta: {} }
+})
+
+/** `GET /desk/api/v3/reports/:resource`: its fields, summary fields and groupings (issue 32). */
+export const describeReportResource = Effect.fn("Reports.describe")(function* (resource: string) {
+  yield* requireReportAccess()
+  return { data: describeCatalog(yield* catalogOf(resource)), meta: {} }
+})
+
+export const queryReport = Effect.fn("Reports.query")(function* (resource: string, attributes: QueryAttributes) {
+  const business = yield* CurrentBusiness
+  const repo = yield* ReportsRepo
+
+  yield* requireReportAccess()
+  const catalog = yield* catalogOf(resource)
 
   const scope = yield* repo.scope(business.id)
   const now = new Date(yield* Clock.currentTimeMillis)
   const result = yield* (yield* ReportStore)
-    .read(async (connection) => {
+    .read(async (connection, asOf) => {
       const { readCustomFields, runQuery } = await loadRun()
       // Only a resource with logical fields (clients' custom_fields) needs the definitions.
       const context: CatalogContext = {
@@ -44,7 +69,8 @@ export const queryReport = Effect.fn("Reports.query")(function* (resource: strin
       }
       const normalized = normalize(attributes, catalog, context)
       if (normalized._tag === "Invalid") return normalized
-      return runQuery(connection, normalized.query, compile(normalized.query, { scope: scope.businessIds, now, timeZone: business.time_zone }))
+      const page = await runQuery(connection, normalized.query, compile(normalized.query, { scope: scope.businessIds, now, timeZone: business.time_zone }))
+      return page._tag === "Invalid" ? page : { ...page, asOf }
     })
     .pipe(
       Effect.catchTag("ReportStoreUnavailable", () =>
@@ -55,7 +81,17 @@ export const queryReport = Effect.fn("Reports.query")(function* (resource: strin
         ))
     )
   if (result._tag === "Invalid") return yield* fail(BadRequest, ...result.problems)
-  return responseOf(result.page)
+  return responseOf(result.page, result.asOf, business.time_zone)
+})
+
+/**
+ * `POST /desk/api/v3/reports/refreshes` (issue 32): may the caller ask for the incremental
+ * refresh now? Granted staff query but do not drive the worker: owners only. The handler
+ * counts the request against the business's limit, then queues it (ReportsRepo.requestRefresh).
+ */
+export const checkRefreshAccess = Effect.fn("Reports.refreshAccess")(function* () {
+  const staff = yield* CurrentStaff
+  if (!isOwner(staff.role)) return yield* fail(Forbidden, { key: "owner_required" })
 })
 
 /**
@@ -65,7 +101,16 @@ export const queryReport = Effect.fn("Reports.query")(function* (resource: strin
 let runModule: Promise<typeof import("./run.ts")> | undefined
 const loadRun = () => (runModule ??= import("./run.ts"))
 
-const responseOf = (page: QueryPage): QueryResponse => ({
+/** The generation's snapshot time in the business's zone, with its offset (`Z` in UTC), as the reply's datetimes are. */
+const dataAsOf = (asOf: DataAsOf, timeZone: string): string => {
+  const instant = Date.parse(asOf.syncedAt)
+  if (Number.isNaN(instant)) return asOf.syncedAt
+  // Milliseconds too: two refreshes a second apart must not read the same.
+  const text = formatZoned(instant, timeZone)
+  return `${text.slice(0, 19)}.${String(instant % 1000).padStart(3, "0")}${text.slice(19)}`
+}
+
+const responseOf = (page: QueryPage, asOf: DataAsOf, timeZone: string): QueryResponse => ({
   data: {
     type: "queries",
     id: randomUUID(),
@@ -79,5 +124,5 @@ const responseOf = (page: QueryPage): QueryResponse => ({
       meta: {}
     }
   },
-  meta: {}
+  meta: { data_as_of: dataAsOf(asOf, timeZone), generation: asOf.generation }
 })

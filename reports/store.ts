@@ -25,9 +25,16 @@ import { DUCKDB_OPTIONS, STORE_SCHEMA } from "./sync/sync.ts"
 
 export class ReportStoreUnavailable extends Data.TaggedError("ReportStoreUnavailable")<{}> {}
 
+/** Which data a read saw (issue 32): the generation, and PostgreSQL's clock at its last sync. */
+export interface DataAsOf {
+  readonly generation: number
+  /** `synced_at` of the pointer: a refresh that found nothing changed moves it on the same file. */
+  readonly syncedAt: string
+}
+
 export interface ReportStoreShape {
   /** Runs `use` on a connection to the current generation (fails when none has been built yet). */
-  readonly read: <A>(use: (connection: StoreConnection) => Promise<A>) => Effect.Effect<A, ReportStoreUnavailable>
+  readonly read: <A>(use: (connection: StoreConnection, asOf: DataAsOf) => Promise<A>) => Effect.Effect<A, ReportStoreUnavailable>
   readonly dir: string
 }
 
@@ -46,9 +53,10 @@ export class ReportStore extends Context.Service<ReportStore, ReportStoreShape>(
               open === undefined
                 ? Effect.fail(new ReportStoreUnavailable())
                 : Effect.tryPromise(async () => {
+                    const asOf: DataAsOf = { generation: open.generation, syncedAt: open.syncedAt }
                     const connection = await store.connect(open)
                     try {
-                      return await use(connection)
+                      return await use(connection, asOf)
                     } finally {
                       store.putBack(open, connection)
                     }
@@ -270,6 +278,8 @@ const literalOf = (value: ParamValue): string | undefined => {
 interface OpenGeneration extends StoreInstances {
   readonly generation: number
   readonly file: string
+  /** The pointer's `synced_at` when it last named this file (moved by refreshes that changed nothing). */
+  syncedAt: string
   /** Connections no query uses now, ready for the next. */
   readonly idle: Array<StoreConnection>
   readonly remembered: Remembered
@@ -301,7 +311,16 @@ export const makeReader = (dir: string, limits: ReaderLimits = READER_LIMITS) =>
       if (current && current.generation >= pointer.generation) return
       const instances = await openStoreFile(path.join(dir, pointer.file), limits)
       const previous = current
-      current = { generation: pointer.generation, file: pointer.file, ...instances, idle: [], remembered: new Map(), active: 0, retired: false }
+      current = {
+        generation: pointer.generation,
+        file: pointer.file,
+        syncedAt: pointer.synced_at,
+        ...instances,
+        idle: [],
+        remembered: new Map(),
+        active: 0,
+        retired: false
+      }
       if (previous) retire(previous)
     })
     return switching
@@ -324,6 +343,7 @@ export const makeReader = (dir: string, limits: ReaderLimits = READER_LIMITS) =>
           }
         }
         if (current) {
+          if (pointer && pointer.file === current.file) current.syncedAt = pointer.synced_at
           current.active += 1
           return current
         }

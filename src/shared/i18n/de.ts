@@ -334,5 +334,10 @@ export const de: Catalog = {
   report_too_many_sort_keys: "sort darf höchstens %{max} Sortierschlüssel nennen",
   report_duplicate_sort: "sort nennt %{name} mehr als einmal",
   // issue 29: secrets and sessions
-  plan_terms_completion_invalid: "Dieser Unterschriftslink wurde bereits verwendet oder ist abgelaufen; öffnen Sie die Bedingungen erneut, um einen neuen zu erhalten"
+  plan_terms_completion_invalid: "Dieser Unterschriftslink wurde bereits verwendet oder ist abgelaufen; öffnen Sie die Bedingungen erneut, um einen neuen zu erhalten",
+  // issue 32: catalog
+  report_unknown_field_hint: "Unbekanntes Feld %{name} für %{resource}: meinten Sie %{names}?",
+  report_unknown_group_hint: "Unbekannte Gruppierung %{name} für %{resource}: meinten Sie %{names}?",
+  report_unknown_filter_field_hint: "%{path}: unbekanntes Feld %{name}: meinten Sie %{names}?",
+  report_filter_unknown_operation_hint: "%{path}: unbekannte Filteroperation %{operation}: meinten Sie %{names}?"
 }

@@ -59,4 +59,9 @@ export const enGB: Catalog = {
   invoice_detail_first_period: "Visits in the first period: %{count}",
   refund_not_settled: "Refund %{id} is %{state} and cannot be voided",
   person_not_deleted: "Person %{id} is not deleted",
+  // issue 32: catalog
+  report_unknown_field_hint: "Unknown field %{name} for %{resource}: did you mean %{names}?",
+  report_unknown_group_hint: "Unknown group %{name} for %{resource}: did you mean %{names}?",
+  report_unknown_filter_field_hint: "%{path}: unknown field %{name}: did you mean %{names}?",
+  report_filter_unknown_operation_hint: "%{path}: unknown filter operation %{operation}: did you mean %{names}?"
 }

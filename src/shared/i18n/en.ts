@@ -337,7 +337,12 @@ export const en = {
   report_too_many_sort_keys: "sort may name at most %{max} sort keys",
   report_duplicate_sort: "sort names %{name} more than once",
   // issue 29: secrets and sessions
-  plan_terms_completion_invalid: "This signing link has already been used or has expired; open the terms again to get a new one"
+  plan_terms_completion_invalid: "This signing link has already been used or has expired; open the terms again to get a new one",
+  // issue 32: catalog
+  report_unknown_field_hint: "Unknown field %{name} for %{resource}: did you mean %{names}?",
+  report_unknown_group_hint: "Unknown group %{name} for %{resource}: did you mean %{names}?",
+  report_unknown_filter_field_hint: "%{path}: unknown field %{name}: did you mean %{names}?",
+  report_filter_unknown_operation_hint: "%{path}: unknown filter operation %{operation}: did you mean %{names}?"
 } as const
 
 export type MessageKey = keyof typeof en

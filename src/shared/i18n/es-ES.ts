@@ -334,5 +334,10 @@ export const esES: Catalog = {
   report_too_many_sort_keys: "sort puede nombrar como máximo %{max} claves de ordenación",
   report_duplicate_sort: "sort nombra %{name} más de una vez",
   // issue 29: secrets and sessions
-  plan_terms_completion_invalid: "Este enlace de firma ya se ha usado o ha caducado; vuelva a abrir las condiciones para obtener uno nuevo"
+  plan_terms_completion_invalid: "Este enlace de firma ya se ha usado o ha caducado; vuelva a abrir las condiciones para obtener uno nuevo",
+  // issue 32: catalog
+  report_unknown_field_hint: "Campo desconocido %{name} para %{resource}: ¿quería decir %{names}?",
+  report_unknown_group_hint: "Agrupación desconocida %{name} para %{resource}: ¿quería decir %{names}?",
+  report_unknown_filter_field_hint: "%{path}: campo desconocido %{name}: ¿quería decir %{names}?",
+  report_filter_unknown_operation_hint: "%{path}: operación de filtro desconocida %{operation}: ¿quería decir %{names}?"
 }

@@ -334,5 +334,10 @@ export const fr: Catalog = {
   report_too_many_sort_keys: "sort peut nommer au plus %{max} clés de tri",
   report_duplicate_sort: "sort nomme %{name} plus d'une fois",
   // issue 29: secrets and sessions
-  plan_terms_completion_invalid: "Ce lien de signature a déjà été utilisé ou a expiré ; rouvrez les conditions pour en obtenir un nouveau"
+  plan_terms_completion_invalid: "Ce lien de signature a déjà été utilisé ou a expiré ; rouvrez les conditions pour en obtenir un nouveau",
+  // issue 32: catalog
+  report_unknown_field_hint: "Champ inconnu %{name} pour %{resource} : vouliez-vous dire %{names} ?",
+  report_unknown_group_hint: "Regroupement inconnu %{name} pour %{resource} : vouliez-vous dire %{names} ?",
+  report_unknown_filter_field_hint: "%{path} : champ inconnu %{name} : vouliez-vous dire %{names} ?",
+  report_filter_unknown_operation_hint: "%{path} : opération de filtre inconnue %{operation} : vouliez-vous dire %{names} ?"
 }

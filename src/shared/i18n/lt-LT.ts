@@ -334,5 +334,10 @@ export const ltLT: Catalog = {
   report_too_many_sort_keys: "sort gali nurodyti daugiausia %{max} rikiavimo raktų",
   report_duplicate_sort: "sort nurodo %{name} daugiau nei kartą",
   // issue 29: secrets and sessions
-  plan_terms_completion_invalid: "Ši pasirašymo nuoroda jau panaudota arba nebegalioja; atidarykite sąlygas iš naujo, kad gautumėte naują"
+  plan_terms_completion_invalid: "Ši pasirašymo nuoroda jau panaudota arba nebegalioja; atidarykite sąlygas iš naujo, kad gautumėte naują",
+  // issue 32: catalog
+  report_unknown_field_hint: "Nežinomas laukas %{name} ištekliui %{resource}: ar turėjote omenyje %{names}?",
+  report_unknown_group_hint: "Nežinomas grupavimas %{name} ištekliui %{resource}: ar turėjote omenyje %{names}?",
+  report_unknown_filter_field_hint: "%{path}: nežinomas laukas %{name}: ar turėjote omenyje %{names}?",
+  report_filter_unknown_operation_hint: "%{path}: nežinoma filtro operacija %{operation}: ar turėjote omenyje %{names}?"
 }

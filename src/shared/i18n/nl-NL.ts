@@ -334,5 +334,10 @@ export const nlNL: Catalog = {
   report_too_many_sort_keys: "sort mag maximaal %{max} sorteersleutels noemen",
   report_duplicate_sort: "sort noemt %{name} meer dan eens",
   // issue 29: secrets and sessions
-  plan_terms_completion_invalid: "Deze ondertekeningslink is al gebruikt of verlopen; open de voorwaarden opnieuw voor een nieuwe"
+  plan_terms_completion_invalid: "Deze ondertekeningslink is al gebruikt of verlopen; open de voorwaarden opnieuw voor een nieuwe",
+  // issue 32: catalog
+  report_unknown_field_hint: "Onbekend veld %{name} voor %{resource}: bedoelde u %{names}?",
+  report_unknown_group_hint: "Onbekende groepering %{name} voor %{resource}: bedoelde u %{names}?",
+  report_unknown_filter_field_hint: "%{path}: onbekend veld %{name}: bedoelde u %{names}?",
+  report_filter_unknown_operation_hint: "%{path}: onbekende filterbewerking %{operation}: bedoelde u %{names}?"
 }

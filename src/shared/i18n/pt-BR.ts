@@ -334,5 +334,10 @@ export const ptBR: Catalog = {
   report_too_many_sort_keys: "sort pode nomear no máximo %{max} chaves de ordenação",
   report_duplicate_sort: "sort nomeia %{name} mais de uma vez",
   // issue 29: secrets and sessions
-  plan_terms_completion_invalid: "Este link de assinatura já foi usado ou expirou; abra os termos novamente para obter um novo"
+  plan_terms_completion_invalid: "Este link de assinatura já foi usado ou expirou; abra os termos novamente para obter um novo",
+  // issue 32: catalog
+  report_unknown_field_hint: "Campo desconhecido %{name} para %{resource}: você quis dizer %{names}?",
+  report_unknown_group_hint: "Agrupamento desconhecido %{name} para %{resource}: você quis dizer %{names}?",
+  report_unknown_filter_field_hint: "%{path}: campo desconhecido %{name}: você quis dizer %{names}?",
+  report_filter_unknown_operation_hint: "%{path}: operação de filtro desconhecida %{operation}: você quis dizer %{names}?"
 }

@@ -334,5 +334,10 @@ export const ruRU: Catalog = {
   report_too_many_sort_keys: "sort может содержать не более %{max} ключей сортировки",
   report_duplicate_sort: "sort указывает %{name} более одного раза",
   // issue 29: secrets and sessions
-  plan_terms_completion_invalid: "Эта ссылка для подписи уже использована или истекла; откройте условия снова, чтобы получить новую"
+  plan_terms_completion_invalid: "Эта ссылка для подписи уже использована или истекла; откройте условия снова, чтобы получить новую",
+  // issue 32: catalog
+  report_unknown_field_hint: "Неизвестное поле %{name} для %{resource}: возможно, вы имели в виду %{names}?",
+  report_unknown_group_hint: "Неизвестная группировка %{name} для %{resource}: возможно, вы имели в виду %{names}?",
+  report_unknown_filter_field_hint: "%{path}: неизвестное поле %{name}: возможно, вы имели в виду %{names}?",
+  report_filter_unknown_operation_hint: "%{path}: неизвестная операция фильтра %{operation}: возможно, вы имели в виду %{names}?"
 }

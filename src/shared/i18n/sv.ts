@@ -334,5 +334,10 @@ export const sv: Catalog = {
   report_too_many_sort_keys: "sort får ange högst %{max} sorteringsnycklar",
   report_duplicate_sort: "sort anger %{name} mer än en gång",
   // issue 29: secrets and sessions
-  plan_terms_completion_invalid: "Den här signeringslänken har redan använts eller har gått ut; öppna villkoren igen för att få en ny"
+  plan_terms_completion_invalid: "Den här signeringslänken har redan använts eller har gått ut; öppna villkoren igen för att få en ny",
+  // issue 32: catalog
+  report_unknown_field_hint: "Okänt fält %{name} för %{resource}: menade du %{names}?",
+  report_unknown_group_hint: "Okänd gruppering %{name} för %{resource}: menade du %{names}?",
+  report_unknown_filter_field_hint: "%{path}: okänt fält %{name}: menade du %{names}?",
+  report_filter_unknown_operation_hint: "%{path}: okänd filteroperation %{operation}: menade du %{names}?"
 }

@@ -334,5 +334,10 @@ export const zhCN: Catalog = {
   report_too_many_sort_keys: "sort 最多只能列出 %{max} 个排序键",
   report_duplicate_sort: "sort 多次列出了 %{name}",
   // issue 29: secrets and sessions
-  plan_terms_completion_invalid: "此签署链接已被使用或已过期；请重新打开条款以获取新链接"
+  plan_terms_completion_invalid: "此签署链接已被使用或已过期；请重新打开条款以获取新链接",
+  // issue 32: catalog
+  report_unknown_field_hint: "%{resource} 没有字段 %{name}：您是想输入 %{names} 吗？",
+  report_unknown_group_hint: "%{resource} 没有分组 %{name}：您是想输入 %{names} 吗？",
+  report_unknown_filter_field_hint: "%{path}：未知字段 %{name}：您是想输入 %{names} 吗？",
+  report_filter_unknown_operation_hint: "%{path}：未知的筛选操作 %{operation}：您是想输入 %{names} 吗？"
 }

@@ -334,5 +334,10 @@ export const zhTW: Catalog = {
   report_too_many_sort_keys: "sort 最多只能列出 %{max} 個排序鍵",
   report_duplicate_sort: "sort 多次列出了 %{name}",
   // issue 29: secrets and sessions
-  plan_terms_completion_invalid: "此簽署連結已被使用或已過期；請重新開啟條款以取得新連結"
+  plan_terms_completion_invalid: "此簽署連結已被使用或已過期；請重新開啟條款以取得新連結",
+  // issue 32: catalog
+  report_unknown_field_hint: "%{resource} 沒有欄位 %{name}：您是想輸入 %{names} 嗎？",
+  report_unknown_group_hint: "%{resource} 沒有分組 %{name}：您是想輸入 %{names} 嗎？",
+  report_unknown_filter_field_hint: "%{path}：未知欄位 %{name}：您是想輸入 %{names} 嗎？",
+  report_filter_unknown_operation_hint: "%{path}：未知的篩選操作 %{operation}：您是想輸入 %{names} 嗎？"
 }
