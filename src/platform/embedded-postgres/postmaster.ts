@@ -74,7 +74,9 @@ export const runInitdb = async (binaries: Binaries, clusterDir: string, user: Id
     const output = await new Promise<{ code: number | null; text: string }>((resolve, reject) => {
       const child = spawn(
         binaries.initdb,
-        [`--pgdata=${clusterDir}`, "--auth=password", `--username=${USER}`, `--pwfile=${passwordFile}`, `--lc-messages=${locale}`],
+        // UTF8 whatever the caller's locale: a login shell of an ordinary user is often POSIX,
+        // which would give SQL_ASCII (and refuse ICU collations and non-ASCII text's checks).
+        [`--pgdata=${clusterDir}`, "--auth=password", `--username=${USER}`, `--pwfile=${passwordFile}`, "--encoding=UTF8", `--lc-messages=${locale}`],
         { ...user, cwd: path.dirname(clusterDir), env: { ...process.env, LC_MESSAGES: locale }, stdio: ["ignore", "pipe", "pipe"] }
       )
       let text = ""
