@@ -289,7 +289,7 @@ const transactionsCte = `
     left join locations l on l.business_id = i.business_id and l.id = i.location_id
     where i.state in ('canceled', 'closed', 'on_hold', 'open') and $2::timestamptz is not null)`
 
-/** The transactions resource's queries (issue 31). */
+/** The transactions resource's queries. */
 export const TRANSACTION_QUERIES: ReadonlyArray<BenchQuery> = [
   {
     name: "transactions: net paid by month, 12 months",

@@ -4,7 +4,7 @@ import { hash } from "node:crypto"
 import { AppConfig } from "../platform/config.ts"
 
 /**
- * Password guessing, throttled per account and per client IP (issue 29), for every path that
+ * Password guessing, throttled per account and per client IP, for every path that
  * checks a password: `/accounts/sign_in` and `/oauth/login` (there is no password grant).
  *
  * Each key (the e-mail address as typed, lower-cased, whether or not an account has it, so the

@@ -22,7 +22,7 @@ const updateDescription =
   "`autobill: true` makes this form the default for automatic billing and turns the others off; `false` on the default " +
   "is a 422 (turn another one on instead). `id`, when given, must be the path's."
 
-/** Who may call in staff mode (issue 29); demoted staff have no staff mode at all. */
+/** Who may call in staff mode; demoted staff have no staff mode at all. */
 const STANDARD = "Standard staff, managers and owners (403 for limited staff). "
 
 const personParams = { person_id: IdFromString }

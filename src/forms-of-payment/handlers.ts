@@ -24,7 +24,7 @@ export const FormsOfPaymentFrontLive = HttpApiBuilder.group(apiOf(FormsOfPayment
     .handle("update", ({ params, payload }) =>
       Effect.flatMap(requireFrontPerson(params.person_id), (person) => updateFormOfPayment(person, params.id, payload.form_of_payment))))
 
-/** Who may move money (issue 29): vaulting a card and choosing the autobill one need standard staff or higher. */
+/** Who may move money: vaulting a card and choosing the autobill one need standard staff or higher. */
 export const FormsOfPaymentDeskLive = HttpApiBuilder.group(apiOf(FormsOfPaymentDeskApi), "formsOfPaymentDesk", (handlers) =>
   handlers
     .handle("list", ({ params, query }) => Effect.flatMap(requireDeskPerson(params.person_id), (person) => listFormsOfPayment(person, query)))

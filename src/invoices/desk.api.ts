@@ -28,7 +28,7 @@ const STATE_RULES =
   "canceled; on_hold → open, canceled; closed when nothing is outstanding and the invoice has an item (closing creates the person " +
   "plans and completes a linked booking); closed and canceled are final. `state_events` lists what is valid now."
 
-/** Who may call (issue 29); limited staff move no money, demoted staff have no staff mode at all. */
+/** Who may call; limited staff move no money, demoted staff have no staff mode at all. */
 const STANDARD = "Standard staff, managers and owners (403 for limited staff). "
 const OWED =
   "Once the invoice is open or on hold (what the client owes), only managers and owners change it: 403 for standard staff. "

@@ -18,7 +18,7 @@ export const InvoicesFrontLive = HttpApiBuilder.group(apiOf(InvoicesFrontApi), "
     .handle("removeItem", ({ params }) => Effect.flatMap(clientCaller, (caller) => removeItem(caller, params.invoice_id, params.id))))
 
 /**
- * Who may move money (issue 29): standard staff sell (create, items, settings and state events in
+ * Who may move money: standard staff sell (create, items, settings and state events in
  * checkout; an open invoice needs a manager, service.ts); prorates and discounts are a manager's.
  */
 const standardCaller = Effect.andThen(requireStandardOrHigher, staffCaller)

@@ -58,7 +58,7 @@ export const findInvoice = Effect.fn("Invoices.find")(function* (caller: Caller,
 })
 
 /**
- * Who may move money (issue 29): out of checkout an invoice is what the client owes, so in staff
+ * Who may move money: out of checkout an invoice is what the client owes, so in staff
  * mode only a manager or higher changes what it asks for (items, coupon, location, hold, reopen,
  * cancel); standard staff collect it. Client mode keeps its own rules.
  */

@@ -1,7 +1,7 @@
 import { createHmac, hash, randomBytes, timingSafeEqual } from "node:crypto"
 
 /**
- * The login session of the authorization pages, kept on the server (issue 29):
+ * The login session of the authorization pages, kept on the server:
  * - The cookie `studio_sid` is `{id}.{mac}`: a random id signed with the deployment's
  *   secret (SESSION_SECRET), so a made-up cookie is refused without a lookup. The row
  *   (account_sessions, by the id's SHA-256) holds the account, the host it was opened on and its

@@ -12,7 +12,7 @@ const PAY_RULES =
   "payer's autobill form. Cards are charged through the gateway (a decline is kept as a failed payment and answered 422); credit " +
   "spends the payer's account credit; the other methods settle at once. When nothing is outstanding the invoice closes. The fields " +
   "may come wrapped (`payment`) or at the top level. `Idempotency-Key`: a repeat with the same key and body answers the first payment."
-/** Who may call (issue 29); limited staff move no money, demoted staff have no staff mode at all. */
+/** Who may call; limited staff move no money, demoted staff have no staff mode at all. */
 const STANDARD = "Standard staff, managers and owners (403 for limited staff). "
 const MANAGER = "Managers and owners only (403 for standard and limited staff). "
 const invoice = { invoice_id: IdFromString }

@@ -15,7 +15,7 @@ export const PaymentsFrontLive = HttpApiBuilder.group(apiOf(PaymentsFrontApi), "
       Effect.flatMap(clientCaller, (caller) => createPayment(caller, params.invoice_id, paymentFields(payload), headers["idempotency-key"])))
     .handle("delete", ({ params }) => Effect.flatMap(clientCaller, (caller) => deletePayment(caller, params.invoice_id, params.payment_id))))
 
-/** Who may move money (issue 29): standard staff take payments; refunds, voids and deletions are a manager's. */
+/** Who may move money: standard staff take payments; refunds, voids and deletions are a manager's. */
 const standardCaller = Effect.andThen(requireStandardOrHigher, staffCaller)
 const managerCaller = Effect.andThen(requireManagerOrHigher, staffCaller)
 

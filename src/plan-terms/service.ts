@@ -38,7 +38,7 @@ const hashCompletion = (value: string): Buffer => hash("sha256", value, "buffer"
 
 /**
  * Where the provider sends the browser after signing: this terms' `complete` with a one-time
- * `completion` value (issue 29). The browser carries no Authorization header, and the address
+ * `completion` value. The browser carries no Authorization header, and the address
  * passes through the provider and the browser's history: it used to carry the payer's own
  * access token, which never expires. The value opens this terms' `complete` once, for an hour,
  * and nothing else; only its hash is stored.

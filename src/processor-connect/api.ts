@@ -38,7 +38,7 @@ export const SaveInput = Schema.Struct({
 })
 export type SaveInput = typeof SaveInput.Type
 
-/** Who may call in staff mode (issue 29): saving a card for a person needs standard staff or higher. */
+/** Who may call in staff mode: saving a card for a person needs standard staff or higher. */
 const STANDARD = "Standard staff, managers and owners (403 for limited staff). "
 
 const group = <const Name extends string, const Mode extends "front" | "desk">(name: Name, mode: Mode) => {

@@ -11,7 +11,7 @@ export const ProcessorConnectFrontLive = HttpApiBuilder.group(apiOf(ProcessorCon
     .handle("get", ({ query }) => Effect.flatMap(frontCaller, (caller) => getPaymentMethod(caller, query.payment_method_id)))
     .handle("save", ({ payload }) => Effect.flatMap(frontCaller, (caller) => savePaymentMethod(caller, payload.payment_method))))
 
-/** Who may move money (issue 29): saving a card for a person (and starting to) needs standard staff or higher. */
+/** Who may move money: saving a card for a person (and starting to) needs standard staff or higher. */
 const vaultingCaller = Effect.andThen(requireStandardOrHigher, deskCaller)
 
 export const ProcessorConnectDeskLive = HttpApiBuilder.group(apiOf(ProcessorConnectDeskApi), "processorConnectDesk", (handlers) =>

@@ -109,7 +109,7 @@ describe("giving a pack", () => {
     expect(events.rows).toEqual([{ topic: "plan.created", id: pack.id }, { topic: "person_plan.created", id: pack.id }])
   })
 
-  it("ends a pack at start_date plus the product's expiration by default (issue 30: spec rules)", async () => {
+  it("ends a pack at start_date plus the product's expiration by default", async () => {
     const thirtyDays = (await createPlanProduct(server.pool, businessId, { kind: "pack", count: 5, commitment_length: 30, commitment_unit: "day" })).id
     const response = await request("POST", packsPath(thirtyDays), staffToken, { pack: { person_ids: [alice], start_date: "2026-11-27" } })
     expect(response.status, response.text).toBe(201)

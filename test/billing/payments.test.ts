@@ -336,7 +336,7 @@ describe("refunds and voids", () => {
   })
 })
 
-describe("voidable invoices and card refund voids (issue 30: spec rules)", () => {
+describe("voidable invoices and card refund voids", () => {
   it("is_voidable follows the payments, can_adjust_tip the state; a card refund is voided at the gateway", async () => {
     const { id } = await newInvoice()
     const fresh = await invoice(id)

@@ -156,7 +156,7 @@ describe("document terms and the sandbox provider", () => {
     expect(page.text).toContain("Waiver &lt;b&gt;&amp;&lt;/b&gt; terms")
     expect(page.text).not.toContain("<b>&</b>")
     expect(page.text).toContain("Paula Payer")
-    // Back to complete with a one-time completion value, never the payer's token (issue 29).
+    // Back to complete with a one-time completion value, never the payer's token.
     expect(chosen.headers.location).toMatch(
       new RegExp(`^http://${HOST.replace(/\./g, "\\.")}/api/v2/front/plans/${planId}/plan_terms/${termsId}/complete\\?completion=[A-Za-z0-9_-]{43}$`)
     )

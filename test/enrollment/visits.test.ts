@@ -132,7 +132,7 @@ describe("POST /desk/visits", () => {
       paid: false,
       paid_for_by: null,
       punch_id: null,
-      // Create answers the visit as `:id` shows it (docs/decisions.md, issue 30).
+      // Create answers the visit as `:id` shows it (docs/decisions.md).
       status: "registered",
       event_occurrence: expect.objectContaining({ id: o }),
       person: expect.objectContaining({ id: personId })

@@ -181,7 +181,7 @@ describe("joining and leaving (client mode)", () => {
         person_id: client.personId,
         event_occurrence_id: occ.full,
         state: "waiting",
-        // Embedded as the public documentation's examples show them (issue 30 §3).
+        // Embedded as the public documentation's examples show them.
         event_occurrence: expect.objectContaining({ id: occ.full }),
         person: expect.objectContaining({ id: client.personId })
       }]

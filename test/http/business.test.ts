@@ -84,7 +84,7 @@ describe("franchisees", () => {
     expect(front.status).toBe(200)
     expect(front.json.franchisees.map((b: { name: string }) => b.name)).toEqual(["Alpha Yoga", "Mid Yoga", "Zeta Yoga"])
     expect(front.json.total_count).toBe(3)
-    // The root key is the pluralized resource name (core-api-part1; issue 30 §2), not `businesses`.
+    // The root key is the pluralized resource name (core-api-part1), not `businesses`.
     expect(front.json).not.toHaveProperty("businesses")
     expect(front.json.franchisees[0]).not.toHaveProperty("is_franchise")
 

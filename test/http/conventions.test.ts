@@ -14,7 +14,7 @@ let otherBusinessToken: string
 const host = (subdomain: string) => `${subdomain}.${TEST_BASE_DOMAIN}`
 
 beforeAll(async () => {
-  // The test client stands for the load balancer: its X-Forwarded-Proto is believed (issue 29).
+  // The test client stands for the load balancer: its X-Forwarded-Proto is believed.
   server = await startTestServer({ trustProxy: trustedProxies("loopback") })
   demo = await createBusiness(server.pool, { subdomain: "demo", name: "Demo Studio", default_locale: "en" })
   other = await createBusiness(server.pool, { subdomain: "other", name: "Other Studio", default_locale: "de" })

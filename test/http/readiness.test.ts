@@ -6,7 +6,7 @@ import { WorkerHeartbeat } from "../../src/platform/worker-heartbeat.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
 
 /**
- * `/readyz` says why (issue 33 §3): 200 when every check passes, 503 when one fails, both with
+ * `/readyz` says why: 200 when every check passes, 503 when one fails, both with
  * `checks`; a failing check's reason is also in `errors`. `/healthz` stays liveness.
  */
 let withWorker: TestServer

@@ -169,13 +169,13 @@ describe("the scripted sign-in (curl and a cookie jar)", () => {
     expect(form.body).toMatch(/<input name="authenticity_token" type="hidden" value="[A-Za-z0-9_-]{32}">/)
     expect(signedIn.status).toBe(200)
     expect(signedIn.body).toContain("You are signed in as owner@demo.test.")
-    // The session cookie is the host's: /accounts/sign_out reads it too (issue 29).
+    // The session cookie is the host's: /accounts/sign_out reads it too.
     expect(signedIn.headers["set-cookie"]).toMatch(/studio_sid=[^;]+; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax/)
     const page = await curl(`/oauth/authorize?${authorizeQuery()}&state=xyz`)
     expect(page.status).toBe(200)
     expect(page.body).toContain("Reporter asks to use your account owner@demo.test at Demo Studio")
     // One token serves the signed-in forms, as Rails' per-session token does; the sign-in
-    // replaced the one of the sign-in form (issue 29: rotated at sign-in).
+    // replaced the one of the sign-in form (rotated at sign-in).
     expect(authenticityToken(page.body)).toBe(authenticityToken(signedIn.body))
     expect(authenticityToken(page.body)).not.toBe(authenticityToken(form.body))
     const decided = await consent(curl, authenticityToken(page.body)!, {

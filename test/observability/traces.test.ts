@@ -9,7 +9,7 @@ import { parentOfJob, withTraceContext } from "../../src/platform/job-trace.ts"
 import { tracedJson } from "../../src/platform/logger.ts"
 
 /**
- * OTLP export (issue 33 §2): the real service and its worker send traces, logs and metrics as
+ * OTLP export: the real service and its worker send traces, logs and metrics as
  * OTLP/JSON to a small HTTP receiver of the test's. A booking POST is one trace: the server span,
  * the handler's and services' spans, SQL spans, the job enqueued, the job's run in the worker and
  * the webhook delivery it causes. Nothing secret in any attribute. Without an endpoint, nothing

@@ -495,7 +495,7 @@ describe("DELETE /api/v2/desk/people/:id", () => {
   })
 })
 
-describe("PUT /api/v2/desk/people/:id/undelete (issue 30: spec rules)", () => {
+describe("PUT /api/v2/desk/people/:id/undelete", () => {
   it("restore a deleted person and send person.undeleted; refuse a live one, a taken address, a standard staff member", async () => {
     await server.pool.query("update businesses set webhooks_enabled = true where id = $1", [business.id])
     const receiver = await startReceiver()

@@ -64,7 +64,7 @@ describe("GET /api/v2/front/people/me", () => {
             { id: fields.text, name: "Emergency contact", data_type: "text", value: "Charles, 555-0100", custom_field_option_ids: [] },
             { id: fields.select, name: "Shirt", data_type: "select", value: "M", custom_field_option_ids: [options.M] }
           ],
-          // The public documentation's older key, still read by clients (issue 30 §3).
+          // The public documentation's older key, still read by clients.
           person_custom_fields: [
             { id: fields.text, custom_field_id: fields.text, name: "Emergency contact", value: "Charles, 555-0100" },
             { id: fields.select, custom_field_id: fields.select, name: "Shirt", value: "M" }

@@ -10,7 +10,7 @@ import type { TestResponse } from "../support/http.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
 
 /**
- * The served catalog (issue 32 §1): every resource's fields over HTTP equal what the query
+ * The served catalog: every resource's fields over HTTP equal what the query
  * compiler accepts (each listed name is queried, filtered with each listed operation and
  * sorted; an unlisted one is refused), grants, "did you mean", the OpenAPI enumerations.
  */

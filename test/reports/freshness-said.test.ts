@@ -7,7 +7,7 @@ import { createBusiness, createPerson, createToken } from "../support/factories.
 import { type TestServer, startTestServer } from "../support/server.ts"
 
 /**
- * Freshness, said (issue 32 §2): every query reply carries `meta.data_as_of` and the
+ * Freshness, said: every query reply carries `meta.data_as_of` and the
  * generation; an owner's refresh (202, owners only, one per business per interval) makes the
  * worker refresh now, and the next replies' `data_as_of` moves with the change in the rows.
  * The refresh interval is long here, so nothing but the owner's request refreshes the store.

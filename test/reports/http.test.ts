@@ -498,7 +498,7 @@ describe("rate limit and store availability", () => {
   })
 })
 
-describe("clients' address and custom fields (issue 30: spec rules)", () => {
+describe("clients' address and custom fields", () => {
   it("come from the person's stored address and custom field values, after the incremental sync", async () => {
     // Quotes, a backslash, a tab and line breaks survive the store's JSON.
     const NOTE = 'Left-handed, "strong" \\ grip\tsee\r\nnext line'

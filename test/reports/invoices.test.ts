@@ -462,7 +462,7 @@ describe("the invoices report", () => {
     const reported = rowsOf(all).map((r) => Number(r.invoice_id))
     expect(totals).toEqual({ group_label: business.id, ...(await coreTotals(reported)) })
   })
-  it("drops an invoice deleted with its uncompleted booking on the next incremental sync (issue 30: spec rules)", async () => {
+  it("drops an invoice deleted with its uncompleted booking on the next incremental sync ", async () => {
     const doomed = await sell(taxedPack)
     await open(doomed.id)
     expect((await sync("incremental")).outcome).toBe("incremental")

@@ -144,7 +144,7 @@ describe("logical fields", () => {
     ])
     expect(problems({ fields: ["custom_field_12"], filter: ["eq", "custom_field_12", "t"], sort: ["custom_field_11-"] }, CUSTOM)).toEqual([])
     expect(problems({ fields: ["custom_field_13"] }, CUSTOM)).toEqual([
-      // "Did you mean" (issue 32) offers the business's instances and the logical field.
+      // "Did you mean" offers the business's instances and the logical field.
       'Unknown field "custom_field_13" for clients: did you mean `custom_field_11`, `custom_field_12`, `custom_fields`?'
     ])
   })

@@ -344,7 +344,7 @@ describe("POST /desk/api/v3/reports/event_occurrence_staff_members/queries", () 
     expect(rows[0]).toEqual({
       ...occurrence,
       key: `${demo.id}-${flowId}-${ivy.personId}`,
-      // The staff member's stored address (issue 30: spec rules).
+      // The staff member's stored address .
       address: "9 Studio Lane",
       email: "ivy@example.test",
       full_name: "Ivy Instructor",
@@ -566,7 +566,7 @@ describe("POST /desk/api/v3/reports/enrollments/queries", () => {
         account_manager_emails: "pat@example.test",
         account_manager_names: "Pat Client",
         account_manager_phones: "555-0100",
-        // The client's stored address (issue 30: spec rules).
+        // The client's stored address .
         address: "12 Elm Street",
         available_plans: null,
         birthdate: "2010-05-01",

@@ -10,7 +10,7 @@ import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/s
 import { createService } from "../schedule/fixtures.ts"
 
 /**
- * staff_members (issue 31) over HTTP: every detail field, summary field and grouping on staff
+ * staff_members over HTTP: every detail field, summary field and grouping on staff
  * built in PostgreSQL (a demoted and a deleted staff member among them), the event counts
  * agreeing with event_occurrence_staff_members, franchise scoping, and changes reaching the
  * report through the incremental sync. Schedule rows are written straight to SQL, as in
@@ -157,7 +157,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
-/** The issue's lists (issue 31, "staff_members"). */
+/** The field lists the public API documents for staff_members. */
 const SPEC = {
   detail:
     "address, age, also_client, attendance_not_completed_events, birthdate, business_id, business_name, business_subdomain, city, country_code, currency_code, custom_fields, days_until_birthday, email, first_name, franchise_id, full_name, future_events, home_location_id, home_location_name, key, last_name, middle_name, past_events, person_id, person_state, phone, postal_code, role, show_to_clients, staff_since_date, state_code, street_address, street_address2, tenure, tenure_group",

@@ -8,7 +8,7 @@ import type { TestResponse } from "../support/http.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
 
 /**
- * Who may move money (issue 29), over HTTP against the real server and PostgreSQL: every desk
+ * Who may move money, over HTTP against the real server and PostgreSQL: every desk
  * endpoint that moves money or changes what a client owes, tried by each staff role. A refusal
  * is a 403 with the error model and leaves the ledger (payments, refunds, account credit,
  * gateway transactions, invoices with their items and adjustments, forms of payment, vaulting

@@ -103,7 +103,7 @@ const requestsFor = (occurrenceId: number) =>
 
 beforeAll(async () => {
   receiver = await startReceiver()
-  // The test client stands for the load balancer: its X-Forwarded-Proto is believed (issue 29).
+  // The test client stands for the load balancer: its X-Forwarded-Proto is believed.
   server = await startTestServer({ clock: clock.clock, worker: true, trustProxy: trustedProxies("loopback") })
   business = await createBusiness(server.pool, { subdomain: "demo", name: "Demo Studio", time_zone: "UTC" })
   quiet = await createBusiness(server.pool, { subdomain: "quiet", time_zone: "UTC" })

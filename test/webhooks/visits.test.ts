@@ -6,7 +6,7 @@ import { createService, occurrencesOf, scheduleEvent } from "../schedule/fixture
 import { type Receiver, type Received, startReceiver } from "./receiver.ts"
 
 /**
- * visit.created and visit.updated end to end (issue 7's done-when): the real service with its
+ * visit.created and visit.updated end to end: the real service with its
  * graphile-worker runner on the wall clock, a real HTTP receiver on loopback, every delivery
  * verified with the `standardwebhooks` package, and each body compared with what GET
  * /api/v2/desk/visits/:id answers. Visits come from the three paths that create them: POST

@@ -298,9 +298,9 @@ export const de: Catalog = {
   payment_not_refundable: "Zahlung %{id} ist %{state} und kann nicht erstattet werden",
   // Billing: automatic billing
   autobill_no_form: "Für die automatische Abrechnung ist keine Autobill-Karte hinterlegt",
-  // issue 30: client shapes
+  // client shapes
   invoice_item_body_twice: "plan_product entweder allein oder innerhalb von invoice_item senden, nicht beides",
-  // issue 30: spec rules
+  // spec rules
   person_delete_open_invoices: "Diese Person hat offene Rechnungen (%{numbers}); schließen oder stornieren Sie diese zuerst",
   invoice_detail_visits: "Besuche: %{count}",
   invoice_detail_visits_unlimited: "Unbegrenzte Besuche",
@@ -318,12 +318,12 @@ export const de: Catalog = {
   refund_not_settled: "Rückerstattung %{id} ist %{state} und kann nicht storniert werden",
   person_not_deleted: "Person %{id} ist nicht gelöscht",
   //
-  // issue 29: who may move money
+  // who may move money
   invoice_owed_manager_required: "Rechnung %{id} ist %{state}: Nur Manager oder Inhaber dürfen ändern, anhalten oder stornieren, was der Kunde schuldet",
-  // issue 29: sign-in and proxies
+  // sign-in and proxies
   sign_in_throttled: "Zu viele fehlgeschlagene Anmeldungen für diese E-Mail-Adresse oder aus Ihrem Netzwerk. Versuchen Sie es in %{seconds} Sekunden erneut oder setzen Sie Ihr Passwort per E-Mail zurück.",
   mail_throttled: "Zu viele E-Mails angefordert. Bitte versuchen Sie es in %{seconds} Sekunden erneut.",
-  // issue 29: bounded input
+  // bounded input
   body_too_large: "Der Request-Body ist größer als %{max} Bytes",
   form_too_deep: "Der Formular-Body ist zu tief verschachtelt: höchstens %{max} Ebenen",
   form_too_many_fields: "Der Formular-Body hat zu viele Felder: höchstens %{max} Felder",
@@ -333,9 +333,9 @@ export const de: Catalog = {
   report_duplicate_field: "Das Feld %{name} wird mehr als einmal genannt",
   report_too_many_sort_keys: "sort darf höchstens %{max} Sortierschlüssel nennen",
   report_duplicate_sort: "sort nennt %{name} mehr als einmal",
-  // issue 29: secrets and sessions
+  // secrets and sessions
   plan_terms_completion_invalid: "Dieser Unterschriftslink wurde bereits verwendet oder ist abgelaufen; öffnen Sie die Bedingungen erneut, um einen neuen zu erhalten",
-  // issue 32: catalog
+  // the report catalog
   report_unknown_field_hint: "Unbekanntes Feld %{name} für %{resource}: meinten Sie %{names}?",
   report_unknown_group_hint: "Unbekannte Gruppierung %{name} für %{resource}: meinten Sie %{names}?",
   report_unknown_filter_field_hint: "%{path}: unbekanntes Feld %{name}: meinten Sie %{names}?",

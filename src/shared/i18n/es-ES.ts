@@ -298,9 +298,9 @@ export const esES: Catalog = {
   payment_not_refundable: "El pago %{id} está %{state} y no se puede reembolsar",
   // Billing: automatic billing
   autobill_no_form: "No hay ninguna tarjeta de cobro automático registrada para la facturación automática",
-  // issue 30: client shapes
+  // client shapes
   invoice_item_body_twice: "Envía plan_product solo o dentro de invoice_item, no ambos",
-  // issue 30: spec rules
+  // spec rules
   person_delete_open_invoices: "Esta persona tiene facturas abiertas (%{numbers}); ciérralas o cancélalas primero",
   invoice_detail_visits: "Visitas: %{count}",
   invoice_detail_visits_unlimited: "Visitas ilimitadas",
@@ -318,12 +318,12 @@ export const esES: Catalog = {
   refund_not_settled: "El reembolso %{id} está %{state} y no se puede anular",
   person_not_deleted: "La persona %{id} no está eliminada",
   //
-  // issue 29: who may move money
+  // who may move money
   invoice_owed_manager_required: "La factura %{id} está en %{state}: solo un gerente o un propietario puede modificar, retener o cancelar lo que debe el cliente",
-  // issue 29: sign-in and proxies
+  // sign-in and proxies
   sign_in_throttled: "Demasiados inicios de sesión fallidos para este correo electrónico o desde tu red. Inténtalo de nuevo dentro de %{seconds} segundos o restablece tu contraseña por correo electrónico.",
   mail_throttled: "Se han solicitado demasiados correos. Inténtalo de nuevo dentro de %{seconds} segundos.",
-  // issue 29: bounded input
+  // bounded input
   body_too_large: "El cuerpo de la solicitud supera los %{max} bytes",
   form_too_deep: "El formulario está anidado en exceso: como máximo %{max} niveles",
   form_too_many_fields: "El formulario tiene demasiados campos: como máximo %{max} campos",
@@ -333,9 +333,9 @@ export const esES: Catalog = {
   report_duplicate_field: "El campo %{name} se nombra más de una vez",
   report_too_many_sort_keys: "sort puede nombrar como máximo %{max} claves de ordenación",
   report_duplicate_sort: "sort nombra %{name} más de una vez",
-  // issue 29: secrets and sessions
+  // secrets and sessions
   plan_terms_completion_invalid: "Este enlace de firma ya se ha usado o ha caducado; vuelva a abrir las condiciones para obtener uno nuevo",
-  // issue 32: catalog
+  // the report catalog
   report_unknown_field_hint: "Campo desconocido %{name} para %{resource}: ¿quería decir %{names}?",
   report_unknown_group_hint: "Agrupación desconocida %{name} para %{resource}: ¿quería decir %{names}?",
   report_unknown_filter_field_hint: "%{path}: campo desconocido %{name}: ¿quería decir %{names}?",

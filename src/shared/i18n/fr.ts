@@ -298,9 +298,9 @@ export const fr: Catalog = {
   payment_not_refundable: "Le paiement %{id} est %{state} et ne peut pas être remboursé",
   // Billing: automatic billing
   autobill_no_form: "Aucune carte de prélèvement automatique enregistrée pour la facturation automatique",
-  // issue 30: client shapes
+  // client shapes
   invoice_item_body_twice: "Envoyez plan_product seul ou dans invoice_item, pas les deux",
-  // issue 30: spec rules
+  // spec rules
   person_delete_open_invoices: "Cette personne a des factures ouvertes (%{numbers}) ; clôturez-les ou annulez-les d'abord",
   invoice_detail_visits: "Visites : %{count}",
   invoice_detail_visits_unlimited: "Visites illimitées",
@@ -318,12 +318,12 @@ export const fr: Catalog = {
   refund_not_settled: "Le remboursement %{id} est %{state} et ne peut pas être annulé",
   person_not_deleted: "La personne %{id} n'est pas supprimée",
   //
-  // issue 29: who may move money
+  // who may move money
   invoice_owed_manager_required: "La facture %{id} est %{state} : seul un responsable ou un propriétaire peut modifier, suspendre ou annuler ce que doit le client",
-  // issue 29: sign-in and proxies
+  // sign-in and proxies
   sign_in_throttled: "Trop de connexions échouées pour cette adresse e-mail ou depuis votre réseau. Réessayez dans %{seconds} secondes, ou réinitialisez votre mot de passe par e-mail.",
   mail_throttled: "Trop d'e-mails demandés. Réessayez dans %{seconds} secondes.",
-  // issue 29: bounded input
+  // bounded input
   body_too_large: "Le corps de la requête dépasse %{max} octets",
   form_too_deep: "Le formulaire est trop imbriqué : au plus %{max} niveaux",
   form_too_many_fields: "Le formulaire a trop de champs : au plus %{max} champs",
@@ -333,9 +333,9 @@ export const fr: Catalog = {
   report_duplicate_field: "Le champ %{name} est nommé plus d'une fois",
   report_too_many_sort_keys: "sort peut nommer au plus %{max} clés de tri",
   report_duplicate_sort: "sort nomme %{name} plus d'une fois",
-  // issue 29: secrets and sessions
+  // secrets and sessions
   plan_terms_completion_invalid: "Ce lien de signature a déjà été utilisé ou a expiré ; rouvrez les conditions pour en obtenir un nouveau",
-  // issue 32: catalog
+  // the report catalog
   report_unknown_field_hint: "Champ inconnu %{name} pour %{resource} : vouliez-vous dire %{names} ?",
   report_unknown_group_hint: "Regroupement inconnu %{name} pour %{resource} : vouliez-vous dire %{names} ?",
   report_unknown_filter_field_hint: "%{path} : champ inconnu %{name} : vouliez-vous dire %{names} ?",

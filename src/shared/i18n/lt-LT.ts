@@ -298,9 +298,9 @@ export const ltLT: Catalog = {
   payment_not_refundable: "Mokėjimas %{id} yra %{state} ir negali būti grąžintas",
   // Billing: automatic billing
   autobill_no_form: "Automatiniam apmokėjimui neišsaugota automatinio apmokėjimo kortelė",
-  // issue 30: client shapes
+  // client shapes
   invoice_item_body_twice: "Siųskite plan_product atskirai arba invoice_item viduje, ne abu",
-  // issue 30: spec rules
+  // spec rules
   person_delete_open_invoices: "Šis asmuo turi atvirų sąskaitų (%{numbers}); pirmiausia jas uždarykite arba atšaukite",
   invoice_detail_visits: "Apsilankymai: %{count}",
   invoice_detail_visits_unlimited: "Neriboti apsilankymai",
@@ -318,12 +318,12 @@ export const ltLT: Catalog = {
   refund_not_settled: "Grąžinimas %{id} yra %{state} ir negali būti anuliuotas",
   person_not_deleted: "Asmuo %{id} nėra ištrintas",
   //
-  // issue 29: who may move money
+  // who may move money
   invoice_owed_manager_required: "Sąskaita %{id} yra %{state}: tik vadovas arba savininkas gali keisti, sustabdyti ar atšaukti tai, ką klientas skolingas",
-  // issue 29: sign-in and proxies
+  // sign-in and proxies
   sign_in_throttled: "Per daug nesėkmingų prisijungimų šiuo el. pašto adresu arba iš jūsų tinklo. Bandykite dar kartą po %{seconds} s arba atkurkite slaptažodį el. paštu.",
   mail_throttled: "Paprašyta per daug el. laiškų. Bandykite dar kartą po %{seconds} s.",
-  // issue 29: bounded input
+  // bounded input
   body_too_large: "Užklausos turinys didesnis nei %{max} baitų",
   form_too_deep: "Formos turinys per giliai įdėtas: daugiausia %{max} lygių",
   form_too_many_fields: "Formos turinyje per daug laukų: daugiausia %{max} laukų",
@@ -333,9 +333,9 @@ export const ltLT: Catalog = {
   report_duplicate_field: "Laukas %{name} nurodytas daugiau nei kartą",
   report_too_many_sort_keys: "sort gali nurodyti daugiausia %{max} rikiavimo raktų",
   report_duplicate_sort: "sort nurodo %{name} daugiau nei kartą",
-  // issue 29: secrets and sessions
+  // secrets and sessions
   plan_terms_completion_invalid: "Ši pasirašymo nuoroda jau panaudota arba nebegalioja; atidarykite sąlygas iš naujo, kad gautumėte naują",
-  // issue 32: catalog
+  // the report catalog
   report_unknown_field_hint: "Nežinomas laukas %{name} ištekliui %{resource}: ar turėjote omenyje %{names}?",
   report_unknown_group_hint: "Nežinomas grupavimas %{name} ištekliui %{resource}: ar turėjote omenyje %{names}?",
   report_unknown_filter_field_hint: "%{path}: nežinomas laukas %{name}: ar turėjote omenyje %{names}?",

@@ -298,9 +298,9 @@ export const nlNL: Catalog = {
   payment_not_refundable: "Betaling %{id} is %{state} en kan niet worden terugbetaald",
   // Billing: automatic billing
   autobill_no_form: "Geen kaart voor automatische incasso opgeslagen voor automatische facturering",
-  // issue 30: client shapes
+  // client shapes
   invoice_item_body_twice: "Stuur plan_product los of binnen invoice_item, niet allebei",
-  // issue 30: spec rules
+  // spec rules
   person_delete_open_invoices: "Deze persoon heeft openstaande facturen (%{numbers}); sluit of annuleer ze eerst",
   invoice_detail_visits: "Bezoeken: %{count}",
   invoice_detail_visits_unlimited: "Onbeperkt bezoeken",
@@ -318,12 +318,12 @@ export const nlNL: Catalog = {
   refund_not_settled: "Terugbetaling %{id} is %{state} en kan niet worden geannuleerd",
   person_not_deleted: "Persoon %{id} is niet verwijderd",
   //
-  // issue 29: who may move money
+  // who may move money
   invoice_owed_manager_required: "Factuur %{id} is %{state}: alleen een manager of een eigenaar mag wijzigen, pauzeren of annuleren wat de klant verschuldigd is",
-  // issue 29: sign-in and proxies
+  // sign-in and proxies
   sign_in_throttled: "Te veel mislukte aanmeldingen voor dit e-mailadres of vanaf uw netwerk. Probeer het over %{seconds} seconden opnieuw, of stel uw wachtwoord opnieuw in via e-mail.",
   mail_throttled: "Te veel e-mails aangevraagd. Probeer het over %{seconds} seconden opnieuw.",
-  // issue 29: bounded input
+  // bounded input
   body_too_large: "De request-body is groter dan %{max} bytes",
   form_too_deep: "Het formulier is te diep genest: maximaal %{max} niveaus",
   form_too_many_fields: "Het formulier heeft te veel velden: maximaal %{max} velden",
@@ -333,9 +333,9 @@ export const nlNL: Catalog = {
   report_duplicate_field: "Het veld %{name} wordt meer dan eens genoemd",
   report_too_many_sort_keys: "sort mag maximaal %{max} sorteersleutels noemen",
   report_duplicate_sort: "sort noemt %{name} meer dan eens",
-  // issue 29: secrets and sessions
+  // secrets and sessions
   plan_terms_completion_invalid: "Deze ondertekeningslink is al gebruikt of verlopen; open de voorwaarden opnieuw voor een nieuwe",
-  // issue 32: catalog
+  // the report catalog
   report_unknown_field_hint: "Onbekend veld %{name} voor %{resource}: bedoelde u %{names}?",
   report_unknown_group_hint: "Onbekende groepering %{name} voor %{resource}: bedoelde u %{names}?",
   report_unknown_filter_field_hint: "%{path}: onbekend veld %{name}: bedoelde u %{names}?",

@@ -298,9 +298,9 @@ export const ptBR: Catalog = {
   payment_not_refundable: "O pagamento %{id} está %{state} e não pode ser reembolsado",
   // Billing: automatic billing
   autobill_no_form: "Nenhum cartão de cobrança automática cadastrado para o faturamento automático",
-  // issue 30: client shapes
+  // client shapes
   invoice_item_body_twice: "Envie plan_product sozinho ou dentro de invoice_item, não ambos",
-  // issue 30: spec rules
+  // spec rules
   person_delete_open_invoices: "Esta pessoa tem faturas em aberto (%{numbers}); feche-as ou cancele-as primeiro",
   invoice_detail_visits: "Visitas: %{count}",
   invoice_detail_visits_unlimited: "Visitas ilimitadas",
@@ -318,12 +318,12 @@ export const ptBR: Catalog = {
   refund_not_settled: "O reembolso %{id} está %{state} e não pode ser anulado",
   person_not_deleted: "A pessoa %{id} não está excluída",
   //
-  // issue 29: who may move money
+  // who may move money
   invoice_owed_manager_required: "A fatura %{id} está %{state}: somente um gerente ou um proprietário pode alterar, suspender ou cancelar o que o cliente deve",
-  // issue 29: sign-in and proxies
+  // sign-in and proxies
   sign_in_throttled: "Muitas tentativas de login malsucedidas para este e-mail ou a partir da sua rede. Tente novamente em %{seconds} segundos ou redefina sua senha por e-mail.",
   mail_throttled: "Muitos e-mails solicitados. Tente novamente em %{seconds} segundos.",
-  // issue 29: bounded input
+  // bounded input
   body_too_large: "O corpo da requisição é maior que %{max} bytes",
   form_too_deep: "O formulário está aninhado demais: no máximo %{max} níveis",
   form_too_many_fields: "O formulário tem campos demais: no máximo %{max} campos",
@@ -333,9 +333,9 @@ export const ptBR: Catalog = {
   report_duplicate_field: "O campo %{name} é nomeado mais de uma vez",
   report_too_many_sort_keys: "sort pode nomear no máximo %{max} chaves de ordenação",
   report_duplicate_sort: "sort nomeia %{name} mais de uma vez",
-  // issue 29: secrets and sessions
+  // secrets and sessions
   plan_terms_completion_invalid: "Este link de assinatura já foi usado ou expirou; abra os termos novamente para obter um novo",
-  // issue 32: catalog
+  // the report catalog
   report_unknown_field_hint: "Campo desconhecido %{name} para %{resource}: você quis dizer %{names}?",
   report_unknown_group_hint: "Agrupamento desconhecido %{name} para %{resource}: você quis dizer %{names}?",
   report_unknown_filter_field_hint: "%{path}: campo desconhecido %{name}: você quis dizer %{names}?",

@@ -298,9 +298,9 @@ export const ruRU: Catalog = {
   payment_not_refundable: "Платёж %{id} в состоянии %{state} и не может быть возвращён",
   // Billing: automatic billing
   autobill_no_form: "Для автоматического списания не сохранена карта автоплатежа",
-  // issue 30: client shapes
+  // client shapes
   invoice_item_body_twice: "Отправьте plan_product отдельно или внутри invoice_item, но не оба",
-  // issue 30: spec rules
+  // spec rules
   person_delete_open_invoices: "У этого человека есть открытые счета (%{numbers}); сначала закройте или отмените их",
   invoice_detail_visits: "Посещения: %{count}",
   invoice_detail_visits_unlimited: "Безлимитные посещения",
@@ -318,12 +318,12 @@ export const ruRU: Catalog = {
   refund_not_settled: "Возврат %{id} в состоянии %{state} и не может быть аннулирован",
   person_not_deleted: "Человек %{id} не удалён",
   //
-  // issue 29: who may move money
+  // who may move money
   invoice_owed_manager_required: "Счёт %{id} в состоянии %{state}: изменить, приостановить или отменить долг клиента может только менеджер или владелец",
-  // issue 29: sign-in and proxies
+  // sign-in and proxies
   sign_in_throttled: "Слишком много неудачных попыток входа для этого адреса электронной почты или из вашей сети. Повторите попытку через %{seconds} с или сбросьте пароль по электронной почте.",
   mail_throttled: "Запрошено слишком много писем. Повторите попытку через %{seconds} с.",
-  // issue 29: bounded input
+  // bounded input
   body_too_large: "Тело запроса больше %{max} байт",
   form_too_deep: "Форма вложена слишком глубоко: не более %{max} уровней",
   form_too_many_fields: "В форме слишком много полей: не более %{max} полей",
@@ -333,9 +333,9 @@ export const ruRU: Catalog = {
   report_duplicate_field: "Поле %{name} указано более одного раза",
   report_too_many_sort_keys: "sort может содержать не более %{max} ключей сортировки",
   report_duplicate_sort: "sort указывает %{name} более одного раза",
-  // issue 29: secrets and sessions
+  // secrets and sessions
   plan_terms_completion_invalid: "Эта ссылка для подписи уже использована или истекла; откройте условия снова, чтобы получить новую",
-  // issue 32: catalog
+  // the report catalog
   report_unknown_field_hint: "Неизвестное поле %{name} для %{resource}: возможно, вы имели в виду %{names}?",
   report_unknown_group_hint: "Неизвестная группировка %{name} для %{resource}: возможно, вы имели в виду %{names}?",
   report_unknown_filter_field_hint: "%{path}: неизвестное поле %{name}: возможно, вы имели в виду %{names}?",

@@ -298,9 +298,9 @@ export const sv: Catalog = {
   payment_not_refundable: "Betalning %{id} är %{state} och kan inte återbetalas",
   // Billing: automatic billing
   autobill_no_form: "Inget kort för autodebitering finns sparat för automatisk fakturering",
-  // issue 30: client shapes
+  // client shapes
   invoice_item_body_twice: "Skicka plan_product ensamt eller inuti invoice_item, inte båda",
-  // issue 30: spec rules
+  // spec rules
   person_delete_open_invoices: "Den här personen har öppna fakturor (%{numbers}); stäng eller avbryt dem först",
   invoice_detail_visits: "Besök: %{count}",
   invoice_detail_visits_unlimited: "Obegränsat antal besök",
@@ -318,12 +318,12 @@ export const sv: Catalog = {
   refund_not_settled: "Återbetalning %{id} är %{state} och kan inte makuleras",
   person_not_deleted: "Person %{id} är inte borttagen",
   //
-  // issue 29: who may move money
+  // who may move money
   invoice_owed_manager_required: "Faktura %{id} är %{state}: endast en chef eller en ägare får ändra, pausa eller makulera det kunden är skyldig",
-  // issue 29: sign-in and proxies
+  // sign-in and proxies
   sign_in_throttled: "För många misslyckade inloggningar för den här e-postadressen eller från ditt nätverk. Försök igen om %{seconds} sekunder, eller återställ lösenordet via e-post.",
   mail_throttled: "För många e-postmeddelanden begärda. Försök igen om %{seconds} sekunder.",
-  // issue 29: bounded input
+  // bounded input
   body_too_large: "Begärans innehåll är större än %{max} byte",
   form_too_deep: "Formuläret är för djupt nästlat: högst %{max} nivåer",
   form_too_many_fields: "Formuläret har för många fält: högst %{max} fält",
@@ -333,9 +333,9 @@ export const sv: Catalog = {
   report_duplicate_field: "Fältet %{name} anges mer än en gång",
   report_too_many_sort_keys: "sort får ange högst %{max} sorteringsnycklar",
   report_duplicate_sort: "sort anger %{name} mer än en gång",
-  // issue 29: secrets and sessions
+  // secrets and sessions
   plan_terms_completion_invalid: "Den här signeringslänken har redan använts eller har gått ut; öppna villkoren igen för att få en ny",
-  // issue 32: catalog
+  // the report catalog
   report_unknown_field_hint: "Okänt fält %{name} för %{resource}: menade du %{names}?",
   report_unknown_group_hint: "Okänd gruppering %{name} för %{resource}: menade du %{names}?",
   report_unknown_filter_field_hint: "%{path}: okänt fält %{name}: menade du %{names}?",

@@ -298,9 +298,9 @@ export const zhCN: Catalog = {
   payment_not_refundable: "付款 %{id} 为 %{state}，无法退款",
   // Billing: automatic billing
   autobill_no_form: "没有用于自动计费的自动扣款卡",
-  // issue 30: client shapes
+  // client shapes
   invoice_item_body_twice: "plan_product 请单独发送或放在 invoice_item 中，不要同时发送",
-  // issue 30: spec rules
+  // spec rules
   person_delete_open_invoices: "此人有未结发票（%{numbers}）；请先关闭或取消",
   invoice_detail_visits: "次数：%{count}",
   invoice_detail_visits_unlimited: "不限次数",
@@ -318,12 +318,12 @@ export const zhCN: Catalog = {
   refund_not_settled: "退款 %{id} 状态为 %{state}，无法作废",
   person_not_deleted: "人员 %{id} 未被删除",
   //
-  // issue 29: who may move money
+  // who may move money
   invoice_owed_manager_required: "发票 %{id} 处于 %{state} 状态：只有经理或所有者才能修改、暂停或取消客户的欠款",
-  // issue 29: sign-in and proxies
+  // sign-in and proxies
   sign_in_throttled: "此电子邮件地址或您所在网络的登录失败次数过多。请在 %{seconds} 秒后重试，或通过电子邮件重置密码。",
   mail_throttled: "请求的邮件过多。请在 %{seconds} 秒后重试。",
-  // issue 29: bounded input
+  // bounded input
   body_too_large: "请求正文超过 %{max} 字节",
   form_too_deep: "表单嵌套过深：最多 %{max} 层",
   form_too_many_fields: "表单字段过多：最多 %{max} 个字段",
@@ -333,9 +333,9 @@ export const zhCN: Catalog = {
   report_duplicate_field: "字段 %{name} 被列出了不止一次",
   report_too_many_sort_keys: "sort 最多只能列出 %{max} 个排序键",
   report_duplicate_sort: "sort 多次列出了 %{name}",
-  // issue 29: secrets and sessions
+  // secrets and sessions
   plan_terms_completion_invalid: "此签署链接已被使用或已过期；请重新打开条款以获取新链接",
-  // issue 32: catalog
+  // the report catalog
   report_unknown_field_hint: "%{resource} 没有字段 %{name}：您是想输入 %{names} 吗？",
   report_unknown_group_hint: "%{resource} 没有分组 %{name}：您是想输入 %{names} 吗？",
   report_unknown_filter_field_hint: "%{path}：未知字段 %{name}：您是想输入 %{names} 吗？",

@@ -298,9 +298,9 @@ export const zhTW: Catalog = {
   payment_not_refundable: "付款 %{id} 為 %{state}，無法退款",
   // Billing: automatic billing
   autobill_no_form: "沒有用於自動計費的自動扣款卡",
-  // issue 30: client shapes
+  // client shapes
   invoice_item_body_twice: "plan_product 請單獨傳送或放在 invoice_item 中，不要同時傳送",
-  // issue 30: spec rules
+  // spec rules
   person_delete_open_invoices: "此人有未結發票（%{numbers}）；請先關閉或取消",
   invoice_detail_visits: "次數：%{count}",
   invoice_detail_visits_unlimited: "不限次數",
@@ -318,12 +318,12 @@ export const zhTW: Catalog = {
   refund_not_settled: "退款 %{id} 狀態為 %{state}，無法作廢",
   person_not_deleted: "人員 %{id} 未被刪除",
   //
-  // issue 29: who may move money
+  // who may move money
   invoice_owed_manager_required: "發票 %{id} 處於 %{state} 狀態：只有經理或擁有者才能修改、暫停或取消客戶的欠款",
-  // issue 29: sign-in and proxies
+  // sign-in and proxies
   sign_in_throttled: "此電子郵件地址或您所在網路的登入失敗次數過多。請在 %{seconds} 秒後再試一次，或透過電子郵件重設密碼。",
   mail_throttled: "要求的郵件過多。請在 %{seconds} 秒後再試一次。",
-  // issue 29: bounded input
+  // bounded input
   body_too_large: "請求內容超過 %{max} 位元組",
   form_too_deep: "表單巢狀層級過深：最多 %{max} 層",
   form_too_many_fields: "表單欄位過多：最多 %{max} 個欄位",
@@ -333,9 +333,9 @@ export const zhTW: Catalog = {
   report_duplicate_field: "欄位 %{name} 被列出了不只一次",
   report_too_many_sort_keys: "sort 最多只能列出 %{max} 個排序鍵",
   report_duplicate_sort: "sort 多次列出了 %{name}",
-  // issue 29: secrets and sessions
+  // secrets and sessions
   plan_terms_completion_invalid: "此簽署連結已被使用或已過期；請重新開啟條款以取得新連結",
-  // issue 32: catalog
+  // the report catalog
   report_unknown_field_hint: "%{resource} 沒有欄位 %{name}：您是想輸入 %{names} 嗎？",
   report_unknown_group_hint: "%{resource} 沒有分組 %{name}：您是想輸入 %{names} 嗎？",
   report_unknown_filter_field_hint: "%{path}：未知欄位 %{name}：您是想輸入 %{names} 嗎？",
