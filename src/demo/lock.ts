@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { hashClientSecret } from "../auth/applications.ts"
 import { verifyPassword } from "../auth/passwords.ts"
@@ -15,23 +15,65 @@ import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, DEMO_PASSWORD, DEMO_SUBDOMAIN } fro
 /** A redirect URI no browser can follow: the locked demo application sends codes nowhere. */
 const LOCKED_REDIRECT_URI = "urn:studio-service:demo-locked"
 
-const decodeExists = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ present: Schema.Boolean })))
-const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number, password_hash: Schema.String })))
+const Id = Schema.Struct({ id: Schema.Number })
+const NoRequest = Schema.Void
+
+/** The demo's statements, each declared once on the caller's connection. */
+const demoStatements = (sql: SqlClient.SqlClient) => ({
+  /** Whether the published application secret or a demo account with a password is still there. */
+  present: SqlSchema.findOne({
+    Request: NoRequest,
+    Result: Schema.Struct({ present: Schema.Boolean }),
+    execute: () =>
+      sql`select exists (select 1 from oauth_applications
+                         where client_id = ${DEMO_CLIENT_ID} and client_secret_hash = ${hashClientSecret(DEMO_CLIENT_SECRET)})
+              or exists (select 1 from accounts a
+                         join people p on p.account_id = a.id
+                         join businesses b on b.id = p.business_id
+                         where b.subdomain = ${DEMO_SUBDOMAIN} and a.password_hash is not null) as present`
+  }),
+  accountsWithPassword: SqlSchema.findAll({
+    Request: NoRequest,
+    Result: Schema.Struct({ id: Schema.Number, password_hash: Schema.String }),
+    execute: () =>
+      sql`select distinct a.id, a.password_hash from accounts a
+          join people p on p.account_id = a.id
+          join businesses b on b.id = p.business_id
+          where b.subdomain = ${DEMO_SUBDOMAIN} and a.password_hash is not null`
+  }),
+  /** Only if unchanged since it was checked: a password set meanwhile is the owner's own. */
+  clearPassword: SqlSchema.findAll({
+    Request: Schema.Struct({ id: Schema.Number, passwordHash: Schema.String }),
+    Result: Id,
+    execute: ({ id, passwordHash }) =>
+      sql`update accounts set password_hash = null, updated_at = now()
+          where id = ${id} and password_hash = ${passwordHash} returning id`
+  }),
+  revokeTokens: SqlSchema.findAll({
+    Request: NoRequest,
+    Result: Id,
+    execute: () =>
+      sql`update access_tokens set revoked_at = now()
+          where revoked_at is null
+            and (business_id = (select id from businesses where subdomain = ${DEMO_SUBDOMAIN})
+                 or application_id = (select id from oauth_applications where client_id = ${DEMO_CLIENT_ID}))
+          returning id`
+  }),
+  lockApplication: SqlSchema.findAll({
+    Request: Schema.Struct({ secretHash: Schema.String }),
+    Result: Id,
+    execute: ({ secretHash }) =>
+      sql`update oauth_applications
+          set client_secret_hash = ${secretHash}, redirect_uri = ${LOCKED_REDIRECT_URI}
+          where client_id = ${DEMO_CLIENT_ID} and client_secret_hash = ${hashClientSecret(DEMO_CLIENT_SECRET)}
+          returning id`
+  })
+})
 
 /** Whether the published application secret or a demo account with a password is still there. */
 export const demoPresent = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql`
-    select exists (select 1 from oauth_applications
-                   where client_id = ${DEMO_CLIENT_ID} and client_secret_hash = ${hashClientSecret(DEMO_CLIENT_SECRET)})
-        or exists (select 1 from accounts a
-                   join people p on p.account_id = a.id
-                   join businesses b on b.id = p.business_id
-                   where b.subdomain = ${DEMO_SUBDOMAIN} and a.password_hash is not null) as present`.pipe(
-    Effect.flatMap(decodeExists),
-    Effect.orDie
-  )
-  return rows[0]?.present === true
+  const row = yield* demoStatements(yield* SqlClient.SqlClient).present(undefined).pipe(Effect.orDie)
+  return row.present
 })
 
 export interface DemoLockSummary {
@@ -48,11 +90,8 @@ export interface DemoLockSummary {
  */
 export const lockDemo = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const candidates = yield* sql`
-    select distinct a.id, a.password_hash from accounts a
-    join people p on p.account_id = a.id
-    join businesses b on b.id = p.business_id
-    where b.subdomain = ${DEMO_SUBDOMAIN} and a.password_hash is not null`.pipe(Effect.flatMap(decodeAccounts), Effect.orDie)
+  const statements = demoStatements(sql)
+  const candidates = yield* statements.accountsWithPassword(undefined).pipe(Effect.orDie)
   // scrypt takes ~50 ms a hash, on libuv's pool: checked before the transaction.
   const published = yield* Effect.forEach(
     candidates,
@@ -62,22 +101,10 @@ export const lockDemo = Effect.gen(function* () {
   return yield* sql.withTransaction(Effect.gen(function* () {
     let cleared = 0
     for (const account of published) {
-      // Only if unchanged since it was checked: a password set meanwhile is the owner's own.
-      const rows = yield* sql`update accounts set password_hash = null, updated_at = now()
-                              where id = ${account.id} and password_hash = ${account.password_hash} returning id`
-      cleared += rows.length
+      cleared += (yield* statements.clearPassword({ id: account.id, passwordHash: account.password_hash })).length
     }
-    const revoked = yield* sql`
-      update access_tokens set revoked_at = now()
-      where revoked_at is null
-        and (business_id = (select id from businesses where subdomain = ${DEMO_SUBDOMAIN})
-             or application_id = (select id from oauth_applications where client_id = ${DEMO_CLIENT_ID}))
-      returning id`
-    const locked = yield* sql`
-      update oauth_applications
-      set client_secret_hash = ${hashClientSecret(randomBytes(32).toString("base64url"))}, redirect_uri = ${LOCKED_REDIRECT_URI}
-      where client_id = ${DEMO_CLIENT_ID} and client_secret_hash = ${hashClientSecret(DEMO_CLIENT_SECRET)}
-      returning id`
+    const revoked = yield* statements.revokeTokens(undefined)
+    const locked = yield* statements.lockApplication({ secretHash: hashClientSecret(randomBytes(32).toString("base64url")) })
     return { passwords_cleared: cleared, tokens_revoked: revoked.length, application_locked: locked.length > 0 } satisfies DemoLockSummary
   })).pipe(Effect.orDie)
 }).pipe(Effect.withSpan("Demo.lock"))
