@@ -1,13 +1,7 @@
 import { Effect } from "effect"
 import type { Message } from "../shared/errors.ts"
-import type {
-  CustomFieldDefinitionRow,
-  CustomFieldValueInput,
-  CustomFieldValueWrite,
-  PersonAttributes,
-  PersonRow,
-  PersonWrite
-} from "./model.ts"
+import type { CustomFieldDefinitionRow, CustomFieldValueWrite, PersonRow, PersonWrite } from "./model.ts"
+import type { CustomFieldValueInput, PersonAttributes } from "./inputs.ts"
 import { PeopleRepo } from "./repo.ts"
 
 /**

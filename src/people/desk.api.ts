@@ -5,7 +5,8 @@ import { docs } from "../shared/docs.ts"
 import { BadRequest, Forbidden, NotFound, Unprocessable } from "../shared/errors.ts"
 import { PageFields } from "../shared/pagination.ts"
 import { IdFromString } from "../shared/schemas.ts"
-import { PersonCreateInput, PersonDesk, PersonListQuery, PersonSearchQuery, PersonSearchResult, PersonUpdateInput } from "./model.ts"
+import { PersonDesk, PersonListQuery, PersonSearchQuery, PersonSearchResult } from "./model.ts"
+import { PersonCreateInput, PersonUpdateInput } from "./inputs.ts"
 
 const people = Schema.Struct({ people: Schema.Array(PersonDesk) })
 
