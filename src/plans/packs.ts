@@ -8,7 +8,8 @@ import { idempotent } from "../shared/idempotency.ts"
 import { isCalendarDate } from "../shared/zoned-time.ts"
 import { emitWebhookEvent } from "../webhooks/emit.ts"
 import { expirationEnd, type PackCreateInput, Packs } from "./model.ts"
-import { type PlanInsert, PlansRepo } from "./repo.ts"
+import { PlansRepo } from "./repo.ts"
+import { type PlanInsert } from "./writes-repo.ts"
 import { businessToday, findPlan, money, now, packWire, planPayload } from "./service.ts"
 
 /**
