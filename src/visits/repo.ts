@@ -1,10 +1,10 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { OCCURRENCE_STATES } from "../event-occurrences/model.ts"
-import { type Page, totalCount } from "../shared/pagination.ts"
 import { recipientJoin } from "../mail/recipient.ts"
 import { insertTenantRows } from "../shared/sql-rows.ts"
 import { leaseVisitsQueries } from "./lease-visits-repo.ts"
+import { visitListQueries } from "./list-repo.ts"
 import { EmbeddedOccurrenceRow, EmbeddedPersonRow, HOLDING_STATES, VISIT_COLUMNS, VisitRow, type VisitState } from "./model.ts"
 import { VisitPayments } from "./payments.ts"
 import { WaitlistEntries } from "./waitlist-entries.ts"
@@ -42,12 +42,6 @@ export interface VisitInsert {
 
 const holding = HOLDING_STATES as ReadonlyArray<string>
 
-export interface VisitListFilters {
-  readonly from?: Date | undefined
-  readonly to?: Date | undefined
-  readonly occurrenceId?: number | undefined
-}
-
 /** Columns a visit update may write. */
 export type VisitChange = Partial<
   Pick<VisitInsert, "person_id" | "state" | "registered_at" | "completed_at" | "noshow_at" | "cancelled_at">
@@ -56,16 +50,6 @@ export type VisitChange = Partial<
 const Ids = Schema.Array(Schema.Number)
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
 const InBusiness = Schema.Struct({ businessId: Schema.Number, ids: Ids })
-const Listed = Schema.Struct({ ...VisitRow.fields, total_count: Schema.Number })
-const Count = Schema.Struct({ n: Schema.Number })
-const PersonFilters = Schema.Struct({
-  businessId: Schema.Number,
-  personId: Schema.Number,
-  from: Schema.optional(Schema.Date),
-  to: Schema.optional(Schema.Date),
-  occurrenceId: Schema.optional(Schema.Number)
-})
-
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const waitlist = yield* WaitlistEntries
@@ -116,40 +100,6 @@ const make = Effect.gen(function* () {
           from people p where p.business_id = ${businessId} and p.id = any(${ids})`
   })
 
-  const personWhere = ({ businessId, personId, from, to, occurrenceId }: typeof PersonFilters.Encoded) =>
-    sql.and([
-      sql`v.business_id = ${businessId}`,
-      sql`v.person_id = ${personId}`,
-      ...(from === undefined ? [] : [sql`o.start_at >= ${from}`]),
-      ...(to === undefined ? [] : [sql`o.start_at <= ${to}`]),
-      ...(occurrenceId === undefined ? [] : [sql`v.event_occurrence_id = ${occurrenceId}`])
-    ])
-  const personFrom = sql`visits v join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id`
-  const listForPerson = SqlSchema.findAll({
-    Request: Schema.Struct({ ...PersonFilters.fields, limit: Schema.Number, offset: Schema.Number }),
-    Result: Listed,
-    execute: (request) =>
-      sql`select ${sql.literal(VISIT_COLUMNS)}, count(*) over () as total_count from ${personFrom}
-          where ${personWhere(request)} order by o.start_at, v.id limit ${request.limit} offset ${request.offset}`
-  })
-  const countForPerson = SqlSchema.findAll({
-    Request: PersonFilters,
-    Result: Count,
-    execute: (request) => sql`select count(*) as n from ${personFrom} where ${personWhere(request)}`
-  })
-  const listForOccurrence = SqlSchema.findAll({
-    Request: Schema.Struct({ ...ById.fields, limit: Schema.Number, offset: Schema.Number }),
-    Result: Listed,
-    execute: ({ businessId, id, limit, offset }) =>
-      sql`select ${sql.literal(VISIT_COLUMNS)}, count(*) over () as total_count from visits v
-          where v.business_id = ${businessId} and v.event_occurrence_id = ${id}
-          order by v.created_at, v.id limit ${limit} offset ${offset}`
-  })
-  const countForOccurrence = SqlSchema.findAll({
-    Request: ById,
-    Result: Count,
-    execute: ({ businessId, id }) => sql`select count(*) as n from visits where business_id = ${businessId} and event_occurrence_id = ${id}`
-  })
   const findForUpdate = SqlSchema.findOneOption({
     Request: ById,
     Result: VisitRow,
@@ -195,6 +145,7 @@ const make = Effect.gen(function* () {
   })
 
   return {
+    ...visitListQueries(sql),
     ...leaseVisitsQueries(sql),
 
     /**
@@ -252,26 +203,6 @@ const make = Effect.gen(function* () {
         ),
 
     // ---- Reading visits (the visit and make-up endpoints) ----
-
-    /**
-     * A person's visits, by their occurrence's start then id; `from`..`to` (both inclusive)
-     * bounds the occurrence's start.
-     */
-    listForPerson: (businessId: number, personId: number, page: Page, filters: VisitListFilters) =>
-      Effect.gen(function* () {
-        const request = { businessId, personId, from: filters.from, to: filters.to, occurrenceId: filters.occurrenceId }
-        const rows = yield* listForPerson({ ...request, limit: page.limit, offset: page.offset })
-        const total = yield* totalCount(rows, page, countForPerson(request))
-        return { rows: rows as ReadonlyArray<VisitRow>, total }
-      }).pipe(Effect.orDie),
-
-    /** An occurrence's visits, in the order they were made (the roster's order). */
-    listForOccurrence: (businessId: number, occurrenceId: number, page: Page) =>
-      Effect.gen(function* () {
-        const rows = yield* listForOccurrence({ businessId, id: occurrenceId, limit: page.limit, offset: page.offset })
-        const total = yield* totalCount(rows, page, countForOccurrence({ businessId, id: occurrenceId }))
-        return { rows: rows as ReadonlyArray<VisitRow>, total }
-      }).pipe(Effect.orDie),
 
     /** One visit, locked for the rest of the transaction (updates and deletes). */
     findForUpdate: (businessId: number, id: number) =>
