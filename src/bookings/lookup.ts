@@ -5,7 +5,7 @@ import { clientReach } from "../people/client-reach.ts"
 import { clientAudience, privateResponse } from "../services/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
-import { type Caller, type LeasePlan, type ResolveContext, resolveLease } from "./leases.ts"
+import { type Caller, type LeasePlan, type ResolveContext, resolveLease } from "./lease-plan.ts"
 import type { BookingRow, BookingWire, LeaseInput, LeaseRow, LeaseWire } from "./model.ts"
 import { BookingsRepo } from "./repo.ts"
 
