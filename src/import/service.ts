@@ -2,12 +2,11 @@ import { Effect, Option, Schema, SchemaIssue } from "effect"
 import { SqlClient } from "effect/sql"
 import { hashPassword } from "../auth/passwords.ts"
 import { ImportError } from "./errors.ts"
-import { type ImportDocument, ImportDocument as ImportDocumentSchema, type ImportFormOfPayment, type ImportSummary, type ImportWaiver, locationSlug } from "./model.ts"
-import { maskNumber } from "../forms-of-payment/model.ts"
+import { type ImportDocument, ImportDocument as ImportDocumentSchema, type ImportSummary, locationSlug } from "./model.ts"
 import { ImportRepo } from "./repo.ts"
-import type { FormOfPaymentInsert, PersonInsert, RelationshipInsert, StaffMemberInsert, WaiverInsert } from "./rows.ts"
 import { writeSchedule } from "./schedule.ts"
 import { writeCatalog } from "./catalog.ts"
+import { everyPerson, writePeople } from "./people.ts"
 import { writePayRates } from "./pay-rates.ts"
 
 /**
@@ -46,17 +45,6 @@ export const decodeImportDocument = (input: unknown): Effect.Effect<ImportDocume
     Effect.mapError((error) => new ImportError({ reason: "invalid_document", messages: issueLines(error.issue) }))
   )
 
-interface PersonSource {
-  readonly email?: string
-  readonly first_name: string
-  readonly last_name: string
-  readonly password?: string
-}
-
-const everyPerson = (doc: ImportDocument): ReadonlyArray<PersonSource> => [
-  ...(doc.staff ?? []),
-  ...(doc.clients ?? []).flatMap((client) => [client, ...(client.dependents ?? [])])
-]
 
 /**
  * Hashes by lower-cased e-mail, each with a salt of its own (even the demo's 55 accounts with
@@ -92,6 +80,34 @@ const checkAgainstDatabase = Effect.fn("Import.checkAgainstDatabase")(function* 
   const parentId = yield* repo.findBusinessId(parent)
   if (Option.isNone(parentId)) return yield* parentNotFound(parent)
   return parentId
+})
+
+/** The business's custom fields and their options, in the document's order. */
+const writeCustomFields = Effect.fn("Import.writeCustomFields")(function* (doc: ImportDocument, businessId: number) {
+  const repo = yield* ImportRepo
+  const fields = doc.custom_fields ?? []
+  const fieldIds = yield* repo.insertCustomFields(
+    fields.map((field, position) => ({
+      business_id: businessId,
+      name: field.name.trim(),
+      why: field.why ?? null,
+      data_type: field.data_type,
+      multi_select: field.multi_select ?? false,
+      hidden_in_client_mode: field.hidden_in_client_mode ?? false,
+      required: field.required ?? false,
+      position
+    }))
+  )
+  const options = fields.flatMap((field) =>
+    (field.options ?? []).map((value, position) => ({
+      business_id: businessId,
+      custom_field_id: fieldIds.get(field.name.trim())!,
+      value: value.trim(),
+      position
+    }))
+  )
+  yield* repo.insertCustomFieldOptions(options)
+  return { fields, options }
 })
 
 const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: ReadonlyMap<string, string>) {
@@ -134,151 +150,15 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
   )
   const locationIds = new Map(locations.map((location) => [location.key, idsBySlug.get(locationSlug(location))!]))
 
-  const fields = doc.custom_fields ?? []
-  const fieldIds = yield* repo.insertCustomFields(
-    fields.map((field, position) => ({
-      business_id: businessId,
-      name: field.name.trim(),
-      why: field.why ?? null,
-      data_type: field.data_type,
-      multi_select: field.multi_select ?? false,
-      hidden_in_client_mode: field.hidden_in_client_mode ?? false,
-      required: field.required ?? false,
-      position
-    }))
-  )
-  const options = fields.flatMap((field) =>
-    (field.options ?? []).map((value, position) => ({
-      business_id: businessId,
-      custom_field_id: fieldIds.get(field.name.trim())!,
-      value: value.trim(),
-      position
-    }))
-  )
-  yield* repo.insertCustomFieldOptions(options)
+  const { fields, options } = yield* writeCustomFields(doc, businessId)
 
-  const withEmail = everyPerson(doc).filter((person): person is PersonSource & { readonly email: string } => person.email !== undefined)
-  const accounts = yield* repo.upsertAccounts(
-    withEmail.map((person) => ({
-      email: person.email,
-      first_name: person.first_name.trim(),
-      last_name: person.last_name.trim(),
-      password_hash: hashes.get(person.email.toLowerCase()) ?? null
-    }))
-  )
-  const accountId = (email: string | undefined) => (email === undefined ? null : accounts.get(email.toLowerCase())!.id)
-
-  const staff = doc.staff ?? []
-  const clients = doc.clients ?? []
-  const dependentCount = clients.reduce((n, client) => n + (client.dependents?.length ?? 0), 0)
-  const ids = [...(yield* repo.reservePersonIds(staff.length + clients.length + dependentCount))]
-  const nextId = () => ids.shift()!
-
-  const people: Array<PersonInsert> = []
-  const staffMembers: Array<StaffMemberInsert> = []
-  const relationships: Array<RelationshipInsert> = []
-  const waivers: Array<WaiverInsert> = []
-  const formsOfPayment: Array<FormOfPaymentInsert> = []
-  /** ACH accounts, numbers masked here; the person's default is the one marked autobill, else the first. */
-  const addFormsOfPayment = (
-    personId: number,
-    source: { readonly first_name: string; readonly last_name: string; readonly forms_of_payment?: ReadonlyArray<ImportFormOfPayment> }
-  ) => {
-    const forms = source.forms_of_payment ?? []
-    const chosen = Math.max(0, forms.findIndex((form) => form.autobill === true))
-    forms.forEach((form, index) => {
-      formsOfPayment.push({
-        business_id: businessId,
-        person_id: personId,
-        type: "ach",
-        first_name: (form.first_name ?? source.first_name).trim(),
-        last_name: (form.last_name ?? source.last_name).trim(),
-        autobill: index === chosen,
-        account_name: form.account_name.trim(),
-        account_type: form.account_type,
-        account_holder_type: form.account_holder_type,
-        account_number_masked: maskNumber(form.account_number),
-        routing_number_masked: maskNumber(form.routing_number)
-      })
-    })
-  }
-  const addWaivers = (personId: number, source: { readonly waivers?: ReadonlyArray<ImportWaiver> }, providerId: number | null) => {
-    for (const waiver of source.waivers ?? []) {
-      const type = waiver.type ?? "Waiver"
-      const accepted = waiver.accepted ?? false
-      waivers.push({
-        business_id: businessId,
-        person_id: personId,
-        name: waiver.name.trim(),
-        type,
-        signer_id: accepted ? (type === "GuardianWaiver" && providerId !== null ? providerId : personId) : null,
-        signing_url: waiver.signing_url ?? null,
-        accepted
-      })
-    }
-  }
-  const person = (
-    id: number,
-    source: PersonSource & {
-      readonly middle_name?: string
-      readonly phone?: string
-      readonly birthdate?: string
-      readonly is_member?: boolean
-      readonly location?: string
-    }
-  ): PersonInsert => ({
-    business_id: businessId,
-    id,
-    account_id: accountId(source.email),
-    first_name: source.first_name.trim(),
-    middle_name: source.middle_name?.trim() || null,
-    last_name: source.last_name.trim(),
-    email: source.email ?? null,
-    phone: source.phone ?? null,
-    birthdate: source.birthdate ?? null,
-    is_member: source.is_member ?? false,
-    location_id: source.location === undefined ? null : locationIds.get(source.location)!
-  })
-  for (const member of staff) {
-    const id = nextId()
-    people.push(person(id, member))
-    staffMembers.push({
-      business_id: businessId,
-      person_id: id,
-      role: member.role,
-      bio: member.bio ?? null,
-      hidden_in_client_mode: member.hidden_in_client_mode ?? false
-    })
-  }
-  for (const client of clients) {
-    const providerId = nextId()
-    people.push(person(providerId, client))
-    addWaivers(providerId, client, null)
-    addFormsOfPayment(providerId, client)
-    for (const dependent of client.dependents ?? []) {
-      const dependentId = nextId()
-      people.push(person(dependentId, dependent))
-      addWaivers(dependentId, dependent, providerId)
-      addFormsOfPayment(dependentId, dependent)
-      relationships.push({ business_id: businessId, provider_id: providerId, dependent_id: dependentId })
-    }
-  }
-  yield* repo.insertPeople(people)
-  yield* repo.insertStaffMembers(staffMembers)
-  yield* repo.insertRelationships(relationships)
-  yield* repo.insertWaivers(waivers)
-  yield* repo.insertFormsOfPayment(formsOfPayment)
+  const people = yield* writePeople(doc, { businessId, locationIds, hashes })
   const reasons = doc.make_up_reasons ?? []
   yield* repo.insertMakeUpReasons(reasons.map((name, position) => ({ business_id: businessId, name: name.trim(), position })))
-  const schedule = yield* writeSchedule(doc, {
-    businessId,
-    locationIds,
-    personIdsByEmail: new Map(people.flatMap((row) => (row.email === null ? [] : [[row.email.toLowerCase(), row.id] as const])))
-  })
+  const schedule = yield* writeSchedule(doc, { businessId, locationIds, personIdsByEmail: people.personIdsByEmail })
   const catalog = yield* writeCatalog(doc, { businessId, locationIds, serviceIds: schedule.serviceIds, staffId: schedule.staffId })
   const payRates = yield* writePayRates(doc.pay_rates ?? [], doc.pay_period, { businessId, serviceIds: schedule.serviceIds, staffId: schedule.staffId })
 
-  const created = [...accounts.values()].filter((account) => account.inserted).length
   return {
     business_id: businessId,
     subdomain: business.subdomain,
@@ -286,14 +166,9 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
       locations: locations.length,
       custom_fields: fields.length,
       custom_field_options: options.length,
-      staff: staff.length,
-      clients: clients.length,
-      dependents: dependentCount,
-      accounts_created: created,
-      accounts_linked: accounts.size - created,
+      ...people.counts.people,
       ...schedule.counts,
-      waivers: waivers.length,
-      forms_of_payment: formsOfPayment.length,
+      ...people.counts.attached,
       make_up_reasons: reasons.length,
       ...catalog,
       pay_rates: payRates
