@@ -5,7 +5,7 @@ import { createPersonPlan } from "../plans/packs.ts"
 import { commitmentEnd, expirationEnd } from "../plans/model.ts"
 import { enqueueSalePays } from "../staff-pay/service.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
-import type { InvoiceRow } from "./model.ts"
+import type { InvoiceRow } from "./rows.ts"
 import { InvoicesRepo } from "./repo.ts"
 import { type Caller, businessToday, now } from "./service.ts"
 

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { AdjustmentRow, ItemRow } from "./model.ts"
+import { AdjustmentRow, ItemRow } from "./rows.ts"
 import type { InvoiceAmounts } from "./totals.ts"
 
 /**
@@ -9,7 +9,6 @@ import type { InvoiceAmounts } from "./totals.ts"
  * connection (inside its transaction).
  */
 const Id = Schema.Struct({ id: Schema.Number })
-const InInvoice = Schema.Struct({ businessId: Schema.Number, invoiceId: Schema.Number })
 const ItemIds = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) })
 
 export const STAFF_ADJUSTMENTS = ["Discount", "ProrateAdjustment", "PriceOverride"] as const

@@ -3,7 +3,7 @@ import { CurrentBusiness } from "../auth/tenant.ts"
 import { Unprocessable, fail } from "../shared/errors.ts"
 import { formatMoney } from "../shared/money.ts"
 import { RequestContext } from "../shared/request-context.ts"
-import type { InvoiceRow } from "./model.ts"
+import type { InvoiceRow } from "./rows.ts"
 import { InvoicePayments } from "./payments.ts"
 
 /**

@@ -1,7 +1,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../shared/pagination.ts"
-import { CouponRow, INVOICE_STATES, InvoiceRow, type InvoiceState, ProductRow } from "./model.ts"
+import { INVOICE_STATES, type InvoiceState } from "./model.ts"
+import { CouponRow, InvoiceRow, ProductRow } from "./rows.ts"
 
 /**
  * The SQL of invoices themselves: numbers, rows, the list, state and settings, coupons, and the

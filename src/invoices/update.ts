@@ -8,7 +8,7 @@ import { type DeskInvoiceUpdateInput, type FrontInvoiceUpdateInput, INVOICE_STAT
 import { requireUnpaid } from "./paid-guard.ts"
 import { InvoicePayments } from "./payments.ts"
 import { InvoicesRepo } from "./repo.ts"
-import { type Caller, findInvoice, invoiceAnswer, modeOf, now, recompute, requireManagerOutOfCheckout } from "./service.ts"
+import { type Caller, findInvoice, invoiceAnswer, now, recompute, requireManagerOutOfCheckout } from "./service.ts"
 import { isEditable, stateEvents } from "./wire.ts"
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/

@@ -7,7 +7,8 @@ import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import { InvoicePayments } from "./payments.ts"
-import { type AdjustmentRow, type AdjustmentWire, EDITABLE, type InvoiceItemWire, type InvoiceRow, type InvoiceWire, type ItemRow, TRANSITIONS } from "./model.ts"
+import { type AdjustmentWire, EDITABLE, type InvoiceItemWire, type InvoiceWire, TRANSITIONS } from "./model.ts"
+import { type AdjustmentRow, type InvoiceRow, type ItemRow } from "./rows.ts"
 import { InvoicesRepo } from "./repo.ts"
 
 /**

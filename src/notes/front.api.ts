@@ -1,4 +1,3 @@
-import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { FrontAccess } from "../auth/access.ts"
 import { docs } from "../shared/docs.ts"

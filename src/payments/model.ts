@@ -1,7 +1,6 @@
 import { Schema } from "effect"
 import { PAYMENT_STATES, PaymentWire, PersonRef, RefundWire } from "../invoices/payments.ts"
-import { Cents, FormattedMoney } from "../shared/money.ts"
-import { BooleanInput, IntInput, Timestamp } from "../shared/schemas.ts"
+import { BooleanInput, IntInput } from "../shared/schemas.ts"
 
 /**
  * Payments, refunds and account credit (spec: Invoice's payments, Payment method entry, the

@@ -1,6 +1,6 @@
 import { Data, Effect } from "effect"
 import { CurrentBusiness } from "../auth/tenant.ts"
-import type { InvoiceRow } from "../invoices/model.ts"
+import type { InvoiceRow } from "../invoices/rows.ts"
 import { type Caller, now } from "../invoices/service.ts"
 import { PaymentConfigurationRepo } from "../payment-configuration/repo.ts"
 import { inTransaction } from "../platform/transactions.ts"

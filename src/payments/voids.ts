@@ -8,7 +8,7 @@ import { type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts
 import { idempotent } from "../shared/idempotency.ts"
 import { PAYMENT_TYPE_IDS, type PaymentRow, Payments, type VoidInput } from "./model.ts"
 import { PaymentsRepo } from "./repo.ts"
-import { cancelItems, itemsToCancel, modePath, paymentAnswer, scopeOf } from "./service.ts"
+import { cancelItems, itemsToCancel, paymentAnswer, scopeOf } from "./service.ts"
 import { settled } from "./wire.ts"
 
 /** Voids a settled payment without refunds (its row locked): the gateway voids a card charge, credit goes back to the ledger. */

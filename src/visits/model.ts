@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { OCCURRENCE_STATES, RosterVisit } from "../event-occurrences/model.ts"
 import { PageQuery } from "../shared/pagination.ts"
-import { BooleanInput, IdFromString, IntInput, Timestamp, TimestampInput, formatTimestamp, positiveIntParam } from "../shared/schemas.ts"
+import { BooleanInput, IntInput, Timestamp, TimestampInput, formatTimestamp, positiveIntParam } from "../shared/schemas.ts"
 
 /**
  * Visits: a person tied to an event occurrence (spec: Visit). The state machine is the spec's
