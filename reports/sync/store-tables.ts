@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto"
-import { clientsTable, customFieldsTable } from "./tables/clients.ts"
+import { clientsTable } from "./tables/clients.ts"
+import { customFieldsTable } from "./tables/custom-fields.ts"
 import { enrollmentsTable } from "./tables/enrollments.ts"
 import { eventOccurrenceStaffMembersTable } from "./tables/event-occurrence-staff-members.ts"
 import { eventOccurrencesTable } from "./tables/event-occurrences.ts"

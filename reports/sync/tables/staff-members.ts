@@ -1,4 +1,4 @@
-import { customFieldValuesSql } from "./clients.ts"
+import { customFieldValuesSql } from "./custom-fields.ts"
 import { businessColumns, franchiseId, franchiseJoin, fullName, type StoreTable } from "./types.ts"
 
 /**
