@@ -108,7 +108,7 @@ async function drawResultChart() {
   const chosen = measures.some((m) => String(m.index) === select.value) ? select.value : String(measures[0].index)
   select.replaceChildren(...measures.map((m) => Object.assign(document.createElement("option"), { value: String(m.index), textContent: m.name })))
   select.value = chosen
-  await drawChart($("chart"), current.fields, current.rows, Number(chosen))
+  await drawChart($("chart"), $("chart-box"), current.fields, current.rows, Number(chosen))
 }
 
 async function copy(kind) {

@@ -11,7 +11,7 @@ export const measuresOf = (fields) => fields.map((f, i) => ({ ...f, index: i }))
  * Draws rows (group_label, then summary values) with the measure at `index`. The container's
  * `data-marks` says how many bars or points the library rendered, once it finished drawing.
  */
-export async function drawChart(container, fields, rows, index) {
+export async function drawChart(container, figure, fields, rows, index) {
   echarts ??= await import("./echarts.esm.min.mjs")
   chart ??= echarts.init(container, null, { renderer: "canvas" })
   const overTime = fields[0]?.type === "date" || fields[0]?.type === "datetime"
@@ -20,7 +20,8 @@ export async function drawChart(container, fields, rows, index) {
   if (overTime) points.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
   const measure = fields[index].name
   container.dataset.marks = ""
-  container.setAttribute("aria-label", `${overTime ? "Line" : "Bar"} chart of ${measure} by ${fields[0].name}, ${points.length} ${overTime ? "points" : "bars"}`)
+  // The figure says what is drawn; the library's own aria text on the chart lists the values.
+  figure.setAttribute("aria-label", `${overTime ? "Line" : "Bar"} chart of ${measure} by ${fields[0].name}, ${points.length} ${overTime ? "points" : "bars"}`)
   chart.off("finished")
   chart.on("finished", () => {
     // Marks the library drew: each data item's own graphic element (a bar, or a line's symbol).

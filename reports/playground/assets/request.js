@@ -50,7 +50,10 @@ export async function get(path, token) {
   return answerOf(response)
 }
 
-/** The API's own words: its `errors` array, or the status line when the body has none. */
+/**
+ * The API's own words: its `errors` array (the error model), or the `error` string of the Core
+ * API's staff-only refusal, or the status line when the body has neither.
+ */
 export async function answerOf(response) {
   const text = await response.text()
   let body = null
@@ -62,7 +65,9 @@ export async function answerOf(response) {
   if (response.ok && body !== null) return { status: response.status, body }
   const errors = Array.isArray(body?.errors) && body.errors.length > 0
     ? body.errors.map((e) => (typeof e === "string" ? e : e.detail ?? e.title ?? JSON.stringify(e)))
-    : [`HTTP ${response.status} ${response.statusText}`.trim()]
+    : typeof body?.error === "string"
+      ? [body.error]
+      : [`HTTP ${response.status} ${response.statusText}`.trim()]
   return { status: response.status, errors }
 }
 
