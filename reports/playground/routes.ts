@@ -9,12 +9,12 @@ import { sandboxPage } from "../../src/platform/sandbox-page.ts"
  * The Reporting playground at `/reports` on a business host: a static page whose ES modules and
  * stylesheet are files of this folder (assets/), and the chart library's one self-contained ESM
  * file from node_modules. Nothing is fetched from elsewhere, so the CSP allows `'self'` only.
- * The page signs in with the service's own OAuth pages (a public PKCE client registered by a
- * migration) and talks to the Reporting API with the token it gets; these routes serve files only.
+ * The page signs in with the service's own OAuth pages (the first-party public PKCE client of
+ * src/oauth/first-party.ts) and talks to the Reporting API with the token it gets; these routes
+ * serve files only.
  */
 export const PLAYGROUND_PATH = "/reports"
 export const PLAYGROUND_ASSETS = "/reports/assets"
-export const PLAYGROUND_CLIENT_ID = "reports-playground"
 
 const ASSETS_DIR = new URL("./assets/", import.meta.url)
 // The package's own entry point; its dist folder holds the ESM build (exports do not list it).

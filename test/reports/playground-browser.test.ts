@@ -67,6 +67,15 @@ describe("the reports playground in a browser", () => {
     expect(await page.locator("#chart-box").getAttribute("aria-label")).toContain("Line chart of invoice_item_count by group_label, 3 points")
     expect(await page.locator("#chart canvas").count()).toBeGreaterThan(0)
 
+    // Categories draw bars, one per row (every invoice here is open: one bar).
+    await page.getByLabel("Group by").selectOption("invoice_state")
+    await runQuery(page, 2)
+    expect(await tableRows(page)).toEqual([["open", "5", "50000"]])
+    await page.locator("#chart-box[aria-label^='Bar chart']").waitFor()
+    await page.locator("#chart[data-marks='1']").waitFor()
+    await page.getByLabel("Group by").selectOption("issued_month_start_date")
+    await runQuery(page, 3)
+
     await page.getByRole("button", { name: "Copy as curl" }).click()
     const curl = await page.locator("#copied-text").inputValue()
     expect(curl).toMatch(/^curl -sS -X POST 'http:\/\/demo\./)

@@ -1,6 +1,8 @@
 import * as oauth from "oauth4webapi"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Option } from "effect"
 import { hashPassword } from "../../src/auth/passwords.ts"
+import { redirectAccepted } from "../../src/oauth/redirect.ts"
 import { Browser, loopbackFetch } from "../support/browser-agent.ts"
 import { createBusiness, createPerson } from "../support/factories.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
@@ -122,9 +124,17 @@ describe("the playground page", () => {
 })
 
 describe("the playground's OAuth application", () => {
-  it("is registered once, public, without a secret, its redirect the page on the business host", async () => {
-    const { rows } = await server.pool.query("select client_secret_hash, redirect_uri, is_public from oauth_applications where client_id = 'reports-playground'")
-    expect(rows).toEqual([{ client_secret_hash: null, redirect_uri: "/reports", is_public: true }])
+  it("is registered on first use, public, without a secret, its redirect the page on the business host", async () => {
+    const registered = () => server.pool.query("select client_secret_hash, redirect_uri, is_public from oauth_applications where client_id = 'reports-playground'")
+    // A fresh database (production's first start too) holds no application at all.
+    expect((await registered()).rows).toEqual([])
+    const challenge = await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier())
+    const { loginPage } = await authorize("demo", `${base("demo")}/reports`, challenge)
+    expect(loginPage.status).toBe(200)
+    expect(loginPage.text).toContain("Reports playground")
+    expect((await registered()).rows).toEqual([{ client_secret_hash: null, redirect_uri: "/reports", is_public: true }])
+    await authorize("demo", `${base("demo")}/reports`, challenge)
+    expect((await registered()).rows).toHaveLength(1)
   })
 
   it("gives a token through authorization code with PKCE and no secret, which queries reports", async () => {
@@ -159,5 +169,21 @@ describe("the playground's OAuth application", () => {
       expect(loginPage.status, redirect).toBe(400)
       expect(loginPage.text).not.toContain('name="password"')
     }
+  })
+})
+
+describe("a registered path as redirect URI", () => {
+  it("is that page on the authorizing business host, or on its PUBLIC_URL address, and nothing else", () => {
+    const demo = { origin: "http://demo.studio.test:3000", business: Option.some({ subdomain: "demo" }) }
+    const behindProxy = { ...server.config, publicUrl: "https://studio.test" }
+    expect(redirectAccepted("/reports", "http://demo.studio.test:3000/reports", demo, server.config)).toBe(true)
+    expect(redirectAccepted("/reports", "https://demo.studio.test/reports", demo, behindProxy)).toBe(true)
+    expect(redirectAccepted("/reports", "https://demo.studio.test/reports", demo, server.config)).toBe(false)
+    expect(redirectAccepted("/reports", "https://other.studio.test/reports", demo, behindProxy)).toBe(false)
+    expect(redirectAccepted("/reports", "http://demo.studio.test:3000/reports?x=1", demo, server.config)).toBe(false)
+    expect(redirectAccepted("/reports", "http://studio.test:3000/reports", { origin: "http://studio.test:3000", business: Option.none() }, server.config)).toBe(false)
+    // Other applications keep exact matching.
+    expect(redirectAccepted("https://client.example/cb", "https://client.example/cb", demo, server.config)).toBe(true)
+    expect(redirectAccepted("https://client.example/cb", "https://client.example/cb/", demo, server.config)).toBe(false)
   })
 })

@@ -96,6 +96,8 @@ async function run(startingAfter) {
   $("result-meta").textContent = `${current.rows.length} row${current.rows.length === 1 ? "" : "s"}${hasMore ? ", more to come" : ""}${asOf ? ` · data as of ${asOf}` : ""}`
   $("results").dataset.run = String(++runs)
   status(`Done: ${rows.length} row${rows.length === 1 ? "" : "s"}.`)
+  // The table paints first; the chart follows in a later frame rather than delaying it.
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
   await drawResultChart()
 }
 

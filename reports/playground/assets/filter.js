@@ -72,89 +72,86 @@ const select = (options, value) => {
   return el
 }
 
+function drawCondition(ctx, node, parent) {
+  const { fields, byName, edit, changed } = ctx
+  const field = byName.get(node.field)
+  const fieldSelect = select([["", "Choose a field"], ...fields.map((f) => [f.name, `${f.name} (${f.type})`])], node.field)
+  fieldSelect.addEventListener("change", () => {
+    node.field = fieldSelect.value
+    const operators = byName.get(node.field)?.operators ?? []
+    if (!operators.includes(node.op)) node.op = operators[0] ?? "eq"
+    edit()
+  })
+  const operators = field?.operators ?? Object.keys(LABELS)
+  const opSelect = select(operators.map((op) => [op, `${op} — ${LABELS[op] ?? op}`]), node.op)
+  opSelect.addEventListener("change", () => {
+    node.op = opSelect.value
+    edit()
+  })
+  const row = element("div", { className: "filter-row" }, [...labelled("Field", fieldSelect), ...labelled("Operation", opSelect)])
+  const arity = ARITY[node.op] ?? 1
+  while (node.values.length < arity) node.values.push("")
+  for (let i = 0; i < arity; i++) {
+    // Enum fields offer their values for equality; other inputs follow the field's type.
+    const input = field?.values && (node.op === "eq" || node.op === "ne")
+      ? select([["", "Choose a value"], ...field.values.map((v) => [v, v])], node.values[i])
+      : element("input", { type: field && NUMERIC.has(field.type) ? "number" : field?.type === "date" ? "date" : "text", value: node.values[i], step: "any" })
+    input.addEventListener("change", () => {
+      node.values[i] = input.value
+      changed()
+    })
+    row.append(...labelled(arity === 2 ? (i === 0 ? "From" : "To") : "Value", input))
+  }
+  row.append(removeButton("Remove condition", parent, node, edit))
+  return row
+}
+
+const removeButton = (text, parent, node, edit) => {
+  const button = element("button", { type: "button", className: "secondary small", textContent: text })
+  button.addEventListener("click", () => {
+    parent.children.splice(parent.children.indexOf(node), 1)
+    edit()
+  })
+  return button
+}
+
+function drawGroup(ctx, node, parent, depth) {
+  const { fields, edit, changed } = ctx
+  const opSelect = select([["and", "all of (and)"], ["or", "any of (or)"]], node.op)
+  opSelect.addEventListener("change", () => {
+    node.op = opSelect.value
+    changed()
+  })
+  const head = element("div", { className: "filter-head" }, labelled(depth === 0 ? "Rows matching" : "Nested group: rows matching", opSelect))
+  const box = element("div", { className: "filter-group", role: "group" }, [head])
+  for (const child of node.children) box.append(child.kind === "group" ? drawGroup(ctx, child, node, depth + 1) : drawCondition(ctx, child, node))
+  const first = () => condition(fields[0]?.name ?? "", fields[0]?.operators[0] ?? "eq")
+  const addCondition = element("button", { type: "button", className: "secondary small", textContent: "Add condition" })
+  addCondition.addEventListener("click", () => {
+    node.children.push(first())
+    edit()
+  })
+  const addGroup = element("button", { type: "button", className: "secondary small", textContent: "Add and/or group" })
+  addGroup.addEventListener("click", () => {
+    node.children.push(group(node.op === "and" ? "or" : "and", [first()]))
+    edit()
+  })
+  const actions = element("div", { className: "filter-row" }, [addCondition, addGroup])
+  if (parent !== null) actions.append(removeButton("Remove group", parent, node, edit))
+  box.append(actions)
+  return box
+}
+
 /**
  * Draws the editor into `container` for `fields` (the resource's filterable names with their
  * operators and enum values); `changed` runs after every edit.
  */
 export function renderFilter(container, tree, fields, changed) {
-  const byName = new Map(fields.map((f) => [f.name, f]))
-  const redraw = () => {
-    container.replaceChildren(drawGroup(tree, null, 0))
-  }
-  const edit = () => {
+  const ctx = { fields, byName: new Map(fields.map((f) => [f.name, f])), changed, edit: () => {} }
+  const redraw = () => container.replaceChildren(drawGroup(ctx, tree, null, 0))
+  ctx.edit = () => {
     redraw()
     changed()
   }
-
-  function drawCondition(node, parent) {
-    const field = byName.get(node.field)
-    const fieldSelect = select([["", "Choose a field"], ...fields.map((f) => [f.name, `${f.name} (${f.type})`])], node.field)
-    fieldSelect.addEventListener("change", () => {
-      node.field = fieldSelect.value
-      const operators = byName.get(node.field)?.operators ?? []
-      if (!operators.includes(node.op)) node.op = operators[0] ?? "eq"
-      edit()
-    })
-    const operators = field?.operators ?? Object.keys(LABELS)
-    const opSelect = select(operators.map((op) => [op, `${op} — ${LABELS[op] ?? op}`]), node.op)
-    opSelect.addEventListener("change", () => {
-      node.op = opSelect.value
-      edit()
-    })
-    const row = element("div", { className: "filter-row" }, [...labelled("Field", fieldSelect), ...labelled("Operation", opSelect)])
-    const arity = ARITY[node.op] ?? 1
-    while (node.values.length < arity) node.values.push("")
-    for (let i = 0; i < arity; i++) {
-      const input = field?.values && (node.op === "eq" || node.op === "ne")
-        ? select([["", "Choose a value"], ...field.values.map((v) => [v, v])], node.values[i])
-        : element("input", { type: field && NUMERIC.has(field.type) ? "number" : field?.type === "date" ? "date" : "text", value: node.values[i], step: "any" })
-      input.addEventListener("change", () => {
-        node.values[i] = input.value
-        changed()
-      })
-      row.append(...labelled(arity === 2 ? (i === 0 ? "From" : "To") : "Value", input))
-    }
-    const remove = element("button", { type: "button", className: "secondary small", textContent: "Remove condition" })
-    remove.addEventListener("click", () => {
-      parent.children.splice(parent.children.indexOf(node), 1)
-      edit()
-    })
-    row.append(remove)
-    return row
-  }
-
-  function drawGroup(node, parent, depth) {
-    const opSelect = select([["and", "all of (and)"], ["or", "any of (or)"]], node.op)
-    opSelect.addEventListener("change", () => {
-      node.op = opSelect.value
-      changed()
-    })
-    const head = element("div", { className: "filter-head" }, labelled(depth === 0 ? "Rows matching" : "Nested group: rows matching", opSelect))
-    const box = element("div", { className: "filter-group", role: "group" }, [head])
-    for (const child of node.children) box.append(child.kind === "group" ? drawGroup(child, node, depth + 1) : drawCondition(child, node))
-    const actions = element("div", { className: "filter-row" })
-    const addCondition = element("button", { type: "button", className: "secondary small", textContent: "Add condition" })
-    addCondition.addEventListener("click", () => {
-      node.children.push(condition(fields[0]?.name ?? "", fields[0]?.operators[0] ?? "eq"))
-      edit()
-    })
-    const addGroup = element("button", { type: "button", className: "secondary small", textContent: "Add and/or group" })
-    addGroup.addEventListener("click", () => {
-      node.children.push(group(node.op === "and" ? "or" : "and", [condition(fields[0]?.name ?? "", fields[0]?.operators[0] ?? "eq")]))
-      edit()
-    })
-    actions.append(addCondition, addGroup)
-    if (parent !== null) {
-      const remove = element("button", { type: "button", className: "secondary small", textContent: "Remove group" })
-      remove.addEventListener("click", () => {
-        parent.children.splice(parent.children.indexOf(node), 1)
-        edit()
-      })
-      actions.append(remove)
-    }
-    box.append(actions)
-    return box
-  }
-
   redraw()
 }
