@@ -22,6 +22,7 @@ import { RequestPipeline } from "./request-pipeline.ts"
 import { RouteTemplate } from "./platform/route-template.ts"
 import { WebhooksLive } from "./webhooks/handlers.ts"
 import { ReportsLive } from "../reports/handlers.ts"
+import { PlaygroundRoutesLive } from "../reports/playground/routes.ts"
 import { AvailabilityDeskLive, AvailabilityFrontLive } from "./availability/handlers.ts"
 import { EligibilityDeskLive, EligibilityFrontLive } from "./eligibility/handlers.ts"
 import { EventOccurrencesDeskLive, EventOccurrencesFrontLive } from "./event-occurrences/handlers.ts"
@@ -130,10 +131,11 @@ const HandlersLive = Layer.mergeAll(
  */
 export const HttpAppLive = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/api/openapi.json" }).pipe(Layer.provide(HandlersLive)),
-  // Plain routes: the docs page, OAuth and sign-in pages, and the sandboxes' pages (the signing
-  // provider's, for document terms of plans; the payment gateway's card form and setup intents).
+  // Plain routes: the docs page, OAuth and sign-in pages, the reports playground, and the
+  // sandboxes' pages (the signing provider's, for document terms of plans; the payment gateway's
+  // card form and setup intents).
   withBuildContext(
-    Layer.mergeAll(DocsPageLive, OAuthRoutesLive, SignInRoutesLive, SandboxSigningRoutesLive, SandboxGatewayRoutesLive)
+    Layer.mergeAll(DocsPageLive, OAuthRoutesLive, SignInRoutesLive, PlaygroundRoutesLive, SandboxSigningRoutesLive, SandboxGatewayRoutesLive)
   ),
   RequestPipeline
 ).pipe(Layer.provide(AccessLive), Layer.provide(RouteTemplate.layer))

@@ -2,6 +2,8 @@ import { Effect, Option, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { alert, escapeHtml, hidden, renderPage, text } from "./pages.ts"
 import { authenticityTokenInput, consentGiven, submittedCsrfToken } from "./rails-fields.ts"
+import { AppConfig } from "../platform/config.ts"
+import { redirectAccepted } from "./redirect.ts"
 import { type Application, OAuthRepo } from "./repo.ts"
 import { isValidPkceValue, issueCode, signInWithPassword } from "./service.ts"
 import {
@@ -54,14 +56,14 @@ type Validated =
  * other problems go back to the client as `error`.
  */
 const validateAuthorizeRequest = (page: PageContext, raw: unknown) =>
-  Effect.gen(function* (): Effect.fn.Return<Validated, never, OAuthRepo> {
+  Effect.gen(function* (): Effect.fn.Return<Validated, never, OAuthRepo | AppConfig> {
     const params = Option.getOrElse(decodeAuthorizeParams(raw), () => ({}) as AuthorizeParams)
     const repo = yield* OAuthRepo
     const application = params.client_id ? yield* repo.applicationByClientId(params.client_id) : Option.none()
     if (Option.isNone(application)) {
       return { _tag: "Page", response: errorPage(page, text(page.locale, "oauth_unknown_client")) }
     }
-    if (!params.redirect_uri || params.redirect_uri !== application.value.redirect_uri) {
+    if (!redirectAccepted(application.value.redirect_uri, params.redirect_uri, page, yield* AppConfig)) {
       return { _tag: "Page", response: errorPage(page, text(page.locale, "oauth_redirect_mismatch")) }
     }
     const back = (error: string, description: string): Validated => ({
@@ -75,7 +77,7 @@ const validateAuthorizeRequest = (page: PageContext, raw: unknown) =>
     } else if (application.value.is_public) {
       return back("invalid_request", "PKCE (code_challenge with S256) is required for this client")
     }
-    return { _tag: "Ok", application: application.value, params: { ...params, redirect_uri: params.redirect_uri } }
+    return { _tag: "Ok", application: application.value, params: { ...params, redirect_uri: params.redirect_uri! } }
   })
 
 const authorizeFields = (params: AuthorizeParams) =>

@@ -3,6 +3,7 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { AppConfig } from "../platform/config.ts"
 import { deploymentKey } from "../platform/keys.ts"
+import { FIRST_PARTY_APPLICATIONS } from "./first-party.ts"
 
 /** The SQL of the OAuth authorization server and the login pages. */
 const AccountLogin = Schema.Struct({
@@ -108,6 +109,13 @@ const make = Effect.gen(function* () {
       sql`select id, client_id, client_secret_hash, name, redirect_uri, is_public
           from oauth_applications where client_id = ${clientId}`
   })
+  const registerFirstParty = SqlSchema.void({
+    Request: Schema.Struct({ clientId: Schema.String, name: Schema.String, redirectUri: Schema.String }),
+    execute: (app) =>
+      sql`insert into oauth_applications (client_id, client_secret_hash, name, redirect_uri, is_public)
+          values (${app.clientId}, null, ${app.name}, ${app.redirectUri}, true)
+          on conflict (client_id) do nothing`
+  })
   const branding = SqlSchema.findOneOption({
     Request: Schema.Number,
     Result: BrandingRow,
@@ -207,7 +215,16 @@ const make = Effect.gen(function* () {
 
     confirmEmail: (accountId: number) => confirmEmail(accountId).pipe(Effect.orDie),
 
-    applicationByClientId: (clientId: string) => applicationByClientId(clientId).pipe(Effect.orDie),
+    /** A first-party application (first-party.ts) is registered the first time it is asked for. */
+    applicationByClientId: (clientId: string) =>
+      applicationByClientId(clientId).pipe(
+        Effect.flatMap((found) => {
+          const firstParty = FIRST_PARTY_APPLICATIONS.get(clientId)
+          if (Option.isSome(found) || firstParty === undefined) return Effect.succeed(found)
+          return Effect.andThen(registerFirstParty({ clientId, ...firstParty }), applicationByClientId(clientId))
+        }),
+        Effect.orDie
+      ),
 
     branding: (businessId: number) => branding(businessId).pipe(Effect.orDie),
 
