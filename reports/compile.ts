@@ -216,13 +216,36 @@ const hasDatetime = (columns: ReadonlyArray<{ readonly type: WireType }>) => col
 export const compile = (query: NormalizedQuery, options: CompileOptions): CompiledQuery =>
   query.mode === "detail" ? compileDetail(query, options) : compileSummary(query, options)
 
+/**
+ * Every row of the query's result, in the order its pages come in (the page statement without
+ * its anchor and its LIMIT): what an export streams. Same columns as a page (`c0..`, `key`, `tz`).
+ */
+export interface CompiledExport extends CompiledSql {
+  /** The zone of a row whose `tz` is NULL (CompiledQuery.timeZone). */
+  readonly timeZone: string | undefined
+  /** Whether rows carry `tz` (after `key`); `n` comes last either way. */
+  readonly withTz: boolean
+}
+
+/**
+ * Every row of the query's result, in the order its pages come in (the page statement without
+ * its anchor and its LIMIT): what an export streams. The columns of a page (`c0..`, `key`, `tz`),
+ * then `n`, each row's place in that order from 1 (an export writes rows in blocks by it).
+ */
+export const compileExport = (query: NormalizedQuery, options: CompileOptions): CompiledExport => {
+  const whole = { ...query, startingAfter: undefined }
+  const compiled = whole.mode === "detail" ? compileDetail(whole, options, true) : compileSummary(whole, options, true)
+  const withTz = whole.mode === "detail" ? hasDatetime(whole.columns) : whole.group.type === "datetime"
+  return { ...compiled.page, timeZone: compiled.timeZone, withTz }
+}
+
 /** Detail queries sort by row values only (normalize.ts). */
 const rowSql = (target: SortTarget): string => {
   if (target.kind === "aggregate") throw new Error("aggregate sort in a detail query")
   return target.column.sql
 }
 
-const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, options: CompileOptions): CompiledQuery => {
+const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, options: CompileOptions, unbounded = false): CompiledQuery => {
   const { catalog } = query
   const sortColumns = query.sort.map((key, i) => ({
     sql: sortExpression(rowSql(key.target), key.type),
@@ -255,10 +278,10 @@ const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, opti
       sql += `, a AS (SELECT ${orderSelect.join(", ")} FROM ${catalog.source} r WHERE ${anchorWhere})`
       sql += ` SELECT ${outputs.join(", ")} FROM q, a WHERE ${after(order)}`
     } else {
-      sql += ` SELECT ${outputs.join(", ")} FROM q`
+      sql += ` SELECT ${[...outputs, ...(unbounded ? [`row_number() OVER (ORDER BY ${orderBy(order)}) AS n`] : [])].join(", ")} FROM q`
     }
     if (!newest?.inStoredOrder) sql += ` ORDER BY ${orderBy(order)}`
-    sql += ` LIMIT ${page.add(query.limit + 1, "BIGINT")}`
+    if (!unbounded) sql += ` LIMIT ${page.add(query.limit + 1, "BIGINT")}`
     return page.statement(sql)
   }
 
@@ -296,7 +319,7 @@ const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, opti
   return { page: pageStatement(), count, anchorExists, newestFirst, timeZone }
 }
 
-const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, options: CompileOptions): CompiledQuery => {
+const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, options: CompileOptions, unbounded = false): CompiledQuery => {
   const { catalog, group } = query
   // Aggregates only sorted by are computed too, as `x0..`; requested ones are `c0..`.
   const extra: Array<string> = []
@@ -341,9 +364,10 @@ const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, op
     sql += `, a AS (SELECT ${anchorColumns} FROM q WHERE q.key = ${page.add(query.startingAfter, "VARCHAR")})`
     sql += ` SELECT ${outputs.join(", ")} FROM q, a WHERE ${after(order)}`
   } else {
-    sql += ` SELECT ${outputs.join(", ")} FROM q`
+    sql += ` SELECT ${[...outputs, ...(unbounded ? [`row_number() OVER (ORDER BY ${orderBy(order)}) AS n`] : [])].join(", ")} FROM q`
   }
-  sql += ` ORDER BY ${orderBy(order)} LIMIT ${page.add(query.limit + 1, "BIGINT")}`
+  sql += ` ORDER BY ${orderBy(order)}`
+  if (!unbounded) sql += ` LIMIT ${page.add(query.limit + 1, "BIGINT")}`
 
   let count: CompiledSql | undefined
   if (query.totalCount) {
