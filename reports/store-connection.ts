@@ -1,4 +1,4 @@
-import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResult, DuckDBValue } from "@duckdb/node-api"
+import type { DuckDBConnection, DuckDBDataChunk, DuckDBPreparedStatement, DuckDBResult, DuckDBValue } from "@duckdb/node-api"
 import type { CompiledSql } from "./compile.ts"
 import type { ParamValue } from "./normalize.ts"
 import type { StoreInstances } from "./store-files.ts"
@@ -202,6 +202,20 @@ export class RowStream {
 
   /** The next chunk's rows, or undefined once the result is read (or the stream cancelled). */
   async next(): Promise<Array<Array<DuckDBValue>> | undefined> {
+    return (await this.nextChunk())?.getRows()
+  }
+
+  /** The next chunk's first column as text (a VARCHAR column: no value objects on the way). */
+  async nextTexts(): Promise<string | undefined> {
+    const chunk = await this.nextChunk()
+    if (chunk === undefined) return undefined
+    const vector = chunk.getColumnVector(0)
+    let text = ""
+    for (let i = 0; i < chunk.rowCount; i++) text += (vector.getItem(i) as string | null) ?? ""
+    return text
+  }
+
+  private async nextChunk(): Promise<DuckDBDataChunk | undefined> {
     if (this.done) return undefined
     const fetching = (async () => (this.result ??= await this.start()).fetchChunk())()
     this.pending = fetching
@@ -212,7 +226,7 @@ export class RowStream {
         this.done = true
         return undefined
       }
-      return chunk.getRows()
+      return chunk
     } finally {
       this.pending = undefined
     }
