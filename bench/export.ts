@@ -143,7 +143,8 @@ const main = async () => {
   const normalized = normalize(Schema.decodeUnknownSync(QueryAttributes)(ATTRIBUTES), resourceCatalog("enrollments")!, { customFields: [], franchiseHolding: false })
   if (normalized._tag === "Invalid") throw new Error(JSON.stringify(normalized.problems))
   const compiled = compileExport(normalized.query, { scope: [businessId], now: new Date(), timeZone: String(business.time_zone) })
-  const sql = withLiterals(compiled)
+  // The rows in the order of the pages (compiled.order), as the export writes them.
+  const sql = withLiterals({ sql: `SELECT * FROM (${compiled.sql}) e ORDER BY ${compiled.order}`, params: compiled.params })
   if (sql === undefined) throw new Error("the export statement cannot be written with literals")
 
   const storeFile = path.join(reportsDir, readCurrent(reportsDir)!.file)

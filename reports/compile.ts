@@ -30,6 +30,8 @@ export interface CompiledQuery {
   readonly anchorExists: CompiledSql | undefined
   /** The zone of a detail row whose `tz` is NULL (CompileOptions.timeZone). */
   readonly timeZone: string | undefined
+  /** The page's order over the relation `e` (compileExport). */
+  readonly exportOrder: string
   /**
    * A first detail page sorted by the resource's `newestFirst` column, newest first, read from
    * the store's newest rows of each business (reports/sync/newest-rows.ts): `bound` answers the
@@ -172,8 +174,8 @@ interface OrderColumn {
   readonly nullable: boolean
 }
 
-const orderBy = (columns: ReadonlyArray<OrderColumn>) =>
-  columns.map((c) => `q.${c.name} ${c.direction === "asc" ? "ASC" : "DESC"}${c.nullable ? " NULLS LAST" : ""}`).join(", ")
+const orderBy = (columns: ReadonlyArray<OrderColumn>, relation = "q") =>
+  columns.map((c) => `${relation}.${c.name} ${c.direction === "asc" ? "ASC" : "DESC"}${c.nullable ? " NULLS LAST" : ""}`).join(", ")
 
 /**
  * Rows of `q` strictly after the anchor `a` in the order of `columns` (the last column is
@@ -223,20 +225,24 @@ export const compile = (query: NormalizedQuery, options: CompileOptions): Compil
 export interface CompiledExport extends CompiledSql {
   /** The zone of a row whose `tz` is NULL (CompiledQuery.timeZone). */
   readonly timeZone: string | undefined
-  /** Whether rows carry `tz` (after `key`); `n` comes last either way. */
+  /** Whether rows carry `tz` (after `key`). */
   readonly withTz: boolean
+  /** The rows' order over `e`: `SELECT … FROM (sql) e ORDER BY <order>`. */
+  readonly order: string
 }
 
 /**
- * Every row of the query's result, in the order its pages come in (the page statement without
- * its anchor and its LIMIT): what an export streams. The columns of a page (`c0..`, `key`, `tz`),
- * then `n`, each row's place in that order from 1 (an export writes rows in blocks by it).
+ * Every row of the query's result, unordered, with the columns of a page (`c0..`, `key`, `tz`)
+ * and the ones it is ordered by (`s0..`, `k0..`): an export writes each row's values (a CSV
+ * line, Parquet columns) and orders them around the statement by `order`, the order of the
+ * pages. Ordering the rows inside and writing them outside would take a second sort, or a
+ * window numbering the rows, as much memory again as the result.
  */
 export const compileExport = (query: NormalizedQuery, options: CompileOptions): CompiledExport => {
-  const whole = { ...query, startingAfter: undefined }
+  const whole = { ...query, startingAfter: undefined, totalCount: false }
   const compiled = whole.mode === "detail" ? compileDetail(whole, options, true) : compileSummary(whole, options, true)
   const withTz = whole.mode === "detail" ? hasDatetime(whole.columns) : whole.group.type === "datetime"
-  return { ...compiled.page, timeZone: compiled.timeZone, withTz }
+  return { ...compiled.page, timeZone: compiled.timeZone, withTz, order: compiled.exportOrder }
 }
 
 /** Detail queries sort by row values only (normalize.ts). */
@@ -278,10 +284,12 @@ const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, opti
       sql += `, a AS (SELECT ${orderSelect.join(", ")} FROM ${catalog.source} r WHERE ${anchorWhere})`
       sql += ` SELECT ${outputs.join(", ")} FROM q, a WHERE ${after(order)}`
     } else {
-      sql += ` SELECT ${[...outputs, ...(unbounded ? [`row_number() OVER (ORDER BY ${orderBy(order)}) AS n`] : [])].join(", ")} FROM q`
+      sql += ` SELECT ${[...outputs, ...(unbounded ? order.map((c) => `q.${c.name}`) : [])].join(", ")} FROM q`
     }
+    // An export orders the rows around the statement (`exportOrder`), after writing them.
+    if (unbounded) return page.statement(sql)
     if (!newest?.inStoredOrder) sql += ` ORDER BY ${orderBy(order)}`
-    if (!unbounded) sql += ` LIMIT ${page.add(query.limit + 1, "BIGINT")}`
+    sql += ` LIMIT ${page.add(query.limit + 1, "BIGINT")}`
     return page.statement(sql)
   }
 
@@ -316,7 +324,7 @@ const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, opti
       })
     }
   }
-  return { page: pageStatement(), count, anchorExists, newestFirst, timeZone }
+  return { page: pageStatement(), count, anchorExists, newestFirst, timeZone, exportOrder: orderBy(order, "e") }
 }
 
 const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, options: CompileOptions, unbounded = false): CompiledQuery => {
@@ -364,10 +372,9 @@ const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, op
     sql += `, a AS (SELECT ${anchorColumns} FROM q WHERE q.key = ${page.add(query.startingAfter, "VARCHAR")})`
     sql += ` SELECT ${outputs.join(", ")} FROM q, a WHERE ${after(order)}`
   } else {
-    sql += ` SELECT ${[...outputs, ...(unbounded ? [`row_number() OVER (ORDER BY ${orderBy(order)}) AS n`] : [])].join(", ")} FROM q`
+    sql += ` SELECT ${[...outputs, ...(unbounded ? sortColumns.map((c) => `q.${c.order.name}`) : [])].join(", ")} FROM q`
   }
-  sql += ` ORDER BY ${orderBy(order)}`
-  if (!unbounded) sql += ` LIMIT ${page.add(query.limit + 1, "BIGINT")}`
+  if (!unbounded) sql += ` ORDER BY ${orderBy(order)} LIMIT ${page.add(query.limit + 1, "BIGINT")}`
 
   let count: CompiledSql | undefined
   if (query.totalCount) {
@@ -381,6 +388,6 @@ const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, op
     const p = makeParams(options.now)
     anchorExists = p.statement(`WITH ${grouped(p)}, ${keyed} SELECT count(*) AS n FROM q WHERE q.key = ${p.add(query.startingAfter, "VARCHAR")}`)
   }
-  return { page: page.statement(sql), count, anchorExists, newestFirst: undefined, timeZone: undefined }
+  return { page: page.statement(sql), count, anchorExists, newestFirst: undefined, timeZone: undefined, exportOrder: orderBy(order, "e") }
 }
 

@@ -94,7 +94,7 @@ export const csvLinesSql = (prepared: PreparedExport) => {
     : `timezone('UTC', ${column}) AS l${i}`)
   const withLocals = `SELECT e.*${locals.map((local) => (local === undefined ? "" : `, ${local}`)).join("")} FROM (${compiled.sql}) e`
   const line = `concat(${columns.map((column, i) => fieldSql(column, fields[i]!.type, `e.l${i}`)).join(", ',', ")}, chr(13), chr(10))`
-  return { sql: `SELECT ${line} AS line FROM (${withLocals}) e ORDER BY e.n`, params: compiled.params }
+  return { sql: `SELECT ${line} AS line FROM (${withLocals}) e ORDER BY ${compiled.order}`, params: compiled.params }
 }
 
 export const csvResponse = Effect.fn("Reports.exportCsv")(function* (

@@ -102,12 +102,13 @@ const identifier = (name: string) => `"${name.replaceAll('"', '""')}"`
 export const parquetCopySql = (prepared: PreparedExport, file: string) => {
   const columns = prepared.fields.map((field, i) => {
     const type = PARQUET_TYPES[field.type]
-    return `${type === undefined ? `e.c${i}` : `CAST(e.c${i} AS ${type})`} AS ${identifier(field.name)}`
+    return `${type === undefined ? `e.x${i}` : `CAST(e.x${i} AS ${type})`} AS ${identifier(field.name)}`
   })
   // The compiled statement's columns by position: `group_label` then `c0..` for summary rows.
   const source = prepared.summary ? ["group_label", ...prepared.fields.slice(1).map((_, i) => `c${i}`)] : prepared.fields.map((_, i) => `c${i}`)
   return {
-    sql: `COPY (SELECT ${columns.join(", ")} FROM (SELECT ${source.map((c, i) => `${c} AS c${i}`).join(", ")} FROM (${prepared.compiled.sql})) e) ` +
+    sql: `COPY (SELECT ${columns.join(", ")} FROM (SELECT e.*, ${source.map((c, i) => `${c} AS x${i}`).join(", ")} FROM (${prepared.compiled.sql}) e) e ` +
+      `ORDER BY ${prepared.compiled.order}) ` +
       `TO '${file.replaceAll("'", "''")}' (FORMAT parquet)`,
     params: prepared.compiled.params
   }
