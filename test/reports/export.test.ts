@@ -237,6 +237,18 @@ describe("refusals", () => {
   })
 })
 
+describe("OpenAPI", () => {
+  it("lists the export media types and the 406, and says the page is ignored", async () => {
+    const document = (await sales.server.request("GET", "/api/openapi.json")).json
+    for (const route of ["/desk/api/v3/reports/{resource}/queries", "/api/v3/{resource}/queries"]) {
+      const operation = document.paths[route].post
+      expect(Object.keys(operation.responses["200"].content)).toEqual(expect.arrayContaining(["text/csv", "application/vnd.apache.parquet"]))
+      expect(operation.responses["406"].content["application/vnd.api+json"].schema.properties.errors.type).toBe("array")
+    }
+    expect(document.paths["/desk/api/v3/reports/{resource}/queries"].post.description).toMatch(/page.*ignored/)
+  })
+})
+
 describe("a client leaving mid-export", () => {
   let server: TestServer
   let token: string
