@@ -120,12 +120,53 @@ const enumerateNames = (operation: Record<string, any>): Record<string, any> => 
       value: { data: { type: "queries", attributes: { group: names.groupings[0], fields: names.summary } } }
     }
   }
+  withExports(operation)
   const content = operation.requestBody?.content as Record<string, Record<string, unknown>> | undefined
   for (const media of Object.values(content ?? {})) media.examples = examples
   for (const parameter of (operation.parameters ?? []) as Array<Record<string, any>>) {
     if (parameter.name === "resource") parameter.schema = { ...parameter.schema, enum: [...REPORT_RESOURCES] }
   }
   return operation
+}
+
+/**
+ * The export media types (reports/export.ts) beside the JSON:API answer, and the 406 for an
+ * `Accept` the endpoint cannot produce. HttpApi describes one success schema per endpoint; the
+ * exports are streams the handler writes itself, so they are added to the document here.
+ */
+const withExports = (operation: Record<string, any>) => {
+  const ok = operation.responses?.["200"]
+  if (ok) {
+    ok.content = {
+      ...ok.content,
+      "text/csv": {
+        schema: {
+          type: "string",
+          description:
+            "`Accept: text/csv`: every row of the result (the page is ignored), RFC 4180, a header row of the field names, " +
+            "values as in the JSON rows (NULL an empty field, an empty text `\"\"`, a range `start/end`); " +
+            "`Content-Disposition: attachment; filename=\"<resource>-<data_as_of>.csv\"`"
+        }
+      },
+      "application/vnd.apache.parquet": {
+        schema: {
+          type: "string",
+          format: "binary",
+          description:
+            "`Accept: application/vnd.apache.parquet`: every row of the result (the page is ignored) as a Parquet file written by DuckDB; " +
+            "columns named by the fields: currency and integers BIGINT (cents), datetimes TIMESTAMPTZ, dates DATE, times TIME, booleans BOOLEAN, " +
+            "floats DOUBLE, text VARCHAR, ranges a list of their two ends"
+        }
+      }
+    }
+  }
+  operation.responses = {
+    ...operation.responses,
+    "406": {
+      description: "The `Accept` header allows none of the endpoint's media types (JSON:API, CSV, Parquet)",
+      content: { [JSON_API]: { schema: { type: "object", properties: { errors: { type: "array", items: { type: "string" } } } } } }
+    }
+  }
 }
 
 const queryEndpoint = {
@@ -177,7 +218,10 @@ export const ReportsApi = HttpApiGroup.make("reports")
         "Query a report",
         "Detail rows without `group`, summary rows with it. Owners may query; other staff members when an owner grants access. " +
           "Limited to 60 queries a minute per token and per IP (`RateLimit-*` headers). An unknown resource answers 404. " +
-          "The examples list every field and grouping of each resource; `GET /desk/api/v3/reports/{resource}` describes them."
+          "The examples list every field and grouping of each resource; `GET /desk/api/v3/reports/{resource}` describes them. " +
+          "Export: with `Accept: text/csv` or `Accept: application/vnd.apache.parquet` the answer is every row of the result, streamed " +
+          "(the `page` attribute, page size and `starting_after`, and `total_count` are ignored); access, validation and refusals are " +
+          "those of JSON queries, and refusals stay JSON. An `Accept` allowing none of the three media types answers 406."
       )
     ).annotateMerge(OpenApi.annotations({ transform: enumerateNames }))
   )

@@ -1,6 +1,10 @@
 import type { ResourceCatalog, WireType } from "./catalog/types.ts"
-import type { NormalizedFilter, NormalizedQuery, ParamValue, SortTarget } from "./normalize.ts"
+import type { NormalizedQuery, ParamValue, SortTarget } from "./normalize.ts"
 import { NEWEST_ROWS } from "./sync/newest-rows.ts"
+import { type Params, compileFilter, isText, makeParams } from "./compile-filter.ts"
+
+// Golden tests pin a filter's predicate alone.
+export { compileFilterOnly } from "./compile-filter.ts"
 
 /**
  * A normalized query → DuckDB SQL with named parameters. Pure: the same query and options
@@ -30,6 +34,8 @@ export interface CompiledQuery {
   readonly anchorExists: CompiledSql | undefined
   /** The zone of a detail row whose `tz` is NULL (CompileOptions.timeZone). */
   readonly timeZone: string | undefined
+  /** The page's order over the relation `e` (compileExport). */
+  readonly exportOrder: string
   /**
    * A first detail page sorted by the resource's `newestFirst` column, newest first, read from
    * the store's newest rows of each business (reports/sync/newest-rows.ts): `bound` answers the
@@ -53,115 +59,6 @@ export interface CompileOptions {
   readonly timeZone?: string
 }
 
-const DUCKDB_TYPES: Record<WireType, string> = {
-  boolean: "BOOLEAN",
-  currency: "BIGINT",
-  date: "DATE",
-  datetime: "TIMESTAMPTZ",
-  time: "TIME",
-  range: "VARCHAR",
-  enum: "VARCHAR",
-  float: "DOUBLE",
-  integer: "BIGINT",
-  string: "VARCHAR"
-}
-
-/**
- * Parameters of one statement, numbered in order of appearance, plus `$now` when the text
- * uses it (DuckDB refuses a parameter the statement does not have).
- */
-const makeParams = (now: Date) => {
-  const params: Record<string, ParamValue> = {}
-  let n = 0
-  return {
-    add: (value: ParamValue, type: string): string => {
-      n += 1
-      params[`p${n}`] = value
-      return `CAST($p${n} AS ${type})`
-    },
-    statement: (sql: string): CompiledSql => ({ sql, params: sql.includes("$now") ? { now: now.toISOString(), ...params } : { ...params } })
-  }
-}
-type Params = ReturnType<typeof makeParams>
-
-const isText = (type: WireType) => type === "string" || type === "enum"
-
-// ---------------------------------------------------------------------------------------------
-// Filters
-
-const compileFilter = (filter: NormalizedFilter, p: Params): string => {
-  switch (filter.kind) {
-    case "and":
-    case "or":
-      if (filter.filters.length === 0) return filter.kind === "and" ? "TRUE" : "FALSE"
-      return `(${filter.filters.map((f) => compileFilter(f, p)).join(filter.kind === "and" ? " AND " : " OR ")})`
-    case "emp":
-      return isText(filter.column.type) ? `(${filter.column.sql} IS NULL OR ${filter.column.sql} = '')` : `(${filter.column.sql} IS NULL)`
-    case "nemp":
-      return isText(filter.column.type)
-        ? `(${filter.column.sql} IS NOT NULL AND ${filter.column.sql} <> '')`
-        : `(${filter.column.sql} IS NOT NULL)`
-    case "btw": {
-      const { sql, type } = filter.column
-      // Text compares case-insensitively, like it sorts.
-      return isText(type)
-        ? `(lower(${sql}) BETWEEN lower(${p.add(filter.low, "VARCHAR")}) AND lower(${p.add(filter.high, "VARCHAR")}))`
-        : `(${sql} BETWEEN ${p.add(filter.low, DUCKDB_TYPES[type])} AND ${p.add(filter.high, DUCKDB_TYPES[type])})`
-    }
-    case "compare": {
-      const { sql, type } = filter.column
-      // A closed enum holds its listed (lower-case) values only: equality compares the column
-      // as stored, which DuckDB evaluates on its dictionary instead of lower-casing every row.
-      if (type === "enum" && filter.column.values && (filter.op === "eq" || filter.op === "ne")) {
-        const value = p.add(String(filter.value).toLowerCase(), "VARCHAR")
-        return filter.op === "eq" ? `(${sql} = ${value})` : `(${sql} IS NULL OR ${sql} <> ${value})`
-      }
-      if (isText(type)) {
-        const value = `lower(${p.add(filter.value, "VARCHAR")})`
-        switch (filter.op) {
-          case "eq":
-            return `(lower(${sql}) = ${value})`
-          // A row without a value does not equal, nor contain, the given value.
-          case "ne":
-            return `(${sql} IS NULL OR lower(${sql}) <> ${value})`
-          case "gt":
-            return `(lower(${sql}) > ${value})`
-          case "lt":
-            return `(lower(${sql}) < ${value})`
-          case "contains":
-            return `contains(lower(${sql}), ${value})`
-          case "wo":
-            return `(${sql} IS NULL OR NOT contains(lower(${sql}), ${value}))`
-          case "starts":
-            return `starts_with(lower(${sql}), ${value})`
-          case "ends":
-            return `ends_with(lower(${sql}), ${value})`
-        }
-      }
-      const value = p.add(filter.value, DUCKDB_TYPES[type])
-      switch (filter.op) {
-        case "eq":
-          return `(${sql} = ${value})`
-        case "ne":
-          return `(${sql} IS NULL OR ${sql} <> ${value})`
-        case "gt":
-          return `(${sql} > ${value})`
-        case "lt":
-          return `(${sql} < ${value})`
-        default:
-          // normalize.ts admits text operations on text fields only.
-          throw new Error(`${filter.op} on ${type}`)
-      }
-    }
-  }
-}
-
-/** A filter alone, as the predicate text and parameters it compiles to (golden tests pin these). */
-export const compileFilterOnly = (filter: NormalizedFilter, now: Date): CompiledSql => {
-  const p = makeParams(now)
-  return p.statement(compileFilter(filter, p))
-}
-
 // ---------------------------------------------------------------------------------------------
 // Ordering and keyset
 
@@ -172,8 +69,8 @@ interface OrderColumn {
   readonly nullable: boolean
 }
 
-const orderBy = (columns: ReadonlyArray<OrderColumn>) =>
-  columns.map((c) => `q.${c.name} ${c.direction === "asc" ? "ASC" : "DESC"}${c.nullable ? " NULLS LAST" : ""}`).join(", ")
+const orderBy = (columns: ReadonlyArray<OrderColumn>, relation = "q") =>
+  columns.map((c) => `${relation}.${c.name} ${c.direction === "asc" ? "ASC" : "DESC"}${c.nullable ? " NULLS LAST" : ""}`).join(", ")
 
 /**
  * Rows of `q` strictly after the anchor `a` in the order of `columns` (the last column is
@@ -216,13 +113,40 @@ const hasDatetime = (columns: ReadonlyArray<{ readonly type: WireType }>) => col
 export const compile = (query: NormalizedQuery, options: CompileOptions): CompiledQuery =>
   query.mode === "detail" ? compileDetail(query, options) : compileSummary(query, options)
 
+/**
+ * Every row of the query's result, in the order its pages come in (the page statement without
+ * its anchor and its LIMIT): what an export streams. Same columns as a page (`c0..`, `key`, `tz`).
+ */
+export interface CompiledExport extends CompiledSql {
+  /** The zone of a row whose `tz` is NULL (CompiledQuery.timeZone). */
+  readonly timeZone: string | undefined
+  /** Whether rows carry `tz` (after `key`). */
+  readonly withTz: boolean
+  /** The rows' order over `e`: `SELECT … FROM (sql) e ORDER BY <order>`. */
+  readonly order: string
+}
+
+/**
+ * Every row of the query's result, unordered, with the columns of a page (`c0..`, `key`, `tz`)
+ * and the ones it is ordered by (`s0..`, `k0..`): an export writes each row's values (a CSV
+ * line, Parquet columns) and orders them around the statement by `order`, the order of the
+ * pages. Ordering the rows inside and writing them outside would take a second sort, or a
+ * window numbering the rows, as much memory again as the result.
+ */
+export const compileExport = (query: NormalizedQuery, options: CompileOptions): CompiledExport => {
+  const whole = { ...query, startingAfter: undefined, totalCount: false }
+  const compiled = whole.mode === "detail" ? compileDetail(whole, options, true) : compileSummary(whole, options, true)
+  const withTz = whole.mode === "detail" ? hasDatetime(whole.columns) : whole.group.type === "datetime"
+  return { ...compiled.page, timeZone: compiled.timeZone, withTz, order: compiled.exportOrder }
+}
+
 /** Detail queries sort by row values only (normalize.ts). */
 const rowSql = (target: SortTarget): string => {
   if (target.kind === "aggregate") throw new Error("aggregate sort in a detail query")
   return target.column.sql
 }
 
-const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, options: CompileOptions): CompiledQuery => {
+const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, options: CompileOptions, unbounded = false): CompiledQuery => {
   const { catalog } = query
   const sortColumns = query.sort.map((key, i) => ({
     sql: sortExpression(rowSql(key.target), key.type),
@@ -255,8 +179,10 @@ const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, opti
       sql += `, a AS (SELECT ${orderSelect.join(", ")} FROM ${catalog.source} r WHERE ${anchorWhere})`
       sql += ` SELECT ${outputs.join(", ")} FROM q, a WHERE ${after(order)}`
     } else {
-      sql += ` SELECT ${outputs.join(", ")} FROM q`
+      sql += ` SELECT ${[...outputs, ...(unbounded ? order.map((c) => `q.${c.name}`) : [])].join(", ")} FROM q`
     }
+    // An export orders the rows around the statement (`exportOrder`), after writing them.
+    if (unbounded) return page.statement(sql)
     if (!newest?.inStoredOrder) sql += ` ORDER BY ${orderBy(order)}`
     sql += ` LIMIT ${page.add(query.limit + 1, "BIGINT")}`
     return page.statement(sql)
@@ -293,10 +219,10 @@ const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, opti
       })
     }
   }
-  return { page: pageStatement(), count, anchorExists, newestFirst, timeZone }
+  return { page: pageStatement(), count, anchorExists, newestFirst, timeZone, exportOrder: orderBy(order, "e") }
 }
 
-const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, options: CompileOptions): CompiledQuery => {
+const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, options: CompileOptions, unbounded = false): CompiledQuery => {
   const { catalog, group } = query
   // Aggregates only sorted by are computed too, as `x0..`; requested ones are `c0..`.
   const extra: Array<string> = []
@@ -341,9 +267,9 @@ const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, op
     sql += `, a AS (SELECT ${anchorColumns} FROM q WHERE q.key = ${page.add(query.startingAfter, "VARCHAR")})`
     sql += ` SELECT ${outputs.join(", ")} FROM q, a WHERE ${after(order)}`
   } else {
-    sql += ` SELECT ${outputs.join(", ")} FROM q`
+    sql += ` SELECT ${[...outputs, ...(unbounded ? sortColumns.map((c) => `q.${c.order.name}`) : [])].join(", ")} FROM q`
   }
-  sql += ` ORDER BY ${orderBy(order)} LIMIT ${page.add(query.limit + 1, "BIGINT")}`
+  if (!unbounded) sql += ` ORDER BY ${orderBy(order)} LIMIT ${page.add(query.limit + 1, "BIGINT")}`
 
   let count: CompiledSql | undefined
   if (query.totalCount) {
@@ -357,6 +283,6 @@ const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, op
     const p = makeParams(options.now)
     anchorExists = p.statement(`WITH ${grouped(p)}, ${keyed} SELECT count(*) AS n FROM q WHERE q.key = ${p.add(query.startingAfter, "VARCHAR")}`)
   }
-  return { page: page.statement(sql), count, anchorExists, newestFirst: undefined, timeZone: undefined }
+  return { page: page.statement(sql), count, anchorExists, newestFirst: undefined, timeZone: undefined, exportOrder: orderBy(order, "e") }
 }
 

@@ -9,7 +9,11 @@ import { BadRequest, Forbidden, NotFound } from "../src/shared/errors.ts"
 import { RequestContext } from "../src/shared/request-context.ts"
 import { JSON_API, QueryResponse, ReportsApi, ReportsUnavailable } from "./api.ts"
 import { QueryDocument } from "./grammar.ts"
-import { describeReportResource, listReportResources, queryReport, checkRefreshAccess } from "./service.ts"
+import { describeReportResource, listReportResources, prepareExport, queryReport, checkRefreshAccess } from "./service.ts"
+import { CSV, PARQUET, negotiate, parquetResponse } from "./export.ts"
+import { csvResponse } from "./export-csv.ts"
+import { ReportStore } from "./store.ts"
+import { t } from "../src/shared/i18n.ts"
 import { ReportsRepo } from "./repo.ts"
 import { CurrentBusiness } from "../src/auth/tenant.ts"
 import { randomUUID } from "node:crypto"
@@ -48,13 +52,30 @@ const rateLimit = (request: HttpServerRequest.HttpServerRequest) =>
 const errorsResponse = (status: number, errors: ReadonlyArray<string>, headers: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe({ errors }, { status, headers, contentType: JSON_API })
 
+/**
+ * The query, as JSON:API pages or, by `Accept`, as an export of every row (reports/export.ts).
+ * Refusals are JSON whatever was asked: an error has no CSV form.
+ */
 const answer = ({ params, payload, request }: { params: { readonly resource: string }; payload: typeof QueryDocument.Type; request: HttpServerRequest.HttpServerRequest }) =>
     Effect.gen(function* () {
       const decision = yield* rateLimit(request)
       const headers = rateLimitHeaders(decision)
-      if (!decision.allowed) return rateLimitedResponse(decision, (yield* RequestContext).locale, JSON_API)
-      return yield* queryReport(params.resource, payload.data.attributes).pipe(
-        Effect.map((body) => HttpServerResponse.jsonUnsafe(encodeResponse(body), { status: 200, headers, contentType: JSON_API })),
+      const { locale } = yield* RequestContext
+      const store = yield* ReportStore
+      if (!decision.allowed) return rateLimitedResponse(decision, locale, JSON_API)
+      const format = negotiate(request.headers["accept"])
+      if (format === undefined) {
+        return errorsResponse(406, [t(locale, "report_not_acceptable", { types: [JSON_API, CSV, PARQUET].join(", ") })], headers)
+      }
+      const answered =
+        format === "json"
+          ? Effect.map(queryReport(params.resource, payload.data.attributes), (body) =>
+              HttpServerResponse.jsonUnsafe(encodeResponse(body), { status: 200, headers, contentType: JSON_API }))
+          : Effect.flatMap(prepareExport(params.resource, payload.data.attributes), (prepared) =>
+              format === "csv"
+                ? csvResponse(params.resource, prepared, headers)
+                : parquetResponse(params.resource, prepared, store.exportDir, headers))
+      return yield* answered.pipe(
         Effect.catch((error) => {
           const status = statusOf(error)
           // A store is being built: worth asking again in a minute.

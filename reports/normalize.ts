@@ -1,24 +1,11 @@
 import type { CatalogContext, ColumnDef, ResourceCatalog, SummaryDef, WireType } from "./catalog/types.ts"
-import { type Comparison, type FilterNode, type FilterValue, type QueryAttributes, parseFilter } from "./grammar.ts"
+import { type QueryAttributes, parseFilter } from "./grammar.ts"
+import { type NormalizedFilter, normalizeFilter, unknownName } from "./normalize-filter.ts"
 import { type QueryProblem, problem, shown } from "./problems.ts"
-import { parseTimestamp } from "../src/shared/schemas.ts"
-import { closestNames, listed } from "./suggest.ts"
-import type { MessageKey, MessageParams } from "../src/shared/i18n.ts"
 
-/**
- * An unknown name, with the closest valid ones when some are close ("did you mean
- * `full_name`?", issue 32): the hinting key is the plain one's message plus the names.
- */
-export const unknownName = (
-  key: MessageKey,
-  hintKey: MessageKey,
-  params: MessageParams,
-  name: string,
-  valid: Iterable<string>
-): QueryProblem => {
-  const names = closestNames(name, valid)
-  return names.length === 0 ? problem(key, params) : problem(hintKey, { ...params, names: listed(names) })
-}
+// The query's values and filters are checked in normalize-values.ts and normalize-filter.ts; their names are reached here too.
+export { type ParamValue, appliesTo, coerceValue, operatorsFor } from "./normalize-values.ts"
+export { type NormalizedFilter, unknownName } from "./normalize-filter.ts"
 
 /**
  * Checks a decoded query against its resource's catalog and resolves every name to its
@@ -30,15 +17,6 @@ export const unknownName = (
 export const DEFAULT_PAGE_LIMIT = 100
 export const MAX_PAGE_LIMIT = 500
 export const MAX_KEY_LENGTH = 255
-
-/** A filter value after checking it against the field's type: bound as a query parameter. */
-export type ParamValue = string | number | boolean
-
-export type NormalizedFilter =
-  | { readonly kind: "and" | "or"; readonly filters: ReadonlyArray<NormalizedFilter> }
-  | { readonly kind: "compare"; readonly op: Comparison; readonly column: ColumnDef; readonly value: ParamValue }
-  | { readonly kind: "btw"; readonly column: ColumnDef; readonly low: ParamValue; readonly high: ParamValue }
-  | { readonly kind: "emp" | "nemp"; readonly column: ColumnDef }
 
 /** What a sort key orders by: a row value (detail), the group value, or an aggregate (summary). */
 export type SortTarget =
@@ -77,91 +55,6 @@ interface QueryCommon {
 export type NormalizeResult =
   | { readonly _tag: "Ok"; readonly query: NormalizedQuery }
   | { readonly _tag: "Invalid"; readonly problems: ReadonlyArray<QueryProblem> }
-
-// ---------------------------------------------------------------------------------------------
-// Values
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-const TIME = /^(\d{2}):(\d{2})(?::(\d{2}))?$/
-const INTEGER = /^\s*-?\d{1,15}\s*$/
-const FLOAT = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/
-
-const isCalendarDate = (year: number, month: number, day: number) => {
-  const date = new Date(Date.UTC(year, month - 1, day))
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-}
-
-/** A filter value as the field's type, or undefined when it is not one. */
-export const coerceValue = (value: FilterValue, type: WireType): ParamValue | undefined => {
-  switch (type) {
-    case "string":
-    case "enum":
-      return typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined
-    case "integer":
-    case "currency":
-      if (typeof value === "number") return Number.isSafeInteger(value) ? value : undefined
-      return typeof value === "string" && INTEGER.test(value) ? Number(value) : undefined
-    case "float":
-      if (typeof value === "number") return value
-      return typeof value === "string" && FLOAT.test(value) ? Number(value) : undefined
-    case "boolean":
-      if (typeof value === "boolean") return value
-      if (typeof value !== "string") return undefined
-      // Clients send JSON booleans or the wire form `t`/`f` (compatibility notes).
-      switch (value.toLowerCase()) {
-        case "t":
-        case "true":
-          return true
-        case "f":
-        case "false":
-          return false
-        default:
-          return undefined
-      }
-    case "date": {
-      const match = typeof value === "string" ? DATE.exec(value) : null
-      return match && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3])) ? (value as string) : undefined
-    }
-    case "datetime": {
-      const parsed = typeof value === "string" ? parseTimestamp(value) : undefined
-      return parsed ? parsed.toISOString() : undefined
-    }
-    case "time": {
-      const match = typeof value === "string" ? TIME.exec(value) : null
-      if (!match || Number(match[1]) > 23 || Number(match[2]) > 59 || Number(match[3] ?? 0) > 59) return undefined
-      return `${match[1]}:${match[2]}:${match[3] ?? "00"}`
-    }
-    case "range":
-      return undefined
-  }
-}
-
-/** Which operations make sense for a type: ordering needs an order, text search needs text. */
-const ORDERED: ReadonlySet<WireType> = new Set(["currency", "date", "datetime", "time", "enum", "float", "integer", "string"])
-const TEXT: ReadonlySet<WireType> = new Set(["string", "enum"])
-export const appliesTo = (op: Comparison | "btw", type: WireType): boolean => {
-  switch (op) {
-    case "eq":
-    case "ne":
-      return type !== "range"
-    case "gt":
-    case "lt":
-    case "btw":
-      return ORDERED.has(type)
-    case "contains":
-    case "wo":
-    case "starts":
-    case "ends":
-      return TEXT.has(type)
-  }
-}
-
-/** The filter operations a field of a type takes, in the grammar's order (the served catalog says them). */
-export const operatorsFor = (type: WireType): ReadonlyArray<Comparison | "btw" | "emp" | "nemp"> => [
-  ...(["eq", "ne", "gt", "lt", "btw", "contains", "wo", "starts", "ends"] as const).filter((op) => appliesTo(op, type)),
-  "emp",
-  "nemp"
-]
 
 // ---------------------------------------------------------------------------------------------
 
@@ -328,67 +221,6 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
       fields: detailColumns.map(({ name, type, label }) => (label === undefined ? { name, type } : { name, type, label }))
     }
   }
-}
-
-const normalizeFilter = (
-  node: FilterNode | undefined,
-  rowColumn: (name: string) => ColumnDef | undefined,
-  problems: Array<QueryProblem>,
-  filterNames: () => Iterable<string>
-): NormalizedFilter | undefined => {
-  if (node === undefined) return undefined
-  const resolve = (path: string, name: string) => {
-    const column = rowColumn(name)
-    if (!column) problems.push(unknownName("report_unknown_filter_field", "report_unknown_filter_field_hint", { path, name: shown(name) }, name, filterNames()))
-    return column
-  }
-  const value = (path: string, column: ColumnDef, raw: FilterValue, checkEnum: boolean): ParamValue | undefined => {
-    const coerced = raw === null ? undefined : coerceValue(raw, column.type)
-    if (coerced === undefined) {
-      problems.push(problem("report_filter_value", { path, value: shown(raw), type: column.type, name: shown(column.name) }))
-      return undefined
-    }
-    // An equality test against a value outside the enum is a typo, not an empty answer.
-    if (checkEnum && column.values && !column.values.includes(String(coerced).toLowerCase())) {
-      problems.push(problem("report_filter_enum_value", { path, value: shown(raw), name: shown(column.name), values: column.values.join(", ") }))
-      return undefined
-    }
-    return coerced
-  }
-  const operationFits = (path: string, op: Comparison | "btw", column: ColumnDef) => {
-    if (appliesTo(op, column.type)) return true
-    problems.push(problem("report_filter_operation_type", { path, operation: op, type: column.type, name: shown(column.name) }))
-    return false
-  }
-
-  const walk = (node: FilterNode): NormalizedFilter | undefined => {
-    switch (node.kind) {
-      case "and":
-      case "or": {
-        const filters = node.filters.map(walk)
-        return filters.every((f) => f !== undefined) ? { kind: node.kind, filters } : undefined
-      }
-      case "emp":
-      case "nemp": {
-        const column = resolve(node.path, node.field)
-        return column ? { kind: node.kind, column } : undefined
-      }
-      case "btw": {
-        const column = resolve(node.path, node.field)
-        if (!column || !operationFits(node.path, "btw", column)) return undefined
-        const low = value(node.path, column, node.low, false)
-        const high = value(node.path, column, node.high, false)
-        return low !== undefined && high !== undefined ? { kind: "btw", column, low, high } : undefined
-      }
-      case "compare": {
-        const column = resolve(node.path, node.field)
-        if (!column || !operationFits(node.path, node.op, column)) return undefined
-        const v = value(node.path, column, node.value, node.op === "eq" || node.op === "ne")
-        return v !== undefined ? { kind: "compare", op: node.op, column, value: v } : undefined
-      }
-    }
-  }
-  return walk(node)
 }
 
 const dedupe = (problems: ReadonlyArray<QueryProblem>): ReadonlyArray<QueryProblem> => {

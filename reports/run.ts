@@ -67,11 +67,8 @@ export const runQuery = async (connection: StoreConnection, query: NormalizedQue
   const hasMore = raw.length > query.limit
   const pageRows = hasMore ? raw.slice(0, query.limit) : raw
   const width = query.fields.length
-  const types = query.fields.map((f) => f.type)
-  const rows = pageRows.map((row) => {
-    const tz = row.length > width + 1 ? String(row[width + 1] ?? compiled.timeZone ?? "UTC") : "UTC"
-    return types.map((type, i) => toWire(row[i] ?? null, type, tz))
-  })
+  const toRow = wireRow(query.fields.map((f) => f.type), compiled.timeZone)
+  const rows = pageRows.map(toRow)
   const last = pageRows[pageRows.length - 1]
   return {
     _tag: "Ok",
@@ -108,6 +105,18 @@ export const readCustomFields = async (
 
 // ---------------------------------------------------------------------------------------------
 // Wire types
+
+/**
+ * A result row (`c0..cN`, `key`, then `tz` when datetimes are returned) → its wire values: the
+ * datetimes in the row's zone, else in `timeZone` (the caller's, left out of its rows: compile.ts).
+ */
+export const wireRow = (types: ReadonlyArray<WireType>, timeZone: string | undefined) => {
+  const width = types.length
+  return (row: ReadonlyArray<DuckDBValue>): Array<WireValue> => {
+    const tz = row.length > width + 1 ? String(row[width + 1] ?? timeZone ?? "UTC") : "UTC"
+    return types.map((type, i) => toWire(row[i] ?? null, type, tz))
+  }
+}
 
 export const toWire = (value: DuckDBValue, type: WireType, timeZone: string): WireValue => {
   if (value === null || value === undefined) return null

@@ -9,12 +9,12 @@ import { RequestContext } from "../src/shared/request-context.ts"
 import { resourceCatalog } from "./catalog/resources.ts"
 import { describeCatalog, listResources } from "./catalog/describe.ts"
 import type { CatalogContext } from "./catalog/types.ts"
-import { compile } from "./compile.ts"
+import { compile, compileExport } from "./compile.ts"
 import type { QueryAttributes } from "./grammar.ts"
-import { normalize } from "./normalize.ts"
+import { type ResponseField, normalize } from "./normalize.ts"
 import { ReportsRepo } from "./repo.ts"
 import type { QueryPage } from "./run.ts"
-import { type DataAsOf, ReportStore } from "./store.ts"
+import { type DataAsOf, ReportStore, type StoreConnection } from "./store.ts"
 import { formatZoned } from "../src/shared/zoned-time.ts"
 import { ReportsUnavailable, type QueryResponse } from "./api.ts"
 
@@ -72,16 +72,52 @@ export const queryReport = Effect.fn("Reports.query")(function* (resource: strin
       const page = await runQuery(connection, normalized.query, compile(normalized.query, { scope: scope.businessIds, now, timeZone: business.time_zone }))
       return page._tag === "Invalid" ? page : { ...page, asOf }
     })
-    .pipe(
-      Effect.catchTag("ReportStoreUnavailable", () =>
-        // No store yet (a fresh install): ask the worker for one and tell the client to come back.
-        Effect.andThen(
-          repo.requestFullSync,
-          RequestContext.use(({ locale }) => Effect.fail(new ReportsUnavailable({ errors: [t(locale, "report_store_unavailable")] })))
-        ))
-    )
+    .pipe(Effect.catchTag("ReportStoreUnavailable", () => storeUnavailable))
   if (result._tag === "Invalid") return yield* fail(BadRequest, ...result.problems)
   return responseOf(result.page, result.asOf, business.time_zone)
+})
+
+/** No store yet (a fresh install): ask the worker for one and tell the client to come back. */
+const storeUnavailable = Effect.gen(function* () {
+  yield* (yield* ReportsRepo).requestFullSync
+  const { locale } = yield* RequestContext
+  return yield* Effect.fail(new ReportsUnavailable({ errors: [t(locale, "report_store_unavailable")] }))
+})
+
+/** An export checked and compiled, on a connection held for the request (export.ts streams it). */
+export interface PreparedExport {
+  readonly connection: StoreConnection
+  readonly fields: ReadonlyArray<ResponseField>
+  /** Summary rows: `group_label` first, then the aggregates. */
+  readonly summary: boolean
+  readonly compiled: ReturnType<typeof compileExport>
+  /** `meta.data_as_of` of the same data as JSON. */
+  readonly dataAsOf: string
+}
+
+/**
+ * An export (`Accept: text/csv` or Parquet): the query's access, validation and errors, but
+ * every row. The page (`limit`, `starting_after`) and `total_count` are not an export's and
+ * are ignored, unchecked. The connection stays held until the request's scope closes, after
+ * the last row was written or the client went away.
+ */
+export const prepareExport = Effect.fn("Reports.prepareExport")(function* (resource: string, attributes: QueryAttributes) {
+  const business = yield* CurrentBusiness
+  const repo = yield* ReportsRepo
+  yield* requireReportAccess()
+  const catalog = yield* catalogOf(resource)
+  const scope = yield* repo.scope(business.id)
+  const now = new Date(yield* Clock.currentTimeMillis)
+  const held = yield* (yield* ReportStore).hold.pipe(Effect.catchTag("ReportStoreUnavailable", () => storeUnavailable))
+  const { readCustomFields } = yield* Effect.promise(loadRun)
+  const customFields = catalog.logical.size > 0 ? yield* Effect.promise(() => readCustomFields(held.connection.connection, scope.businessIds)) : []
+  const normalized = normalize({ ...attributes, page: undefined, total_count: undefined }, catalog, {
+    customFields,
+    franchiseHolding: scope.franchiseHolding
+  })
+  if (normalized._tag === "Invalid") return yield* fail(BadRequest, ...normalized.problems)
+  const compiled = compileExport(normalized.query, { scope: scope.businessIds, now, timeZone: business.time_zone })
+  return { connection: held.connection, fields: normalized.query.fields, summary: normalized.query.mode === "summary", compiled, dataAsOf: dataAsOf(held.asOf, business.time_zone) } satisfies PreparedExport
 })
 
 /**

@@ -46,64 +46,77 @@ const tenureGroup = `CASE
   ELSE '5_over_three_years'
 END`
 
-const detail: ReadonlyArray<ColumnDef> = [
-  ...commonDetail({ currency: true }),
-  column("account_claim_date", "date"),
-  column("account_credit_amount", "currency"),
-  column("account_manager_emails", "string"),
-  column("account_manager_names", "string"),
-  column("account_manager_phones", "string"),
+/**
+ * A person's fields, the same on a client's row and a staff member's (staff-members.ts): the
+ * store's tables carry them under the same names, and age and the birthday count are computed
+ * from the row's `r.today` alike.
+ */
+export const PERSON_FIELDS: ReadonlyArray<ColumnDef> = [
   column("address", "string"),
   column("age", "integer", age),
-  column("also_staff", "boolean"),
   column("birthdate", "date"),
-  column("client_since_date", "date"),
-  column("completed_visits", "integer"),
-  column("current_plan_revenue_category", "string"),
-  column("current_plan_types", "string"),
-  column("current_plans", "string"),
-  column("days_since_last_visit", "integer", "date_diff('day', r.last_visit_date, r.today)"),
   column("days_until_birthday", "integer", daysUntilBirthday),
-  column("dependent_names", "string"),
   column("email", "string"),
   column("first_name", "string"),
-  column("first_visit_date", "date"),
   column("full_name", "string"),
-  column("future_visits", "integer"),
-  column("guardian_email", "string"),
-  column("guardian_name", "string"),
-  column("has_membership", "boolean"),
-  column("has_payment_on_file", "boolean"),
-  column("has_plan_on_hold", "boolean"),
-  column("has_signed_waiver", "boolean"),
   column("home_location_name", "string"),
-  column("is_schedulable", "boolean"),
-  column("last_email_bounced", "boolean"),
-  column("last_invoice_amount", "currency"),
-  column("last_invoice_date", "date"),
-  column("last_invoice_id", "integer"),
-  column("last_invoice_unpaid", "boolean"),
-  column("last_membership_end_date", "date"),
   column("last_name", "string"),
-  column("last_signed_waiver_name", "string"),
-  column("last_site_access_date", "date"),
-  column("last_visit_date", "date"),
-  column("last_visit_id", "integer"),
-  column("last_visit_service", "string"),
   column("middle_name", "string"),
-  column("net_paid_amount", "currency"),
-  column("next_pass_plan_end_date", "date"),
   column("person_id", "integer"),
   column("person_state", "enum", "r.person_state", PERSON_STATES),
-  column("phone", "string"),
-  column("primary_staff_name", "string"),
-  column("revenue_amount", "currency"),
-  column("source_name", "enum", "r.source_name", SOURCE_NAMES),
-  column("staff_member_who_added", "string"),
-  column("tenure", "integer", tenure),
-  column("tenure_group", "enum", tenureGroup, TENURE_GROUPS),
-  column("unpaid_visits", "integer")
+  column("phone", "string")
 ]
+
+/** Detail fields in name order, as the catalog lists them. */
+export const inNameOrder = (fields: ReadonlyArray<ColumnDef>): ReadonlyArray<ColumnDef> => [...fields].sort((a, b) => (a.name < b.name ? -1 : 1))
+
+const detail: ReadonlyArray<ColumnDef> = [
+  ...commonDetail({ currency: true }),
+  ...inNameOrder([
+    ...PERSON_FIELDS,
+    column("account_claim_date", "date"),
+    column("account_credit_amount", "currency"),
+    column("account_manager_emails", "string"),
+    column("account_manager_names", "string"),
+    column("account_manager_phones", "string"),
+    column("also_staff", "boolean"),
+    column("client_since_date", "date"),
+    column("completed_visits", "integer"),
+    column("current_plan_revenue_category", "string"),
+    column("current_plan_types", "string"),
+    column("current_plans", "string"),
+    column("days_since_last_visit", "integer", "date_diff('day', r.last_visit_date, r.today)"),
+    column("dependent_names", "string"),
+    column("first_visit_date", "date"),
+    column("future_visits", "integer"),
+    column("guardian_email", "string"),
+    column("guardian_name", "string"),
+    column("has_membership", "boolean"),
+    column("has_payment_on_file", "boolean"),
+    column("has_plan_on_hold", "boolean"),
+    column("has_signed_waiver", "boolean"),
+    column("is_schedulable", "boolean"),
+    column("last_email_bounced", "boolean"),
+    column("last_invoice_amount", "currency"),
+    column("last_invoice_date", "date"),
+    column("last_invoice_id", "integer"),
+    column("last_invoice_unpaid", "boolean"),
+    column("last_membership_end_date", "date"),
+    column("last_signed_waiver_name", "string"),
+    column("last_site_access_date", "date"),
+    column("last_visit_date", "date"),
+    column("last_visit_id", "integer"),
+    column("last_visit_service", "string"),
+    column("net_paid_amount", "currency"),
+    column("next_pass_plan_end_date", "date"),
+    column("primary_staff_name", "string"),
+    column("revenue_amount", "currency"),
+    column("source_name", "enum", "r.source_name", SOURCE_NAMES),
+    column("staff_member_who_added", "string"),
+    column("tenure", "integer", tenure),
+    column("tenure_group", "enum", tenureGroup, TENURE_GROUPS),
+    column("unpaid_visits", "integer")
+  ])]
 
 const detailByName = byName(detail)
 const same = (name: string): ColumnDef => {

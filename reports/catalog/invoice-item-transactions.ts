@@ -17,11 +17,13 @@ export const PROCESSING_METHODS = ["american_express", "other", "sandbox"] as co
 export const TRANSACTION_STATES = ["checkout", "completed", "failed", "processing", "settled", "voided"] as const
 export const TRANSACTION_TYPES = ["payment", "refund"] as const
 
-const failedDate = "CAST(r.local_failed_at AS DATE)"
-const transactionDate = "CAST(r.local_transaction_at AS DATE)"
+/** Local dates of the transaction's instants (transactions.ts groups by them too). */
+export const FAILED_DATE = "CAST(r.local_failed_at AS DATE)"
+export const TRANSACTION_DATE = "CAST(r.local_transaction_at AS DATE)"
 const invoiceField = (name: string): ColumnDef => invoicesCatalog.detail.get(name)!
 
-const detail = byName<ColumnDef>([
+/** The invoice's fields on a transaction's row: the invoices resource's own, declared here once for both transaction resources. */
+export const TRANSACTION_INVOICE_FIELDS: ReadonlyArray<ColumnDef> = [
   ...commonDetail({ currency: true }),
   ...[
     "commission_recipient_name",
@@ -38,13 +40,16 @@ const detail = byName<ColumnDef>([
     "invoice_payer_primary_staff_name_at_sale",
     "sale_location_name"
   ].map(invoiceField),
-  column("invoice_state", "enum", "r.invoice_state", TRANSACTION_INVOICE_STATES),
-  ...itemFields,
+  column("invoice_state", "enum", "r.invoice_state", TRANSACTION_INVOICE_STATES)
+]
+
+/** The payment's or refund's own fields, for an item's share here and the whole transaction in transactions.ts. */
+export const TRANSACTION_FIELDS: ReadonlyArray<ColumnDef> = [
   column("credit_card_name", "enum", "r.credit_card_name", CREDIT_CARD_NAMES),
   column("error_message", "string"),
   column("external_payment_name", "string"),
   column("failed_at", "datetime"),
-  column("failed_date", "date", failedDate),
+  column("failed_date", "date", FAILED_DATE),
   column("net_paid_amount", "currency"),
   column("net_paid_revenue_amount", "currency", "(r.net_paid_amount - r.net_paid_tax_amount)"),
   column("net_paid_tax_amount", "currency"),
@@ -58,12 +63,14 @@ const detail = byName<ColumnDef>([
   column("transaction_amount", "currency"),
   column("transaction_at", "datetime"),
   column("transaction_autopay", "boolean"),
-  column("transaction_date", "date", transactionDate),
+  column("transaction_date", "date", TRANSACTION_DATE),
   column("transaction_id", "integer"),
   column("transaction_state", "enum", "r.transaction_state", TRANSACTION_STATES),
   column("transaction_type", "enum", "r.transaction_type", TRANSACTION_TYPES),
   column("voided_at", "datetime")
-])
+]
+
+const detail = byName<ColumnDef>([...TRANSACTION_INVOICE_FIELDS, ...itemFields, ...TRANSACTION_FIELDS])
 const pick = (name: string): ColumnDef => detail.get(name)!
 
 const netWhere = (name: string, condition: string): SummaryDef =>
@@ -129,8 +136,8 @@ export const invoiceItemTransactionsCatalog: ResourceCatalog = {
       "transaction_state",
       "transaction_type"
     ].map(pick),
-    ...dateBuckets("failed", failedDate),
-    ...dateBuckets("transaction", transactionDate)
+    ...dateBuckets("failed", FAILED_DATE),
+    ...dateBuckets("transaction", TRANSACTION_DATE)
   ]),
   logical: new Map()
 }

@@ -1,5 +1,5 @@
 import { STAFF_ROLES } from "../../src/auth/tokens.ts"
-import { PERSON_STATES, TENURE_GROUPS, customFields } from "./clients.ts"
+import { PERSON_FIELDS, TENURE_GROUPS, customFields, inNameOrder } from "./clients.ts"
 import {
   type ColumnDef,
   type ResourceCatalog,
@@ -24,15 +24,7 @@ import {
  * the past ones whose attendance is not completed; so they agree with that resource.
  */
 
-const age = "date_sub('year', r.birthdate, r.today)"
 const tenure = "date_diff('day', r.staff_since_date, r.today)"
-
-/** As clients' (0 on the day; a 29 February birthday falls on 28 February in other years). */
-const daysUntilBirthday = `CASE
-  WHEN r.birthdate IS NULL THEN NULL
-  WHEN CAST(r.birthdate + to_years(CAST(${age} AS INTEGER)) AS DATE) = r.today THEN 0
-  ELSE date_diff('day', r.today, CAST(r.birthdate + to_years(CAST(${age} AS INTEGER) + 1) AS DATE))
-END`
 
 /** Clients' buckets (30, 90, 365, 730 and 1095 days), counted from staff_since_date. */
 const tenureGroup = `CASE
@@ -49,37 +41,26 @@ const NOT_RECORDED = "CAST(NULL AS VARCHAR)"
 
 const detail: ReadonlyArray<ColumnDef> = [
   ...commonDetail({ currency: true }),
-  column("address", "string"),
-  column("age", "integer", age),
-  column("also_client", "boolean"),
-  column("attendance_not_completed_events", "integer"),
-  column("birthdate", "date"),
-  column("city", "string", NOT_RECORDED),
-  column("country_code", "string", NOT_RECORDED),
-  column("days_until_birthday", "integer", daysUntilBirthday),
-  column("email", "string"),
-  column("first_name", "string"),
-  column("full_name", "string"),
-  column("future_events", "integer"),
-  column("home_location_id", "integer"),
-  column("home_location_name", "string"),
-  column("last_name", "string"),
-  column("middle_name", "string"),
-  column("past_events", "integer"),
-  column("person_id", "integer"),
-  column("person_state", "enum", "r.person_state", PERSON_STATES),
-  column("phone", "string"),
-  column("postal_code", "string", NOT_RECORDED),
-  column("role", "enum", "r.role", [...STAFF_ROLES].sort()),
-  column("show_to_clients", "boolean"),
-  column("staff_since_date", "date"),
-  column("state_code", "string", NOT_RECORDED),
-  // The stored address is one text: all of it is the street address.
-  column("street_address", "string", "r.address"),
-  column("street_address2", "string", NOT_RECORDED),
-  column("tenure", "integer", tenure),
-  column("tenure_group", "enum", tenureGroup, TENURE_GROUPS)
-]
+  ...inNameOrder([
+    ...PERSON_FIELDS,
+    column("also_client", "boolean"),
+    column("attendance_not_completed_events", "integer"),
+    column("city", "string", NOT_RECORDED),
+    column("country_code", "string", NOT_RECORDED),
+    column("future_events", "integer"),
+    column("home_location_id", "integer"),
+    column("past_events", "integer"),
+    column("postal_code", "string", NOT_RECORDED),
+    column("role", "enum", "r.role", [...STAFF_ROLES].sort()),
+    column("show_to_clients", "boolean"),
+    column("staff_since_date", "date"),
+    column("state_code", "string", NOT_RECORDED),
+    // The stored address is one text: all of it is the street address.
+    column("street_address", "string", "r.address"),
+    column("street_address2", "string", NOT_RECORDED),
+    column("tenure", "integer", tenure),
+    column("tenure_group", "enum", tenureGroup, TENURE_GROUPS)
+  ])]
 
 const detailByName = byName(detail)
 const same = (name: string): ColumnDef => {

@@ -1,6 +1,16 @@
-import { CREDIT_CARD_NAMES, NET_METHODS, PAYMENT_METHODS, PROCESSING_METHODS, TRANSACTION_INVOICE_STATES, TRANSACTION_STATES, TRANSACTION_TYPES } from "./invoice-item-transactions.ts"
-import { invoicesCatalog } from "./invoices.ts"
-import { type ColumnDef, type ResourceCatalog, type SummaryDef, byName, column, commonDetail, commonGroupings, commonSummary, countTrue, dateBuckets, summary } from "./types.ts"
+import {
+  CREDIT_CARD_NAMES,
+  FAILED_DATE,
+  NET_METHODS,
+  PAYMENT_METHODS,
+  PROCESSING_METHODS,
+  TRANSACTION_DATE,
+  TRANSACTION_FIELDS,
+  TRANSACTION_INVOICE_FIELDS,
+  TRANSACTION_STATES,
+  TRANSACTION_TYPES
+} from "./invoice-item-transactions.ts"
+import { type ColumnDef, type ResourceCatalog, type SummaryDef, byName, commonGroupings, commonSummary, countTrue, dateBuckets, summary } from "./types.ts"
 
 /**
  * Transactions (`transactions`): one row per payment or refund, in any state
@@ -14,52 +24,7 @@ import { type ColumnDef, type ResourceCatalog, type SummaryDef, byName, column, 
  * `total_net_global_pay_processing_paid_amount` the payment processor's (`sandbox`), so the
  * three processing totals add up to `total_net_paid_amount` as the spec's do.
  */
-const failedDate = "CAST(r.local_failed_at AS DATE)"
-const transactionDate = "CAST(r.local_transaction_at AS DATE)"
-const invoiceField = (name: string): ColumnDef => invoicesCatalog.detail.get(name)!
-
-const detail = byName<ColumnDef>([
-  ...commonDetail({ currency: true }),
-  ...[
-    "commission_recipient_name",
-    "created_by_name",
-    "invoice_autobill",
-    "invoice_due_date",
-    "invoice_id",
-    "invoice_number",
-    "invoice_payer_email",
-    "invoice_payer_home_location",
-    "invoice_payer_id",
-    "invoice_payer_name",
-    "invoice_payer_phone",
-    "invoice_payer_primary_staff_name_at_sale",
-    "sale_location_name"
-  ].map(invoiceField),
-  column("invoice_state", "enum", "r.invoice_state", TRANSACTION_INVOICE_STATES),
-  column("credit_card_name", "enum", "r.credit_card_name", CREDIT_CARD_NAMES),
-  column("error_message", "string"),
-  column("external_payment_name", "string"),
-  column("failed_at", "datetime"),
-  column("failed_date", "date", failedDate),
-  column("net_paid_amount", "currency"),
-  column("net_paid_revenue_amount", "currency", "(r.net_paid_amount - r.net_paid_tax_amount)"),
-  column("net_paid_tax_amount", "currency"),
-  column("payment_method", "enum", "r.payment_method", PAYMENT_METHODS),
-  column("payment_method_detail", "string"),
-  column("payment_transaction_id", "integer"),
-  column("payments_amount", "currency"),
-  column("processing_method", "enum", "r.processing_method", PROCESSING_METHODS),
-  column("processor_transaction_id", "string"),
-  column("refunds_amount", "currency"),
-  column("transaction_amount", "currency"),
-  column("transaction_at", "datetime"),
-  column("transaction_autopay", "boolean"),
-  column("transaction_date", "date", transactionDate),
-  column("transaction_id", "integer"),
-  column("transaction_state", "enum", "r.transaction_state", TRANSACTION_STATES),
-  column("transaction_type", "enum", "r.transaction_type", TRANSACTION_TYPES),
-  column("voided_at", "datetime")
-])
+const detail = byName<ColumnDef>([...TRANSACTION_INVOICE_FIELDS, ...TRANSACTION_FIELDS])
 const pick = (name: string): ColumnDef => detail.get(name)!
 
 const netWhere = (name: string, condition: string): SummaryDef =>
@@ -131,8 +96,8 @@ export const transactionsCatalog: ResourceCatalog = {
       "transaction_state",
       "transaction_type"
     ].map(pick),
-    ...dateBuckets("failed", failedDate),
-    ...dateBuckets("transaction", transactionDate)
+    ...dateBuckets("failed", FAILED_DATE),
+    ...dateBuckets("transaction", TRANSACTION_DATE)
   ]),
   logical: new Map()
 }

@@ -339,5 +339,6 @@ export const de: Catalog = {
   report_unknown_field_hint: "Unbekanntes Feld %{name} für %{resource}: meinten Sie %{names}?",
   report_unknown_group_hint: "Unbekannte Gruppierung %{name} für %{resource}: meinten Sie %{names}?",
   report_unknown_filter_field_hint: "%{path}: unbekanntes Feld %{name}: meinten Sie %{names}?",
-  report_filter_unknown_operation_hint: "%{path}: unbekannte Filteroperation %{operation}: meinten Sie %{names}?"
+  report_filter_unknown_operation_hint: "%{path}: unbekannte Filteroperation %{operation}: meinten Sie %{names}?",
+  report_not_acceptable: "Dieser Endpunkt antwortet mit %{types}: keiner davon ist laut Accept-Header der Anfrage akzeptabel."
 }

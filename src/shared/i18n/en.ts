@@ -342,7 +342,8 @@ export const en = {
   report_unknown_field_hint: "Unknown field %{name} for %{resource}: did you mean %{names}?",
   report_unknown_group_hint: "Unknown group %{name} for %{resource}: did you mean %{names}?",
   report_unknown_filter_field_hint: "%{path}: unknown field %{name}: did you mean %{names}?",
-  report_filter_unknown_operation_hint: "%{path}: unknown filter operation %{operation}: did you mean %{names}?"
+  report_filter_unknown_operation_hint: "%{path}: unknown filter operation %{operation}: did you mean %{names}?",
+  report_not_acceptable: "This endpoint answers %{types}: none of them is acceptable to the request's Accept header."
 } as const
 
 export type MessageKey = keyof typeof en

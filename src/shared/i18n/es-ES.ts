@@ -339,5 +339,6 @@ export const esES: Catalog = {
   report_unknown_field_hint: "Campo desconocido %{name} para %{resource}: ¿quería decir %{names}?",
   report_unknown_group_hint: "Agrupación desconocida %{name} para %{resource}: ¿quería decir %{names}?",
   report_unknown_filter_field_hint: "%{path}: campo desconocido %{name}: ¿quería decir %{names}?",
-  report_filter_unknown_operation_hint: "%{path}: operación de filtro desconocida %{operation}: ¿quería decir %{names}?"
+  report_filter_unknown_operation_hint: "%{path}: operación de filtro desconocida %{operation}: ¿quería decir %{names}?",
+  report_not_acceptable: "Este endpoint responde %{types}: ninguno es aceptable según la cabecera Accept de la solicitud."
 }

@@ -339,5 +339,6 @@ export const fr: Catalog = {
   report_unknown_field_hint: "Champ inconnu %{name} pour %{resource} : vouliez-vous dire %{names} ?",
   report_unknown_group_hint: "Regroupement inconnu %{name} pour %{resource} : vouliez-vous dire %{names} ?",
   report_unknown_filter_field_hint: "%{path} : champ inconnu %{name} : vouliez-vous dire %{names} ?",
-  report_filter_unknown_operation_hint: "%{path} : opération de filtre inconnue %{operation} : vouliez-vous dire %{names} ?"
+  report_filter_unknown_operation_hint: "%{path} : opération de filtre inconnue %{operation} : vouliez-vous dire %{names} ?",
+  report_not_acceptable: "Ce point d'accès répond en %{types} : aucun n'est accepté par l'en-tête Accept de la requête."
 }

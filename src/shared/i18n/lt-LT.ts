@@ -339,5 +339,6 @@ export const ltLT: Catalog = {
   report_unknown_field_hint: "Nežinomas laukas %{name} ištekliui %{resource}: ar turėjote omenyje %{names}?",
   report_unknown_group_hint: "Nežinomas grupavimas %{name} ištekliui %{resource}: ar turėjote omenyje %{names}?",
   report_unknown_filter_field_hint: "%{path}: nežinomas laukas %{name}: ar turėjote omenyje %{names}?",
-  report_filter_unknown_operation_hint: "%{path}: nežinoma filtro operacija %{operation}: ar turėjote omenyje %{names}?"
+  report_filter_unknown_operation_hint: "%{path}: nežinoma filtro operacija %{operation}: ar turėjote omenyje %{names}?",
+  report_not_acceptable: "Šis galinis taškas atsako %{types}: nė vienas netinka pagal užklausos Accept antraštę."
 }

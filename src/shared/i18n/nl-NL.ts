@@ -339,5 +339,6 @@ export const nlNL: Catalog = {
   report_unknown_field_hint: "Onbekend veld %{name} voor %{resource}: bedoelde u %{names}?",
   report_unknown_group_hint: "Onbekende groepering %{name} voor %{resource}: bedoelde u %{names}?",
   report_unknown_filter_field_hint: "%{path}: onbekend veld %{name}: bedoelde u %{names}?",
-  report_filter_unknown_operation_hint: "%{path}: onbekende filterbewerking %{operation}: bedoelde u %{names}?"
+  report_filter_unknown_operation_hint: "%{path}: onbekende filterbewerking %{operation}: bedoelde u %{names}?",
+  report_not_acceptable: "Dit endpoint antwoordt met %{types}: geen daarvan is aanvaardbaar volgens de Accept-header van het verzoek."
 }

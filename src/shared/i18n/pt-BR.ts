@@ -339,5 +339,6 @@ export const ptBR: Catalog = {
   report_unknown_field_hint: "Campo desconhecido %{name} para %{resource}: você quis dizer %{names}?",
   report_unknown_group_hint: "Agrupamento desconhecido %{name} para %{resource}: você quis dizer %{names}?",
   report_unknown_filter_field_hint: "%{path}: campo desconhecido %{name}: você quis dizer %{names}?",
-  report_filter_unknown_operation_hint: "%{path}: operação de filtro desconhecida %{operation}: você quis dizer %{names}?"
+  report_filter_unknown_operation_hint: "%{path}: operação de filtro desconhecida %{operation}: você quis dizer %{names}?",
+  report_not_acceptable: "Este endpoint responde %{types}: nenhum deles é aceito pelo cabeçalho Accept da requisição."
 }

@@ -339,5 +339,6 @@ export const ruRU: Catalog = {
   report_unknown_field_hint: "Неизвестное поле %{name} для %{resource}: возможно, вы имели в виду %{names}?",
   report_unknown_group_hint: "Неизвестная группировка %{name} для %{resource}: возможно, вы имели в виду %{names}?",
   report_unknown_filter_field_hint: "%{path}: неизвестное поле %{name}: возможно, вы имели в виду %{names}?",
-  report_filter_unknown_operation_hint: "%{path}: неизвестная операция фильтра %{operation}: возможно, вы имели в виду %{names}?"
+  report_filter_unknown_operation_hint: "%{path}: неизвестная операция фильтра %{operation}: возможно, вы имели в виду %{names}?",
+  report_not_acceptable: "Этот endpoint отвечает в форматах %{types}: ни один из них не допускается заголовком Accept запроса."
 }

@@ -339,5 +339,6 @@ export const sv: Catalog = {
   report_unknown_field_hint: "Okänt fält %{name} för %{resource}: menade du %{names}?",
   report_unknown_group_hint: "Okänd gruppering %{name} för %{resource}: menade du %{names}?",
   report_unknown_filter_field_hint: "%{path}: okänt fält %{name}: menade du %{names}?",
-  report_filter_unknown_operation_hint: "%{path}: okänd filteroperation %{operation}: menade du %{names}?"
+  report_filter_unknown_operation_hint: "%{path}: okänd filteroperation %{operation}: menade du %{names}?",
+  report_not_acceptable: "Den här endpointen svarar med %{types}: ingen av dem godtas av förfrågans Accept-huvud."
 }

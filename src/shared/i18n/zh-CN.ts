@@ -339,5 +339,6 @@ export const zhCN: Catalog = {
   report_unknown_field_hint: "%{resource} 没有字段 %{name}：您是想输入 %{names} 吗？",
   report_unknown_group_hint: "%{resource} 没有分组 %{name}：您是想输入 %{names} 吗？",
   report_unknown_filter_field_hint: "%{path}：未知字段 %{name}：您是想输入 %{names} 吗？",
-  report_filter_unknown_operation_hint: "%{path}：未知的筛选操作 %{operation}：您是想输入 %{names} 吗？"
+  report_filter_unknown_operation_hint: "%{path}：未知的筛选操作 %{operation}：您是想输入 %{names} 吗？",
+  report_not_acceptable: "此端点可返回 %{types}：请求的 Accept 头不接受其中任何一种。"
 }

@@ -339,5 +339,6 @@ export const zhTW: Catalog = {
   report_unknown_field_hint: "%{resource} 沒有欄位 %{name}：您是想輸入 %{names} 嗎？",
   report_unknown_group_hint: "%{resource} 沒有分組 %{name}：您是想輸入 %{names} 嗎？",
   report_unknown_filter_field_hint: "%{path}：未知欄位 %{name}：您是想輸入 %{names} 嗎？",
-  report_filter_unknown_operation_hint: "%{path}：未知的篩選操作 %{operation}：您是想輸入 %{names} 嗎？"
+  report_filter_unknown_operation_hint: "%{path}：未知的篩選操作 %{operation}：您是想輸入 %{names} 嗎？",
+  report_not_acceptable: "此端點可回傳 %{types}：請求的 Accept 標頭不接受其中任何一種。"
 }
