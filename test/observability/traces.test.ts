@@ -129,6 +129,8 @@ describe("OTLP export with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     // A token in the query: redacted wherever the URL is recorded.
     const listed = await server.request("GET", `/api/v2/desk/locations?access_token=${token}`)
     expect(listed.status, listed.text).toBe(200)
+    // A path no route matches: its span keeps the method alone (a raw path would name one span per id).
+    expect((await server.request("GET", "/api/v2/desk/no-such-thing/7")).status).toBe(404)
     await hooks.waitFor((all) => all.some((r) => r.path === "/visits"), "the visit.created delivery")
     // Closing the runtime flushes every exporter.
     await collector.waitFor(() => spansOf(collector).some((s) => s.name === "job deliver_webhook"), "the delivery's span", 30_000)
@@ -188,6 +190,18 @@ describe("OTLP export with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     let at = delivery
     while (at !== undefined && at !== fanout) at = chain.get(at.parentSpanId ?? "")
     expect(at).toBe(fanout)
+  })
+
+  it("names each server span by its method and route template", () => {
+    const servers = spansOf(collector).filter((s) => s.kind === SERVER)
+    const booking = servers.find((s) => attributesOf(s)["http.route"] === "/api/v2/desk/bookings")
+    expect(booking?.name).toBe("POST /api/v2/desk/bookings")
+    const locations = servers.find((s) => attributesOf(s)["http.route"] === "/api/v2/desk/locations")
+    expect(locations?.name).toBe("GET /api/v2/desk/locations")
+    const unmatched = servers.find((s) => String(attributesOf(s)["url.full"] ?? "").includes("/no-such-thing/7"))
+    expect(unmatched).toBeDefined()
+    expect(unmatched!.name).toBe("GET")
+    expect(attributesOf(unmatched!)["http.route"]).toBeUndefined()
   })
 
   it("records no token, no secret and no body in any span or log", () => {
