@@ -25,7 +25,8 @@ import { startObservedServices } from "./support/observed.ts"
  * The price of observability, in the same run: the service again with METRICS_PORT set and its
  * /metrics scraped every BENCH_SCRAPE_INTERVAL_MS (default 5000) meanwhile, and with traces (and
  * logs and metrics) exported over OTLP/HTTP to a receiver that discards them (bench/support/
- * otlp-sink.ts, its own process), against the service with both off. The last two lines are
+ * otlp-sink.ts, its own process; BENCH_TRACE_SAMPLE_RATIO of the traces, default 0.1), against the
+ * service with both off. The last two lines are
  * `ratio metrics_on_vs_off <on/off throughput>` and `ratio tracing_on_vs_off <...>`.
  */
 const DURATION = Number(process.env.BENCH_DURATION ?? 10)
@@ -49,6 +50,8 @@ const TARGETS = ["baseline", "floor", "service", "metrics", "tracing"] as const
 const TARGET_METRICS_COST = 0.05
 const TARGET_TRACING_COST = 0.15
 const SCRAPE_INTERVAL_MS = Number(process.env.BENCH_SCRAPE_INTERVAL_MS ?? 5000)
+/** The tracing target keeps this share of traces (OTEL_TRACES_SAMPLER_ARG; README's production advice). */
+const TRACE_SAMPLE_RATIO = Number(process.env.BENCH_TRACE_SAMPLE_RATIO ?? 0.1)
 
 const root = path.resolve(import.meta.dirname, "..")
 const dataDir = path.join(root, ".data/bench/postgres")
@@ -152,7 +155,7 @@ const main = async () => {
     [...SERVER_NODE_FLAGS, ...(CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR, "floor")}`] : [])]
   )
   children.push(floor)
-  const observed = await startObservedServices(root, databaseUrl, BASE_DOMAIN, SERVER_NODE_FLAGS)
+  const observed = await startObservedServices(root, databaseUrl, BASE_DOMAIN, SERVER_NODE_FLAGS, TRACE_SAMPLE_RATIO)
   children.push(...observed.children)
   log(
     `service pid ${service.process.pid} on :${service.port}, baseline pid ${baseline.process.pid} on :${baseline.port}, ` +
@@ -268,7 +271,7 @@ const main = async () => {
       row("tracing", tr),
       "",
       `metrics: the service with METRICS_PORT set, /metrics scraped every ${SCRAPE_INTERVAL_MS / 1000} s (${observed.scrapes()} scrapes, ` +
-        `${observed.failedScrapes()} failed); tracing: OTLP/HTTP export to a discarding receiver (${exported.requests} export requests, ` +
+        `${observed.failedScrapes()} failed); tracing: OTLP/HTTP export of ${TRACE_SAMPLE_RATIO * 100} % of traces to a discarding receiver (${exported.requests} export requests, ` +
         `${(exported.bytes / 1_048_576).toFixed(1)} MiB)`,
       `metrics on / off throughput: ${metricsRatio.toFixed(3)}× (cost ≤ ${TARGET_METRICS_COST * 100} %) → ` +
         `${metricsRatio >= 1 - TARGET_METRICS_COST ? "PASS" : "BELOW TARGET"}`,

@@ -6,13 +6,15 @@ import { type Child, freePort, startChild } from "./processes.ts"
  * The service twice more for bench:api, each with one kind of observability on: `metrics`
  * (METRICS_PORT set; the bench scrapes it while it is under load, as Prometheus would) and
  * `tracing` (OTLP/HTTP export of traces, logs and metrics to a discarding receiver in its own
- * process, bench/support/otlp-sink.ts). Everything else as the plain service target.
+ * process, bench/support/otlp-sink.ts, keeping `traceSampleRatio` of the traces). Everything else
+ * as the plain service target.
  */
 export const startObservedServices = async (
   root: string,
   databaseUrl: string,
   baseDomain: string,
-  nodeFlags: ReadonlyArray<string>
+  nodeFlags: ReadonlyArray<string>,
+  traceSampleRatio: number
 ) => {
   const serve = path.join(root, "bench/support/serve.ts")
   const common = { DATABASE_URL: databaseUrl, BASE_DOMAIN: baseDomain, LOG_LEVEL: "none" }
@@ -23,7 +25,7 @@ export const startObservedServices = async (
     startChild(
       "tracing",
       serve,
-      { ...common, PORT: String(await freePort(40000, 49999)), OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.port}`, OTEL_SERVICE_NAME: "bench" },
+      { ...common, PORT: String(await freePort(40000, 49999)), OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.port}`, OTEL_SERVICE_NAME: "bench", OTEL_TRACES_SAMPLER_ARG: String(traceSampleRatio) },
       nodeFlags
     )
   ])

@@ -38,6 +38,8 @@ const annotateServerSpan = (incoming: Incoming) =>
   Effect.match(Effect.currentSpan, {
     onFailure: () => undefined,
     onSuccess: (span: Tracer.Span) => {
+      // Sampled out (src/platform/telemetry.ts): never exported, nothing to name.
+      if (!span.sampled) return
       const context = incoming.context
       span.attribute("request.id", incoming.requestId)
       if (context?.route !== undefined) {

@@ -7,6 +7,8 @@ import { type Receiver, startReceiver } from "../webhooks/receiver.ts"
 import { parseResourceAttributes } from "../../src/platform/config.ts"
 import { parentOfJob, withTraceContext } from "../../src/platform/job-trace.ts"
 import { tracedJson } from "../../src/platform/logger.ts"
+import { sampledTracer } from "../../src/platform/telemetry.ts"
+import { Context, Option, Tracer } from "effect"
 
 /**
  * OTLP export (issue 33 §2): the real service and its worker send traces, logs and metrics as
@@ -260,6 +262,22 @@ describe("the trace context of a job and the resource attributes", () => {
     expect(parentOfJob({ business_id: 1 })).toBeUndefined()
     expect(parentOfJob({ _trace: { traceparent: "garbage" } })).toBeUndefined()
     expect(parentOfJob(null)).toBeUndefined()
+  })
+
+  it("samples the traces begun here by ratio, and follows the parent's decision otherwise", () => {
+    const decided: Array<boolean> = []
+    const inner = Tracer.make({ span: (options) => (decided.push(options.sampled), Tracer.nativeTracer.span(options)) })
+    const draws = [0.05, 0.5]
+    const tracer = sampledTracer(inner, 0.1, () => draws.shift()!)
+    const options = { name: "x", annotations: Context.empty(), links: [], startTime: 0n, kind: "server" as const, root: false }
+    tracer.span({ ...options, parent: Option.none(), sampled: true })
+    tracer.span({ ...options, parent: Option.none(), sampled: true })
+    const sampledParent = Tracer.externalSpan({ traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", sampled: true })
+    tracer.span({ ...options, parent: Option.some(sampledParent), sampled: true })
+    tracer.span({ ...options, parent: Option.some({ ...sampledParent, sampled: false }), sampled: false })
+    expect(decided).toEqual([true, false, true, false])
+    // A ratio of 1 keeps the exporter's own tracer.
+    expect(sampledTracer(inner, 1)).toBe(inner)
   })
 
   it("reads OTEL_RESOURCE_ATTRIBUTES", () => {
