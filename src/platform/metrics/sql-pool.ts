@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Metric } from "effect"
-import { SqlClient, SqlConnection, Statement } from "effect/sql"
+import { SqlClient, SqlConnection } from "effect/sql"
 import { AppConfig } from "../config.ts"
 import { NO_CONTEXT } from "./context.ts"
 import { sampleAtScrape } from "./process.ts"
@@ -7,10 +7,10 @@ import { sampleAtScrape } from "./process.ts"
 /**
  * Callers waiting for a connection of this process's Effect SQL pool (@effect/sql-pg), read at
  * each scrape: the pool itself is private to the driver (it exposes no `Pool.stats`), so the
- * waits are counted where connections are asked for. A statement asks through the client's
- * borrower (or acquirer), which a statement transformer wraps; a transaction asks through
- * `withTransaction`, which the client seen by the services wraps. A statement inside a
- * transaction gets the transaction's connection at once and is counted for no time.
+ * waits are counted where connections are asked for: a statement through the client's borrower
+ * (or acquirer), a transaction through `withTransaction`, both wrapped in the client the services
+ * get. A statement inside a transaction gets the transaction's connection at once and is counted
+ * for no time.
  * Installed only when METRICS_PORT is set: without a listener nobody reads it.
  */
 const waitingGauge = Metric.gauge("studio_db_pool_waiting_clients", {
@@ -33,19 +33,6 @@ const countWait = <A, E, R>(acquire: (got: () => void) => Effect.Effect<A, E, R>
     return Effect.ensuring(acquire(got), Effect.sync(got))
   })
 
-const counted = new WeakSet<object>()
-const wrappers = new WeakMap<object, object>()
-const wrapOnce = <T extends object>(original: T, wrap: (original: T) => T): T => {
-  if (counted.has(original)) return original
-  let wrapped = wrappers.get(original) as T | undefined
-  if (wrapped === undefined) {
-    wrapped = wrap(original)
-    counted.add(wrapped)
-    wrappers.set(original, wrapped)
-  }
-  return wrapped
-}
-
 const countBorrower = (borrower: SqlConnection.Borrower): SqlConnection.Borrower => (f) =>
   countWait((got) =>
     borrower((connection) => {
@@ -57,22 +44,40 @@ const countBorrower = (borrower: SqlConnection.Borrower): SqlConnection.Borrower
 const countAcquirer = (acquirer: SqlConnection.Acquirer): SqlConnection.Acquirer =>
   countWait((got) => Effect.tap(acquirer, () => Effect.sync(got)))
 
-/**
- * Each statement's own connection source, wrapped once per client. The fields are the
- * statement's (`acquirer`, `borrower`: effect/sql's StatementImpl), read right after this runs.
- */
-const transformer: Statement.Transformer = (self) => {
-  const statement = self as unknown as { acquirer: SqlConnection.Acquirer; borrower: SqlConnection.Borrower | undefined }
-  statement.acquirer = wrapOnce(statement.acquirer, countAcquirer)
-  if (statement.borrower !== undefined) statement.borrower = wrapOnce(statement.borrower, countBorrower)
-  return Effect.succeed(self)
+/** A statement's own connection source: effect/sql's StatementImpl fields, read when it runs. */
+interface StatementSources {
+  acquirer: SqlConnection.Acquirer
+  borrower: SqlConnection.Borrower | undefined
 }
 
-/** The client with its transactions' waits counted; everything else is the client's own. */
-const countTransactions = (client: SqlClient.SqlClient): SqlClient.SqlClient => {
+/**
+ * The client with its waits counted: each statement it makes (`sql\`...\``) gets the client's
+ * borrower and acquirer wrapped once (two comparisons a statement; a statement transformer
+ * would build a statement constructor per execution), and `withTransaction` counts the wait for
+ * the transaction's connection. Everything else is the client's own.
+ */
+const countWaits = (client: SqlClient.SqlClient): SqlClient.SqlClient => {
   const withTransaction: SqlClient.SqlClient["withTransaction"] = (effect) =>
     countWait((got) => client.withTransaction(Effect.suspend(() => (got(), effect))))
+  let original: StatementSources | undefined
+  let wrapped: StatementSources | undefined
   return new Proxy(client, {
+    apply: (target, thisArg, args) => {
+      const made: unknown = Reflect.apply(target, thisArg, args)
+      // `sql("name")` makes an identifier, not a statement: left alone.
+      if (typeof made !== "object" || made === null || !("acquirer" in made)) return made
+      const statement = made as StatementSources
+      if (original === undefined) {
+        original = { acquirer: statement.acquirer, borrower: statement.borrower }
+        wrapped = {
+          acquirer: countAcquirer(statement.acquirer),
+          borrower: statement.borrower === undefined ? undefined : countBorrower(statement.borrower)
+        }
+      }
+      if (statement.acquirer === original.acquirer) statement.acquirer = wrapped!.acquirer
+      if (statement.borrower !== undefined && statement.borrower === original.borrower) statement.borrower = wrapped!.borrower
+      return statement
+    },
     get: (target, key, receiver) => (key === "withTransaction" ? withTransaction : Reflect.get(target, key, receiver))
   })
 }
@@ -87,9 +92,6 @@ export const CountPoolWaitsLive = Layer.effectContext(
       Effect.sync(() => sampleAtScrape(() => waitingGauge.updateUnsafe(waiting, NO_CONTEXT))),
       (stop) => Effect.sync(stop)
     )
-    return context.pipe(
-      Context.add(SqlClient.SqlClient, countTransactions(Context.get(context, SqlClient.SqlClient))),
-      Context.add(Statement.CurrentTransformer, transformer)
-    )
+    return Context.add(context, SqlClient.SqlClient, countWaits(Context.get(context, SqlClient.SqlClient)))
   })
 )
