@@ -1,4 +1,4 @@
-import { Console, Effect, Layer, Logger } from "effect"
+import { Console, Context, Effect, Layer, Logger, Option, Tracer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
@@ -8,7 +8,6 @@ import { parseResourceAttributes } from "../../src/platform/config.ts"
 import { parentOfJob, withTraceContext } from "../../src/platform/job-trace.ts"
 import { tracedJson } from "../../src/platform/logger.ts"
 import { sampledTracer } from "../../src/platform/telemetry.ts"
-import { Context, Option, Tracer } from "effect"
 
 /**
  * OTLP export (issue 33 §2): the real service and its worker send traces, logs and metrics as
