@@ -19,6 +19,12 @@ import type { Heartbeat } from "../src/platform/worker-heartbeat.ts"
  * once PostgreSQL answers, every id it locked jobs under is released with
  * `force_unlock_workers` and a new pool starts under new ids. A job whose end was lost runs
  * again (tasks are idempotent; a webhook may be re-sent with its `webhook-id`: at-least-once).
+ *
+ * A pool that shuts down is not waited for to the end of its promise: in 0.18 a batcher that
+ * failed twice (two completions lost while PostgreSQL stopped) counts its pending calls below
+ * zero, its `release()` never resolves, and neither does the pool's promise nor the runner's; the
+ * worker then sat idle for good. Its workers are done once it reports its shutdown complete
+ * (graceful or forceful): that is when its ids are released and the next pool starts.
  */
 
 export interface Supervised {
@@ -27,6 +33,23 @@ export interface Supervised {
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/** Per pool: promises resolved once its workers are done (its shutdown reported complete). */
+const trackDrained = (events: WorkerEvents) => {
+  const drained = new Map<string, Array<() => void>>()
+  const drainedOf = (poolId: string | undefined) =>
+    new Promise<void>((resolve) => {
+      if (poolId !== undefined) drained.set(poolId, [...(drained.get(poolId) ?? []), resolve])
+    })
+  const markDrained = ({ workerPool }: { readonly workerPool: { readonly id: string } }) => {
+    for (const resolve of drained.get(workerPool.id) ?? []) resolve()
+    drained.delete(workerPool.id)
+  }
+  events.on("pool:gracefulShutdown:complete", markDrained)
+  events.on("pool:forcefulShutdown:complete", markDrained)
+  events.on("pool:forcefulShutdown:error", markDrained)
+  return { drainedOf, markDrained }
+}
 
 export const superviseRunner = async (options: {
   readonly events: WorkerEvents
@@ -41,6 +64,7 @@ export const superviseRunner = async (options: {
   // The ids the current pool (and those before it, until released) lock jobs under.
   let lockIds: Array<string> = []
   let currentPoolId: string | undefined
+  const { drainedOf, markDrained } = trackDrained(events)
   let replacing = false
   let stopping = false
   events.on("pool:create", ({ workerPool }) => {
@@ -81,8 +105,10 @@ export const superviseRunner = async (options: {
 
   const supervised = (async () => {
     for (;;) {
-      const ended = await runner.promise.then(() => undefined, (error: unknown) => error)
+      const ended = await Promise.race([runner.promise.then(() => undefined, (error: unknown) => error), drainedOf(currentPoolId)])
       if (stopping) return
+      // Stops the old runner's cron too when its promise hangs (a no-op when it has stopped).
+      void runner.stop().catch(() => {})
       heartbeat.fatal ??= ended === undefined ? "the worker pool stopped" : messageOf(ended)
       log("error", "worker pool stopped; starting a new one when PostgreSQL answers", { error: heartbeat.fatal })
       await restartWhenReachable()
@@ -93,8 +119,11 @@ export const superviseRunner = async (options: {
   return {
     stop: async () => {
       stopping = true
+      const done = drainedOf(currentPoolId)
       await runner.stop().catch(() => {})
-      await runner.promise.catch(() => {})
+      await Promise.race([runner.promise.catch(() => {}), done])
+      // The loop may still wait on a runner whose promise hangs.
+      if (currentPoolId !== undefined) markDrained({ workerPool: { id: currentPoolId } })
       await supervised
     }
   }
