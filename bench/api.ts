@@ -8,6 +8,7 @@ import { type LoadResult, runLoad } from "./support/load.ts"
 import { cpuMsOf, postgresCpuMs, postmasterPid } from "./support/cpu.ts"
 import { type Child, freePort, memoryOf, startBenchDatabase, startChild } from "./support/processes.ts"
 import { seedBench } from "./support/seed.ts"
+import { startObservedServices } from "./support/observed.ts"
 
 /**
  * `npm run bench:api`: `GET /api/v2/desk/locations` through the whole service (token auth,
@@ -20,6 +21,13 @@ import { seedBench } from "./support/seed.ts"
  * BENCH_DURATION (s, default 10) per measured round; BENCH_CONNECTIONS (default 50);
  * BENCH_WARMUP (s, default 3); BENCH_RATE (requests/s in all, default: as fast as each answers);
  * BENCH_CPU_PROF=<dir> writes V8 CPU profiles of the service (and of the others in <dir>/baseline, <dir>/floor).
+ *
+ * The price of observability, in the same run: the service again with METRICS_PORT set and its
+ * /metrics scraped every BENCH_SCRAPE_INTERVAL_MS (default 5000) meanwhile, and with traces (and
+ * logs and metrics) exported over OTLP/HTTP to a receiver that discards them (bench/support/
+ * otlp-sink.ts, its own process; BENCH_TRACE_SAMPLE_RATIO of the traces, default 0.1), against the
+ * service with both off. The last two lines are
+ * `ratio metrics_on_vs_off <on/off throughput>` and `ratio tracing_on_vs_off <...>`.
  */
 const DURATION = Number(process.env.BENCH_DURATION ?? 10)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3)
@@ -37,7 +45,13 @@ const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined
 const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--heap-growing-percent=50", "--no-allocation-site-pretenuring"]
 const BASE_DOMAIN = "localhost"
 const PATH = "/api/v2/desk/locations"
-const TARGETS = ["baseline", "floor", "service"] as const
+const TARGETS = ["baseline", "floor", "service", "metrics", "tracing"] as const
+/** The most throughput metrics and tracing may cost against the service with both off. */
+const TARGET_METRICS_COST = 0.05
+const TARGET_TRACING_COST = 0.15
+const SCRAPE_INTERVAL_MS = Number(process.env.BENCH_SCRAPE_INTERVAL_MS ?? 5000)
+/** The tracing target keeps this share of traces (OTEL_TRACES_SAMPLER_ARG; README's production advice). */
+const TRACE_SAMPLE_RATIO = Number(process.env.BENCH_TRACE_SAMPLE_RATIO ?? 0.1)
 
 const root = path.resolve(import.meta.dirname, "..")
 const dataDir = path.join(root, ".data/bench/postgres")
@@ -141,6 +155,8 @@ const main = async () => {
     [...SERVER_NODE_FLAGS, ...(CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR, "floor")}`] : [])]
   )
   children.push(floor)
+  const observed = await startObservedServices(root, databaseUrl, BASE_DOMAIN, SERVER_NODE_FLAGS, TRACE_SAMPLE_RATIO)
+  children.push(...observed.children)
   log(
     `service pid ${service.process.pid} on :${service.port}, baseline pid ${baseline.process.pid} on :${baseline.port}, ` +
       `floor pid ${floor.process.pid} on :${floor.port}`
@@ -167,14 +183,19 @@ const main = async () => {
   const targets = {
     baseline: { url: `http://127.0.0.1:${baseline.port}${PATH}`, headers: baselineHeaders },
     floor: { url: `http://127.0.0.1:${floor.port}${PATH}`, headers: baselineHeaders },
-    service: { url: `http://127.0.0.1:${service.port}${PATH}`, headers: serviceHeaders }
+    service: { url: `http://127.0.0.1:${service.port}${PATH}`, headers: serviceHeaders },
+    metrics: { url: `http://127.0.0.1:${observed.metrics.port}${PATH}`, headers: serviceHeaders },
+    tracing: { url: `http://127.0.0.1:${observed.tracing.port}${PATH}`, headers: serviceHeaders }
   }
-  const servers = { baseline, floor, service }
+  const servers = { baseline, floor, service, metrics: observed.metrics, tracing: observed.tracing }
   const postmaster = postmasterPid(dataDir)
   const load = async (name: keyof typeof targets, seconds: number): Promise<Measured> => {
     const serverPid = servers[name].process.pid!
     const before = { server: cpuMsOf(serverPid), postgres: postmaster ? postgresCpuMs(postmaster) : 0, self: process.cpuUsage() }
+    // Prometheus scrapes the metrics target while it is under load.
+    const stopScraping = name === "metrics" ? observed.scrapeEvery(SCRAPE_INTERVAL_MS) : undefined
     const result = await runLoad(targets[name].url, { connections: CONNECTIONS, seconds, headers: targets[name].headers, ...(RATE ? { overallRate: RATE } : {}) })
+    stopScraping?.()
     const self = process.cpuUsage(before.self)
     const perRequest = (ms: number) => (ms * 1000) / Math.max(1, result.total)
     return {
@@ -191,7 +212,7 @@ const main = async () => {
     log(`warm-up ${name} ${WARMUP} s`)
     await load(name, WARMUP)
   }
-  const results: Record<keyof typeof targets, Array<Measured>> = { baseline: [], floor: [], service: [] }
+  const results: Record<keyof typeof targets, Array<Measured>> = { baseline: [], floor: [], service: [], metrics: [], tracing: [] }
   for (let round = 1; round <= ROUNDS; round++) {
     for (const name of TARGETS) {
       log(`round ${round}/${ROUNDS}: ${name} ${DURATION} s, ${CONNECTIONS} connections`)
@@ -211,6 +232,11 @@ const main = async () => {
   const b = mean(results.baseline)
   const s = mean(results.service)
   const f = mean(results.floor)
+  const m = mean(results.metrics)
+  const tr = mean(results.tracing)
+  const metricsRatio = m.requestsPerSecond / s.requestsPerSecond
+  const tracingRatio = tr.requestsPerSecond / s.requestsPerSecond
+  const exported = await observed.exported()
   const ratio = s.requestsPerSecond / b.requestsPerSecond
   const clean = s.errors + s.non2xx + b.errors + b.non2xx === 0
   const floorRatio = s.requestsPerSecond / f.requestsPerSecond
@@ -241,6 +267,16 @@ const main = async () => {
       row("baseline", b),
       row("floor", f),
       row("service", s),
+      row("metrics", m),
+      row("tracing", tr),
+      "",
+      `metrics: the service with METRICS_PORT set, /metrics scraped every ${SCRAPE_INTERVAL_MS / 1000} s (${observed.scrapes()} scrapes, ` +
+        `${observed.failedScrapes()} failed); tracing: OTLP/HTTP export of ${TRACE_SAMPLE_RATIO * 100} % of traces to a discarding receiver (${exported.requests} export requests, ` +
+        `${(exported.bytes / 1_048_576).toFixed(1)} MiB)`,
+      `metrics on / off throughput: ${metricsRatio.toFixed(3)}× (cost ≤ ${TARGET_METRICS_COST * 100} %) → ` +
+        `${metricsRatio >= 1 - TARGET_METRICS_COST ? "PASS" : "BELOW TARGET"}`,
+      `tracing on / off throughput: ${tracingRatio.toFixed(3)}× (cost ≤ ${TARGET_TRACING_COST * 100} %) → ` +
+        `${tracingRatio >= 1 - TARGET_TRACING_COST ? "PASS" : "BELOW TARGET"}`,
       "",
       `service / floor throughput: ${floorRatio.toFixed(2)}× (target ≥ ${TARGET_FLOOR_RATIO}× with zero errors; the ` +
         `middleware's price) → ${floorRatio >= TARGET_FLOOR_RATIO && clean ? "PASS" : "BELOW TARGET"}`,
@@ -254,7 +290,9 @@ const main = async () => {
         `${budgetUs.toFixed(0)} µs`,
       `RSS: service ${mib(serviceMemory)}; floor ${mib(floorMemory)}; baseline ${mib(baselineMemory)}`,
       `total bench time ${((performance.now() - startedAt) / 1000).toFixed(0)} s`,
-      ""
+      "",
+      `ratio metrics_on_vs_off ${metricsRatio.toFixed(3)}`,
+      `ratio tracing_on_vs_off ${tracingRatio.toFixed(3)}`
     ].join("\n")
   )
 }

@@ -1,6 +1,6 @@
 import { Cause, Effect, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { recordReportExport } from "../src/platform/metrics.ts"
+import { recordReportExport } from "../src/platform/metrics/exports.ts"
 import type { WireType } from "./catalog/types.ts"
 import { CSV, disposition, stopWithRequest } from "./export.ts"
 import type { WireValue } from "./run.ts"

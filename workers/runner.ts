@@ -5,12 +5,14 @@ import { EventEmitter } from "node:events"
 import pg from "pg"
 import { AppConfig } from "../src/platform/config.ts"
 import { DatabaseUrl } from "../src/platform/database.ts"
-import { WorkerHeartbeat } from "../src/platform/worker-heartbeat.ts"
+import { type Heartbeat, WorkerHeartbeat } from "../src/platform/worker-heartbeat.ts"
 import { quietWorkerLogger } from "../src/platform/migrator.ts"
 import type { ServicesLive } from "../src/layers.ts"
 import { crontab } from "./crontab.ts"
-import { recordJobPermanentFailure, recordJobRun, registerJobTasks, registerReportSync, registerWebhookAttempts, sampleWorkerPool } from "../src/platform/metrics.ts"
+import { recordJobPermanentFailure, recordJobRun, registerJobTasks, registerReportSync, registerWebhookAttempts } from "../src/platform/metrics/jobs.ts"
+import { sampleWorkerPool } from "../src/platform/metrics/process.ts"
 import { startLiveness } from "./liveness.ts"
+import { superviseRunner } from "./supervisor.ts"
 import { parentOfJob } from "../src/platform/job-trace.ts"
 import { ReportSyncJob } from "../reports/jobs.ts"
 import { ExpireBookingJob } from "../src/bookings/jobs.ts"
@@ -97,26 +99,58 @@ const makeTaskList = (services: Context.Context<WorkerServices>): TaskList =>
     ])
   )
 
+/** What `/readyz` reads to tell a ticking worker loop from a stuck one (src/health/checks.ts). */
+const trackHeartbeat = (events: WorkerEvents, heartbeat: Heartbeat) => {
+  events.on("worker:getJob:start", () => void (heartbeat.lastTickAt = Date.now()))
+  events.on("job:start", () => void heartbeat.jobsRunning++)
+  events.on("job:complete", () => void (heartbeat.jobsRunning = Math.max(0, heartbeat.jobsRunning - 1)))
+  events.on("pool:fatalError", ({ error }) => void (heartbeat.fatal = error instanceof Error ? error.message : String(error)))
+}
+
+/**
+ * Job metrics (src/platform/metrics/jobs.ts): a run's duration from graphile-worker handing it
+ * over to its end, by task and outcome; jobs out of attempts.
+ */
+const recordJobMetrics = (events: WorkerEvents) => {
+  registerJobTasks(Object.keys(tasks))
+  registerReportSync()
+  registerWebhookAttempts()
+  const runStartedAt = new Map<string, number>()
+  events.on("job:start", ({ job }) => void runStartedAt.set(job.id, performance.now()))
+  const ended = (job: { readonly id: string; readonly task_identifier: string }, outcome: "success" | "failure") => {
+    const at = runStartedAt.get(job.id)
+    runStartedAt.delete(job.id)
+    recordJobRun(job.task_identifier, outcome, at === undefined ? 0 : (performance.now() - at) / 1000)
+  }
+  events.on("job:success", ({ job }) => ended(job, "success"))
+  events.on("job:error", ({ job }) => ended(job, "failure"))
+  events.on("job:failed", ({ job }) => recordJobPermanentFailure(job.task_identifier))
+}
+
+/** The worker's own node-postgres pool, so it closes only after the runner has stopped (and before PostgreSQL does). */
+const acquireWorkerPool = (connectionString: string, size: number) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const pool = new pg.Pool({ connectionString, max: size, application_name: "studio-service worker" })
+      pool.on("error", (error) => quietWorkerLogger.error(`worker pool: ${error.message}`))
+      pool.on("connect", (client) => client.on("error", (error) => quietWorkerLogger.error(`worker client: ${error.message}`)))
+      return pool
+    }),
+    (pool) => Effect.promise(() => pool.end())
+  )
+
 /**
  * The graphile-worker runner as a layer: started when the layer is built, stopped (waiting
  * for running jobs) when it closes. `npm start` runs it beside the HTTP server;
- * `npm run studio -- worker` runs it alone.
+ * `npm run studio -- worker` runs it alone. A runner that loses PostgreSQL is replaced
+ * (workers/supervisor.ts).
  */
 export const WorkerLive = Layer.effectDiscard(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const connectionString = yield* DatabaseUrl
     const services = yield* Effect.context<WorkerServices>()
-    // Our own pool, so it closes only after the runner has stopped (and before PostgreSQL does).
-    const pgPool = yield* Effect.acquireRelease(
-      Effect.sync(() => {
-        const pool = new pg.Pool({ connectionString, max: config.workerConcurrency + 2, application_name: "studio-service worker" })
-        pool.on("error", (error) => quietWorkerLogger.error(`worker pool: ${error.message}`))
-        pool.on("connect", (client) => client.on("error", (error) => quietWorkerLogger.error(`worker client: ${error.message}`)))
-        return pool
-      }),
-      (pool) => Effect.promise(() => pool.end())
-    )
+    const pgPool = yield* acquireWorkerPool(connectionString, config.workerConcurrency + 2)
     yield* Effect.acquireRelease(Effect.sync(() => sampleWorkerPool(pgPool)), (stop) => Effect.sync(stop))
     // Jobs of workers that died mid-job are released at start (and every minute), not in 4 hours.
     const log = (level: "info" | "error", message: string, fields: Record<string, unknown> = {}) =>
@@ -128,39 +162,13 @@ export const WorkerLive = Layer.effectDiscard(
     const released = yield* Effect.tryPromise(() => liveness.sweep()).pipe(Effect.orDie)
     if (released.length > 0) log("info", "unlocked the jobs of dead workers", { worker_ids: released })
     const events: WorkerEvents = new EventEmitter()
-    // The ids jobs are locked by in the current pool: released when the supervisor replaces it.
-    let lockIds: Array<string> = []
-    events.on("pool:create", ({ workerPool }) => {
-      lockIds.push(workerPool.id)
-      liveness.register(workerPool.id)
-    })
-    events.on("worker:create", ({ worker }) => {
-      lockIds.push(worker.workerId)
-      liveness.register(worker.workerId)
-    })
-    // What /readyz reads to tell a ticking worker loop from a stuck one (src/health/checks.ts).
+    events.on("pool:create", ({ workerPool }) => liveness.register(workerPool.id))
+    events.on("worker:create", ({ worker }) => liveness.register(worker.workerId))
     const heartbeat = yield* WorkerHeartbeat
-    events.on("worker:getJob:start", () => void (heartbeat.lastTickAt = Date.now()))
-    events.on("job:start", () => void heartbeat.jobsRunning++)
-    events.on("job:complete", () => void (heartbeat.jobsRunning = Math.max(0, heartbeat.jobsRunning - 1)))
-    events.on("pool:fatalError", ({ error }) => void (heartbeat.fatal = error instanceof Error ? error.message : String(error)))
+    trackHeartbeat(events, heartbeat)
     yield* Effect.addFinalizer(() => Effect.sync(() => void (heartbeat.started = false)))
-    // Job metrics (src/platform/metrics.ts): a run's duration from graphile-worker handing it
-    // over to its end, by task and outcome; jobs out of attempts.
-    registerJobTasks(Object.keys(tasks))
-    registerReportSync()
-    registerWebhookAttempts()
-    const runStartedAt = new Map<string, number>()
-    events.on("job:start", ({ job }) => void runStartedAt.set(job.id, performance.now()))
-    const ended = (job: { readonly id: string; readonly task_identifier: string }, outcome: "success" | "failure") => {
-      const at = runStartedAt.get(job.id)
-      runStartedAt.delete(job.id)
-      recordJobRun(job.task_identifier, outcome, at === undefined ? 0 : (performance.now() - at) / 1000)
-    }
-    events.on("job:success", ({ job }) => ended(job, "success"))
-    events.on("job:error", ({ job }) => ended(job, "failure"))
-    events.on("job:failed", ({ job }) => recordJobPermanentFailure(job.task_identifier))
-    const startRunner = () =>
+    recordJobMetrics(events)
+    const start = () =>
       run({
         events,
         pgPool,
@@ -171,48 +179,13 @@ export const WorkerLive = Layer.effectDiscard(
         taskList: makeTaskList(services),
         crontab,
         // Unbatched (graphile-worker's default), a job's completion or failure that cannot be
-        // written (PostgreSQL stopped) is an unhandled rejection that ends the process. Batched,
-        // it is retried with backoff (20 attempts, up to 30 s apart) until PostgreSQL is back.
+        // written (PostgreSQL stopped) is an unawaited rejection that ends the process. Batched,
+        // it shuts the pool down instead, which the supervisor replaces.
         preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } }
       })
-    const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
-    // graphile-worker shuts its pool down when it cannot record a job's end (PostgreSQL stopped
-    // mid-job), and its promise rejects: unhandled, that ended the process. Supervised instead:
-    // once PostgreSQL answers again the dead pool's jobs are unlocked and a new pool starts (a
-    // job whose end was lost runs again, at-least-once); /readyz says the worker is down meanwhile.
-    const supervisor = { runner: yield* Effect.tryPromise(startRunner).pipe(Effect.orDie), stopping: false }
-    const supervised = (async () => {
-      for (;;) {
-        const ended = await supervisor.runner.promise.then(() => undefined, (error: unknown) => error)
-        if (supervisor.stopping) return
-        heartbeat.fatal = ended === undefined ? "the worker pool stopped" : messageOf(ended)
-        log("error", "worker pool stopped; starting a new one when PostgreSQL answers", { error: heartbeat.fatal })
-        for (;;) {
-          await new Promise((resolve) => setTimeout(resolve, 1_000))
-          if (supervisor.stopping) return
-          try {
-            // The dead pool's jobs stay locked by its ids (its last completions were lost) until
-            // the 4-hour sweep: released now, they run again (tasks are idempotent: at-least-once).
-            const dead = lockIds
-            await pgPool.query("select graphile_worker.force_unlock_workers($1::text[])", [dead])
-            lockIds = []
-            supervisor.runner = await startRunner()
-            heartbeat.fatal = undefined
-            log("info", "worker pool restarted")
-            break
-          } catch (error) {
-            heartbeat.fatal = messageOf(error)
-          }
-        }
-      }
-    })()
-    yield* Effect.addFinalizer(() =>
-      Effect.promise(async () => {
-        supervisor.stopping = true
-        await supervisor.runner.stop().catch(() => {})
-        await supervisor.runner.promise.catch(() => {})
-        await supervised
-      })
+    yield* Effect.acquireRelease(
+      Effect.tryPromise(() => superviseRunner({ events, pgPool, start, heartbeat, log })).pipe(Effect.orDie),
+      (supervised) => Effect.promise(() => supervised.stop())
     )
     heartbeat.started = true
     heartbeat.lastTickAt = Date.now()

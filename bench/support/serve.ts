@@ -5,10 +5,12 @@ import * as path from "node:path"
 import { HttpServerLive } from "../../src/http.ts"
 import { BaseLive } from "../../src/layers.ts"
 import { AppConfig, readAppConfig } from "../../src/platform/config.ts"
+import { MetricsListenerLive } from "../../src/platform/metrics-server.ts"
 
 /**
  * The service as `npm start` builds it (the same HTTP layer and layer graph: token auth, host
- * tenancy, rate limits, locale), without the demo seed and the worker, for the benchmark.
+ * tenancy, rate limits, locale; the metrics listener with METRICS_PORT, OTLP export with
+ * OTEL_EXPORTER_OTLP_ENDPOINT), without the demo seed and the worker, for the benchmark.
  * Settings are the service's own (environment and defaults) with the benchmark's on top;
  * rate limits are so high that every request is counted and none is refused.
  * Prints `ready <port>` once it accepts connections; SIGTERM closes it.
@@ -32,7 +34,8 @@ const ConfigLive = Layer.effect(AppConfig)(
     }))
 )
 
-const ServiceLive = HttpServerLive.pipe(Layer.provideMerge(BaseLive(ConfigLive)))
+// The metrics listener as `studio serve` adds it: nothing unless METRICS_PORT is set (bench:api's metrics target).
+const ServiceLive = Layer.merge(HttpServerLive, MetricsListenerLive).pipe(Layer.provideMerge(BaseLive(ConfigLive)))
 
 const program = Effect.gen(function* () {
   const server = yield* HttpServer.HttpServer

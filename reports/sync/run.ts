@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../../src/platform/config.ts"
-import { recordReportSync } from "../../src/platform/metrics.ts"
+import { recordReportSync } from "../../src/platform/metrics/jobs.ts"
 import { ReportSyncJob } from "../jobs.ts"
 import { DatabaseUrl } from "../../src/platform/database.ts"
 import { reportsDir } from "../store.ts"

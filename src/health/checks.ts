@@ -4,7 +4,7 @@ import { readCurrent } from "../../reports/sync/generations.ts"
 import { reportsDir } from "../../reports/store.ts"
 import { AppConfig } from "../platform/config.ts"
 import { listMigrations } from "../platform/migrator.ts"
-import { WorkerHeartbeat } from "../platform/worker-heartbeat.ts"
+import { type Heartbeat, WorkerHeartbeat } from "../platform/worker-heartbeat.ts"
 
 /**
  * What `/readyz` checks, each answering its state and, when failing, why: the database answers;
@@ -43,6 +43,36 @@ const bounded = <E>(name: Check["name"], what: string, check: Effect.Effect<Chec
     Effect.catchCause((cause) => Effect.succeed(failing(name, `${what} failed: ${messageOf(Cause.squash(cause))}`)))
   )
 
+/** The database answers `select 1` (bounded). */
+const databaseCheck = (sql: SqlClient.SqlClient) =>
+  bounded("database", "the database", sql`select 1`.pipe(Effect.as(ok("database")))).pipe(
+    Effect.map((check) => (check.state === "failing" ? { ...check, reason: `database unreachable: ${check.reason}` } : check))
+  )
+
+/** This process's worker loop looks for jobs (or runs some), and its pool has not died. */
+const workerCheck = (heartbeat: Heartbeat, pollIntervalMs: number) =>
+  Effect.sync((): Check => {
+    if (!heartbeat.started) return failing("worker", "the worker has not started")
+    if (heartbeat.fatal !== undefined) return failing("worker", `the worker pool stopped: ${heartbeat.fatal}`)
+    const limitMs = workerTickLimitMs(pollIntervalMs)
+    const silentMs = Date.now() - heartbeat.lastTickAt
+    if (heartbeat.jobsRunning > 0 || silentMs <= limitMs) return ok("worker", `${heartbeat.jobsRunning} jobs running`)
+    return failing("worker", `the worker loop has not looked for jobs for ${Math.round(silentMs / 1000)} s (limit ${limitMs / 1000} s)`)
+  })
+
+/**
+ * A `studio worker` process's own readiness (on its metrics listener): the database answers and
+ * its worker loop ticks. Migrations and the report store are the API's concern.
+ */
+export const makeWorkerReadinessChecks = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const config = yield* AppConfig
+  const heartbeat = yield* WorkerHeartbeat
+  return Effect.all([databaseCheck(sql), workerCheck(heartbeat, config.workerPollIntervalMs)], { concurrency: "unbounded" }).pipe(
+    Effect.withSpan("Health.workerReadiness")
+  )
+})
+
 export const makeReadinessChecks = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const config = yield* AppConfig
@@ -50,11 +80,7 @@ export const makeReadinessChecks = Effect.gen(function* () {
   const startedAt = Date.now()
   const codeMigrations = listMigrations().map((migration) => migration.version)
 
-  const database = bounded(
-    "database",
-    "the database",
-    sql`select 1`.pipe(Effect.as(ok("database")))
-  ).pipe(Effect.map((check) => (check.state === "failing" ? { ...check, reason: `database unreachable: ${check.reason}` } : check)))
+  const database = databaseCheck(sql)
 
   const migrations = bounded(
     "migrations",
@@ -72,13 +98,7 @@ export const makeReadinessChecks = Effect.gen(function* () {
     })
   )
 
-  const worker = Effect.sync((): Check => {
-    if (heartbeat.fatal !== undefined) return failing("worker", `the worker pool stopped: ${heartbeat.fatal}`)
-    const limitMs = workerTickLimitMs(config.workerPollIntervalMs)
-    const silentMs = Date.now() - heartbeat.lastTickAt
-    if (heartbeat.jobsRunning > 0 || silentMs <= limitMs) return ok("worker", `${heartbeat.jobsRunning} jobs running`)
-    return failing("worker", `the worker loop has not looked for jobs for ${Math.round(silentMs / 1000)} s (limit ${limitMs / 1000} s)`)
-  })
+  const worker = workerCheck(heartbeat, config.workerPollIntervalMs)
 
   const reports = Effect.try({
     try: (): Check => {

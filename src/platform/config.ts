@@ -138,6 +138,8 @@ export interface AppConfigShape {
   readonly otlpResourceAttributes?: Record<string, string>
   /** How often buffered spans, logs and metrics are sent, in ms (default 5000; tests set it short). */
   readonly otlpExportIntervalMs?: number
+  /** The share of traces begun here that are exported (OTEL_TRACES_SAMPLER_ARG, 0 to 1; default 1: all). */
+  readonly otlpTraceSampleRatio?: number
 }
 
 /** Defaults of the optional body limits (AppConfigShape). */
@@ -265,6 +267,7 @@ export const readAppConfig = Effect.gen(function* () {
     }),
     otlpServiceName: yield* Config.String("OTEL_SERVICE_NAME").pipe(Config.withDefault("studio-service")),
     otlpResourceAttributes: parseResourceAttributes(yield* Config.String("OTEL_RESOURCE_ATTRIBUTES").pipe(Config.withDefault(""))),
+    otlpTraceSampleRatio: Math.min(1, Math.max(0, yield* Config.Number("OTEL_TRACES_SAMPLER_ARG").pipe(Config.withDefault(1)))),
     webhookSecretKey: yield* readKeySetting("WEBHOOK_SECRET_KEY", production, (value) => /^[0-9a-fA-F]{64}$/.test(value), WEBHOOK_SECRET_KEY_RULE)
   })
 })

@@ -3,6 +3,7 @@ import { Context, Effect, Layer, Option, Redacted, Result } from "effect"
 import * as path from "node:path"
 import { AppConfig } from "./config.ts"
 import { startEmbeddedPostgres } from "./embedded-postgres.ts"
+import { CountPoolWaitsLive } from "./metrics/sql-pool.ts"
 import { ensureDatabase } from "./migrator.ts"
 
 /**
@@ -55,7 +56,15 @@ export const makePgTypes = (): PgTypes.Registry => {
 }
 
 /** The Effect SQL client (its own PostgreSQL wire driver) on the same database. */
-export const SqlLive = Layer.unwrap(
+const PgLive = Layer.unwrap(
   DatabaseUrl.useSync((url) =>
     PgClient.layer({ url: Redacted.make(url), maxConnections: 20, applicationName: "studio-service", types: makePgTypes() }))
 ).pipe(Layer.orDie)
+
+/** The client the services use: with METRICS_PORT, one that counts waits for its pool (metrics/sql-pool.ts). */
+export const SqlLive = Layer.merge(
+  CountPoolWaitsLive,
+  Layer.effect(PgClient.PgClient)(Effect.gen(function* () {
+    return yield* PgClient.PgClient
+  }))
+).pipe(Layer.provide(PgLive))

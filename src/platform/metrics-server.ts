@@ -11,7 +11,7 @@ import { readCurrent } from "../../reports/sync/generations.ts"
 import { reportsDir } from "../../reports/store.ts"
 import { processSlot } from "./cluster.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
-import { processMetrics, runSamplers } from "./metrics.ts"
+import { processMetrics, runSamplers } from "./metrics/process.ts"
 
 /**
  * The metrics listener: `GET /metrics` in Prometheus text on METRICS_PORT (METRICS_HOST,

@@ -1,4 +1,4 @@
-import { Context, Duration, Layer } from "effect"
+import { Context, Duration, Layer, Option, Tracer } from "effect"
 import { Headers, UrlParams } from "effect/http"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import { Otlp, OtlpExporter } from "effect/observability"
@@ -44,6 +44,20 @@ const redactions = Layer.mergeAll(
   Layer.succeed(Headers.CurrentRedactedNames)([...Headers.CurrentRedactedNames.defaultValue(), ...REDACTED_HEADERS])
 )
 
+/**
+ * Parent-based ratio sampling: a trace begun in this process (a request without `traceparent`, a
+ * crontab job) is exported with probability `ratio`; a span with a parent follows its parent's
+ * decision (Effect marks the children of an unsampled span unsampled, and a job carries its
+ * enqueuer's flag), so a trace is kept or dropped whole. An unsampled span is never encoded or sent.
+ */
+export const sampledTracer = (tracer: Tracer.Tracer, ratio: number, random: () => number = Math.random): Tracer.Tracer =>
+  ratio >= 1
+    ? tracer
+    : Tracer.make({
+      span: (options) => tracer.span(Option.isNone(options.parent) && options.sampled ? { ...options, sampled: random() < ratio } : options),
+      ...(tracer.context === undefined ? {} : { context: tracer.context.bind(tracer) })
+    })
+
 export const TelemetryLive: Layer.Layer<never, never, AppConfig> = Layer.unwrap(
   AppConfig.useSync((config) => {
     if (config.otlpEndpoint === undefined) return Layer.empty
@@ -62,7 +76,12 @@ export const TelemetryLive: Layer.Layer<never, never, AppConfig> = Layer.unwrap(
     }).pipe(
       Layer.provide(FetchHttpClient.layer),
       // The tracer, the loggers and the metric reader are references: only they are kept.
-      Layer.flatMap((context) => Layer.succeedContext(Context.omit(OtlpExporter.Flusher)(context))),
+      Layer.flatMap((context) =>
+        Layer.succeedContext(
+          Context.omit(OtlpExporter.Flusher)(context).pipe(
+            Context.add(Tracer.Tracer, sampledTracer(Context.get(context, Tracer.Tracer), config.otlpTraceSampleRatio ?? 1))
+          )
+        )),
       Layer.merge(redactions)
     )
   })

@@ -1,5 +1,6 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
+import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createTestDatabase } from "../support/database.ts"
 import { samples, scrape } from "../support/metrics.ts"
@@ -76,4 +77,48 @@ describe("metrics listeners of separate processes", () => {
     }
     expect((await get(apiPort, "/metrics", { host: "localhost" })).status).toBe(404)
   })
+
+  it("a worker answers /healthz and /readyz on METRICS_PORT (database, worker loop), 503 while its database refuses it", async () => {
+    const live = await get(workerMetrics, "/healthz", {})
+    expect(live.status).toBe(200)
+    expect(JSON.parse(live.body)).toEqual({ status: "ok" })
+    const readyz = async () => {
+      const response = await get(workerMetrics, "/readyz", {})
+      return { status: response.status, json: JSON.parse(response.body) }
+    }
+    const waitFor = async (status: number) => {
+      for (let attempt = 0; ; attempt++) {
+        const answer = await readyz()
+        if (answer.status === status || attempt >= 150) return answer
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+    }
+    const ready = await waitFor(200)
+    expect(ready.status, JSON.stringify(ready.json)).toBe(200)
+    expect(ready.json.status).toBe("ok")
+    expect(ready.json.checks.map((check: { name: string }) => check.name)).toEqual(["database", "worker"])
+    for (const check of ready.json.checks) expect(check.state).toBe("ok")
+
+    // The worker's database stops taking connections (its open ones are ended), then takes them again.
+    const name = new URL(database.url).pathname.slice(1)
+    // From another database: PostgreSQL refuses to disallow connections to the current one.
+    const admin = new pg.Client({ connectionString: Object.assign(new URL(database.url), { pathname: "/postgres" }).toString() })
+    await admin.connect()
+    try {
+      await admin.query(`alter database ${name} allow_connections false`)
+      await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1", [name])
+      const down = await waitFor(503)
+      expect(down.status, JSON.stringify(down.json)).toBe(503)
+      expect(down.json.status).toBe("unavailable")
+      expect(down.json.errors[0]).toMatch(/^database unreachable: /)
+      expect(down.json.checks[0]).toMatchObject({ name: "database", state: "failing" })
+      // Liveness is the process, not its database.
+      expect((await get(workerMetrics, "/healthz", {})).status).toBe(200)
+    } finally {
+      await admin.query(`alter database ${name} allow_connections true`)
+      await admin.end()
+    }
+    const back = await waitFor(200)
+    expect(back.status, JSON.stringify(back.json)).toBe(200)
+  }, 120_000)
 })

@@ -1,4 +1,4 @@
-import { Console, Effect, Layer, Logger } from "effect"
+import { Console, Context, Effect, Layer, Logger, Option, Tracer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
@@ -7,6 +7,7 @@ import { type Receiver, startReceiver } from "../webhooks/receiver.ts"
 import { parseResourceAttributes } from "../../src/platform/config.ts"
 import { parentOfJob, withTraceContext } from "../../src/platform/job-trace.ts"
 import { tracedJson } from "../../src/platform/logger.ts"
+import { sampledTracer } from "../../src/platform/telemetry.ts"
 
 /**
  * OTLP export: the real service and its worker send traces, logs and metrics as
@@ -129,6 +130,8 @@ describe("OTLP export with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     // A token in the query: redacted wherever the URL is recorded.
     const listed = await server.request("GET", `/api/v2/desk/locations?access_token=${token}`)
     expect(listed.status, listed.text).toBe(200)
+    // A path no route matches: its span keeps the method alone (a raw path would name one span per id).
+    expect((await server.request("GET", "/api/v2/desk/no-such-thing/7")).status).toBe(404)
     await hooks.waitFor((all) => all.some((r) => r.path === "/visits"), "the visit.created delivery")
     // Closing the runtime flushes every exporter.
     await collector.waitFor(() => spansOf(collector).some((s) => s.name === "job deliver_webhook"), "the delivery's span", 30_000)
@@ -190,6 +193,18 @@ describe("OTLP export with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     expect(at).toBe(fanout)
   })
 
+  it("names each server span by its method and route template", () => {
+    const servers = spansOf(collector).filter((s) => s.kind === SERVER)
+    const booking = servers.find((s) => attributesOf(s)["http.route"] === "/api/v2/desk/bookings")
+    expect(booking?.name).toBe("POST /api/v2/desk/bookings")
+    const locations = servers.find((s) => attributesOf(s)["http.route"] === "/api/v2/desk/locations")
+    expect(locations?.name).toBe("GET /api/v2/desk/locations")
+    const unmatched = servers.find((s) => String(attributesOf(s)["url.full"] ?? "").includes("/no-such-thing/7"))
+    expect(unmatched).toBeDefined()
+    expect(unmatched!.name).toBe("GET")
+    expect(attributesOf(unmatched!)["http.route"]).toBeUndefined()
+  })
+
   it("records no token, no secret and no body in any span or log", () => {
     const everything = JSON.stringify([spansOf(collector), logsOf(collector)])
     expect(everything).not.toContain(token)
@@ -246,6 +261,22 @@ describe("the trace context of a job and the resource attributes", () => {
     expect(parentOfJob({ business_id: 1 })).toBeUndefined()
     expect(parentOfJob({ _trace: { traceparent: "garbage" } })).toBeUndefined()
     expect(parentOfJob(null)).toBeUndefined()
+  })
+
+  it("samples the traces begun here by ratio, and follows the parent's decision otherwise", () => {
+    const decided: Array<boolean> = []
+    const inner = Tracer.make({ span: (options) => (decided.push(options.sampled), Tracer.nativeTracer.span(options)) })
+    const draws = [0.05, 0.5]
+    const tracer = sampledTracer(inner, 0.1, () => draws.shift()!)
+    const options = { name: "x", annotations: Context.empty(), links: [], startTime: 0n, kind: "server" as const, root: false }
+    tracer.span({ ...options, parent: Option.none(), sampled: true })
+    tracer.span({ ...options, parent: Option.none(), sampled: true })
+    const sampledParent = Tracer.externalSpan({ traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", sampled: true })
+    tracer.span({ ...options, parent: Option.some(sampledParent), sampled: true })
+    tracer.span({ ...options, parent: Option.some({ ...sampledParent, sampled: false }), sampled: false })
+    expect(decided).toEqual([true, false, true, false])
+    // A ratio of 1 keeps the exporter's own tracer.
+    expect(sampledTracer(inner, 1)).toBe(inner)
   })
 
   it("reads OTEL_RESOURCE_ATTRIBUTES", () => {

@@ -1,0 +1,24 @@
+import { Metric } from "effect"
+import { NO_CONTEXT } from "./context.ts"
+
+/** Report exports by format and how they ended: `cancelled` when the client left and the query was interrupted. */
+const EXPORT_OUTCOMES = ["completed", "cancelled"] as const
+const reportExports = Object.fromEntries(
+  (["csv", "parquet"] as const).map((format) => [
+    format,
+    Object.fromEntries(
+      EXPORT_OUTCOMES.map((outcome) => [
+        outcome,
+        Metric.counter("studio_report_exports_total", {
+          description: "Report exports (CSV, Parquet) by how they ended: cancelled when the client disconnected and the query was interrupted",
+          attributes: { format, outcome },
+          incremental: true
+        })
+      ])
+    )
+  ])
+) as Record<"csv" | "parquet", Record<(typeof EXPORT_OUTCOMES)[number], Metric.Counter<number>>>
+for (const byOutcome of Object.values(reportExports)) for (const counter of Object.values(byOutcome)) counter.valueUnsafe(NO_CONTEXT)
+
+export const recordReportExport = (format: "csv" | "parquet", outcome: (typeof EXPORT_OUTCOMES)[number]): void =>
+  reportExports[format][outcome].updateUnsafe(1, NO_CONTEXT)
