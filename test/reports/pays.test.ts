@@ -6,8 +6,9 @@ import { paysCatalog } from "../../reports/catalog/pays.ts"
 import { syncReports } from "../../reports/sync/sync.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
-import type { TestResponse } from "../support/http.ts"
+import { type TestResponse, apiCaller } from "../support/http.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
+import { rowsOf, reportQuery } from "./support.ts"
 import { createCategory, createService } from "../schedule/fixtures.ts"
 import { addVisits, createOccurrence, eventually, paysOf, setRate } from "../staff-pay/support.ts"
 
@@ -33,18 +34,8 @@ const occurrences = {} as Record<"yoga" | "massage", number>
 
 const sync = (mode: "full" | "incremental") => syncReports({ databaseUrl: server.databaseUrl, dir: reportsDir, mode })
 
-const query = (attributes: unknown): Promise<TestResponse> =>
-  server.request("POST", "/desk/api/v3/reports/pays/queries", {
-    token,
-    body: { data: { type: "queries", attributes } },
-    headers: { "content-type": "application/vnd.api+json" }
-  })
+const query = (attributes: unknown) => reportQuery(server.request, "pays", attributes, { token })
 
-const rowsOf = (response: TestResponse): Array<Record<string, unknown>> => {
-  expect(response.status, response.text).toBe(200)
-  const { fields, rows } = response.json.data.attributes as { fields: Array<{ name: string }>; rows: Array<Array<unknown>> }
-  return rows.map((row) => Object.fromEntries(fields.map((f, i) => [f.name, row[i]])))
-}
 
 const studio = (...args: Array<string>) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
@@ -88,7 +79,7 @@ beforeAll(async () => {
   const clients: Array<number> = []
   for (let i = 0; i < 11; i++) clients.push((await createPerson(pool, businessId)).personId)
 
-  const desk = (method: string, url: string, body?: unknown) => server.request(method, `/api/v2/desk${url}`, { token, ...(body === undefined ? {} : { body }) })
+  const desk = apiCaller("/api/v2/desk", () => ({ request: server.request, token }))
   occurrences.yoga = await createOccurrence(pool, businessId, { serviceId: yoga, start: "2024-03-15T17:00:00Z", minutes: 90, staff: [ana, ben] })
   await pool.query(`update event_occurrences set location_id = $3 where business_id = $1 and id = $2`, [businessId, occurrences.yoga, main])
   await addVisits(pool, businessId, occurrences.yoga, clients)

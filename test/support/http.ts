@@ -54,3 +54,29 @@ export const makeRequester =
       if (payload !== undefined) request.write(payload)
       request.end()
     })
+
+export type Requester = ReturnType<typeof makeRequester>
+
+/** Per call: a token string, or a token, host and headers (X-FD-Locale, Idempotency-Key). */
+export type SendAs = string | Pick<RequestOptions, "token" | "host" | "headers">
+
+/**
+ * `desk("POST", "/invoices", body)`: a request under one API root (`/api/v2/desk`) as a default
+ * identity, which is read at each call as fixtures are made in beforeAll; an undefined body sends none.
+ */
+export const apiCaller =
+  (root: string, defaults: () => { readonly request: Requester; readonly token?: string }) =>
+  (method: string, path: string, body?: unknown, as: SendAs = {}): Promise<TestResponse> => {
+    const { request, token } = defaults()
+    const options = typeof as === "string" ? { token: as } : as
+    return request(method, `${root}${path}`, { token, ...options, ...(body === undefined ? {} : { body }) })
+  }
+
+/** Follows a link the API answered (a hosted page on another host), posting a form body if given. */
+export const followLink = (request: Requester, url: string, method = "GET", body?: string) => {
+  const parsed = new URL(url)
+  return request(method, parsed.pathname + parsed.search, {
+    host: parsed.host,
+    ...(body === undefined ? {} : { body, headers: { "content-type": "application/x-www-form-urlencoded" } })
+  })
+}
