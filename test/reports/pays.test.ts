@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -6,6 +5,7 @@ import { paysCatalog } from "../../reports/catalog/pays.ts"
 import { syncReports } from "../../reports/sync/sync.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
+import { runStudioCli } from "../support/cli.ts"
 import { apiCaller } from "../support/http.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
 import { rowsOf, reportQuery } from "./support.ts"
@@ -37,15 +37,7 @@ const sync = (mode: "full" | "incremental") => syncReports({ databaseUrl: server
 const query = (attributes: unknown) => reportQuery(server.request, "pays", attributes, { token })
 
 
-const studio = (...args: Array<string>) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ["src/cli.ts", "pays", ...args],
-      { env: { ...process.env, DATABASE_URL: server.databaseUrl, LOG_LEVEL: "error" }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
-    )
-  })
+const studio = (...args: Array<string>) => runStudioCli({ DATABASE_URL: server.databaseUrl, LOG_LEVEL: "error" }, ["pays", ...args])
 
 const localToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Los_Angeles" }).format(new Date())
 const periodOf = (date: string) => {

@@ -1,8 +1,8 @@
-import { execFile } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { createApplication, createBusiness, createPerson, createToken } from "../support/factories.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
+import { runStudioCli } from "../support/cli.ts"
 import { apiCaller } from "../support/http.ts"
 import { createService } from "../schedule/fixtures.ts"
 import { addVisits, createOccurrence, eventually, paysOf, setRate } from "./support.ts"
@@ -23,15 +23,7 @@ let yoga: number
 let massage: number
 const clients: Array<number> = []
 
-const studio = (...args: Array<string>) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ["src/cli.ts", "pays", ...args],
-      { env: { ...process.env, DATABASE_URL: server.databaseUrl, LOG_LEVEL: "error" }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
-    )
-  })
+const studio = (...args: Array<string>) => runStudioCli({ DATABASE_URL: server.databaseUrl, LOG_LEVEL: "error" }, ["pays", ...args])
 
 const put = (id: number, body: unknown, as = token) => server.request("PUT", `/api/v2/desk/event_occurrences/${id}`, { token: as, body })
 
