@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
+import { apiCaller } from "../support/http.ts"
 import { TEST_BASE_DOMAIN } from "../support/server.ts"
 import { pendingJobs } from "../people/fixtures.ts"
 import { NOW, type Studio, setUpStudio, studioCallers } from "../support/studio.ts"
@@ -19,8 +20,7 @@ let membership: number
 
 const { desk, front } = studioCallers(() => s)
 /** Staff of another business, on its own host, naming this business's ids. */
-const foreign = (method: string, path: string, body?: unknown) =>
-  s.server.request(method, `/api/v2/desk${path}`, { token: s.foreignToken, host: `elsewhere.${TEST_BASE_DOMAIN}`, ...(body === undefined ? {} : { body }) })
+const foreign = apiCaller("/api/v2/desk", () => ({ request: s.server.request, token: s.foreignToken, host: `elsewhere.${TEST_BASE_DOMAIN}` }))
 const count = async (table: string) => Number((await s.pool.query(`select count(*) from ${table} where business_id = $1`, [s.business.id])).rows[0].count)
 const counts = async () => ({ payments: await count("payments"), refunds: await count("refunds"), credit: await count("account_credit_entries") })
 const charges = async () =>

@@ -65,11 +65,11 @@ export type SendAs = string | Pick<RequestOptions, "token" | "host" | "headers">
  * identity, which is read at each call as fixtures are made in beforeAll; an undefined body sends none.
  */
 export const apiCaller =
-  (root: string, defaults: () => { readonly request: Requester; readonly token?: string }) =>
+  (root: string, defaults: () => { readonly request: Requester; readonly token?: string; readonly host?: string }) =>
   (method: string, path: string, body?: unknown, as: SendAs = {}): Promise<TestResponse> => {
-    const { request, token } = defaults()
+    const { request, ...identity } = defaults()
     const options = typeof as === "string" ? { token: as } : as
-    return request(method, `${root}${path}`, { token, ...options, ...(body === undefined ? {} : { body }) })
+    return request(method, `${root}${path}`, { ...identity, ...options, ...(body === undefined ? {} : { body }) })
   }
 
 /** Follows a link the API answered (a hosted page on another host), posting a form body if given. */
