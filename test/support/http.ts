@@ -16,6 +16,22 @@ export interface RequestOptions {
   readonly token?: string
 }
 
+/** Reads an answer to its end, then hands over its status, headers, text and (if it is JSON) parsed body. */
+export const readResponse = (response: http.IncomingMessage, done: (answer: TestResponse) => void) => {
+  const chunks: Array<Buffer> = []
+  response.on("data", (chunk: Buffer) => chunks.push(chunk))
+  response.on("end", () => {
+    const text = Buffer.concat(chunks).toString("utf8")
+    let json: unknown
+    try {
+      json = text.length > 0 ? JSON.parse(text) : undefined
+    } catch {
+      json = undefined
+    }
+    done({ status: response.statusCode ?? 0, headers: response.headers, text, json })
+  })
+}
+
 /**
  * An HTTP request over a real socket to the test server, with any Host header (fetch forbids
  * setting Host, and tenancy is by host).
@@ -36,20 +52,9 @@ export const makeRequester =
         }
         headers["content-length"] = String(Buffer.byteLength(payload))
       }
-      const request = http.request({ host: "127.0.0.1", port, method, path, headers, agent: false }, (response) => {
-        const chunks: Array<Buffer> = []
-        response.on("data", (chunk: Buffer) => chunks.push(chunk))
-        response.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8")
-          let json: unknown
-          try {
-            json = text.length > 0 ? JSON.parse(text) : undefined
-          } catch {
-            json = undefined
-          }
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json })
-        })
-      })
+      const request = http.request({ host: "127.0.0.1", port, method, path, headers, agent: false }, (response) =>
+        readResponse(response, resolve)
+      )
       request.on("error", reject)
       if (payload !== undefined) request.write(payload)
       request.end()
