@@ -5,7 +5,7 @@ import { tasks } from "../../workers/runner.ts"
 import { MAX_ATTEMPTS, billDueMemberships, chargePeriod } from "../../src/billing-runs/service.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
-import { NOW, type Studio, setUpStudio } from "../enrollment/bookings-fixtures.ts"
+import { NOW, type Studio, setUpStudio, studioCallers } from "../support/studio.ts"
 
 /**
  * Automatic billing's rules: no autobill card counts as a decline (recorded with its reason),
@@ -17,8 +17,7 @@ const clock = makeSettableClock(NOW)
 let s: Studio
 const plans: Record<"noCard" | "committed" | "canceled" | "ending", number> = { noCard: 0, committed: 0, canceled: 0, ending: 0 }
 
-const desk = (method: string, path: string, body?: unknown) =>
-  s.server.request(method, `/api/v2/desk${path}`, { token: s.owner.token, ...(body === undefined ? {} : { body }) })
+const { desk } = studioCallers(() => s)
 const sweep = () => s.server.runtime.runPromise(billDueMemberships())
 const charge = (periodId: number, businessId = s.business.id) => s.server.runtime.runPromise(chargePeriod(businessId, periodId))
 const periodsOf = async (planId: number) =>

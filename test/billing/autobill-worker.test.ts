@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { billDueMemberships } from "../../src/billing-runs/service.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
-import { NOW, type Studio, setUpStudio } from "../enrollment/bookings-fixtures.ts"
+import { NOW, type Studio, setUpStudio, studioCallers } from "../support/studio.ts"
+import { followLink } from "../support/http.ts"
 
 /**
  * Automatic billing through the real worker: the sweep's charge job is picked up by
@@ -11,15 +12,8 @@ import { NOW, type Studio, setUpStudio } from "../enrollment/bookings-fixtures.t
 const clock = makeSettableClock(NOW)
 let s: Studio
 
-const desk = (method: string, path: string, body?: unknown) =>
-  s.server.request(method, `/api/v2/desk${path}`, { token: s.owner.token, ...(body === undefined ? {} : { body }) })
-const follow = (url: string, method = "GET", body?: string) => {
-  const parsed = new URL(url)
-  return s.server.request(method, parsed.pathname + parsed.search, {
-    host: parsed.host,
-    ...(body === undefined ? {} : { body, headers: { "content-type": "application/x-www-form-urlencoded" } })
-  })
-}
+const { desk } = studioCallers(() => s)
+const follow = (url: string, method?: string, body?: string) => followLink(s.server.request, url, method, body)
 
 beforeAll(async () => {
   s = await setUpStudio(clock, { worker: true })

@@ -10,7 +10,8 @@ import { PaymentGateway } from "../../src/platform/payments/gateway.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { pendingJobs } from "../people/fixtures.ts"
-import { NOW, type Studio, setUpStudio } from "../enrollment/bookings-fixtures.ts"
+import { NOW, type Studio, setUpStudio, studioCallers } from "../support/studio.ts"
+import { followLink } from "../support/http.ts"
 
 /**
  * Automatic membership billing with a pinned clock: a membership sold through an invoice and
@@ -28,15 +29,8 @@ let planId: number
 let saleId: number
 const reportsDir = path.resolve(`.data/test/autobill-reports-${process.pid}`)
 
-const desk = (method: string, path: string, body?: unknown) =>
-  s.server.request(method, `/api/v2/desk${path}`, { token: s.owner.token, ...(body === undefined ? {} : { body }) })
-const follow = (url: string, method = "GET", body?: string) => {
-  const parsed = new URL(url)
-  return s.server.request(method, parsed.pathname + parsed.search, {
-    host: parsed.host,
-    ...(body === undefined ? {} : { body, headers: { "content-type": "application/x-www-form-urlencoded" } })
-  })
-}
+const { desk } = studioCallers(() => s)
+const follow = (url: string, method?: string, body?: string) => followLink(s.server.request, url, method, body)
 const vault = async (personId: number, number: string) => {
   const started = await desk("POST", `/people/${personId}/form_of_payments`, { form_of_payment: { type: "creditcard" } })
   expect(started.status, started.text).toBe(201)

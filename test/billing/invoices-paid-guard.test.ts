@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createLocation } from "../support/factories.ts"
-import { NOW, type Studio, setUpStudio } from "../enrollment/bookings-fixtures.ts"
+import { NOW, type Studio, setUpStudio, studioCallers } from "../support/studio.ts"
 
 /**
  * The paid-items guard: while an invoice holds settled payments (less their settled refunds),
@@ -14,8 +14,7 @@ let s: Studio
 let pack: number
 let membership: number
 
-const desk = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-  s.server.request(method, `/api/v2/desk${path}`, { token: s.owner.token, headers, ...(body === undefined ? {} : { body }) })
+const { desk } = studioCallers(() => s)
 
 /** An open invoice for Cleo with a pack and a membership item; answers its id and item ids. */
 const openInvoice = async () => {
@@ -84,7 +83,7 @@ describe("an invoice with a settled payment", () => {
     expect(client.json.errors[0]).toMatch(/holds payments/)
     expect(await snapshot(invoice.id)).toEqual(before)
     // The reason in the request's locale.
-    const german = await desk("DELETE", `/invoices/${invoice.id}/invoice_items/${invoice.packItem}`, undefined, { "x-fd-locale": "de" })
+    const german = await desk("DELETE", `/invoices/${invoice.id}/invoice_items/${invoice.packItem}`, undefined, { headers: { "x-fd-locale": "de" } })
     expect(german.status).toBe(422)
     expect(german.json.errors[0]).toMatch(/Rechnung \d+ enthält Zahlungen/)
   })

@@ -6,7 +6,7 @@ import { tasks } from "../../workers/runner.ts"
 import { TEST_BASE_DOMAIN } from "../support/server.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
-import { NOW, type Studio, setUpStudio, visitStates } from "../enrollment/bookings-fixtures.ts"
+import { NOW, type Studio, setUpStudio, studioCallers, visitStates } from "../support/studio.ts"
 
 /**
  * Invoices over HTTP, both modes (spec: Invoices, Invoice states): create from plan products
@@ -24,10 +24,7 @@ let privateProduct: number
 let free: number
 let foreignProduct: number
 
-const desk = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, token = s.owner.token) =>
-  s.server.request(method, `/api/v2/desk${path}`, { token, headers, ...(body === undefined ? {} : { body }) })
-const front = (method: string, path: string, body?: unknown, token = s.cleo.token, headers: Record<string, string> = {}) =>
-  s.server.request(method, `/api/v2/front${path}`, { token, headers, ...(body === undefined ? {} : { body }) })
+const { desk, front } = studioCallers(() => s)
 const count = async (table: string) => Number((await s.pool.query(`select count(*) from ${table} where business_id = $1`, [s.business.id])).rows[0].count)
 const counts = async () => ({ invoices: await count("invoices"), items: await count("invoice_items"), adjustments: await count("invoice_item_adjustments") })
 
@@ -167,7 +164,7 @@ describe("creating an invoice", () => {
           booking_id: 999999
         }
       },
-      { "x-fd-locale": "de" }
+      { headers: { "x-fd-locale": "de" } }
     )
     expect(response.status).toBe(422)
     const text = response.text
@@ -183,14 +180,14 @@ describe("creating an invoice", () => {
 
   it("honours Idempotency-Key: a repeat answers the first invoice; another body is a 422", async () => {
     const body = { invoice: { payer_id: s.cleo.personId, plan_products: [{ id: free }] } }
-    const first = await desk("POST", "/invoices", body, { "idempotency-key": "inv-1" })
+    const first = await desk("POST", "/invoices", body, { headers: { "idempotency-key": "inv-1" } })
     expect(first.status).toBe(201)
     const before = await counts()
-    const again = await desk("POST", "/invoices", body, { "idempotency-key": "inv-1" })
+    const again = await desk("POST", "/invoices", body, { headers: { "idempotency-key": "inv-1" } })
     expect(again.status).toBe(201)
     expect(again.json).toEqual(first.json)
     expect(await counts()).toEqual(before)
-    const other = await desk("POST", "/invoices", { invoice: { payer_id: s.cleo.personId, plan_products: [{ id: pack }] } }, { "idempotency-key": "inv-1" })
+    const other = await desk("POST", "/invoices", { invoice: { payer_id: s.cleo.personId, plan_products: [{ id: pack }] } }, { headers: { "idempotency-key": "inv-1" } })
     expect(other.status).toBe(422)
     expect(await counts()).toEqual(before)
   })

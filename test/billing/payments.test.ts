@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
+import { apiCaller } from "../support/http.ts"
 import { TEST_BASE_DOMAIN } from "../support/server.ts"
 import { pendingJobs } from "../people/fixtures.ts"
-import { NOW, type Studio, setUpStudio } from "../enrollment/bookings-fixtures.ts"
+import { NOW, type Studio, setUpStudio, studioCallers } from "../support/studio.ts"
 
 /**
  * Payments, refunds, voids and account credit over HTTP (spec: the invoice payments endpoints,
@@ -17,13 +18,9 @@ let s: Studio
 let pack: number
 let membership: number
 
-const desk = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, token = s.owner.token) =>
-  s.server.request(method, `/api/v2/desk${path}`, { token, headers, ...(body === undefined ? {} : { body }) })
-const front = (method: string, path: string, body?: unknown, token = s.cleo.token, headers: Record<string, string> = {}) =>
-  s.server.request(method, `/api/v2/front${path}`, { token, headers, ...(body === undefined ? {} : { body }) })
+const { desk, front } = studioCallers(() => s)
 /** Staff of another business, on its own host, naming this business's ids. */
-const foreign = (method: string, path: string, body?: unknown) =>
-  s.server.request(method, `/api/v2/desk${path}`, { token: s.foreignToken, host: `elsewhere.${TEST_BASE_DOMAIN}`, ...(body === undefined ? {} : { body }) })
+const foreign = apiCaller("/api/v2/desk", () => ({ request: s.server.request, token: s.foreignToken, host: `elsewhere.${TEST_BASE_DOMAIN}` }))
 const count = async (table: string) => Number((await s.pool.query(`select count(*) from ${table} where business_id = $1`, [s.business.id])).rows[0].count)
 const counts = async () => ({ payments: await count("payments"), refunds: await count("refunds"), credit: await count("account_credit_entries") })
 const charges = async () =>
@@ -151,7 +148,7 @@ describe("paying an invoice", () => {
     expect((await foreign("POST", `/invoices/${id}/payments`, { payment: { payment_method: "cash", amount_cents: 100 } })).status).toBe(404)
     expect((await desk("POST", `/invoices/999999/payments`, { payment: { payment_method: "cash", amount_cents: 100 } })).status).toBe(404)
     // Localized.
-    const german = await desk("POST", `/invoices/${id}/payments`, { payment: { payment_method: "cash", amount_cents: 10001 } }, { "x-fd-locale": "de" })
+    const german = await desk("POST", `/invoices/${id}/payments`, { payment: { payment_method: "cash", amount_cents: 10001 } }, { headers: { "x-fd-locale": "de" } })
     expect(german.json.errors[0]).toMatch(/offene Betrag/)
     expect(await counts()).toEqual(before)
     expect((await invoice(id)).payments).toEqual([])
@@ -193,7 +190,7 @@ describe("Idempotency-Key on payments", () => {
     const { id } = await newInvoice()
     const before = await charges()
     const body = { payment: { payment_method: "creditcard", amount_cents: 10000, form_of_payment_id: goodCard } }
-    const responses = await Promise.all(Array.from({ length: 20 }, () => desk("POST", `/invoices/${id}/payments`, body, { "idempotency-key": `pay-${id}` })))
+    const responses = await Promise.all(Array.from({ length: 20 }, () => desk("POST", `/invoices/${id}/payments`, body, { headers: { "idempotency-key": `pay-${id}` } })))
     for (const response of responses) expect(response.status, response.text).toBe(201)
     expect(new Set(responses.map((r) => r.json.payments[0].id)).size).toBe(1)
     expect(await charges()).toBe(before + 1)
@@ -201,7 +198,7 @@ describe("Idempotency-Key on payments", () => {
     expect(after.payments).toHaveLength(1)
     expect(after.state).toBe("closed")
     // The same key with another body is refused.
-    const other = await desk("POST", `/invoices/${id}/payments`, { payment: { ...body.payment, amount_cents: 5 } }, { "idempotency-key": `pay-${id}` })
+    const other = await desk("POST", `/invoices/${id}/payments`, { payment: { ...body.payment, amount_cents: 5 } }, { headers: { "idempotency-key": `pay-${id}` } })
     expect(other.status).toBe(422)
   })
 })
@@ -221,7 +218,7 @@ describe("refunds and voids", () => {
     const refused = await desk("POST", `/invoices/${id}/payments/${paymentId}/refunds`, { refund: { amount_cents: 3001, send_receipt: true, receipt_email: "cleo@example.com" } })
     expect(refused.status).toBe(422)
     expect(await mails()).toEqual([])
-    const sent = await desk("POST", `/invoices/${id}/payments/${paymentId}/refunds`, { refund: { amount_cents: 1250, send_receipt: "true", receipt_email: "cleo@example.com" } }, { "x-fd-locale": "de" })
+    const sent = await desk("POST", `/invoices/${id}/payments/${paymentId}/refunds`, { refund: { amount_cents: 1250, send_receipt: "true", receipt_email: "cleo@example.com" } }, { headers: { "x-fd-locale": "de" } })
     expect(sent.status, sent.text).toBe(201)
     const [mail] = await mails()
     expect(mail).toMatchObject({ to: "cleo@example.com", subject: expect.stringContaining("Rückerstattung") })
@@ -398,12 +395,12 @@ describe("account credit under concurrency, replays and wrong states", () => {
     const { id } = await newInvoice()
     const cash = await desk("POST", `/invoices/${id}/payments`, { payment: { payment_method: "cash", amount_cents: 5000 } })
     const url = `/invoices/${id}/payments/${cash.json.payments[0].id}/refunds`
-    const first = await desk("POST", url, { refund: { amount_cents: 1000, payment_type_id: 2 } }, { "idempotency-key": `refund-${id}` })
-    const again = await desk("POST", url, { refund: { amount_cents: 1000, payment_type_id: 2 } }, { "idempotency-key": `refund-${id}` })
+    const first = await desk("POST", url, { refund: { amount_cents: 1000, payment_type_id: 2 } }, { headers: { "idempotency-key": `refund-${id}` } })
+    const again = await desk("POST", url, { refund: { amount_cents: 1000, payment_type_id: 2 } }, { headers: { "idempotency-key": `refund-${id}` } })
     expect(first.status, first.text).toBe(201)
     expect(again.status).toBe(201)
     expect(again.json).toEqual(first.json)
-    expect((await desk("POST", url, { refund: { amount_cents: 999, payment_type_id: 2 } }, { "idempotency-key": `refund-${id}` })).status).toBe(422)
+    expect((await desk("POST", url, { refund: { amount_cents: 999, payment_type_id: 2 } }, { headers: { "idempotency-key": `refund-${id}` } })).status).toBe(422)
     expect((await invoice(id)).payments[0].refunds).toHaveLength(1)
   })
 

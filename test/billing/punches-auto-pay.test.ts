@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { offerWaitlistPlaces } from "../../src/waitlists/offer.ts"
 import { createPlan, createPlanProduct } from "../support/billing-factories.ts"
+import { apiCaller } from "../support/http.ts"
 import { type BillingWorld, startBillingWorld } from "./punches-fixtures.ts"
 
 /**
@@ -211,8 +212,7 @@ describe("bookings", () => {
     const { id: productId } = await createPlanProduct(w.pool, w.business.id, { kind: "pack", count: 5, name: "Booking pack" })
     const { id: planId } = await createPlan(w.pool, w.business.id, productId, [w.client.personId], { start_date: "2026-10-01" })
     const occurrenceId = await w.occurrence({ service: serviceId })
-    const front = (method: string, path: string, body?: unknown) =>
-      w.server.request(method, `/api/v2/front${path}`, { token: w.clientToken, ...(body === undefined ? {} : { body }) })
+    const front = apiCaller("/api/v2/front", () => ({ request: w.server.request, token: w.clientToken }))
     const created = await front("POST", "/bookings", { booking: { leases: [{ event_occurrence_id: occurrenceId, person: { id: w.client.personId } }] } })
     expect(created.status, created.text).toBe(201)
     const held = await w.pool.query(`select punch_id from visits where booking_id = $1`, [created.json.bookings[0].id])

@@ -3,7 +3,7 @@ import { expireBooking } from "../../src/bookings/expiry.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createPerson, createToken } from "../support/factories.ts"
-import { NOW, type Studio, setUpStudio, visitStates } from "../enrollment/bookings-fixtures.ts"
+import { NOW, type Studio, setUpStudio, studioCallers, visitStates } from "../support/studio.ts"
 
 /**
  * Issue 30 §4, the spec's rules over HTTP: deleting a person with open invoices, deleting an
@@ -15,10 +15,7 @@ let s: Studio
 let pack: number
 let managerToken: string
 
-const desk = (method: string, path: string, body?: unknown, token = s.owner.token) =>
-  s.server.request(method, `/api/v2/desk${path}`, { token, ...(body === undefined ? {} : { body }) })
-const front = (method: string, path: string, body?: unknown, token = s.cleo.token) =>
-  s.server.request(method, `/api/v2/front${path}`, { token, ...(body === undefined ? {} : { body }) })
+const { desk, front } = studioCallers(() => s)
 
 beforeAll(async () => {
   s = await setUpStudio(clock)

@@ -3,7 +3,7 @@ import { expireBooking } from "../../src/bookings/expiry.ts"
 import { expireBookingTask } from "../../workers/tasks/expire_booking.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { pendingJobs } from "../people/fixtures.ts"
-import { NOW, type Studio, capacityRemaining, setUpStudio, visitStates } from "./bookings-fixtures.ts"
+import { NOW, type Studio, capacityRemaining, setUpStudio, visitStates } from "../support/studio.ts"
 
 /**
  * Booking expiry with a settable clock: the `expire_booking` task's Effect is run directly at

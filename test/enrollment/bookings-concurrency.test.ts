@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeSettableClock } from "../support/clock.ts"
 import { createPerson, createToken } from "../support/factories.ts"
-import { type Studio, capacityRemaining, setUpStudio, visitStates } from "./bookings-fixtures.ts"
+import { type Studio, capacityRemaining, setUpStudio, visitStates } from "../support/studio.ts"
 
 /**
  * The capacity rule under load: parallel bookings never oversell an occurrence, and two

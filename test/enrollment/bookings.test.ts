@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeSettableClock } from "../support/clock.ts"
-import { NOW, type Studio, capacityRemaining, setUpStudio, visitStates } from "./bookings-fixtures.ts"
+import { NOW, type Studio, capacityRemaining, setUpStudio, studioCallers, visitStates } from "../support/studio.ts"
 
 /** Bookings and leases over HTTP, both modes (spec: "Bookings and leases"). Clock: Monday 2026-11-02 08:00 PST. */
 const clock = makeSettableClock(NOW)
@@ -11,10 +11,7 @@ beforeAll(async () => {
 })
 afterAll(async () => s?.server.close())
 
-const front = (method: string, path: string, body?: unknown, token = s.cleo.token) =>
-  s.server.request(method, `/api/v2/front${path}`, { token, ...(body === undefined ? {} : { body }) })
-const desk = (method: string, path: string, body?: unknown, token = s.owner.token) =>
-  s.server.request(method, `/api/v2/desk${path}`, { token, ...(body === undefined ? {} : { body }) })
+const { desk, front } = studioCallers(() => s)
 const occurrenceLease = (occurrenceId: number, personId: number | null = s.cleo.personId) => ({
   event_occurrence_id: occurrenceId,
   ...(personId === null ? {} : { person: { id: personId } })

@@ -6,7 +6,7 @@ import { tasks } from "../../workers/runner.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createPerson } from "../support/factories.ts"
 import { createService, materialize, occurrencesOf, scheduleEvent } from "../schedule/fixtures.ts"
-import { NOW, type Studio, setUpStudio } from "./bookings-fixtures.ts"
+import { NOW, type Studio, setUpStudio } from "../support/studio.ts"
 
 /**
  * Ongoing (recurring) leases follow the schedule: sessions materialized after the lease was

@@ -3,7 +3,7 @@ import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createCustomField, createToken } from "../support/factories.ts"
 import { TEST_BASE_DOMAIN } from "../support/server.ts"
-import { type Studio, setUpStudio } from "../enrollment/bookings-fixtures.ts"
+import { type Studio, setUpStudio, studioCallers } from "../support/studio.ts"
 import { setTextValue } from "../people/fixtures.ts"
 
 /**
@@ -19,10 +19,7 @@ let visitId: number
 let occurrenceId: number
 let entryId: number
 
-const desk = (method: string, path: string, body?: unknown) =>
-  s.server.request(method, `/api/v2/desk${path}`, { token: s.owner.token, ...(body === undefined ? {} : { body }) })
-const front = (method: string, path: string, body?: unknown, token = s.cleo.token) =>
-  s.server.request(method, `/api/v2/front${path}`, { token, ...(body === undefined ? {} : { body }) })
+const { desk, front } = studioCallers(() => s)
 
 beforeAll(async () => {
   s = await setUpStudio(clock, { capacity: 1 })

@@ -9,6 +9,7 @@ import { createPlan, createPlanProduct } from "../support/billing-factories.ts"
 import { createApplication, createBusiness, createCustomField, createLocation, createPerson, createToken } from "../support/factories.ts"
 import { type RequestOptions, type TestResponse } from "../support/http.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer, startTestServerOn } from "../support/server.ts"
+import { rowsOf } from "./support.ts"
 
 /**
  * The Reporting API over HTTP: every clients field, grouping and sort, the malformed queries
@@ -36,12 +37,6 @@ const query = (attributes: unknown, options: RequestOptions & { resource?: strin
     headers: { "content-type": "application/vnd.api+json", ...options.headers }
   })
 
-/** The rows of a successful query, as objects keyed by field name. */
-const rowsOf = (response: TestResponse): Array<Record<string, unknown>> => {
-  expect(response.status, response.text).toBe(200)
-  const { fields, rows } = response.json.data.attributes as { fields: Array<{ name: string }>; rows: Array<Array<unknown>> }
-  return rows.map((row) => Object.fromEntries(fields.map((f, i) => [f.name, row[i]])))
-}
 
 const todayIn = (zone: string) =>
   new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date())

@@ -7,8 +7,9 @@ import { readCurrent } from "../../reports/sync/generations.ts"
 import { DUCKDB_OPTIONS, syncReports } from "../../reports/sync/sync.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
-import type { TestResponse } from "../support/http.ts"
+import { type TestResponse, apiCaller } from "../support/http.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
+import { rowsOf, reportQuery } from "./support.ts"
 
 /**
  * The invoices report reconciled with the Core API: invoices are sold, opened, paid in part,
@@ -30,21 +31,10 @@ let taxedPack: number
 let vatPack: number
 
 const sync = (mode: "full" | "incremental") => syncReports({ databaseUrl: server.databaseUrl, dir: reportsDir, mode })
-const desk = (method: string, url: string, body?: unknown) =>
-  server.request(method, `/api/v2/desk${url}`, { token, ...(body === undefined ? {} : { body }) })
+const desk = apiCaller("/api/v2/desk", () => ({ request: server.request, token }))
 
-const query = (attributes: unknown): Promise<TestResponse> =>
-  server.request("POST", "/desk/api/v3/reports/invoices/queries", {
-    token,
-    body: { data: { type: "queries", attributes } },
-    headers: { "content-type": "application/vnd.api+json" }
-  })
+const query = (attributes: unknown) => reportQuery(server.request, "invoices", attributes, { token })
 
-const rowsOf = (response: TestResponse): Array<Record<string, unknown>> => {
-  expect(response.status, response.text).toBe(200)
-  const { fields, rows } = response.json.data.attributes as { fields: Array<{ name: string }>; rows: Array<Array<unknown>> }
-  return rows.map((row) => Object.fromEntries(fields.map((f, i) => [f.name, row[i]])))
-}
 
 /**
  * The business's invoices in the current generation's newest rows, as stored, and its dated

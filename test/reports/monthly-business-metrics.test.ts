@@ -5,8 +5,9 @@ import { monthlyBusinessMetricsCatalog } from "../../reports/catalog/monthly-bus
 import { syncReports } from "../../reports/sync/sync.ts"
 import { createPlan, createPlanProduct } from "../support/billing-factories.ts"
 import { createApplication, createBusiness, createPerson, createToken } from "../support/factories.ts"
-import type { TestResponse } from "../support/http.ts"
+import { type TestResponse, apiCaller } from "../support/http.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
+import { rowsOf, reportQuery } from "./support.ts"
 import { createService } from "../schedule/fixtures.ts"
 
 /**
@@ -30,23 +31,12 @@ let ivyStaff: number
 let danInvoice: number
 
 const sync = (mode: "full" | "incremental") => syncReports({ databaseUrl: server.databaseUrl, dir: reportsDir, mode })
-const desk = (method: string, url: string, body?: unknown) =>
-  server.request(method, `/api/v2/desk${url}`, { token, ...(body === undefined ? {} : { body }) })
+const desk = apiCaller("/api/v2/desk", () => ({ request: server.request, token }))
 const ok = (response: TestResponse, status = 201) => {
   expect(response.status, response.text).toBe(status)
   return response
 }
-const query = (attributes: unknown, resource = "monthly_business_metrics"): Promise<TestResponse> =>
-  server.request("POST", `/desk/api/v3/reports/${resource}/queries`, {
-    token,
-    body: { data: { type: "queries", attributes } },
-    headers: { "content-type": "application/vnd.api+json" }
-  })
-const rowsOf = (response: TestResponse): Array<Record<string, unknown>> => {
-  expect(response.status, response.text).toBe(200)
-  const { fields, rows } = response.json.data.attributes as { fields: Array<{ name: string }>; rows: Array<Array<unknown>> }
-  return rows.map((row) => Object.fromEntries(fields.map((f, i) => [f.name, row[i]])))
-}
+const query = (attributes: unknown, resource = "monthly_business_metrics") => reportQuery(server.request, resource, attributes, { token })
 
 /** The first of the business's month `back` months before the current one (Los Angeles). */
 const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Los_Angeles" }).format(new Date())

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -6,8 +5,10 @@ import { paysCatalog } from "../../reports/catalog/pays.ts"
 import { syncReports } from "../../reports/sync/sync.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
-import type { TestResponse } from "../support/http.ts"
+import { runStudioCli } from "../support/cli.ts"
+import { apiCaller } from "../support/http.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
+import { rowsOf, reportQuery } from "./support.ts"
 import { createCategory, createService } from "../schedule/fixtures.ts"
 import { addVisits, createOccurrence, eventually, paysOf, setRate } from "../staff-pay/support.ts"
 
@@ -33,28 +34,10 @@ const occurrences = {} as Record<"yoga" | "massage", number>
 
 const sync = (mode: "full" | "incremental") => syncReports({ databaseUrl: server.databaseUrl, dir: reportsDir, mode })
 
-const query = (attributes: unknown): Promise<TestResponse> =>
-  server.request("POST", "/desk/api/v3/reports/pays/queries", {
-    token,
-    body: { data: { type: "queries", attributes } },
-    headers: { "content-type": "application/vnd.api+json" }
-  })
+const query = (attributes: unknown) => reportQuery(server.request, "pays", attributes, { token })
 
-const rowsOf = (response: TestResponse): Array<Record<string, unknown>> => {
-  expect(response.status, response.text).toBe(200)
-  const { fields, rows } = response.json.data.attributes as { fields: Array<{ name: string }>; rows: Array<Array<unknown>> }
-  return rows.map((row) => Object.fromEntries(fields.map((f, i) => [f.name, row[i]])))
-}
 
-const studio = (...args: Array<string>) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ["src/cli.ts", "pays", ...args],
-      { env: { ...process.env, DATABASE_URL: server.databaseUrl, LOG_LEVEL: "error" }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
-    )
-  })
+const studio = (...args: Array<string>) => runStudioCli({ DATABASE_URL: server.databaseUrl, LOG_LEVEL: "error" }, ["pays", ...args])
 
 const localToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Los_Angeles" }).format(new Date())
 const periodOf = (date: string) => {
@@ -88,7 +71,7 @@ beforeAll(async () => {
   const clients: Array<number> = []
   for (let i = 0; i < 11; i++) clients.push((await createPerson(pool, businessId)).personId)
 
-  const desk = (method: string, url: string, body?: unknown) => server.request(method, `/api/v2/desk${url}`, { token, ...(body === undefined ? {} : { body }) })
+  const desk = apiCaller("/api/v2/desk", () => ({ request: server.request, token }))
   occurrences.yoga = await createOccurrence(pool, businessId, { serviceId: yoga, start: "2024-03-15T17:00:00Z", minutes: 90, staff: [ana, ben] })
   await pool.query(`update event_occurrences set location_id = $3 where business_id = $1 and id = $2`, [businessId, occurrences.yoga, main])
   await addVisits(pool, businessId, occurrences.yoga, clients)

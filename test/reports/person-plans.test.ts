@@ -5,8 +5,8 @@ import { publish, readCurrent } from "../../reports/sync/generations.ts"
 import { syncReports } from "../../reports/sync/sync.ts"
 import { createHold, createPlan, createPlanProduct, createRevenueCategory } from "../support/billing-factories.ts"
 import { createBusiness, createPerson, createToken } from "../support/factories.ts"
-import type { TestResponse } from "../support/http.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
+import { rowsOf, reportQuery } from "./support.ts"
 import { createService } from "../schedule/fixtures.ts"
 
 /**
@@ -29,18 +29,8 @@ const ids = {} as Record<"pack" | "packProduct" | "gold" | "silver" | "goldHold"
 
 const sync = (mode: "full" | "incremental") => syncReports({ databaseUrl: server.databaseUrl, dir: reportsDir, mode })
 
-const query = (attributes: unknown): Promise<TestResponse> =>
-  server.request("POST", "/desk/api/v3/reports/person_plans/queries", {
-    token,
-    body: { data: { type: "queries", attributes } },
-    headers: { "content-type": "application/vnd.api+json" }
-  })
+const query = (attributes: unknown) => reportQuery(server.request, "person_plans", attributes, { token })
 
-const rowsOf = (response: TestResponse): Array<Record<string, unknown>> => {
-  expect(response.status, response.text).toBe(200)
-  const { fields, rows } = response.json.data.attributes as { fields: Array<{ name: string }>; rows: Array<Array<unknown>> }
-  return rows.map((row) => Object.fromEntries(fields.map((f, i) => [f.name, row[i]])))
-}
 
 /** The business's calendar date `days` from its today (Los Angeles). */
 const localDay = (days: number) => {

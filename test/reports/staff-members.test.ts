@@ -5,8 +5,8 @@ import { staffMembersCatalog } from "../../reports/catalog/staff-members.ts"
 import { syncReports } from "../../reports/sync/sync.ts"
 import { createPlan, createPlanProduct } from "../support/billing-factories.ts"
 import { createBusiness, createCustomField, createLocation, createPerson, createToken } from "../support/factories.ts"
-import type { TestResponse } from "../support/http.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
+import { rowsOf, reportQuery } from "./support.ts"
 import { createService } from "../schedule/fixtures.ts"
 
 /**
@@ -37,19 +37,9 @@ let shirt: { id: number }
 let newsletter: { id: number }
 let serviceId: number
 
-const query = (resource: string, attributes: unknown, options: { host?: string; token?: string } = {}): Promise<TestResponse> =>
-  server.request("POST", `/desk/api/v3/reports/${resource}/queries`, {
-    token: options.token ?? tokens.owner!,
-    host: `${options.host ?? "crew"}.${TEST_BASE_DOMAIN}`,
-    body: { data: { type: "queries", attributes } },
-    headers: { "content-type": "application/vnd.api+json" }
-  })
+const query = (resource: string, attributes: unknown, options: { host?: string; token?: string } = {}) =>
+  reportQuery(server.request, resource, attributes, { token: options.token ?? tokens.owner!, host: `${options.host ?? "crew"}.${TEST_BASE_DOMAIN}` })
 
-const rowsOf = (response: TestResponse): Array<Record<string, unknown>> => {
-  expect(response.status, response.text).toBe(200)
-  const { fields, rows } = response.json.data.attributes as { fields: Array<{ name: string }>; rows: Array<Array<unknown>> }
-  return rows.map((row) => Object.fromEntries(fields.map((f, i) => [f.name, row[i]])))
-}
 
 const sync = (mode: "full" | "incremental") => syncReports({ databaseUrl: server.databaseUrl, dir: reportsDir, mode })
 

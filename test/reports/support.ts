@@ -1,5 +1,6 @@
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
 import { Schema } from "effect"
+import { expect } from "vitest"
 import { clientsCatalog } from "../../reports/catalog/clients.ts"
 import type { CatalogContext, ResourceCatalog } from "../../reports/catalog/types.ts"
 import { type CompileOptions, compile } from "../../reports/compile.ts"
@@ -12,6 +13,7 @@ import { clientsTable } from "../../reports/sync/tables/clients.ts"
 import { customFieldsTable } from "../../reports/sync/tables/custom-fields.ts"
 import { createTableSql, type StoreTable } from "../../reports/sync/tables/types.ts"
 import { t } from "../../src/shared/i18n.ts"
+import type { Requester, RequestOptions, TestResponse } from "../support/http.ts"
 
 /** Report engine tests run on an in-memory DuckDB holding the store's real tables. */
 
@@ -149,4 +151,24 @@ export const problemsOf = async (...args: Parameters<typeof runReport>) => {
   const result = await runReport(...args)
   if (!("errors" in result)) throw new Error("expected problems, the query ran")
   return result.errors
+}
+
+/** A Reporting API v3 query of one resource over HTTP, as the JSON:API document the endpoint takes. */
+export const reportQuery = (
+  request: Requester,
+  resource: string,
+  attributes: unknown,
+  options: Pick<RequestOptions, "token" | "host"> = {}
+): Promise<TestResponse> =>
+  request("POST", `/desk/api/v3/reports/${resource}/queries`, {
+    ...options,
+    body: { data: { type: "queries", attributes } },
+    headers: { "content-type": "application/vnd.api+json" }
+  })
+
+/** The rows of a query answer that must succeed, as objects keyed by field name. */
+export const rowsOf = (response: TestResponse): Array<Record<string, unknown>> => {
+  expect(response.status, response.text).toBe(200)
+  const { fields, rows } = response.json.data.attributes as { fields: Array<{ name: string }>; rows: Array<Array<unknown>> }
+  return rows.map((row) => Object.fromEntries(fields.map((f, i) => [f.name, row[i]])))
 }

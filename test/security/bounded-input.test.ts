@@ -2,7 +2,7 @@ import * as http from "node:http"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { hashPassword } from "../../src/auth/passwords.ts"
 import { createApplication, createBusiness, createPerson, createToken } from "../support/factories.ts"
-import { type RequestOptions, type TestResponse } from "../support/http.ts"
+import { type RequestOptions, type TestResponse, readResponse } from "../support/http.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
 
 /**
@@ -53,21 +53,11 @@ const rawRequest = (
   new Promise((resolve, reject) => {
     const request = http.request(
       { host: "127.0.0.1", port: server.port, method, path: target, headers: { host: HOST, ...options.headers }, agent: false },
-      (response) => {
-        const chunks: Array<Buffer> = []
-        response.on("data", (chunk: Buffer) => chunks.push(chunk))
-        response.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8")
-          let json: unknown
-          try {
-            json = text.length > 0 ? JSON.parse(text) : undefined
-          } catch {
-            json = undefined
-          }
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json })
+      (response) =>
+        readResponse(response, (answer) => {
+          resolve(answer)
           request.destroy()
         })
-      }
     )
     // The server may answer (and close) before the body is complete: that is the point.
     request.on("error", (error: NodeJS.ErrnoException) => (error.code === "ECONNRESET" || error.code === "EPIPE" ? undefined : reject(error)))

@@ -4,7 +4,7 @@ import { AUTH_MESSAGES } from "../../src/auth/access.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
-import type { TestResponse } from "../support/http.ts"
+import { type TestResponse, apiCaller, followLink } from "../support/http.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
 
 /**
@@ -32,21 +32,14 @@ let firstCard: number
 let secondCard: number
 const tokens = {} as Record<Role, string>
 
-const desk = (method: string, path: string, body?: unknown, token = owner, headers: Record<string, string> = {}) =>
-  server.request(method, `/api/v2/desk${path}`, { token, headers, ...(body === undefined ? {} : { body }) })
+const desk = apiCaller("/api/v2/desk", () => ({ request: server.request, token: owner }))
 
 const ok = (response: TestResponse, status: number) => {
   expect(response.status, response.text).toBe(status)
   return response.json
 }
 
-const follow = (url: string, method = "GET", body?: string) => {
-  const parsed = new URL(url)
-  return server.request(method, parsed.pathname + parsed.search, {
-    host: parsed.host,
-    ...(body === undefined ? {} : { body, headers: { "content-type": "application/x-www-form-urlencoded" } })
-  })
-}
+const follow = (url: string, method?: string, body?: string) => followLink(server.request, url, method, body)
 
 /** The three vaulting steps as the owner; answers the new form's id. */
 const vault = async (number: string) => {
@@ -416,9 +409,9 @@ describe("around the rule", () => {
     const { invoice, payment } = await paidInvoice()
     const path = `/invoices/${invoice}/payments/${payment}/refunds`
     const body = { refund: { amount_cents: 1500, payment_type_id: 2 } }
-    ok(await desk("POST", path, body, tokens.manager, { "idempotency-key": `refund-${payment}` }), 201)
+    ok(await desk("POST", path, body, { token: tokens.manager, headers: { "idempotency-key": `refund-${payment}` } }), 201)
     const before = await ledger()
-    const replay = await desk("POST", path, body, tokens.standard, { "idempotency-key": `refund-${payment}` })
+    const replay = await desk("POST", path, body, { token: tokens.standard, headers: { "idempotency-key": `refund-${payment}` } })
     expect(replay.status, replay.text).toBe(403)
     expect(replay.json).toEqual({ errors: [managerRequired] })
     expect(await ledger()).toEqual(before)
@@ -427,9 +420,9 @@ describe("around the rule", () => {
   it("translates the refusals (X-FD-Locale)", async () => {
     const invoice = await open()
     const german = { "x-fd-locale": "de" }
-    const limited = await desk("POST", `/invoices/${invoice.id}/payments`, { payment: { payment_method: "cash", amount_cents: 100 } }, tokens.limited, german)
+    const limited = await desk("POST", `/invoices/${invoice.id}/payments`, { payment: { payment_method: "cash", amount_cents: 100 } }, { token: tokens.limited, headers: german })
     expect(limited.json).toEqual({ errors: [t("de", "standard_staff_required")] })
-    const standard = await desk("PUT", `/invoices/${invoice.id}`, { invoice: { state_event: "canceled" } }, tokens.standard, german)
+    const standard = await desk("PUT", `/invoices/${invoice.id}`, { invoice: { state_event: "canceled" } }, { token: tokens.standard, headers: german })
     expect(standard.status).toBe(403)
     expect(standard.json).toEqual({ errors: [t("de", "invoice_owed_manager_required", { id: invoice.id, state: "open" })] })
     expect(standard.json.errors[0]).toMatch(/^Rechnung \d+ ist open: Nur Manager/)

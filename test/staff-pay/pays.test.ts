@@ -1,8 +1,9 @@
-import { execFile } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { createApplication, createBusiness, createPerson, createToken } from "../support/factories.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
+import { runStudioCli } from "../support/cli.ts"
+import { apiCaller } from "../support/http.ts"
 import { createService } from "../schedule/fixtures.ts"
 import { addVisits, createOccurrence, eventually, paysOf, setRate } from "./support.ts"
 
@@ -22,15 +23,7 @@ let yoga: number
 let massage: number
 const clients: Array<number> = []
 
-const studio = (...args: Array<string>) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ["src/cli.ts", "pays", ...args],
-      { env: { ...process.env, DATABASE_URL: server.databaseUrl, LOG_LEVEL: "error" }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
-    )
-  })
+const studio = (...args: Array<string>) => runStudioCli({ DATABASE_URL: server.databaseUrl, LOG_LEVEL: "error" }, ["pays", ...args])
 
 const put = (id: number, body: unknown, as = token) => server.request("PUT", `/api/v2/desk/event_occurrences/${id}`, { token: as, body })
 
@@ -127,7 +120,7 @@ describe("commission pays", () => {
     const product = (await createPlanProduct(pool, businessId, { kind: "pack", name: "Five", count: 5, price_cents: 10001 })).id
     const tax = await pool.query(`insert into sales_taxes (business_id, name, tax_rate, inclusive) values ($1, 'State', 8.875, false) returning id`, [businessId])
     await pool.query(`insert into plan_product_sales_taxes (business_id, plan_product_id, sales_tax_id) values ($1, $2, $3)`, [businessId, product, tax.rows[0].id])
-    const desk = (method: string, url: string, body?: unknown) => server.request(method, `/api/v2/desk${url}`, { token, body })
+    const desk = apiCaller("/api/v2/desk", () => ({ request: server.request, token }))
     const created = await desk("POST", "/invoices", { invoice: { payer_id: clients[0], plan_products: [{ id: product }] } })
     expect(created.status, created.text).toBe(201)
     const invoice = created.json.invoices[0] as { id: number; total_cents: number }

@@ -16,6 +16,22 @@ export interface RequestOptions {
   readonly token?: string
 }
 
+/** Reads an answer to its end, then hands over its status, headers, text and (if it is JSON) parsed body. */
+export const readResponse = (response: http.IncomingMessage, done: (answer: TestResponse) => void) => {
+  const chunks: Array<Buffer> = []
+  response.on("data", (chunk: Buffer) => chunks.push(chunk))
+  response.on("end", () => {
+    const text = Buffer.concat(chunks).toString("utf8")
+    let json: unknown
+    try {
+      json = text.length > 0 ? JSON.parse(text) : undefined
+    } catch {
+      json = undefined
+    }
+    done({ status: response.statusCode ?? 0, headers: response.headers, text, json })
+  })
+}
+
 /**
  * An HTTP request over a real socket to the test server, with any Host header (fetch forbids
  * setting Host, and tenancy is by host).
@@ -36,21 +52,36 @@ export const makeRequester =
         }
         headers["content-length"] = String(Buffer.byteLength(payload))
       }
-      const request = http.request({ host: "127.0.0.1", port, method, path, headers, agent: false }, (response) => {
-        const chunks: Array<Buffer> = []
-        response.on("data", (chunk: Buffer) => chunks.push(chunk))
-        response.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8")
-          let json: unknown
-          try {
-            json = text.length > 0 ? JSON.parse(text) : undefined
-          } catch {
-            json = undefined
-          }
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json })
-        })
-      })
+      const request = http.request({ host: "127.0.0.1", port, method, path, headers, agent: false }, (response) =>
+        readResponse(response, resolve)
+      )
       request.on("error", reject)
       if (payload !== undefined) request.write(payload)
       request.end()
     })
+
+export type Requester = ReturnType<typeof makeRequester>
+
+/** Per call: a token string, or a token, host and headers (X-FD-Locale, Idempotency-Key). */
+export type SendAs = string | Pick<RequestOptions, "token" | "host" | "headers">
+
+/**
+ * `desk("POST", "/invoices", body)`: a request under one API root (`/api/v2/desk`) as a default
+ * identity, which is read at each call as fixtures are made in beforeAll; an undefined body sends none.
+ */
+export const apiCaller =
+  (root: string, defaults: () => { readonly request: Requester; readonly token?: string; readonly host?: string }) =>
+  (method: string, path: string, body?: unknown, as: SendAs = {}): Promise<TestResponse> => {
+    const { request, ...identity } = defaults()
+    const options = typeof as === "string" ? { token: as } : as
+    return request(method, `${root}${path}`, { ...identity, ...options, ...(body === undefined ? {} : { body }) })
+  }
+
+/** Follows a link the API answered (a hosted page on another host), posting a form body if given. */
+export const followLink = (request: Requester, url: string, method = "GET", body?: string) => {
+  const parsed = new URL(url)
+  return request(method, parsed.pathname + parsed.search, {
+    host: parsed.host,
+    ...(body === undefined ? {} : { body, headers: { "content-type": "application/x-www-form-urlencoded" } })
+  })
+}

@@ -1,6 +1,7 @@
-import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
-import type { SettableClock } from "../support/clock.ts"
-import { type TestServer, startTestServer } from "../support/server.ts"
+import { createApplication, createBusiness, createLocation, createPerson, createToken } from "./factories.ts"
+import type { SettableClock } from "./clock.ts"
+import { type TestServer, startTestServer } from "./server.ts"
+import { apiCaller } from "./http.ts"
 import { createDependent } from "../people/fixtures.ts"
 import { addWorkingHours, createService, occurrencesOf, scheduleEvent } from "../schedule/fixtures.ts"
 
@@ -112,3 +113,9 @@ export const capacityRemaining = async (studio: Studio, occurrenceId: number) =>
   const response = await studio.server.request("GET", `/api/v2/desk/event_occurrences/${occurrenceId}`, { token: studio.owner.token })
   return response.json.event_occurrences[0].capacity_remaining as number | null
 }
+
+/** The studio's Core API as its owner (`desk`) and as the client Cleo (`front`). */
+export const studioCallers = (studio: () => Studio) => ({
+  desk: apiCaller("/api/v2/desk", () => ({ request: studio().server.request, token: studio().owner.token })),
+  front: apiCaller("/api/v2/front", () => ({ request: studio().server.request, token: studio().cleo.token }))
+})
