@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { DeskAccess } from "../src/auth/access.ts"
+import { DeskAccess } from "../src/access/access.ts"
 import { docs } from "../src/shared/docs.ts"
 import { BadRequest, Forbidden, NotFound, TooManyRequests } from "../src/shared/errors.ts"
 import { queryableNames } from "./catalog/describe.ts"

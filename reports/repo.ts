@@ -20,7 +20,7 @@ export interface ReportScope {
 /**
  * A business's scope is read on every query, and changes only when a business row does: it is
  * kept for a few seconds, and dropped in every process when any business changes (as the
- * business directory is, src/auth/tenant.ts).
+ * business directory is, src/access/tenant.ts).
  */
 const SCOPE_TTL_MS = 5_000
 

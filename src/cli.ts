@@ -2,22 +2,22 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Effect, Layer, Runtime } from "effect"
 import { CliError, CliOutput, Command } from "effect/cli"
-import { app } from "./cli/app.ts"
-import { business } from "./cli/business.ts"
-import { citusPlanCommand } from "./cli/citus-plan.ts"
-import { embedded } from "./cli/embedded.ts"
-import { importCommand } from "./cli/import.ts"
-import { jobs } from "./cli/jobs.ts"
-import { migrate } from "./cli/migrate.ts"
-import { reports } from "./cli/reports.ts"
-import { revenueCategories } from "./cli/revenue-categories.ts"
-import { pays } from "./cli/pays.ts"
-import { seed } from "./cli/seed.ts"
-import { serve } from "./cli/serve.ts"
-import { sync } from "./cli/sync.ts"
-import { token } from "./cli/token.ts"
-import { webhooks } from "./cli/webhooks.ts"
-import { worker } from "./cli/worker.ts"
+import { app } from "./app/cli/app.ts"
+import { business } from "./app/cli/business.ts"
+import { citusPlanCommand } from "./app/cli/citus-plan.ts"
+import { embedded } from "./app/cli/embedded.ts"
+import { importCommand } from "./app/cli/import.ts"
+import { jobs } from "./app/cli/jobs.ts"
+import { migrate } from "./app/cli/migrate.ts"
+import { reports } from "./app/cli/reports.ts"
+import { revenueCategories } from "./app/cli/revenue-categories.ts"
+import { pays } from "./app/cli/pays.ts"
+import { seed } from "./app/cli/seed.ts"
+import { serve } from "./app/cli/serve.ts"
+import { sync } from "./app/cli/sync.ts"
+import { token } from "./app/cli/token.ts"
+import { webhooks } from "./app/cli/webhooks.ts"
+import { worker } from "./app/cli/worker.ts"
 
 /**
  * The operator CLI: `npm run studio -- <command>`. Every command runs on the one layer graph
@@ -27,7 +27,7 @@ import { worker } from "./cli/worker.ts"
  * document: one line per problem, with its path) ends with `error: ...` and exit code 1,
  * never with a stack trace.
  *
- * One command a file under src/cli/ (shared helpers in src/cli/support.ts); this file assembles
+ * One command a file under src/app/cli/ (shared helpers in src/app/cli/support.ts); this file assembles
  * them and runs the program.
  */
 

@@ -1,6 +1,6 @@
 import { ReportSyncJob } from "../reports/jobs.ts"
-import { ExpireBookingJob } from "../src/bookings/jobs.ts"
-import { MaterializeEventOccurrencesJob } from "../src/events/jobs.ts"
+import { ExpireBookingJob } from "../src/enrollment/bookings/jobs.ts"
+import { MaterializeEventOccurrencesJob } from "../src/schedule/events/jobs.ts"
 import { EmitUpcomingOccurrencesJob } from "./tasks/emit_upcoming_occurrences.ts"
 import { ExpireWaitlistEntriesJob } from "./tasks/expire_waitlist_entries.ts"
 import { PruneWebhookEventsJob } from "./tasks/prune_webhook_events.ts"
@@ -16,20 +16,20 @@ import { BillMembershipsJob } from "./tasks/bill_memberships.ts"
  *   refresh also queues the next one sooner, see reports/sync/run.ts). Both run in the
  *   `reports` queue, one at a time; the job keys keep at most one of each waiting.
  * - Event occurrences: daily, every event's rolling window moves a day forward (one keyed job
- *   per event, see src/event-occurrences/materialize.ts); a missed day is caught up.
+ *   per event, see src/schedule/event-occurrences/materialize.ts); a missed day is caught up.
  * - Waitlists: every 15 minutes, waiting entries of occurrences that have started expire
- *   (src/waitlists/offer.ts); no backfill, the next sweep catches up.
+ *   (src/enrollment/waitlists/offer.ts); no backfill, the next sweep catches up.
  * - Bookings: every 5 minutes, incomplete bookings past expiry whose keyed job was lost expire
- *   (src/bookings/expiry.ts); each booking's own job normally does it at its expires_at.
+ *   (src/enrollment/bookings/expiry.ts); each booking's own job normally does it at its expires_at.
  * - Webhooks: every 5 minutes, event_occurrence.upcoming for occurrences entering the next 24
- *   hours (src/webhooks/upcoming.ts; a missed run is caught up); daily, events older than 30
+ *   hours (src/schedule/event-occurrences/upcoming.ts; a missed run is caught up); daily, events older than 30
  *   days are pruned with their deliveries (src/webhooks/retention.ts).
  * - Plans: every 15 minutes, plan.ended for plans whose last day has passed in their business's
- *   time zone (src/plans/ended.ts; each plan once, a missed run is caught up).
+ *   time zone (src/billing/plans/ended.ts; each plan once, a missed run is caught up).
  * - Idempotency keys: daily, keys past their retention are deleted (src/shared/idempotency.ts).
- * - Invoices: every 30 minutes, carts untouched for 24 hours are canceled (src/invoices/abandoned.ts).
+ * - Invoices: every 30 minutes, carts untouched for 24 hours are canceled (src/billing/invoices/abandoned.ts).
  * - Memberships: every 15 minutes, periods that have begun are invoiced and charged, each once
- *   (src/billing-runs/service.ts; a missed run is caught up).
+ *   (src/billing/billing-runs/service.ts; a missed run is caught up).
  */
 export const crontab = [
   `*/5 * * * * ${ExpireBookingJob.name} ?id=expire_bookings_sweep&jobKey=expire_bookings_sweep {}`,

@@ -7,7 +7,7 @@ import { AppConfig } from "../src/platform/config.ts"
 import { DatabaseUrl } from "../src/platform/database.ts"
 import { type Heartbeat, WorkerHeartbeat } from "../src/platform/worker-heartbeat.ts"
 import { quietWorkerLogger } from "../src/platform/migrator.ts"
-import type { ServicesLive } from "../src/layers.ts"
+import type { ServicesLive } from "../src/app/layers.ts"
 import { crontab } from "./crontab.ts"
 import { recordJobPermanentFailure, recordJobRun, registerJobTasks, registerReportSync, registerWebhookAttempts } from "../src/platform/metrics/jobs.ts"
 import { sampleWorkerPool } from "../src/platform/metrics/process.ts"
@@ -15,10 +15,10 @@ import { startLiveness } from "./liveness.ts"
 import { superviseRunner } from "./supervisor.ts"
 import { parentOfJob } from "../src/platform/job-trace.ts"
 import { ReportSyncJob } from "../reports/jobs.ts"
-import { ExpireBookingJob } from "../src/bookings/jobs.ts"
-import { MaterializeEventOccurrencesJob } from "../src/events/jobs.ts"
-import { SendMailJob } from "../src/mail/jobs.ts"
-import { OfferWaitlistPlacesJob } from "../src/visits/jobs.ts"
+import { ExpireBookingJob } from "../src/enrollment/bookings/jobs.ts"
+import { MaterializeEventOccurrencesJob } from "../src/schedule/events/jobs.ts"
+import { SendMailJob } from "../src/platform/mail/jobs.ts"
+import { OfferWaitlistPlacesJob } from "../src/enrollment/visits/jobs.ts"
 import { DeliverWebhookJob, WebhookFanoutJob } from "../src/webhooks/jobs.ts"
 import { deliverWebhookTask } from "./tasks/deliver_webhook.ts"
 import { materializeEventOccurrencesTask } from "./tasks/materialize_event_occurrences.ts"
@@ -35,8 +35,8 @@ import { CancelAbandonedCartsJob, cancelAbandonedCartsTask } from "./tasks/cance
 import { PruneIdempotencyKeysJob, pruneIdempotencyKeysTask } from "./tasks/prune_idempotency_keys.ts"
 import { BillMembershipsJob, billMembershipsTask } from "./tasks/bill_memberships.ts"
 import { chargeMembershipPeriodTask } from "./tasks/charge_membership_period.ts"
-import { ChargeMembershipPeriodJob } from "../src/billing-runs/jobs.ts"
-import { CreateSalePaysJob, CreateServicePaysJob } from "../src/staff-pay/jobs.ts"
+import { ChargeMembershipPeriodJob } from "../src/billing/billing-runs/jobs.ts"
+import { CreateSalePaysJob, CreateServicePaysJob } from "../src/billing/staff-pay/jobs.ts"
 import { createSalePaysTask } from "./tasks/create_sale_pays.ts"
 import { createServicePaysTask } from "./tasks/create_service_pays.ts"
 
@@ -99,7 +99,7 @@ const makeTaskList = (services: Context.Context<WorkerServices>): TaskList =>
     ])
   )
 
-/** What `/readyz` reads to tell a ticking worker loop from a stuck one (src/health/checks.ts). */
+/** What `/readyz` reads to tell a ticking worker loop from a stuck one (src/app/health/checks.ts). */
 const trackHeartbeat = (events: WorkerEvents, heartbeat: Heartbeat) => {
   events.on("worker:getJob:start", () => void (heartbeat.lastTickAt = Date.now()))
   events.on("job:start", () => void heartbeat.jobsRunning++)

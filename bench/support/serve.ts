@@ -2,10 +2,10 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect, Layer, Option } from "effect"
 import { HttpServer } from "effect/http"
 import * as path from "node:path"
-import { HttpServerLive } from "../../src/http.ts"
-import { BaseLive } from "../../src/layers.ts"
+import { HttpServerLive } from "../../src/app/http.ts"
+import { BaseLive } from "../../src/app/layers.ts"
 import { AppConfig, readAppConfig } from "../../src/platform/config.ts"
-import { MetricsListenerLive } from "../../src/platform/metrics-server.ts"
+import { MetricsListenerLive } from "../../src/app/metrics-server.ts"
 
 /**
  * The service as `npm start` builds it (the same HTTP layer and layer graph: token auth, host

@@ -1,4 +1,4 @@
-import { STAFF_ROLES } from "../../src/auth/tokens.ts"
+import { STAFF_ROLES } from "../../src/access/tokens.ts"
 import { SERVICE_GROUPINGS, distinct, occurrenceDetail, occurrenceSummary, serviceBuckets } from "./service-fields.ts"
 import { type ColumnDef, type ResourceCatalog, byName, column, commonDetail, commonGroupings, commonSummary } from "./types.ts"
 

@@ -1,4 +1,4 @@
-import { STAFF_ROLES } from "../../src/auth/tokens.ts"
+import { STAFF_ROLES } from "../../src/access/tokens.ts"
 import { PERSON_FIELDS, TENURE_GROUPS, customFields, inNameOrder } from "./clients.ts"
 import {
   type ColumnDef,

@@ -10,7 +10,7 @@ import { sandboxPage } from "../../src/platform/sandbox-page.ts"
  * stylesheet are files of this folder (assets/), and the chart library's one self-contained ESM
  * file from node_modules. Nothing is fetched from elsewhere, so the CSP allows `'self'` only.
  * The page signs in with the service's own OAuth pages (the first-party public PKCE client of
- * src/oauth/first-party.ts) and talks to the Reporting API with the token it gets; these routes
+ * src/identity/oauth/first-party.ts) and talks to the Reporting API with the token it gets; these routes
  * serve files only.
  */
 export const PLAYGROUND_PATH = "/reports"

@@ -44,7 +44,7 @@ const runPrimary = (processes: number) =>
     let listening = 0
     const startedAt = new Map<Worker, number>()
     // Each child keeps a slot, 0 to N-1, that its replacement takes over: its metrics listener
-    // is METRICS_PORT + slot (src/platform/metrics-server.ts), the same port across restarts.
+    // is METRICS_PORT + slot (src/app/metrics-server.ts), the same port across restarts.
     const slots = new Map<Worker, number>()
     const fork = (slot: number) => {
       const worker = cluster.fork({ ...env, STUDIO_PROCESS_SLOT: String(slot) })

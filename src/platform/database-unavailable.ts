@@ -3,7 +3,7 @@ import { Cause } from "effect"
 /**
  * Whether a failure means PostgreSQL cannot be reached (stopped, restarting, refusing
  * connections, or the connection dropped mid-query), rather than a bug: such a request is
- * answered 503 with `errors` and a Retry-After, never a 500 (src/request-pipeline.ts). The pool
+ * answered 503 with `errors` and a Retry-After, never a 500 (src/app/request-pipeline.ts). The pool
  * reconnects on the next request once PostgreSQL is back.
  */
 

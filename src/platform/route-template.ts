@@ -3,7 +3,7 @@ import { HttpRouter } from "effect/http"
 import { RequestContext } from "../shared/request-context.ts"
 
 /**
- * A route middleware (every route of the app gets it: src/http.ts) that writes the template of
+ * A route middleware (every route of the app gets it: src/app/http.ts) that writes the template of
  * the matched route into the request's RequestContext, for the request metrics' `route` label:
  * the router knows the template only inside the route, after the global request pipeline handed
  * the request on. One context read and one field write per request.

@@ -3,7 +3,7 @@ import { HttpApi, type HttpApiGroup } from "effect/http-api"
 
 /**
  * The service's HttpApi over some of its groups: all of them for the whole contract
- * (src/api.ts), or one domain's own groups for its handlers:
+ * (src/app/api.ts), or one domain's own groups for its handlers:
  *
  *   HttpApiBuilder.group(apiOf(LocationsDeskApi), "locationsDesk", ...)
  *

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
-import { DeskAccess } from "../auth/access.ts"
+import { DeskAccess } from "../access/access.ts"
 import { docs } from "../shared/docs.ts"
 import { BadRequest, Forbidden, NotFound, Unprocessable } from "../shared/errors.ts"
 import { IdFromString, positiveIntParam } from "../shared/schemas.ts"

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { hashPassword, verifyPassword } from "../../src/auth/passwords.ts"
+import { hashPassword, verifyPassword } from "../../src/access/passwords.ts"
 import { Browser } from "../support/browser-agent.ts"
 import { createBusiness, createPerson, createToken } from "../support/factories.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"

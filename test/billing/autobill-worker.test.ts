@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { billDueMemberships } from "../../src/billing-runs/service.ts"
+import { billDueMemberships } from "../../src/billing/billing-runs/service.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { NOW, type Studio, setUpStudio, studioCallers } from "../support/studio.ts"

@@ -1,8 +1,8 @@
 import { Effect, Exit } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { seedDemo } from "../../src/demo/seed.ts"
-import { importBusiness } from "../../src/import/service.ts"
-import { ImportError } from "../../src/import/errors.ts"
+import { seedDemo } from "../../src/tools/demo/seed.ts"
+import { importBusiness } from "../../src/tools/import/service.ts"
+import { ImportError } from "../../src/tools/import/errors.ts"
 import { createToken } from "../support/factories.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
 

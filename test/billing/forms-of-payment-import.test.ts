@@ -1,6 +1,6 @@
 import { Effect, Exit } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { importBusiness } from "../../src/import/service.ts"
+import { importBusiness } from "../../src/tools/import/service.ts"
 import { createToken } from "../support/factories.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
 

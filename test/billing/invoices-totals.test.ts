@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest"
-import { computeInvoice, inclusiveTaxOf, type ItemInput, percentOf, spread } from "../../src/invoices/totals.ts"
+import { computeInvoice, inclusiveTaxOf, type ItemInput, percentOf, spread } from "../../src/billing/invoices/totals.ts"
 
 /**
- * The money rule of invoices (src/invoices/totals.ts) on its own: the rounding of each line, and
+ * The money rule of invoices (src/billing/invoices/totals.ts) on its own: the rounding of each line, and
  * property checks over random prices, rates, discounts and coupons that every total is the sum
  * of its parts and nothing goes negative.
  */

@@ -1,6 +1,6 @@
 import { parseCrontab } from "graphile-worker"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { cancelAbandonedCarts } from "../../src/invoices/abandoned.ts"
+import { cancelAbandonedCarts } from "../../src/billing/invoices/abandoned.ts"
 import { crontab } from "../../workers/crontab.ts"
 import { tasks } from "../../workers/runner.ts"
 import { TEST_BASE_DOMAIN } from "../support/server.ts"

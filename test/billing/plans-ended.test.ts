@@ -1,6 +1,6 @@
 import { parseCrontab } from "graphile-worker"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { emitEndedPlans } from "../../src/plans/ended.ts"
+import { emitEndedPlans } from "../../src/billing/plans/ended.ts"
 import { crontab } from "../../workers/crontab.ts"
 import { tasks } from "../../workers/runner.ts"
 import { makeSettableClock } from "../support/clock.ts"

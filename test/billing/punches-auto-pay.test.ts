@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { offerWaitlistPlaces } from "../../src/waitlists/offer.ts"
+import { offerWaitlistPlaces } from "../../src/enrollment/waitlists/offer.ts"
 import { createPlan, createPlanProduct } from "../support/billing-factories.ts"
 import { apiCaller } from "../support/http.ts"
 import { type BillingWorld, startBillingWorld } from "./punches-fixtures.ts"

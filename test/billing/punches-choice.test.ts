@@ -3,7 +3,7 @@ import { createHold, createPlan, createPlanProduct } from "../support/billing-fa
 import { type BillingWorld, startBillingWorld } from "./punches-fixtures.ts"
 
 /**
- * The automatic plan choice (src/punches/choice.ts), observed through POST /desk/punches without
+ * The automatic plan choice (src/billing/punches/choice.ts), observed through POST /desk/punches without
  * plan_id: which of a person's competing plans pays a visit. Each test gives a new person plans
  * that compete on one rule, and a visit on a new occurrence (written straight to the table, so
  * auto-pay does not run first).

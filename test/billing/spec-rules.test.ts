@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { expireBooking } from "../../src/bookings/expiry.ts"
+import { expireBooking } from "../../src/enrollment/bookings/expiry.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createPerson, createToken } from "../support/factories.ts"

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { expireBooking } from "../../src/bookings/expiry.ts"
+import { expireBooking } from "../../src/enrollment/bookings/expiry.ts"
 import { expireBookingTask } from "../../workers/tasks/expire_booking.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { pendingJobs } from "../people/fixtures.ts"

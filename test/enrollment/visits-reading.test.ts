@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { setOccurrenceState } from "../../src/event-occurrences/service.ts"
+import { setOccurrenceState } from "../../src/schedule/event-occurrences/service.ts"
 import { TEST_BASE_DOMAIN } from "../support/server.ts"
 import { type Visit, business, childId, desk, foreignOccurrence, foreignToken, front, mailsTo, newPerson, occurrence, other, otherToken, ownerPersonId, ownerToken, parent, parentToken, server, services, setUpVisits } from "./visits-setup.ts"
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { seedDemo } from "../../src/demo/seed.ts"
+import { seedDemo } from "../../src/tools/demo/seed.ts"
 import { foldArrayParams } from "../../src/shared/query-lists.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"

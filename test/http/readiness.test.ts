@@ -1,7 +1,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { reportAgeLimitSeconds } from "../../src/health/checks.ts"
+import { reportAgeLimitSeconds } from "../../src/app/health/checks.ts"
 import { WorkerHeartbeat } from "../../src/platform/worker-heartbeat.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
 

@@ -1,8 +1,8 @@
 import { Effect, Exit } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { seedDemo } from "../../src/demo/seed.ts"
-import { importBusiness } from "../../src/import/service.ts"
-import { verifyPassword } from "../../src/auth/passwords.ts"
+import { seedDemo } from "../../src/tools/demo/seed.ts"
+import { importBusiness } from "../../src/tools/import/service.ts"
+import { verifyPassword } from "../../src/access/passwords.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
 
 let server: TestServer

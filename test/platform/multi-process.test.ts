@@ -1,4 +1,4 @@
-import { generateToken, hashToken } from "../../src/auth/tokens.ts"
+import { generateToken, hashToken } from "../../src/access/tokens.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
 import type { TestResponse } from "../support/http.ts"

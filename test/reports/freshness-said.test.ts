@@ -2,7 +2,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { syncReports } from "../../reports/sync/sync.ts"
-import type { StaffRole } from "../../src/auth/tokens.ts"
+import type { StaffRole } from "../../src/access/tokens.ts"
 import { createBusiness, createPerson, createToken } from "../support/factories.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
 

@@ -458,7 +458,7 @@ describe("the invoices report", () => {
     expect((await sync("incremental")).outcome).toBe("incremental")
     const listed = async () => rowsOf(await query({ fields: ["invoice_id"] })).map((r) => Number(r.invoice_id))
     expect(await listed()).toContain(doomed.id)
-    // What deleting its uncompleted booking does to an invoice without payments (src/invoices/booking-invoices-live.ts).
+    // What deleting its uncompleted booking does to an invoice without payments (src/billing/invoices/booking-invoices-live.ts).
     await server.pool.query("delete from invoices where id = $1", [doomed.id])
     expect((await sync("incremental")).outcome).toBe("incremental")
     expect(await listed()).not.toContain(doomed.id)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ELIGIBILITY_CODES } from "../../src/eligibility/model.ts"
-import { setOccurrenceState } from "../../src/event-occurrences/service.ts"
+import { ELIGIBILITY_CODES } from "../../src/enrollment/eligibility/model.ts"
+import { setOccurrenceState } from "../../src/schedule/event-occurrences/service.ts"
 import { t } from "../../src/shared/i18n.ts"
 import { LOCALES } from "../../src/shared/locale.ts"
 import { makeSettableClock } from "../support/clock.ts"

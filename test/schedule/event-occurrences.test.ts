@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { setOccurrenceState } from "../../src/event-occurrences/service.ts"
-import { MATERIALIZE_TASK, materializeJobKey } from "../../src/events/service.ts"
+import { setOccurrenceState } from "../../src/schedule/event-occurrences/service.ts"
+import { MATERIALIZE_TASK, materializeJobKey } from "../../src/schedule/events/service.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { deleteEvent } from "../../src/events/service.ts"
+import { deleteEvent } from "../../src/schedule/events/service.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"

@@ -1,8 +1,8 @@
 import type pg from "pg"
-import { createEvent } from "../../src/events/service.ts"
-import type { EventInput } from "../../src/events/model.ts"
-import { materializeEvent } from "../../src/event-occurrences/materialize.ts"
-import { createAppointment } from "../../src/event-occurrences/service.ts"
+import { createEvent } from "../../src/schedule/events/service.ts"
+import type { EventInput } from "../../src/schedule/events/model.ts"
+import { materializeEvent } from "../../src/schedule/event-occurrences/materialize.ts"
+import { createAppointment } from "../../src/schedule/event-occurrences/service.ts"
 import type { TestServer } from "../support/server.ts"
 
 /** Schedule rows for the schedule tests: services and hours straight to SQL, events through the service. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { firstSessionDate, lastSessionDate, type RecurrenceRule, sessionDates, sessionInstants } from "../../src/events/recurrence.ts"
-import { evaluate } from "../../src/eligibility/rules.ts"
+import { firstSessionDate, lastSessionDate, type RecurrenceRule, sessionDates, sessionInstants } from "../../src/schedule/events/recurrence.ts"
+import { evaluate } from "../../src/enrollment/eligibility/rules.ts"
 import { addDays, endOfDay, endOfMonth, instantOf, localAt, startOfDay, weekdayOf } from "../../src/shared/zoned-time.ts"
 
 const LA = "America/Los_Angeles"

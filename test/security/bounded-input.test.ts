@@ -1,6 +1,6 @@
 import * as http from "node:http"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import { hashPassword } from "../../src/auth/passwords.ts"
+import { hashPassword } from "../../src/access/passwords.ts"
 import { createApplication, createBusiness, createPerson, createToken } from "../support/factories.ts"
 import { type RequestOptions, type TestResponse, readResponse } from "../support/http.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { t } from "../../src/shared/i18n.ts"
-import { AUTH_MESSAGES } from "../../src/auth/access.ts"
+import { AUTH_MESSAGES } from "../../src/access/access.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"

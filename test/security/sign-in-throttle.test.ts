@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { hashPassword } from "../../src/auth/passwords.ts"
+import { hashPassword } from "../../src/access/passwords.ts"
 import { trustedProxies } from "../../src/platform/trust-proxy.ts"
 import { Browser } from "../support/browser-agent.ts"
 import { makeSettableClock } from "../support/clock.ts"

@@ -5,7 +5,7 @@ import { parseRailsForm } from "../../src/shared/form-body.ts"
 import { formatMoney } from "../../src/shared/money.ts"
 import { formatTimestamp, parseTimestamp, TimestampInput } from "../../src/shared/schemas.ts"
 import { resolveLocale } from "../../src/shared/locale.ts"
-import { classifyHost } from "../../src/auth/tenant.ts"
+import { classifyHost } from "../../src/access/tenant.ts"
 import { makeMemoryRateLimitStore } from "../../src/platform/rate-limit.ts"
 
 /** The object a form within the bounds stands for. */

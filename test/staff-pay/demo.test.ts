@@ -1,8 +1,8 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { seedDemo } from "../../src/demo/seed.ts"
-import { commission, servicePay } from "../../src/staff-pay/rules.ts"
+import { seedDemo } from "../../src/tools/demo/seed.ts"
+import { commission, servicePay } from "../../src/billing/staff-pay/rules.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
 

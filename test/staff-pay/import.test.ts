@@ -1,7 +1,7 @@
 import { Cause, Exit } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ImportError } from "../../src/import/errors.ts"
-import { importBusiness } from "../../src/import/service.ts"
+import { ImportError } from "../../src/tools/import/errors.ts"
+import { importBusiness } from "../../src/tools/import/service.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
 
 /** The import's `pay_rates` section: rates, tiers and commissions written; a bad row refused by its path, nothing written. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { commission, DEFAULT_PAY_PERIOD_RULE, payPeriod, servicePay } from "../../src/staff-pay/rules.ts"
+import { commission, DEFAULT_PAY_PERIOD_RULE, payPeriod, servicePay } from "../../src/billing/staff-pay/rules.ts"
 
 const rate = {
   base_cents: 3000,

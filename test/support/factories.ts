@@ -1,5 +1,5 @@
 import type pg from "pg"
-import { generateToken, hashToken, type StaffRole } from "../../src/auth/tokens.ts"
+import { generateToken, hashToken, type StaffRole } from "../../src/access/tokens.ts"
 
 /** Rows for tests, written straight to the test database. Each returns what tests need. */
 export const createBusiness = async (

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { CreateSalePaysJob } from "../../src/staff-pay/jobs.ts"
-import { createSalePays } from "../../src/staff-pay/service.ts"
+import { CreateSalePaysJob } from "../../src/billing/staff-pay/jobs.ts"
+import { createSalePays } from "../../src/billing/staff-pay/service.ts"
 
-/** The commission pay of a closed invoice (src/staff-pay/service.ts); exactly once however often it runs. */
+/** The commission pay of a closed invoice (src/billing/staff-pay/service.ts); exactly once however often it runs. */
 export const createSalePaysTask = (payload: unknown) =>
   Effect.gen(function* () {
     const { business_id, invoice_id } = yield* CreateSalePaysJob.decode(payload)

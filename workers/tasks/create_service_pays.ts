@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { CreateServicePaysJob } from "../../src/staff-pay/jobs.ts"
-import { createServicePays } from "../../src/staff-pay/service.ts"
+import { CreateServicePaysJob } from "../../src/billing/staff-pay/jobs.ts"
+import { createServicePays } from "../../src/billing/staff-pay/service.ts"
 
-/** The service pays of an occurrence whose attendance was completed (src/staff-pay/service.ts); exactly once however often it runs. */
+/** The service pays of an occurrence whose attendance was completed (src/billing/staff-pay/service.ts); exactly once however often it runs. */
 export const createServicePaysTask = (payload: unknown) =>
   Effect.gen(function* () {
     const { business_id, event_occurrence_id } = yield* CreateServicePaysJob.decode(payload)

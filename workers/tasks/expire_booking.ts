@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { expireBooking, expireDueBookings } from "../../src/bookings/expiry.ts"
-import { ExpireBookingJob } from "../../src/bookings/jobs.ts"
+import { expireBooking, expireDueBookings } from "../../src/enrollment/bookings/expiry.ts"
+import { ExpireBookingJob } from "../../src/enrollment/bookings/jobs.ts"
 
 /**
  * Expires one booking at its `expires_at` (enqueued, keyed by booking, in the transaction that

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { enqueueDueMaterializations, materializeEvent } from "../../src/event-occurrences/materialize.ts"
-import { MaterializeEventOccurrencesJob } from "../../src/events/jobs.ts"
+import { enqueueDueMaterializations, materializeEvent } from "../../src/schedule/event-occurrences/materialize.ts"
+import { MaterializeEventOccurrencesJob } from "../../src/schedule/events/jobs.ts"
 
 /**
  * Materializes one event's occurrences for the rolling window (enqueued, keyed by event, in

@@ -1,10 +1,10 @@
 import { Effect } from "effect"
-import { OfferWaitlistPlacesJob } from "../../src/visits/jobs.ts"
-import { offerWaitlistPlaces } from "../../src/waitlists/offer.ts"
+import { OfferWaitlistPlacesJob } from "../../src/enrollment/visits/jobs.ts"
+import { offerWaitlistPlaces } from "../../src/enrollment/waitlists/offer.ts"
 
 /**
  * Places came free in an occurrence (enqueued by `placesFreed`, keyed per occurrence, in the
- * transaction that freed them): the oldest waiting people get them (src/waitlists/offer.ts).
+ * transaction that freed them): the oldest waiting people get them (src/enrollment/waitlists/offer.ts).
  */
 export const offerWaitlistPlacesTask = (payload: unknown) =>
   Effect.gen(function* () {

@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import nodemailer from "nodemailer"
-import { SendMailJob } from "../../src/mail/jobs.ts"
+import { SendMailJob } from "../../src/platform/mail/jobs.ts"
 import { AppConfig } from "../../src/platform/config.ts"
 
 /**

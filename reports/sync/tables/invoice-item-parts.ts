@@ -5,7 +5,7 @@ import { fullName } from "./types.ts"
  * after invoice-parts.ts's `invoiceMoneyCtes` (they read its `chosen`).
  *
  * Live items only: a canceled item counts for nothing in the invoice's totals
- * (src/invoices/totals.ts), so it is not reported either; an invoice whose items are all
+ * (src/billing/invoices/totals.ts), so it is not reported either; an invoice whose items are all
  * canceled has no item rows.
  *
  * Item shares (the spec: an item's share of an invoice amount is the amount times the item's

@@ -62,7 +62,7 @@ export const staffMembersTable: StoreTable = {
       hl.name as home_location_name,
       case when p.deleted_at is not null then 'deleted' when p.hidden_at is not null then 'hidden' else 'active' end as person_state,
       sm.role,
-      -- As client mode lists staff (src/staff-members/repo.ts): not hidden there, not demoted.
+      -- As client mode lists staff (src/catalog/staff-members/repo.ts): not hidden there, not demoted.
       (not sm.hidden_in_client_mode and sm.role <> 'demoted') as show_to_clients,
       (sm.created_at at time zone b.time_zone)::date as staff_since_date,
       ${customFieldValuesSql("p")} as custom_field_values

@@ -3,7 +3,7 @@ import { NO_CONTEXT } from "./context.ts"
 
 /**
  * The service's metrics, in Effect's own Metric registry (rendered by `PrometheusMetrics` on the
- * metrics listener, src/platform/metrics-server.ts). Named by Prometheus conventions: `studio_`
+ * metrics listener, src/app/metrics-server.ts). Named by Prometheus conventions: `studio_`
  * for the service's own, units in the name, `_total` counters, durations in seconds.
  * Label sets are metric values built once and cached, so a request costs two map lookups and
  * two updates. The process's and the worker's series are in process.ts and jobs.ts beside this.

@@ -1,0 +1,174 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { type Page, totalCount } from "../../shared/pagination.ts"
+import { FormOfPaymentRow } from "./model.ts"
+
+const COLUMNS = `id, person_id, type, first_name, last_name, autobill, gateway_token, card_type, expire_month, expire_year, last_four,
+  account_name, account_type, account_holder_type, account_number_masked, routing_number_masked, created_at, updated_at`
+
+const PersonKey = Schema.Struct({ businessId: Schema.Number, personId: Schema.Number })
+
+export const VaultingRow = Schema.Struct({
+  id: Schema.String,
+  person_id: Schema.Number,
+  mode: Schema.Literals(["front", "desk"]),
+  gateway_form_id: Schema.String,
+  expires_at: Schema.Date,
+  used_at: Schema.NullOr(Schema.Date)
+})
+export type VaultingRow = typeof VaultingRow.Type
+
+const NewCard = Schema.Struct({
+  businessId: Schema.Number,
+  personId: Schema.Number,
+  firstName: Schema.String,
+  lastName: Schema.String,
+  autobill: Schema.Boolean,
+  token: Schema.String,
+  cardType: Schema.String,
+  expireMonth: Schema.Number,
+  expireYear: Schema.Number,
+  lastFour: Schema.String,
+  now: Schema.Date
+})
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const listed = SqlSchema.findAll({
+    Request: Schema.Struct({ ...PersonKey.fields, limit: Schema.Number, offset: Schema.Number }),
+    Result: Schema.Struct({ ...FormOfPaymentRow.fields, total_count: Schema.Number }),
+    execute: ({ businessId, personId, limit, offset }) =>
+      sql`select ${sql.literal(COLUMNS)}, count(*) over ()::int as total_count from forms_of_payment
+          where business_id = ${businessId} and person_id = ${personId} order by id limit ${limit} offset ${offset}`
+  })
+  const counted = SqlSchema.findAll({
+    Request: PersonKey,
+    Result: Schema.Struct({ n: Schema.Number }),
+    execute: ({ businessId, personId }) =>
+      sql`select count(*)::int as n from forms_of_payment where business_id = ${businessId} and person_id = ${personId}`
+  })
+  const find = SqlSchema.findOneOption({
+    Request: Schema.Struct({ ...PersonKey.fields, id: Schema.Number }),
+    Result: FormOfPaymentRow,
+    execute: ({ businessId, personId, id }) =>
+      sql`select ${sql.literal(COLUMNS)} from forms_of_payment where business_id = ${businessId} and person_id = ${personId} and id = ${id}`
+  })
+  // Serializes a person's autobill changes and first forms: one writer at a time per person.
+  const lockPerson = SqlSchema.findAll({
+    Request: PersonKey,
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, personId }) => sql`select id from people where business_id = ${businessId} and id = ${personId} for update`
+  })
+  const hasAutobill = SqlSchema.findAll({
+    Request: PersonKey,
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, personId }) =>
+      sql`select id from forms_of_payment where business_id = ${businessId} and person_id = ${personId} and autobill`
+  })
+  const cardHolders = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, personIds: Schema.Array(Schema.Number) }),
+    Result: Schema.Struct({ person_id: Schema.Number }),
+    execute: ({ businessId, personIds }) =>
+      sql`select distinct person_id from forms_of_payment
+          where business_id = ${businessId} and person_id = any(${personIds}::bigint[]) and type = 'creditcard'`
+  })
+  const findByToken = SqlSchema.findOneOption({
+    Request: Schema.Struct({ ...PersonKey.fields, token: Schema.String }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, personId, token }) =>
+      sql`select id from forms_of_payment where business_id = ${businessId} and person_id = ${personId} and gateway_token = ${token}`
+  })
+  const insertCard = SqlSchema.findOne({
+    Request: NewCard,
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: (r) =>
+      sql`insert into forms_of_payment (business_id, person_id, type, first_name, last_name, autobill, gateway_token, card_type,
+            expire_month, expire_year, last_four, created_at, updated_at)
+          values (${r.businessId}, ${r.personId}, 'creditcard', ${r.firstName}, ${r.lastName}, ${r.autobill}, ${r.token}, ${r.cardType},
+            ${r.expireMonth}, ${r.expireYear}, ${r.lastFour}, ${r.now}, ${r.now})
+          returning id`
+  })
+  // Two statements, others off first: the unique autobill index is checked row by row.
+  const autobillOff = SqlSchema.void({
+    Request: Schema.Struct({ ...PersonKey.fields, id: Schema.Number, now: Schema.Date }),
+    execute: ({ businessId, personId, id, now }) =>
+      sql`update forms_of_payment set autobill = false, updated_at = ${now}
+          where business_id = ${businessId} and person_id = ${personId} and autobill and id <> ${id}`
+  })
+  const autobillOn = SqlSchema.void({
+    Request: Schema.Struct({ ...PersonKey.fields, id: Schema.Number, now: Schema.Date }),
+    execute: ({ businessId, personId, id, now }) =>
+      sql`update forms_of_payment set autobill = true, updated_at = ${now}
+          where business_id = ${businessId} and person_id = ${personId} and id = ${id} and not autobill`
+  })
+  const insertVaulting = SqlSchema.void({
+    Request: Schema.Struct({
+      businessId: Schema.Number,
+      id: Schema.String,
+      personId: Schema.Number,
+      mode: Schema.Literals(["front", "desk"]),
+      formId: Schema.String,
+      expiresAt: Schema.Date,
+      now: Schema.Date
+    }),
+    execute: (r) =>
+      sql`insert into form_of_payment_vaultings (business_id, id, person_id, mode, gateway_form_id, expires_at, created_at)
+          values (${r.businessId}, ${r.id}, ${r.personId}, ${r.mode}, ${r.formId}, ${r.expiresAt}, ${r.now})`
+  })
+  const lockVaulting = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.String }),
+    Result: VaultingRow,
+    execute: ({ businessId, id }) =>
+      sql`select id, person_id, mode, gateway_form_id, expires_at, used_at from form_of_payment_vaultings
+          where business_id = ${businessId} and id = ${id} for update`
+  })
+  const useVaulting = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.String, formOfPaymentId: Schema.NullOr(Schema.Number), now: Schema.Date }),
+    execute: ({ businessId, id, formOfPaymentId, now }) =>
+      sql`update form_of_payment_vaultings set used_at = ${now}, form_of_payment_id = ${formOfPaymentId}
+          where business_id = ${businessId} and id = ${id} and used_at is null`
+  })
+
+  return {
+    /** A page of the person's forms, oldest first, and the total. */
+    list: (businessId: number, personId: number, page: Page) =>
+      Effect.gen(function* () {
+        const rows = yield* listed({ businessId, personId, limit: page.limit, offset: page.offset })
+        const total = yield* totalCount(rows, page, counted({ businessId, personId }))
+        return { rows: rows, total }
+      }).pipe(Effect.orDie),
+    /** One form, only under its own person (another person's or business's is not found). */
+    find: (businessId: number, personId: number, id: number) =>
+      find({ businessId, personId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+    lockPerson: (businessId: number, personId: number) => lockPerson({ businessId, personId }).pipe(Effect.asVoid, Effect.orDie),
+    hasAutobill: (businessId: number, personId: number) =>
+      hasAutobill({ businessId, personId }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+    /** Of `personIds`, who has a credit card on file. */
+    cardHolders: (businessId: number, personIds: ReadonlyArray<number>) =>
+      personIds.length === 0
+        ? Effect.succeed(new Set<number>())
+        : cardHolders({ businessId, personIds }).pipe(Effect.map((rows) => new Set(rows.map((row) => row.person_id))), Effect.orDie),
+    findByToken: (businessId: number, personId: number, token: string) =>
+      findByToken({ businessId, personId, token }).pipe(Effect.map(Option.map((row) => row.id)), Effect.map(Option.getOrUndefined), Effect.orDie),
+    insertCard: (card: typeof NewCard.Type) => insertCard(card).pipe(Effect.map((row) => row.id), Effect.orDie),
+    /** This form becomes the person's autobill form; the others are turned off. */
+    makeAutobill: (businessId: number, personId: number, id: number, now: Date) =>
+      Effect.andThen(autobillOff({ businessId, personId, id, now }), autobillOn({ businessId, personId, id, now })).pipe(Effect.orDie),
+    insertVaulting: (row: {
+      businessId: number
+      id: string
+      personId: number
+      mode: "front" | "desk"
+      formId: string
+      expiresAt: Date
+      now: Date
+    }) => insertVaulting(row).pipe(Effect.orDie),
+    lockVaulting: (businessId: number, id: string) => lockVaulting({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+    useVaulting: (businessId: number, id: string, formOfPaymentId: number | null, now: Date) =>
+      useVaulting({ businessId, id, formOfPaymentId, now }).pipe(Effect.orDie)
+  }
+})
+
+export class FormsOfPaymentRepo extends Context.Service<FormsOfPaymentRepo, Effect.Success<typeof make>>()("studio/FormsOfPaymentRepo") {
+  static readonly layer = Layer.effect(FormsOfPaymentRepo)(make)
+}

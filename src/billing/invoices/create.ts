@@ -1,0 +1,173 @@
+import { Effect } from "effect"
+import { CurrentBusiness } from "../../access/tenant.ts"
+import { PeopleRepo } from "../../identity/people/repo.ts"
+import { inTransaction } from "../../platform/transactions.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
+import { idempotent } from "../../shared/idempotency.ts"
+import { isCalendarDate } from "../../shared/zoned-time.ts"
+import { InvoiceItemsRepo, type ItemInsert } from "./items-repo.ts"
+import { type InvoiceCreateInput, Invoices, type PlanProductInput } from "./model.ts"
+import { InvoicesRepo } from "./repo.ts"
+import { type Caller, businessToday, invoiceAnswer, now, recompute } from "./service.ts"
+
+/**
+ * Creating invoices: plan products checked into items (`planItem`, also used when items are
+ * added to an open invoice: items.ts) and the POST that starts a cart.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Items from plan products
+
+export interface PlannedItem {
+  readonly plan: ItemInsert
+  readonly signupFee: ItemInsert | null
+  readonly recipientIds: ReadonlyArray<number>
+}
+
+/**
+ * Checks one `plan_products` entry (its fields named `${prefix}.field` in messages) and answers
+ * the items it becomes: the plan item and, with a signup fee, the fee's own item.
+ */
+export const planItem = Effect.fn("Invoices.planItem")(function* (
+  caller: Caller,
+  payerId: number,
+  input: PlanProductInput,
+  prefix: string,
+  problems: Array<Message>
+) {
+  const business = yield* CurrentBusiness
+  const repo = yield* InvoicesRepo
+  if (input.id === undefined) {
+    problems.push({ key: "field_required", params: { field: `${prefix}.id` } })
+    return undefined
+  }
+  const product = yield* repo.product(business.id, input.id)
+  if (!product) {
+    problems.push({ key: "field_id_not_found", params: { field: `${prefix}.id`, id: input.id } })
+    return undefined
+  }
+  const before = problems.length
+  if (product.suspended) problems.push({ key: "invoice_product_suspended", params: { field: `${prefix}.id`, id: product.id } })
+  const recipientIds = [...new Set(input.recipient_ids ?? [payerId])]
+  if (recipientIds.length === 0) problems.push({ key: "field_required", params: { field: `${prefix}.recipient_ids` } })
+  const live = yield* (yield* PeopleRepo).existingIds(business.id, recipientIds.filter((id) => id > 0))
+  for (const id of recipientIds) {
+    const reachable = caller._tag === "Staff" ? live.has(id) : live.has(id) && caller.reach.includes(id)
+    if (!reachable) problems.push({ key: "field_id_not_found", params: { field: `${prefix}.recipient_ids`, id } })
+  }
+  const staffMemberId = input.staff_member_id ?? null
+  let priceCents = product.price_cents
+  if (staffMemberId !== null) {
+    if (!(yield* repo.exists(business.id, "staff_members", staffMemberId))) {
+      problems.push({ key: "field_id_not_found", params: { field: `${prefix}.staff_member_id`, id: staffMemberId } })
+    } else if (product.staff_specific_pricing) {
+      priceCents = (yield* repo.staffPrice(business.id, product.id, staffMemberId)) ?? product.price_cents
+    }
+  } else if (product.staff_specific_pricing) {
+    problems.push({ key: "field_required", params: { field: `${prefix}.staff_member_id` } })
+  }
+  const eventId = input.event_id ?? null
+  if (eventId !== null && !(yield* repo.exists(business.id, "events", eventId))) {
+    problems.push({ key: "field_id_not_found", params: { field: `${prefix}.event_id`, id: eventId } })
+  }
+  const startDate = input.start_date ?? null
+  if (startDate !== null && !isCalendarDate(startDate)) problems.push({ key: "field_must_be_date", params: { field: `${prefix}.start_date` } })
+  if (problems.length > before) return undefined
+  const item = {
+    planProductId: product.id,
+    name: product.name,
+    description: product.description,
+    staffMemberId,
+    eventId,
+    startDate
+  }
+  return {
+    plan: { ...item, kind: "plan", parentItemId: null, priceCents },
+    signupFee:
+      product.signup_fee_cents !== null && product.signup_fee_cents > 0
+        ? { ...item, kind: "signup_fee", parentItemId: null, name: `${product.name} (signup fee)`, priceCents: product.signup_fee_cents }
+        : null,
+    recipientIds
+  } satisfies PlannedItem
+})
+
+/** Inserts a plan item and its signup-fee item. */
+export const insertPlanned = Effect.fn("Invoices.insertPlanned")(function* (invoiceId: number, planned: PlannedItem, at: Date) {
+  const business = yield* CurrentBusiness
+  const itemsRepo = yield* InvoiceItemsRepo
+  const id = yield* itemsRepo.insertItem(business.id, invoiceId, planned.plan, planned.recipientIds, at)
+  if (planned.signupFee !== null) {
+    yield* itemsRepo.insertItem(business.id, invoiceId, { ...planned.signupFee, parentItemId: id }, planned.recipientIds, at)
+  }
+  return id
+})
+
+// ---------------------------------------------------------------------------------------------
+// Create
+
+/**
+ * POST invoices. Staff name the payer (`payer_id`); a client pays for themself. Recipients
+ * default to the payer (a client may name their dependents). The invoice starts as a `cart`.
+ */
+export const createInvoice = Effect.fn("Invoices.create")(function* (caller: Caller, input: InvoiceCreateInput, idempotencyKey: string | undefined) {
+  const business = yield* CurrentBusiness
+  const repo = yield* InvoicesRepo
+  const write = Effect.gen(function* () {
+    const id = yield* inTransaction(
+      Effect.gen(function* () {
+        const problems: Array<Message> = []
+        let payerId: number
+        if (caller._tag === "Client") payerId = caller.personId
+        else if (input.payer_id === undefined) {
+          problems.push({ key: "field_required", params: { field: "payer_id" } })
+          payerId = 0
+        } else {
+          payerId = input.payer_id
+          const live = yield* (yield* PeopleRepo).existingIds(business.id, [payerId].filter((id) => id > 0))
+          if (!live.has(payerId)) problems.push({ key: "field_id_not_found", params: { field: "payer_id", id: payerId } })
+        }
+        const entries = input.plan_products ?? []
+        if (entries.length === 0) problems.push({ key: "field_required", params: { field: "plan_products" } })
+        const planned: Array<PlannedItem> = []
+        for (const [i, entry] of entries.entries()) {
+          const item = yield* planItem(caller, payerId, entry, `plan_products[${i}]`, problems)
+          if (item) planned.push(item)
+        }
+        const bookingId = input.booking_id ?? null
+        // A client may tie only a booking of their own.
+        const bookingOwner = bookingId === null ? undefined : yield* repo.bookingOwner(business.id, bookingId)
+        if (bookingId !== null && (bookingOwner === undefined || (caller._tag === "Client" && bookingOwner !== caller.personId))) {
+          problems.push({ key: "field_id_not_found", params: { field: "booking_id", id: bookingId } })
+        }
+        if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
+        const at = yield* now
+        const invoiceId = yield* repo.insert({
+          businessId: business.id,
+          invoiceNumber: yield* repo.nextNumber(business.id),
+          invoiceDate: yield* businessToday,
+          personId: payerId,
+          currency: business.currency_code,
+          bookingId,
+          createdByStaffMemberId: caller._tag === "Staff" ? caller.staffMemberId : null,
+          createdByPersonId: caller._tag === "Client" ? caller.personId : null,
+          now: at
+        })
+        for (const item of planned) yield* insertPlanned(invoiceId, item, at)
+        yield* recompute(invoiceId)
+        return invoiceId
+      })
+    )
+    return yield* invoiceAnswer(caller, id)
+  })
+  return yield* idempotent(
+    {
+      businessId: business.id,
+      scope: caller._tag === "Staff" ? `account:${caller.accountId}` : `person:${caller.personId}`,
+      key: idempotencyKey,
+      request: { endpoint: `POST /api/v2/${caller._tag === "Staff" ? "desk" : "front"}/invoices`, invoice: input },
+      response: Invoices,
+      status: 201
+    },
+    write
+  )
+})

@@ -1,0 +1,278 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { type Page, totalCount } from "../../shared/pagination.ts"
+import { INVOICE_STATES, type InvoiceState } from "./model.ts"
+import { CouponRow, InvoiceRow, ProductRow } from "./rows.ts"
+
+/**
+ * The SQL of invoices themselves: numbers, rows, the list, state and settings, coupons, and the
+ * lookups of what an invoice refers to. Items and adjustments are in items-repo.ts. Writes run
+ * on the caller's connection (inside its transaction).
+ */
+const Id = Schema.Struct({ id: Schema.Number })
+const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
+const Ref = Schema.Struct({ id: Schema.Number, name: Schema.String, email: Schema.NullOr(Schema.String) })
+
+const COLUMNS = `i.id, i.invoice_number, i.state, i.invoice_date::text as invoice_date, i.person_id, i.currency, i.location_id,
+  i.booking_id, i.coupon_id, i.commission_recipient_id, i.tip_recipient_id, i.send_receipt, i.receipt_email,
+  i.created_by_staff_member_id, i.created_by_person_id, i.closed_at, i.canceled_at, i.subtotal_cents, i.discount_total_cents,
+  i.adjustment_total_cents, i.included_tax_total_cents, i.additional_tax_total_cents, i.total_cents, i.created_at, i.updated_at`
+
+export const LOOKUP_TABLES = ["staff_members", "locations", "events", "bookings"] as const
+
+const ListFilter = Schema.Struct({
+  businessId: Schema.Number,
+  states: Schema.NullOr(Schema.Array(Schema.Literals(INVOICE_STATES))),
+  personIds: Schema.NullOr(Schema.Array(Schema.Number)),
+  createdSince: Schema.NullOr(Schema.Date),
+  updatedSince: Schema.NullOr(Schema.Date)
+})
+export type InvoiceListFilter = Omit<typeof ListFilter.Type, "businessId">
+
+const InvoiceInsert = Schema.Struct({
+  businessId: Schema.Number,
+  invoiceNumber: Schema.String,
+  invoiceDate: Schema.String,
+  personId: Schema.Number,
+  currency: Schema.String,
+  bookingId: Schema.NullOr(Schema.Number),
+  createdByStaffMemberId: Schema.NullOr(Schema.Number),
+  createdByPersonId: Schema.NullOr(Schema.Number),
+  now: Schema.Date
+})
+
+const Settings = Schema.Struct({
+  businessId: Schema.Number,
+  id: Schema.Number,
+  locationId: Schema.NullOr(Schema.Number),
+  couponId: Schema.NullOr(Schema.Number),
+  commissionRecipientId: Schema.NullOr(Schema.Number),
+  tipRecipientId: Schema.NullOr(Schema.Number),
+  sendReceipt: Schema.Boolean,
+  receiptEmail: Schema.NullOr(Schema.String),
+  bookingId: Schema.NullOr(Schema.Number),
+  now: Schema.Date
+})
+export type InvoiceSettings = Omit<typeof Settings.Type, "businessId" | "id" | "now">
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+
+  const where = (f: typeof ListFilter.Type) =>
+    sql.and([
+      sql`i.business_id = ${f.businessId}`,
+      ...(f.states === null ? [] : [sql`i.state = any(${f.states}::text[])`]),
+      ...(f.personIds === null ? [] : [sql`i.person_id = any(${f.personIds}::bigint[])`]),
+      ...(f.createdSince === null ? [] : [sql`i.created_at >= ${f.createdSince}`]),
+      ...(f.updatedSince === null ? [] : [sql`i.updated_at >= ${f.updatedSince}`])
+    ])
+
+  const nextNumber = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number }),
+    Result: Schema.Struct({ n: Schema.Number }),
+    execute: ({ businessId }) =>
+      sql`insert into invoice_numbers (business_id, last_number) values (${businessId}, 1)
+          on conflict (business_id) do update set last_number = invoice_numbers.last_number + 1
+          returning last_number::int as n`
+  })
+  const insert = SqlSchema.findOne({
+    Request: InvoiceInsert,
+    Result: Id,
+    execute: (r) =>
+      sql`insert into invoices (business_id, invoice_number, invoice_date, person_id, currency, booking_id,
+            created_by_staff_member_id, created_by_person_id, created_at, updated_at)
+          values (${r.businessId}, ${r.invoiceNumber}, ${r.invoiceDate}::date, ${r.personId}, ${r.currency}, ${r.bookingId},
+            ${r.createdByStaffMemberId}, ${r.createdByPersonId}, ${r.now}, ${r.now})
+          returning id`
+  })
+  const find = SqlSchema.findOneOption({
+    Request: Schema.Struct({ ...ById.fields, lock: Schema.Boolean }),
+    Result: InvoiceRow,
+    execute: ({ businessId, id, lock }) =>
+      sql`select ${sql.literal(COLUMNS)} from invoices i where i.business_id = ${businessId} and i.id = ${id}
+          ${lock ? sql`for update` : sql``}`
+  })
+  const listed = SqlSchema.findAll({
+    Request: Schema.Struct({ ...ListFilter.fields, limit: Schema.Number, offset: Schema.Number }),
+    Result: Schema.Struct({ ...InvoiceRow.fields, total_count: Schema.Number }),
+    execute: (r) =>
+      sql`select ${sql.literal(COLUMNS)}, count(*) over ()::int as total_count from invoices i
+          where ${where(r)} order by i.created_at desc, i.id desc limit ${r.limit} offset ${r.offset}`
+  })
+  const counted = SqlSchema.findAll({
+    Request: ListFilter,
+    Result: Schema.Struct({ n: Schema.Number }),
+    execute: (r) => sql`select count(*)::int as n from invoices i where ${where(r)}`
+  })
+  const setState = SqlSchema.void({
+    Request: Schema.Struct({ ...ById.fields, state: Schema.String, now: Schema.Date }),
+    execute: ({ businessId, id, state, now }) =>
+      sql`update invoices set state = ${state}, updated_at = ${now},
+            closed_at = case when ${state} = 'closed' then ${now} else closed_at end,
+            canceled_at = case when ${state} = 'canceled' then ${now} else canceled_at end
+          where business_id = ${businessId} and id = ${id}`
+  })
+  const setSettings = SqlSchema.void({
+    Request: Settings,
+    execute: (r) =>
+      sql`update invoices set location_id = ${r.locationId}, coupon_id = ${r.couponId}, commission_recipient_id = ${r.commissionRecipientId},
+            tip_recipient_id = ${r.tipRecipientId}, send_receipt = ${r.sendReceipt}, receipt_email = ${r.receiptEmail},
+            booking_id = ${r.bookingId}, updated_at = ${r.now}
+          where business_id = ${r.businessId} and id = ${r.id}`
+  })
+  const touch = SqlSchema.void({
+    Request: Schema.Struct({ ...ById.fields, now: Schema.Date }),
+    execute: ({ businessId, id, now }) => sql`update invoices set updated_at = ${now} where business_id = ${businessId} and id = ${id}`
+  })
+  const couponByCode = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, code: Schema.String }),
+    Result: CouponRow,
+    execute: ({ businessId, code }) =>
+      sql`select id, code, name, description, discount_percent, discount_amount_cents, active from coupons
+          where business_id = ${businessId} and lower(code) = lower(${code})`
+  })
+  const couponById = SqlSchema.findOneOption({
+    Request: ById,
+    Result: CouponRow,
+    execute: ({ businessId, id }) =>
+      sql`select id, code, name, description, discount_percent, discount_amount_cents, active from coupons
+          where business_id = ${businessId} and id = ${id}`
+  })
+  const product = SqlSchema.findOneOption({
+    Request: ById,
+    Result: ProductRow,
+    execute: ({ businessId, id }) =>
+      sql`select id, kind, name, description, price_cents, signup_fee_cents, staff_specific_pricing, suspended, count, limit_period,
+                 commitment_length, commitment_unit, consider_member, terms, terms_acceptance_required, terms_acceptance_type
+          from plan_products where business_id = ${businessId} and id = ${id} and deleted_at is null`
+  })
+  const staffPrice = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, productId: Schema.Number, staffMemberId: Schema.Number }),
+    Result: Schema.Struct({ price_cents: Schema.Number }),
+    execute: ({ businessId, productId, staffMemberId }) =>
+      sql`select price_cents from plan_product_staff_prices
+          where business_id = ${businessId} and plan_product_id = ${productId} and staff_member_id = ${staffMemberId}`
+  })
+  const exists = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, table: Schema.Literals(LOOKUP_TABLES), id: Schema.Number }),
+    Result: Id,
+    execute: ({ businessId, table, id }) => sql`select id from ${sql.literal(table)} where business_id = ${businessId} and id = ${id}`
+  })
+  const people = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) }),
+    Result: Ref,
+    execute: ({ businessId, ids }) =>
+      sql`select id, concat_ws(' ', first_name, last_name) as name, email::text as email from people
+          where business_id = ${businessId} and id = any(${ids}::bigint[])`
+  })
+  const staff = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) }),
+    Result: Ref,
+    execute: ({ businessId, ids }) =>
+      sql`select s.id, concat_ws(' ', p.first_name, p.last_name) as name, p.email::text as email
+          from staff_members s join people p on p.business_id = s.business_id and p.id = s.person_id
+          where s.business_id = ${businessId} and s.id = any(${ids}::bigint[])`
+  })
+  const location = SqlSchema.findOneOption({
+    Request: ById,
+    Result: Schema.Struct({ id: Schema.Number, name: Schema.String, slug: Schema.String }),
+    execute: ({ businessId, id }) => sql`select id, name, slug from locations where business_id = ${businessId} and id = ${id}`
+  })
+  const bookingOwner = SqlSchema.findOneOption({
+    Request: ById,
+    Result: Schema.Struct({ person_id: Schema.NullOr(Schema.Number) }),
+    execute: ({ businessId, id }) => sql`select person_id from bookings where business_id = ${businessId} and id = ${id}`
+  })
+  const abandoned = SqlSchema.findAll({
+    Request: Schema.Struct({ before: Schema.Date, now: Schema.Date, limit: Schema.Number }),
+    Result: Schema.Struct({ business_id: Schema.Number, id: Schema.Number }),
+    execute: ({ before, now, limit }) =>
+      sql`update invoices set state = 'canceled', canceled_at = ${now}, updated_at = ${now}
+          where (business_id, id) in (
+            select business_id, id from invoices where state in ('cart', 'cart_hidden') and updated_at < ${before}
+            order by updated_at limit ${limit} for update skip locked)
+          returning business_id, id`
+  })
+  // The invoices tied to a booking, locked (payments lock the invoice row first), whether a
+  // record of money or pay refers to them, and the plans their items sold.
+  const ofBooking = SqlSchema.findAll({
+    Request: ById,
+    Result: Schema.Struct({ id: Schema.Number, kept: Schema.Boolean, plan_ids: Schema.Array(Schema.Number) }),
+    execute: ({ businessId, id }) =>
+      sql`select i.id,
+                 exists (select 1 from payments p where p.business_id = i.business_id and p.invoice_id = i.id)
+                   or exists (select 1 from pays y where y.business_id = i.business_id and y.invoice_id = i.id)
+                   or exists (select 1 from membership_billing_periods m where m.business_id = i.business_id and m.invoice_id = i.id) as kept,
+                 array(select distinct r.plan_id::int from invoice_items it
+                       join invoice_item_recipients r on r.business_id = it.business_id and r.invoice_item_id = it.id
+                       where it.business_id = i.business_id and it.invoice_id = i.id and r.plan_id is not null) as plan_ids
+          from invoices i where i.business_id = ${businessId} and i.booking_id = ${id}
+          order by i.id for update of i`
+  })
+
+  return {
+    /** The invoices tied to a booking (locked), each with `kept` (money or pay refers to it) and the plans it sold. */
+    ofBooking: (businessId: number, bookingId: number) => ofBooking({ businessId, id: bookingId }).pipe(Effect.orDie),
+
+    /** Deletes invoices with their items, adjustments and recipients (cascade). */
+    deleteMany: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0
+        ? Effect.void
+        : sql`delete from invoices where business_id = ${businessId} and id = any(${ids})`.pipe(Effect.asVoid, Effect.orDie),
+
+    /** The business's next invoice number: 1, 2, 3... (the counter row is locked until commit). */
+    nextNumber: (businessId: number) => nextNumber({ businessId }).pipe(Effect.map((row) => String(row.n)), Effect.orDie),
+
+    insert: (invoice: typeof InvoiceInsert.Type) => insert(invoice).pipe(Effect.map((row) => row.id), Effect.orDie),
+
+    find: (businessId: number, id: number, options: { readonly lock?: boolean } = {}) =>
+      find({ businessId, id, lock: options.lock === true }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+
+    /** Newest first. */
+    list: (businessId: number, filter: InvoiceListFilter, page: Page) =>
+      Effect.gen(function* () {
+        const rows = yield* listed({ businessId, ...filter, limit: page.limit, offset: page.offset })
+        const total = yield* totalCount(rows, page, counted({ businessId, ...filter }))
+        return { rows: rows as ReadonlyArray<InvoiceRow>, total }
+      }).pipe(Effect.orDie),
+
+    setState: (businessId: number, id: number, state: InvoiceState, now: Date) => setState({ businessId, id, state, now }).pipe(Effect.orDie),
+
+    setSettings: (businessId: number, id: number, settings: InvoiceSettings, now: Date) =>
+      setSettings({ businessId, id, ...settings, now }).pipe(Effect.orDie),
+
+    touch: (businessId: number, id: number, now: Date) => touch({ businessId, id, now }).pipe(Effect.orDie),
+
+    /** Case-insensitive. */
+    couponByCode: (businessId: number, code: string) => couponByCode({ businessId, code }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+
+    couponById: (businessId: number, id: number) => couponById({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+
+    /** A live (not deleted) plan product of the business. */
+    product: (businessId: number, id: number) => product({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+
+    staffPrice: (businessId: number, productId: number, staffMemberId: number) =>
+      staffPrice({ businessId, productId, staffMemberId }).pipe(Effect.map((row) => Option.getOrUndefined(row)?.price_cents), Effect.orDie),
+
+    exists: (businessId: number, table: (typeof LOOKUP_TABLES)[number], id: number) =>
+      exists({ businessId, table, id }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+
+    /** A booking's client (null: made by staff); undefined when there is no such booking. */
+    bookingOwner: (businessId: number, id: number) =>
+      bookingOwner({ businessId, id }).pipe(Effect.map((row) => (row._tag === "Some" ? row.value.person_id : undefined)), Effect.orDie),
+
+    people: (businessId: number, ids: ReadonlyArray<number>) =>
+      (ids.length === 0 ? Effect.succeed([]) : people({ businessId, ids })).pipe(Effect.orDie),
+
+    staff: (businessId: number, ids: ReadonlyArray<number>) => (ids.length === 0 ? Effect.succeed([]) : staff({ businessId, ids })).pipe(Effect.orDie),
+
+    location: (businessId: number, id: number) => location({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+
+    /** Cancels up to `limit` carts untouched since `before` (any business); answers which. */
+    cancelAbandoned: (before: Date, now: Date, limit: number) => abandoned({ before, now, limit }).pipe(Effect.orDie)
+  }
+})
+
+export class InvoicesRepo extends Context.Service<InvoicesRepo, Effect.Success<typeof make>>()("studio/InvoicesRepo") {
+  static readonly layer = Layer.effect(InvoicesRepo)(make)
+}

@@ -1,0 +1,138 @@
+import { Clock, Effect } from "effect"
+import { CurrentStaff } from "../../access/access.ts"
+import { requireManagerRole } from "../../access/policies.ts"
+import { CurrentBusiness } from "../../access/tenant.ts"
+import type { StaffRole } from "../../access/tokens.ts"
+import { clientReach } from "../../identity/people/client-reach.ts"
+import { privateResponse } from "../../catalog/services/service.ts"
+import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { pageLinks, pageOf } from "../../shared/pagination.ts"
+import { localDateAt } from "../../shared/zoned-time.ts"
+import { InvoiceItemsRepo } from "./items-repo.ts"
+import { INVOICE_STATES, type InvoiceListQuery, type InvoiceState } from "./model.ts"
+import { type InvoiceRow } from "./rows.ts"
+import { InvoicesRepo } from "./repo.ts"
+import { computeInvoice } from "./totals.ts"
+import { invoicesWire, isEditable, type Mode } from "./wire.ts"
+
+/**
+ * Invoices, both modes (spec: Invoices): what every invoice write shares (callers, the locked
+ * lookup, `recompute`, the answer) and the reads. The writes sit by seam: create.ts (from plan
+ * products), update.ts (state events, coupon, settings, booking), close.ts (the close that
+ * sells), items.ts (items, prorates, discounts). Every write is one transaction that locks the
+ * invoice row, checks every rule before writing, and ends with `recompute`, the only writer of
+ * stored amounts (money rule: totals.ts).
+ */
+
+export type Caller =
+  | { readonly _tag: "Staff"; readonly staffMemberId: number; readonly accountId: number; readonly role: StaffRole }
+  | { readonly _tag: "Client"; readonly personId: number; readonly reach: ReadonlyArray<number> }
+
+export const staffCaller = Effect.gen(function* () {
+  const staff = yield* CurrentStaff
+  return { _tag: "Staff", staffMemberId: staff.staffMemberId, accountId: staff.accountId, role: staff.role } satisfies Caller as Caller
+})
+
+export const clientCaller = Effect.gen(function* () {
+  yield* privateResponse
+  const reach = yield* clientReach
+  return { _tag: "Client", personId: reach.selfId, reach: reach.personIds } satisfies Caller as Caller
+})
+
+export const modeOf = (caller: Caller): Mode => (caller._tag === "Staff" ? "staff" : "client")
+
+export const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+export const businessToday = Effect.gen(function* () {
+  const business = yield* CurrentBusiness
+  return localDateAt(yield* Clock.currentTimeMillis, business.time_zone)
+})
+
+/** The invoice, if the caller may see it: staff any of the business's; a client only their own. */
+export const findInvoice = Effect.fn("Invoices.find")(function* (caller: Caller, id: number, lock = false) {
+  const business = yield* CurrentBusiness
+  const row = yield* (yield* InvoicesRepo).find(business.id, id, { lock })
+  if (!row || (caller._tag === "Client" && row.person_id !== caller.personId)) {
+    return yield* fail(NotFound, { key: "invoice_not_found", params: { id } })
+  }
+  return row
+})
+
+/**
+ * Who may move money: out of checkout an invoice is what the client owes, so in staff
+ * mode only a manager or higher changes what it asks for (items, coupon, location, hold, reopen,
+ * cancel); standard staff collect it. Client mode keeps its own rules.
+ */
+export const OUT_OF_CHECKOUT: ReadonlyArray<InvoiceState> = ["open", "on_hold"]
+export const requireManagerOutOfCheckout = (caller: Caller, row: InvoiceRow) =>
+  caller._tag === "Staff" && OUT_OF_CHECKOUT.includes(row.state)
+    ? requireManagerRole(caller.role, { key: "invoice_owed_manager_required", params: { id: row.id, state: row.state } })
+    : Effect.void
+
+export const requireEditable = (row: InvoiceRow) =>
+  isEditable(row) ? Effect.void : fail(Unprocessable, { key: "invoice_not_editable", params: { id: row.id, state: row.state } })
+
+/** Computes the invoice's amounts (totals.ts) and stores them: the one writer of money columns. */
+export const recompute = Effect.fn("Invoices.recompute")(function* (invoiceId: number) {
+  const business = yield* CurrentBusiness
+  const repo = yield* InvoicesRepo
+  const itemsRepo = yield* InvoiceItemsRepo
+  const invoice = (yield* repo.find(business.id, invoiceId))!
+  const items = yield* itemsRepo.items(business.id, [invoiceId])
+  const adjustments = yield* itemsRepo.adjustments(business.id, items.map((item) => item.id))
+  const taxes = yield* itemsRepo.taxes(business.id, [...new Set(items.map((item) => item.plan_product_id))], invoice.location_id)
+  const coupon = invoice.coupon_id === null ? undefined : yield* repo.couponById(business.id, invoice.coupon_id)
+  const staffAdjustment = (itemId: number, type: string) =>
+    adjustments.find((a) => a.invoice_item_id === itemId && a.type === type && a.source_type === null)
+  const amounts = computeInvoice(
+    items.map((item) => {
+      const discount = staffAdjustment(item.id, "Discount")
+      return {
+        id: item.id,
+        priceCents: item.price_cents,
+        override: staffAdjustment(item.id, "PriceOverride")?.requested_cents ?? null,
+        prorateCents: staffAdjustment(item.id, "ProrateAdjustment")?.requested_cents ?? null,
+        discount: discount === undefined ? null : { percent: discount.percent, amountCents: discount.requested_cents },
+        taxes: taxes
+          .filter((tax) => tax.plan_product_id === item.plan_product_id)
+          .map((tax) => ({ salesTaxId: tax.sales_tax_id, name: tax.name, rate: tax.rate, inclusive: tax.inclusive }))
+      }
+    }),
+    coupon === undefined ? null : { id: coupon.id, name: coupon.name, percent: coupon.discount_percent, amountCents: coupon.discount_amount_cents }
+  )
+  yield* itemsRepo.writeAmounts(business.id, invoiceId, amounts, coupon?.id ?? null, coupon?.name ?? "", yield* now)
+})
+
+export const invoiceAnswer = Effect.fn("Invoices.answer")(function* (caller: Caller, id: number) {
+  const row = yield* findInvoice(caller, id)
+  return { invoices: yield* invoicesWire([row], modeOf(caller)) }
+})
+
+export const getInvoice = (caller: Caller, id: number) => invoiceAnswer(caller, id)
+
+/** GET desk/invoices: newest first, only the list fields. */
+export const listInvoices = Effect.fn("Invoices.list")(function* (query: InvoiceListQuery) {
+  const business = yield* CurrentBusiness
+  const problems: Array<Message> = []
+  let states: Array<InvoiceState> | null = null
+  if (query.state !== undefined && query.state.trim() !== "") {
+    states = []
+    for (const part of query.state.split(",").map((s) => s.trim())) {
+      if ((INVOICE_STATES as ReadonlyArray<string>).includes(part)) states.push(part as InvoiceState)
+      else problems.push({ key: "field_must_be_one_of", params: { field: "state", values: INVOICE_STATES.join(", ") } })
+    }
+  }
+  if (problems.length > 0) return yield* fail(Unprocessable, problems[0]!)
+  const page = pageOf(query)
+  const { rows, total } = yield* (yield* InvoicesRepo).list(
+    business.id,
+    {
+      states,
+      personIds: query.person_ids ?? null,
+      createdSince: query.created_since ?? null,
+      updatedSince: query.updated_since ?? null
+    },
+    page
+  )
+  return { invoices: yield* invoicesWire(rows, "staff_list"), ...(yield* pageLinks(page, total)) }
+})

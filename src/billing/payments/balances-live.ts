@@ -1,0 +1,11 @@
+import { Effect, Layer } from "effect"
+import { AccountBalances } from "../../identity/people/balances.ts"
+import { PaymentsRepo } from "./repo.ts"
+
+/** People's AccountBalances port: the sum of each person's account credit ledger. */
+export const AccountBalancesLive = Layer.effect(AccountBalances)(
+  Effect.gen(function* () {
+    const repo = yield* PaymentsRepo
+    return { balances: repo.balances }
+  })
+)

@@ -1,0 +1,185 @@
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { CurrentBusiness } from "../../access/tenant.ts"
+import { gatewayUnavailable } from "../forms-of-payment/service.ts"
+import { closeInvoice } from "../invoices/close.ts"
+import { InvoicesRepo } from "../invoices/repo.ts"
+import { type Caller, findInvoice, now } from "../invoices/service.ts"
+import { PaymentGateway } from "../../platform/payments/gateway.ts"
+import { inTransaction } from "../../platform/transactions.ts"
+import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { idempotent } from "../../shared/idempotency.ts"
+import { CHECKOUT_STATES, type FormRow, PAYABLE_STATES, PAYMENT_TYPE_IDS, type PaymentInput, PaymentMethods, Payments } from "./model.ts"
+import { type NewPayment, PaymentsRepo } from "./repo.ts"
+import { Declined, acceptedKeys, balanceOf, cardDescription, modePath, paymentAnswer, recordDeclined, scopeOf } from "./service.ts"
+import { undoPayment } from "./voids.ts"
+import { money, outstandingFrom } from "./wire.ts"
+
+// ---------------------------------------------------------------------------------------------
+// Payment methods
+
+export const paymentMethods = Effect.fn("Payments.methods")(function* (caller: Caller, invoiceId: number) {
+  const business = yield* CurrentBusiness
+  const invoice = yield* findInvoice(caller, invoiceId)
+  const repo = yield* PaymentsRepo
+  const price = yield* money
+  const keys = yield* acceptedKeys(caller)
+  const payer = (yield* (yield* InvoicesRepo).people(business.id, [invoice.person_id]))[0] ?? { id: invoice.person_id, name: "", email: null }
+  const entries: Array<typeof PaymentMethods.Type["payment_methods"][number]> = []
+  for (const form of yield* repo.forms(business.id, invoice.person_id)) {
+    if (!keys.has(form.type)) continue
+    entries.push({
+      payment_type_id: keys.get(form.type)!,
+      key: form.type,
+      description: cardDescription(form),
+      form_of_payment_id: form.id,
+      autobill: form.autobill,
+      payer,
+      details:
+        form.type === "creditcard"
+          ? { card_type: form.card_type, last_four: form.last_four, expire_month: form.expire_month, expire_year: form.expire_year }
+          : { account_number: form.account_number_masked }
+    })
+  }
+  const balance = yield* balanceOf(invoice.person_id)
+  entries.push({
+    payment_type_id: PAYMENT_TYPE_IDS.credit,
+    key: "credit",
+    description: "Account credit",
+    form_of_payment_id: null,
+    autobill: false,
+    payer,
+    details: { balance_cents: balance, balance: price(balance) }
+  })
+  for (const [key, id] of keys) {
+    if (key === "creditcard" || key === "ach" || key === "credit") continue
+    entries.push({ payment_type_id: id, key, description: key === "cash" ? "Cash" : key === "check" ? "Check" : key, form_of_payment_id: null, autobill: false, payer, details: {} })
+  }
+  return { payment_methods: entries }
+})
+
+// ---------------------------------------------------------------------------------------------
+// Paying
+
+/** Wrapped fields win over top-level ones (the spec lists them unwrapped; every other body is wrapped). */
+export const paymentFields = (body: PaymentInput & { readonly payment?: PaymentInput | undefined }): PaymentInput => ({
+  payment_method: body.payment?.payment_method ?? body.payment_method,
+  amount_cents: body.payment?.amount_cents ?? body.amount_cents,
+  form_of_payment_id: body.payment?.form_of_payment_id ?? body.form_of_payment_id
+})
+
+export const createPayment = Effect.fn("Payments.create")(function* (caller: Caller, invoiceId: number, input: PaymentInput, idempotencyKey: string | undefined) {
+  const business = yield* CurrentBusiness
+  const repo = yield* PaymentsRepo
+  const gateway = yield* PaymentGateway
+  const write = Effect.gen(function* () {
+    const paymentId = yield* inTransaction(
+      Effect.gen(function* () {
+        const invoice = yield* findInvoice(caller, invoiceId, true)
+        if (!(PAYABLE_STATES as ReadonlyArray<string>).includes(invoice.state)) {
+          return yield* fail(Unprocessable, { key: "invoice_not_payable", params: { id: invoice.id, state: invoice.state } })
+        }
+        const payments = yield* repo.payments(business.id, [invoice.id])
+        const outstanding = outstandingFrom(invoice, payments, yield* repo.refunds(business.id, payments.map((p) => p.id)))
+        const keys = yield* acceptedKeys(caller)
+        const problems: Array<Message> = []
+        const method = input.payment_method?.trim() ?? ""
+        if (method === "") problems.push({ key: "field_required", params: { field: "payment_method" } })
+        else if (!keys.has(method)) problems.push({ key: "field_must_be_one_of", params: { field: "payment_method", values: [...keys.keys()].join(", ") } })
+        const amount = input.amount_cents ?? null
+        if (amount === null) problems.push({ key: "field_required", params: { field: "amount_cents" } })
+        else if (amount <= 0) problems.push({ key: "field_must_be_positive_integer", params: { field: "amount_cents" } })
+        else if (amount > outstanding) problems.push({ key: "payment_amount_too_large", params: { field: "amount_cents", max: outstanding } })
+        let form: FormRow | undefined
+        if (method === "creditcard" || method === "ach") {
+          const forms = (yield* repo.forms(business.id, invoice.person_id)).filter((f) => f.type === method)
+          const wanted = input.form_of_payment_id ?? null
+          form = wanted === null ? forms.find((f) => f.autobill) : forms.find((f) => f.id === wanted)
+          if (form === undefined) {
+            problems.push(
+              wanted === null
+                ? { key: "field_required", params: { field: "form_of_payment_id" } }
+                : { key: "field_id_not_found", params: { field: "form_of_payment_id", id: wanted } }
+            )
+          }
+        }
+        if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
+        const cents = amount!
+        const at = yield* now
+        const base: NewPayment = {
+          invoiceId: invoice.id,
+          personId: invoice.person_id,
+          paymentMethod: method,
+          paymentTypeId: keys.get(method)!,
+          formOfPaymentId: form?.id ?? null,
+          state: "settled",
+          amountCents: cents,
+          description: form ? cardDescription(form) : method === "credit" ? "Account credit" : method === "cash" ? "Cash" : method === "check" ? "Check" : method,
+          gatewayTransactionId: null,
+          errorMessage: null,
+          staffMemberId: caller._tag === "Staff" ? caller.staffMemberId : null,
+          now: at
+        }
+        if (method === "credit") {
+          yield* repo.lockPerson(business.id, invoice.person_id)
+          const balance = yield* balanceOf(invoice.person_id)
+          if (balance < cents) return yield* fail(Unprocessable, { key: "account_credit_insufficient", params: { field: "amount_cents", balance } })
+        }
+        if (method === "creditcard") {
+          const result = yield* gateway.charge({
+            businessId: business.id,
+            token: form!.gateway_token!,
+            amountCents: cents,
+            currency: invoice.currency,
+            idempotencyKey: idempotencyKey === undefined ? randomUUID() : `${business.id}:${scopeOf(caller)}:${idempotencyKey}`,
+            description: `Invoice ${invoice.invoice_number}`
+          })
+          if (result._tag === "Declined") {
+            return yield* new Declined({
+              reason: result.reason,
+              record: () => repo.insertPayment(business.id, { ...base, state: "failed", errorMessage: result.reason })
+            })
+          }
+          Object.assign(base, { gatewayTransactionId: result.transactionId })
+        }
+        const id = yield* repo.insertPayment(business.id, base)
+        if (method === "credit") {
+          yield* repo.insertCredit(business.id, { personId: invoice.person_id, amountCents: -cents, reason: "payment", paymentId: id, refundId: null, now: at })
+        }
+        if (cents === outstanding) yield* closeInvoice(invoice, caller)
+        return id
+      })
+    )
+    const invoice = yield* findInvoice(caller, invoiceId)
+    return yield* paymentAnswer(invoice, paymentId)
+  })
+  return yield* idempotent(
+    {
+      businessId: business.id,
+      scope: scopeOf(caller),
+      key: idempotencyKey,
+      request: { endpoint: `POST /api/v2/${modePath(caller)}/invoices/${invoiceId}/payments`, payment: input },
+      response: Payments,
+      status: 201
+    },
+    write
+  ).pipe(Effect.catchTag("GatewayUnavailable", gatewayUnavailable), Effect.catchTag("Declined", recordDeclined))
+})
+
+/** DELETE a payment: only while the invoice is in checkout (cart, cart_hidden); the money goes back and the record stays, voided. */
+export const deletePayment = Effect.fn("Payments.delete")(function* (caller: Caller, invoiceId: number, paymentId: number) {
+  const business = yield* CurrentBusiness
+  const repo = yield* PaymentsRepo
+  yield* inTransaction(
+    Effect.gen(function* () {
+      const invoice = yield* findInvoice(caller, invoiceId, true)
+      const payment = yield* repo.payment(business.id, paymentId, true)
+      if (!payment || payment.invoice_id !== invoice.id) return yield* fail(NotFound, { key: "payment_not_found", params: { id: paymentId } })
+      if (!(CHECKOUT_STATES as ReadonlyArray<string>).includes(invoice.state)) {
+        return yield* fail(Unprocessable, { key: "payment_not_deletable", params: { id: paymentId, state: invoice.state } })
+      }
+      yield* undoPayment(payment)
+    })
+  )
+  return yield* paymentAnswer(yield* findInvoice(caller, invoiceId), paymentId)
+}, (effect) => Effect.catchTag(effect, "GatewayUnavailable", gatewayUnavailable))

@@ -1,0 +1,75 @@
+import { Data, Effect } from "effect"
+import { CurrentBusiness } from "../../access/tenant.ts"
+import type { InvoiceRow } from "../invoices/rows.ts"
+import { type Caller, now } from "../invoices/service.ts"
+import { PaymentConfigurationRepo } from "../../catalog/payment-configuration/repo.ts"
+import { inTransaction } from "../../platform/transactions.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
+import { localDateAt } from "../../shared/zoned-time.ts"
+import { EXTERNAL_TYPE_BASE, type FormRow, PAYMENT_TYPE_IDS } from "./model.ts"
+import { PaymentsRepo } from "./repo.ts"
+import { invoicePayments } from "./wire.ts"
+
+/**
+ * Payments, refunds and voids (spec: the invoice payments endpoints), by seam: paying.ts
+ * (methods, paying, deleting a payment), voids.ts (voiding a payment), refunds.ts (refunds and
+ * their voids); this file holds what they share. Every write is one transaction that locks
+ * what it counts on (the invoice for a payment, the payment for a refund, the person for
+ * account credit) and checks every rule before writing; the gateway is
+ * asked last, and a decline rolls everything back but the failed payment's (or refund's) own
+ * record, written after. Money rule: the invoice's paid amount = settled payments − settled
+ * refunds; outstanding = total − paid, 0 once the invoice is closed or canceled.
+ */
+
+export class Declined extends Data.TaggedError("Declined")<{ readonly reason: string; readonly record: () => Effect.Effect<unknown> }> {}
+
+export const scopeOf = (caller: Caller) => (caller._tag === "Staff" ? `account:${caller.accountId}` : `person:${caller.personId}`)
+export const modePath = (caller: Caller) => (caller._tag === "Staff" ? "desk" : "front")
+
+export const paymentAnswer = (invoice: InvoiceRow, paymentId: number) =>
+  Effect.map(invoicePayments([invoice]), (byInvoice) => ({ payments: byInvoice.get(invoice.id)!.payments.filter((p) => p.id === paymentId) }))
+
+export const cardDescription = (form: FormRow) =>
+  form.type === "ach" ? `ACH ${form.account_number_masked ?? ""}`.trim() : `${form.card_type ?? "card"} ending in ${form.last_four ?? ""}`
+
+/** Keys a caller may pay with: staff the configuration's types, credit and external methods; a client creditcard and credit. */
+export const acceptedKeys = Effect.fn("Payments.acceptedKeys")(function* (caller: Caller) {
+  const business = yield* CurrentBusiness
+  const config = yield* (yield* PaymentConfigurationRepo).find(business.id)
+  const keys = new Map<string, number>()
+  for (const type of config.accepted_types) {
+    const id = (PAYMENT_TYPE_IDS as Record<string, number>)[type]
+    if (id !== undefined && (caller._tag === "Staff" || type === "creditcard")) keys.set(type, id)
+  }
+  keys.set("credit", PAYMENT_TYPE_IDS.credit)
+  if (caller._tag === "Staff") config.external_methods.forEach((name, i) => keys.set(name, EXTERNAL_TYPE_BASE + i))
+  return keys
+})
+
+export const balanceOf = Effect.fn("Payments.balance")(function* (personId: number) {
+  const business = yield* CurrentBusiness
+  return (yield* (yield* PaymentsRepo).balances(business.id, [personId])).get(personId) ?? 0
+})
+
+export const recordDeclined = (error: Declined) =>
+  Effect.flatMap(inTransaction(error.record()), () => fail(Unprocessable, { key: "payment_declined", params: { reason: error.reason } }))
+
+export const itemsToCancel = Effect.fn("Payments.itemsToCancel")(function* (invoiceId: number, ids: ReadonlyArray<number> | null | undefined, problems: Array<Message>) {
+  const business = yield* CurrentBusiness
+  const wanted = [...new Set(ids ?? [])]
+  const existing = yield* (yield* PaymentsRepo).invoiceItemIds(business.id, invoiceId)
+  for (const id of wanted) if (!existing.has(id)) problems.push({ key: "field_id_not_found", params: { field: "invoice_item_ids_to_cancel", id } })
+  return wanted
+})
+
+export const cancelItems = Effect.fn("Payments.cancelItems")(function* (itemIds: ReadonlyArray<number>) {
+  const business = yield* CurrentBusiness
+  const at = yield* now
+  yield* (yield* PaymentsRepo).cancelItemPlans(business.id, itemIds, at, localDateAt(at.getTime(), business.time_zone))
+})
+
+/** Account credit balances for the people list (`include_balances`). */
+export const accountBalances = Effect.fn("Payments.balances")(function* (personIds: ReadonlyArray<number>) {
+  const business = yield* CurrentBusiness
+  return yield* (yield* PaymentsRepo).balances(business.id, personIds)
+})

@@ -1,0 +1,197 @@
+import { Effect, Schema } from "effect"
+import { type SqlClient, SqlSchema } from "effect/sql"
+import { BusinessRow } from "../../shared/request-context.ts"
+
+/**
+ * The SQL that writes person plans: insert with people and terms, state changes, delete, and
+ * the claim of ended plans for their plan.ended announcement. Part of PlansRepo (repo.ts
+ * spreads these methods in), kept apart so reads and writes each fit one file; same
+ * conventions: every statement names `business_id`, writes run on the caller's connection.
+ */
+const Id = Schema.Struct({ id: Schema.Number })
+
+export interface PlanInsert {
+  readonly planProductId: number
+  readonly type: "Pack" | "Membership" | "Prepaid"
+  readonly name: string
+  readonly description: string | null
+  readonly priceCents: number
+  readonly count: number | null
+  readonly considerMember: boolean
+  readonly visitsShared: boolean
+  readonly startDate: string
+  readonly endDate: string | null
+  readonly staffMemberId: number | null
+  readonly locationId: number | null
+  /** Null when a client's own purchase created it (an invoice closed in client mode). */
+  readonly createdByStaffMemberId: number | null
+  /** Memberships and prepaids with a per-period count; absent: none. */
+  readonly limitPeriod?: "week" | "month" | "year" | null
+  /** A complimentary pass (a new client's); absent: false. */
+  readonly isComplimentary?: boolean
+}
+
+export const planWrites = (sql: SqlClient.SqlClient) => {
+  const insertPlan = SqlSchema.findOne({
+    Request: Schema.Struct({
+      businessId: Schema.Number,
+      planProductId: Schema.Number,
+      type: Schema.String,
+      name: Schema.String,
+      description: Schema.NullOr(Schema.String),
+      priceCents: Schema.Number,
+      count: Schema.NullOr(Schema.Number),
+      considerMember: Schema.Boolean,
+      visitsShared: Schema.Boolean,
+      startDate: Schema.String,
+      endDate: Schema.NullOr(Schema.String),
+      staffMemberId: Schema.NullOr(Schema.Number),
+      locationId: Schema.NullOr(Schema.Number),
+      createdByStaffMemberId: Schema.NullOr(Schema.Number),
+      limitPeriod: Schema.NullOr(Schema.String),
+      isComplimentary: Schema.Boolean,
+      now: Schema.Date
+    }),
+    Result: Id,
+    execute: (r) =>
+      sql`insert into plans (business_id, plan_product_id, type, name, description, price_cents, count, consider_member, visits_shared,
+            start_date, end_date, staff_member_id, location_id, created_by_staff_member_id, limit_period, is_complimentary, created_at, updated_at)
+          values (${r.businessId}, ${r.planProductId}, ${r.type}, ${r.name}, ${r.description}, ${r.priceCents}, ${r.count},
+            ${r.considerMember}, ${r.visitsShared}, ${r.startDate}::date, ${r.endDate}::date, ${r.staffMemberId}, ${r.locationId},
+            ${r.createdByStaffMemberId}, ${r.limitPeriod}, ${r.isComplimentary}, ${r.now}, ${r.now})
+          returning id`
+  })
+  const insertPeople = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, planId: Schema.Number, personIds: Schema.Array(Schema.Number) }),
+    execute: ({ businessId, planId, personIds }) =>
+      sql`insert into plan_people (business_id, plan_id, person_id, is_primary)
+          select ${businessId}, ${planId}, person_id, ord = 1 from unnest(${personIds}::bigint[]) with ordinality as u(person_id, ord)`
+  })
+  const insertTerms = SqlSchema.void({
+    Request: Schema.Struct({
+      businessId: Schema.Number,
+      planId: Schema.Number,
+      payerPersonId: Schema.Number,
+      acceptanceType: Schema.String,
+      terms: Schema.String,
+      now: Schema.Date
+    }),
+    execute: (r) =>
+      sql`insert into plan_terms (business_id, plan_id, payer_person_id, acceptance_type, terms, created_at, updated_at)
+          values (${r.businessId}, ${r.planId}, ${r.payerPersonId}, ${r.acceptanceType}, ${r.terms}, ${r.now}, ${r.now})`
+  })
+  const touch = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, now: Schema.Date }),
+    execute: ({ businessId, id, now }) => sql`update plans set updated_at = ${now} where business_id = ${businessId} and id = ${id}`
+  })
+  const updateState = SqlSchema.void({
+    Request: Schema.Struct({
+      businessId: Schema.Number,
+      id: Schema.Number,
+      endDate: Schema.NullOr(Schema.String),
+      setEndDate: Schema.Boolean,
+      canceledAt: Schema.NullOr(Schema.Date),
+      canceledByAccountId: Schema.NullOr(Schema.Number),
+      setCanceled: Schema.Boolean,
+      deactivatedAt: Schema.NullOr(Schema.Date),
+      setDeactivated: Schema.Boolean,
+      now: Schema.Date
+    }),
+    execute: (r) =>
+      sql`update plans set updated_at = ${r.now}
+            ${r.setEndDate ? sql`, end_date = ${r.endDate}::date, ended_notified_at = null` : sql``}
+            ${r.setCanceled ? sql`, canceled_at = ${r.canceledAt}, canceled_by_account_id = ${r.canceledByAccountId}` : sql``}
+            ${r.setDeactivated ? sql`, deactivated_at = ${r.deactivatedAt}` : sql``}
+          where business_id = ${r.businessId} and id = ${r.id}`
+  })
+  // The visits a plan paid lose their mirror of the punch before the plan (and its punches) go.
+  const clearPaidVisits = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, now: Schema.Date }),
+    execute: ({ businessId, id, now }) =>
+      sql`update visits v set punch_id = null, paid_for_by = null, updated_at = ${now}
+          from punches pu
+          where pu.business_id = ${businessId} and pu.plan_id = ${id} and v.business_id = pu.business_id and v.id = pu.visit_id`
+  })
+  const deletePlan = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
+    execute: ({ businessId, id }) => sql`delete from plans where business_id = ${businessId} and id = ${id}`
+  })
+
+  const dueBusinesses = SqlSchema.findAll({
+    Request: Schema.Struct({ now: Schema.Date }),
+    Result: BusinessRow,
+    execute: ({ now }) =>
+      sql`select b.id, b.subdomain, b.name, b.time_zone, b.currency_code, b.default_locale from businesses b
+          where exists (select 1 from plans p
+                        where p.business_id = b.id and p.ended_notified_at is null and p.end_date is not null
+                          and p.end_date < (${now}::timestamptz at time zone b.time_zone)::date)
+          order by b.id`
+  })
+  const claimEnded = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, today: Schema.String, limit: Schema.Number, now: Schema.Date }),
+    Result: Id,
+    execute: ({ businessId, today, limit, now }) =>
+      sql`update plans p set ended_notified_at = ${now}
+          where p.business_id = ${businessId} and p.id in (
+            select id from plans
+            where business_id = ${businessId} and ended_notified_at is null and end_date is not null and end_date < ${today}::date
+            order by end_date, id limit ${limit} for update skip locked)
+          returning p.id`
+  })
+
+  return {
+    /** A plan and its people (the first is the primary participant), in the caller's transaction. */
+    insert: (businessId: number, plan: PlanInsert, personIds: ReadonlyArray<number>, now: Date) =>
+      Effect.gen(function* () {
+        const { id } = yield* insertPlan({ businessId, ...plan, limitPeriod: plan.limitPeriod ?? null, isComplimentary: plan.isComplimentary ?? false, now })
+        yield* insertPeople({ businessId, planId: id, personIds })
+        return id
+      }).pipe(Effect.orDie),
+
+    insertTerms: (
+      businessId: number,
+      terms: { readonly planId: number; readonly payerPersonId: number; readonly acceptanceType: string; readonly terms: string },
+      now: Date
+    ) => insertTerms({ businessId, ...terms, now }).pipe(Effect.orDie),
+
+    touch: (businessId: number, id: number, now: Date) => touch({ businessId, id, now }).pipe(Effect.orDie),
+
+    /** Sets the given state fields (absent: unchanged); a new end date is announced again by plan.ended. */
+    updateState: (
+      businessId: number,
+      id: number,
+      fields: {
+        readonly endDate?: string | null
+        readonly canceled?: { readonly at: Date | null; readonly accountId: number | null }
+        readonly deactivatedAt?: Date | null
+      },
+      now: Date
+    ) =>
+      updateState({
+        businessId,
+        id,
+        endDate: fields.endDate ?? null,
+        setEndDate: fields.endDate !== undefined,
+        canceledAt: fields.canceled?.at ?? null,
+        canceledByAccountId: fields.canceled?.accountId ?? null,
+        setCanceled: fields.canceled !== undefined,
+        deactivatedAt: fields.deactivatedAt ?? null,
+        setDeactivated: fields.deactivatedAt !== undefined,
+        now
+      }).pipe(Effect.orDie),
+
+    /** Businesses with plans whose last day is before their local today and not yet announced. */
+    dueBusinesses: (now: Date) => dueBusinesses({ now }).pipe(Effect.orDie),
+
+    /**
+     * Marks up to `limit` plans of the business that ended before `today` as announced and
+     * answers their ids; rows locked by a concurrent run are skipped (it announces them).
+     */
+    claimEnded: (businessId: number, today: string, limit: number, now: Date) =>
+      claimEnded({ businessId, today, limit, now }).pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
+
+    /** Deletes the plan: its visits become unpaid; punches, holds, people and terms cascade. */
+    delete: (businessId: number, id: number, now: Date) =>
+      clearPaidVisits({ businessId, id, now }).pipe(Effect.andThen(deletePlan({ businessId, id })), Effect.orDie)
+  }
+}

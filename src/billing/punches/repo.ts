@@ -1,0 +1,228 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { currentOn, memberOn, onHoldOn, visitsLeft } from "../../shared/plan-rules.ts"
+import { type Coverage, choiceOrder, suitableFor } from "./choice.ts"
+import { PlanStanding, PunchRow, PunchVisit } from "./model.ts"
+
+/**
+ * The SQL of punches and of every question billing answers about plans for lower domains (the
+ * automatic choice, eligibility's plan holders, membership). The plan rules themselves are
+ * src/shared/plan-rules.ts's fragments and the choice's are src/billing/punches/choice.ts's.
+ */
+const Ids = Schema.Array(Schema.Number)
+const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
+const CoverageSchema = Schema.Struct({
+  serviceId: Schema.Number,
+  locationId: Schema.NullOr(Schema.Number),
+  staffMemberIds: Ids,
+  date: Schema.String
+})
+const PUNCH_COLUMNS = `pu.id, pu.visit_id, pu.plan_id, pu.person_id, pu.created_by_staff_member_id, pu.created_at`
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+
+  const find = SqlSchema.findOneOption({
+    Request: ById,
+    Result: PunchRow,
+    execute: ({ businessId, id }) =>
+      sql`select ${sql.literal(PUNCH_COLUMNS)} from punches pu where pu.business_id = ${businessId} and pu.id = ${id}`
+  })
+  const ofVisits = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
+    Result: PunchRow,
+    execute: ({ businessId, ids }) =>
+      sql`select ${sql.literal(PUNCH_COLUMNS)} from punches pu where pu.business_id = ${businessId} and pu.visit_id = any(${ids}) order by pu.id`
+  })
+  const visit = (lock: boolean) =>
+    SqlSchema.findOneOption({
+      Request: ById,
+      Result: PunchVisit,
+      execute: ({ businessId, id }) =>
+        sql`select v.id, v.person_id, v.state, v.punch_id, o.service_id, o.location_id,
+              coalesce((select array_agg(s.staff_member_id::int order by s.staff_member_id) from event_occurrence_staff_members s
+                        where s.business_id = o.business_id and s.event_occurrence_id = o.id), '{}') as staff_member_ids,
+              to_char((o.start_at at time zone b.time_zone)::date, 'YYYY-MM-DD') as visit_date
+            from visits v
+            join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+            join businesses b on b.id = v.business_id
+            where v.business_id = ${businessId} and v.id = ${id}
+            ${lock ? sql`for update of v` : sql``}`
+    })
+  const visitUnlocked = visit(false)
+  const visitLocked = visit(true)
+  const lockPlan = SqlSchema.findOneOption({
+    Request: ById,
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, id }) => sql`select id from plans where business_id = ${businessId} and id = ${id} for update`
+  })
+  const standing = SqlSchema.findOneOption({
+    Request: Schema.Struct({ ...ById.fields, personId: Schema.Number, date: Schema.String }),
+    Result: PlanStanding,
+    execute: ({ businessId, id, personId, date }) =>
+      sql`select p.id, p.name,
+            exists (select 1 from plan_people pp where pp.business_id = p.business_id and pp.plan_id = p.id and pp.person_id = ${personId}) as held,
+            ${currentOn(sql, "p", date)} as current, ${onHoldOn(sql, "p", date)} as on_hold,
+            ${visitsLeft(sql, "p", personId, date)} as visits_left
+          from plans p where p.business_id = ${businessId} and p.id = ${id}`
+  })
+  const candidates = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, personId: Schema.Number, coverage: CoverageSchema }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, personId, coverage }) =>
+      sql`select p.id from plans p
+          where p.business_id = ${businessId} and ${suitableFor(sql, "p", personId, coverage)}
+          order by ${choiceOrder(sql, "p", personId, coverage.date)}`
+  })
+  const stillSuitable = SqlSchema.findAll({
+    Request: Schema.Struct({ ...ById.fields, personId: Schema.Number, coverage: CoverageSchema }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, id, personId, coverage }) =>
+      sql`select p.id from plans p where p.business_id = ${businessId} and p.id = ${id} and ${suitableFor(sql, "p", personId, coverage)}`
+  })
+  const insert = SqlSchema.findOne({
+    Request: Schema.Struct({
+      businessId: Schema.Number,
+      visitId: Schema.Number,
+      planId: Schema.Number,
+      personId: Schema.Number,
+      visitDate: Schema.String,
+      createdBy: Schema.NullOr(Schema.Number),
+      now: Schema.Date
+    }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, visitId, planId, personId, visitDate, createdBy, now }) =>
+      sql`insert into punches (business_id, visit_id, plan_id, person_id, visit_date, created_by_staff_member_id, created_at)
+          values (${businessId}, ${visitId}, ${planId}, ${personId}, ${visitDate}::date, ${createdBy}, ${now})
+          returning id`
+  })
+  const markPaid = SqlSchema.void({
+    Request: Schema.Struct({ ...ById.fields, punchId: Schema.Number, planId: Schema.Number, now: Schema.Date }),
+    execute: ({ businessId, id, punchId, planId, now }) =>
+      sql`update visits set punch_id = ${punchId},
+            paid_for_by = (select name from plans where business_id = ${businessId} and id = ${planId}), updated_at = ${now}
+          where business_id = ${businessId} and id = ${id}`
+  })
+  const remove = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
+    Result: Schema.Struct({ visit_id: Schema.Number, plan_id: Schema.Number }),
+    execute: ({ businessId, ids }) =>
+      sql`delete from punches where business_id = ${businessId} and id = any(${ids}) returning visit_id, plan_id`
+  })
+  const markUnpaid = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, now: Schema.Date }),
+    execute: ({ businessId, ids, now }) =>
+      sql`update visits set punch_id = null, paid_for_by = null, updated_at = ${now}
+          where business_id = ${businessId} and id = any(${ids})`
+  })
+  // A plan without a limit period is used up when none of its holders has a visit left; a
+  // plan with one refreshes each period, so it is never marked (its period's count says it all).
+  const refreshExhausted = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, now: Schema.Date }),
+    execute: ({ businessId, ids, now }) =>
+      sql`with s as (
+            select p.business_id, p.id,
+              case when p.count is not null and p.limit_period is null
+                    and not exists (select 1 from plan_people pp where pp.business_id = p.business_id and pp.plan_id = p.id
+                                      and ${visitsLeft(sql, "p", sql`pp.person_id`, sql`p.start_date`)} > 0)
+                   then coalesce(p.exhausted_at, ${now}) end as value
+            from plans p where p.business_id = ${businessId} and p.id = any(${ids}))
+          update plans t set exhausted_at = s.value, updated_at = ${now} from s
+          where t.business_id = s.business_id and t.id = s.id and t.exhausted_at is distinct from s.value`
+  })
+  const planHolders = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, coverage: CoverageSchema }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, ids, coverage }) =>
+      sql`select distinct pp.person_id as id from plan_people pp
+          join plans p on p.business_id = pp.business_id and p.id = pp.plan_id
+          where pp.business_id = ${businessId} and pp.person_id = any(${ids})
+            and ${suitableFor(sql, "p", sql`pp.person_id`, coverage)}`
+  })
+  const members = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, date: Schema.String }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, ids, date }) =>
+      sql`select pe.id from people pe
+          where pe.business_id = ${businessId} and pe.id = any(${ids}) and ${memberOn(sql, businessId, sql`pe.id`, date)}`
+  })
+  const localDate = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, at: Schema.Date }),
+    Result: Schema.Struct({ date: Schema.String }),
+    execute: ({ businessId, at }) =>
+      sql`select to_char((${at}::timestamptz at time zone time_zone)::date, 'YYYY-MM-DD') as date from businesses where id = ${businessId}`
+  })
+  const idSet = (rows: ReadonlyArray<{ readonly id: number }>): ReadonlySet<number> => new Set(rows.map((row) => row.id))
+
+  return {
+    find: (businessId: number, id: number) => find({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+
+    /** The punches of the visits (at most one each). */
+    ofVisits: (businessId: number, visitIds: ReadonlyArray<number>) =>
+      visitIds.length === 0 ? Effect.succeed([] as ReadonlyArray<PunchRow>) : ofVisits({ businessId, ids: visitIds }).pipe(Effect.orDie),
+
+    /** The visit as a punch sees it; `lock`: locked until the commit (one punch per visit, decided under it). */
+    visit: (businessId: number, id: number, lock: boolean) =>
+      (lock ? visitLocked : visitUnlocked)({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+
+    /** Locks the plan until the commit (every punch of a plan counts under this lock); false: no such plan. */
+    lockPlan: (businessId: number, id: number) => lockPlan({ businessId, id }).pipe(Effect.map(Option.isSome), Effect.orDie),
+
+    /** How the plan stands for the person on the date (after lockPlan: counted under the lock). */
+    standing: (businessId: number, id: number, personId: number, date: string) =>
+      standing({ businessId, id, personId, date }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+
+    /** The person's suitable plans for the visit, best first (the automatic choice). */
+    candidates: (businessId: number, personId: number, coverage: Coverage) =>
+      candidates({ businessId, personId, coverage }).pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
+
+    /** Whether the plan is still suitable (asked again once it is locked). */
+    stillSuitable: (businessId: number, id: number, personId: number, coverage: Coverage) =>
+      stillSuitable({ businessId, id, personId, coverage }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+
+    /** Inserts the punch and mirrors it on the visit (punch_id, paid_for_by = the plan's name). */
+    insert: (
+      businessId: number,
+      punch: { readonly visitId: number; readonly planId: number; readonly personId: number; readonly visitDate: string; readonly createdBy: number | null },
+      now: Date
+    ) =>
+      Effect.gen(function* () {
+        const { id } = yield* insert({ businessId, ...punch, now })
+        yield* markPaid({ businessId, id: punch.visitId, punchId: id, planId: punch.planId, now })
+        return id
+      }).pipe(Effect.orDie),
+
+    /** Deletes the punches and makes their visits unpaid; returns the plans they spent. */
+    delete: (businessId: number, ids: ReadonlyArray<number>, now: Date) =>
+      Effect.gen(function* () {
+        if (ids.length === 0) return [] as ReadonlyArray<number>
+        const removed = yield* remove({ businessId, ids })
+        yield* markUnpaid({ businessId, ids: removed.map((row) => row.visit_id), now })
+        return [...new Set(removed.map((row) => row.plan_id))]
+      }).pipe(Effect.orDie),
+
+    /** exhausted_at follows the plans' visits left (set when none is left, cleared when one is again). */
+    refreshExhausted: (businessId: number, planIds: ReadonlyArray<number>, now: Date) =>
+      planIds.length === 0 ? Effect.void : refreshExhausted({ businessId, ids: planIds, now }).pipe(Effect.orDie),
+
+    /** Of the people, who holds a suitable plan for the visit described by `coverage`. */
+    planHolders: (businessId: number, personIds: ReadonlyArray<number>, coverage: Coverage) =>
+      personIds.length === 0
+        ? Effect.succeed(new Set<number>() as ReadonlySet<number>)
+        : planHolders({ businessId, ids: personIds, coverage }).pipe(Effect.map(idSet), Effect.orDie),
+
+    /** The business-local calendar date of an instant (plans' dates are the business's). */
+    localDate: (businessId: number, at: Date) => localDate({ businessId, at }).pipe(Effect.map((row) => row.date), Effect.orDie),
+
+    /** Of the people, who is a member on the date (src/shared/plan-rules.ts memberOn). */
+    members: (businessId: number, personIds: ReadonlyArray<number>, date: string) =>
+      personIds.length === 0
+        ? Effect.succeed(new Set<number>() as ReadonlySet<number>)
+        : members({ businessId, ids: personIds, date }).pipe(Effect.map(idSet), Effect.orDie)
+  }
+})
+
+export class PunchesRepo extends Context.Service<PunchesRepo, Effect.Success<typeof make>>()("studio/PunchesRepo") {
+  static readonly layer = Layer.effect(PunchesRepo)(make)
+}
+

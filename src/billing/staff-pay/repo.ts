@@ -1,0 +1,243 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { insertRows } from "../../shared/sql-rows.ts"
+import { InvoiceForPay, OccurrenceForPay, PAY_PERIOD_KINDS, PayRate, PayRow, type PayState, type PayType } from "./model.ts"
+
+/** A pay to record; `on conflict do nothing` keeps service and sale pays exactly-once. */
+export interface PayInsert {
+  readonly pay_type: PayType
+  readonly staff_member_id: number
+  readonly service_id: number | null
+  readonly event_occurrence_id: number | null
+  readonly invoice_id: number | null
+  readonly description: string | null
+  readonly base_cents: number
+  readonly per_head_cents: number
+  readonly tiered_cents: number
+  readonly final_cents: number
+  readonly service_hours: number
+  readonly pay_period_start: string
+  readonly pay_period_end: string
+  readonly recorded_at: Date
+}
+
+export interface PayFilters {
+  readonly state?: PayState | undefined
+  /** A date inside the pay period. */
+  readonly period?: string | undefined
+}
+
+const utc = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`
+const payColumns = `id, pay_type, pay_state, staff_member_id, service_id, event_occurrence_id, invoice_id, description,
+  base_cents::float8 as base_cents, per_head_cents::float8 as per_head_cents, tiered_cents::float8 as tiered_cents,
+  final_cents::float8 as final_cents, service_hours::float8 as service_hours,
+  pay_period_start::text as pay_period_start, pay_period_end::text as pay_period_end,
+  ${utc("recorded_at")} as recorded_at, ${utc("reviewed_at")} as reviewed_at, reviewed_by_staff_member_id`
+
+const RateRow = Schema.Struct({ staff_member_id: Schema.Number, service_id: Schema.NullOr(Schema.Number), ...PayRate.fields })
+
+/** The only SQL of staff pay. */
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+
+  const occurrences = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) }),
+    Result: Schema.Struct({ ...OccurrenceForPay.fields, staff_member_ids: Schema.Array(Schema.Number) }),
+    execute: ({ businessId, ids }) => sql`
+      select o.id, o.service_id, s.type as service_type, (o.start_at at time zone o.time_zone)::date::text as local_date,
+             (extract(epoch from o.end_at - o.start_at) / 60)::float8 as duration_minutes,
+             (select count(*)::int from visits v
+               where v.business_id = o.business_id and v.event_occurrence_id = o.id and v.state = 'completed') as completed_visits,
+             o.attendance_complete,
+             coalesce((select array_agg(es.staff_member_id::int order by es.position, es.staff_member_id)
+                         from event_occurrence_staff_members es
+                        where es.business_id = o.business_id and es.event_occurrence_id = o.id), '{}') as staff_member_ids
+        from event_occurrences o
+        join services s on s.business_id = o.business_id and s.id = o.service_id
+       where o.business_id = ${businessId} and o.id = any(${ids})`
+  })
+
+  const rates = SqlSchema.findAll({
+    Request: Schema.Number,
+    Result: RateRow,
+    execute: (businessId) => sql`
+      select r.staff_member_id, r.service_id, r.base_cents, r.per_head_cents, r.per_head_minimum, r.hourly_cents,
+             coalesce((select json_agg(json_build_object('attendance_threshold', t.attendance_threshold, 'bonus_cents', t.bonus_cents)
+                                       order by t.attendance_threshold)
+                         from pay_rate_tiers t where t.business_id = r.business_id and t.pay_rate_id = r.id), '[]'::json) as tiers
+        from pay_rates r where r.business_id = ${businessId}`
+  })
+
+  const periodRule = SqlSchema.findOneOption({
+    Request: Schema.Number,
+    Result: Schema.Struct({ kind: Schema.Literals(PAY_PERIOD_KINDS), anchor_date: Schema.NullOr(Schema.String) }),
+    execute: (businessId) => sql`select kind, anchor_date::text as anchor_date from pay_period_rules where business_id = ${businessId}`
+  })
+
+  const invoices = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) }),
+    Result: InvoiceForPay,
+    execute: ({ businessId, ids }) => sql`
+      select i.id, i.state, i.invoice_number,
+             (i.closed_at at time zone coalesce(l.time_zone, b.time_zone))::date::text as local_closed_date,
+             i.commission_recipient_id, i.tip_recipient_id,
+             -- Revenue is the live commissionable items' total less their tax (exclusive and inclusive).
+             coalesce((select sum(it.total_cents - it.additional_tax_total_cents - it.included_tax_total_cents)
+                         from invoice_items it
+                        where it.business_id = i.business_id and it.invoice_id = i.id
+                          and it.canceled_at is null and it.commissionable), 0)::float8 as commissionable_revenue_cents
+        from invoices i
+        join businesses b on b.id = i.business_id
+        left join locations l on l.business_id = i.business_id and l.id = i.location_id
+       where i.business_id = ${businessId} and i.id = any(${ids})`
+  })
+
+  const commissionRates = SqlSchema.findAll({
+    Request: Schema.Number,
+    Result: Schema.Struct({ staff_member_id: Schema.Number, basis_points: Schema.Number }),
+    execute: (businessId) => sql`select staff_member_id, basis_points from staff_commission_rates where business_id = ${businessId}`
+  })
+
+  const staffExists = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, id }) => sql`select id from staff_members where business_id = ${businessId} and id = ${id}`
+  })
+
+  const listed = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.NullOr(Schema.Number), state: Schema.NullOr(Schema.String), period: Schema.NullOr(Schema.String) }),
+    Result: Schema.Struct({ business_id: Schema.Number, ...PayRow.fields }),
+    execute: ({ businessId, state, period }) => sql`
+      select business_id, ${sql.literal(payColumns)} from pays
+       where (${businessId}::bigint is null or business_id = ${businessId})
+         and (${state}::text is null or pay_state = ${state})
+         and (${period}::date is null or ${period}::date between pay_period_start and pay_period_end)
+       order by business_id, pay_period_start, id`
+  })
+
+  // Ids come from one identity sequence per table, so an id alone names its business (the CLI's
+  // commands without --business).
+  const owner = SqlSchema.findAll({
+    Request: Schema.Struct({ table: Schema.Literals(["pays", "staff_members", "invoices"]), id: Schema.Number }),
+    Result: Schema.Struct({ business_id: Schema.Number }),
+    execute: ({ table, id }) => sql`select business_id from ${sql(table)} where id = ${id}`
+  })
+
+  const lockedPay = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
+    Result: PayRow,
+    execute: ({ businessId, id }) => sql`select ${sql.literal(payColumns)} from pays where business_id = ${businessId} and id = ${id} for update`
+  })
+
+  const reviewed = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, state: Schema.String, by: Schema.Number, at: Schema.Date }),
+    Result: PayRow,
+    execute: ({ businessId, id, state, by, at }) => sql`
+      update pays set pay_state = ${state}, reviewed_at = ${at}, reviewed_by_staff_member_id = ${by}, updated_at = ${at}
+       where business_id = ${businessId} and id = ${id} and pay_state = 'pending'
+       returning ${sql.literal(payColumns)}`
+  })
+
+  const completed = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, at: Schema.Date }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, id, at }) => sql`
+      update event_occurrences set attendance_complete = true, updated_at = ${at}
+       where business_id = ${businessId} and id = ${id} and not attendance_complete returning id`
+  })
+
+  const zone = SqlSchema.findOne({
+    Request: Schema.Number,
+    Result: Schema.Struct({ time_zone: Schema.String }),
+    execute: (businessId) => sql`select time_zone from businesses where id = ${businessId}`
+  })
+
+  const insertedRate = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, ...RateRow.fields }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, tiers: _, ...rate }) => sql`insert into pay_rates ${sql.insert({ business_id: businessId, ...rate })} returning id`
+  })
+
+  return {
+    /** A staff member's rate (for a service, or their default) with its tiers. */
+    insertRate: (businessId: number, rate: typeof RateRow.Type) =>
+      Effect.gen(function* () {
+        const { id } = yield* insertedRate({ businessId, ...rate })
+        const tiers = insertRows(rate.tiers.map((tier) => ({ business_id: businessId, pay_rate_id: id, ...tier })))
+        if (tiers) yield* sql`insert into pay_rate_tiers ${sql.insert(tiers)}`
+        return id
+      }).pipe(Effect.orDie),
+
+    /** The business's one pay period rule (without one it pays semimonthly). */
+    setPayPeriodRule: (businessId: number, rule: { readonly kind: string; readonly anchor_date: string | null }) =>
+      sql`insert into pay_period_rules (business_id, kind, anchor_date) values (${businessId}, ${rule.kind}, ${rule.anchor_date}::date)
+          on conflict (business_id) do update set kind = excluded.kind, anchor_date = excluded.anchor_date`.pipe(Effect.asVoid, Effect.orDie),
+
+    setCommissionRate: (businessId: number, staffMemberId: number, basisPoints: number) =>
+      sql`insert into staff_commission_rates (business_id, staff_member_id, basis_points) values (${businessId}, ${staffMemberId}, ${basisPoints})
+          on conflict (business_id, staff_member_id) do update set basis_points = excluded.basis_points, updated_at = now()`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
+
+    /** The business's time zone (its local dates place ad-hoc pays in a period). */
+    timeZone: (businessId: number) => zone(businessId).pipe(Effect.map((row) => row.time_zone), Effect.orDie),
+
+    /** Occurrences with the facts their service pays need, and their staff in position order. */
+    occurrences: (businessId: number, ids: ReadonlyArray<number>) => occurrences({ businessId, ids }).pipe(Effect.orDie),
+
+    /** Every rate of the business with its tiers (a business has a handful of staff). */
+    rates: (businessId: number) => rates(businessId).pipe(Effect.orDie),
+
+    periodRule: (businessId: number) =>
+      periodRule(businessId).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+
+    invoices: (businessId: number, ids: ReadonlyArray<number>) => invoices({ businessId, ids }).pipe(Effect.orDie),
+
+    commissionRates: (businessId: number) => commissionRates(businessId).pipe(Effect.orDie),
+
+    staffExists: (businessId: number, id: number) => staffExists({ businessId, id }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+
+    /** Records pays; one already recorded for the same occurrence (or invoice) and staff member is left as it is. */
+    insertPays: (businessId: number, pays: ReadonlyArray<PayInsert>) => {
+      const records = insertRows(pays.map((pay) => ({ business_id: businessId, ...pay, updated_at: pay.recorded_at, created_at: pay.recorded_at })))
+      return records === undefined
+        ? Effect.succeed(0)
+        : sql`insert into pays ${sql.insert(records)} on conflict do nothing returning id`.pipe(
+          Effect.map((rows) => rows.length),
+          Effect.orDie
+        )
+    },
+
+    /** Adds one pay (ad hoc or tip) and answers it. */
+    insertPay: (businessId: number, pay: PayInsert) =>
+      SqlSchema.findOne({
+        Request: Schema.Unknown,
+        Result: PayRow,
+        execute: () =>
+          sql`insert into pays ${sql.insert({ business_id: businessId, ...pay, updated_at: pay.recorded_at, created_at: pay.recorded_at })}
+              returning ${sql.literal(payColumns)}`
+      })(undefined).pipe(Effect.orDie),
+
+    /** The business of a pay, staff member or invoice id, when exactly one has it. */
+    businessOf: (table: "pays" | "staff_members" | "invoices", id: number) =>
+      owner({ table, id }).pipe(Effect.map((rows) => (rows.length === 1 ? rows[0]!.business_id : undefined)), Effect.orDie),
+
+    /** Pays of a business (all businesses when null), by period. */
+    list: (businessId: number | null, filters: PayFilters) =>
+      listed({ businessId, state: filters.state ?? null, period: filters.period ?? null }).pipe(Effect.orDie),
+
+    lockPay: (businessId: number, id: number) => lockedPay({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+
+    review: (businessId: number, id: number, state: "approved" | "denied", by: number, at: Date) =>
+      reviewed({ businessId, id, state, by, at }).pipe(Effect.orDie),
+
+    /** Marks an occurrence's attendance complete; true when this call did it (false: it already was). */
+    completeAttendance: (businessId: number, id: number, at: Date) =>
+      completed({ businessId, id, at }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+  }
+})
+
+export class StaffPayRepo extends Context.Service<StaffPayRepo, Effect.Success<typeof make>>()("studio/StaffPayRepo") {
+  static readonly layer = Layer.effect(StaffPayRepo)(make)
+}

@@ -1,0 +1,173 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { insertRows } from "../../shared/sql-rows.ts"
+import { type Page, totalCount } from "../../shared/pagination.ts"
+import { CategoryRow, type ServiceInsert, ServiceRow, Viewer } from "./model.ts"
+import { Memberships } from "./memberships.ts"
+
+/**
+ * The SQL of services and their categories. Every statement names `business_id`. What client
+ * mode may see is one rule (`viewable`), shared with the schedule's other repos through
+ * `viewableServiceSql`.
+ */
+const Id = Schema.Struct({ id: Schema.Number })
+const Ids = Schema.Array(Schema.Number)
+const PageRequest = Schema.Struct({ limit: Schema.Number, offset: Schema.Number })
+const Listed = Schema.Struct({ ...ServiceRow.fields, total_count: Schema.Number })
+
+/**
+ * Client mode sees a service when it is not hidden and is for everyone, or for members and
+ * the viewer is one. `alias` names the services table in the caller's query.
+ */
+export const viewableServiceSql = (sql: SqlClient.SqlClient, alias: string, viewer: Viewer) => {
+  const s = sql.literal(alias)
+  return sql`(${s}.hidden_at is null and (${s}.visibility = 'Everyone' or (${s}.visibility = 'Members' and ${viewer.isMember})))`
+}
+
+export const ServiceScope = Schema.Union([
+  Schema.TaggedStruct("Client", { viewer: Viewer }),
+  Schema.TaggedStruct("Staff", { includeHidden: Schema.Boolean })
+])
+export type ServiceScope = typeof ServiceScope.Type
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const memberships = yield* Memberships
+
+  const columns = sql`s.id, s.type, s.name, s.position, s.description, s.description_short, s.instructions,
+    s.category_id, c.name as category_name, s.duration_in_minutes, s.calendar_color, s.visibility, s.hidden_at,
+    s.online_booking, s.clients_can_book, s.members_can_book, s.client_purchase_disabled, s.require_cc, s.require_plan,
+    s.enrollment_window_blackout_minutes, s.booking_window_days, s.free_cancellation_window_in_hours,
+    s.maximum_clients, s.drop_in_price_cents, s.number_of_free_visits, s.anonymous_staff, s.show_capacity_to_clients,
+    s.show_rooms_to_clients, s.allow_tips, s.no_merchandise_price, s.supports_single_payer, s.created_at, s.updated_at,
+    coalesce((select json_agg(ss.staff_member_id order by ss.staff_member_id) from service_staff_members ss
+              where ss.business_id = s.business_id and ss.service_id = s.id), '[]') as staff_member_ids`
+  const from = sql`services s left join service_categories c on c.business_id = s.business_id and c.id = s.category_id`
+  const scoped = (scope: ServiceScope) =>
+    scope._tag === "Client"
+      ? sql`and ${viewableServiceSql(sql, "s", scope.viewer)}`
+      : scope.includeHidden
+        ? sql``
+        : sql`and s.hidden_at is null`
+
+  const list = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, scope: ServiceScope, page: PageRequest }),
+    Result: Listed,
+    execute: ({ businessId, scope, page }) =>
+      sql`select ${columns}, count(*) over () as total_count
+          from ${from}
+          where s.business_id = ${businessId} ${scoped(scope)}
+          order by s.position, s.id
+          limit ${page.limit} offset ${page.offset}`
+  })
+
+  const findMany = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, scope: ServiceScope }),
+    Result: ServiceRow,
+    execute: ({ businessId, ids, scope }) =>
+      sql`select ${columns} from ${from}
+          where s.business_id = ${businessId} and s.id = any(${ids}) ${scoped(scope)}
+          order by s.id`
+  })
+
+  const categories = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
+    Result: CategoryRow,
+    execute: ({ businessId, ids }) =>
+      sql`select id, name, position, description, description_short from service_categories
+          where business_id = ${businessId} and id = any(${ids})
+          order by position, id`
+  })
+
+  const ensureCategory = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, name: Schema.String, position: Schema.Number }),
+    Result: Id,
+    execute: ({ businessId, name, position }) =>
+      sql`insert into service_categories (business_id, name, position) values (${businessId}, ${name}, ${position})
+          on conflict (business_id, name) do update set updated_at = service_categories.updated_at
+          returning id`
+  })
+
+  const insert = SqlSchema.findOne({
+    Request: Schema.Record(Schema.String, Schema.Unknown),
+    Result: Id,
+    execute: (values) => sql`insert into services ${sql.insert(values)} returning id`
+  })
+
+  return {
+    /** One page by position then id. */
+    list: (businessId: number, scope: ServiceScope, page: Page) =>
+      Effect.gen(function* () {
+        const rows = yield* list({ businessId, scope, page })
+        const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`
+          select count(*) as n from services s where s.business_id = ${businessId} ${scoped(scope)}`)
+        return { rows: rows as ReadonlyArray<ServiceRow>, total }
+      }).pipe(Effect.orDie),
+
+    /** Services by id within the scope, in id order. */
+    findMany: (businessId: number, ids: ReadonlyArray<number>, scope: ServiceScope) =>
+      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<ServiceRow>) : findMany({ businessId, ids, scope }).pipe(Effect.orDie),
+
+    categories: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<CategoryRow>) : categories({ businessId, ids }).pipe(Effect.orDie),
+
+    /**
+     * Whether a person is a member on `date` (members see members-only services): the plans'
+     * rule, asked through the Memberships port, taken when the repo is built.
+     */
+    isMember: (businessId: number, personId: number, date: string) =>
+      memberships.members(businessId, [personId], date).pipe(Effect.map((members) => members.has(personId))),
+
+    /** A category by name, created when missing (the import). */
+    ensureCategory: (businessId: number, name: string, position: number) =>
+      ensureCategory({ businessId, name, position }).pipe(Effect.map((row) => row.id), Effect.orDie),
+
+    /** A new service; what `service` leaves out takes the defaults below (the import relies on them). */
+    insert: (businessId: number, service: ServiceInsert) =>
+      Effect.gen(function* () {
+        const { id } = yield* insert({
+          business_id: businessId,
+          type: service.type,
+          name: service.name,
+          position: service.position ?? 0,
+          description: service.description ?? null,
+          description_short: service.description_short ?? null,
+          instructions: service.instructions ?? null,
+          category_id: service.category_id ?? null,
+          duration_in_minutes: service.duration_in_minutes,
+          calendar_color: service.calendar_color ?? null,
+          visibility: service.visibility ?? "Everyone",
+          hidden_at: service.hidden_at ?? null,
+          online_booking: service.online_booking ?? true,
+          clients_can_book: service.clients_can_book ?? true,
+          members_can_book: service.members_can_book ?? true,
+          client_purchase_disabled: service.client_purchase_disabled ?? false,
+          require_cc: service.require_cc ?? false,
+          require_plan: service.require_plan ?? false,
+          enrollment_window_blackout_minutes: service.enrollment_window_blackout_minutes ?? 0,
+          booking_window_days: service.booking_window_days ?? null,
+          free_cancellation_window_in_hours: service.free_cancellation_window_in_hours ?? 0,
+          maximum_clients: service.maximum_clients === undefined ? (service.type === "Appointment" ? 1 : null) : service.maximum_clients,
+          drop_in_price_cents: service.drop_in_price_cents ?? null,
+          number_of_free_visits: service.number_of_free_visits ?? 0,
+          anonymous_staff: service.anonymous_staff ?? false,
+          show_capacity_to_clients: service.show_capacity_to_clients ?? null,
+          show_rooms_to_clients: service.show_rooms_to_clients ?? false,
+          allow_tips: service.allow_tips ?? false,
+          no_merchandise_price: service.no_merchandise_price ?? null,
+          supports_single_payer: service.supports_single_payer ?? false
+        })
+        const staff = insertRows([...new Set(service.staff_member_ids ?? [])].map((staffMemberId) => ({
+          business_id: businessId,
+          service_id: id,
+          staff_member_id: staffMemberId
+        })))
+        if (staff) yield* sql`insert into service_staff_members ${sql.insert(staff)}`
+        return id
+      }).pipe(Effect.orDie)
+  }
+})
+
+export class ServicesRepo extends Context.Service<ServicesRepo, Effect.Success<typeof make>>()("studio/ServicesRepo") {
+  static readonly layer = Layer.effect(ServicesRepo)(make)
+}

@@ -1,0 +1,239 @@
+import { Effect } from "effect"
+import { EventOccurrencesRepo } from "../../schedule/event-occurrences/repo.ts"
+import { type PreparedPerson, prepareAttributes } from "../../identity/people/attributes.ts"
+import { PeopleRepo } from "../../identity/people/repo.ts"
+import type { Audience, ServiceRow } from "../../catalog/services/model.ts"
+import { ServicesRepo } from "../../catalog/services/repo.ts"
+import type { Message } from "../../shared/errors.ts"
+import type { DeskLeasePerson, LeaseInput, LeaseKind } from "./model.ts"
+import { BookingsRepo } from "./repo.ts"
+
+/**
+ * Lease plans: from a request's lease shape to what it will hold. Resolving only reads and
+ * collects one message per failed rule (so a booking's 422 lists every lease's problems);
+ * writing (leases.ts) happens once everything passed, in the caller's transaction.
+ */
+
+/** Who is booking: a client (their household may attend) or a staff member. */
+export type Caller =
+  | {
+    readonly _tag: "Client"
+    readonly personId: number
+    /** The person and their dependents. */
+    readonly household: ReadonlySet<number>
+    readonly audience: Audience
+  }
+  | { readonly _tag: "Staff"; readonly staffMemberId: number }
+
+export type PersonPlan =
+  | { readonly _tag: "None" }
+  | { readonly _tag: "Existing"; readonly id: number }
+  | { readonly _tag: "New"; readonly prepared: PreparedPerson; readonly field: string; readonly newClientPasses: boolean; id?: number }
+
+export interface LeasePlan {
+  readonly kind: LeaseKind
+  readonly service: ServiceRow
+  readonly event_id: number | null
+  readonly staff_member_id: number | null
+  readonly location_id: number | null
+  readonly start_at: Date | null
+  readonly recurring: boolean
+  /** The occurrences to hold; an appointment's is created when written. */
+  readonly occurrenceIds: ReadonlyArray<number>
+  readonly person: PersonPlan
+}
+
+/** Per request: people named twice by a new e-mail are created once. */
+export interface ResolveContext {
+  readonly businessId: number
+  readonly caller: Caller
+  readonly now: Date
+  readonly claimedEmails: Set<string>
+  readonly newPeople: Map<string, PersonPlan>
+}
+
+const given = <A>(value: A | null | undefined): value is A => value !== undefined && value !== null
+
+const serviceScope = (caller: Caller) =>
+  caller._tag === "Client"
+    ? ({ _tag: "Client", viewer: caller.audience._tag === "Client" ? caller.audience.viewer : { personId: null, isMember: false } } as const)
+    : ({ _tag: "Staff", includeHidden: true } as const)
+
+const occurrenceScope = (caller: Caller): Audience => (caller._tag === "Client" ? caller.audience : { _tag: "Staff" })
+
+/**
+ * Client mode keeps to what a client may book online: not ended, not inside the service's
+ * blackout window, a service that takes online bookings. Staff may book any session not ended.
+ */
+const timingProblems = (service: ServiceRow, startAt: Date, endAt: Date | null, caller: Caller, now: Date): Array<Message> => {
+  const problems: Array<Message> = []
+  const nowMs = now.getTime()
+  if ((endAt ?? startAt).getTime() <= nowMs) problems.push({ key: "eligibility_in_the_past" })
+  else if (caller._tag === "Client" && nowMs >= startAt.getTime() - service.enrollment_window_blackout_minutes * 60_000) {
+    problems.push({ key: "eligibility_inside_blackout_window" })
+  }
+  if (caller._tag === "Client" && !service.online_booking) problems.push({ key: "eligibility_client_mode_booking_not_allowed" })
+  return problems
+}
+
+/** The attendee of a lease: client mode the token's person or a dependent (else 404), staff mode by id, e-mail or new. */
+export const resolvePerson = Effect.fn("Leases.resolvePerson")(function* (
+  context: ResolveContext,
+  person: LeaseInput["person"] | { readonly id: number } | null | undefined,
+  field: string,
+  messages: Array<Message>
+) {
+  const none: PersonPlan = { _tag: "None" }
+  if (!given(person)) return { plan: none, notFound: undefined as number | undefined }
+  const people = yield* PeopleRepo
+  if (context.caller._tag === "Client") {
+    const id = (person as { readonly id: number }).id
+    if (!context.caller.household.has(id)) return { plan: none, notFound: id }
+    return { plan: { _tag: "Existing", id } as PersonPlan, notFound: undefined }
+  }
+  const desk = person as DeskLeasePerson
+  if (given(desk.id)) {
+    const live = yield* people.existingIds(context.businessId, [desk.id])
+    if (!live.has(desk.id)) messages.push({ key: "field_id_not_found", params: { field: `${field}.id`, id: desk.id } })
+    return { plan: { _tag: "Existing", id: desk.id } as PersonPlan, notFound: undefined }
+  }
+  const email = desk.email?.trim() ?? ""
+  if (email === "") {
+    const naming = given(desk.first_name) || given(desk.last_name)
+    messages.push({ key: "field_required", params: { field: naming ? `${field}.email` : `${field}.id` } })
+    return { plan: none, notFound: undefined }
+  }
+  const existing = yield* people.idByEmail(context.businessId, email)
+  if (existing !== undefined) return { plan: { _tag: "Existing", id: existing } as PersonPlan, notFound: undefined }
+  const planned = context.newPeople.get(email.toLowerCase())
+  if (planned) return { plan: planned, notFound: undefined }
+  const prepared = yield* prepareAttributes(
+    context.businessId,
+    {
+      first_name: desk.first_name ?? undefined,
+      last_name: desk.last_name ?? undefined,
+      email,
+      phone: desk.phone ?? undefined,
+      ...(desk.send_invite !== undefined ? { send_invite: desk.send_invite } : {})
+    },
+    { prefix: `${field}.`, defaults: { location_id: null, joined_at: context.now }, claimedEmails: context.claimedEmails },
+    messages
+  )
+  // The spec: `skip_new_client_passes` true gives the new person the business's complimentary passes.
+  const plan: PersonPlan = { _tag: "New", prepared, field: `${field}.`, newClientPasses: desk.skip_new_client_passes === true }
+  context.newPeople.set(email.toLowerCase(), plan)
+  return { plan, notFound: undefined }
+})
+
+/**
+ * A lease shape to its plan, or undefined with the reasons in `messages`. How a body is read:
+ * `event_occurrence_id` leases one group class session; `service_id` an appointment;
+ * `event_id` a group class from a session on (`recurring`) or a course's run. Exactly one of
+ * the three; fields of another shape are refused, so a mistaken body never books something else.
+ */
+export const resolveLease = Effect.fn("Leases.resolve")(function* (
+  context: ResolveContext,
+  input: LeaseInput,
+  prefix: string,
+  messages: Array<Message>
+) {
+  const { businessId, caller, now } = context
+  const repo = yield* BookingsRepo
+  const occurrences = yield* EventOccurrencesRepo
+  const services = yield* ServicesRepo
+  const field = (name: string) => `${prefix}.${name}`
+  const problems: Array<Message> = []
+  const refuse = (message: Message) => problems.push(message)
+
+  const anchors = (["event_occurrence_id", "service_id", "event_id"] as const).filter((name) => given(input[name]))
+  const person = yield* resolvePerson(context, input.person, field("person"), problems)
+  if (anchors.length === 0) {
+    messages.push({ key: "lease_kind_required", params: { field: prefix } }, ...problems)
+    return { plan: undefined, notFound: person.notFound }
+  }
+  if (anchors.length > 1) {
+    messages.push({ key: "lease_field_conflict", params: { field: field(anchors[1]!), other: field(anchors[0]!) } }, ...problems)
+    return { plan: undefined, notFound: person.notFound }
+  }
+  const notAllowed = (names: ReadonlyArray<"staff_member_id" | "location_id" | "start_at" | "recurring">) => {
+    for (const name of names) if (given(input[name])) refuse({ key: "lease_field_not_allowed", params: { field: field(name) } })
+  }
+  const serviceOf = (id: number) => services.findMany(businessId, [id], serviceScope(caller)).pipe(Effect.map((rows) => rows[0]))
+  const wrongType = (name: string, id: number, type: string) =>
+    refuse({ key: "lease_wrong_service_type", params: { field: field(name), id, type } })
+
+  let plan: LeasePlan | undefined
+  const base = { event_id: null, staff_member_id: null, location_id: null, start_at: null, recurring: false, person: person.plan }
+  const anchor = anchors[0]!
+  if (anchor === "event_occurrence_id") {
+    const id = input.event_occurrence_id!
+    notAllowed(["staff_member_id", "location_id", "start_at", "recurring"])
+    const row = yield* occurrences.find(businessId, id, occurrenceScope(caller), caller._tag === "Client" ? caller.personId : null)
+    const service = row ? yield* serviceOf(row.service_id) : undefined
+    if (!row || !service) refuse({ key: "field_id_not_found", params: { field: field("event_occurrence_id"), id } })
+    else if (row.service_type !== "GroupClass") wrongType("event_occurrence_id", id, row.service_type)
+    else {
+      problems.push(...timingProblems(service, row.start_at, row.end_at, caller, now))
+      plan = { ...base, kind: "event_occurrence", service, event_id: row.event_id, start_at: row.start_at, occurrenceIds: [id] }
+    }
+  } else if (anchor === "service_id") {
+    const id = input.service_id!
+    notAllowed(["recurring"])
+    for (const name of ["staff_member_id", "location_id", "start_at"] as const) {
+      if (!given(input[name])) refuse({ key: "field_required", params: { field: field(name) } })
+    }
+    const service = yield* serviceOf(id)
+    if (!service) refuse({ key: "field_id_not_found", params: { field: field("service_id"), id } })
+    else if (service.type !== "Appointment") wrongType("service_id", id, service.type)
+    else if (given(input.staff_member_id) && given(input.location_id) && given(input.start_at)) {
+      if (caller._tag === "Client" && !service.online_booking) refuse({ key: "eligibility_client_mode_booking_not_allowed" })
+      plan = {
+        ...base,
+        kind: "appointment",
+        service,
+        staff_member_id: input.staff_member_id,
+        location_id: input.location_id,
+        start_at: input.start_at,
+        occurrenceIds: []
+      }
+    }
+  } else {
+    const id = input.event_id!
+    notAllowed(["staff_member_id", "location_id"])
+    const visible = yield* occurrences.existingIds(businessId, "events", [id], occurrenceScope(caller))
+    const event = visible.has(id) ? yield* repo.event(businessId, id) : undefined
+    const service = event ? yield* serviceOf(event.service_id) : undefined
+    if (!event || !service) refuse({ key: "field_id_not_found", params: { field: field("event_id"), id } })
+    else if (event.service_type === "GroupClass") {
+      const recurring = input.recurring ?? false
+      if (!given(input.start_at)) refuse({ key: "field_required", params: { field: field("start_at") } })
+      else {
+        const sessions = yield* repo.sessionsFrom(businessId, id, input.start_at)
+        if (sessions[0]?.start_at.getTime() !== input.start_at.getTime()) {
+          refuse({ key: "lease_session_not_found", params: { field: field("start_at"), id } })
+        } else {
+          const held = recurring ? sessions : sessions.slice(0, 1)
+          problems.push(...timingProblems(service, held[0]!.start_at, null, caller, now))
+          plan = { ...base, kind: "recurring", service, event_id: id, start_at: input.start_at, recurring, occurrenceIds: held.map((s) => s.id) }
+        }
+      }
+    } else if (event.service_type === "Course") {
+      notAllowed(["recurring"])
+      // "Today when empty": the sessions that have not started yet.
+      const from = input.start_at ?? now
+      const sessions = yield* repo.sessionsFrom(businessId, id, from)
+      if (sessions.length === 0) refuse({ key: "lease_no_sessions", params: { field: field("event_id"), id } })
+      else {
+        problems.push(...timingProblems(service, sessions[0]!.start_at, null, caller, now))
+        plan = { ...base, kind: "course", service, event_id: id, start_at: sessions[0]!.start_at, occurrenceIds: sessions.map((s) => s.id) }
+      }
+    } else {
+      wrongType("event_id", id, event.service_type)
+    }
+  }
+  if (problems.length > 0) {
+    messages.push(...problems)
+    return { plan: undefined, notFound: person.notFound }
+  }
+  return { plan, notFound: person.notFound }
+})

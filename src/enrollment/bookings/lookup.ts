@@ -1,0 +1,132 @@
+import { Clock, Effect } from "effect"
+import { CurrentStaff } from "../../access/access.ts"
+import { CurrentBusiness } from "../../access/tenant.ts"
+import { clientReach } from "../../identity/people/client-reach.ts"
+import { clientAudience, privateResponse } from "../../catalog/services/service.ts"
+import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { formatTimestamp } from "../../shared/schemas.ts"
+import { type Caller, type LeasePlan, type ResolveContext, resolveLease } from "./lease-plan.ts"
+import type { BookingRow, BookingWire, LeaseInput, LeaseRow, LeaseWire } from "./model.ts"
+import { BookingsRepo } from "./repo.ts"
+
+/**
+ * What booking and lease commands share: who is calling, the booking and lease they may reach
+ * (client mode: only their own), when a booking still takes changes, and how both read on the wire.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Callers
+
+/** Client mode needs a person: a `client_id` call is a 401, an account without a person here a 404. */
+export const frontCaller = Effect.gen(function* () {
+  yield* privateResponse
+  const reach = yield* clientReach
+  const audience = yield* clientAudience
+  return { _tag: "Client", personId: reach.selfId, household: new Set(reach.personIds), audience } satisfies Caller as Caller
+})
+
+export const deskCaller = Effect.gen(function* () {
+  const staff = yield* CurrentStaff
+  return { _tag: "Staff", staffMemberId: staff.staffMemberId } satisfies Caller as Caller
+})
+
+// ---------------------------------------------------------------------------------------------
+// Wire
+
+export const leaseWire = (row: LeaseRow): LeaseWire => ({
+  id: row.id,
+  booking_id: row.booking_id,
+  state: row.state,
+  kind: row.kind,
+  event_occurrence_id: row.event_occurrence_id,
+  event_occurrence_ids: row.occurrence_ids,
+  event_id: row.event_id,
+  service_id: row.service_id,
+  staff_member_id: row.staff_member_id,
+  location_id: row.location_id,
+  start_at: row.start_at === null ? null : formatTimestamp(row.start_at),
+  recurring: row.recurring,
+  person: row.person_id === null ? null : { id: row.person_id, name: row.person_name ?? "" },
+  created_at: formatTimestamp(row.created_at),
+  updated_at: formatTimestamp(row.updated_at)
+})
+
+export const bookingsWire = Effect.fn("Bookings.wire")(function* (businessId: number, rows: ReadonlyArray<BookingRow>) {
+  const leases = yield* (yield* BookingsRepo).leasesOf(businessId, rows.map((row) => row.id))
+  return rows.map((row): BookingWire => ({
+    id: row.id,
+    state: row.state,
+    expires_at: formatTimestamp(row.expires_at),
+    completed_at: row.completed_at === null ? null : formatTimestamp(row.completed_at),
+    idempotency_token: row.idempotency_token,
+    person_id: row.person_id,
+    created_at: formatTimestamp(row.created_at),
+    updated_at: formatTimestamp(row.updated_at),
+    leases: leases.filter((lease) => lease.booking_id === row.id).map(leaseWire)
+  }))
+})
+
+export const bookingResponse = Effect.fn("Bookings.response")(function* (id: number) {
+  const business = yield* CurrentBusiness
+  const row = yield* (yield* BookingsRepo).find(business.id, id)
+  if (!row) return yield* fail(NotFound, { key: "booking_not_found", params: { id } })
+  return { bookings: yield* bookingsWire(business.id, [row]) }
+})
+
+export const leaseResponse = Effect.fn("Bookings.leaseResponse")(function* (leaseId: number) {
+  const business = yield* CurrentBusiness
+  const [lease] = yield* (yield* BookingsRepo).leasesById(business.id, [leaseId])
+  return { leases: lease ? [leaseWire(lease)] : [] }
+})
+
+// ---------------------------------------------------------------------------------------------
+// Lookups
+
+/** A booking the caller may see: client mode only their own (another person's is not found). */
+export const findBooking = Effect.fn("Bookings.find")(function* (caller: Caller, id: number, lock: boolean) {
+  const business = yield* CurrentBusiness
+  const row = yield* (yield* BookingsRepo).find(business.id, id, { lock })
+  if (!row || (caller._tag === "Client" && row.person_id !== caller.personId)) {
+    return yield* fail(NotFound, { key: "booking_not_found", params: { id } })
+  }
+  return row
+})
+
+export const findLease = Effect.fn("Bookings.findLease")(function* (booking: BookingRow, leaseId: number) {
+  const business = yield* CurrentBusiness
+  const [lease] = yield* (yield* BookingsRepo).leasesById(business.id, [leaseId])
+  if (!lease || lease.booking_id !== booking.id) return yield* fail(NotFound, { key: "lease_not_found", params: { id: leaseId } })
+  return lease
+})
+
+/** A booking past its expiry is expired even before its job has run. */
+export const isExpired = (booking: BookingRow, nowMs: number) =>
+  booking.state === "expired" || (booking.state === "incomplete" && booking.expires_at.getTime() <= nowMs)
+
+/** Leases change only on a live, incomplete booking. */
+export const requireOpen = Effect.fn("Bookings.requireOpen")(function* (booking: BookingRow) {
+  const nowMs = yield* Clock.currentTimeMillis
+  if (booking.state === "completed") return yield* fail(Unprocessable, { key: "booking_completed", params: { id: booking.id } })
+  if (isExpired(booking, nowMs)) return yield* fail(Unprocessable, { key: "booking_expired", params: { id: booking.id } })
+})
+
+export const resolveContext = Effect.fn("Bookings.resolveContext")(function* (caller: Caller): Effect.fn.Return<ResolveContext, never, CurrentBusiness> {
+  const business = yield* CurrentBusiness
+  return { businessId: business.id, caller, now: new Date(yield* Clock.currentTimeMillis), claimedEmails: new Set(), newPeople: new Map() }
+})
+
+/** Resolves lease shapes (every problem collected); client mode: a person outside the household is a 404. */
+export const resolveLeases = Effect.fn("Bookings.resolveLeases")(function* (
+  context: ResolveContext,
+  inputs: ReadonlyArray<LeaseInput>,
+  prefix: (i: number) => string,
+  messages: Array<Message>
+) {
+  const plans: Array<LeasePlan> = []
+  for (const [i, input] of inputs.entries()) {
+    const { plan, notFound } = yield* resolveLease(context, input, prefix(i), messages)
+    if (notFound !== undefined) return yield* fail(NotFound, { key: "person_not_found", params: { id: notFound } })
+    if (plan) plans.push(plan)
+  }
+  return plans
+})

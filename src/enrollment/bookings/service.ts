@@ -1,0 +1,178 @@
+import { Clock, Effect, Option } from "effect"
+import { createHash } from "node:crypto"
+import { CurrentBusiness } from "../../access/tenant.ts"
+import { enqueueJob } from "../../platform/jobs.ts"
+import { BookingInvoices } from "./invoices.ts"
+import { ExpireBookingJob } from "./jobs.ts"
+import { inTransaction } from "../../platform/transactions.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
+import { formatTimestamp } from "../../shared/schemas.ts"
+import { completeLeases, releaseLeases, writeLeases } from "./leases.ts"
+import { type Caller } from "./lease-plan.ts"
+import { bookingResponse, bookingsWire, findBooking, isExpired, resolveContext, resolveLeases } from "./lookup.ts"
+import { type BookingInput, type BookingRow, DEFAULT_HOLD_MS, MAX_HOLD_MS } from "./model.ts"
+import { BookingsRepo } from "./repo.ts"
+
+/**
+ * Bookings, both modes (spec: "Bookings and leases"): create, read, complete, delete; the
+ * lease endpoints are in lease-commands.ts. Every write runs in one transaction that checks
+ * every rule before writing; the booking row's lock (`for update`) orders completion, lease
+ * changes, removal and expiry of one booking.
+ */
+
+export const expireJobKey = (businessId: number, bookingId: number) => `expire_booking:${businessId}:${bookingId}`
+
+const idempotencyScope = (caller: Caller) => (caller._tag === "Client" ? `person:${caller.personId}` : `staff:${caller.staffMemberId}`)
+
+/** SHA-256 of the decoded body with keys sorted: a form and a JSON repeat of one request match. */
+export const requestDigest = (input: unknown) => {
+  const canonical = (value: unknown): unknown => {
+    if (value instanceof Date) return formatTimestamp(value)
+    if (Array.isArray(value)) return value.map(canonical)
+    if (value !== null && typeof value === "object") {
+      return Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+          .map((key) => [key, canonical((value as Record<string, unknown>)[key])])
+      )
+    }
+    return value
+  }
+  return createHash("sha256").update(JSON.stringify(canonical(input))).digest("hex")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bookings
+
+/**
+ * POST bookings. A repeat with the same idempotency token and body answers the booking it
+ * created (as it is now); the same token with another body is a 422. Concurrent repeats are
+ * decided by the unique index: the later insert waits for the earlier commit, finds the
+ * conflict and answers the stored booking.
+ */
+export const createBooking = Effect.fn("Bookings.create")(function* (caller: Caller, input: BookingInput) {
+  const business = yield* CurrentBusiness
+  const repo = yield* BookingsRepo
+  const token = input.idempotency_token ?? null
+  const scope = idempotencyScope(caller)
+  const digest = requestDigest(input)
+  const replay = (existing: BookingRow) =>
+    existing.request_digest === digest
+      ? Effect.succeed(existing.id)
+      : fail(Unprocessable, { key: "booking_idempotency_mismatch", params: { field: "idempotency_token" } })
+
+  const id = yield* inTransaction(
+    Effect.gen(function* () {
+      if (token !== null) {
+        const existing = yield* repo.byToken(business.id, scope, token)
+        if (existing) return yield* replay(existing)
+      }
+      const context = yield* resolveContext(caller)
+      const nowMs = context.now.getTime()
+      const messages: Array<Message> = []
+      const expiresAt = input.expires_at ?? new Date(nowMs + DEFAULT_HOLD_MS)
+      if (expiresAt.getTime() <= nowMs) messages.push({ key: "booking_expires_at_past", params: { field: "expires_at" } })
+      else if (expiresAt.getTime() > nowMs + MAX_HOLD_MS) {
+        messages.push({ key: "booking_expires_at_too_far", params: { field: "expires_at", max: MAX_HOLD_MS / 60_000 } })
+      }
+      const inputs = input.leases ?? []
+      const plans = yield* resolveLeases(context, inputs, (i) => `leases[${i}]`, messages)
+      const complete = input.complete_booking === true
+      if (complete) {
+        for (const [i, lease] of inputs.entries()) {
+          if (lease.person === undefined || lease.person === null) messages.push({ key: "field_required", params: { field: `leases[${i}].person` } })
+        }
+      }
+      if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
+
+      const inserted = yield* repo.insert(business.id, {
+        person_id: caller._tag === "Client" ? caller.personId : null,
+        created_by_staff_member_id: caller._tag === "Staff" ? caller.staffMemberId : null,
+        idempotency_token: token,
+        idempotency_scope: token === null ? null : scope,
+        request_digest: token === null ? null : digest,
+        expires_at: expiresAt,
+        now: context.now
+      })
+      if (Option.isNone(inserted)) {
+        const existing = yield* repo.byToken(business.id, scope, token!)
+        if (!existing) return yield* Effect.die(new Error("idempotency conflict without a stored booking"))
+        return yield* replay(existing)
+      }
+      const bookingId = inserted.value
+      yield* writeLeases(business.id, bookingId, plans, caller)
+      if (complete) {
+        yield* completeLeases(business.id, bookingId, yield* repo.leasesOf(business.id, [bookingId]))
+      } else {
+        yield* enqueueJob(ExpireBookingJob, { business_id: business.id, booking_id: bookingId }, {
+          runAt: expiresAt,
+          jobKey: expireJobKey(business.id, bookingId)
+        })
+      }
+      return bookingId
+    })
+  )
+  return yield* bookingResponse(id)
+})
+
+export const getBooking = Effect.fn("Bookings.get")(function* (caller: Caller, id: number) {
+  const business = yield* CurrentBusiness
+  const row = yield* findBooking(caller, id, false)
+  return { bookings: yield* bookingsWire(business.id, [row]) }
+})
+
+/**
+ * PUT booking: completes it. Every lease needs a person (a 422 names each one without);
+ * completing a completed booking changes nothing; an expired one is a 422.
+ */
+export const completeBooking = Effect.fn("Bookings.complete")(function* (caller: Caller, id: number) {
+  const business = yield* CurrentBusiness
+  const repo = yield* BookingsRepo
+  yield* inTransaction(
+    Effect.gen(function* () {
+      const booking = yield* findBooking(caller, id, true)
+      if (booking.state === "completed") return
+      if (isExpired(booking, yield* Clock.currentTimeMillis)) return yield* fail(Unprocessable, { key: "booking_expired", params: { id } })
+      const leases = yield* repo.leasesOf(business.id, [id])
+      const missing = leases.filter((lease) => lease.person_id === null)
+      if (missing.length > 0) return yield* fail(Unprocessable, ...missing.map((lease): Message => ({ key: "lease_person_missing", params: { id: lease.id } })))
+      yield* completeLeases(business.id, id, leases)
+    })
+  )
+  return yield* bookingResponse(id)
+})
+
+/**
+ * DELETE booking (spec): a completed booking goes alone, its visits and invoices stay (their
+ * booking_id and lease_id become null); an uncompleted one takes its leases and the visits and
+ * appointments they created, freeing their places, and the invoices tied to it with the plans
+ * they sold (BookingInvoices), all in one transaction.
+ */
+export const deleteBooking = Effect.fn("Bookings.delete")(function* (caller: Caller, id: number) {
+  const business = yield* CurrentBusiness
+  const repo = yield* BookingsRepo
+  const invoices = yield* BookingInvoices
+  yield* inTransaction(
+    Effect.gen(function* () {
+      const booking = yield* findBooking(caller, id, true)
+      if (booking.state !== "completed") {
+        yield* releaseLeases(business.id, yield* repo.leasesOf(business.id, [id]))
+        yield* invoices.removeCreated(business.id, id)
+      }
+      yield* repo.delete(business.id, id)
+    })
+  )
+})
+
+/**
+ * A booking tied to an invoice completes, with its leases, when the invoice closes (spec:
+ * bookings tied to invoices). Runs on the caller's transaction; a booking already completed,
+ * expired or gone changes nothing.
+ */
+export const completeInvoicedBooking = Effect.fn("Bookings.completeInvoiced")(function* (businessId: number, bookingId: number) {
+  const repo = yield* BookingsRepo
+  const booking = yield* repo.find(businessId, bookingId, { lock: true })
+  if (!booking || booking.state !== "incomplete") return
+  yield* completeLeases(businessId, bookingId, yield* repo.leasesOf(businessId, [bookingId]))
+})

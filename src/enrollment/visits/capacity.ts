@@ -1,0 +1,141 @@
+import { Clock, Effect } from "effect"
+import { enqueueJob } from "../../platform/jobs.ts"
+import { OfferWaitlistPlacesJob } from "./jobs.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
+import { HOLDING_STATES, type VisitState } from "./model.ts"
+import { VisitsRepo } from "./repo.ts"
+
+/**
+ * The one way a visit comes into being, and the capacity rule (docs/decisions.md, "Capacity").
+ *
+ * Every writer that adds visits (POST visits in both modes, leases of bookings, the waitlist's
+ * offer of a freed place) calls `admitVisits` inside its transaction. It locks the occurrences
+ * (`select ... for no key update`, in id order), counts their holding visits under the lock, refuses
+ * what does not fit, and inserts. A second writer on the same occurrence waits for the first
+ * to commit and then counts its visits too, so whatever the interleaving, an occurrence never
+ * holds more than its capacity. Locking in id order keeps multi-occurrence writers (a course
+ * lease) from deadlocking each other.
+ *
+ * Whoever frees places (a visit deleted, noshowed or late-canceled, a lease expired or removed)
+ * calls `placesFreed` in the same transaction: it wakes the waitlist's offer job.
+ */
+export interface Admission {
+  readonly occurrenceId: number
+  readonly personId: number | null
+  readonly state: VisitState
+  readonly bookingId?: number | null
+  readonly leaseId?: number | null
+  readonly notifyClient?: boolean
+  readonly createdByStaffMemberId?: number | null
+}
+
+export interface AdmitOptions {
+  /** Refuse admissions beyond capacity (422 "This event is full"). Staff may overbook by leaving it off. */
+  readonly enforceCapacity: boolean
+}
+
+/** States in which a new visit is spent at once, so auto-pay pays it (docs/decisions.md). */
+const PAID_ON_ADMISSION: ReadonlyArray<VisitState> = ["registered", "completed"]
+
+const holding = (state: VisitState) => (HOLDING_STATES as ReadonlyArray<VisitState>).includes(state)
+
+/**
+ * Admits the visits, all or none; returns their ids in order. Must run inside
+ * `sql.withTransaction`: the locks last until the commit. Refusals (422, one message per rule):
+ * an unknown occurrence is a defect of the caller (it looked it up first); a canceled or
+ * deleted occurrence, a person already on the occurrence, and (with enforceCapacity) no place left.
+ */
+export const admitVisits = Effect.fn("Visits.admit")(function* (
+  businessId: number,
+  admissions: ReadonlyArray<Admission>,
+  options: AdmitOptions
+) {
+  if (admissions.length === 0) return [] as ReadonlyArray<number>
+  const repo = yield* VisitsRepo
+  const occurrenceIds = [...new Set(admissions.map((admission) => admission.occurrenceId))]
+  const locked = yield* repo.lockOccurrences(businessId, occurrenceIds)
+  const byId = new Map(locked.map((row) => [row.id, row]))
+  const missing = occurrenceIds.filter((id) => !byId.has(id))
+  if (missing.length > 0) return yield* Effect.die(new Error(`Event occurrences ${missing.join(", ")} not found in business ${businessId}`))
+
+  const problems: Array<Message> = []
+  const refuse = (message: Message) => {
+    if (!problems.some((known) => known.key === message.key)) problems.push(message)
+  }
+  for (const row of locked) {
+    if (row.state === "canceled") refuse({ key: "eligibility_cancelled" })
+    if (row.state === "deleted") refuse({ key: "eligibility_deleted" })
+  }
+
+  // One visit per person and occurrence: those already there, and repeats within this call.
+  const personIds = [...new Set(admissions.flatMap((admission) => (admission.personId === null ? [] : [admission.personId])))]
+  const existing = yield* repo.visitorsOf(businessId, occurrenceIds, personIds)
+  const seen = new Set(existing.map((pair) => `${pair.event_occurrence_id}:${pair.person_id}`))
+  for (const admission of admissions) {
+    if (admission.personId === null) continue
+    const key = `${admission.occurrenceId}:${admission.personId}`
+    if (seen.has(key)) refuse({ key: "eligibility_already_enrolled" })
+    seen.add(key)
+  }
+
+  if (options.enforceCapacity) {
+    const taken = yield* repo.placesTaken(businessId, occurrenceIds)
+    const wanted = new Map<number, number>()
+    for (const admission of admissions) {
+      if (holding(admission.state)) wanted.set(admission.occurrenceId, (wanted.get(admission.occurrenceId) ?? 0) + 1)
+    }
+    for (const [id, count] of wanted) {
+      const capacity = byId.get(id)!.capacity
+      if (capacity !== null && (taken.get(id) ?? 0) + count > capacity) refuse({ key: "eligibility_full" })
+    }
+  }
+  if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
+
+  const now = new Date(yield* Clock.currentTimeMillis)
+  const ids = yield* repo.insert(
+    businessId,
+    admissions.map((admission) => ({
+      event_occurrence_id: admission.occurrenceId,
+      person_id: admission.personId,
+      state: admission.state,
+      booking_id: admission.bookingId ?? null,
+      lease_id: admission.leaseId ?? null,
+      notify_client: admission.notifyClient ?? true,
+      created_by_staff_member_id: admission.createdByStaffMemberId ?? null,
+      registered_at: admission.state === "reserved" ? null : now,
+      completed_at: admission.state === "completed" ? now : null,
+      noshow_at: admission.state === "noshowed" ? now : null,
+      cancelled_at: admission.state === "late_canceled" ? now : null,
+      created_at: now,
+      updated_at: now
+    }))
+  )
+  yield* repo.waitlist.enrollVisitors(
+    businessId,
+    admissions.flatMap((admission) =>
+      admission.personId === null ? [] : [{ occurrenceId: admission.occurrenceId, personId: admission.personId }]
+    ),
+    now
+  )
+  // Auto-pay: a visit admitted as registered or completed is paid by the person's suitable plan, if any.
+  yield* repo.payments.payVisits(
+    businessId,
+    ids.filter((_, i) => admissions[i]!.personId !== null && PAID_ON_ADMISSION.includes(admissions[i]!.state))
+  )
+  return ids
+})
+
+/**
+ * Places came free in these occurrences (in the caller's transaction): the waitlist's offer job
+ * runs for each that has someone waiting, once per occurrence however many places freed.
+ */
+export const placesFreed = Effect.fn("Visits.placesFreed")(function* (businessId: number, occurrenceIds: ReadonlyArray<number>) {
+  const waiting = yield* (yield* VisitsRepo).waitlist.withWaiting(businessId, [...new Set(occurrenceIds)])
+  for (const occurrenceId of waiting) {
+    yield* enqueueJob(
+      OfferWaitlistPlacesJob,
+      { business_id: businessId, event_occurrence_id: occurrenceId },
+      { jobKey: `waitlist:${businessId}:${occurrenceId}`, maxAttempts: 10 }
+    )
+  }
+})

@@ -1,0 +1,24 @@
+import { Effect } from "effect"
+import { emitWebhookEvent } from "../../webhooks/emit.ts"
+import { VisitsRepo } from "./repo.ts"
+import { visitsShown } from "./shown.ts"
+
+/**
+ * visit.created and visit.updated, one event per visit, in the caller's transaction. The body is
+ * the Core API's visit response, as `GET visits/:id` gives it (`{"visits": [{...}]}`). A lease's reserved hold is not a visit
+ * to webhook consumers: its visits are announced as created when the booking completes.
+ */
+export const emitVisitEvents = Effect.fn("Visits.emitEvents")(function* (
+  businessId: number,
+  topic: "visit.created" | "visit.updated",
+  visitIds: ReadonlyArray<number>
+) {
+  const repo = yield* VisitsRepo
+  for (const id of visitIds) {
+    yield* emitWebhookEvent(
+      businessId,
+      topic,
+      repo.byIds(businessId, [id]).pipe(Effect.flatMap((rows) => visitsShown(businessId, rows)))
+    )
+  }
+})

@@ -1,0 +1,244 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { OCCURRENCE_STATES } from "../../schedule/event-occurrences/model.ts"
+import { recipientJoin } from "../../platform/mail/recipient.ts"
+import { insertTenantRows } from "../../shared/sql-rows.ts"
+import { leaseVisitsQueries } from "./lease-visits-repo.ts"
+import { visitListQueries } from "./list-repo.ts"
+import { EmbeddedOccurrenceRow, EmbeddedPersonRow, HOLDING_STATES, VISIT_COLUMNS, VisitRow, type VisitState } from "./model.ts"
+import { VisitPayments } from "./payments.ts"
+import { WaitlistEntries } from "./waitlist-entries.ts"
+
+/**
+ * The SQL of visits. The capacity rule (src/enrollment/visits/capacity.ts) is built on three of these:
+ * `lockOccurrences` (row locks, in id order), `placesTaken` (holding visits) and `insert`.
+ */
+const LockedOccurrence = Schema.Struct({
+  id: Schema.Number,
+  service_id: Schema.Number,
+  event_id: Schema.NullOr(Schema.Number),
+  state: Schema.Literals(OCCURRENCE_STATES),
+  capacity: Schema.NullOr(Schema.Number),
+  start_at: Schema.Date,
+  end_at: Schema.Date
+})
+export type LockedOccurrence = typeof LockedOccurrence.Type
+
+export interface VisitInsert {
+  readonly event_occurrence_id: number
+  readonly person_id: number | null
+  readonly state: VisitState
+  readonly booking_id: number | null
+  readonly lease_id: number | null
+  readonly notify_client: boolean
+  readonly created_by_staff_member_id: number | null
+  readonly registered_at: Date | null
+  readonly completed_at: Date | null
+  readonly noshow_at: Date | null
+  readonly cancelled_at: Date | null
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+const holding = HOLDING_STATES as ReadonlyArray<string>
+
+/** Columns a visit update may write. */
+export type VisitChange = Partial<
+  Pick<VisitInsert, "person_id" | "state" | "registered_at" | "completed_at" | "noshow_at" | "cancelled_at">
+>
+
+const Ids = Schema.Array(Schema.Number)
+const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
+const InBusiness = Schema.Struct({ businessId: Schema.Number, ids: Ids })
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const waitlist = yield* WaitlistEntries
+  const payments = yield* VisitPayments
+
+  const lockOccurrences = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: LockedOccurrence,
+    execute: ({ businessId, ids }) =>
+      sql`select id, service_id, event_id, state, capacity, start_at, end_at from event_occurrences
+          where business_id = ${businessId} and id = any(${[...new Set(ids)].sort((a, b) => a - b)})
+          order by id for no key update`
+  })
+  const placesTaken = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: Schema.Struct({ id: Schema.Number, count: Schema.Number }),
+    execute: ({ businessId, ids }) =>
+      sql`select event_occurrence_id as id, count(*)::int as count from visits
+          where business_id = ${businessId} and event_occurrence_id = any(${ids}) and state = any(${holding})
+          group by event_occurrence_id`
+  })
+  const visitorsOf = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, occurrenceIds: Ids, personIds: Ids }),
+    Result: Schema.Struct({ event_occurrence_id: Schema.Number, person_id: Schema.Number }),
+    execute: ({ businessId, occurrenceIds, personIds }) =>
+      sql`select event_occurrence_id, person_id from visits
+          where business_id = ${businessId} and event_occurrence_id = any(${occurrenceIds}) and person_id = any(${personIds})`
+  })
+  const byIds = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: VisitRow,
+    execute: ({ businessId, ids }) =>
+      sql`select ${sql.literal(VISIT_COLUMNS)} from visits v where v.business_id = ${businessId} and v.id = any(${ids}) order by v.id`
+  })
+
+  const embeddedOccurrences = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: EmbeddedOccurrenceRow,
+    execute: ({ businessId, ids }) =>
+      sql`select o.id, o.event_id, o.name, o.service_id, o.location_id, o.start_at, o.end_at, o.time_zone, o.state
+          from event_occurrences o where o.business_id = ${businessId} and o.id = any(${ids})`
+  })
+  const embeddedPeople = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: EmbeddedPersonRow,
+    execute: ({ businessId, ids }) =>
+      sql`select p.id, p.first_name, p.last_name, p.email::text as email
+          from people p where p.business_id = ${businessId} and p.id = any(${ids})`
+  })
+
+  const findForUpdate = SqlSchema.findOneOption({
+    Request: ById,
+    Result: VisitRow,
+    execute: ({ businessId, id }) =>
+      sql`select ${sql.literal(VISIT_COLUMNS)} from visits v where v.business_id = ${businessId} and v.id = ${id} for update`
+  })
+  const remove = SqlSchema.void({
+    Request: ById,
+    execute: ({ businessId, id }) => sql`delete from visits where business_id = ${businessId} and id = ${id}`
+  })
+  const completedByService = SqlSchema.findAll({
+    Request: ById,
+    Result: Schema.Struct({ service_id: Schema.Number, name: Schema.String, first_at: Schema.Date, last_at: Schema.Date, count: Schema.Number }),
+    execute: ({ businessId, id }) =>
+      sql`select s.id as service_id, s.name, min(o.start_at) as first_at, max(o.start_at) as last_at, count(*)::int as count
+          from visits v
+          join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+          join services s on s.business_id = o.business_id and s.id = o.service_id
+          where v.business_id = ${businessId} and v.person_id = ${id} and v.state = 'completed'
+          group by s.id, s.name order by min(o.start_at), s.id`
+  })
+  const futureVisitCount = SqlSchema.findOne({
+    Request: Schema.Struct({ ...ById.fields, now: Schema.Date }),
+    Result: Schema.Struct({ count: Schema.Number }),
+    execute: ({ businessId, id, now }) =>
+      sql`select count(*)::int as count from visits v
+          join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+          where v.business_id = ${businessId} and v.person_id = ${id} and v.state = any(${holding})
+            and o.start_at > ${now} and o.state in ('active', 'reserved')`
+  })
+  const recipient = SqlSchema.findOneOption({
+    Request: ById,
+    Result: Schema.Struct({
+      first_name: Schema.String,
+      email: Schema.NullOr(Schema.String),
+      provider_first_name: Schema.NullOr(Schema.String),
+      via_provider: Schema.Boolean
+    }),
+    execute: ({ businessId, id }) =>
+      sql`select p.first_name, recipient.email, recipient.provider_first_name, recipient.provider_first_name is not null as via_provider
+          from people p ${sql.literal(recipientJoin("p"))}
+          where p.business_id = ${businessId} and p.id = ${id}`
+  })
+
+  return {
+    ...visitListQueries(sql),
+    ...leaseVisitsQueries(sql),
+
+    /**
+     * Locks the occurrences for the rest of the transaction, in id order so two writers never
+     * wait on each other in a cycle, and returns them. Unknown ids are absent. FOR NO KEY
+     * UPDATE: it excludes every other admitter, but not the KEY SHARE locks that inserting a
+     * row referencing the occurrence takes (a lease, a visit), so a writer that inserted one
+     * before calling admitVisits cannot deadlock with another doing the same.
+     */
+    lockOccurrences: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0
+        ? Effect.succeed([] as ReadonlyArray<LockedOccurrence>)
+        : lockOccurrences({ businessId, ids }).pipe(Effect.orDie),
+
+    /** Places taken in each occurrence: its visits in a holding state. Absent: none. */
+    placesTaken: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0
+        ? Effect.succeed(new Map<number, number>() as ReadonlyMap<number, number>)
+        : placesTaken({ businessId, ids }).pipe(
+          Effect.map((rows): ReadonlyMap<number, number> => new Map(rows.map((row) => [row.id, row.count]))),
+          Effect.orDie
+        ),
+
+    /** Which of `personIds` have a visit (in any state) in which of the occurrences. */
+    visitorsOf: (businessId: number, occurrenceIds: ReadonlyArray<number>, personIds: ReadonlyArray<number>) =>
+      occurrenceIds.length === 0 || personIds.length === 0
+        ? Effect.succeed([] as ReadonlyArray<{ event_occurrence_id: number; person_id: number }>)
+        : visitorsOf({ businessId, occurrenceIds, personIds }).pipe(Effect.orDie),
+
+    /** Inserts visits; returns their ids in the order given. */
+    insert: (businessId: number, visits: ReadonlyArray<VisitInsert>) => insertTenantRows(sql, "visits", businessId, visits),
+
+    /** Visits by id, in id order. */
+    byIds: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<VisitRow>) : byIds({ businessId, ids }).pipe(Effect.orDie),
+
+    // ---- Records embedded in visits and waitlist entries: one query for a whole page ----
+
+    /** The occurrences of these ids, by id. */
+    embeddedOccurrences: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0
+        ? Effect.succeed(new Map<number, EmbeddedOccurrenceRow>())
+        : embeddedOccurrences({ businessId, ids: [...new Set(ids)] }).pipe(
+          Effect.map((rows) => new Map(rows.map((row) => [row.id, row]))),
+          Effect.orDie
+        ),
+
+    /** The people of these ids (deleted ones too: their visits stay), by id. */
+    embeddedPeople: (businessId: number, ids: ReadonlyArray<number>) =>
+      ids.length === 0
+        ? Effect.succeed(new Map<number, EmbeddedPersonRow>())
+        : embeddedPeople({ businessId, ids: [...new Set(ids)] }).pipe(
+          Effect.map((rows) => new Map(rows.map((row) => [row.id, row]))),
+          Effect.orDie
+        ),
+
+    // ---- Reading visits (the visit and make-up endpoints) ----
+
+    /** One visit, locked for the rest of the transaction (updates and deletes). */
+    findForUpdate: (businessId: number, id: number) =>
+      findForUpdate({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+
+    /** Writes the given columns of a visit (and updated_at). */
+    update: (businessId: number, id: number, fields: VisitChange, now: Date) =>
+      sql`update visits set ${sql.update({ ...fields, updated_at: now })} where business_id = ${businessId} and id = ${id}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
+
+    delete: (businessId: number, id: number) => remove({ businessId, id }).pipe(Effect.orDie),
+
+    /** Completed visits of a person per service: first and last occurrence start, and how many. */
+    completedByService: (businessId: number, personId: number) => completedByService({ businessId, id: personId }).pipe(Effect.orDie),
+
+    /** How many visits of the person hold a place in an occurrence that has not started. */
+    futureVisitCount: (businessId: number, personId: number, now: Date) =>
+      futureVisitCount({ businessId, id: personId, now }).pipe(Effect.map((row) => row.count), Effect.orDie),
+
+    /** Where a visit notice goes (src/platform/mail/recipient.ts). Null e-mail: nobody to tell. */
+    recipient: (businessId: number, personId: number) =>
+      recipient({ businessId, id: personId }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+
+    /**
+     * The waitlist's answers (a port: waitlist entries are the waitlist's SQL). Taken when the
+     * repo is built, so every writer that admits visits has it, whatever context it runs in.
+     */
+    waitlist,
+
+    /** Billing's answers (a port: auto-pay and punches are billing's), taken when built as `waitlist` is. */
+    payments
+  }
+})
+
+export class VisitsRepo extends Context.Service<VisitsRepo, Effect.Success<typeof make>>()("studio/VisitsRepo") {
+  static readonly layer = Layer.effect(VisitsRepo)(make)
+}

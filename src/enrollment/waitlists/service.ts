@@ -1,0 +1,284 @@
+import { Clock, Effect } from "effect"
+import { CurrentStaff } from "../../access/access.ts"
+import { CurrentBusiness } from "../../access/tenant.ts"
+import { Enrollments } from "../../schedule/event-occurrences/enrollments.ts"
+import type { OccurrenceRow } from "../../schedule/event-occurrences/model.ts"
+import { findOccurrence } from "../../schedule/event-occurrences/service.ts"
+import { type ClientReach, clientReach, requireInReach, requireLivePerson } from "../../identity/people/client-reach.ts"
+import { PeopleRepo } from "../../identity/people/repo.ts"
+import type { Audience } from "../../catalog/services/model.ts"
+import { clientAudience, privateResponse, staffAudience } from "../../catalog/services/service.ts"
+import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { t, type MessageKey } from "../../shared/i18n.ts"
+import { pageLinks, pageOf } from "../../shared/pagination.ts"
+import { pairedRange } from "../../shared/ranges.ts"
+import { RequestContext } from "../../shared/request-context.ts"
+import { inTransaction } from "../../platform/transactions.ts"
+import { toEmbeddedOccurrence, toEmbeddedPerson } from "../visits/model.ts"
+import { VisitsRepo } from "../visits/repo.ts"
+import {
+  type EntryEmbeds,
+  type EntryListQuery,
+  WAITLIST_RESTRICTION_CODES,
+  type WaitlistEligibility,
+  type WaitlistEntryRow,
+  type WaitlistRestrictionCode,
+  type WaitlistStateEvent,
+  toDeskWire,
+  toFrontWire
+} from "./model.ts"
+import { WaitlistsRepo } from "./repo.ts"
+
+/**
+ * Waitlist entries (spec: Waitlists). A person joins the waitlist of a full occurrence; when a
+ * place frees, the offer job (offer.ts) enrolls the oldest waiting person. Deleting an entry
+ * marks it `removed`: staff still see it (and may put it back with `wait`), clients do not.
+ */
+
+const DESCRIPTION_KEYS = {
+  event_cancelled: "waitlist_event_cancelled",
+  event_deleted: "waitlist_event_deleted",
+  event_in_past: "waitlist_event_in_past",
+  person_already_waitlisted: "waitlist_person_already_waitlisted",
+  person_already_enrolled: "waitlist_person_already_enrolled",
+  waitlist_full: "waitlist_full",
+  waitlist_disabled: "waitlist_disabled",
+  waitlist_unavailable: "waitlist_unavailable"
+} as const satisfies Record<WaitlistRestrictionCode, MessageKey>
+
+// ---------------------------------------------------------------------------------------------
+// Eligibility
+
+/**
+ * The restrictions of each person on the occurrence's waitlist, every applicable code listed.
+ * `event_in_past`: the occurrence has started (offers stop then, and entries expire).
+ * `waitlist_unavailable`: nothing to wait for: an appointment, no capacity limit, or places left.
+ */
+const restrictionsOf = Effect.fn("Waitlists.restrictions")(function* (occurrence: OccurrenceRow, personIds: ReadonlyArray<number>) {
+  const business = yield* CurrentBusiness
+  const repo = yield* WaitlistsRepo
+  const enrollments = yield* Enrollments
+  const now = yield* Clock.currentTimeMillis
+  const settings = yield* repo.settings(business.id, occurrence.id)
+  const shared: Array<WaitlistRestrictionCode> = []
+  if (occurrence.state === "canceled") shared.push("event_cancelled")
+  if (occurrence.state === "deleted") shared.push("event_deleted")
+  if (occurrence.start_at.getTime() <= now) shared.push("event_in_past")
+  if (settings && !settings.waitlist_enabled) shared.push("waitlist_disabled")
+  const taken = (yield* enrollments.placesTaken(business.id, [occurrence.id])).get(occurrence.id) ?? 0
+  if (settings?.service_type === "Appointment" || occurrence.capacity === null || taken < occurrence.capacity) {
+    shared.push("waitlist_unavailable")
+  }
+  if (settings?.waitlist_capacity != null && (yield* repo.liveCount(business.id, occurrence.id)) >= settings.waitlist_capacity) {
+    shared.push("waitlist_full")
+  }
+  const waitlisted = yield* repo.waitlisted(business.id, occurrence.id, personIds)
+  const enrolled = yield* enrollments.enrolledInOccurrence(business.id, occurrence.id, personIds)
+  return personIds.map((personId) => {
+    const codes = [...shared]
+    if (waitlisted.has(personId)) codes.push("person_already_waitlisted")
+    if (enrolled.has(personId)) codes.push("person_already_enrolled")
+    return { personId, codes: sortCodes(codes) }
+  })
+})
+
+const sortCodes = (codes: ReadonlyArray<WaitlistRestrictionCode>) => WAITLIST_RESTRICTION_CODES.filter((code) => codes.includes(code))
+
+export const frontWaitlistEligibilities = Effect.fn("Waitlists.eligibilities")(function* (occurrenceId: number) {
+  yield* privateResponse
+  const business = yield* CurrentBusiness
+  const reach = yield* clientReach
+  const occurrence = yield* findOccurrence(occurrenceId, yield* clientAudience)
+  const live = yield* (yield* PeopleRepo).existingIds(business.id, reach.personIds)
+  const ordered = reach.personIds.filter((id) => live.has(id))
+  const { locale } = yield* RequestContext
+  const verdicts = yield* restrictionsOf(occurrence, ordered)
+  return {
+    waitlist_eligibilities: verdicts.map((verdict): WaitlistEligibility => ({
+      person_id: verdict.personId,
+      can_waitlist: verdict.codes.length === 0,
+      restrictions: verdict.codes.map((code) => ({ code, description: t(locale, DESCRIPTION_KEYS[code]) }))
+    }))
+  }
+})
+
+// ---------------------------------------------------------------------------------------------
+// Reads
+
+/**
+ * What entries embed (their occurrence and person), for a whole page in two queries
+ * (src/enrollment/visits/repo.ts), whatever its size.
+ */
+const embedsOf = Effect.fn("Waitlists.embeds")(function* (rows: ReadonlyArray<WaitlistEntryRow>) {
+  const business = yield* CurrentBusiness
+  const visits = yield* VisitsRepo
+  const occurrences = yield* visits.embeddedOccurrences(business.id, rows.map((row) => row.event_occurrence_id))
+  const people = yield* visits.embeddedPeople(business.id, rows.map((row) => row.person_id))
+  return (row: WaitlistEntryRow): EntryEmbeds => ({
+    event_occurrence: toEmbeddedOccurrence(occurrences.get(row.event_occurrence_id)!),
+    person: toEmbeddedPerson(people.get(row.person_id)!)
+  })
+})
+const frontEntries = (rows: ReadonlyArray<WaitlistEntryRow>) => Effect.map(embedsOf(rows), (embeds) => rows.map((row) => toFrontWire(row, embeds(row))))
+const deskEntries = (rows: ReadonlyArray<WaitlistEntryRow>) => Effect.map(embedsOf(rows), (embeds) => rows.map((row) => toDeskWire(row, embeds(row))))
+
+const findEntry = Effect.fn("Waitlists.find")(function* (id: number, reach: ClientReach | null) {
+  const business = yield* CurrentBusiness
+  const row = yield* (yield* WaitlistsRepo).find(business.id, id)
+  const visible = row !== undefined && (reach === null || (reach.personIds.includes(row.person_id) && row.state !== "removed"))
+  if (!visible) return yield* fail(NotFound, { key: "waitlist_entry_not_found", params: { id } })
+  return row
+})
+
+export const getFrontEntry = Effect.fn("Waitlists.frontGet")(function* (id: number) {
+  yield* privateResponse
+  const row = yield* findEntry(id, yield* clientReach)
+  return { waitlist_entries: yield* frontEntries([row]) }
+})
+
+export const getDeskEntry = Effect.fn("Waitlists.deskGet")(function* (id: number) {
+  const row = yield* findEntry(id, null)
+  return { waitlist_entries: yield* deskEntries([row]) }
+})
+
+const listEntries = Effect.fn("Waitlists.list")(function* (
+  query: EntryListQuery,
+  filters: { readonly personIds?: ReadonlyArray<number>; readonly occurrenceId?: number },
+  clientMode: boolean
+) {
+  const business = yield* CurrentBusiness
+  const range = yield* pairedRange(query, "waitlist_range_incomplete")
+  const page = pageOf(query)
+  const occurrenceId = filters.occurrenceId ?? query.event_occurrence_id
+  // An occurrence filter that contradicts the path's occurrence matches nothing.
+  const contradicts = filters.occurrenceId !== undefined && query.event_occurrence_id !== undefined && query.event_occurrence_id !== filters.occurrenceId
+  const { rows, total } = contradicts
+    ? { rows: [] as ReadonlyArray<WaitlistEntryRow>, total: 0 }
+    : yield* (yield* WaitlistsRepo).list(
+      business.id,
+      { personIds: filters.personIds, occurrenceId, from: range.from, to: range.to, includeRemoved: !clientMode },
+      page
+    )
+  return { rows, links: yield* pageLinks(page, total) }
+})
+
+export const listFrontPersonEntries = Effect.fn("Waitlists.frontList")(function* (personId: number, query: EntryListQuery) {
+  yield* privateResponse
+  const reach = yield* clientReach
+  yield* requireInReach(reach, personId)
+  const { rows, links } = yield* listEntries(query, { personIds: [personId] }, true)
+  return { waitlist_entries: yield* frontEntries(rows), ...links }
+})
+
+export const listDeskPersonEntries = Effect.fn("Waitlists.deskPersonList")(function* (personId: number, query: EntryListQuery) {
+  yield* requireLivePerson(personId)
+  const { rows, links } = yield* listEntries(query, { personIds: [personId] }, false)
+  return { waitlist_entries: yield* deskEntries(rows), ...links }
+})
+
+export const listDeskOccurrenceEntries = Effect.fn("Waitlists.deskOccurrenceList")(function* (occurrenceId: number, query: EntryListQuery) {
+  yield* findOccurrence(occurrenceId, staffAudience)
+  const { rows, links } = yield* listEntries(query, { occurrenceId }, false)
+  return { waitlist_entries: yield* deskEntries(rows), ...links }
+})
+
+// ---------------------------------------------------------------------------------------------
+// Writes
+
+/**
+ * A new waiting entry, in one transaction: the occurrence row is locked first (as admitVisits
+ * does), so two joins cannot both take the last place of a bounded waitlist.
+ */
+const createEntry = Effect.fn("Waitlists.create")(function* (
+  personId: number,
+  occurrenceId: number,
+  audience: Audience,
+  createdByStaffMemberId: number | null
+) {
+  const business = yield* CurrentBusiness
+  const repo = yield* WaitlistsRepo
+  const now = new Date(yield* Clock.currentTimeMillis)
+  const id = yield* inTransaction(
+    Effect.gen(function* () {
+      const occurrence = yield* findOccurrence(occurrenceId, audience)
+      yield* (yield* VisitsRepo).lockOccurrences(business.id, [occurrence.id])
+      const [verdict] = yield* restrictionsOf(occurrence, [personId])
+      if (verdict!.codes.length > 0) {
+        return yield* fail(Unprocessable, ...verdict!.codes.map((code): Message => ({ key: DESCRIPTION_KEYS[code] })))
+      }
+      const id = yield* repo.insert(business.id, { occurrenceId: occurrence.id, personId, createdByStaffMemberId }, now)
+      if (id === undefined) return yield* fail(Unprocessable, { key: DESCRIPTION_KEYS.person_already_waitlisted })
+      return id
+    })
+  )
+  return (yield* repo.find(business.id, id))!
+})
+
+export const createFrontEntry = Effect.fn("Waitlists.frontCreate")(function* (input: {
+  readonly person_id?: number | undefined
+  readonly event_occurrence_id: number
+}) {
+  yield* privateResponse
+  const reach = yield* clientReach
+  const personId = input.person_id ?? reach.selfId
+  yield* requireInReach(reach, personId)
+  const row = yield* createEntry(personId, input.event_occurrence_id, yield* clientAudience, null)
+  return { waitlist_entries: yield* frontEntries([row]) }
+})
+
+export const createDeskEntry = Effect.fn("Waitlists.deskCreate")(function* (input: {
+  readonly person_id: number
+  readonly event_occurrence_id: number
+}) {
+  const staff = yield* CurrentStaff
+  yield* requireLivePerson(input.person_id)
+  const row = yield* createEntry(input.person_id, input.event_occurrence_id, staffAudience, staff.staffMemberId)
+  return { waitlist_entries: yield* deskEntries([row]) }
+})
+
+/**
+ * Staff state events (spec table): `wait` from any state, back into the queue (refused while
+ * the person has another live entry on the occurrence); `enroll` from any state but `removed`,
+ * touching only the entry (the roster is the visits'). Repeating the current state is a no-op.
+ */
+export const updateDeskEntry = Effect.fn("Waitlists.deskUpdate")(function* (id: number, stateEvent: WaitlistStateEvent) {
+  const business = yield* CurrentBusiness
+  const repo = yield* WaitlistsRepo
+  const now = new Date(yield* Clock.currentTimeMillis)
+  yield* inTransaction(
+    Effect.gen(function* () {
+      const row = yield* repo.lock(business.id, id)
+      if (!row) return yield* fail(NotFound, { key: "waitlist_entry_not_found", params: { id } })
+      if (stateEvent === "wait") {
+        if (row.state === "waiting") return
+        if (row.state !== "pending") {
+          const live = yield* repo.waitlisted(business.id, row.event_occurrence_id, [row.person_id])
+          if (live.has(row.person_id)) return yield* fail(Unprocessable, { key: DESCRIPTION_KEYS.person_already_waitlisted })
+        }
+        yield* repo.setState(business.id, id, "waiting", now)
+      } else {
+        if (row.state === "removed") return yield* fail(Unprocessable, { key: "waitlist_enroll_removed", params: { state: row.state } })
+        if (row.state === "enrolled") return
+        yield* repo.setState(business.id, id, "enrolled", now)
+      }
+    })
+  )
+  return { waitlist_entries: yield* deskEntries([(yield* repo.find(business.id, id))!]) }
+})
+
+/** Deleting marks the entry `removed` (history for staff and reports); a removed entry stays removed. */
+const removeEntry = Effect.fn("Waitlists.remove")(function* (row: WaitlistEntryRow) {
+  const business = yield* CurrentBusiness
+  if (row.state === "removed") return
+  const now = new Date(yield* Clock.currentTimeMillis)
+  yield* (yield* WaitlistsRepo).setState(business.id, row.id, "removed", now)
+})
+
+export const deleteFrontEntry = Effect.fn("Waitlists.frontDelete")(function* (id: number) {
+  yield* privateResponse
+  yield* removeEntry(yield* findEntry(id, yield* clientReach))
+})
+
+export const deleteDeskEntry = Effect.fn("Waitlists.deskDelete")(function* (id: number) {
+  yield* removeEntry(yield* findEntry(id, null))
+})

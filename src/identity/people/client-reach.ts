@@ -1,0 +1,37 @@
+import { Effect, Option } from "effect"
+import { AUTH_MESSAGES, CurrentClient } from "../../access/access.ts"
+import { CurrentBusiness } from "../../access/tenant.ts"
+import { NotFound, Unauthorized, fail } from "../../shared/errors.ts"
+import { PeopleRepo } from "./repo.ts"
+
+/**
+ * Whom a client-mode token may act for (spec, Authentication rule 2): the token's person and
+ * their live dependents. A `client_id`-only call has nobody (401); an account without a person
+ * in this business is not found.
+ */
+export interface ClientReach {
+  readonly selfId: number
+  /** The token's person first, then the dependents by id. */
+  readonly personIds: ReadonlyArray<number>
+}
+
+export const clientReach = Effect.gen(function* () {
+  const business = yield* CurrentBusiness
+  const client = yield* CurrentClient
+  if (Option.isNone(client.grant)) return yield* Effect.fail(new Unauthorized({ error: AUTH_MESSAGES.tokenRequired }))
+  const self = client.grant.value.personId
+  if (Option.isNone(self)) return yield* fail(NotFound, { key: "person_me_not_found" })
+  const dependents = yield* (yield* PeopleRepo).dependents(business.id, self.value)
+  return { selfId: self.value, personIds: [self.value, ...dependents] } satisfies ClientReach
+})
+
+/** The person must be within reach; anyone else (another business's ids too) is not found. */
+export const requireInReach = (reach: ClientReach, personId: number) =>
+  reach.personIds.includes(personId) ? Effect.void : fail(NotFound, { key: "person_not_found", params: { id: personId } })
+
+/** Staff mode: a live person of the business; anyone else (deleted, another business's) is not found. */
+export const requireLivePerson = Effect.fn("People.requireLive")(function* (personId: number) {
+  const business = yield* CurrentBusiness
+  const live = yield* (yield* PeopleRepo).existingIds(business.id, [personId])
+  if (!live.has(personId)) return yield* fail(NotFound, { key: "person_not_found", params: { id: personId } })
+})

@@ -1,0 +1,34 @@
+import { Clock, Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { CurrentBusiness } from "../../access/tenant.ts"
+import { requireStandardOrHigher } from "../../access/policies.ts"
+import { findOccurrence, getDeskOccurrence } from "./service.ts"
+import { fail, Unprocessable } from "../../shared/errors.ts"
+import { StaffPayRepo } from "../../billing/staff-pay/repo.ts"
+import { enqueueServicePays } from "../../billing/staff-pay/service.ts"
+
+/**
+ * `PUT /api/v2/desk/event_occurrences/:id` with `{"attendance_complete": true}`: the spec shows
+ * no way to complete an occurrence's attendance, and service pays follow from it. Standard
+ * staff and above; only an active occurrence; idempotent (a second call changes nothing and
+ * enqueues nothing). The pays job is enqueued in the same transaction as the flag.
+ */
+export const completeAttendance = Effect.fn("EventOccurrences.completeAttendance")(function* (id: number) {
+  yield* requireStandardOrHigher
+  const business = yield* CurrentBusiness
+  const occurrence = yield* findOccurrence(id, { _tag: "Staff" })
+  if (occurrence.state !== "active") {
+    return yield* fail(Unprocessable, { key: "attendance_not_active", params: { id, state: occurrence.state } })
+  }
+  const sql = yield* SqlClient.SqlClient
+  const repo = yield* StaffPayRepo
+  const at = new Date(yield* Clock.currentTimeMillis)
+  yield* sql
+    .withTransaction(
+      Effect.gen(function* () {
+        if (yield* repo.completeAttendance(business.id, id, at)) yield* enqueueServicePays(business.id, id)
+      })
+    )
+    .pipe(Effect.orDie)
+  return yield* getDeskOccurrence(id)
+})

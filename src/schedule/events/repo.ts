@@ -1,0 +1,166 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { insertRows } from "../../shared/sql-rows.ts"
+import { Audience } from "../../catalog/services/model.ts"
+import { viewableServiceSql } from "../../catalog/services/repo.ts"
+import { staffRefsSql } from "../../catalog/staff-members/repo.ts"
+import { EventInput, EventRow } from "./model.ts"
+
+/**
+ * The SQL of events. Deleted events (`deleted_at`) are read only by the materializer, which
+ * turns their future occurrences into deleted ones. Writes run on the caller's connection, so
+ * inside `sql.withTransaction` they commit with the job they enqueue.
+ */
+const Id = Schema.Struct({ id: Schema.Number })
+const Ids = Schema.Array(Schema.Number)
+const InEvent = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
+
+export type EventScope = Audience
+
+export const EventFilters = Schema.Struct({ ids: Schema.optional(Ids), serviceIds: Schema.optional(Ids) })
+export type EventFilters = typeof EventFilters.Type
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+
+  const columns = sql`e.id, e.service_id, s.type as service_type, e.location_id, e.name, e.description, e.frequency,
+    array_to_json(e.weekdays) as weekdays, e.interval_weeks, e.start_date::text as start_date, e.end_date::text as end_date,
+    e.session_count, to_char(e.start_time, 'HH24:MI') as start_time, to_char(e.end_time, 'HH24:MI') as end_time,
+    coalesce(e.capacity, s.maximum_clients) as capacity, coalesce(l.time_zone, b.time_zone) as time_zone,
+    e.materialized_through::text as materialized_through, e.deleted_at, e.created_at, e.updated_at,
+    ${staffRefsSql(sql, { table: "event_staff_members", key: "event_id" }, "e")} as staff`
+  const from = sql`events e
+    join businesses b on b.id = e.business_id
+    join services s on s.business_id = e.business_id and s.id = e.service_id
+    left join locations l on l.business_id = e.business_id and l.id = e.location_id`
+  const scoped = (scope: EventScope) =>
+    scope._tag === "Client"
+      ? sql`and ${viewableServiceSql(sql, "s", scope.viewer)} and (l.id is null or l.show_in_client_mode)`
+      : sql``
+
+  const writeStaff = (businessId: number, eventId: number, staffIds: ReadonlyArray<number>) =>
+    Effect.gen(function* () {
+      yield* sql`delete from event_staff_members where business_id = ${businessId} and event_id = ${eventId}`
+      const rows = insertRows([...new Set(staffIds)].map((staffMemberId, position) => ({
+        business_id: businessId,
+        event_id: eventId,
+        staff_member_id: staffMemberId,
+        position
+      })))
+      if (rows) yield* sql`insert into event_staff_members ${sql.insert(rows)}`
+    })
+
+  const columnsOf = (input: EventInput) => ({
+    service_id: input.service_id,
+    location_id: input.location_id,
+    name: input.name,
+    description: input.description ?? null,
+    frequency: input.frequency,
+    // A PostgreSQL array literal: the untyped parameter takes the column's type (smallint[]).
+    weekdays: `{${[...new Set(input.weekdays)].sort((a, b) => a - b).join(",")}}`,
+    interval_weeks: input.interval_weeks ?? 1,
+    start_date: input.start_date,
+    end_date: input.end_date ?? null,
+    session_count: input.session_count ?? null,
+    start_time: input.start_time,
+    end_time: input.end_time,
+    capacity: input.capacity ?? null
+  })
+
+  const list = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, filters: EventFilters, scope: Audience }),
+    Result: EventRow,
+    execute: ({ businessId, filters, scope }) =>
+      sql`select ${columns} from ${from}
+          where e.business_id = ${businessId} and e.deleted_at is null ${scoped(scope)}
+          ${filters.ids ? sql`and e.id = any(${filters.ids})` : sql``}
+          ${filters.serviceIds ? sql`and e.service_id = any(${filters.serviceIds})` : sql``}
+          order by e.id`
+  })
+
+  const lockForMaterialize = SqlSchema.findOneOption({
+    Request: InEvent,
+    Result: EventRow,
+    execute: ({ businessId, id }) =>
+      sql`select ${columns} from ${from}
+          where e.business_id = ${businessId} and e.id = ${id}
+          for update of e`
+  })
+
+  const setMaterializedThrough = SqlSchema.void({
+    Request: Schema.Struct({ ...InEvent.fields, date: Schema.String }),
+    execute: ({ businessId, id, date }) =>
+      sql`update events set materialized_through = ${date}::date where business_id = ${businessId} and id = ${id}`
+  })
+
+  const materializedBefore = SqlSchema.findAll({
+    Request: Schema.String,
+    Result: Schema.Struct({ business_id: Schema.Number, id: Schema.Number }),
+    execute: (date) =>
+      sql`select business_id, id from events
+          where deleted_at is null and (materialized_through is null or materialized_through < ${date}::date)
+          order by business_id, id`
+  })
+
+  const insert = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, input: EventInput }),
+    Result: Id,
+    execute: ({ businessId, input }) =>
+      sql`insert into events ${sql.insert({ business_id: businessId, ...columnsOf(input) })} returning id`
+  })
+
+  const replace = SqlSchema.findAll({
+    Request: Schema.Struct({ ...InEvent.fields, input: EventInput }),
+    Result: Id,
+    execute: ({ businessId, id, input }) =>
+      sql`update events set ${sql.update(columnsOf(input))}, updated_at = now()
+          where business_id = ${businessId} and id = ${id} and deleted_at is null
+          returning id`
+  })
+
+  const softDelete = SqlSchema.findAll({
+    Request: Schema.Struct({ ...InEvent.fields, at: Schema.Date }),
+    Result: Id,
+    execute: ({ businessId, id, at }) =>
+      sql`update events set deleted_at = ${at}, updated_at = ${at}
+          where business_id = ${businessId} and id = ${id} and deleted_at is null returning id`
+  })
+
+  return {
+    /** Live events in scope, by id. */
+    list: (businessId: number, filters: EventFilters, scope: EventScope) => list({ businessId, filters, scope }).pipe(Effect.orDie),
+
+    /** An event, deleted or not, locked until the transaction ends (one materialization at a time). */
+    lockForMaterialize: (businessId: number, id: number) =>
+      lockForMaterialize({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+
+    setMaterializedThrough: (businessId: number, id: number, date: string) =>
+      setMaterializedThrough({ businessId, id, date }).pipe(Effect.orDie),
+
+    /** Live events of every business whose occurrences stop before `date`: the daily extension's work. */
+    materializedBefore: (date: string) => materializedBefore(date).pipe(Effect.orDie),
+
+    insert: (businessId: number, input: EventInput) =>
+      Effect.gen(function* () {
+        const { id } = yield* insert({ businessId, input })
+        yield* writeStaff(businessId, id, input.staff_member_ids)
+        return id
+      }).pipe(Effect.orDie),
+
+    /** Replaces an event's schedule; false when there is no such live event. */
+    replace: (businessId: number, id: number, input: EventInput) =>
+      Effect.gen(function* () {
+        const rows = yield* replace({ businessId, id, input })
+        if (rows.length === 0) return false
+        yield* writeStaff(businessId, id, input.staff_member_ids)
+        return true
+      }).pipe(Effect.orDie),
+
+    softDelete: (businessId: number, id: number, at: Date) =>
+      softDelete({ businessId, id, at }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+  }
+})
+
+export class EventsRepo extends Context.Service<EventsRepo, Effect.Success<typeof make>>()("studio/EventsRepo") {
+  static readonly layer = Layer.effect(EventsRepo)(make)
+}
