@@ -60,6 +60,7 @@ import { PaymentConfigurationRepo } from "../catalog/payment-configuration/repo.
 import { PaymentGatewayLive } from "../platform/payments/live.ts"
 import { SandboxGatewayStore } from "../platform/payments/sandbox-store.ts"
 import { CommerceLive, MembershipsLive, VisitPaymentsLive } from "../billing/punches/ports-live.ts"
+import { AttendanceCompletedLive } from "../billing/staff-pay/attendance-live.ts"
 
 /**
  * The one layer graph. Infrastructure is provided here and nowhere else:
@@ -69,9 +70,11 @@ import { CommerceLive, MembershipsLive, VisitPaymentsLive } from "../billing/pun
  */
 export const DatabaseLive = SqlLive.pipe(Layer.provideMerge(DatabaseUrlLive))
 
-/** Billing's answers to the ports of visits, eligibility, services, people and invoices. */
+/** Billing's answers to the ports of the schedule, visits, eligibility, services, people and invoices. */
 const BillingPortsLive = Layer.mergeAll(
   VisitPaymentsLive,
+  // The schedule's completed attendance: staff pay enqueues the service pays.
+  AttendanceCompletedLive,
   CommerceLive.pipe(Layer.provide(FormsOfPaymentRepo.layer)),
   MembershipsLive,
   // People's account credit balances (include_balances), from the payments ledger.

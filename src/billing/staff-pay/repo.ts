@@ -138,14 +138,6 @@ const make = Effect.gen(function* () {
        returning ${sql.literal(payColumns)}`
   })
 
-  const completed = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, at: Schema.Date }),
-    Result: Schema.Struct({ id: Schema.Number }),
-    execute: ({ businessId, id, at }) => sql`
-      update event_occurrences set attendance_complete = true, updated_at = ${at}
-       where business_id = ${businessId} and id = ${id} and not attendance_complete returning id`
-  })
-
   const zone = SqlSchema.findOne({
     Request: Schema.Number,
     Result: Schema.Struct({ time_zone: Schema.String }),
@@ -233,8 +225,6 @@ const make = Effect.gen(function* () {
       reviewed({ businessId, id, state, by, at }).pipe(Effect.orDie),
 
     /** Marks an occurrence's attendance complete; true when this call did it (false: it already was). */
-    completeAttendance: (businessId: number, id: number, at: Date) =>
-      completed({ businessId, id, at }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
   }
 })
 

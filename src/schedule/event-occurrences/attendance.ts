@@ -1,11 +1,20 @@
-import { Clock, Effect } from "effect"
+import { Clock, Context, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { requireStandardOrHigher } from "../../access/policies.ts"
 import { findOccurrence, getDeskOccurrence } from "./service.ts"
 import { fail, Unprocessable } from "../../shared/errors.ts"
-import { StaffPayRepo } from "../../billing/staff-pay/repo.ts"
-import { enqueueServicePays } from "../../billing/staff-pay/service.ts"
+import { EventOccurrencesRepo } from "./repo.ts"
+
+/**
+ * What the schedule asks of billing when an occurrence's attendance is complete: staff pay sits
+ * above the schedule, so the schedule declares the question and src/billing/staff-pay/attendance-live.ts
+ * answers it (provided in src/app/layers.ts). Runs inside the caller's transaction, so the pays
+ * job is enqueued with the flag or not at all.
+ */
+export class AttendanceCompleted extends Context.Service<AttendanceCompleted, {
+  readonly payServices: (businessId: number, occurrenceId: number) => Effect.Effect<void>
+}>()("studio/AttendanceCompleted") {}
 
 /**
  * `PUT /api/v2/desk/event_occurrences/:id` with `{"attendance_complete": true}`: the spec shows
@@ -21,12 +30,13 @@ export const completeAttendance = Effect.fn("EventOccurrences.completeAttendance
     return yield* fail(Unprocessable, { key: "attendance_not_active", params: { id, state: occurrence.state } })
   }
   const sql = yield* SqlClient.SqlClient
-  const repo = yield* StaffPayRepo
+  const repo = yield* EventOccurrencesRepo
+  const pays = yield* AttendanceCompleted
   const at = new Date(yield* Clock.currentTimeMillis)
   yield* sql
     .withTransaction(
       Effect.gen(function* () {
-        if (yield* repo.completeAttendance(business.id, id, at)) yield* enqueueServicePays(business.id, id)
+        if (yield* repo.completeAttendance(business.id, id, at)) yield* pays.payServices(business.id, id)
       })
     )
     .pipe(Effect.orDie)

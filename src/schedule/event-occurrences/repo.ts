@@ -172,7 +172,19 @@ const make = Effect.gen(function* () {
           where business_id = ${businessId} and id = any(${ids}) returning id`
   })
 
+  const attendanceCompleted = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, at: Schema.Date }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, id, at }) => sql`
+      update event_occurrences set attendance_complete = true, updated_at = ${at}
+       where business_id = ${businessId} and id = ${id} and not attendance_complete returning id`
+  })
+
   return {
+    /** Marks the occurrence's attendance complete; false when it already was (nothing changed). */
+    completeAttendance: (businessId: number, id: number, at: Date) =>
+      attendanceCompleted({ businessId, id, at }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+
     /** Occurrences in the filters, by start then id. */
     list: (businessId: number, filters: OccurrenceFilters, scope: OccurrenceScope) =>
       list({ businessId, filters, scope }).pipe(Effect.orDie),
