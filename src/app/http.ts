@@ -44,7 +44,7 @@ import { RevenueCategoriesDeskLive } from "../catalog/revenue-categories/handler
 import { SalesTaxesDeskLive } from "../catalog/sales-taxes/handlers.ts"
 import { PlansDeskLive, PlansFrontLive } from "../billing/plans/handlers.ts"
 import { InvoicesDeskLive, InvoicesFrontLive } from "../billing/invoices/handlers.ts"
-import { PaymentsDeskLive, PaymentsFrontLive } from "../billing/payments/handlers.ts"
+import { PaymentsDeskLive, PaymentsFrontLive } from "../billing/invoices/payments-handlers.ts"
 import { FormOfPaymentVaultingLive, FormsOfPaymentDeskLive, FormsOfPaymentFrontLive } from "../billing/forms-of-payment/handlers.ts"
 import { PaymentConfigurationDeskLive, PaymentConfigurationFrontLive } from "../catalog/payment-configuration/handlers.ts"
 import { ProcessorConnectDeskLive, ProcessorConnectFrontLive } from "../billing/processor-connect/handlers.ts"

@@ -41,11 +41,10 @@ import { RevenueCategoriesRepo } from "../catalog/revenue-categories/repo.ts"
 import { SalesTaxesRepo } from "../catalog/sales-taxes/repo.ts"
 import { PlansRepo } from "../billing/plans/repo.ts"
 import { InvoicesRepo } from "../billing/invoices/repo.ts"
-import { AccountBalancesLive } from "../billing/payments/balances-live.ts"
-import { InvoicePaymentsLive } from "../billing/payments/wire.ts"
+import { AccountBalancesLive } from "../billing/invoices/balances-live.ts"
 import { BookingInvoicesLive } from "../billing/invoices/booking-invoices-live.ts"
 import { NewClientPassesLive } from "../billing/plans/new-client-passes-live.ts"
-import { PaymentsRepo } from "../billing/payments/repo.ts"
+import { PaymentsRepo } from "../billing/invoices/payments-repo.ts"
 import { BillingRunsRepo } from "../billing/billing-runs/repo.ts"
 import { StaffPayRepo } from "../billing/staff-pay/repo.ts"
 import { InvoiceItemsRepo } from "../billing/invoices/items-repo.ts"
@@ -79,8 +78,6 @@ const BillingPortsLive = Layer.mergeAll(
   MembershipsLive,
   // People's account credit balances (include_balances), from the payments ledger.
   AccountBalancesLive.pipe(Layer.provide(PaymentsRepo.layer)),
-  // Invoices' payments and outstanding amounts, answered by payments.
-  InvoicePaymentsLive.pipe(Layer.provide(Layer.merge(PaymentsRepo.layer, InvoicesRepo.layer))),
   // What an uncompleted booking deleted takes with it: its invoices and the plans they sold.
   BookingInvoicesLive.pipe(Layer.provide(Layer.merge(InvoicesRepo.layer, PlansRepo.layer))),
   // The complimentary passes a new person gets (people's port, answered by plans).

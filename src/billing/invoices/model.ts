@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { PaymentWire } from "./payments.ts"
+import { PaymentWire } from "./payments-model.ts"
 import { Cents, FormattedMoney } from "../../shared/money.ts"
 import { PageFields, PageQuery } from "../../shared/pagination.ts"
 import { BooleanInput, IdListFromString, IntInput, Timestamp, TimestampInput, listParam } from "../../shared/schemas.ts"

@@ -4,7 +4,7 @@ import { Unprocessable, fail } from "../../shared/errors.ts"
 import { formatMoney } from "../../shared/money.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import type { InvoiceRow } from "./rows.ts"
-import { InvoicePayments } from "./payments.ts"
+import { ofInvoices } from "./payments-wire.ts"
 
 /**
  * The paid-items guard: what an invoice holds of its payers' money is its settled payments less
@@ -18,7 +18,7 @@ export const requireUnpaid = Effect.fn("Invoices.requireUnpaid")(function* (invo
   const business = yield* CurrentBusiness
   const { locale } = yield* RequestContext
   const price = (cents: number) => formatMoney(cents, business.currency_code, locale)
-  const money = (yield* (yield* InvoicePayments).ofInvoices(business.id, [invoice], price)).get(invoice.id)
+  const money = (yield* ofInvoices(business.id, [invoice], price)).get(invoice.id)
   const held = (money?.payments ?? [])
     .filter((payment) => payment.state === "settled")
     .reduce(

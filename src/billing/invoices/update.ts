@@ -6,7 +6,7 @@ import { closeInvoice } from "./close.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import { type DeskInvoiceUpdateInput, type FrontInvoiceUpdateInput, INVOICE_STATES, type InvoiceState } from "./model.ts"
 import { requireUnpaid } from "./paid-guard.ts"
-import { InvoicePayments } from "./payments.ts"
+import { ofInvoices } from "./payments-wire.ts"
 import { InvoicesRepo } from "./repo.ts"
 import { type Caller, findInvoice, invoiceAnswer, now, recompute, requireManagerOutOfCheckout } from "./service.ts"
 import { isEditable, stateEvents } from "./wire.ts"
@@ -86,7 +86,7 @@ export const updateInvoice = Effect.fn("Invoices.update")(function* (caller: Cal
       if (next !== undefined) {
         const current = (yield* repo.find(business.id, id))!
         const live = (yield* (yield* InvoiceItemsRepo).items(business.id, [id])).length
-        const outstanding = (yield* (yield* InvoicePayments).ofInvoices(business.id, [current], String)).get(id)!.outstanding
+        const outstanding = (yield* ofInvoices(business.id, [current], String)).get(id)!.outstanding
         if (!stateEvents(current, live, outstanding).includes(next)) {
           return yield* fail(Unprocessable, { key: "invoice_state_event_invalid", params: { field: "state_event", state: current.state, event: next } })
         }

@@ -6,7 +6,7 @@ import { formatMoney } from "../../shared/money.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
-import { InvoicePayments } from "./payments.ts"
+import { ofInvoices } from "./payments-wire.ts"
 import { type AdjustmentWire, EDITABLE, type InvoiceItemWire, type InvoiceWire, TRANSITIONS } from "./model.ts"
 import { type AdjustmentRow, type InvoiceRow, type ItemRow } from "./rows.ts"
 import { InvoicesRepo } from "./repo.ts"
@@ -19,7 +19,7 @@ export type Mode = "client" | "staff"
 
 /**
  * The next states, the same in both modes (TRANSITIONS; closing needs a live item and nothing
- * outstanding: asked of payments through the InvoicePayments port, src/billing/invoices/payments.ts).
+ * outstanding: src/billing/invoices/payments-wire.ts).
  */
 export const stateEvents = (row: InvoiceRow, liveItems: number, outstanding: number): ReadonlyArray<string> =>
   TRANSITIONS[row.state].filter((next) => {
@@ -99,7 +99,7 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
   const { locale } = yield* RequestContext
   const items = yield* itemsRepo.items(business.id, rows.map((row) => row.id))
   const liveCount = (id: number) => items.filter((item) => item.invoice_id === id).length
-  const paid = yield* (yield* InvoicePayments).ofInvoices(business.id, rows, price)
+  const paid = yield* ofInvoices(business.id, rows, price)
   if (mode === "staff_list") {
     return rows.map((row): InvoiceWire => ({
       id: row.id,

@@ -1,12 +1,63 @@
 import { Schema } from "effect"
-import { PAYMENT_STATES, PaymentWire, PersonRef, RefundWire } from "../invoices/payments.ts"
-import { BooleanInput, IntInput } from "../../shared/schemas.ts"
+import { Cents, FormattedMoney } from "../../shared/money.ts"
+import { BooleanInput, IntInput, Timestamp } from "../../shared/schemas.ts"
 
 /**
  * Payments, refunds and account credit (spec: Invoice's payments, Payment method entry, the
  * payments/refunds/voids endpoints). States (spec: "not shown"): settled, failed, voided (see
  * sql/migrations/0019_create_payments.sql).
  */
+
+export const PAYMENT_STATES = ["settled", "failed", "voided"] as const
+export type PaymentState = (typeof PAYMENT_STATES)[number]
+
+/** A payer as payment records show one. */
+export const PersonRef = Schema.Struct({ id: Schema.Int, name: Schema.String, email: Schema.NullOr(Schema.String) })
+
+export const RefundWire = Schema.Struct({
+  id: Schema.Int,
+  amount_cents: Cents,
+  amount: FormattedMoney,
+  state: Schema.Literals(PAYMENT_STATES),
+  payment_id: Schema.Int,
+  payment_type_id: Schema.Int,
+  description: Schema.String,
+  created_at: Timestamp,
+  voided_at: Schema.NullOr(Timestamp),
+  error_message: Schema.optional(Schema.String)
+}).annotate({ identifier: "Refund" })
+export type RefundWire = typeof RefundWire.Type
+
+export const PaymentWire = Schema.Struct({
+  id: Schema.Int,
+  description: Schema.String,
+  state: Schema.Literals(PAYMENT_STATES),
+  payment_method: Schema.String,
+  payment_type_id: Schema.Int,
+  amount_cents: Cents,
+  amount: FormattedMoney,
+  maximum_refund_cents: Cents,
+  maximum_refund: FormattedMoney,
+  created_at: Timestamp,
+  voided_at: Schema.NullOr(Timestamp),
+  error_message: Schema.optional(Schema.String),
+  refunds: Schema.Array(RefundWire),
+  payer: PersonRef
+}).annotate({ identifier: "Payment" })
+export type PaymentWire = typeof PaymentWire.Type
+
+/** What the answer needs of an invoice. */
+export interface InvoiceTotal {
+  readonly id: number
+  readonly state: string
+  readonly total_cents: number
+}
+
+export interface InvoiceMoney {
+  /** total − (settled payments − settled refunds), never below 0; 0 once closed or canceled. */
+  readonly outstanding: number
+  readonly payments: ReadonlyArray<PaymentWire>
+}
 
 /** Fixed payment type ids; the business's external methods are 100 + their position. */
 export const PAYMENT_TYPE_IDS = { creditcard: 1, cash: 2, check: 3, ach: 4, credit: 5 } as const

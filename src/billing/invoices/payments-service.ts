@@ -1,14 +1,14 @@
 import { Data, Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import type { InvoiceRow } from "../invoices/rows.ts"
-import { type Caller, now } from "../invoices/service.ts"
+import type { InvoiceRow } from "./rows.ts"
+import { type Caller, now } from "./service.ts"
 import { PaymentConfigurationRepo } from "../../catalog/payment-configuration/repo.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { localDateAt } from "../../shared/zoned-time.ts"
-import { EXTERNAL_TYPE_BASE, type FormRow, PAYMENT_TYPE_IDS } from "./model.ts"
-import { PaymentsRepo } from "./repo.ts"
-import { invoicePayments } from "./wire.ts"
+import { EXTERNAL_TYPE_BASE, type FormRow, PAYMENT_TYPE_IDS } from "./payments-model.ts"
+import { PaymentsRepo } from "./payments-repo.ts"
+import { invoicePayments } from "./payments-wire.ts"
 
 /**
  * Payments, refunds and voids (spec: the invoice payments endpoints), by seam: paying.ts

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { FormRow, PaymentRow, RefundRow } from "./model.ts"
+import { FormRow, PaymentRow, RefundRow } from "./payments-model.ts"
 
 /**
  * The SQL of payments, refunds, account credit and the payer's forms as payments see them. Writes

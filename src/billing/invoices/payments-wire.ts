@@ -1,12 +1,12 @@
 import { Effect, Layer } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { InvoicesRepo } from "../invoices/repo.ts"
+import { InvoicesRepo } from "./repo.ts"
 import { formatMoney } from "../../shared/money.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
-import { type InvoiceTotal, InvoicePayments, type PaymentWire, type RefundWire } from "../invoices/payments.ts"
-import type { PaymentRow, RefundRow } from "./model.ts"
-import { PaymentsRepo } from "./repo.ts"
+import { type InvoiceTotal, type PaymentWire, type RefundWire } from "./payments-model.ts"
+import type { PaymentRow, RefundRow } from "./payments-model.ts"
+import { PaymentsRepo } from "./payments-repo.ts"
 
 /**
  * Payment records as invoices show them, and the money rule: paid = settled payments − settled
@@ -32,7 +32,7 @@ export const maximumRefund = (payment: PaymentRow, refunds: ReadonlyArray<Refund
 
 
 /** The invoices' money as payments see it: outstanding amount and payment records, per invoice id. */
-const ofInvoices = Effect.fn("Payments.ofInvoices")(function* (
+export const ofInvoices = Effect.fn("Payments.ofInvoices")(function* (
   businessId: number,
   rows: ReadonlyArray<InvoiceTotal>,
   price: (cents: number) => string
@@ -88,14 +88,3 @@ export const invoicePayments = (rows: ReadonlyArray<InvoiceTotal>) =>
     const business = yield* CurrentBusiness
     return yield* ofInvoices(business.id, rows, yield* money)
   })
-
-/** Invoices' InvoicePayments port: what it needs is taken when built. */
-export const InvoicePaymentsLive = Layer.effect(InvoicePayments)(
-  Effect.gen(function* () {
-    const context = yield* Effect.context<PaymentsRepo | InvoicesRepo>()
-    return {
-      ofInvoices: (businessId: number, rows: ReadonlyArray<InvoiceTotal>, price: (cents: number) => string) =>
-        ofInvoices(businessId, rows, price).pipe(Effect.provideContext(context))
-    }
-  })
-)

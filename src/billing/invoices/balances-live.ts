@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { AccountBalances } from "../../identity/people/balances.ts"
-import { PaymentsRepo } from "./repo.ts"
+import { PaymentsRepo } from "./payments-repo.ts"
 
 /** People's AccountBalances port: the sum of each person's account credit ledger. */
 export const AccountBalancesLive = Layer.effect(AccountBalances)(

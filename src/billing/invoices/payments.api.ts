@@ -5,7 +5,7 @@ import { docs } from "../../shared/docs.ts"
 import { BadRequest, Forbidden, NotFound, Unauthorized, Unprocessable } from "../../shared/errors.ts"
 import { IdempotencyHeaders } from "../../shared/idempotency.ts"
 import { IdFromString } from "../../shared/schemas.ts"
-import { PaymentBody, PaymentMethods, Payments, RefundInput, Refunds, VoidInput } from "./model.ts"
+import { PaymentBody, PaymentMethods, Payments, RefundInput, Refunds, VoidInput } from "./payments-model.ts"
 
 const PAY_RULES =
   "`amount_cents` greater than zero and at most the outstanding amount; `form_of_payment_id` (creditcard, ach) defaults to the " +

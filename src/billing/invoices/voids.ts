@@ -1,15 +1,15 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { gatewayUnavailable } from "../forms-of-payment/service.ts"
-import { type Caller, findInvoice, now } from "../invoices/service.ts"
+import { type Caller, findInvoice, now } from "./service.ts"
 import { PaymentGateway } from "../../platform/payments/gateway.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
 import { idempotent } from "../../shared/idempotency.ts"
-import { PAYMENT_TYPE_IDS, type PaymentRow, Payments, type VoidInput } from "./model.ts"
-import { PaymentsRepo } from "./repo.ts"
-import { cancelItems, itemsToCancel, paymentAnswer, scopeOf } from "./service.ts"
-import { settled } from "./wire.ts"
+import { PAYMENT_TYPE_IDS, type PaymentRow, Payments, type VoidInput } from "./payments-model.ts"
+import { PaymentsRepo } from "./payments-repo.ts"
+import { cancelItems, itemsToCancel, paymentAnswer, scopeOf } from "./payments-service.ts"
+import { settled } from "./payments-wire.ts"
 
 /** Voids a settled payment without refunds (its row locked): the gateway voids a card charge, credit goes back to the ledger. */
 export const undoPayment = Effect.fn("Payments.undo")(function* (payment: PaymentRow) {
