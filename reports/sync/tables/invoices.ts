@@ -19,7 +19,7 @@ import type { StoreTable } from "./types.ts"
  * until they leave the cart (a cart canceled as abandoned does show, as `canceled`, since its
  * number is spent).
  *
- * Money follows the Core API's rules (src/billing/invoices/totals.ts, src/billing/invoices/payments.ts), all in
+ * Money follows the Core API's rules (src/billing/invoices/totals.ts, src/billing/invoices/payments-model.ts), all in
  * cents, signed as stored: reductions (discounts, coupons, prorates) and refunds are negative, so
  * gross + adjustments + discounts + coupons + exclusive tax = expected, and
  * net_paid = payments + refunds.

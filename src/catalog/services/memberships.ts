@@ -3,7 +3,7 @@ import { Context, type Effect } from "effect"
 /**
  * Who is a member (members-only visibility here, the members-only and clients-only eligibility
  * rules). Membership comes from plans (billing, src/shared/plan-rules.ts `memberOn`), which sits above
- * the schedule: services declares the question and src/billing/punches/memberships-live.ts answers it;
+ * the schedule: services declares the question and src/billing/punches/ports-live.ts answers it;
  * provided in src/app/layers.ts.
  */
 export class Memberships extends Context.Service<Memberships, {

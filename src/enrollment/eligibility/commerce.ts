@@ -3,7 +3,7 @@ import { Context, type Effect } from "effect"
 /**
  * What eligibility needs from plans and forms of payment (`plan_required`,
  * `client_purchase_disabled`, `credit_card_required`). Billing sits above eligibility, so
- * eligibility declares the questions and billing answers them (src/billing/punches/commerce-live.ts),
+ * eligibility declares the questions and billing answers them (src/billing/punches/ports-live.ts),
  * provided in src/app/layers.ts: a graph without it does not compile.
  */
 export interface PlanTarget {

@@ -2,7 +2,7 @@ import { Context, type Effect } from "effect"
 
 /**
  * What visits ask of billing when a visit comes to be spent or goes away. Billing (plans,
- * punches) sits above visits, so visits declares the questions and src/billing/punches/payments-live.ts
+ * punches) sits above visits, so visits declares the questions and src/billing/punches/ports-live.ts
  * answers them; provided in src/app/layers.ts. Both run inside the caller's transaction: a visit and
  * its punch commit together or not at all.
  */
