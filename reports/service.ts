@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentStaff } from "../src/access/access.ts"
 import { isOwner } from "../src/access/policies.ts"
@@ -17,6 +17,7 @@ import type { QueryPage } from "./run.ts"
 import { type DataAsOf, ReportStore, type StoreConnection } from "./store.ts"
 import { formatZoned } from "../src/shared/zoned-time.ts"
 import { ReportsUnavailable, type QueryResponse } from "./api.ts"
+import { currentTime } from "../src/shared/clock.ts"
 
 /**
  * One report query, end to end: access (owners, or staff with a grant), the resource, the
@@ -58,7 +59,7 @@ export const queryReport = Effect.fn("Reports.query")(function* (resource: strin
   const catalog = yield* catalogOf(resource)
 
   const scope = yield* repo.scope(business.id)
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const result = yield* (yield* ReportStore)
     .read(async (connection, asOf) => {
       const { readCustomFields, runQuery } = await loadRun()

@@ -1,6 +1,7 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { BusinessRow } from "../shared/request-context.ts"
+import { localDateAt } from "../shared/zoned-time.ts"
 import { CacheEvents, droppedOnChange } from "../platform/cache-events.ts"
 
 /**
@@ -25,6 +26,11 @@ export const classifyHost = (hostHeader: string | undefined, baseDomain: string)
 
 export class CurrentBusiness extends Context.Service<CurrentBusiness, BusinessRow>()("studio/CurrentBusiness") {}
 
+/** Today in the current business's time zone (a `YYYY-MM-DD` calendar date), from Clock. */
+export const businessToday = Effect.gen(function* () {
+  const business = yield* CurrentBusiness
+  return localDateAt(yield* Clock.currentTimeMillis, business.time_zone)
+})
 
 /**
  * Subdomain → business, read on every request, so answers are kept for a few seconds

@@ -1,4 +1,4 @@
-import { Clock, Effect, Option, Random } from "effect"
+import { Effect, Option, Random } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../platform/config.ts"
 import { enqueueJob } from "../platform/jobs.ts"
@@ -7,6 +7,7 @@ import { DeliverWebhookJob } from "./jobs.ts"
 import { WebhooksRepo } from "./repo.ts"
 import { decryptSecret, standardHeaders } from "./signing.ts"
 import { postNotification } from "./transport.ts"
+import { currentTime } from "../shared/clock.ts"
 
 /**
  * Delivery: the fan-out job makes one delivery per subscription and enqueues one
@@ -68,7 +69,7 @@ export const deliverWebhook = Effect.fn("Webhooks.deliver")(function* (businessI
   const config = yield* AppConfig
   const sql = yield* SqlClient.SqlClient
 
-  const startedAt = new Date(yield* Clock.currentTimeMillis)
+  const startedAt = (yield* currentTime)
   const claimed = yield* repo.claimAttempt(businessId, deliveryId, INTERRUPTED)
   if (Option.isNone(claimed)) {
     // Settled already, gone with its subscription, or the subscription is disabled: cancelled.

@@ -1,10 +1,11 @@
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { enqueueJob } from "../platform/jobs.ts"
 import { WebhookFanoutJob } from "./jobs.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import type { WebhookTopic } from "./model.ts"
 import { WebhooksRepo } from "./repo.ts"
 import { generateMessageId } from "./signing.ts"
+import { currentTime } from "../shared/clock.ts"
 
 /**
  * The one way a domain change notifies webhooks. Call it inside the transaction of the change
@@ -30,7 +31,7 @@ export const emitWebhookEvent = Effect.fn("Webhooks.emit")(function* <E, R>(
   const repo = yield* WebhooksRepo
   if (!(yield* repo.hasSubscribers(businessId, topic))) return Option.none<string>()
   const records = yield* payload
-  const createdAt = new Date(yield* Clock.currentTimeMillis)
+  const createdAt = (yield* currentTime)
   const messageId = generateMessageId()
   const body = JSON.stringify({ id: messageId, topic, created_at: formatTimestamp(createdAt), business_id: businessId, ...records })
   const eventId = yield* repo.insertEvent(businessId, messageId, topic, body, createdAt)

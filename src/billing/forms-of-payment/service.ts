@@ -1,4 +1,4 @@
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { CurrentBusiness } from "../../access/tenant.ts"
@@ -11,14 +11,9 @@ import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
-import {
-  type FormOfPaymentCreateInput,
-  type FormOfPaymentListQuery,
-  type FormOfPaymentUpdateInput,
-  type Mode,
-  toFormOfPaymentWire
-} from "./model.ts"
+import { type FormOfPaymentCreateInput, type FormOfPaymentListQuery, type FormOfPaymentUpdateInput, type Mode, toFormOfPaymentWire } from "./model.ts"
 import { FormsOfPaymentRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Forms of payment (spec: Forms of payment). Client mode reaches only the token's own person
@@ -33,7 +28,6 @@ import { FormsOfPaymentRepo } from "./repo.ts"
  */
 export const VAULTING_SECONDS = 10 * 60
 
-const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
 /** Client mode: the token's own person (`me` too); anyone else is not found. Answers the person's id. */
 export const requireFrontPerson = Effect.fn("FormsOfPayment.requireFrontPerson")(function* (personId: number | "me") {
@@ -79,7 +73,7 @@ export const startVaulting = Effect.fn("FormsOfPayment.startVaulting")(function*
   if (type !== "creditcard") return yield* fail(Unprocessable, { key: "form_of_payment_type_invalid", params: { type } })
   const configuration = yield* currentPaymentConfiguration
   if (!configuration.accepted_types.includes("creditcard")) return yield* fail(Unprocessable, { key: "form_of_payment_creditcard_not_accepted" })
-  const started = yield* now
+  const started = yield* currentTime
   const expiresAt = new Date(started.getTime() + VAULTING_SECONDS * 1000)
   const session = randomBytes(16).toString("base64url")
   const returnUrl = `${context.origin}/api/v2/${mode}/people/${personId}/form_of_payments/vaulting/${session}`
@@ -149,7 +143,7 @@ export const completeVaulting = Effect.fn("FormsOfPayment.completeVaulting")(fun
   const completion: Completion = yield* sql
     .withTransaction(
       Effect.gen(function* () {
-        const at = yield* now
+        const at = yield* currentTime
         const vaulting = yield* repo.lockVaulting(businessId, session)
         if (!vaulting || vaulting.person_id !== personId || vaulting.mode !== mode) {
           return { _tag: "Refused", status: "404", messages: [{ key: "vaulting_not_found" }] } satisfies Completion
@@ -188,7 +182,7 @@ export const updateFormOfPayment = Effect.fn("FormsOfPayment.update")(function* 
   if (input.id !== undefined && input.id !== id) return yield* fail(Unprocessable, { key: "form_of_payment_id_mismatch", params: { id } })
   if (input.autobill === false && row.autobill) return yield* fail(Unprocessable, { key: "form_of_payment_autobill_required" })
   if (input.autobill === true && !row.autobill) {
-    const at = yield* now
+    const at = yield* currentTime
     yield* sql
       .withTransaction(Effect.andThen(repo.lockPerson(business.id, personId), repo.makeAutobill(business.id, personId, id, at)))
       .pipe(Effect.catchTag("SqlError", Effect.die))

@@ -1,8 +1,9 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { BookingInvoices } from "../../enrollment/bookings/invoices.ts"
 import { PlansRepo } from "../plans/repo.ts"
 import { InvoicesRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Invoices' answer to bookings' `BookingInvoices` port (src/enrollment/bookings/invoices.ts): an
@@ -22,7 +23,7 @@ export const BookingInvoicesLive = Layer.effect(BookingInvoices)(
           const invoices = yield* InvoicesRepo
           const plans = yield* PlansRepo
           const removed = (yield* invoices.ofBooking(businessId, bookingId)).filter((invoice) => !invoice.kept)
-          const now = new Date(yield* Clock.currentTimeMillis)
+          const now = (yield* currentTime)
           for (const planId of new Set(removed.flatMap((invoice) => invoice.plan_ids))) {
             if (yield* plans.lock(businessId, planId)) yield* plans.delete(businessId, planId, now)
           }

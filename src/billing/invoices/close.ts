@@ -7,7 +7,9 @@ import { enqueueSalePays } from "../staff-pay/service.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import type { InvoiceRow } from "./rows.ts"
 import { InvoicesRepo } from "./repo.ts"
-import { type Caller, businessToday, now } from "./service.ts"
+import { type Caller } from "./service.ts"
+import { currentTime } from "../../shared/clock.ts"
+import { businessToday } from "../../access/tenant.ts"
 
 /**
  * Closes an invoice (its row locked by the caller's transaction): each plan item creates a
@@ -19,7 +21,7 @@ export const closeInvoice = Effect.fn("Invoices.close")(function* (invoice: Invo
   const business = yield* CurrentBusiness
   const repo = yield* InvoicesRepo
   const itemsRepo = yield* InvoiceItemsRepo
-  const at = yield* now
+  const at = yield* currentTime
   const today = yield* businessToday
   const items = (yield* itemsRepo.items(business.id, [invoice.id])).filter((item) => item.kind === "plan")
   const recipients = yield* itemsRepo.recipients(business.id, items.map((item) => item.id))

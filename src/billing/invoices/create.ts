@@ -8,7 +8,9 @@ import { isCalendarDate } from "../../shared/zoned-time.ts"
 import { InvoiceItemsRepo, type ItemInsert } from "./items-repo.ts"
 import { type InvoiceCreateInput, Invoices, type PlanProductInput } from "./model.ts"
 import { InvoicesRepo } from "./repo.ts"
-import { type Caller, businessToday, invoiceAnswer, now, recompute } from "./service.ts"
+import { type Caller, invoiceAnswer, recompute } from "./service.ts"
+import { currentTime } from "../../shared/clock.ts"
+import { businessToday } from "../../access/tenant.ts"
 
 /**
  * Creating invoices: plan products checked into items (`planItem`, also used when items are
@@ -140,7 +142,7 @@ export const createInvoice = Effect.fn("Invoices.create")(function* (caller: Cal
           problems.push({ key: "field_id_not_found", params: { field: "booking_id", id: bookingId } })
         }
         if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
-        const at = yield* now
+        const at = yield* currentTime
         const invoiceId = yield* repo.insert({
           businessId: business.id,
           invoiceNumber: yield* repo.nextNumber(business.id),

@@ -10,8 +10,9 @@ import { InvoicesRepo } from "./repo.ts"
 import type { DiscountInput, InvoiceItemAddInput, PlanProductInput, ProrateInput } from "./model.ts"
 import type { InvoiceRow } from "./rows.ts"
 import { insertPlanned, planItem } from "./create.ts"
-import { type Caller, findInvoice, invoiceAnswer, now, recompute, requireEditable, requireManagerOutOfCheckout } from "./service.ts"
+import { type Caller, findInvoice, invoiceAnswer, recompute, requireEditable, requireManagerOutOfCheckout } from "./service.ts"
 import { adjustmentWire } from "./wire.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Invoice items (spec: Invoices): adding a plan product, removing an item (its signup fee goes
@@ -61,7 +62,7 @@ const addPlanProduct = (caller: Caller, invoiceId: number, input: PlanProductInp
       const problems: Array<Message> = []
       const planned = yield* planItem(caller, invoice.person_id, input, "plan_product", problems)
       if (!planned || problems.length > 0) return yield* fail(Unprocessable, ...problems)
-      yield* insertPlanned(invoiceId, planned, yield* now)
+      yield* insertPlanned(invoiceId, planned, yield* currentTime)
     }))
 
 export const removeItem = (caller: Caller, invoiceId: number, itemId: number) =>
@@ -112,7 +113,7 @@ export const prorateItem = (caller: Caller, invoiceId: number, itemId: number, i
           percent: null,
           initialPunchcardCount: input.initial_punchcard_count ?? null
         },
-        yield* now
+        yield* currentTime
       )
     }))
 
@@ -166,7 +167,7 @@ export const discountItem = (caller: Caller, invoiceId: number, itemId: number, 
           percent: input.percent ?? null,
           initialPunchcardCount: null
         },
-        yield* now
+        yield* currentTime
       )
     }))
 

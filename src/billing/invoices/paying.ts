@@ -4,7 +4,7 @@ import { CurrentBusiness } from "../../access/tenant.ts"
 import { gatewayUnavailable } from "../forms-of-payment/service.ts"
 import { closeInvoice } from "./close.ts"
 import { InvoicesRepo } from "./repo.ts"
-import { type Caller, findInvoice, now } from "./service.ts"
+import { type Caller, findInvoice } from "./service.ts"
 import { PaymentGateway } from "../../platform/payments/gateway.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
@@ -14,6 +14,7 @@ import { type NewPayment, PaymentsRepo } from "./payments-repo.ts"
 import { Declined, acceptedKeys, balanceOf, cardDescription, modePath, paymentAnswer, recordDeclined, scopeOf } from "./payments-service.ts"
 import { undoPayment } from "./voids.ts"
 import { money, outstandingFrom } from "./payments-wire.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Payment methods
@@ -105,7 +106,7 @@ export const createPayment = Effect.fn("Payments.create")(function* (caller: Cal
         }
         if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
         const cents = amount!
-        const at = yield* now
+        const at = yield* currentTime
         const base: NewPayment = {
           invoiceId: invoice.id,
           personId: invoice.person_id,

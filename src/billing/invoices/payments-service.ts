@@ -1,7 +1,7 @@
 import { Data, Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import type { InvoiceRow } from "./rows.ts"
-import { type Caller, now } from "./service.ts"
+import { type Caller } from "./service.ts"
 import { PaymentConfigurationRepo } from "../../catalog/payment-configuration/repo.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
@@ -9,6 +9,7 @@ import { localDateAt } from "../../shared/zoned-time.ts"
 import { EXTERNAL_TYPE_BASE, type FormRow, PAYMENT_TYPE_IDS } from "./payments-model.ts"
 import { PaymentsRepo } from "./payments-repo.ts"
 import { invoicePayments } from "./payments-wire.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Payments, refunds and voids (spec: the invoice payments endpoints), by seam: paying.ts
@@ -64,7 +65,7 @@ export const itemsToCancel = Effect.fn("Payments.itemsToCancel")(function* (invo
 
 export const cancelItems = Effect.fn("Payments.cancelItems")(function* (itemIds: ReadonlyArray<number>) {
   const business = yield* CurrentBusiness
-  const at = yield* now
+  const at = yield* currentTime
   yield* (yield* PaymentsRepo).cancelItemPlans(business.id, itemIds, at, localDateAt(at.getTime(), business.time_zone))
 })
 

@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { InvoicesRepo } from "./repo.ts"
 import { formatMoney } from "../../shared/money.ts"

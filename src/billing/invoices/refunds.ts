@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { gatewayUnavailable } from "../forms-of-payment/service.ts"
 import { InvoicesRepo } from "./repo.ts"
-import { type Caller, findInvoice, now } from "./service.ts"
+import { type Caller, findInvoice } from "./service.ts"
 import { sendMail } from "../../platform/mail/service.ts"
 import { PaymentGateway } from "../../platform/payments/gateway.ts"
 import { inTransaction } from "../../platform/transactions.ts"
@@ -14,6 +14,7 @@ import { PAYMENT_TYPE_IDS, type RefundInput, Refunds } from "./payments-model.ts
 import { type NewRefund, PaymentsRepo } from "./payments-repo.ts"
 import { Declined, balanceOf, cancelItems, itemsToCancel, recordDeclined, scopeOf } from "./payments-service.ts"
 import { invoicePayments, maximumRefund, money } from "./payments-wire.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Refunds and their voids (staff)
@@ -46,7 +47,7 @@ export const createRefund = Effect.fn("Payments.refund")(function* (caller: Call
         const cancel = yield* itemsToCancel(invoice.id, input.invoice_item_ids_to_cancel, problems)
         if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
         const cents = amount!
-        const at = yield* now
+        const at = yield* currentTime
         const record: NewRefund = {
           paymentId: payment.id,
           invoiceId: invoice.id,
@@ -131,7 +132,7 @@ export const voidRefund = Effect.fn("Payments.voidRefund")(function* (caller: Ca
         if (refund.state !== "settled") {
           return yield* fail(Unprocessable, { key: "refund_not_settled", params: { id: refund.id, state: refund.state } })
         }
-        const at = yield* now
+        const at = yield* currentTime
         if (refund.gateway_transaction_id !== null) {
           const result = yield* (yield* PaymentGateway).void({ businessId: business.id, transactionId: refund.gateway_transaction_id })
           if (result._tag === "Declined") return yield* fail(Unprocessable, { key: "payment_declined", params: { reason: result.reason } })

@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { CurrentStaff } from "../../access/access.ts"
 import { requireManagerRole } from "../../access/policies.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
@@ -7,13 +7,13 @@ import { clientReach } from "../../identity/people/client-reach.ts"
 import { privateResponse } from "../../catalog/services/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
-import { localDateAt } from "../../shared/zoned-time.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import { INVOICE_STATES, type InvoiceListQuery, type InvoiceState } from "./model.ts"
 import { type InvoiceRow } from "./rows.ts"
 import { InvoicesRepo } from "./repo.ts"
 import { computeInvoice } from "./totals.ts"
 import { invoicesWire, isEditable, type Mode } from "./wire.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Invoices, both modes (spec: Invoices): what every invoice write shares (callers, the locked
@@ -41,12 +41,7 @@ export const clientCaller = Effect.gen(function* () {
 
 export const modeOf = (caller: Caller): Mode => (caller._tag === "Staff" ? "staff" : "client")
 
-export const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-export const businessToday = Effect.gen(function* () {
-  const business = yield* CurrentBusiness
-  return localDateAt(yield* Clock.currentTimeMillis, business.time_zone)
-})
 
 /** The invoice, if the caller may see it: staff any of the business's; a client only their own. */
 export const findInvoice = Effect.fn("Invoices.find")(function* (caller: Caller, id: number, lock = false) {
@@ -100,7 +95,7 @@ export const recompute = Effect.fn("Invoices.recompute")(function* (invoiceId: n
     }),
     coupon === undefined ? null : { id: coupon.id, name: coupon.name, percent: coupon.discount_percent, amountCents: coupon.discount_amount_cents }
   )
-  yield* itemsRepo.writeAmounts(business.id, invoiceId, amounts, coupon?.id ?? null, coupon?.name ?? "", yield* now)
+  yield* itemsRepo.writeAmounts(business.id, invoiceId, amounts, coupon?.id ?? null, coupon?.name ?? "", yield* currentTime)
 })
 
 export const invoiceAnswer = Effect.fn("Invoices.answer")(function* (caller: Caller, id: number) {

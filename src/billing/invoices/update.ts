@@ -8,8 +8,9 @@ import { type DeskInvoiceUpdateInput, type FrontInvoiceUpdateInput, INVOICE_STAT
 import { requireUnpaid } from "./paid-guard.ts"
 import { ofInvoices } from "./payments-wire.ts"
 import { InvoicesRepo } from "./repo.ts"
-import { type Caller, findInvoice, invoiceAnswer, now, recompute, requireManagerOutOfCheckout } from "./service.ts"
+import { type Caller, findInvoice, invoiceAnswer, recompute, requireManagerOutOfCheckout } from "./service.ts"
 import { isEditable, stateEvents } from "./wire.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -65,7 +66,7 @@ export const updateInvoice = Effect.fn("Invoices.update")(function* (caller: Cal
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
       if (movesTotal) yield* requireUnpaid(row)
 
-      const at = yield* now
+      const at = yield* currentTime
       if (changesSettings) {
         yield* repo.setSettings(
           business.id,

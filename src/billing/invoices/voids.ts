@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { gatewayUnavailable } from "../forms-of-payment/service.ts"
-import { type Caller, findInvoice, now } from "./service.ts"
+import { type Caller, findInvoice } from "./service.ts"
 import { PaymentGateway } from "../../platform/payments/gateway.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
@@ -10,6 +10,7 @@ import { PAYMENT_TYPE_IDS, type PaymentRow, Payments, type VoidInput } from "./p
 import { PaymentsRepo } from "./payments-repo.ts"
 import { cancelItems, itemsToCancel, paymentAnswer, scopeOf } from "./payments-service.ts"
 import { settled } from "./payments-wire.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /** Voids a settled payment without refunds (its row locked): the gateway voids a card charge, credit goes back to the ledger. */
 export const undoPayment = Effect.fn("Payments.undo")(function* (payment: PaymentRow) {
@@ -19,7 +20,7 @@ export const undoPayment = Effect.fn("Payments.undo")(function* (payment: Paymen
   if (settled((yield* repo.refunds(business.id, [payment.id]))) > 0) {
     return yield* fail(Unprocessable, { key: "payment_not_voidable", params: { id: payment.id, state: "refunded" } })
   }
-  const at = yield* now
+  const at = yield* currentTime
   if (payment.gateway_transaction_id !== null) {
     const result = yield* (yield* PaymentGateway).void({ businessId: business.id, transactionId: payment.gateway_transaction_id })
     if (result._tag === "Declined") return yield* fail(Unprocessable, { key: "payment_declined", params: { reason: result.reason } })

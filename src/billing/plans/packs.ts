@@ -10,7 +10,9 @@ import { emitWebhookEvent } from "../../webhooks/emit.ts"
 import { expirationEnd, type PackCreateInput, Packs } from "./model.ts"
 import { PlansRepo } from "./repo.ts"
 import { type PlanInsert } from "./writes-repo.ts"
-import { businessToday, findPlan, money, now, packWire, planPayload } from "./service.ts"
+import { findPlan, money, packWire, planPayload } from "./service.ts"
+import { currentTime } from "../../shared/clock.ts"
+import { businessToday } from "../../access/tenant.ts"
 
 /**
  * Packs (spec: Pack; compatibility notes: the booking integration's calls). A pack is a plan of
@@ -112,7 +114,7 @@ export const createPack = Effect.fn("Packs.create")(function* (productId: number
   const sql = yield* SqlClient.SqlClient
   const write = Effect.gen(function* () {
     const fields = yield* packFields(productId, input)
-    const at = yield* now
+    const at = yield* currentTime
     const id = yield* sql.withTransaction(
       createPersonPlan(
         { ...fields.plan, createdByStaffMemberId: staff.staffMemberId },
@@ -143,7 +145,7 @@ export const deletePack = Effect.fn("Packs.delete")(function* (id: number) {
   const business = yield* CurrentBusiness
   const repo = yield* PlansRepo
   const sql = yield* SqlClient.SqlClient
-  const at = yield* now
+  const at = yield* currentTime
   yield* sql.withTransaction(
     Effect.gen(function* () {
       if (!(yield* repo.lock(business.id, id))) return yield* fail(NotFound, { key: "pack_not_found", params: { id } })

@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentStaff } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
@@ -9,20 +9,12 @@ import { formatMoney } from "../../shared/money.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { type PersonTarget, formatTimestamp } from "../../shared/schemas.ts"
-import { isCalendarDate, localDateAt } from "../../shared/zoned-time.ts"
+import { isCalendarDate } from "../../shared/zoned-time.ts"
 import { emitWebhookEvent } from "../../webhooks/emit.ts"
-import {
-  type HoldInput,
-  type HoldRow,
-  type HoldWire,
-  type PackWire,
-  type PersonPlanListQuery,
-  type PlanListQuery,
-  type PlanRow,
-  type PlanUpdateInput,
-  type PlanWire
-} from "./model.ts"
+import { type HoldInput, type HoldRow, type HoldWire, type PackWire, type PersonPlanListQuery, type PlanListQuery, type PlanRow, type PlanUpdateInput, type PlanWire } from "./model.ts"
 import { PlansRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
+import { businessToday } from "../../access/tenant.ts"
 
 /**
  * Person plans (spec: Plans and person plans): the lists, holds and state changes, and the
@@ -32,13 +24,7 @@ import { PlansRepo } from "./repo.ts"
  * with its webhooks.
  */
 
-/** Today in the business's time zone. */
-export const businessToday = Effect.gen(function* () {
-  const business = yield* CurrentBusiness
-  return localDateAt(yield* Clock.currentTimeMillis, business.time_zone)
-})
 
-export const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
 // ---------------------------------------------------------------------------------------------
 // Wire shapes
@@ -167,7 +153,7 @@ const changePlan = <A, E, R>(id: number, change: (row: PlanRow) => Effect.Effect
       Effect.gen(function* () {
         if (!(yield* repo.lock(business.id, id))) return yield* fail(NotFound, { key: "plan_not_found", params: { id } })
         const result = yield* change(yield* findPlan(id, false))
-        yield* repo.touch(business.id, id, yield* now)
+        yield* repo.touch(business.id, id, yield* currentTime)
         yield* emitWebhookEvent(business.id, "plan.updated", planPayload(id))
         return result
       })
@@ -201,7 +187,7 @@ export const addHold = Effect.fn("Plans.addHold")(function* (planId: number, inp
         problems.push({ key: "plan_hold_overlaps" })
       }
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
-      return yield* repo.insertHold(business.id, { planId, startDate, endDate, accountId: staff.accountId }, yield* now)
+      return yield* repo.insertHold(business.id, { planId, startDate, endDate, accountId: staff.accountId }, yield* currentTime)
     }))
   const holds = yield* repo.holds(business.id, [planId])
   return { holds: holds.filter((hold) => hold.id === holdId).map(holdWire) }
@@ -230,7 +216,7 @@ export const updatePlan = Effect.fn("Plans.update")(function* (id: number, input
   const today = yield* businessToday
   yield* changePlan(id, (row) =>
     Effect.gen(function* () {
-      const at = yield* now
+      const at = yield* currentTime
       const problems: Array<Message> = []
       if (input.state_event === undefined && input.end_date === undefined) {
         problems.push({ key: "field_required", params: { field: "state_event" } })

@@ -1,10 +1,11 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { gatewayUnavailable, requireDeskPerson, requireFrontPerson, saveCard } from "../forms-of-payment/service.ts"
 import { PaymentGateway, type VaultedCard } from "../../platform/payments/gateway.ts"
 import { NotFound, Unprocessable, fail } from "../../shared/errors.ts"
 import type { ProcessorPaymentMethod, SaveInput } from "./api.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * processor_connect over the PaymentGateway port. A setup intent carries whom it is for: a
@@ -64,7 +65,7 @@ export const savePaymentMethod = Effect.fn("ProcessorConnect.save")(function* (c
     personId = yield* requireDeskPerson(input.person_id)
   }
   const card = yield* confirmedCard(caller, input.payment_method_id)
-  const at = new Date(yield* Clock.currentTimeMillis)
+  const at = (yield* currentTime)
   const id = yield* sql.withTransaction(saveCard(business.id, personId, card, at)).pipe(Effect.catchTag("SqlError", Effect.die))
   return { payment_methods: [{ ...toData(input.payment_method_id, card), form_of_payment_id: id }] }
 })

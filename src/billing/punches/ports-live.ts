@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Commerce } from "../../enrollment/eligibility/commerce.ts"
 import { FormsOfPaymentRepo } from "../forms-of-payment/repo.ts"
@@ -7,6 +7,7 @@ import { VisitPayments } from "../../enrollment/visits/payments.ts"
 import { WebhooksRepo } from "../../webhooks/repo.ts"
 import { PunchesRepo } from "./repo.ts"
 import { payVisits, unpayVisits } from "./service.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Billing's answers to the ports lower domains declare, provided in src/app/layers.ts:
@@ -39,7 +40,7 @@ export const CommerceLive = Layer.effect(Commerce)(
     return {
       planHolders: (businessId, personIds, target) =>
         Effect.gen(function* () {
-          const at = target.at ?? new Date(yield* Clock.currentTimeMillis)
+          const at = target.at ?? (yield* currentTime)
           const date = yield* repo.localDate(businessId, at)
           return yield* repo.planHolders(businessId, personIds, {
             serviceId: target.serviceId,

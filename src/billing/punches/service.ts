@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { CurrentStaff } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { inTransaction } from "../../platform/transactions.ts"
@@ -7,6 +7,7 @@ import { emitWebhookEvent } from "../../webhooks/emit.ts"
 import type { Coverage } from "./choice.ts"
 import { type PunchCreateInput, type PunchVisit, toPunchWire } from "./model.ts"
 import { PunchesRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Punches (spec: Punches; staff mode). A punch spends one visit of a plan on one visit and
@@ -45,7 +46,7 @@ const spend = Effect.fn("Punches.spend")(function* (
   createdBy: number | null
 ) {
   const repo = yield* PunchesRepo
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const id = yield* repo.insert(businessId, { visitId: visit.id, planId, personId: visit.person_id, visitDate: visit.visit_date, createdBy }, now)
   yield* repo.refreshExhausted(businessId, [planId], now)
   yield* emitWebhookEvent(
@@ -79,7 +80,7 @@ export const unpayVisits = Effect.fn("Punches.unpayVisits")(function* (businessI
   const repo = yield* PunchesRepo
   const punches = yield* repo.ofVisits(businessId, visitIds)
   if (punches.length === 0) return
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const planIds = [...new Set(punches.map((punch) => punch.plan_id))].sort((a, b) => a - b)
   for (const planId of planIds) yield* repo.lockPlan(businessId, planId)
   yield* repo.delete(businessId, punches.map((punch) => punch.id), now)
@@ -144,7 +145,7 @@ export const createPunch = Effect.fn("Punches.create")(function* (input: PunchCr
       if (standing.visits_left !== null && standing.visits_left <= 0) problems.push({ key: "punch_plan_used_up", params })
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
       if (existing) {
-        const now = new Date(yield* Clock.currentTimeMillis)
+        const now = (yield* currentTime)
         yield* repo.delete(business.id, [existing.id], now)
         yield* repo.refreshExhausted(business.id, [existing.plan_id], now)
       }
@@ -164,7 +165,7 @@ export const deletePunch = Effect.fn("Punches.delete")(function* (id: number) {
       if (!row) return yield* punchNotFound(id)
       // The plan first, as every punch writer locks it: its count is decided under that lock.
       yield* repo.lockPlan(business.id, row.plan_id)
-      const now = new Date(yield* Clock.currentTimeMillis)
+      const now = (yield* currentTime)
       const planIds = yield* repo.delete(business.id, [id], now)
       if (planIds.length === 0) return yield* punchNotFound(id)
       yield* repo.refreshExhausted(business.id, planIds, now)

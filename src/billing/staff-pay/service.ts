@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { enqueueJob } from "../../platform/jobs.ts"
 import { localDateAt } from "../../shared/zoned-time.ts"
 import { PayProblem } from "./errors.ts"
@@ -6,6 +6,7 @@ import { CreateSalePaysJob, CreateServicePaysJob } from "./jobs.ts"
 import type { PayRate, PayRow } from "./model.ts"
 import { type PayFilters, type PayInsert, StaffPayRepo } from "./repo.ts"
 import { commission, DEFAULT_PAY_PERIOD_RULE, payPeriod, servicePay } from "./rules.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Staff pay: pays are recorded by jobs (an occurrence's attendance completed, an invoice
@@ -13,7 +14,6 @@ import { commission, DEFAULT_PAY_PERIOD_RULE, payPeriod, servicePay } from "./ru
  * pending → approved | denied. Writers run inside the caller's transaction where there is one.
  */
 
-const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
 const periodRule = (businessId: number) =>
   Effect.map(StaffPayRepo.use((repo) => repo.periodRule(businessId)), (rule) => rule ?? DEFAULT_PAY_PERIOD_RULE)
@@ -44,7 +44,7 @@ export const createServicePays = Effect.fn("StaffPay.createServicePays")(functio
   recordedAt?: Date
 ) {
   const repo = yield* StaffPayRepo
-  const at = recordedAt ?? (yield* now)
+  const at = recordedAt ?? (yield* currentTime)
   const occurrences = (yield* repo.occurrences(businessId, occurrenceIds)).filter((o) => o.attendance_complete)
   if (occurrences.length === 0) return 0
   const rates = yield* repo.rates(businessId)
@@ -95,7 +95,7 @@ export const createSalePays = Effect.fn("StaffPay.createSalePays")(function* (
   recordedAt?: Date
 ) {
   const repo = yield* StaffPayRepo
-  const at = recordedAt ?? (yield* now)
+  const at = recordedAt ?? (yield* currentTime)
   const invoices = (yield* repo.invoices(businessId, invoiceIds)).filter((i) => i.state === "closed" && i.commission_recipient_id !== null)
   if (invoices.length === 0) return 0
   const rates = yield* repo.commissionRates(businessId)
@@ -151,7 +151,7 @@ const problem = (reason: PayProblem["reason"], message: string) => Effect.fail(n
  */
 export const addPay = Effect.fn("StaffPay.add")(function* (businessId: number, input: AdHocPay) {
   const repo = yield* StaffPayRepo
-  const at = yield* now
+  const at = yield* currentTime
   if (!Number.isSafeInteger(input.amountCents) || input.amountCents === 0) {
     return yield* problem("invalid_amount", "--amount-cents must be a non-zero whole number of cents")
   }
@@ -215,5 +215,5 @@ export const reviewPay = Effect.fn("StaffPay.review")(function* (
     return yield* problem("already_reviewed", `pay ${payId} was already reviewed: ${pay.pay_state} at ${pay.reviewed_at} by staff member ${pay.reviewed_by_staff_member_id}`)
   }
   if (!(yield* repo.staffExists(businessId, reviewerId))) return yield* problem("staff_member_not_found", `--by: no staff member ${reviewerId} in this business`)
-  return yield* repo.review(businessId, payId, decision, reviewerId, yield* now)
+  return yield* repo.review(businessId, payId, decision, reviewerId, yield* currentTime)
 })

@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { requireManagerOrHigher } from "../../access/policies.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
@@ -9,19 +9,9 @@ import { formatMoney } from "../../shared/money.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
-import {
-  MAX_DESCRIPTION,
-  MAX_DESCRIPTION_LONG,
-  MAX_INT,
-  MAX_NAME,
-  MAX_TERMS,
-  PACK_COMMITMENT_UNITS,
-  type PackProductFields,
-  type PackProductInput,
-  type PackProductListQuery,
-  type PackProductWire
-} from "./model.ts"
+import { MAX_DESCRIPTION, MAX_DESCRIPTION_LONG, MAX_INT, MAX_NAME, MAX_TERMS, PACK_COMMITMENT_UNITS, type PackProductFields, type PackProductInput, type PackProductListQuery, type PackProductWire } from "./model.ts"
 import { PackProductsRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Pack products (spec: Packs and pack products; staff mode, owners and managers only). Every
@@ -237,7 +227,7 @@ export const createPackProduct = Effect.fn("PackProducts.create")(function* (inp
   const business = yield* CurrentBusiness
   const repo = yield* PackProductsRepo
   const sql = yield* SqlClient.SqlClient
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const fields = yield* checked(input, undefined)
   const serviceIds = serviceIdsOf(input)
   const id = yield* sql.withTransaction(
@@ -255,7 +245,7 @@ export const updatePackProduct = Effect.fn("PackProducts.update")(function* (id:
   const business = yield* CurrentBusiness
   const repo = yield* PackProductsRepo
   const sql = yield* SqlClient.SqlClient
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const current = fieldsOf(yield* findRecord(id))
   const fields = yield* checked(input, current)
   const serviceIds = serviceIdsOf(input)
@@ -271,7 +261,7 @@ export const updatePackProduct = Effect.fn("PackProducts.update")(function* (id:
 export const deletePackProduct = Effect.fn("PackProducts.delete")(function* (id: number) {
   yield* requireManagerOrHigher
   const business = yield* CurrentBusiness
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   yield* findRecord(id)
   yield* (yield* PackProductsRepo).softDelete(business.id, id, now)
 })

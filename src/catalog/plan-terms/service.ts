@@ -9,6 +9,7 @@ import { NotFound, Unprocessable, fail } from "../../shared/errors.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { type PlanTermsRow, toPlanTermsWire } from "./model.ts"
 import { PlanTermsRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Plan terms in client mode (spec: Plan terms). Only the payer (the terms' payer_person_id is
@@ -63,7 +64,7 @@ const termsOfCompletion = Effect.fn("PlanTerms.ofCompletion")(function* (planId:
   yield* privateResponse
   const business = yield* CurrentBusiness
   const repo = yield* PlanTermsRepo
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const claimed = yield* inTransaction(repo.claimCompletion(business.id, termsId, hashCompletion(completion), now))
   if (!claimed) return yield* fail(Unprocessable, { key: "plan_terms_completion_invalid" })
   const row = yield* repo.ofPlan(business.id, planId)
@@ -92,7 +93,7 @@ const signingUrlOf = Effect.fn("PlanTerms.signingUrl")(function* (row: PlanTerms
         signerEmail: row.payer_email,
         documentText: row.terms
       })
-      documentId = yield* repo.attachDocument(business.id, row.id, envelope.documentId, new Date(yield* Clock.currentTimeMillis))
+      documentId = yield* repo.attachDocument(business.id, row.id, envelope.documentId, (yield* currentTime))
     }
     return yield* provider.signingUrl({ businessId: business.id, documentId, returnUrl: yield* returnUrl(row) })
   }).pipe(Effect.catchTag("SigningUnavailable", () => Effect.succeed("")))
@@ -118,7 +119,7 @@ export const completePlanTerms = Effect.fn("PlanTerms.complete")(function* (plan
   const repo = yield* PlanTermsRepo
   // A browser sent back by the provider brings a completion value; an app brings the payer's token.
   const row = completion !== undefined ? yield* termsOfCompletion(planId, termsId, completion) : yield* findTerms(planId, termsId)
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const reread = Effect.flatMap(repo.ofPlan(business.id, planId), (found) => answer(found!))
   if (row.accepted_at !== null) return yield* answer(row)
   if (row.declined_at !== null) return yield* fail(Unprocessable, { key: "plan_terms_declined" })

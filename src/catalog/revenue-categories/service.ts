@@ -1,10 +1,11 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { NotFound, fail } from "../../shared/errors.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { MAX_REVENUE_CATEGORY_NAME, type RevenueCategoryListQuery, type RevenueCategoryRow, type RevenueCategoryWire } from "./model.ts"
 import { RevenueCategoriesRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /** Revenue categories (staff mode, read only over HTTP; renamed by the import or the operator CLI). */
 const toWire = (row: RevenueCategoryRow): RevenueCategoryWire => ({ id: row.id, name: row.name })
@@ -33,7 +34,7 @@ export type RenameProblem = { readonly _tag: "NotFound" } | { readonly _tag: "In
 export const renameRevenueCategory = Effect.fn("RevenueCategories.rename")(function* (businessId: number, id: number, name: string) {
   const repo = yield* RevenueCategoriesRepo
   const sql = yield* SqlClient.SqlClient
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const trimmed = name.trim()
   if (trimmed === "" || trimmed.length > MAX_REVENUE_CATEGORY_NAME) {
     return yield* Effect.fail<RenameProblem>({ _tag: "Invalid", reason: `the name must be 1-${MAX_REVENUE_CATEGORY_NAME} characters` })

@@ -1,10 +1,11 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { enqueueJob } from "../../platform/jobs.ts"
 import { releaseLeases } from "./leases.ts"
 import { BookingsRepo } from "./repo.ts"
 import { ExpireBookingJob } from "./jobs.ts"
 import { expireJobKey } from "./service.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Booking expiry (workers/tasks/expire_booking.ts). Under the booking's row lock, so it is
@@ -21,7 +22,7 @@ export const expireBooking = Effect.fn("Bookings.expire")(function* (businessId:
     Effect.gen(function* () {
       const booking = yield* repo.find(businessId, bookingId, { lock: true })
       if (!booking || booking.state !== "incomplete") return "skipped" as ExpiryOutcome
-      const now = new Date(yield* Clock.currentTimeMillis)
+      const now = (yield* currentTime)
       if (now.getTime() < booking.expires_at.getTime()) {
         yield* enqueueJob(ExpireBookingJob, { business_id: businessId, booking_id: bookingId }, {
           runAt: booking.expires_at,
@@ -42,7 +43,7 @@ export const expireBooking = Effect.fn("Bookings.expire")(function* (businessId:
 export const SWEEP_BATCH = 200
 
 export const expireDueBookings = Effect.fn("Bookings.expireDue")(function* () {
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const due = yield* (yield* BookingsRepo).due(now, SWEEP_BATCH)
   let expired = 0
   for (const booking of due) if ((yield* expireBooking(booking.business_id, booking.id)) === "expired") expired++

@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
@@ -8,6 +8,7 @@ import { type Caller, resolvePerson } from "./lease-plan.ts"
 import { findBooking, findLease, leaseResponse, leaseWire, requireOpen, resolveContext, resolveLeases } from "./lookup.ts"
 import type { LeaseInput, LeaseRow } from "./model.ts"
 import { BookingsRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * The lease endpoints of a booking (both modes): read, add, change who attends, delete. Each
@@ -88,7 +89,7 @@ export const updateLease = Effect.fn("Bookings.updateLease")(function* (caller: 
         if (enrolled.length > 0) return yield* fail(Unprocessable, { key: "eligibility_already_enrolled" })
       }
       const newId = plan._tag === "New" ? yield* personIdOf(business.id, plan) : personId
-      const now = new Date(yield* Clock.currentTimeMillis)
+      const now = (yield* currentTime)
       yield* repo.setLeasePerson(business.id, lease.id, newId, now)
       yield* visits.setPersonOfLease(business.id, lease.id, newId, now)
       if (lease.kind === "appointment" && lease.event_occurrence_id !== null) {

@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { isSlotAvailable } from "../../schedule/availability/service.ts"
 import { createAppointment, setOccurrenceState } from "../../schedule/event-occurrences/service.ts"
@@ -12,6 +12,7 @@ import { VisitsRepo } from "../visits/repo.ts"
 import type { LeaseRow } from "./model.ts"
 import type { Caller, LeasePlan, PersonPlan } from "./lease-plan.ts"
 import { BookingsRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Leases written: once every lease of a request resolved (lease-plan.ts), the places they
@@ -49,7 +50,7 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
   caller: Caller
 ) {
   const repo = yield* BookingsRepo
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const people: Array<number | null> = []
   for (const plan of plans) people.push(yield* personIdOf(businessId, plan.person))
 
@@ -120,7 +121,7 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
  */
 export const completeLeases = Effect.fn("Leases.complete")(function* (businessId: number, bookingId: number, leases: ReadonlyArray<LeaseRow>) {
   const repo = yield* BookingsRepo
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const ids = leases.map((lease) => lease.id)
   const visits = yield* VisitsRepo
   const visitIds = yield* visits.registerOfLeases(businessId, ids, now)

@@ -8,6 +8,7 @@ import { formatTimestamp } from "../../shared/schemas.ts"
 import { type Caller, type LeasePlan, type ResolveContext, resolveLease } from "./lease-plan.ts"
 import type { BookingRow, BookingWire, LeaseInput, LeaseRow, LeaseWire } from "./model.ts"
 import { BookingsRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * What booking and lease commands share: who is calling, the booking and lease they may reach
@@ -112,7 +113,7 @@ export const requireOpen = Effect.fn("Bookings.requireOpen")(function* (booking:
 
 export const resolveContext = Effect.fn("Bookings.resolveContext")(function* (caller: Caller): Effect.fn.Return<ResolveContext, never, CurrentBusiness> {
   const business = yield* CurrentBusiness
-  return { businessId: business.id, caller, now: new Date(yield* Clock.currentTimeMillis), claimedEmails: new Set(), newPeople: new Map() }
+  return { businessId: business.id, caller, now: (yield* currentTime), claimedEmails: new Set(), newPeople: new Map() }
 })
 
 /** Resolves lease shapes (every problem collected); client mode: a person outside the household is a 404. */

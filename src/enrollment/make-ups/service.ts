@@ -1,4 +1,4 @@
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentStaff } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
@@ -7,6 +7,7 @@ import { formatTimestamp } from "../../shared/schemas.ts"
 import { VisitsRepo } from "../visits/repo.ts"
 import { FREE_FORM_REASON_MAX, type GenerateMakeUpInput, type MakeUpRow, type MakeUpWire } from "./model.ts"
 import { MakeUpsRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 const toWire = (row: MakeUpRow): MakeUpWire => ({
   id: row.id,
@@ -66,7 +67,7 @@ export const generateMakeUp = Effect.fn("MakeUps.generate")(function* (input: Ge
         make_up_reason_id: reasonId,
         free_form_reason: freeForm,
         created_by_staff_member_id: staff.staffMemberId,
-        created_at: new Date(yield* Clock.currentTimeMillis)
+        created_at: (yield* currentTime)
       })
       // A concurrent request made it first: the unique key decided, same answer as the check.
       if (Option.isNone(inserted)) return yield* fail(Unprocessable, { key: "make_up_exists", params: { id: visitId } })

@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentStaff } from "../../access/access.ts"
 import { requireAuthorOrManager } from "../../access/policies.ts"
@@ -12,6 +12,7 @@ import { parseLocale } from "../../shared/locale.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { MAX_NOTE_LENGTH, type NoteCreateInput, type NoteListQuery, type NoteRow, type NoteTarget, type NoteUpdateInput, toNoteWire } from "./model.ts"
 import { NotesRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Notes on people and event occurrences (spec: Notes). Clients read public notes only, of
@@ -103,7 +104,7 @@ export const createNote = Effect.fn("Notes.create")(function* (target: NoteTarge
   const staff = yield* CurrentStaff
   const repo = yield* NotesRepo
   const sql = yield* SqlClient.SqlClient
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   yield* requireDeskTarget(target)
   const problems: Array<Message> = []
   const note = checkText(input.note, problems)
@@ -122,7 +123,7 @@ export const createNote = Effect.fn("Notes.create")(function* (target: NoteTarge
 export const updateNote = Effect.fn("Notes.update")(function* (target: NoteTarget, id: number, input: NoteUpdateInput) {
   const business = yield* CurrentBusiness
   const repo = yield* NotesRepo
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   yield* requireDeskTarget(target)
   const row: NoteRow = yield* findNote(target, id, false)
   const problems: Array<Message> = []

@@ -1,9 +1,10 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { enqueueJob } from "../../platform/jobs.ts"
 import { OfferWaitlistPlacesJob } from "./jobs.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { HOLDING_STATES, type VisitState } from "./model.ts"
 import { VisitsRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * The one way a visit comes into being, and the capacity rule (docs/decisions.md, "Capacity").
@@ -91,7 +92,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   }
   if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
 
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const ids = yield* repo.insert(
     businessId,
     admissions.map((admission) => ({

@@ -14,17 +14,10 @@ import { RequestContext } from "../../shared/request-context.ts"
 import { admitVisits, placesFreed } from "./capacity.ts"
 import { emitVisitEvents } from "./events.ts"
 import { visitsShown } from "./shown.ts"
-import {
-  HOLDING_STATES,
-  VISIT_TRANSITIONS,
-  type VisitCreateDeskInput,
-  type VisitCreateFrontInput,
-  type VisitRow,
-  type VisitState,
-  type VisitUpdateInput
-} from "./model.ts"
+import { HOLDING_STATES, VISIT_TRANSITIONS, type VisitCreateDeskInput, type VisitCreateFrontInput, type VisitRow, type VisitState, type VisitUpdateInput } from "./model.ts"
 import { type VisitChange, VisitsRepo } from "./repo.ts"
 import { findFrontVisit, notifyClient } from "./service.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Creating, changing and deleting visits. Each write runs in one transaction: the visit, its
@@ -221,7 +214,7 @@ export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: num
       // Occurrence first, then the visit: the order admitVisits takes its locks in.
       yield* repo.lockOccurrences(business.id, [before.event_occurrence_id])
       const row = yield* lockVisit(id)
-      const now = new Date(yield* Clock.currentTimeMillis)
+      const now = (yield* currentTime)
       const problems: Array<Message> = []
       const change: { -readonly [K in keyof VisitChange]: VisitChange[K] } = {}
 

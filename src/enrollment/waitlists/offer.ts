@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { sendMail } from "../../platform/mail/service.ts"
 import { parseLocale } from "../../shared/locale.ts"
@@ -6,6 +6,7 @@ import { admitVisits } from "../visits/capacity.ts"
 import { emitVisitEvents } from "../visits/events.ts"
 import { VisitsRepo } from "../visits/repo.ts"
 import { WaitlistsRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * The offer policy (docs/decisions.md, "Waitlist offers"). Places freed in an occurrence go to
@@ -22,7 +23,7 @@ export const offerWaitlistPlaces = Effect.fn("Waitlists.offer")(function* (busin
   const visits = yield* VisitsRepo
   return yield* sql.withTransaction(
     Effect.gen(function* () {
-      const now = new Date(yield* Clock.currentTimeMillis)
+      const now = (yield* currentTime)
       const [occurrence] = yield* visits.lockOccurrences(businessId, [occurrenceId])
       if (!occurrence) return { enrolled: 0, expired: 0 }
       if (occurrence.state === "canceled" || occurrence.state === "deleted" || occurrence.start_at.getTime() <= now.getTime()) {
@@ -76,6 +77,6 @@ export const offerWaitlistPlaces = Effect.fn("Waitlists.offer")(function* (busin
 
 /** The sweep: live entries of every occurrence that has started (or was canceled or deleted) expire. */
 export const expireStartedEntries = Effect.fn("Waitlists.expire")(function* () {
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   return (yield* (yield* WaitlistsRepo).expireStarted(now)).length
 })

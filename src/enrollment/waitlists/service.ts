@@ -16,18 +16,9 @@ import { RequestContext } from "../../shared/request-context.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { toEmbeddedOccurrence, toEmbeddedPerson } from "../visits/model.ts"
 import { VisitsRepo } from "../visits/repo.ts"
-import {
-  type EntryEmbeds,
-  type EntryListQuery,
-  WAITLIST_RESTRICTION_CODES,
-  type WaitlistEligibility,
-  type WaitlistEntryRow,
-  type WaitlistRestrictionCode,
-  type WaitlistStateEvent,
-  toDeskWire,
-  toFrontWire
-} from "./model.ts"
+import { type EntryEmbeds, type EntryListQuery, WAITLIST_RESTRICTION_CODES, type WaitlistEligibility, type WaitlistEntryRow, type WaitlistRestrictionCode, type WaitlistStateEvent, toDeskWire, toFrontWire } from "./model.ts"
 import { WaitlistsRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Waitlist entries (spec: Waitlists). A person joins the waitlist of a full occurrence; when a
@@ -197,7 +188,7 @@ const createEntry = Effect.fn("Waitlists.create")(function* (
 ) {
   const business = yield* CurrentBusiness
   const repo = yield* WaitlistsRepo
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const id = yield* inTransaction(
     Effect.gen(function* () {
       const occurrence = yield* findOccurrence(occurrenceId, audience)
@@ -244,7 +235,7 @@ export const createDeskEntry = Effect.fn("Waitlists.deskCreate")(function* (inpu
 export const updateDeskEntry = Effect.fn("Waitlists.deskUpdate")(function* (id: number, stateEvent: WaitlistStateEvent) {
   const business = yield* CurrentBusiness
   const repo = yield* WaitlistsRepo
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   yield* inTransaction(
     Effect.gen(function* () {
       const row = yield* repo.lock(business.id, id)
@@ -270,7 +261,7 @@ export const updateDeskEntry = Effect.fn("Waitlists.deskUpdate")(function* (id: 
 const removeEntry = Effect.fn("Waitlists.remove")(function* (row: WaitlistEntryRow) {
   const business = yield* CurrentBusiness
   if (row.state === "removed") return
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   yield* (yield* WaitlistsRepo).setState(business.id, row.id, "removed", now)
 })
 

@@ -5,18 +5,8 @@ import { t } from "../../shared/i18n.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { alert, type PageBranding, renderPage, text } from "./pages.ts"
 import { type AccountLogin, OAuthRepo } from "./repo.ts"
-import {
-  SESSION_LIFETIME_MS,
-  csrfCookieName,
-  csrfTokenValid,
-  hashSessionId,
-  newCsrfToken,
-  newSessionId,
-  sameText,
-  sessionCookieName,
-  sessionCookieValue,
-  sessionIdOf
-} from "./session.ts"
+import { SESSION_LIFETIME_MS, csrfCookieName, csrfTokenValid, hashSessionId, newCsrfToken, newSessionId, sameText, sessionCookieName, sessionCookieValue, sessionIdOf } from "./session.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /** What every page and endpoint of the authorization server reads from a request. */
 
@@ -61,7 +51,7 @@ const sessionOf = (request: HttpServerRequest.HttpServerRequest, secret: string,
   Effect.gen(function* () {
     const id = sessionIdOf(secret, request.cookies[sessionCookieName(secure)])
     if (id === undefined) return undefined
-    const now = new Date(yield* Clock.currentTimeMillis)
+    const now = (yield* currentTime)
     const account = yield* (yield* OAuthRepo).sessionAccount(hashSessionId(id), businessId, now)
     return Option.isSome(account) ? ({ sessionId: id, account: account.value } satisfies SignedIn) : undefined
   })

@@ -15,6 +15,7 @@ import type { PersonCreateInput, PersonUpdateInput } from "./inputs.ts"
 import { NewClientPasses } from "./new-client-passes.ts"
 import { PeopleRepo } from "./repo.ts"
 import { deskPeople } from "./service.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * Creating, updating and deleting people (staff mode). Each runs in one transaction: the
@@ -74,7 +75,7 @@ export const createPerson = Effect.fn("People.create")(function* (input: PersonC
   const business = yield* CurrentBusiness
   const repo = yield* PeopleRepo
   const sql = yield* SqlClient.SqlClient
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const id = yield* sql.withTransaction(
     Effect.gen(function* () {
       const messages: Array<Message> = []

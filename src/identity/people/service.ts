@@ -8,23 +8,9 @@ import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { type BusinessRow, RequestContext } from "../../shared/request-context.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { localDateAt } from "../../shared/zoned-time.ts"
-import {
-  type CustomFieldValueRow,
-  PERSON_SORT_KEYS,
-  type PersonCustomField,
-  type PersonDesk,
-  type PersonFront,
-  type PersonListQuery,
-  type PersonRef,
-  type PersonRow,
-  type PersonSearchQuery,
-  type PersonSort,
-  type PersonSortKey,
-  type RelationshipRow,
-  SEARCH_FIELDS,
-  type SearchField
-} from "./model.ts"
+import { type CustomFieldValueRow, PERSON_SORT_KEYS, type PersonCustomField, type PersonDesk, type PersonFront, type PersonListQuery, type PersonRef, type PersonRow, type PersonSearchQuery, type PersonSort, type PersonSortKey, type RelationshipRow, SEARCH_FIELDS, type SearchField } from "./model.ts"
 import { PeopleRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /** Spec, Limits: the staff-mode person list has 25 people per page. */
 export const PEOPLE_PER_PAGE = 25
@@ -75,7 +61,7 @@ const NO_MEMBERSHIP = "No Membership"
 
 /** Membership names by person id (members only), read at Clock's now. */
 const membershipsOf = Effect.fn("People.memberships")(function* (businessId: number, ids: ReadonlyArray<number>) {
-  return yield* (yield* PeopleRepo).memberships(businessId, ids, new Date(yield* Clock.currentTimeMillis))
+  return yield* (yield* PeopleRepo).memberships(businessId, ids, (yield* currentTime))
 })
 
 const toFront = (row: PersonRow, values: ReadonlyArray<CustomFieldValueRow>, membership: string | null): PersonFront => {

@@ -5,6 +5,7 @@ import { RequestContext } from "../../shared/request-context.ts"
 import { checkCard } from "./cards.ts"
 import { formPath, setupIntentPath } from "./sandbox.ts"
 import { SandboxGatewayStore } from "./sandbox-store.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * The sandbox gateway's hosted card form (vaulting step two) and its setup-intent page
@@ -89,7 +90,7 @@ const submitForm = Effect.gen(function* () {
   if (opened._tag === "Refused") return opened.response
   const { businessId, form } = opened
   const store = yield* SandboxGatewayStore
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const checked = checkCard(
     yield* postedFields,
     { cvv: form.require_cvv, address: form.require_address, postal: form.require_postal, acceptedCardTypes: form.accepted_card_types },
@@ -127,7 +128,7 @@ const confirmIntent = Effect.gen(function* () {
   if (!opened) return problem("No such setup intent.", 404)
   if (opened.intent.token !== null) return page("Card saved", "<h1>Card saved</h1>")
   const store = yield* SandboxGatewayStore
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const checked = checkCard(yield* postedFields, { cvv: true, address: false, postal: false, acceptedCardTypes: ["visa", "master_card", "american_express", "discover"] }, now)
   if (checked._tag === "Invalid") {
     const fields = checked.problems.map((p) => `${p.field ?? "card"}: ${p.problem}`).join(", ")

@@ -1,9 +1,10 @@
-import { Clock, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { RequestContext } from "../../shared/request-context.ts"
 import { type CardNetwork, type ChargeResult, PaymentGateway, type VaultedCard, type VaultProblem } from "./gateway.ts"
 import { type CardRow, SandboxGatewayStore, type TransactionRow, randomId } from "./sandbox-store.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * The sandbox payment gateway: a stand-in for a hosted-form gateway, served by this service
@@ -25,7 +26,6 @@ const toVaulted = (row: CardRow): VaultedCard => ({
   lastName: row.last_name
 })
 
-const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
 /** The sandbox as the PaymentGateway: state in PostgreSQL, pages on the request's host. */
 export const SandboxGatewayLive = Layer.effect(PaymentGateway)(
@@ -55,7 +55,7 @@ export const SandboxGatewayLive = Layer.effect(PaymentGateway)(
           address: requirements.address,
           postal: requirements.postal,
           acceptedCardTypes: requirements.acceptedCardTypes,
-          now: yield* now
+          now: yield* currentTime
         })
         return { formId, formUrl: `${context.origin}${formPath(formId)}` }
       }),
@@ -86,7 +86,7 @@ export const SandboxGatewayLive = Layer.effect(PaymentGateway)(
             description: input.description,
             status: reason === null ? "succeeded" : "declined",
             declineReason: reason,
-            now: yield* now
+            now: yield* currentTime
           }),
           outcome
         )
@@ -119,7 +119,7 @@ export const SandboxGatewayLive = Layer.effect(PaymentGateway)(
                 description: "",
                 status: "succeeded",
                 declineReason: null,
-                now: yield* now
+                now: yield* currentTime
               }),
               outcome
             )
@@ -137,7 +137,7 @@ export const SandboxGatewayLive = Layer.effect(PaymentGateway)(
         const context = yield* RequestContext
         const id = randomId("seti_")
         const secret = `${id}_secret_${randomBytes(16).toString("base64url")}`
-        yield* store.insertIntent(businessId, id, secret, reference, yield* now)
+        yield* store.insertIntent(businessId, id, secret, reference, yield* currentTime)
         return { setupIntentId: id, clientSecret: secret, confirmUrl: `${context.origin}${setupIntentPath(id)}` }
       }),
       setupIntentCard: Effect.fn("SandboxGateway.setupIntentCard")(function* ({ businessId, setupIntentId }) {

@@ -3,6 +3,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { escapeHtml, sandboxPage, sandboxProblem } from "../sandbox-page.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { type EnvelopeRow, SandboxEnvelopes, type SigningSession, sandboxPath, verifySession } from "./sandbox.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * The sandbox provider's signing page (sandbox.ts): the document with Sign and Decline. The
@@ -100,7 +101,7 @@ const choose = Effect.gen(function* () {
   const opened = yield* openEnvelope(form)
   if (opened._tag === "Refused") return opened.response
   if (opened.choice !== "sign" && opened.choice !== "decline") return problem("Choose Sign or Decline.", 400)
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   yield* (yield* SandboxEnvelopes).complete(opened.businessId, opened.envelope.id, opened.choice === "sign" ? "signed" : "declined", now)
   return HttpServerResponse.redirect(opened.session.returnTo, { status: 303, headers: { "cache-control": "no-store", "referrer-policy": "no-referrer" } })
 })

@@ -3,6 +3,7 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { RequestContext } from "../../shared/request-context.ts"
 import { type EnvelopeStatus, SigningProvider } from "./provider.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * The sandbox signing provider: a stand-in for a hosted signing service, served by this
@@ -112,7 +113,7 @@ export const SandboxSigningLive = Layer.effect(SigningProvider)(
     return SigningProvider.of({
       createEnvelope: Effect.fn("SandboxSigning.createEnvelope")(function* (input) {
         const documentId = randomBytes(16).toString("base64url")
-        const now = new Date(yield* Clock.currentTimeMillis)
+        const now = (yield* currentTime)
         yield* envelopes.insert({
           businessId: input.businessId,
           id: documentId,

@@ -1,10 +1,11 @@
-import { Clock, Context, Effect } from "effect"
+import { Context, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { requireStandardOrHigher } from "../../access/policies.ts"
 import { findOccurrence, getDeskOccurrence } from "./service.ts"
 import { fail, Unprocessable } from "../../shared/errors.ts"
 import { EventOccurrencesRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * What the schedule asks of billing when an occurrence's attendance is complete: staff pay sits
@@ -32,7 +33,7 @@ export const completeAttendance = Effect.fn("EventOccurrences.completeAttendance
   const sql = yield* SqlClient.SqlClient
   const repo = yield* EventOccurrencesRepo
   const pays = yield* AttendanceCompleted
-  const at = new Date(yield* Clock.currentTimeMillis)
+  const at = (yield* currentTime)
   yield* sql
     .withTransaction(
       Effect.gen(function* () {

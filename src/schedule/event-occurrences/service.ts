@@ -7,16 +7,9 @@ import { formatTimestamp } from "../../shared/schemas.ts"
 import { endOfDay, instantOf, localAt, localDateAt, startOfDay } from "../../shared/zoned-time.ts"
 import { staffRefs } from "../../catalog/staff-members/service.ts"
 import { Enrollments } from "./enrollments.ts"
-import {
-  type EventOccurrenceDesk,
-  FRONT_SERVICE_TYPES,
-  type OccurrenceListQuery,
-  type OccurrenceRow,
-  type OccurrenceState,
-  type OccurrenceSummary,
-  type OccurrenceSummaryQuery
-} from "./model.ts"
+import { type EventOccurrenceDesk, FRONT_SERVICE_TYPES, type OccurrenceListQuery, type OccurrenceRow, type OccurrenceState, type OccurrenceSummary, type OccurrenceSummaryQuery } from "./model.ts"
 import { EventOccurrencesRepo, type FilterTable, type OccurrenceFilters } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Parameters
@@ -214,7 +207,7 @@ export const setOccurrenceState = Effect.fn("EventOccurrences.setState")(functio
   ids: ReadonlyArray<number>,
   state: Exclude<OccurrenceState, "reserved">
 ) {
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   return yield* (yield* EventOccurrencesRepo).setState(businessId, ids, state, now)
 })
 

@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { enqueueJob } from "../../platform/jobs.ts"
@@ -14,6 +14,7 @@ import { PeopleRepo } from "../../identity/people/repo.ts"
 import type { EventInput, EventListQuery, EventRow, EventWire } from "./model.ts"
 import { firstSessionDate, lastSessionDate, sessionInstants } from "./recurrence.ts"
 import { EventsRepo } from "./repo.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /** Spec, limits: the events list spans at most 120 days from `from`. */
 export const EVENTS_MAX_RANGE_DAYS = 120
@@ -158,7 +159,7 @@ export const updateEvent = Effect.fn("Events.update")(function* (businessId: num
 export const deleteEvent = Effect.fn("Events.delete")(function* (businessId: number, id: number) {
   const sql = yield* SqlClient.SqlClient
   const repo = yield* EventsRepo
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   return yield* sql.withTransaction(
     Effect.gen(function* () {
       const deleted = yield* repo.softDelete(businessId, id, now)

@@ -1,8 +1,9 @@
-import { Clock, Effect, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { seedPays } from "./scale-pays.ts"
 import { seedPunches } from "./scale-punches.ts"
 import { seedSales } from "./scale-sales.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * `studio seed scale --enrollments N`: many businesses with years of history, for the report
@@ -77,7 +78,7 @@ const decodeId = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Sch
 export const seedScale = Effect.fn("Demo.seedScale")(function* (options: ScaleOptions) {
   const sql = yield* SqlClient.SqlClient
   const started = performance.now()
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const count = options.businesses ?? Math.min(40, Math.max(1, Math.round(options.enrollments / 250_000)))
   const [existing] = yield* sql`select count(*)::int as n from businesses where subdomain like 'scale-%'`.pipe(Effect.flatMap(decodeCount))
   const first = (existing?.n ?? 0) + 1

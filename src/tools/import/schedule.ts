@@ -1,4 +1,4 @@
-import { Clock, Effect, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { materializeEvent } from "../../schedule/event-occurrences/materialize.ts"
 import type { OngoingEnrollments } from "../../schedule/event-occurrences/ongoing-enrollments.ts"
 import type { EventOccurrencesRepo } from "../../schedule/event-occurrences/repo.ts"
@@ -8,6 +8,7 @@ import { ServicesRepo } from "../../catalog/services/repo.ts"
 import { StaffMembersRepo } from "../../catalog/staff-members/repo.ts"
 import { isCalendarDate, minutesOf, WEEKDAYS } from "../../shared/zoned-time.ts"
 import { OptionalText, Text, isHexColor } from "./fields.ts"
+import { currentTime } from "../../shared/clock.ts"
 
 /**
  * The schedule part of the import format: services (with the staff who give appointments),
@@ -169,7 +170,7 @@ export const writeSchedule = Effect.fn("Import.writeSchedule")(function* (
   const servicesRepo = yield* ServicesRepo
   const staffRepo = yield* StaffMembersRepo
   const eventsRepo = yield* EventsRepo
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = (yield* currentTime)
   const staffIds = yield* staffRepo.idsByPerson(businessId)
   const staffId = (email: string) => staffIds.get(context.personIdsByEmail.get(email.toLowerCase())!)!
   const weekday = (day: (typeof WEEKDAYS)[number]) => WEEKDAYS.indexOf(day)
