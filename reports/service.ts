@@ -108,7 +108,7 @@ export const prepareExport = Effect.fn("Reports.prepareExport")(function* (resou
   yield* requireReportAccess()
   const catalog = yield* catalogOf(resource)
   const scope = yield* repo.scope(business.id)
-  const now = new Date(yield* Clock.currentTimeMillis)
+  const now = yield* currentTime
   const held = yield* (yield* ReportStore).hold.pipe(Effect.catchTag("ReportStoreUnavailable", () => storeUnavailable))
   const { readCustomFields } = yield* Effect.promise(loadRun)
   const customFields = catalog.logical.size > 0 ? yield* Effect.promise(() => readCustomFields(held.connection.connection, scope.businessIds)) : []
