@@ -1,16 +1,8 @@
 import { HttpApiBuilder } from "effect/http-api"
 import { apiOf } from "../shared/http-api.ts"
 import { WebhooksApi } from "./api.ts"
-import {
-  createWebhook,
-  deleteWebhook,
-  getWebhook,
-  listWebhookDeliveries,
-  listWebhooks,
-  replayWebhookEvent,
-  rotateWebhookSecret,
-  updateWebhook
-} from "./service.ts"
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from "./service.ts"
+import { listWebhookDeliveries, replayWebhookEvent } from "./deliveries.ts"
 
 export const WebhooksLive = HttpApiBuilder.group(apiOf(WebhooksApi), "webhooks", (handlers) =>
   handlers

@@ -6,21 +6,11 @@ import { AppConfig } from "../platform/config.ts"
 import { Forbidden, type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
-import { enqueueDelivery, PREVIOUS_SECRET_GRACE_MS } from "./delivery.ts"
-import type {
-  AttemptRow,
-  DeliveryResource,
-  DeliveryRow,
-  DeliveryStatus,
-  SubscriptionRow,
-  WebhookCreateDocument,
-  WebhookResource,
-  WebhookUpdateDocument
-} from "./model.ts"
+import { PREVIOUS_SECRET_GRACE_MS } from "./delivery.ts"
+import type { SubscriptionRow, WebhookCreateDocument, WebhookResource, WebhookUpdateDocument } from "./model.ts"
 import { type SubscriptionPatch, WebhooksRepo } from "./repo.ts"
 import { encryptSecret, generateSecret } from "./signing.ts"
 import { checkTargetAddresses, hostOf, parseTarget } from "./targets.ts"
-import { linkBase } from "../shared/pagination.ts"
 
 /**
  * Webhook subscriptions (JSON:API 1.0, `/api/v3/webhooks` on the business host). Owners only
@@ -32,8 +22,6 @@ import { linkBase } from "../shared/pagination.ts"
 export const MAX_SUBSCRIPTIONS_PER_BUSINESS = 100
 const MAX_NAME = 200
 const MAX_DESCRIPTION = 1000
-export const DELIVERIES_PER_PAGE = 25
-export const MAX_DELIVERIES_PER_PAGE = 100
 
 // ---------------------------------------------------------------------------------------------
 // Wire shapes
@@ -57,31 +45,6 @@ const toResource = (origin: string, row: SubscriptionRow, secret?: string): Webh
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
     ...(secret === undefined ? {} : { secret })
-  }
-})
-
-const toDelivery = (row: DeliveryRow, attempts: ReadonlyArray<AttemptRow>): DeliveryResource => ({
-  id: String(row.id),
-  type: "webhook_deliveries",
-  attributes: {
-    webhook_id: row.subscription_id,
-    event_id: row.message_id,
-    topic: row.topic,
-    kind: row.kind,
-    status: row.status,
-    attempt_count: row.attempt_count,
-    last_status_code: row.last_status_code,
-    next_attempt_at: row.next_attempt_at === null ? null : formatTimestamp(row.next_attempt_at),
-    created_at: formatTimestamp(row.created_at),
-    completed_at: row.completed_at === null ? null : formatTimestamp(row.completed_at),
-    attempts: attempts.map((a) => ({
-      attempt: a.attempt,
-      started_at: formatTimestamp(a.started_at),
-      status_code: a.status_code,
-      latency_ms: a.latency_ms,
-      error: a.error,
-      response_body: a.response_body
-    }))
   }
 })
 
@@ -111,7 +74,8 @@ const requireFeature = Effect.fn("Webhooks.requireFeature")(function* (businessI
   if (!(yield* repo.featureEnabled(businessId, options))) return yield* fail(Forbidden, { key: "webhooks_feature_disabled" })
 })
 
-const findOwn = Effect.fn("Webhooks.find")(function* (id: number) {
+/** The business's subscription, or 404 (another business's ids are not found). */
+export const findOwn = Effect.fn("Webhooks.find")(function* (id: number) {
   const business = yield* CurrentBusiness
   const repo = yield* WebhooksRepo
   const row = yield* repo.findSubscription(business.id, id)
@@ -230,65 +194,6 @@ export const rotateWebhookSecret = Effect.fn("Webhooks.rotateSecret")(function* 
   const row = yield* repo.rotateSecret(business.id, id, encryptSecret(key, secret), new Date(now + PREVIOUS_SECRET_GRACE_MS))
   if (Option.isNone(row)) return yield* fail(NotFound, { key: "webhook_not_found", params: { id } })
   return { data: toResource(origin, row.value, secret) }
-})
-
-export interface DeliveryListQuery {
-  readonly "page[size]"?: number | undefined
-  readonly "page[before]"?: number | undefined
-  readonly "filter[status]"?: DeliveryStatus | undefined
-}
-
-export const listWebhookDeliveries = Effect.fn("Webhooks.deliveries")(function* (id: number, query: DeliveryListQuery) {
-  yield* requireOwner
-  const business = yield* CurrentBusiness
-  const repo = yield* WebhooksRepo
-  const context = yield* RequestContext
-  yield* findOwn(id)
-  const size = Math.min(query["page[size]"] ?? DELIVERIES_PER_PAGE, MAX_DELIVERIES_PER_PAGE)
-  const { deliveries, attempts } = yield* repo.listDeliveries(business.id, id, {
-    before: query["page[before]"],
-    limit: size + 1,
-    status: query["filter[status]"]
-  })
-  const page = deliveries.slice(0, size)
-  const self = linkBase(context)
-  let next: string | undefined
-  if (deliveries.length > size) {
-    const url = new URL(self)
-    url.searchParams.set("page[before]", String(page[page.length - 1]!.id))
-    next = url.toString()
-  }
-  return {
-    data: page.map((delivery) => toDelivery(delivery, attempts.filter((a) => a.delivery_id === delivery.id))),
-    links: { self: self.toString(), ...(next === undefined ? {} : { next }) }
-  }
-})
-
-/**
- * Sends one event to the subscription again, as a new delivery with its own attempts and the
- * event's own webhook-id (it is the same event; a receiver that already processed it may
- * skip it). Only events the subscription was sent can be replayed to it.
- */
-export const replayWebhookEvent = Effect.fn("Webhooks.replay")(function* (id: number, messageId: string) {
-  yield* requireOwner
-  const business = yield* CurrentBusiness
-  const repo = yield* WebhooksRepo
-  const sql = yield* SqlClient.SqlClient
-  const subscription = yield* findOwn(id)
-  if (!subscription.enabled) return yield* fail(Unprocessable, { key: "webhook_disabled", params: { id } })
-  const eventId = yield* repo.eventOfSubscription(business.id, id, messageId)
-  if (Option.isNone(eventId)) return yield* fail(NotFound, { key: "webhook_event_not_found", params: { id, event_id: messageId } })
-  // The answer is the delivery as queued, read in its own transaction: once it commits, the
-  // worker may deliver it before this request could read it again.
-  const found = yield* sql.withTransaction(
-    Effect.gen(function* () {
-      const deliveryId = yield* repo.insertReplay(business.id, id, eventId.value)
-      yield* enqueueDelivery(business.id, deliveryId)
-      return yield* repo.findDelivery(business.id, deliveryId)
-    })
-  ).pipe(Effect.orDie)
-  const { delivery, attempts } = Option.getOrThrow(found)
-  return { data: toDelivery(delivery, attempts) }
 })
 
 // ---------------------------------------------------------------------------------------------
