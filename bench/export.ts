@@ -14,6 +14,7 @@ import { syncReports } from "../reports/sync/sync.ts"
 import type { EmbeddedServer } from "../src/platform/embedded-postgres.ts"
 import { createToken } from "../test/support/factories.ts"
 import { type Child, freePort, memoryOf, startBenchDatabase, startChild } from "./support/processes.ts"
+import { runBench } from "./support/run.ts"
 
 /**
  * `npm run bench:export`: CSV export through the Reporting API against DuckDB's own COPY.
@@ -210,15 +211,4 @@ const main = async () => {
   await pool.end()
 }
 
-const shutdown = async () => {
-  for (const child of children) await child.stop().catch(() => {})
-  await postgres?.stop().catch(() => {})
-}
-
-main()
-  .then(shutdown)
-  .catch(async (error) => {
-    log(error instanceof Error ? (error.stack ?? error.message) : String(error))
-    await shutdown()
-    process.exitCode = 1
-  })
+runBench(main, () => ({ children, postgres }))

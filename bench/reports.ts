@@ -14,6 +14,7 @@ import { readCurrent } from "../reports/sync/generations.ts"
 import type { EmbeddedServer } from "../src/platform/embedded-postgres.ts"
 import { createToken } from "../test/support/factories.ts"
 import { type Child, freePort, startBenchDatabase, startChild } from "./support/processes.ts"
+import { runBench } from "./support/run.ts"
 import { BILLING_QUERIES, type BenchQuery, INVOICE_ITEM_QUERIES, SCHEDULING_QUERIES, TRANSACTION_QUERIES } from "./support/report-queries.ts"
 import { measureSync } from "./support/report-sync.ts"
 
@@ -321,15 +322,4 @@ const main = async () => {
   await pool.end()
 }
 
-const shutdown = async () => {
-  for (const child of children) await child.stop().catch(() => {})
-  await postgres?.stop().catch(() => {})
-}
-
-main()
-  .then(shutdown)
-  .catch(async (error) => {
-    log(error instanceof Error ? (error.stack ?? error.message) : String(error))
-    await shutdown()
-    process.exitCode = 1
-  })
+runBench(main, () => ({ children, postgres }))

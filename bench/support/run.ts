@@ -77,3 +77,22 @@ export const jsonPoster = (concurrency: number, host: string) => {
       request.end(payload)
     })
 }
+
+/**
+ * Runs a bench's `main`, then stops the processes it started and its PostgreSQL, whether it
+ * finished or failed (a failure is printed and sets the exit code).
+ */
+export const runBench = (main: () => Promise<void>, started: () => { readonly children: ReadonlyArray<Child>; readonly postgres: EmbeddedServer | undefined }) => {
+  const shutdown = async () => {
+    const { children, postgres } = started()
+    for (const child of children) await child.stop().catch(() => {})
+    await postgres?.stop().catch(() => {})
+  }
+  return main()
+    .then(shutdown)
+    .catch(async (error) => {
+      log(error instanceof Error ? (error.stack ?? error.message) : String(error))
+      await shutdown()
+      process.exitCode = 1
+    })
+}
