@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { BusinessRow } from "../shared/request-context.ts"
+import { formatMoney } from "../shared/money.ts"
+import { BusinessRow, RequestContext } from "../shared/request-context.ts"
 import { localDateAt } from "../shared/zoned-time.ts"
 import { CacheEvents, droppedOnChange } from "../platform/cache-events.ts"
 
@@ -30,6 +31,13 @@ export class CurrentBusiness extends Context.Service<CurrentBusiness, BusinessRo
 export const businessToday = Effect.gen(function* () {
   const business = yield* CurrentBusiness
   return localDateAt(yield* Clock.currentTimeMillis, business.time_zone)
+})
+
+/** Money as the request reads it: integer cents formatted with `Intl` for the business's currency and the request's locale. */
+export const businessMoney = Effect.gen(function* () {
+  const business = yield* CurrentBusiness
+  const { locale } = yield* RequestContext
+  return (cents: number) => formatMoney(cents, business.currency_code, locale)
 })
 
 /**

@@ -1,9 +1,7 @@
 import { Effect } from "effect"
-import { CurrentBusiness } from "../../access/tenant.ts"
+import { businessMoney, CurrentBusiness } from "../../access/tenant.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { BadRequest, type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
-import { formatMoney } from "../../shared/money.ts"
-import { RequestContext } from "../../shared/request-context.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import { requireUnpaid } from "./paid-guard.ts"
 import { InvoicesRepo } from "./repo.ts"
@@ -131,14 +129,13 @@ export const removeProrate = (caller: Caller, invoiceId: number, itemId: number)
 /** GET discounts: the item's own discount (a coupon's share is not it); 404 when none. */
 export const getDiscount = Effect.fn("InvoiceItems.getDiscount")(function* (caller: Caller, invoiceId: number, itemId: number) {
   const business = yield* CurrentBusiness
-  const { locale } = yield* RequestContext
   yield* findInvoice(caller, invoiceId)
   yield* findItem(invoiceId, itemId)
   const discount = (yield* (yield* InvoiceItemsRepo).adjustments(business.id, [itemId])).find(
     (a) => a.type === "Discount" && a.source_type === null
   )
   if (!discount) return yield* fail(NotFound, { key: "invoice_discount_not_found", params: { id: itemId } })
-  return { discounts: [adjustmentWire(discount, (cents) => formatMoney(cents, business.currency_code, locale))] }
+  return { discounts: [adjustmentWire(discount, yield* businessMoney)] }
 })
 
 /** POST discounts: `amount_cents` (fixed) or `percent` (0–100), not both; replaces the item's discount. */

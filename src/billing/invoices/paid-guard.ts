@@ -1,8 +1,6 @@
 import { Effect } from "effect"
-import { CurrentBusiness } from "../../access/tenant.ts"
+import { businessMoney, CurrentBusiness } from "../../access/tenant.ts"
 import { Unprocessable, fail } from "../../shared/errors.ts"
-import { formatMoney } from "../../shared/money.ts"
-import { RequestContext } from "../../shared/request-context.ts"
 import type { InvoiceRow } from "./rows.ts"
 import { ofInvoices } from "./payments-wire.ts"
 
@@ -16,8 +14,7 @@ import { ofInvoices } from "./payments-wire.ts"
  */
 export const requireUnpaid = Effect.fn("Invoices.requireUnpaid")(function* (invoice: InvoiceRow) {
   const business = yield* CurrentBusiness
-  const { locale } = yield* RequestContext
-  const price = (cents: number) => formatMoney(cents, business.currency_code, locale)
+  const price = yield* businessMoney
   const money = (yield* ofInvoices(business.id, [invoice], price)).get(invoice.id)
   const held = (money?.payments ?? [])
     .filter((payment) => payment.state === "settled")

@@ -13,8 +13,9 @@ import { CHECKOUT_STATES, type FormRow, PAYABLE_STATES, PAYMENT_TYPE_IDS, type P
 import { type NewPayment, PaymentsRepo } from "./payments-repo.ts"
 import { Declined, acceptedKeys, balanceOf, cardDescription, modePath, paymentAnswer, recordDeclined, scopeOf } from "./payments-service.ts"
 import { undoPayment } from "./voids.ts"
-import { money, outstandingFrom } from "./payments-wire.ts"
+import { outstandingFrom } from "./payments-wire.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { businessMoney } from "../../access/tenant.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Payment methods
@@ -23,7 +24,7 @@ export const paymentMethods = Effect.fn("Payments.methods")(function* (caller: C
   const business = yield* CurrentBusiness
   const invoice = yield* findInvoice(caller, invoiceId)
   const repo = yield* PaymentsRepo
-  const price = yield* money
+  const price = yield* businessMoney
   const keys = yield* acceptedKeys(caller)
   const payer = (yield* (yield* InvoicesRepo).people(business.id, [invoice.person_id]))[0] ?? { id: invoice.person_id, name: "", email: null }
   const entries: Array<typeof PaymentMethods.Type["payment_methods"][number]> = []

@@ -1,12 +1,11 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { InvoicesRepo } from "./repo.ts"
-import { formatMoney } from "../../shared/money.ts"
-import { RequestContext } from "../../shared/request-context.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { type InvoiceTotal, type PaymentWire, type RefundWire } from "./payments-model.ts"
 import type { PaymentRow, RefundRow } from "./payments-model.ts"
 import { PaymentsRepo } from "./payments-repo.ts"
+import { businessMoney } from "../../access/tenant.ts"
 
 /**
  * Payment records as invoices show them, and the money rule: paid = settled payments − settled
@@ -14,11 +13,6 @@ import { PaymentsRepo } from "./payments-repo.ts"
  * canceled (nothing more is collected on it; a refund of a closed invoice does not reopen it).
  * Read by the invoice answer (src/billing/invoices/wire.ts) and by payments themselves.
  */
-export const money = Effect.gen(function* () {
-  const business = yield* CurrentBusiness
-  const { locale } = yield* RequestContext
-  return (cents: number) => formatMoney(cents, business.currency_code, locale)
-})
 
 export const settled = <R extends { readonly state: string; readonly amount_cents: number }>(rows: ReadonlyArray<R>) =>
   rows.filter((r) => r.state === "settled").reduce((sum, r) => sum + r.amount_cents, 0)
@@ -86,5 +80,5 @@ export const ofInvoices = Effect.fn("Payments.ofInvoices")(function* (
 export const invoicePayments = (rows: ReadonlyArray<InvoiceTotal>) =>
   Effect.gen(function* () {
     const business = yield* CurrentBusiness
-    return yield* ofInvoices(business.id, rows, yield* money)
+    return yield* ofInvoices(business.id, rows, yield* businessMoney)
   })

@@ -13,8 +13,9 @@ import { RequestContext } from "../../shared/request-context.ts"
 import { PAYMENT_TYPE_IDS, type RefundInput, Refunds } from "./payments-model.ts"
 import { type NewRefund, PaymentsRepo } from "./payments-repo.ts"
 import { Declined, balanceOf, cancelItems, itemsToCancel, recordDeclined, scopeOf } from "./payments-service.ts"
-import { invoicePayments, maximumRefund, money } from "./payments-wire.ts"
+import { invoicePayments, maximumRefund } from "./payments-wire.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { businessMoney } from "../../access/tenant.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Refunds and their voids (staff)
@@ -86,7 +87,7 @@ export const createRefund = Effect.fn("Payments.refund")(function* (caller: Call
             template: "refund_receipt",
             to: email,
             locale: (yield* RequestContext).locale,
-            params: { business: business.name, amount: (yield* money)(cents), invoice: invoice.invoice_number, description: record.description },
+            params: { business: business.name, amount: (yield* businessMoney)(cents), invoice: invoice.invoice_number, description: record.description },
             businessId: business.id
           })
         }

@@ -2,7 +2,6 @@ import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { t } from "../../shared/i18n.ts"
 import type { Locale } from "../../shared/locale.ts"
-import { formatMoney } from "../../shared/money.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
@@ -10,6 +9,7 @@ import { ofInvoices } from "./payments-wire.ts"
 import { type AdjustmentWire, EDITABLE, type InvoiceItemWire, type InvoiceWire, TRANSITIONS } from "./model.ts"
 import { type AdjustmentRow, type InvoiceRow, type ItemRow } from "./rows.ts"
 import { InvoicesRepo } from "./repo.ts"
+import { businessMoney } from "../../access/tenant.ts"
 
 /**
  * Invoice records as each mode sees them (spec: Invoice): client mode the common fields plus
@@ -29,11 +29,6 @@ export const stateEvents = (row: InvoiceRow, liveItems: number, outstanding: num
 
 export const isEditable = (row: InvoiceRow) => EDITABLE.includes(row.state)
 
-const money = Effect.gen(function* () {
-  const business = yield* CurrentBusiness
-  const { locale } = yield* RequestContext
-  return (cents: number) => formatMoney(cents, business.currency_code, locale)
-})
 
 export const adjustmentWire = (row: AdjustmentRow, price: (cents: number) => string): AdjustmentWire => ({
   id: row.id,
@@ -95,7 +90,7 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
   const business = yield* CurrentBusiness
   const repo = yield* InvoicesRepo
   const itemsRepo = yield* InvoiceItemsRepo
-  const price = yield* money
+  const price = yield* businessMoney
   const { locale } = yield* RequestContext
   const items = yield* itemsRepo.items(business.id, rows.map((row) => row.id))
   const liveCount = (id: number) => items.filter((item) => item.invoice_id === id).length

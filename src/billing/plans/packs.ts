@@ -10,9 +10,10 @@ import { emitWebhookEvent } from "../../webhooks/emit.ts"
 import { expirationEnd, type PackCreateInput, Packs } from "./model.ts"
 import { PlansRepo } from "./repo.ts"
 import { type PlanInsert } from "./writes-repo.ts"
-import { findPlan, money, packWire, planPayload } from "./service.ts"
+import { findPlan, packWire, planPayload } from "./service.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessToday } from "../../access/tenant.ts"
+import { businessMoney } from "../../access/tenant.ts"
 
 /**
  * Packs (spec: Pack; compatibility notes: the booking integration's calls). A pack is a plan of
@@ -21,7 +22,7 @@ import { businessToday } from "../../access/tenant.ts"
 
 export const getPack = Effect.fn("Packs.get")(function* (id: number) {
   const row = yield* findPlan(id, true)
-  return { packs: [packWire(row, yield* money)] }
+  return { packs: [packWire(row, yield* businessMoney)] }
 })
 
 /** Checks of the body against the product and the business; one message per failed rule. */
@@ -125,7 +126,7 @@ export const createPack = Effect.fn("Packs.create")(function* (productId: number
         at
       )
     ).pipe(Effect.catchTag("SqlError", Effect.die))
-    return { packs: [packWire((yield* repo.find(business.id, yield* businessToday, id))!, yield* money)] }
+    return { packs: [packWire((yield* repo.find(business.id, yield* businessToday, id))!, yield* businessMoney)] }
   })
   return yield* idempotent(
     {

@@ -5,9 +5,7 @@ import { CurrentBusiness } from "../../access/tenant.ts"
 import { clientReach, requireInReach, requireLivePerson } from "../../identity/people/client-reach.ts"
 import { privateResponse } from "../../catalog/services/service.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
-import { formatMoney } from "../../shared/money.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
-import { RequestContext } from "../../shared/request-context.ts"
 import { type PersonTarget, formatTimestamp } from "../../shared/schemas.ts"
 import { isCalendarDate } from "../../shared/zoned-time.ts"
 import { emitWebhookEvent } from "../../webhooks/emit.ts"
@@ -15,6 +13,7 @@ import { type HoldInput, type HoldRow, type HoldWire, type PackWire, type Person
 import { PlansRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessToday } from "../../access/tenant.ts"
+import { businessMoney } from "../../access/tenant.ts"
 
 /**
  * Person plans (spec: Plans and person plans): the lists, holds and state changes, and the
@@ -36,11 +35,6 @@ const holdWire = (row: HoldRow): HoldWire => ({
   created_at: formatTimestamp(row.created_at)
 })
 
-export const money = Effect.gen(function* () {
-  const business = yield* CurrentBusiness
-  const { locale } = yield* RequestContext
-  return (cents: number) => formatMoney(cents, business.currency_code, locale)
-})
 
 const planWire = (row: PlanRow, price: (cents: number) => string, holds?: ReadonlyArray<HoldRow>): PlanWire => ({
   id: row.id,
@@ -93,7 +87,7 @@ export const planPayload = Effect.fn("Plans.payload")(function* (id: number) {
   const repo = yield* PlansRepo
   const row = yield* repo.find(business.id, yield* businessToday, id)
   if (!row) return { plans: [] }
-  return { plans: [planWire(row, yield* money, yield* repo.holds(business.id, [id]))] }
+  return { plans: [planWire(row, yield* businessMoney, yield* repo.holds(business.id, [id]))] }
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -108,7 +102,7 @@ const listWith = Effect.fn("Plans.list")(function* (
   const page = pageOf(query)
   const { rows, total } = yield* repo.list(business.id, yield* businessToday, { personId, filter: query.filter }, page)
   const holds = query.include_holds === true ? yield* repo.holds(business.id, rows.map((row) => row.id)) : undefined
-  const price = yield* money
+  const price = yield* businessMoney
   return { plans: rows.map((row) => planWire(row, price, holds)), ...(yield* pageLinks(page, total)) }
 })
 
@@ -164,7 +158,7 @@ const planAnswer = Effect.fn("Plans.answer")(function* (id: number) {
   const business = yield* CurrentBusiness
   const repo = yield* PlansRepo
   const row = (yield* repo.find(business.id, yield* businessToday, id))!
-  return { plans: [planWire(row, yield* money, yield* repo.holds(business.id, [id]))] }
+  return { plans: [planWire(row, yield* businessMoney, yield* repo.holds(business.id, [id]))] }
 })
 
 /** A pause from start_date (default today) through end_date (null: until removed); holds may not overlap. */
