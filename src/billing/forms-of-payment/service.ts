@@ -6,7 +6,7 @@ import { vaultingRequirements } from "../../catalog/payment-configuration/model.
 import { currentPaymentConfiguration } from "../../catalog/payment-configuration/handlers.ts"
 import { clientReach, requireLivePerson } from "../../identity/people/client-reach.ts"
 import { GatewayUnavailable, PaymentGateway, type VaultedCard, type VaultProblem } from "../../platform/payments/gateway.ts"
-import { privateResponse } from "../../catalog/services/service.ts"
+import { privateResponse } from "../../shared/cache-headers.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { RequestContext } from "../../shared/request-context.ts"

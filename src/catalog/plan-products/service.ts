@@ -1,7 +1,7 @@
 import { Clock, Effect, Option } from "effect"
 import { CurrentClient } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { privateResponse } from "../services/service.ts"
+import { privateResponse } from "../../shared/cache-headers.ts"
 import { NotFound, fail } from "../../shared/errors.ts"
 import { formatMoney } from "../../shared/money.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"

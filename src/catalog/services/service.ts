@@ -1,7 +1,7 @@
 import { Clock, Effect, Option } from "effect"
-import { HttpEffect, HttpServerResponse } from "effect/http"
 import { CurrentClient } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
+import { privateResponse } from "../../shared/cache-headers.ts"
 import { NotFound, fail } from "../../shared/errors.ts"
 import { formatMoney } from "../../shared/money.ts"
 import { type Page, pageLinks, pageOf } from "../../shared/pagination.ts"
@@ -13,14 +13,6 @@ import { type ServiceScope, ServicesRepo } from "./repo.ts"
 
 /** Services are few and change rarely: one page of 100 holds a real studio's catalog. */
 export const SERVICES_PER_PAGE = 100
-
-/**
- * What client mode shows depends on who asks (members see members-only services; spec,
- * services: "must not be cached across people"): no shared cache may keep such a response.
- */
-export const privateResponse = HttpEffect.appendPreResponseHandler((_request, response) =>
-  Effect.succeed(HttpServerResponse.setHeaders(response, { "cache-control": "private, no-store", vary: "Authorization" }))
-)
 
 /**
  * The client-mode viewer: the token's person (members see members-only services), or nobody

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { clientReach, requireInReach, requireLivePerson } from "../../identity/people/client-reach.ts"
-import { privateResponse } from "../../catalog/services/service.ts"
+import { privateResponse } from "../../shared/cache-headers.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { type WaiverListQuery, toWaiverWire } from "./model.ts"
 import { WaiversRepo } from "./repo.ts"
