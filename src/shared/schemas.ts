@@ -1,4 +1,4 @@
-import { Effect, Option, Schema, SchemaTransformation } from "effect"
+import { Effect, Option, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import type { MessageKey } from "./i18n.ts"
 import { RequestContext } from "./request-context.ts"
 import { instantOf } from "./zoned-time.ts"
@@ -192,3 +192,26 @@ export const PersonTargetParam = Schema.Union([
   IdFromString
 ]).annotate({ description: "A person id, or `me`" })
 export type PersonTarget = typeof PersonTargetParam.Type
+
+/**
+ * A comma-delimited list of known values (`state`, `service_types`), decoded to the distinct
+ * values given; a blank list is `blank`. An unknown value is a 400 naming the allowed ones.
+ */
+export const ValuesFromString = <const V extends string>(values: ReadonlyArray<V>, blank: ReadonlyArray<V>, description: string) => {
+  const Value = Schema.Literals(values)
+  const parts = (list: string) => list.split(",").map((part) => part.trim()).filter((part) => part !== "")
+  const known = (part: string): part is V => (values as ReadonlyArray<string>).includes(part)
+  return listParam(
+    Schema.String.check(Schema.makeFilter((list) => parts(list).every(known) || new SchemaIssue.InvalidType(Value.ast, list)))
+      .pipe(
+        Schema.decodeTo(
+          Schema.Array(Value),
+          SchemaTransformation.transform({
+            decode: (list: string): ReadonlyArray<V> => (list.trim() === "" ? blank : [...new Set(parts(list).filter(known))]),
+            encode: (list: ReadonlyArray<V>) => list.join(",")
+          })
+        )
+      ),
+    description
+  )
+}

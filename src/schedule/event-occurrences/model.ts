@@ -1,7 +1,7 @@
-import { Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { Schema } from "effect"
 import { SERVICE_TYPES, type ServiceType } from "../../catalog/services/model.ts"
 import { StaffMemberRef, StaffRefRow } from "../../catalog/staff-members/model.ts"
-import { IdListFromString, Timestamp, TimestampInput, listParam } from "../../shared/schemas.ts"
+import { IdListFromString, Timestamp, TimestampInput, ValuesFromString } from "../../shared/schemas.ts"
 
 /**
  * Event occurrences: one scheduled instance of a service (a class session, a course session,
@@ -75,29 +75,6 @@ export const GROUP_BY = ["day", "hour"] as const
 
 /** Client mode lists and counts courses and group classes only. */
 export const FRONT_SERVICE_TYPES = ["Course", "GroupClass"] as const
-
-/**
- * A comma-delimited list of known values (`state`, `service_types`), decoded to the distinct
- * values given; a blank list is `blank`. An unknown value is a 400 naming the allowed ones.
- */
-const ValuesFromString = <const V extends string>(values: ReadonlyArray<V>, blank: ReadonlyArray<V>, description: string) => {
-  const Value = Schema.Literals(values)
-  const parts = (list: string) => list.split(",").map((part) => part.trim()).filter((part) => part !== "")
-  const known = (part: string): part is V => (values as ReadonlyArray<string>).includes(part)
-  return listParam(
-    Schema.String.check(Schema.makeFilter((list) => parts(list).every(known) || new SchemaIssue.InvalidType(Value.ast, list)))
-      .pipe(
-        Schema.decodeTo(
-          Schema.Array(Value),
-          SchemaTransformation.transform({
-            decode: (list: string): ReadonlyArray<V> => (list.trim() === "" ? blank : [...new Set(parts(list).filter(known))]),
-            encode: (list: ReadonlyArray<V>) => list.join(",")
-          })
-        )
-      ),
-    description
-  )
-}
 
 const filters = {
   from: Schema.optional(TimestampInput.annotate({ description: "Default: the start of today in the business's time zone" })),
