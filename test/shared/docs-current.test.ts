@@ -49,6 +49,6 @@ describe("what the docs say is not done yet", () => {
     const decisions = fs.readFileSync(path.join(root, "docs/decisions.md"), "utf8")
     expect(decisions).toMatch(/`include_balances=true` adds `account_balance_cents`, the person's account credit/)
     expect(decisions).toMatch(/`credit_card_required` warns unless the person has a credit card on file/)
-    expect(decisions).toMatch(/punch\.created \(src\/punches\/service\.ts\)/)
+    expect(decisions).toMatch(/punch\.created \(src\/billing\/punches\/service\.ts\)/)
   })
 })
