@@ -1,6 +1,11 @@
 import type { WireType } from "./catalog/types.ts"
-import type { CompiledSql } from "./compile.ts"
 import type { NormalizedFilter, ParamValue } from "./normalize.ts"
+
+/** A statement and its named parameters, as DuckDB runs it. */
+export interface CompiledSql {
+  readonly sql: string
+  readonly params: Readonly<Record<string, ParamValue>>
+}
 
 /** Statement parameters, and filters compiled to predicates (compile.ts puts them in its statements). */
 

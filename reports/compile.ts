@@ -1,7 +1,7 @@
 import type { ResourceCatalog, WireType } from "./catalog/types.ts"
-import type { NormalizedQuery, ParamValue, SortTarget } from "./normalize.ts"
+import type { NormalizedQuery, SortTarget } from "./normalize.ts"
 import { NEWEST_ROWS } from "./sync/newest-rows.ts"
-import { type Params, compileFilter, isText, makeParams } from "./compile-filter.ts"
+import { type CompiledSql, type Params, compileFilter, isText, makeParams } from "./compile-filter.ts"
 
 // Golden tests pin a filter's predicate alone.
 export { compileFilterOnly } from "./compile-filter.ts"
@@ -19,11 +19,6 @@ export { compileFilterOnly } from "./compile-filter.ts"
  * strictly after it in that order (keyset pagination), so pages never skip or repeat rows
  * even when rows are added between requests. One extra row is fetched to tell `has_more`.
  */
-
-export interface CompiledSql {
-  readonly sql: string
-  readonly params: Readonly<Record<string, ParamValue>>
-}
 
 export interface CompiledQuery {
   /** The page: output columns `c0..cN` (summary: `group_label` first), then `key`, then `tz` when datetimes are returned. */

@@ -1,5 +1,5 @@
 import type { DuckDBConnection, DuckDBDataChunk, DuckDBPreparedStatement, DuckDBResult, DuckDBValue } from "@duckdb/node-api"
-import type { CompiledSql } from "./compile.ts"
+import type { CompiledSql } from "./compile-filter.ts"
 import type { ParamValue } from "./normalize.ts"
 import type { StoreInstances } from "./store-files.ts"
 

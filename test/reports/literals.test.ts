@@ -1,6 +1,6 @@
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { CompiledSql } from "../../reports/compile.ts"
+import type { CompiledSql } from "../../reports/compile-filter.ts"
 import { StoreConnection, withLiterals } from "../../reports/store.ts"
 import { DUCKDB_OPTIONS } from "../../reports/sync/sync.ts"
 
