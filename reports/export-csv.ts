@@ -112,13 +112,25 @@ export const csvLinesSql = (prepared: PreparedExport) => {
 }
 
 /**
- * One page of the export as CSV lines, with each row's `key`: the JSON page's own statement
- * (ORDER BY … LIMIT, a top-N), whose rows come out of the projection around it in its order.
+ * One page of the export as CSV lines, with each row's `key`, in two steps: the JSON page's own
+ * statement (ORDER BY … LIMIT, a top-N) picks the page's keys, DuckDB pruning every column it
+ * does not read, so the top-N holds keys and sort values only; the page's rows are then read by
+ * key from the export's statement, written and sorted (a page's rows, not the result). A top-N
+ * carrying every column held 290 MiB for 50,000 rows of the benchmark's 13 fields.
  */
-export const csvPageSql = (prepared: PreparedExport, page: CompiledQuery) => ({
-  sql: linesOf(prepared, { sql: page.page.sql, timeZone: page.timeZone, withTz: prepared.compiled.withTz }, ", e.key"),
-  params: page.page.params
-})
+export const csvPageSql = (prepared: PreparedExport, page: CompiledQuery) => {
+  const { compiled } = prepared
+  // The two statements number their parameters alike: the page's are renamed.
+  const pageSql = page.page.sql.replace(PARAMETER, (_, name: string) => `$page_${name}`)
+  const pageParams = Object.fromEntries(Object.entries(page.page.params).map(([name, value]) => [`page_${name}`, value]))
+  const source = `SELECT x.* FROM (${compiled.sql}) x WHERE x.key IN (SELECT p.key FROM (${pageSql}) p)`
+  return {
+    sql: `${linesOf(prepared, { sql: source, timeZone: compiled.timeZone, withTz: compiled.withTz }, ", e.key")} ORDER BY ${compiled.order}`,
+    params: { ...compiled.params, ...pageParams }
+  }
+}
+
+const PARAMETER = /\$([A-Za-z_][A-Za-z0-9_]*)/g
 
 /**
  * Rows per page of an export. Each page is a top-N of this many rows (DuckDB keeps them, not
@@ -168,9 +180,10 @@ export const csvPages = (prepared: PreparedExport, pageRows: number = EXPORT_PAG
 export const csvResponse = Effect.fn("Reports.exportCsv")(function* (
   resource: string,
   prepared: PreparedExport,
-  headers: Record<string, string>
+  headers: Record<string, string>,
+  pageRows: number = EXPORT_PAGE_ROWS
 ) {
-  const lines = csvPages(prepared)
+  const lines = csvPages(prepared, pageRows)
   yield* stopWithRequest(lines, "csv")
   const pull = Effect.flatMap(Effect.promise(() => lines.next()), (text) => {
     if (text === undefined) {
