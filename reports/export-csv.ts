@@ -5,8 +5,6 @@ import type { WireType } from "./catalog/types.ts"
 import { CSV, disposition, stopWithRequest } from "./export.ts"
 import type { WireValue } from "./run.ts"
 import type { PreparedExport } from "./service.ts"
-import type { CompiledQuery } from "./compile.ts"
-import type { RowStream } from "./store-connection.ts"
 
 /**
  * The CSV export (RFC 4180): a header row of the field names, then every row with the values
@@ -81,111 +79,32 @@ export const fieldSql = (value: string, type: WireType, local: string): string =
   }
 }
 
-interface LineSource {
-  readonly sql: string
-  readonly timeZone: string | undefined
-  readonly withTz: boolean
-}
-
-/** `SELECT <the row's CSV line> AS line, <extra> FROM (<source>) e`: the source's columns are a page's (`c0..`, `key`, `tz`). */
-const linesOf = (prepared: PreparedExport, source: LineSource, extra: string) => {
-  const { fields, summary } = prepared
+/** The export's rows as CSV lines, in order. */
+export const csvLinesSql = (prepared: PreparedExport) => {
+  const { compiled, fields, summary } = prepared
   const columns = summary ? ["e.group_label", ...fields.slice(1).map((_, i) => `e.c${i}`)] : fields.map((_, i) => `e.c${i}`)
   // A datetime's wall time, once per value (`l0..`): in the row's zone, the caller's when the row
   // names none (NULL `tz`), UTC for rows without `tz` (as run.ts). The caller's zone is a
   // constant, bound once; a zone read from the row is looked up again for every value (a
   // million datetimes: 40 s against 1 s), and most rows are in the caller's (compile.ts).
-  const fallback = literal(source.timeZone ?? "UTC")
+  const fallback = literal(compiled.timeZone ?? "UTC")
   const locals = columns.map((column, i) =>
     fields[i]!.type !== "datetime" ? undefined
-    : source.withTz ? `CASE WHEN e.tz IS NULL THEN timezone(${fallback}, ${column}) ELSE timezone(e.tz, ${column}) END AS l${i}`
+    : compiled.withTz ? `CASE WHEN e.tz IS NULL THEN timezone(${fallback}, ${column}) ELSE timezone(e.tz, ${column}) END AS l${i}`
     : `timezone('UTC', ${column}) AS l${i}`)
-  const withLocals = `SELECT e.*${locals.map((local) => (local === undefined ? "" : `, ${local}`)).join("")} FROM (${source.sql}) e`
+  const withLocals = `SELECT e.*${locals.map((local) => (local === undefined ? "" : `, ${local}`)).join("")} FROM (${compiled.sql}) e`
   const line = `concat(${columns.map((column, i) => fieldSql(column, fields[i]!.type, `e.l${i}`)).join(", ',', ")}, chr(13), chr(10))`
-  return `SELECT ${line} AS line${extra} FROM (${withLocals}) e`
-}
-
-/** The export's rows as CSV lines, in order, in one sorted statement (the whole result sorted: what the COPY baseline writes). */
-export const csvLinesSql = (prepared: PreparedExport) => {
-  const { compiled } = prepared
-  return { sql: `${linesOf(prepared, compiled, "")} ORDER BY ${compiled.order}`, params: compiled.params }
-}
-
-/**
- * One page of the export as CSV lines, with each row's `key`, in two steps: the JSON page's own
- * statement (ORDER BY … LIMIT, a top-N) picks the page's keys, DuckDB pruning every column it
- * does not read, so the top-N holds keys and sort values only; the page's rows are then read by
- * key from the export's statement, written and sorted (a page's rows, not the result). A top-N
- * carrying every column held 290 MiB for 50,000 rows of the benchmark's 13 fields.
- */
-export const csvPageSql = (prepared: PreparedExport, page: CompiledQuery) => {
-  const { compiled } = prepared
-  // The two statements number their parameters alike: the page's are renamed.
-  const pageSql = page.page.sql.replace(PARAMETER, (_, name: string) => `$page_${name}`)
-  const pageParams = Object.fromEntries(Object.entries(page.page.params).map(([name, value]) => [`page_${name}`, value]))
-  const source = `SELECT x.* FROM (${compiled.sql}) x WHERE x.key IN (SELECT p.key FROM (${pageSql}) p)`
-  return {
-    sql: `${linesOf(prepared, { sql: source, timeZone: compiled.timeZone, withTz: compiled.withTz }, ", e.key")} ORDER BY ${compiled.order}`,
-    params: { ...compiled.params, ...pageParams }
-  }
-}
-
-const PARAMETER = /\$([A-Za-z_][A-Za-z0-9_]*)/g
-
-/**
- * Rows per page of an export. Each page is a top-N of this many rows (DuckDB keeps them, not
- * the result) plus one scan of the rows after the previous page: fewer rows hold less memory,
- * more pages cost more scans (docs/benchmarks.md, the export's figures).
- */
-export const EXPORT_PAGE_ROWS = 50_000
-
-/**
- * The export's CSV lines, a chunk's at a time, read page after page as the JSON pages are
- * (keyset: each page starts after the last key of the one before). `cancel` stops the page
- * being read and any further one; true when there was one to stop.
- */
-export const csvPages = (prepared: PreparedExport, pageRows: number = EXPORT_PAGE_ROWS) => {
-  let stream: RowStream | undefined
-  let after: string | undefined
-  let more = true
-  let seen = 0
-  let cancelled = false
-  const next = async (): Promise<string | undefined> => {
-    while (!cancelled) {
-      if (stream === undefined) {
-        if (!more) return undefined
-        stream = prepared.connection.stream(csvPageSql(prepared, prepared.page(after, pageRows)))
-        seen = 0
-      }
-      // The page holds one row more than it writes: it tells whether another page follows.
-      const lines = await stream.nextLines(Math.max(0, pageRows - seen))
-      if (lines === undefined) {
-        stream = undefined
-        more = seen > pageRows
-        continue
-      }
-      seen += lines.rows
-      if (lines.lastKey !== undefined) after = lines.lastKey
-      if (lines.text !== "") return lines.text
-    }
-    return undefined
-  }
-  const cancel = async (): Promise<boolean> => {
-    cancelled = true
-    return (await stream?.cancel()) ?? false
-  }
-  return { next, cancel }
+  return { sql: `SELECT ${line} AS line FROM (${withLocals}) e ORDER BY ${compiled.order}`, params: compiled.params }
 }
 
 export const csvResponse = Effect.fn("Reports.exportCsv")(function* (
   resource: string,
   prepared: PreparedExport,
-  headers: Record<string, string>,
-  pageRows: number = EXPORT_PAGE_ROWS
+  headers: Record<string, string>
 ) {
-  const lines = csvPages(prepared, pageRows)
+  const lines = prepared.connection.stream(csvLinesSql(prepared))
   yield* stopWithRequest(lines, "csv")
-  const pull = Effect.flatMap(Effect.promise(() => lines.next()), (text) => {
+  const pull = Effect.flatMap(Effect.promise(() => lines.nextTexts()), (text) => {
     if (text === undefined) {
       recordReportExport("csv", "completed")
       return Cause.done()

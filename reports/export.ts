@@ -68,7 +68,7 @@ export const disposition = (resource: string, dataAsOf: string, extension: strin
  * Ends the stream when the request ends: a stream that did not finish is interrupted (the
  * client left, or writing failed), counted, and its connection left idle for the next query.
  */
-export const stopWithRequest = (rows: Pick<RowStream, "cancel">, format: ExportFormat) =>
+export const stopWithRequest = (rows: RowStream, format: ExportFormat) =>
   Effect.addFinalizer(() =>
     Effect.promise(async () => {
       if (await rows.cancel()) recordReportExport(format, "cancelled")

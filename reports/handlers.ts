@@ -62,7 +62,6 @@ const answer = ({ params, payload, request }: { params: { readonly resource: str
       const headers = rateLimitHeaders(decision)
       const { locale } = yield* RequestContext
       const store = yield* ReportStore
-      const config = yield* AppConfig
       if (!decision.allowed) return rateLimitedResponse(decision, locale, JSON_API)
       const format = negotiate(request.headers["accept"])
       if (format === undefined) {
@@ -74,7 +73,7 @@ const answer = ({ params, payload, request }: { params: { readonly resource: str
               HttpServerResponse.jsonUnsafe(encodeResponse(body), { status: 200, headers, contentType: JSON_API }))
           : Effect.flatMap(prepareExport(params.resource, payload.data.attributes), (prepared) =>
               format === "csv"
-                ? csvResponse(params.resource, prepared, headers, config.reportExportPageRows)
+                ? csvResponse(params.resource, prepared, headers)
                 : parquetResponse(params.resource, prepared, store.exportDir, headers))
       return yield* answered.pipe(
         Effect.catch((error) => {

@@ -9,7 +9,7 @@ import { RequestContext } from "../src/shared/request-context.ts"
 import { resourceCatalog } from "./catalog/resources.ts"
 import { describeCatalog, listResources } from "./catalog/describe.ts"
 import type { CatalogContext } from "./catalog/types.ts"
-import { type CompiledQuery, compile, compileExport } from "./compile.ts"
+import { compile, compileExport } from "./compile.ts"
 import type { QueryAttributes } from "./grammar.ts"
 import { type ResponseField, normalize } from "./normalize.ts"
 import { ReportsRepo } from "./repo.ts"
@@ -91,8 +91,6 @@ export interface PreparedExport {
   /** Summary rows: `group_label` first, then the aggregates. */
   readonly summary: boolean
   readonly compiled: ReturnType<typeof compileExport>
-  /** The JSON page of `limit` rows after the row keyed `startingAfter` (the first without): a CSV export reads the result by them. */
-  readonly page: (startingAfter: string | undefined, limit: number) => CompiledQuery
   /** `meta.data_as_of` of the same data as JSON. */
   readonly dataAsOf: string
 }
@@ -118,16 +116,8 @@ export const prepareExport = Effect.fn("Reports.prepareExport")(function* (resou
     franchiseHolding: scope.franchiseHolding
   })
   if (normalized._tag === "Invalid") return yield* fail(BadRequest, ...normalized.problems)
-  const query = normalized.query
-  const options = { scope: scope.businessIds, now, timeZone: business.time_zone }
-  return {
-    connection: held.connection,
-    fields: query.fields,
-    summary: query.mode === "summary",
-    compiled: compileExport(query, options),
-    page: (startingAfter, limit) => compile({ ...query, startingAfter, limit, totalCount: false }, options),
-    dataAsOf: dataAsOf(held.asOf, business.time_zone)
-  } satisfies PreparedExport
+  const compiled = compileExport(normalized.query, { scope: scope.businessIds, now, timeZone: business.time_zone })
+  return { connection: held.connection, fields: normalized.query.fields, summary: normalized.query.mode === "summary", compiled, dataAsOf: dataAsOf(held.asOf, business.time_zone) } satisfies PreparedExport
 })
 
 /**

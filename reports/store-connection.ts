@@ -215,21 +215,6 @@ export class RowStream {
     return text
   }
 
-  /**
-   * The next chunk of a `line, key` result: the first `max` lines joined, the chunk's row count,
-   * and the key of the last line taken (undefined when none was).
-   */
-  async nextLines(max: number): Promise<{ readonly text: string; readonly rows: number; readonly lastKey: string | undefined } | undefined> {
-    const chunk = await this.nextChunk()
-    if (chunk === undefined) return undefined
-    const lines = chunk.getColumnVector(0)
-    const taken = Math.min(chunk.rowCount, max)
-    let text = ""
-    for (let i = 0; i < taken; i++) text += (lines.getItem(i) as string | null) ?? ""
-    const lastKey = taken === 0 ? undefined : String(chunk.getColumnVector(1).getItem(taken - 1))
-    return { text, rows: chunk.rowCount, lastKey }
-  }
-
   private async nextChunk(): Promise<DuckDBDataChunk | undefined> {
     if (this.done) return undefined
     const fetching = (async () => (this.result ??= await this.start()).fetchChunk())()

@@ -106,11 +106,6 @@ export interface AppConfigShape {
   readonly reportReaderMemoryLimit?: string
   readonly reportReaderThreads?: number
   /**
-   * Rows per page a CSV export reads its result by (reports/export-csv.ts EXPORT_PAGE_ROWS when
-   * absent): tests set a few, so that their small results cross page boundaries.
-   */
-  readonly reportExportPageRows?: number
-  /**
    * The key signing sign-in session cookies and CSRF tokens (SESSION_SECRET, or the file named
    * by SESSION_SECRET_FILE): at least 32 characters. Required in production; elsewhere, when
    * unset, the database row `app_secrets.session` (made once) stands in. Optional so that
