@@ -1,5 +1,6 @@
 import type { WireType } from "./catalog/types.ts"
-import type { NormalizedFilter, ParamValue } from "./normalize.ts"
+import type { NormalizedFilter } from "./normalize-filter.ts"
+import type { ParamValue } from "./normalize-values.ts"
 
 /** A statement and its named parameters, as DuckDB runs it. */
 export interface CompiledSql {

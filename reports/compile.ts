@@ -4,7 +4,6 @@ import { NEWEST_ROWS } from "./sync/newest-rows.ts"
 import { type CompiledSql, type Params, compileFilter, isText, makeParams } from "./compile-filter.ts"
 
 // Golden tests pin a filter's predicate alone.
-export { compileFilterOnly } from "./compile-filter.ts"
 
 /**
  * A normalized query → DuckDB SQL with named parameters. Pure: the same query and options

@@ -4,8 +4,6 @@ import { type NormalizedFilter, normalizeFilter, unknownName } from "./normalize
 import { type QueryProblem, problem, shown } from "./problems.ts"
 
 // The query's values and filters are checked in normalize-values.ts and normalize-filter.ts; their names are reached here too.
-export { type ParamValue, appliesTo, coerceValue, operatorsFor } from "./normalize-values.ts"
-export { type NormalizedFilter, unknownName } from "./normalize-filter.ts"
 
 /**
  * Checks a decoded query against its resource's catalog and resolves every name to its

@@ -12,7 +12,7 @@ import type { CatalogContext, WireType } from "./catalog/types.ts"
 import type { CompiledQuery } from "./compile.ts"
 import type { NormalizedQuery, ResponseField } from "./normalize.ts"
 import { type QueryProblem, problem } from "./problems.ts"
-import type { StoreConnection } from "./store.ts"
+import type { StoreConnection } from "./store-connection.ts"
 
 /**
  * Runs a compiled query on a store connection (prepared statements, named parameters) and

@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBDataChunk, DuckDBPreparedStatement, DuckDBResult, DuckDBValue } from "@duckdb/node-api"
 import type { CompiledSql } from "./compile-filter.ts"
-import type { ParamValue } from "./normalize.ts"
+import type { ParamValue } from "./normalize-values.ts"
 import type { StoreInstances } from "./store-files.ts"
 
 /** A reader's connection to a store generation: prepared statements kept, values written in as literals, results streamed. */

@@ -1,7 +1,7 @@
 import type { DuckDBInstance } from "@duckdb/node-api"
 import * as os from "node:os"
 import type { AppConfigShape } from "../src/platform/config.ts"
-import { DUCKDB_OPTIONS } from "./sync/sync.ts"
+import { DUCKDB_OPTIONS } from "./sync/copy.ts"
 
 /** How a reader opens a generation's file: DuckDB's settings, limits, and the two instances. */
 

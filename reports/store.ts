@@ -7,11 +7,7 @@ import { AppConfig, type AppConfigShape } from "../src/platform/config.ts"
 import { type Remembered, STATEMENTS_KEPT, StoreConnection } from "./store-connection.ts"
 import { READER_LIMITS, type ReaderLimits, type StoreInstances, openStoreFile, readerLimits } from "./store-files.ts"
 import { type CurrentGeneration, makeCurrentReader } from "./sync/generations.ts"
-import { STORE_SCHEMA } from "./sync/sync.ts"
-
-// What tests and the benchmarks reach through this module (the split into store-files.ts and store-connection.ts is internal).
-export { StoreConnection, withLiterals } from "./store-connection.ts"
-export { READER_LIMITS, type ReaderLimits, openStoreFile, readerLimits } from "./store-files.ts"
+import { STORE_SCHEMA } from "./sync/store-tables.ts"
 
 /**
  * The reading side of the report store. Each published generation is opened read-only in

@@ -1,4 +1,4 @@
-import { operatorsFor } from "../normalize.ts"
+import { operatorsFor } from "../normalize-values.ts"
 import { REPORT_RESOURCES, type ReportResource, resourceCatalog } from "./resources.ts"
 import { describeName } from "./descriptions.ts"
 import type { ColumnDef, ResourceCatalog, SummaryDef, WireType } from "./types.ts"

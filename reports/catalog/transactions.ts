@@ -1,15 +1,4 @@
-import {
-  CREDIT_CARD_NAMES,
-  FAILED_DATE,
-  NET_METHODS,
-  PAYMENT_METHODS,
-  PROCESSING_METHODS,
-  TRANSACTION_DATE,
-  TRANSACTION_FIELDS,
-  TRANSACTION_INVOICE_FIELDS,
-  TRANSACTION_STATES,
-  TRANSACTION_TYPES
-} from "./invoice-item-transactions.ts"
+import { CREDIT_CARD_NAMES, FAILED_DATE, NET_METHODS, PROCESSING_METHODS, TRANSACTION_DATE, TRANSACTION_FIELDS, TRANSACTION_INVOICE_FIELDS } from "./invoice-item-transactions.ts"
 import { type ColumnDef, type ResourceCatalog, type SummaryDef, byName, commonGroupings, commonSummary, countTrue, dateBuckets, summary } from "./types.ts"
 
 /**

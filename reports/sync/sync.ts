@@ -36,11 +36,6 @@ export interface SyncOptions {
   readonly mode: SyncMode
 }
 
-
-export { DUCKDB_OPTIONS, OVERLAP_MS } from "./copy.ts"
-export type { SyncResult, SyncSummary } from "./summary.ts"
-export { STORE_ROWS, STORE_SCHEMA } from "./store-tables.ts"
-
 export const syncReports = async (options: SyncOptions): Promise<SyncSummary> => {
   const started = performance.now()
   fs.mkdirSync(options.dir, { recursive: true })

@@ -3,8 +3,6 @@ import { makeDeliveriesRepo } from "./deliveries.repo.ts"
 import { makeEventsRepo } from "./events.repo.ts"
 import { makeSubscriptionsRepo } from "./subscriptions.repo.ts"
 
-export type { AttemptRecord } from "./deliveries.repo.ts"
-export type { SubscriptionInsert, SubscriptionPatch } from "./subscriptions.repo.ts"
 
 /**
  * The SQL of webhooks, one service over three files by aggregate: subscriptions (and the

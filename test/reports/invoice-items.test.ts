@@ -3,7 +3,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { invoiceItemsCatalog } from "../../reports/catalog/invoice-items.ts"
 import { storeFile } from "../../reports/sync/generations.ts"
-import { DUCKDB_OPTIONS } from "../../reports/sync/sync.ts"
+import { DUCKDB_OPTIONS } from "../../reports/sync/copy.ts"
 import { TEST_BASE_DOMAIN } from "../support/server.ts"
 import { type Sales, buildSales, closeSales, coreInvoices, localToday, ok, rowsOf } from "./sales-fixture.ts"
 

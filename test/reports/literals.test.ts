@@ -1,8 +1,8 @@
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { CompiledSql } from "../../reports/compile-filter.ts"
-import { StoreConnection, withLiterals } from "../../reports/store.ts"
-import { DUCKDB_OPTIONS } from "../../reports/sync/sync.ts"
+import { StoreConnection, withLiterals } from "../../reports/store-connection.ts"
+import { DUCKDB_OPTIONS } from "../../reports/sync/copy.ts"
 
 /**
  * Store queries run with their values written into the text as literals (store.ts,

@@ -13,7 +13,6 @@ import type { StoreTable } from "./types.ts"
  * (invoice-item-parts.ts, cumulative rounding), so a transaction's rows add up to it exactly; its
  * tax split likewise adds up to round(amount × expected tax / expected).
  */
-export { PROCESSOR_NAME } from "./transaction-parts.ts"
 
 export const invoiceItemTransactionsTable: StoreTable = {
   name: "invoice_item_transactions",

@@ -36,7 +36,6 @@ import type { StoreTable } from "./types.ts"
  *
  * `where` is a condition on the invoice `i`.
  */
-export { REPORTED_INVOICE_STATES } from "./invoice-parts.ts"
 
 export const invoicesTable: StoreTable = {
   name: "invoices",
