@@ -46,7 +46,7 @@ export const QueryResponse = Schema.Struct({
       description: "When the report store last read PostgreSQL (its snapshot), ISO 8601 with the business's offset: changes after it are not in the rows yet"
     }),
     generation: Schema.Int.annotate({ description: "The report store generation the rows were read from" })
-  }).annotate({ description: "How fresh the rows are (issue 32)" })
+  }).annotate({ description: "How fresh the rows are" })
 }).annotate({ title: "ReportQueryResult" })
 
 export const RefreshResponse = Schema.Struct({
@@ -100,7 +100,7 @@ export const ResourceResponse = Schema.Struct({
 }).annotate({ title: "ReportResource" })
 
 /**
- * The OpenAPI document enumerates each resource's names (issue 32). One endpoint serves every
+ * The OpenAPI document enumerates each resource's names. One endpoint serves every
  * resource (`:resource`), so its body schema is one; the names go into the operation as one
  * request example per resource, detail and grouped, whose `fields` list every field and
  * whose description lists the groupings, and the `resource` parameter becomes an enum. The

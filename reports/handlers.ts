@@ -84,7 +84,7 @@ const answer = ({ params, payload, request }: { params: { readonly resource: str
       )
     })
 
-/** The catalog (issue 32): JSON:API, refused like a query (403, 404) in the error model. */
+/** The catalog: JSON:API, refused like a query (403, 404) in the error model. */
 const catalogAnswer = <A, R>(effect: Effect.Effect<A, Forbidden | NotFound, R>) =>
   effect.pipe(
     Effect.map((body) => HttpServerResponse.jsonUnsafe(body, { status: 200, contentType: JSON_API })),
@@ -92,7 +92,7 @@ const catalogAnswer = <A, R>(effect: Effect.Effect<A, Forbidden | NotFound, R>) 
   )
 
 /**
- * An owner's "refresh now" (issue 32): one per business per refresh interval
+ * An owner's "refresh now": one per business per refresh interval
  * (`REPORT_REFRESH_SECONDS`), as asking more often than the worker refreshes anyway buys nothing.
  */
 const refresh = () =>

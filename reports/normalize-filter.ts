@@ -15,7 +15,7 @@ export type NormalizedFilter =
 
 /**
  * An unknown name, with the closest valid ones when some are close ("did you mean
- * `full_name`?", issue 32): the hinting key is the plain one's message plus the names.
+ * `full_name`?"): the hinting key is the plain one's message plus the names.
  */
 export const unknownName = (
   key: MessageKey,

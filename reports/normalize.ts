@@ -88,7 +88,7 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
   }
   const grouped = groupName !== undefined
 
-  // What the catalog can mean (issue 29): no more fields or sort keys than the resource has,
+  // What the catalog can mean: no more fields or sort keys than the resource has,
   // each named once. A list beyond it is refused in one problem, before any name is looked up
   // (50,000 fields made 50,000 problems, or a DuckDB query of 50,000 columns).
   let instances = 0

@@ -111,7 +111,7 @@ const make = Effect.gen(function* () {
     requestFullSync: requestFullSync(undefined).pipe(Effect.orDie),
 
     /**
-     * An owner's "refresh now" (issue 32): the incremental refresh, under the job key of the
+     * An owner's "refresh now": the incremental refresh, under the job key of the
      * chain the worker keeps (scheduleNextRefresh), so it replaces the pending one rather than
      * adding a second; the job queues the next one as usual.
      */

@@ -40,13 +40,13 @@ const catalogOf = (resource: string) => {
   return catalog ? Effect.succeed(catalog) : fail(NotFound, { key: "report_unknown_resource", params: { resource: JSON.stringify(resource) } })
 }
 
-/** `GET /desk/api/v3/reports`: every resource (issue 32). */
+/** `GET /desk/api/v3/reports`: every resource. */
 export const listReportResources = Effect.fn("Reports.catalog")(function* () {
   yield* requireReportAccess()
   return { data: listResources(), meta: {} }
 })
 
-/** `GET /desk/api/v3/reports/:resource`: its fields, summary fields and groupings (issue 32). */
+/** `GET /desk/api/v3/reports/:resource`: its fields, summary fields and groupings. */
 export const describeReportResource = Effect.fn("Reports.describe")(function* (resource: string) {
   yield* requireReportAccess()
   return { data: describeCatalog(yield* catalogOf(resource)), meta: {} }
@@ -123,7 +123,7 @@ export const prepareExport = Effect.fn("Reports.prepareExport")(function* (resou
 })
 
 /**
- * `POST /desk/api/v3/reports/refreshes` (issue 32): may the caller ask for the incremental
+ * `POST /desk/api/v3/reports/refreshes`: may the caller ask for the incremental
  * refresh now? Granted staff query but do not drive the worker: owners only. The handler
  * counts the request against the business's limit, then queues it (ReportsRepo.requestRefresh).
  */

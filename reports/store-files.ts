@@ -18,7 +18,7 @@ export const READER_OPTIONS = {
 } as const
 
 /**
- * What the main reader of a generation may use (issue 29): without a limit DuckDB takes 80 % of
+ * What the main reader of a generation may use: without a limit DuckDB takes 80 % of
  * the machine's memory and every core, and one query of 50,000 columns reached 18.8 GiB. A query
  * that needs more fails (a 500, logged) instead of taking the API process and its neighbours.
  * 2 GB is several times what the largest report of the 5-million store needs; threads beyond 4

@@ -24,7 +24,7 @@ import { STORE_SCHEMA } from "./sync/store-tables.ts"
 
 export class ReportStoreUnavailable extends Data.TaggedError("ReportStoreUnavailable")<{}> {}
 
-/** Which data a read saw (issue 32): the generation, and PostgreSQL's clock at its last sync. */
+/** Which data a read saw: the generation, and PostgreSQL's clock at its last sync. */
 export interface DataAsOf {
   readonly generation: number
   /** `synced_at` of the pointer: a refresh that found nothing changed moves it on the same file. */

@@ -1,5 +1,5 @@
 /**
- * "Did you mean": the valid names closest to a misspelt one (issue 32). Close is an edit
+ * "Did you mean": the valid names closest to a misspelt one. Close is an edit
  * distance (insertions, deletions, substitutions and swaps of neighbours) within a third of
  * the name, or a name that contains the misspelt one as a word (`name` → `full_name`): a new
  * user guesses the short word more often than they mistype the long one.
@@ -26,7 +26,7 @@ const MAX_HINTED_LENGTH = 64
 /** At most `max` valid names close to `name`, closest first (ties alphabetically); none when nothing is close. */
 export const closestNames = (name: string, valid: Iterable<string>, max = 3): ReadonlyArray<string> => {
   // Catalog names are short; a long one is no misspelling of them, and its distances would cost
-  // its length times theirs for every name of the catalog (bounded input, issue 29).
+  // its length times theirs for every name of the catalog (bounded input).
   if (name.length > MAX_HINTED_LENGTH) return []
   const wanted = name.toLowerCase()
   // Longer names allow more edits; a name of 1–5 characters allows 1 or 2.

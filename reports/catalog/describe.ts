@@ -4,7 +4,7 @@ import { describeName } from "./descriptions.ts"
 import type { ColumnDef, ResourceCatalog, SummaryDef, WireType } from "./types.ts"
 
 /**
- * The served catalog (issue 32): what a resource offers, read from the very catalog the
+ * The served catalog: what a resource offers, read from the very catalog the
  * compiler reads (resources.ts), so the two never disagree. What a query may do with each
  * name follows normalize.ts: row values (detail fields and groupings) can be filtered with
  * the operations their type takes and sort detail rows; summary fields sort grouped rows

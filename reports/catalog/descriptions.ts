@@ -1,5 +1,5 @@
 /**
- * One-line descriptions of catalog names, for the served catalog (issue 32). These are words
+ * One-line descriptions of catalog names, for the served catalog. These are words
  * only: which names exist, their types, values and what a query may do with them come from
  * the catalogs the compiler reads (describe.ts), so a name here that no catalog has is never
  * shown, and a catalog name missing here still gets a description from the rules below.

@@ -12,7 +12,7 @@ import { personPlansCatalog } from "./person-plans.ts"
 import { transactionsCatalog } from "./transactions.ts"
 import type { ResourceCatalog } from "./types.ts"
 
-/** The report resources: the spec's ten in its order, then the public API's two beyond them (issue 31). */
+/** The report resources: the spec's ten in its order, then the public API's two beyond them. */
 export const REPORT_RESOURCES = [
   "clients",
   "enrollments",

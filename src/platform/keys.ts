@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import type { AppConfigShape } from "./config.ts"
 
 /**
- * The deployment's keys (issue 29): the one configured (SESSION_SECRET, WEBHOOK_SECRET_KEY or
+ * The deployment's keys: the one configured (SESSION_SECRET, WEBHOOK_SECRET_KEY or
  * their `_FILE` variants, read by config.ts), else, outside production only, the database row
  * the caller reads (app_secrets, made once per deployment). In production the row is never
  * made nor read: a copy of the database must not carry the keys that protect it. config.ts
