@@ -31,6 +31,8 @@ afterAll(async () => {
   await database?.drop()
 })
 
+// Each test runs the CLI as separate processes, a few seconds each on a loaded 2-core machine:
+// room beyond the default 30 s.
 describe("npm run studio -- pays", () => {
   it("adds an ad-hoc pay, lists it, reviews it once", async () => {
     const added = await studio("add", "--staff", String(ana), "--amount-cents", "2500", "--description", "Front desk cover")
@@ -51,7 +53,7 @@ describe("npm run studio -- pays", () => {
     expect(again.code).toBe(1)
     expect(again.stderr).toContain(`pay ${pay.id} was already reviewed: approved`)
     expect((await paysOf(database.pool, businessId)).map((p) => p.pay_state)).toEqual(["approved"])
-  })
+  }, 120_000)
 
   it("refuses bad input with a clear error and writes nothing", async () => {
     const both = await studio("review", "1", "--approve", "--deny", "--by", String(owner))
@@ -67,5 +69,5 @@ describe("npm run studio -- pays", () => {
     expect(badPeriod.code).toBe(1)
     expect(badPeriod.stderr).toContain("--period")
     expect(await paysOf(database.pool, businessId)).toHaveLength(1)
-  })
+  }, 120_000)
 })
