@@ -7,8 +7,8 @@ import { type ColumnDef, type ResourceCatalog, type SummaryDef, byName, commonGr
  * in invoice_item_transactions, for the transaction's whole amount instead of an item's share:
  * a transaction's row here equals the sum of its rows there.
  *
- * Summary names the public API spells its own way (docs/decisions.md, section "Reports (issue 31):
- * transactions"): `total_net_mastercard_paid_amount` sums the `master_card` network;
+ * Summary names the public API spells its own way (docs/decisions.md, the section on the
+ * transactions resource): `total_net_mastercard_paid_amount` sums the `master_card` network;
  * `total_net_amex_processing_paid_amount` the `american_express` processing method and
  * `total_net_global_pay_processing_paid_amount` the payment processor's (`sandbox`), so the
  * three processing totals add up to `total_net_paid_amount` as the spec's do.

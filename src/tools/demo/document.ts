@@ -169,3 +169,8 @@ export const demoDocument: ImportDocumentInput = {
   // What the instructors earn (pay-rates.ts).
   ...demoPayRates
 }
+
+/** Registrations for the sessions of the coming days, fewer the further away. */
+export const UPCOMING_DAYS = 7
+/** Sessions that ended less than this ago still wait for the desk to take attendance. */
+export const ATTENDANCE_OPEN_HOURS = 12

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { maskNumber } from "../../billing/forms-of-payment/model.ts"
-import type { ImportDocument, ImportFormOfPayment, ImportWaiver } from "./model.ts"
+import type { ImportDocument } from "./model.ts"
+import type { ImportFormOfPayment, ImportWaiver } from "./records.ts"
 import { ImportRepo } from "./repo.ts"
 import type { FormOfPaymentInsert, PersonInsert, RelationshipInsert, StaffMemberInsert, WaiverInsert } from "./rows.ts"
 
