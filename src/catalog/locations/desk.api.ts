@@ -6,6 +6,7 @@ import { NotFound } from "../../shared/errors.ts"
 import { PageFields, PageQuery } from "../../shared/pagination.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { LocationDesk } from "./model.ts"
+import { LocationRefusals } from "./refusals.ts"
 
 export const LocationsDeskApi = HttpApiGroup.make("locationsDesk")
   .add(
@@ -19,7 +20,7 @@ export const LocationsDeskApi = HttpApiGroup.make("locationsDesk")
       params: { id: IdFromString },
       success: Schema.Struct({ locations: Schema.Array(LocationDesk) }),
       error: NotFound
-    }).annotateMerge(docs("Get a location"))
+    }).annotateMerge(docs("Get a location", undefined, [LocationRefusals.locationNotFound]))
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Locations (staff mode)"))

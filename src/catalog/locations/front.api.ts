@@ -6,6 +6,7 @@ import { NotFound } from "../../shared/errors.ts"
 import { PageFields, PageQuery } from "../../shared/pagination.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { LocationFront } from "./model.ts"
+import { LocationRefusals } from "./refusals.ts"
 
 export const LocationsFrontApi = HttpApiGroup.make("locationsFront")
   .add(
@@ -19,7 +20,7 @@ export const LocationsFrontApi = HttpApiGroup.make("locationsFront")
       params: { id: IdFromString },
       success: Schema.Struct({ locations: Schema.Array(LocationFront) }),
       error: NotFound
-    }).annotateMerge(docs("Get a location", "A location hidden from client mode is not found."))
+    }).annotateMerge(docs("Get a location", "A location hidden from client mode is not found.", [LocationRefusals.locationNotFound]))
   )
   .middleware(FrontAccess)
   .annotateMerge(docs("Locations (client mode)"))

@@ -1,8 +1,10 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../../shared/pagination.ts"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 import { LocationRow } from "./model.ts"
 
+/** `clientVisibleOnly` hides the locations staff keep from clients. */
 const Scope = Schema.Struct({ businessId: Schema.Number, clientVisibleOnly: Schema.Boolean })
 
 const make = Effect.gen(function* () {
@@ -32,20 +34,15 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, clientVisibleOnly, id }) =>
       sql`select ${columns} from locations where business_id = ${businessId} and id = ${id} ${visible(clientVisibleOnly)}`
   })
+  /** One page, ordered by position then id, and the total. */
+  const list = ({ page, ...scope }: typeof Scope.Type & { readonly page: Page }) =>
+    Effect.gen(function* () {
+      const rows = yield* listed({ ...scope, limit: page.limit, offset: page.offset })
+      const total = yield* totalCount(rows, page, counted(scope))
+      return { rows: rows as ReadonlyArray<LocationRow>, total }
+    })
 
-  return {
-    /** One page, ordered by position then id; `clientVisibleOnly` hides locations staff keep from clients. */
-    list: (businessId: number, page: Page, options: { readonly clientVisibleOnly: boolean }) =>
-      Effect.gen(function* () {
-        const scope = { businessId, clientVisibleOnly: options.clientVisibleOnly }
-        const rows = yield* listed({ ...scope, limit: page.limit, offset: page.offset })
-        const total = yield* totalCount(rows, page, counted(scope))
-        return { rows: rows as ReadonlyArray<LocationRow>, total }
-      }).pipe(Effect.orDie),
-
-    find: (businessId: number, id: number, options: { readonly clientVisibleOnly: boolean }) =>
-      find({ businessId, clientVisibleOnly: options.clientVisibleOnly, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie)
-  }
+  return { list: orDie(list), find: orUndefined(find) }
 })
 
 export class LocationsRepo extends Context.Service<LocationsRepo, Effect.Success<typeof make>>()("studio/LocationsRepo") {

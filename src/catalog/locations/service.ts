@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { NotFound, fail } from "../../shared/errors.ts"
 import { type Page, pageLinks, pageOf } from "../../shared/pagination.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { friendlyTimeZone } from "../../shared/time-zones.ts"
 import type { LocationDesk, LocationRow } from "./model.ts"
+import { LocationRefusals } from "./refusals.ts"
 import { LocationsRepo } from "./repo.ts"
 
 /** Locations change rarely and every list fits one page for real studios: 100 per page by default. */
@@ -32,14 +32,14 @@ export const listLocations = Effect.fn("Locations.list")(function* (
   const business = yield* CurrentBusiness
   const { locale } = yield* RequestContext
   const page: Page = pageOf(query, LOCATIONS_PER_PAGE)
-  const { rows, total } = yield* (yield* LocationsRepo).list(business.id, page, options)
+  const { rows, total } = yield* (yield* LocationsRepo).list({ businessId: business.id, page, clientVisibleOnly: options.clientVisibleOnly })
   return { locations: rows.map((row) => toWire(row, locale)), ...(yield* pageLinks(page, total)) }
 })
 
 export const getLocation = Effect.fn("Locations.get")(function* (id: number, options: { readonly clientVisibleOnly: boolean }) {
   const business = yield* CurrentBusiness
   const { locale } = yield* RequestContext
-  const row = yield* (yield* LocationsRepo).find(business.id, id, options)
-  if (!row) return yield* fail(NotFound, { key: "location_not_found", params: { id } })
+  const row = yield* (yield* LocationsRepo).find({ businessId: business.id, id, clientVisibleOnly: options.clientVisibleOnly })
+  if (!row) return yield* LocationRefusals.locationNotFound.fail({ id })
   return { locations: [toWire(row, locale)] }
 })
