@@ -134,6 +134,13 @@ const takeLease = async (port: number): Promise<pg.Client> => {
   }
 }
 
+/**
+ * Test and benchmark clusters count every statement (pg_stat_statements, nested ones too, so a
+ * foreign-key check is counted): the write path's round trips are measured from PostgreSQL's
+ * own statistics (test/enrollment/write-path-statements.test.ts, bench/bookings.ts).
+ */
+export const STATEMENT_STATISTICS = ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"]
+
 export const startEmbeddedPostgres = async (options: {
   readonly dataDir: string
   readonly port: number
@@ -148,7 +155,7 @@ export const startEmbeddedPostgres = async (options: {
     "-c", "listen_addresses=127.0.0.1",
     "-c", "max_connections=200"
   ]
-  if (options.ephemeral) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
+  if (options.ephemeral) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", ...STATEMENT_STATISTICS)
   const logFile = `${path.resolve(options.dataDir)}.log`
   const lockFile = path.join(path.dirname(clusterDir), `${path.basename(clusterDir)}.starting`)
   let binaries: Binaries | undefined

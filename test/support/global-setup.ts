@@ -2,7 +2,7 @@ import type { TestProject } from "vitest/node"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import pg from "pg"
-import { removeEmbeddedCluster, startEmbeddedPostgres } from "../../src/platform/embedded-postgres.ts"
+import { removeEmbeddedCluster, STATEMENT_STATISTICS, startEmbeddedPostgres } from "../../src/platform/embedded-postgres.ts"
 import { migrate } from "../../src/platform/migrator.ts"
 
 declare module "vitest" {
@@ -55,7 +55,7 @@ const startContainer = async () => {
     const container = await new GenericContainer("postgres:18")
       .withEnvironment({ POSTGRES_PASSWORD: "postgres" })
       .withExposedPorts(5432)
-      .withCommand(["postgres", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "max_connections=300"])
+      .withCommand(["postgres", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "max_connections=300", ...STATEMENT_STATISTICS])
       .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
       .start()
     const host = container.getHost()

@@ -1,0 +1,31 @@
+import type pg from "pg"
+
+/**
+ * What PostgreSQL itself counted while `action` ran, in this test file's database
+ * (pg_stat_statements, loaded by the test cluster with nested statements tracked):
+ * - `roundTrips`: statements the service sent (top level: each one a round trip; BEGIN and
+ *   COMMIT are not among them, pg_stat_statements does not count transaction control);
+ * - `foreignKeyChecks`: the referential-integrity checks PostgreSQL ran for them;
+ * - `statements`: the text and calls of each top-level statement, to read when a count changes.
+ * The counting queries themselves are left out. Run one action at a time: everything the
+ * database runs meanwhile is counted.
+ */
+export const countStatements = async (pool: pg.Pool, action: () => Promise<void>) => {
+  await pool.query("create extension if not exists pg_stat_statements")
+  const { rows: [database] } = await pool.query("select oid from pg_database where datname = current_database()")
+  await pool.query("select pg_stat_statements_reset(0, $1, 0)", [database.oid])
+  await action()
+  const { rows } = await pool.query(
+    `select query, calls::int, toplevel from pg_stat_statements
+     where dbid = $1 and query not like '%pg_stat_statements%' and query not like '%pg_database%'`,
+    [database.oid]
+  )
+  const counted = rows as Array<{ query: string; calls: number; toplevel: boolean }>
+  const sum = (list: ReadonlyArray<{ calls: number }>) => list.reduce((total, row) => total + row.calls, 0)
+  const topLevel = counted.filter((row) => row.toplevel)
+  return {
+    roundTrips: sum(topLevel),
+    foreignKeyChecks: sum(counted.filter((row) => !row.toplevel && /FOR KEY SHARE OF/.test(row.query))),
+    statements: topLevel.map((row) => `${row.calls}× ${row.query.replace(/\s+/g, " ").slice(0, 160)}`)
+  }
+}
