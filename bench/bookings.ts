@@ -2,42 +2,42 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import pg from "pg"
+import { postmasterPid } from "./support/cpu.ts"
 import { freePort, startBenchDatabase, startChild } from "./support/processes.ts"
 import { benchSchedule, seedBench } from "./support/seed.ts"
 import { benchRun, jsonPoster, log, root } from "./support/run.ts"
+import { BASE_DOMAIN, demoTenant, largeTenant, type Tenant } from "./support/tenants.ts"
+import { best, measureRound, type Round, roundLine } from "./support/write-measure.ts"
+import { createWriteBaselines } from "./support/write-baselines.ts"
 
 /**
- * `npm run bench:bookings`: POST /api/v2/desk/bookings with one event-occurrence lease and
- * `complete_booking: true` (the whole path: token, tenancy, decoding, the capacity rule's row
- * lock and count, lease and visit rows, registration, visit.created events, the response),
- * against the service in its own process (bench/support/serve.ts).
+ * `npm run bench:bookings`: `POST /api/v2/desk/bookings` with one event-occurrence lease and
+ * `complete_booking: true` (the whole path: token, tenancy, decoding, the occurrence's lock,
+ * the duplicate and capacity rules, booking, lease and visit, the response), against the
+ * service in its own process (bench/support/serve.ts), BENCH_CONCURRENCY at a time over
+ * BENCH_OCCURRENCES occurrences.
  *
- * 1. One busy occurrence (capacity larger than the run): every booking waits on the same row lock.
- * 2. Many occurrences (BENCH_OCCURRENCES), bookings spread round-robin.
- * Baseline, measured in the same run on the same database: a bare `insert into visits` of one
- * row through pg, autocommit, at the same concurrency, on the same occurrence shapes; what
- * the service adds per booking is the ratio.
+ * Baseline, in the same run on the same database at the same concurrency: `select bench_book(...)`
+ * (bench/support/write-baselines.ts), the same three rows written with the same locks and rules
+ * by one database function in one round trip. Rounds alternate (baseline, service, baseline,
+ * service) and the better of each side's two counts. Per booking: round trips and foreign-key
+ * checks from pg_stat_statements, PostgreSQL's and the API's CPU from /proc.
  *
- * BENCH_BOOKINGS (default 1000 per scenario), BENCH_CONCURRENCY (default 16), BENCH_OCCURRENCES (default 200).
+ * Businesses: the bench's `demo` and, unless BENCH_LARGE_ENROLLMENTS=0, a business of
+ * BENCH_LARGE_ENROLLMENTS enrollments (default 1,000,000; `studio seed scale`).
+ * Capacity: bookings into an occurrence already holding 10 visits against one holding 1,000.
+ *
+ * Last lines: `ratio booking_vs_sql <demo business>`, `ratio booking_vs_sql_large <large
+ * business>`, `ratio capacity_1000_vs_10 <bookings/s into the full occurrence ÷ the small one>`.
+ * BENCH_BOOKINGS (per round, default 1000), BENCH_CONCURRENCY (default 16), BENCH_OCCURRENCES (default 200).
  */
 const BOOKINGS = Number(process.env.BENCH_BOOKINGS ?? 1000)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16)
 const OCCURRENCES = Number(process.env.BENCH_OCCURRENCES ?? 200)
-const BASE_DOMAIN = "localhost"
+const LARGE_ENROLLMENTS = Number(process.env.BENCH_LARGE_ENROLLMENTS ?? 1_000_000)
 
 const run = benchRun("bench-bookings")
 const { benchDir, dataDir } = run
-const post = jsonPoster(CONCURRENCY, `demo.${BASE_DOMAIN}`)
-
-/** Runs `task(i)` for i < count, `concurrency` at a time; returns operations per second. */
-const timed = async (count: number, task: (i: number) => Promise<void>) => {
-  let next = 0
-  const started = performance.now()
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < count) await task(next++)
-  }))
-  return count / ((performance.now() - started) / 1000)
-}
 
 const main = async () => {
   const loadBefore = os.loadavg()[0]!
@@ -45,18 +45,11 @@ const main = async () => {
   log(`PostgreSQL: starting (${dataDir})`)
   const { databaseUrl } = await startBenchDatabase(dataDir, (server) => (run.postgres = server))
   const seed = await seedBench(databaseUrl)
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: CONCURRENCY })
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: CONCURRENCY + 2 })
   pool.on("error", () => {})
-  const businessId = seed.businessId
-  const one = async (text: string, values: Array<unknown> = []) => (await pool.query(text, values)).rows
-
-  // The schedule: a group class with one busy occurrence and OCCURRENCES others, tomorrow on.
-  const schedule = await benchSchedule(pool, businessId)
-  const [busy, busyBaseline] = await schedule.occurrences(2, 4 * BOOKINGS)
-  const spread = await schedule.occurrences(OCCURRENCES, 4 * BOOKINGS)
-  const spreadBaseline = await schedule.occurrences(OCCURRENCES, 4 * BOOKINGS)
-  // Distinct people: one visit per person and occurrence.
-  const people = await schedule.people(BOOKINGS)
+  await createWriteBaselines(pool)
+  const tenants: Array<Tenant> = [await demoTenant(pool, seed)]
+  if (LARGE_ENROLLMENTS > 0) tenants.push(await largeTenant(databaseUrl, pool, LARGE_ENROLLMENTS))
 
   const servicePort = await freePort(40000, 49999)
   run.service = await startChild("service", path.join(root, "bench/support/serve.ts"), {
@@ -65,47 +58,73 @@ const main = async () => {
     BASE_DOMAIN,
     DATA_DIR: benchDir
   })
+  const postmaster = postmasterPid(dataDir)
+  const apiPid = run.service.process.pid
 
-  const book = (occurrenceId: number, personId: number) =>
-    post(servicePort, seed.token, "/api/v2/desk/bookings", {
+  const posters = new Map(tenants.map((tenant) => [tenant, jsonPoster(CONCURRENCY, tenant.host)]))
+  const book = (tenant: Tenant, occurrenceId: number, personId: number) =>
+    posters.get(tenant)!(servicePort, tenant.token, "/api/v2/desk/bookings", {
       booking: { complete_booking: true, leases: [{ event_occurrence_id: occurrenceId, person: { id: personId } }] }
     }).then((response) => {
       if (response.status !== 201) throw new Error(`booking answered ${response.status}: ${response.text}`)
     })
-  const bareInsert = (occurrenceId: number, personId: number) =>
-    pool
-      .query(
-        `insert into visits (business_id, event_occurrence_id, person_id, state, registered_at) values ($1, $2, $3, 'registered', now())`,
-        [businessId, occurrenceId, personId]
-      )
-      .then(() => {})
+  const bookInSql = (tenant: Tenant, occurrenceId: number, personId: number) =>
+    pool.query(`select bench_book($1, $2, $3, $4)`, [tenant.businessId, occurrenceId, personId, tenant.staffMemberId]).then(() => {})
+  const round = (task: (i: number) => Promise<void>, count = BOOKINGS) =>
+    measureRound({ pool, postmaster, apiPid, count, concurrency: CONCURRENCY, task })
 
-  // Warm-up: the service's first requests compile and connect.
-  await timed(50, (i) => book(spread[i % spread.length]!, people[i]!))
-  await pool.query(`delete from bookings where business_id = $1`, [businessId])
-  await pool.query(`delete from visits where business_id = $1`, [businessId])
-
-  log(`${BOOKINGS} bookings per scenario, ${CONCURRENCY} at a time`)
-  const results = {
-    busyBaseline: await timed(BOOKINGS, (i) => bareInsert(busyBaseline!, people[i]!)),
-    busy: await timed(BOOKINGS, (i) => book(busy!, people[i]!)),
-    spreadBaseline: await timed(BOOKINGS, (i) => bareInsert(spreadBaseline[i % OCCURRENCES]!, people[i]!)),
-    spread: await timed(BOOKINGS, (i) => book(spread[i % OCCURRENCES]!, people[i]!))
+  const lines: Array<string> = []
+  const ratios: Array<string> = []
+  for (const tenant of tenants) {
+    log(`${tenant.label}: ${BOOKINGS} bookings per round, ${CONCURRENCY} at a time`)
+    const schedule = await benchSchedule(pool, tenant.businessId)
+    const people = await schedule.people(BOOKINGS)
+    // Each round books its own occurrences: one visit per person and occurrence.
+    const occurrences = async () => schedule.occurrences(OCCURRENCES, 4 * BOOKINGS)
+    const spread = (ids: ReadonlyArray<number>, fn: (occurrence: number, person: number) => Promise<void>) => (i: number) =>
+      fn(ids[i % ids.length]!, people[i]!)
+    const warm = await occurrences()
+    await round(spread(warm, (o, p) => book(tenant, o, p)), 100)
+    await round(spread(await occurrences(), (o, p) => bookInSql(tenant, o, p)), 100)
+    const sql1 = await round(spread(await occurrences(), (o, p) => bookInSql(tenant, o, p)))
+    const api1 = await round(spread(await occurrences(), (o, p) => book(tenant, o, p)))
+    const sql2 = await round(spread(await occurrences(), (o, p) => bookInSql(tenant, o, p)))
+    const api2 = await round(spread(await occurrences(), (o, p) => book(tenant, o, p)))
+    const sql = best(sql1, sql2)
+    const api = best(api1, api2)
+    lines.push(`${tenant.label}`, roundLine("  one-round-trip SQL booking", sql), roundLine("  POST /api/v2/desk/bookings", api))
+    lines.push(`  ratio ${(api.perSecond / sql.perSecond).toFixed(3)} (rounds: SQL ${sql1.perSecond.toFixed(0)}, ${sql2.perSecond.toFixed(0)}; API ${api1.perSecond.toFixed(0)}, ${api2.perSecond.toFixed(0)})`)
+    ratios.push(`ratio ${tenant === tenants[0] ? "booking_vs_sql" : "booking_vs_sql_large"} ${(api.perSecond / sql.perSecond).toFixed(3)}`)
   }
-  const [check] = await one(`select count(*)::int as n from visits where business_id = $1 and event_occurrence_id = $2 and state = 'registered'`, [businessId, busy])
-  if (check.n !== BOOKINGS) throw new Error(`the busy occurrence holds ${check.n} visits, expected ${BOOKINGS}`)
 
-  const fmt = (n: number) => n.toFixed(0).padStart(7)
-  const lines = [
+  // Capacity: the same bookings into an occurrence holding 10 visits and one holding 1,000.
+  const demo = tenants[0]!
+  const schedule = await benchSchedule(pool, demo.businessId)
+  const holders = await schedule.people(1000)
+  const bookers = await schedule.people(BOOKINGS)
+  const [small, full] = await schedule.occurrences(2, 1000 + 4 * BOOKINGS)
+  for (const [occurrence, count] of [[small!, 10], [full!, 1000]] as const) {
+    await pool.query(
+      `insert into visits (business_id, event_occurrence_id, person_id, state, registered_at)
+       select $1, $2, person_id, 'registered', now() from unnest($3::bigint[]) as person_id`,
+      [demo.businessId, occurrence, holders.slice(0, count)]
+    )
+  }
+  await pool.query("analyze visits")
+  const capacity = async (occurrence: number) => round((i) => book(demo, occurrence, bookers[i]!), Math.min(BOOKINGS, 500))
+  const intoSmall = await capacity(small!)
+  await pool.query(`delete from visits where business_id = $1 and event_occurrence_id = $2 and person_id = any($3)`, [demo.businessId, small, bookers])
+  const intoFull = await capacity(full!)
+  lines.push("capacity", roundLine("  into an occurrence of 10 visits", intoSmall), roundLine("  into an occurrence of 1,000 visits", intoFull))
+  ratios.push(`ratio capacity_1000_vs_10 ${(intoFull.perSecond / intoSmall.perSecond).toFixed(3)}`)
+
+  process.stdout.write([
     "",
-    `bench:bookings — ${BOOKINGS} bookings per scenario, concurrency ${CONCURRENCY}, ${os.cpus().length} CPUs, load ${loadBefore.toFixed(2)} before`,
-    "scenario                         bookings/s   bare insert/s   ratio",
-    `one busy occurrence              ${fmt(results.busy)}      ${fmt(results.busyBaseline)}     ${(results.busy / results.busyBaseline).toFixed(3)}`,
-    `${String(OCCURRENCES).padEnd(4)} occurrences round-robin    ${fmt(results.spread)}      ${fmt(results.spreadBaseline)}     ${(results.spread / results.spreadBaseline).toFixed(3)}`,
-    `busy / spread (lock contention)  ${(results.busy / results.spread).toFixed(3)}`,
+    `bench:bookings — ${BOOKINGS} bookings per round, concurrency ${CONCURRENCY}, ${os.cpus().length} CPUs, load ${loadBefore.toFixed(2)} before`,
+    ...lines,
+    ...ratios,
     ""
-  ]
-  process.stdout.write(lines.join("\n"))
+  ].join("\n"))
   await pool.end()
 }
 

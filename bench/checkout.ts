@@ -2,59 +2,57 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import pg from "pg"
+import { postmasterPid } from "./support/cpu.ts"
 import { freePort, startBenchDatabase, startChild } from "./support/processes.ts"
 import { seedBench } from "./support/seed.ts"
 import { benchRun, jsonPoster, log, root } from "./support/run.ts"
+import { BASE_DOMAIN, demoTenant, largeTenant, smallTenants, type Tenant } from "./support/tenants.ts"
+import { best, measureRound, roundLine } from "./support/write-measure.ts"
+import { createWriteBaselines } from "./support/write-baselines.ts"
 
 /**
- * `npm run bench:checkout`: checkouts per second through the API. One checkout is
- * POST /api/v2/desk/invoices (a payer and one pack product: token, tenancy, decoding, the
- * invoice number, item, recipient, the totals recompute) then POST .../payments with cash for the
- * total (the invoice's lock, the outstanding amount, the payment row, the close that creates the
- * person plan and its events), BENCH_CONCURRENCY clients at a time over keep-alive connections,
- * with the owner's token, against the service in its own process (bench/support/serve.ts).
+ * `npm run bench:checkout`: one checkout is `POST /api/v2/desk/invoices` (a payer and one pack
+ * product) then `POST .../payments` with cash for the total (the close sells the pack: plan,
+ * holder, recipient), BENCH_CONCURRENCY at a time, against the service in its own process
+ * (bench/support/serve.ts).
  *
- * Baseline, measured in the same run on the same database at the same concurrency: a bare SQL
- * loop through pg writing the same rows per checkout in one transaction (the invoice number, a
- * closed invoice with its totals, the item, its recipient, the cash payment, the plan and its
- * person). What the service adds per checkout is the ratio. Rounds alternate (baseline, service,
- * baseline, service) so a drift of the machine hits both.
+ * Baseline, in the same run on the same database at the same concurrency: `select
+ * bench_checkout(...)` (bench/support/write-baselines.ts), the same rows written by one database
+ * function in one round trip. Rounds alternate (baseline, service, baseline, service), the better
+ * of each side's two counted. Per checkout: round trips and foreign-key checks from
+ * pg_stat_statements, PostgreSQL's and the API's CPU from /proc. On the bench's `demo` business
+ * and, unless BENCH_LARGE_ENROLLMENTS=0, on a business of BENCH_LARGE_ENROLLMENTS enrollments
+ * (default 1,000,000). Then the same checkouts all in one business against spread over ten
+ * (the invoice-number counter is one row per business).
  *
- * BENCH_DURATION (seconds per round, default 15), BENCH_CONCURRENCY (default 8), BENCH_PEOPLE
- * (payers, round-robin, default 200).
+ * Last lines: `ratio checkout_vs_sql`, `ratio checkout_vs_sql_large`, `ratio checkout_one_vs_ten_businesses`.
+ * BENCH_CHECKOUTS (per round, default 600), BENCH_CONCURRENCY (default 8), BENCH_PEOPLE (payers per business, default 200).
  */
-const DURATION = Number(process.env.BENCH_DURATION ?? 15)
+const CHECKOUTS = Number(process.env.BENCH_CHECKOUTS ?? 600)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8)
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 200)
+const LARGE_ENROLLMENTS = Number(process.env.BENCH_LARGE_ENROLLMENTS ?? 1_000_000)
 const PRICE_CENTS = 12000
-const BASE_DOMAIN = "localhost"
 const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--heap-growing-percent=50", "--no-allocation-site-pretenuring"]
 
 const run = benchRun("bench-checkout")
 const { benchDir, dataDir } = run
-const post = jsonPoster(CONCURRENCY, `demo.${BASE_DOMAIN}`)
 
-/**
- * Runs `task(i, worker)` with `CONCURRENCY` workers until `seconds` have passed; answers the
- * checkouts per second and the checkout latencies (ms).
- */
-const timed = async (seconds: number, task: (i: number, worker: number) => Promise<void>) => {
-  let next = 0
-  const latencies: Array<number> = []
-  const started = performance.now()
-  const deadline = started + seconds * 1000
-  await Promise.all(Array.from({ length: CONCURRENCY }, async (_, worker) => {
-    while (performance.now() < deadline) {
-      const at = performance.now()
-      await task(next++, worker)
-      latencies.push(performance.now() - at)
-    }
-  }))
-  const elapsed = (performance.now() - started) / 1000
-  latencies.sort((a, b) => a - b)
-  const quantile = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0
-  return { count: latencies.length, seconds: elapsed, p50: quantile(0.5), p99: quantile(0.99) }
+/** What a tenant sells in the bench: one pack product, and payers. */
+const shopOf = async (pool: pg.Pool, tenant: Tenant) => {
+  const { rows: [product] } = await pool.query(
+    `insert into plan_products (business_id, kind, name, description, price_cents, count, commitment_length, commitment_unit)
+     values ($1, 'pack', 'Bench Pack', 'Ten classes', $2, 10, 3, 'month') returning id`,
+    [tenant.businessId, PRICE_CENTS]
+  )
+  const { rows } = await pool.query(
+    `insert into people (business_id, first_name, last_name, email)
+     select $1, 'Bench', 'Payer ' || g, 'payer' || g || '@bench.test' from generate_series(1, $2) g returning id`,
+    [tenant.businessId, PEOPLE]
+  )
+  return { tenant, productId: Number(product.id), payers: rows.map((row: { id: string }) => Number(row.id)), post: jsonPoster(CONCURRENCY, tenant.host) }
 }
+type Shop = Awaited<ReturnType<typeof shopOf>>
 
 const main = async () => {
   const loadBefore = os.loadavg()[0]!
@@ -64,21 +62,11 @@ const main = async () => {
   const seed = await seedBench(databaseUrl)
   const pool = new pg.Pool({ connectionString: databaseUrl, max: CONCURRENCY + 2 })
   pool.on("error", () => {})
-  const businessId = seed.businessId
-  const one = async (text: string, values: Array<unknown> = []) => (await pool.query(text, values)).rows
-
-  const [product] = await one(
-    `insert into plan_products (business_id, kind, name, description, price_cents, count, commitment_length, commitment_unit)
-     values ($1, 'pack', 'Bench Pack', 'Ten classes', $2, 10, 3, 'month') returning id, name, description`,
-    [businessId, PRICE_CENTS]
-  )
-  const productId = Number(product.id)
-  const people = (await one(
-    `insert into people (business_id, first_name, last_name, email)
-     select $1, 'Bench', 'Payer ' || g, 'payer' || g || '@bench.test' from generate_series(1, $2) g returning id`,
-    [businessId, PEOPLE]
-  )).map((row: { id: string }) => Number(row.id))
-  const [business] = await one(`select currency_code from businesses where id = $1`, [businessId])
+  await createWriteBaselines(pool)
+  const tenants: Array<Tenant> = [await demoTenant(pool, seed)]
+  if (LARGE_ENROLLMENTS > 0) tenants.push(await largeTenant(databaseUrl, pool, LARGE_ENROLLMENTS))
+  const shops = await Promise.all(tenants.map((tenant) => shopOf(pool, tenant)))
+  const ten = await Promise.all((await smallTenants(pool, 10)).map((tenant) => shopOf(pool, tenant)))
 
   const servicePort = await freePort(40000, 49999)
   run.service = await startChild(
@@ -87,104 +75,71 @@ const main = async () => {
     { DATABASE_URL: databaseUrl, PORT: String(servicePort), BASE_DOMAIN, DATA_DIR: benchDir },
     SERVER_NODE_FLAGS
   )
+  const postmaster = postmasterPid(dataDir)
+  const apiPid = run.service.process.pid
 
-  const checkout = async (i: number) => {
-    const payer = people[i % people.length]!
-    const created = await post(servicePort, seed.token, "/api/v2/desk/invoices", { invoice: { payer_id: payer, plan_products: [{ id: productId }] } })
+  const checkout = async (shop: Shop, i: number) => {
+    const payer = shop.payers[i % shop.payers.length]!
+    const created = await shop.post(servicePort, shop.tenant.token, "/api/v2/desk/invoices", { invoice: { payer_id: payer, plan_products: [{ id: shop.productId }] } })
     if (created.status !== 201) throw new Error(`invoice answered ${created.status}: ${created.text}`)
     const invoice = JSON.parse(created.text).invoices[0] as { id: number; total_cents: number }
-    const paid = await post(servicePort, seed.token, `/api/v2/desk/invoices/${invoice.id}/payments`, {
+    const paid = await shop.post(servicePort, shop.tenant.token, `/api/v2/desk/invoices/${invoice.id}/payments`, {
       payment: { payment_method: "cash", amount_cents: invoice.total_cents }
     })
     if (paid.status !== 201) throw new Error(`payment answered ${paid.status}: ${paid.text}`)
   }
+  const checkoutInSql = (shop: Shop, i: number) =>
+    pool.query(`select bench_checkout($1, $2, $3)`, [shop.tenant.businessId, shop.payers[i % shop.payers.length], shop.productId]).then(() => {})
+  const round = (task: (i: number) => Promise<void>, count = CHECKOUTS) =>
+    measureRound({ pool, postmaster, apiPid, count, concurrency: CONCURRENCY, task })
 
-  // The baseline's connections: one client per worker, held for the whole run.
-  const clients = await Promise.all(Array.from({ length: CONCURRENCY }, () => pool.connect()))
-  const bareCheckout = async (i: number, worker: number) => {
-    const client = clients[worker]!
-    const payer = people[i % people.length]!
-    await client.query("begin")
-    try {
-      const [number] = (await client.query(
-        `insert into invoice_numbers (business_id, last_number) values ($1, 1)
-         on conflict (business_id) do update set last_number = invoice_numbers.last_number + 1 returning last_number`,
-        [businessId]
-      )).rows
-      const [invoice] = (await client.query(
-        `insert into invoices (business_id, invoice_number, state, invoice_date, person_id, currency, closed_at,
-                               subtotal_cents, total_cents, created_at, updated_at)
-         values ($1, $2, 'closed', current_date, $3, $4, now(), $5, $5, now(), now()) returning id`,
-        [businessId, `B${number.last_number}`, payer, business.currency_code, PRICE_CENTS]
-      )).rows
-      const [item] = (await client.query(
-        `insert into invoice_items (business_id, invoice_id, kind, plan_product_id, name, description, price_cents, total_cents)
-         values ($1, $2, 'plan', $3, $4, $5, $6, $6) returning id`,
-        [businessId, invoice.id, productId, product.name, product.description, PRICE_CENTS]
-      )).rows
-      await client.query(
-        `insert into payments (business_id, invoice_id, person_id, payment_method, payment_type_id, state, amount_cents, description, created_at, updated_at)
-         values ($1, $2, $3, 'cash', 2, 'settled', $4, 'Cash', now(), now())`,
-        [businessId, invoice.id, payer, PRICE_CENTS]
-      )
-      const [plan] = (await client.query(
-        `insert into plans (business_id, plan_product_id, type, name, description, price_cents, count, visits_shared, start_date, end_date, created_at, updated_at)
-         values ($1, $2, 'Pack', $3, $4, $5, 10, true, current_date, (current_date + interval '3 months')::date - 1, now(), now()) returning id`,
-        [businessId, productId, product.name, product.description, PRICE_CENTS]
-      )).rows
-      await client.query(`insert into plan_people (business_id, plan_id, person_id, is_primary) values ($1, $2, $3, true)`, [businessId, plan.id, payer])
-      await client.query(
-        `insert into invoice_item_recipients (business_id, invoice_item_id, person_id, plan_id) values ($1, $2, $3, $4)`,
-        [businessId, item.id, payer, plan.id]
-      )
-      await client.query("commit")
-    } catch (error) {
-      await client.query("rollback")
-      throw error
-    }
+  const lines: Array<string> = []
+  const ratios: Array<string> = []
+  for (const shop of shops) {
+    log(`${shop.tenant.label}: ${CHECKOUTS} checkouts per round, ${CONCURRENCY} at a time`)
+    await round((i) => checkout(shop, i), 100)
+    await round((i) => checkoutInSql(shop, i), 100)
+    const sql1 = await round((i) => checkoutInSql(shop, i))
+    const api1 = await round((i) => checkout(shop, i))
+    const sql2 = await round((i) => checkoutInSql(shop, i))
+    const api2 = await round((i) => checkout(shop, i))
+    const sql = best(sql1, sql2)
+    const api = best(api1, api2)
+    lines.push(shop.tenant.label, roundLine("  one-round-trip SQL checkout", sql), roundLine("  invoice + cash payment (2 POSTs)", api))
+    lines.push(`  ratio ${(api.perSecond / sql.perSecond).toFixed(3)} (rounds: SQL ${sql1.perSecond.toFixed(0)}, ${sql2.perSecond.toFixed(0)}; API ${api1.perSecond.toFixed(0)}, ${api2.perSecond.toFixed(0)})`)
+    ratios.push(`ratio ${shop === shops[0] ? "checkout_vs_sql" : "checkout_vs_sql_large"} ${(api.perSecond / sql.perSecond).toFixed(3)}`)
   }
 
-  // Warm-up: the service's first requests compile and connect; the baseline's statements too.
-  log("warm-up")
-  await timed(Math.min(5, DURATION), (i) => checkout(i))
-  await timed(Math.min(2, DURATION), (i, worker) => bareCheckout(i, worker))
+  log(`one business against ten: ${CHECKOUTS} checkouts per round`)
+  await round((i) => checkout(ten[i % ten.length]!, i), 100)
+  const one1 = await round((i) => checkout(ten[0]!, i))
+  const spread1 = await round((i) => checkout(ten[i % ten.length]!, i))
+  const one2 = await round((i) => checkout(ten[0]!, i))
+  const spread2 = await round((i) => checkout(ten[i % ten.length]!, i))
+  const one = best(one1, one2)
+  const spread = best(spread1, spread2)
+  lines.push("one business against ten", roundLine("  all in one business", one), roundLine("  round-robin over ten businesses", spread))
+  ratios.push(`ratio checkout_one_vs_ten_businesses ${(one.perSecond / spread.perSecond).toFixed(3)}`)
 
-  log(`${DURATION} s per round, ${CONCURRENCY} clients, two rounds each`)
-  const rounds = { service: [] as Array<Awaited<ReturnType<typeof timed>>>, baseline: [] as Array<Awaited<ReturnType<typeof timed>>> }
-  for (let round = 0; round < 2; round++) {
-    rounds.baseline.push(await timed(DURATION, (i, worker) => bareCheckout(i, worker)))
-    rounds.service.push(await timed(DURATION, (i) => checkout(i)))
-  }
-  for (const client of clients) client.release()
-
-  // Every service checkout closed its invoice and sold its plan.
-  const [check] = await one(
+  // Every checkout closed its invoice, sold its plan and balanced its payments.
+  const { rows: [check] } = await pool.query(
     `select count(*) filter (where i.state <> 'closed')::int as open,
             count(*) filter (where not exists (select 1 from invoice_item_recipients r join invoice_items t on t.business_id = r.business_id and t.id = r.invoice_item_id
                                                where t.invoice_id = i.id and r.plan_id is not null))::int as without_plan,
             count(*) filter (where i.total_cents <> (select coalesce(sum(p.amount_cents), 0) from payments p
                                                      where p.business_id = i.business_id and p.invoice_id = i.id and p.state = 'settled'))::int as unbalanced
-     from invoices i where i.business_id = $1`,
-    [businessId]
+     from invoices i where i.business_id = any($1)`,
+    [[...shops, ...ten].map((shop) => shop.tenant.businessId)]
   )
   if (check.open + check.without_plan + check.unbalanced > 0) throw new Error(`checkouts left ${JSON.stringify(check)}`)
 
-  const rate = (list: Array<{ count: number; seconds: number }>) => list.reduce((a, r) => a + r.count, 0) / list.reduce((a, r) => a + r.seconds, 0)
-  const service_ = rate(rounds.service)
-  const baseline = rate(rounds.baseline)
-  const last = (list: Array<{ p50: number; p99: number }>) => list[list.length - 1]!
-  const fmt = (n: number, width = 8) => n.toFixed(0).padStart(width)
-  const lines = [
+  process.stdout.write([
     "",
-    `bench:checkout — ${DURATION} s × 2 rounds each, concurrency ${CONCURRENCY}, ${os.cpus().length} CPUs, load ${loadBefore.toFixed(2)} before`,
-    "target                         checkouts/s   p50 ms   p99 ms",
-    `service (invoice + cash pay)   ${fmt(service_)}     ${fmt(last(rounds.service).p50, 5)}    ${fmt(last(rounds.service).p99, 5)}`,
-    `bare SQL loop (1 tx each)      ${fmt(baseline)}     ${fmt(last(rounds.baseline).p50, 5)}    ${fmt(last(rounds.baseline).p99, 5)}`,
-    `ratio service / baseline       ${(service_ / baseline).toFixed(3)}`,
-    `per round (checkouts/s): service ${rounds.service.map((r) => (r.count / r.seconds).toFixed(0)).join(", ")}; baseline ${rounds.baseline.map((r) => (r.count / r.seconds).toFixed(0)).join(", ")}`,
+    `bench:checkout — ${CHECKOUTS} checkouts per round, concurrency ${CONCURRENCY}, ${os.cpus().length} CPUs, load ${loadBefore.toFixed(2)} before`,
+    ...lines,
+    ...ratios,
     ""
-  ]
-  process.stdout.write(lines.join("\n"))
+  ].join("\n"))
   await pool.end()
 }
 

@@ -1,0 +1,64 @@
+import { spawnSync } from "node:child_process"
+import * as path from "node:path"
+import type pg from "pg"
+import { createBusiness, createPerson, createToken } from "../../test/support/factories.ts"
+import { log, root } from "./run.ts"
+
+/** A business the write benchmarks call: its host, an owner's token and staff member. */
+export interface Tenant {
+  readonly label: string
+  readonly businessId: number
+  readonly host: string
+  readonly token: string
+  readonly staffMemberId: number
+}
+
+export const BASE_DOMAIN = "localhost"
+
+/** The bench's `demo` business (bench/support/seed.ts) as a tenant. */
+export const demoTenant = async (pool: pg.Pool, seed: { readonly businessId: number; readonly token: string }): Promise<Tenant> => {
+  const { rows: [owner] } = await pool.query(`select id from staff_members where business_id = $1 order by id limit 1`, [seed.businessId])
+  return { label: "demo business", businessId: seed.businessId, host: `demo.${BASE_DOMAIN}`, token: seed.token, staffMemberId: Number(owner.id) }
+}
+
+/** A business of `enrollments` enrollments seeded by `studio seed scale` (minutes for a million). */
+export const largeTenant = async (databaseUrl: string, pool: pg.Pool, enrollments: number): Promise<Tenant> => {
+  log(`seeding ${enrollments.toLocaleString("en")} enrollments in one business (studio seed scale)`)
+  const seeded = spawnSync(process.execPath, [path.join(root, "src/cli.ts"), "seed", "scale", "--enrollments", String(enrollments), "--businesses", "1"], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "error" },
+    encoding: "utf8",
+    maxBuffer: 10_000_000
+  })
+  if (seeded.status !== 0) throw new Error(`seed scale failed:\n${seeded.stderr}`)
+  const { rows: [business] } = await pool.query(
+    `select b.id, b.subdomain, s.id as staff_member_id, p.account_id
+     from businesses b join staff_members s on s.business_id = b.id and s.role = 'primary_owner'
+     join people p on p.business_id = s.business_id and p.id = s.person_id
+     where b.subdomain like 'scale-%' order by b.id limit 1`
+  )
+  const businessId = Number(business.id)
+  return {
+    label: `${(enrollments / 1e6).toFixed(1)} M-enrollment business`,
+    businessId,
+    host: `${business.subdomain}.${BASE_DOMAIN}`,
+    token: await createToken(pool, Number(business.account_id), businessId),
+    staffMemberId: Number(business.staff_member_id)
+  }
+}
+
+/** `count` small businesses with an owner each (`bench-1` … `bench-<count>`). */
+export const smallTenants = async (pool: pg.Pool, count: number): Promise<Array<Tenant>> => {
+  const tenants: Array<Tenant> = []
+  for (let i = 1; i <= count; i++) {
+    const business = await createBusiness(pool, { subdomain: `bench-${i}`, name: `Bench Studio ${i}` })
+    const owner = await createPerson(pool, business.id, { email: `owner@bench-${i}.test`, role: "owner" })
+    tenants.push({
+      label: `bench-${i}`,
+      businessId: business.id,
+      host: `bench-${i}.${BASE_DOMAIN}`,
+      token: await createToken(pool, owner.accountId, business.id),
+      staffMemberId: owner.staffMemberId!
+    })
+  }
+  return tenants
+}

@@ -1,0 +1,64 @@
+import type pg from "pg"
+import { processTreeCpuMs, postgresCpuMs } from "./cpu.ts"
+
+/**
+ * One measured round of a write benchmark: `count` operations, `concurrency` at a time, and
+ * what each cost, from the operating system (CPU of PostgreSQL's processes and of the API's)
+ * and from PostgreSQL's own statistics (pg_stat_statements, loaded by bench clusters with
+ * nested statements tracked): top-level statements (round trips; transaction control is not
+ * counted) and foreign-key checks per operation.
+ */
+export interface Round {
+  readonly perSecond: number
+  readonly roundTrips: number
+  readonly foreignKeyChecks: number
+  readonly postgresCpuMs: number
+  readonly apiCpuMs: number
+}
+
+export const measureRound = async (options: {
+  readonly pool: pg.Pool
+  readonly postmaster: number | undefined
+  readonly apiPid: number | undefined
+  readonly count: number
+  readonly concurrency: number
+  readonly task: (i: number) => Promise<void>
+}): Promise<Round> => {
+  const { pool, count } = options
+  await pool.query("create extension if not exists pg_stat_statements")
+  const { rows: [database] } = await pool.query("select oid from pg_database where datname = current_database()")
+  await pool.query("select pg_stat_statements_reset(0, $1, 0)", [database.oid])
+  const cpu = () => ({
+    postgres: options.postmaster ? postgresCpuMs(options.postmaster) : 0,
+    api: options.apiPid ? processTreeCpuMs(options.apiPid) : 0
+  })
+  const before = cpu()
+  let next = 0
+  const started = performance.now()
+  await Promise.all(Array.from({ length: options.concurrency }, async () => {
+    while (next < count) await options.task(next++)
+  }))
+  const seconds = (performance.now() - started) / 1000
+  const after = cpu()
+  const { rows: [counted] } = await pool.query(
+    `select coalesce(sum(calls) filter (where toplevel), 0)::float8 as round_trips,
+            coalesce(sum(calls) filter (where not toplevel and query like '%FOR KEY SHARE OF%'), 0)::float8 as fk_checks
+     from pg_stat_statements where dbid = $1 and query not like '%pg_stat_statements%' and query not like '%pg_database%'`,
+    [database.oid]
+  )
+  return {
+    perSecond: count / seconds,
+    roundTrips: counted.round_trips / count,
+    foreignKeyChecks: counted.fk_checks / count,
+    postgresCpuMs: (after.postgres - before.postgres) / count,
+    apiCpuMs: (after.api - before.api) / count
+  }
+}
+
+/** The better of two rounds by throughput (rounds alternate so a drift of the machine hits both sides). */
+export const best = (a: Round, b: Round): Round => (a.perSecond >= b.perSecond ? a : b)
+
+export const roundLine = (label: string, round: Round) =>
+  `${label.padEnd(34)} ${round.perSecond.toFixed(0).padStart(7)}/s  ${round.roundTrips.toFixed(1).padStart(5)} stmts  ${
+    round.foreignKeyChecks.toFixed(1).padStart(5)
+  } FK  ${round.postgresCpuMs.toFixed(2).padStart(6)} ms PG  ${round.apiCpuMs.toFixed(2).padStart(6)} ms API`
