@@ -6,7 +6,7 @@ import * as path from "node:path"
 import type { EmbeddedServer } from "../src/platform/embedded-postgres.ts"
 import { type LoadResult, runLoad } from "./support/load.ts"
 import { cpuMsOf, postgresCpuMs, postmasterPid } from "./support/cpu.ts"
-import { type Child, freePort, memoryOf, startBenchDatabase, startChild } from "./support/processes.ts"
+import { type Child, freePort, memoryOf, startBenchDatabase, startChild, SERVER_NODE_FLAGS } from "./support/processes.ts"
 import { seedBench } from "./support/seed.ts"
 import { startObservedServices } from "./support/observed.ts"
 
@@ -41,8 +41,6 @@ const TARGET_PEAK_MIB = 256
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF
 /** A fixed total rate (requests/s) instead of as fast as each server answers: compares CPU per request at equal load. */
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined
-/** The V8 flags the service runs with (package.json `start`, the Dockerfile), given to the floor too. */
-const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--heap-growing-percent=50", "--no-allocation-site-pretenuring"]
 const BASE_DOMAIN = "localhost"
 const PATH = "/api/v2/desk/locations"
 const TARGETS = ["baseline", "floor", "service", "metrics", "tracing"] as const

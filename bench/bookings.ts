@@ -3,7 +3,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import pg from "pg"
 import { postmasterPid } from "./support/cpu.ts"
-import { freePort, startBenchDatabase, startChild } from "./support/processes.ts"
+import { cpuProfileFlags, freePort, SERVER_NODE_FLAGS, startBenchDatabase, startChild } from "./support/processes.ts"
 import { benchSchedule, seedBench } from "./support/seed.ts"
 import { benchRun, jsonPoster, log, root } from "./support/run.ts"
 import { BASE_DOMAIN, demoTenant, largeTenant, type Tenant } from "./support/tenants.ts"
@@ -29,6 +29,7 @@ import { createWriteBaselines } from "./support/write-baselines.ts"
  *
  * Last lines: `ratio booking_vs_sql <demo business>`, `ratio booking_vs_sql_large <large
  * business>`, `ratio capacity_1000_vs_10 <bookings/s into the full occurrence ÷ the small one>`.
+ * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there.
  * BENCH_BOOKINGS (per round, default 1000), BENCH_CONCURRENCY (default 16), BENCH_OCCURRENCES (default 200).
  */
 const BOOKINGS = Number(process.env.BENCH_BOOKINGS ?? 1000)
@@ -57,7 +58,7 @@ const main = async () => {
     PORT: String(servicePort),
     BASE_DOMAIN,
     DATA_DIR: benchDir
-  })
+  }, [...SERVER_NODE_FLAGS, ...cpuProfileFlags()])
   const postmaster = postmasterPid(dataDir)
   const apiPid = run.service.process.pid
 

@@ -3,7 +3,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import pg from "pg"
 import { postmasterPid } from "./support/cpu.ts"
-import { freePort, startBenchDatabase, startChild } from "./support/processes.ts"
+import { freePort, startBenchDatabase, startChild, SERVER_NODE_FLAGS } from "./support/processes.ts"
 import { seedBench } from "./support/seed.ts"
 import { benchRun, jsonPoster, log, root } from "./support/run.ts"
 import { BASE_DOMAIN, demoTenant, largeTenant, smallTenants, type Tenant } from "./support/tenants.ts"
@@ -33,7 +33,6 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8)
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 200)
 const LARGE_ENROLLMENTS = Number(process.env.BENCH_LARGE_ENROLLMENTS ?? 1_000_000)
 const PRICE_CENTS = 12000
-const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--heap-growing-percent=50", "--no-allocation-site-pretenuring"]
 
 const run = benchRun("bench-checkout")
 const { benchDir, dataDir } = run

@@ -4,7 +4,7 @@ import * as path from "node:path"
 import pg from "pg"
 import { childPidsOf, postgresCpuMs, postmasterPid, processTreeCpuMs } from "./support/cpu.ts"
 import { runLoad } from "./support/load.ts"
-import { freePort, startBenchDatabase, startChild } from "./support/processes.ts"
+import { freePort, startBenchDatabase, startChild, SERVER_NODE_FLAGS } from "./support/processes.ts"
 import { rateLimitCost } from "./support/rate-limit-cost.ts"
 import { benchRun, jsonPoster, log, root } from "./support/run.ts"
 import { benchSchedule, seedBench } from "./support/seed.ts"
@@ -36,8 +36,6 @@ const OCCURRENCES = Number(process.env.BENCH_OCCURRENCES ?? 500)
 const PEOPLE = 2_000
 /** 1, 2, then 1 again: a drift over the run (growing tables, other load) shows as the two 1s differing. */
 const PROCESS_COUNTS = [1, 2, 1] as const
-/** The V8 flags of `npm start` and `npm run studio`, which the cluster's HTTP processes inherit. */
-const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--heap-growing-percent=50", "--no-allocation-site-pretenuring"]
 const BASE_DOMAIN = "localhost"
 const HOST = `demo.${BASE_DOMAIN}`
 const GET_PATH = "/api/v2/desk/locations"

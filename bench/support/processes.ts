@@ -1,3 +1,4 @@
+import * as path from "node:path"
 import { type EmbeddedServer, startEmbeddedPostgres } from "../../src/platform/embedded-postgres.ts"
 import { ensureDatabase, migrate } from "../../src/platform/migrator.ts"
 import { type ChildProcess, spawn } from "node:child_process"
@@ -17,6 +18,13 @@ export const freePort = async (from: number, to: number): Promise<number> => {
   }
   throw new Error(`no free port in ${from}-${to}`)
 }
+
+/** The V8 flags the service runs with (package.json `start`, the Dockerfile): every bench's service child gets them. */
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--heap-growing-percent=50", "--no-allocation-site-pretenuring"]
+
+/** With BENCH_CPU_PROF=<dir>, a child writes a V8 CPU profile into `<dir>/<sub>` when it exits. */
+export const cpuProfileFlags = (sub = ""): Array<string> =>
+  process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF, sub)}`] : []
 
 export interface Child {
   readonly name: string
