@@ -137,7 +137,7 @@ const takeLease = async (port: number): Promise<pg.Client> => {
 /**
  * Test and benchmark clusters count every statement (pg_stat_statements, nested ones too, so a
  * foreign-key check is counted): the write path's round trips are measured from PostgreSQL's
- * own statistics (test/enrollment/write-path-statements.test.ts, bench/bookings.ts).
+ * own statistics (test/write-path/statement-counts.test.ts, bench/bookings.ts).
  */
 export const STATEMENT_STATISTICS = ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"]
 

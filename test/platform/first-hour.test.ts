@@ -137,7 +137,7 @@ describe("the README's tour on a port other than 3000", () => {
       expect(answer.summary).toMatch(/it holds \d+ clients, \d+ enrollments/)
       if (answer.outcome === "unchanged") expect(answer.summary).toMatch(/^nothing changed since the last sync/)
     }
-  })
+  }, 120_000)
 
   it("a second start on the same PORT ends with one line naming the fix", async () => {
     const second = await run(tour.setup({ PORT: String(port) }), ["src/main.ts"])

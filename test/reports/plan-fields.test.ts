@@ -379,7 +379,7 @@ describe("the incremental sync", () => {
       available_plans: "Gold, Two Pack"
     })
     expect(await clientOf(ann)).toMatchObject({ unpaid_visits: 2 })
-  })
+  }, 120_000)
 
   it("refreshes every holder of a shared plan when one of them spends it", async () => {
     const cy = (await createPerson(server.pool, studio.id, { first_name: "Cy", last_name: "Cole" })).personId

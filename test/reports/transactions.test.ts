@@ -458,5 +458,5 @@ describe("the transactions report", () => {
     const incremental = rowsOf(await tx({ fields: detail, ...all }))
     expect((await sales.sync("full")).outcome).toBe("full")
     expect(rowsOf(await tx({ fields: detail, ...all }))).toEqual(incremental)
-  })
+  }, 120_000)
 })
