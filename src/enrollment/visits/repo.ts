@@ -7,7 +7,7 @@ import { leaseVisitsQueries } from "./lease-visits-repo.ts"
 import { visitListQueries } from "./list-repo.ts"
 import { EmbeddedOccurrenceRow, EmbeddedPersonRow, HOLDING_STATES, VISIT_COLUMNS, VisitRow, type VisitState } from "./model.ts"
 import { VisitPayments } from "./payments.ts"
-import { WaitlistEntries } from "./waitlist-entries.ts"
+import { waitlistStatements } from "./waitlist-statements.ts"
 
 /**
  * The SQL of visits. The capacity rule (src/enrollment/visits/capacity.ts) is built on three of these:
@@ -52,7 +52,6 @@ const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
 const InBusiness = Schema.Struct({ businessId: Schema.Number, ids: Ids })
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const waitlist = yield* WaitlistEntries
   const payments = yield* VisitPayments
 
   const lockOccurrences = SqlSchema.findAll({
@@ -228,13 +227,13 @@ const make = Effect.gen(function* () {
     recipient: (businessId: number, personId: number) =>
       recipient({ businessId, id: personId }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
 
-    /**
-     * The waitlist's answers (a port: waitlist entries are the waitlist's SQL). Taken when the
-     * repo is built, so every writer that admits visits has it, whatever context it runs in.
-     */
-    waitlist,
+    /** What admitting and freeing places ask of the waitlist (waitlist-statements.ts). */
+    waitlist: waitlistStatements(sql),
 
-    /** Billing's answers (a port: auto-pay and punches are billing's), taken when built as `waitlist` is. */
+    /**
+     * Billing's answers (a port: auto-pay and punches are billing's). Taken when the repo is
+     * built, so every writer that admits visits has it, whatever context it runs in.
+     */
     payments
   }
 })

@@ -4,7 +4,7 @@ import { CurrentBusiness } from "../../access/tenant.ts"
 import { findOccurrence } from "../../schedule/event-occurrences/service.ts"
 import { sendMail } from "../../platform/mail/service.ts"
 import { clientReach, requireInReach, requireLivePerson } from "../../identity/people/client-reach.ts"
-import { NotFound, fail } from "../../shared/errors.ts"
+import { fail } from "../../shared/errors.ts"
 import type { Locale } from "../../shared/locale.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { pairedRange } from "../../shared/ranges.ts"
@@ -13,6 +13,7 @@ import type { PersonTarget } from "../../shared/schemas.ts"
 import { type VisitListQuery, type VisitRow, type VisitSummary } from "./model.ts"
 import { VisitsRepo } from "./repo.ts"
 import { detailedVisits, visitsShown } from "./shown.ts"
+import { VisitRefusals } from "./refusals.ts"
 
 /**
  * Reading visits (both modes) and the client notices. Client mode reaches the token's person
@@ -20,11 +21,11 @@ import { detailedVisits, visitsShown } from "./shown.ts"
  * is not found there.
  */
 
-const visitNotFound = (id: number) => fail(NotFound, { key: "visit_not_found", params: { id } })
+const visitNotFound = (id: number) => VisitRefusals.visitNotFound.fail({ id })
 
 const personVisits = Effect.fn("Visits.personList")(function* (personId: number, query: VisitListQuery) {
   const business = yield* CurrentBusiness
-  const range = yield* pairedRange(query, "field_required")
+  const range = yield* pairedRange(query, VisitRefusals.rangeBoundRequired.key)
   const page = pageOf(query)
   const { rows, total } = yield* (yield* VisitsRepo).listForPerson(business.id, personId, page, {
     ...range,

@@ -29,7 +29,6 @@ export type Recipient = typeof Recipient.Type
 const Id = Schema.Struct({ id: Schema.Number })
 const Ids = Schema.Array(Schema.Number)
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
-const Pairs = Schema.Array(Schema.Struct({ occurrenceId: Schema.Number, personId: Schema.Number }))
 const ListRequest = Schema.Struct({
   businessId: Schema.Number,
   personIds: Schema.optional(Ids),
@@ -147,21 +146,6 @@ const make = Effect.gen(function* () {
           ${sql.literal(recipientJoin("p"))}
           where p.business_id = ${businessId} and p.id = ${id}`
   })
-  const enrollVisitors = SqlSchema.void({
-    Request: Schema.Struct({ businessId: Schema.Number, pairs: Pairs, now: Schema.Date }),
-    execute: ({ businessId, pairs, now }) =>
-      sql`update waitlist_entries w set state = 'enrolled', enrolled_at = ${now}, updated_at = ${now}
-          from unnest(${pairs.map((pair) => pair.occurrenceId)}::bigint[], ${pairs.map((pair) => pair.personId)}::bigint[]) as p(o, q)
-          where w.business_id = ${businessId} and w.event_occurrence_id = p.o and w.person_id = p.q
-            and w.state = any(${live})`
-  })
-  const withWaiting = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
-    Result: Id,
-    execute: ({ businessId, ids }) =>
-      sql`select distinct event_occurrence_id as id from waitlist_entries
-          where business_id = ${businessId} and event_occurrence_id = any(${ids}) and state = 'waiting'`
-  })
   const expireOccurrence = SqlSchema.findAll({
     Request: Schema.Struct({ ...ById.fields, now: Schema.Date }),
     Result: Id,
@@ -229,19 +213,6 @@ const make = Effect.gen(function* () {
      */
     recipient: (businessId: number, personId: number, occurrenceId: number) =>
       recipient({ businessId, id: personId, occurrenceId }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    /** Live entries of these (occurrence, person) pairs become `enrolled`: the person got a visit. */
-    enrollVisitors: (businessId: number, pairs: ReadonlyArray<{ readonly occurrenceId: number; readonly personId: number }>, now: Date) =>
-      pairs.length === 0 ? Effect.void : enrollVisitors({ businessId, pairs, now }).pipe(Effect.orDie),
-
-    /** Of the occurrences, those with someone waiting (whom a freed place is offered to). */
-    withWaiting: (businessId: number, occurrenceIds: ReadonlyArray<number>) =>
-      occurrenceIds.length === 0
-        ? Effect.succeed([] as ReadonlyArray<number>)
-        : withWaiting({ businessId, ids: occurrenceIds }).pipe(
-          Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id)),
-          Effect.orDie
-        ),
 
     /** Expires the live entries of one occurrence; returns how many. */
     expireOccurrence: (businessId: number, occurrenceId: number, now: Date) =>
