@@ -81,19 +81,19 @@ export const updateLease = Effect.fn("Bookings.updateLease")(function* (caller: 
       const { plan, notFound } = yield* resolvePerson(context, input.person, "lease.person", messages)
       if (notFound !== undefined) return yield* BookingRefusals.personNotFound.fail({ id: notFound })
       if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
-      const held = yield* visits.ofLeases(business.id, [lease.id])
+      const held = yield* visits.ofLeases({ businessId: business.id, leaseIds: [lease.id] })
       const occurrenceIds = [...new Set(held.map((visit) => visit.event_occurrence_id))]
       // The occurrence locks admitVisits takes: a concurrent admission of the same person waits.
-      yield* visits.lockOccurrences(business.id, occurrenceIds)
+      yield* visits.lockOccurrences({ businessId: business.id, ids: occurrenceIds })
       const personId = plan._tag === "Existing" ? plan.id : null
       if (personId !== null && personId !== lease.person_id) {
-        const enrolled = yield* visits.visitorsOf(business.id, occurrenceIds, [personId])
+        const enrolled = yield* visits.visitorsOf({ businessId: business.id, occurrenceIds, personIds: [personId] })
         if (enrolled.length > 0) return yield* VisitRefusals.eligibilityAlreadyEnrolled.fail()
       }
       const newId = plan._tag === "New" ? yield* personIdOf(business.id, plan) : personId
       const now = (yield* currentTime)
       yield* repo.setLeasePerson({ businessId: business.id, id: lease.id, personId: newId, now })
-      yield* visits.setPersonOfLease(business.id, lease.id, newId, now)
+      yield* visits.setPersonOfLease({ businessId: business.id, leaseId: lease.id, personId: newId, now })
       if (lease.kind === "appointment" && lease.event_occurrence_id !== null) {
         yield* repo.setAppointmentPerson({ businessId: business.id, occurrenceId: lease.event_occurrence_id, personId: newId, now })
       }

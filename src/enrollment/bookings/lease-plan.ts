@@ -202,7 +202,8 @@ const eventLease = Effect.fn("Leases.resolveEvent")(function* (shape: Shape, id:
       } else {
         const held = recurring ? sessions : sessions.slice(0, 1)
         problems.push(...timingProblems(service, held[0]!.start_at, null, caller, now))
-        return { ...base, kind: "recurring", service, event_id: id, start_at: input.start_at, recurring, occurrenceIds: held.map((s) => s.id) } satisfies LeasePlan
+        const occurrenceIds = held.map((s) => s.id)
+        return { ...base, kind: "recurring", service, event_id: id, start_at: input.start_at, recurring, occurrenceIds } satisfies LeasePlan
       }
     }
   } else if (event.service_type === "Course") {
@@ -212,7 +213,8 @@ const eventLease = Effect.fn("Leases.resolveEvent")(function* (shape: Shape, id:
     if (sessions.length === 0) problems.push(BookingRefusals.leaseNoSessions.message({ field: field("event_id"), id }))
     else {
       problems.push(...timingProblems(service, sessions[0]!.start_at, null, caller, now))
-      return { ...base, kind: "course", service, event_id: id, start_at: sessions[0]!.start_at, occurrenceIds: sessions.map((s) => s.id) } satisfies LeasePlan
+      const occurrenceIds = sessions.map((s) => s.id)
+      return { ...base, kind: "course", service, event_id: id, start_at: sessions[0]!.start_at, occurrenceIds } satisfies LeasePlan
     }
   } else {
     shape.wrongType("event_id", id, event.service_type)

@@ -83,7 +83,7 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
 
   // The lease rows' foreign keys take a share lock on their occurrence; taking admitVisits's
   // update lock first (in id order) keeps two bookings of one occurrence from deadlocking.
-  yield* (yield* VisitsRepo).lockOccurrences(businessId, occurrenceIds.flat())
+  yield* (yield* VisitsRepo).lockOccurrences({ businessId, ids: occurrenceIds.flat() })
   const leaseIds = yield* repo.insertLeases({
     businessId,
     leases: plans.map((plan, i) => ({
@@ -125,7 +125,7 @@ export const completeLeases = Effect.fn("Leases.complete")(function* (businessId
   const now = (yield* currentTime)
   const ids = leases.map((lease) => lease.id)
   const visits = yield* VisitsRepo
-  const visitIds = yield* visits.registerOfLeases(businessId, ids, now)
+  const visitIds = yield* visits.registerOfLeases({ businessId, leaseIds: ids, now })
   // Auto-pay: the registered visits are paid by their people's suitable plans, if any.
   yield* visits.payments.payVisits(businessId, visitIds)
   yield* repo.setLeasesState({ businessId, ids, state: "registered", now })
@@ -144,10 +144,10 @@ const appointmentsOf = (leases: ReadonlyArray<LeaseRow>) =>
 export const releaseLeases = Effect.fn("Leases.release")(function* (businessId: number, leases: ReadonlyArray<LeaseRow>) {
   if (leases.length === 0) return
   const repo = yield* VisitsRepo
-  const visits = yield* repo.ofLeases(businessId, leases.map((lease) => lease.id))
+  const visits = yield* repo.ofLeases({ businessId, leaseIds: leases.map((lease) => lease.id) })
   // A held visit a staff member punched gives its plan the visit back.
   yield* repo.payments.unpayVisits(businessId, visits.map((visit) => visit.id))
-  yield* repo.deleteByIds(businessId, visits.map((visit) => visit.id))
+  yield* repo.deleteByIds({ businessId, ids: visits.map((visit) => visit.id) })
   yield* placesFreed(businessId, visits.map((visit) => visit.event_occurrence_id))
   yield* setOccurrenceState(businessId, appointmentsOf(leases), "deleted")
 })

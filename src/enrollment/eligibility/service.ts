@@ -25,6 +25,7 @@ import type {
 } from "./model.ts"
 import { EligibilityRepo } from "./repo.ts"
 import { type EligibilityFacts, evaluate } from "./rules.ts"
+import { EligibilityRefusals } from "./refusals.ts"
 
 const DESCRIPTION_KEYS = {
   credit_card_required: "eligibility_credit_card_required",
@@ -183,19 +184,19 @@ const serviceEligibility = Effect.fn("Eligibility.service")(function* (
   let event: Parameters<typeof eventSpan>[0] | undefined
   if (query.event_id !== undefined) {
     const [row] = yield* (yield* EventsRepo).list(business.id, { ids: [query.event_id] }, { _tag: "Staff" })
-    if (!row) problems.push({ key: "field_id_not_found", params: { field: "event_id", id: query.event_id } })
+    if (!row) problems.push(EligibilityRefusals.fieldIdNotFound.message({ field: "event_id", id: query.event_id }))
     else if (row.service_id !== service.id) {
-      problems.push({ key: "event_not_of_service", params: { field: "event_id", id: query.event_id, service_id: service.id } })
+      problems.push(EligibilityRefusals.eventNotOfService.message({ field: "event_id", id: query.event_id, service_id: service.id }))
     } else event = row
   }
   if (query.location_id !== undefined) {
     const found = yield* occurrences.existingIds(business.id, "locations", [query.location_id], scope)
-    if (!found.has(query.location_id)) problems.push({ key: "field_id_not_found", params: { field: "location_id", id: query.location_id } })
+    if (!found.has(query.location_id)) problems.push(EligibilityRefusals.fieldIdNotFound.message({ field: "location_id", id: query.location_id }))
   }
   if (query.staff_member_ids !== undefined) {
     const found = yield* occurrences.existingIds(business.id, "staff_members", query.staff_member_ids, scope)
     for (const id of new Set(query.staff_member_ids)) {
-      if (!found.has(id)) problems.push({ key: "field_id_not_found", params: { field: "staff_member_ids", id } })
+      if (!found.has(id)) problems.push(EligibilityRefusals.fieldIdNotFound.message({ field: "staff_member_ids", id }))
     }
   }
   if (problems.length > 0) return yield* fail(BadRequest, ...problems)

@@ -8,12 +8,13 @@ import { sendMail } from "../../platform/mail/service.ts"
 import { clientReach, requireInReach, requireLivePerson } from "../../identity/people/client-reach.ts"
 import { clientAudience, staffAudience } from "../../catalog/services/service.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { parseLocale } from "../../shared/locale.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { MAX_NOTE_LENGTH, type NoteCreateInput, type NoteListQuery, type NoteRow, type NoteTarget, type NoteUpdateInput, toNoteWire } from "./model.ts"
 import { NotesRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { NoteRefusals } from "./refusals.ts"
 
 /**
  * Notes on people and event occurrences (spec: Notes). Clients read public notes only, of
@@ -40,7 +41,7 @@ const requireDeskTarget = Effect.fn("Notes.requireDeskTarget")(function* (target
 const findNote = Effect.fn("Notes.find")(function* (target: NoteTarget, id: number, publicOnly: boolean) {
   const business = yield* CurrentBusiness
   const row = yield* (yield* NotesRepo).find(business.id, target, id)
-  if (!row || (publicOnly && !row.public)) return yield* fail(NotFound, { key: "note_not_found", params: { id } })
+  if (!row || (publicOnly && !row.public)) return yield* NoteRefusals.noteNotFound.fail({ id })
   return row
 })
 
@@ -75,8 +76,8 @@ export const getDeskNote = Effect.fn("Notes.deskGet")(function* (target: NoteTar
 /** `note` is required and not blank (a 422 rule); its length is bounded. */
 const checkText = (note: string | null | undefined, problems: Array<Message>) => {
   const text = note ?? ""
-  if (text.trim() === "") problems.push({ key: "note_blank" })
-  else if (text.length > MAX_NOTE_LENGTH) problems.push({ key: "note_too_long", params: { max: MAX_NOTE_LENGTH } })
+  if (text.trim() === "") problems.push(NoteRefusals.noteBlank.message())
+  else if (text.length > MAX_NOTE_LENGTH) problems.push(NoteRefusals.noteTooLong.message({ max: MAX_NOTE_LENGTH }))
   return text
 }
 

@@ -55,7 +55,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   if (admissions.length === 0) return [] as ReadonlyArray<number>
   const repo = yield* VisitsRepo
   const occurrenceIds = [...new Set(admissions.map((admission) => admission.occurrenceId))]
-  const locked = yield* repo.lockOccurrences(businessId, occurrenceIds)
+  const locked = yield* repo.lockOccurrences({ businessId, ids: occurrenceIds })
   const byId = new Map(locked.map((row) => [row.id, row]))
   const missing = occurrenceIds.filter((id) => !byId.has(id))
   if (missing.length > 0) return yield* Effect.die(new Error(`Event occurrences ${missing.join(", ")} not found in business ${businessId}`))
@@ -71,7 +71,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
 
   // One visit per person and occurrence: those already there, and repeats within this call.
   const personIds = [...new Set(admissions.flatMap((admission) => (admission.personId === null ? [] : [admission.personId])))]
-  const existing = yield* repo.visitorsOf(businessId, occurrenceIds, personIds)
+  const existing = yield* repo.visitorsOf({ businessId, occurrenceIds, personIds })
   const seen = new Set(existing.map((pair) => `${pair.event_occurrence_id}:${pair.person_id}`))
   for (const admission of admissions) {
     if (admission.personId === null) continue
@@ -81,7 +81,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   }
 
   if (options.enforceCapacity) {
-    const taken = yield* repo.placesTaken(businessId, occurrenceIds)
+    const taken = yield* repo.placesTaken({ businessId, ids: occurrenceIds })
     const wanted = new Map<number, number>()
     for (const admission of admissions) {
       if (holding(admission.state)) wanted.set(admission.occurrenceId, (wanted.get(admission.occurrenceId) ?? 0) + 1)
@@ -94,9 +94,9 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
 
   const now = (yield* currentTime)
-  const ids = yield* repo.insert(
+  const ids = yield* repo.insert({
     businessId,
-    admissions.map((admission) => ({
+    visits: admissions.map((admission) => ({
       event_occurrence_id: admission.occurrenceId,
       person_id: admission.personId,
       state: admission.state,
@@ -111,7 +111,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
       created_at: now,
       updated_at: now
     }))
-  )
+  })
   yield* repo.waitlist.enrollVisitors({
     businessId,
     pairs: admissions.flatMap((admission) =>

@@ -51,11 +51,11 @@ const admissionProblems = Effect.fn("Visits.admissionProblems")(function* (
   const problems: Array<Message> = []
   if (occurrence.state === "canceled") problems.push(VisitRefusals.eligibilityCancelled.message())
   if (occurrence.state === "deleted") problems.push(VisitRefusals.eligibilityDeleted.message())
-  if (personId !== null && (yield* repo.visitorsOf(business.id, [occurrence.id], [personId])).length > 0) {
+  if (personId !== null && (yield* repo.visitorsOf({ businessId: business.id, occurrenceIds: [occurrence.id], personIds: [personId] })).length > 0) {
     problems.push(VisitRefusals.eligibilityAlreadyEnrolled.message())
   }
   if (enforceCapacity && isHolding(state) && occurrence.capacity !== null) {
-    const taken = (yield* repo.placesTaken(business.id, [occurrence.id])).get(occurrence.id) ?? 0
+    const taken = (yield* repo.placesTaken({ businessId: business.id, ids: [occurrence.id] })).get(occurrence.id) ?? 0
     if (taken >= occurrence.capacity) problems.push(VisitRefusals.eligibilityFull.message())
   }
   return problems
@@ -64,7 +64,7 @@ const admissionProblems = Effect.fn("Visits.admissionProblems")(function* (
 /** Create and update answer the visits as `:id` shows them. */
 const visitsOf = Effect.fn("Visits.wire")(function* (ids: ReadonlyArray<number>) {
   const business = yield* CurrentBusiness
-  return yield* visitsShown(business.id, yield* (yield* VisitsRepo).byIds(business.id, ids))
+  return yield* visitsShown(business.id, yield* (yield* VisitsRepo).byIds({ businessId: business.id, ids }))
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -134,7 +134,7 @@ export const deleteFrontVisit = Effect.fn("Visits.frontDelete")(function* (id: n
 const lockVisit = (id: number) =>
   Effect.gen(function* () {
     const business = yield* CurrentBusiness
-    const row = yield* (yield* VisitsRepo).findForUpdate(business.id, id)
+    const row = yield* (yield* VisitsRepo).findForUpdate({ businessId: business.id, id })
     if (!row) return yield* VisitRefusals.visitNotFound.fail({ id })
     return row
   })
@@ -144,7 +144,7 @@ const removeVisit = Effect.fn("Visits.remove")(function* (row: VisitRow) {
   const repo = yield* VisitsRepo
   // Its punch goes with it, and the plan gets the visit back.
   if (row.punch_id !== null) yield* repo.payments.unpayVisits(business.id, [row.id])
-  yield* repo.delete(business.id, row.id)
+  yield* repo.delete({ businessId: business.id, id: row.id })
   if (isHolding(row.state)) yield* placesFreed(business.id, [row.event_occurrence_id])
 })
 
@@ -207,13 +207,13 @@ export const createDeskVisit = Effect.fn("Visits.deskCreate")(function* (input: 
 export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: number, input: VisitUpdateInput) {
   const business = yield* CurrentBusiness
   const repo = yield* VisitsRepo
-  const before = (yield* repo.byIds(business.id, [id]))[0]
+  const before = (yield* repo.byIds({ businessId: business.id, ids: [id] }))[0]
   if (!before) return yield* VisitRefusals.visitNotFound.fail({ id })
   if (input.person_id !== undefined && before.person_id === null) yield* requireLivePerson(input.person_id)
   yield* inTransaction(
     Effect.gen(function* () {
       // Occurrence first, then the visit: the order admitVisits takes its locks in.
-      yield* repo.lockOccurrences(business.id, [before.event_occurrence_id])
+      yield* repo.lockOccurrences({ businessId: business.id, ids: [before.event_occurrence_id] })
       const row = yield* lockVisit(id)
       const now = (yield* currentTime)
       const problems: Array<Message> = []
@@ -222,7 +222,7 @@ export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: num
       let personId = row.person_id
       if (input.person_id !== undefined && input.person_id !== row.person_id) {
         if (row.person_id !== null) problems.push(VisitRefusals.visitPersonUnchangeable.message())
-        else if ((yield* repo.visitorsOf(business.id, [row.event_occurrence_id], [input.person_id])).length > 0) {
+        else if ((yield* repo.visitorsOf({ businessId: business.id, occurrenceIds: [row.event_occurrence_id], personIds: [input.person_id] })).length > 0) {
           problems.push(VisitRefusals.eligibilityAlreadyEnrolled.message())
         } else {
           personId = input.person_id
@@ -254,7 +254,7 @@ export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: num
       }
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
       if (Object.keys(change).length === 0) return
-      yield* repo.update(business.id, id, change, now)
+      yield* repo.update({ businessId: business.id, id, fields: change, now })
       if (isHolding(row.state) && !isHolding(state)) yield* placesFreed(business.id, [row.event_occurrence_id])
       // Auto-pay: a visit becoming registered or completed without a punch is paid by a suitable
       // plan, if any. No-show and late cancel keep a punch: the visit is still spent.

@@ -24,7 +24,7 @@ export const offerWaitlistPlaces = Effect.fn("Waitlists.offer")(function* (busin
   return yield* sql.withTransaction(
     Effect.gen(function* () {
       const now = (yield* currentTime)
-      const [occurrence] = yield* visits.lockOccurrences(businessId, [occurrenceId])
+      const [occurrence] = yield* visits.lockOccurrences({ businessId, ids: [occurrenceId] })
       if (!occurrence) return { enrolled: 0, expired: 0 }
       if (occurrence.state === "canceled" || occurrence.state === "deleted" || occurrence.start_at.getTime() <= now.getTime()) {
         return { enrolled: 0, expired: yield* repo.expireOccurrence(businessId, occurrenceId, now) }
@@ -32,7 +32,7 @@ export const offerWaitlistPlaces = Effect.fn("Waitlists.offer")(function* (busin
       let enrolled = 0
       while (true) {
         if (occurrence.capacity !== null) {
-          const taken = (yield* visits.placesTaken(businessId, [occurrenceId])).get(occurrenceId) ?? 0
+          const taken = (yield* visits.placesTaken({ businessId, ids: [occurrenceId] })).get(occurrenceId) ?? 0
           if (taken >= occurrence.capacity) break
         }
         const entry = yield* repo.oldestWaiting(businessId, occurrenceId)
@@ -43,7 +43,7 @@ export const offerWaitlistPlaces = Effect.fn("Waitlists.offer")(function* (busin
           continue
         }
         // Already on the roster (a visit in any state): the entry has done its work.
-        if ((yield* visits.visitorsOf(businessId, [occurrenceId], [entry.person_id])).length > 0) {
+        if ((yield* visits.visitorsOf({ businessId, occurrenceIds: [occurrenceId], personIds: [entry.person_id] })).length > 0) {
           yield* repo.setState(businessId, entry.id, "enrolled", now)
           continue
         }

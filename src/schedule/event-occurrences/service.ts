@@ -1,7 +1,7 @@
 import { Clock, Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { type Audience, SERVICE_TYPES, type ServiceType } from "../../catalog/services/model.ts"
-import { BadRequest, NotFound, fail, type Message } from "../../shared/errors.ts"
+import { BadRequest, fail, type Message } from "../../shared/errors.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { endOfDay, instantOf, localAt, localDateAt, startOfDay } from "../../shared/zoned-time.ts"
@@ -10,6 +10,7 @@ import { Enrollments } from "./enrollments.ts"
 import { type EventOccurrenceDesk, FRONT_SERVICE_TYPES, type OccurrenceListQuery, type OccurrenceRow, type OccurrenceState, type OccurrenceSummary, type OccurrenceSummaryQuery } from "./model.ts"
 import { EventOccurrencesRepo, type FilterTable, type OccurrenceFilters } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { EventOccurrenceRefusals } from "./refusals.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Parameters
@@ -37,7 +38,7 @@ export const dayRange = Effect.fn("EventOccurrences.dayRange")(function* (from: 
     end = to ?? endOf(localDateAt(from.getTime(), tz))
   }
   if (end.getTime() < start.getTime()) {
-    return yield* fail(BadRequest, { key: "range_end_before_start", params: { from: "from", to: "to" } })
+    return yield* EventOccurrenceRefusals.rangeEndBeforeStart.fail({ from: "from", to: "to" })
   }
   return { from: start, to: end }
 })
@@ -53,7 +54,7 @@ const checkFilterIds = Effect.fn("EventOccurrences.checkFilterIds")(function* (
   for (const [field, table, ids] of filters) {
     if (ids === undefined) continue
     const found = yield* repo.existingIds(business.id, table, ids, scope)
-    for (const id of new Set(ids)) if (!found.has(id)) problems.push({ key: "field_id_not_found", params: { field, id } })
+    for (const id of new Set(ids)) if (!found.has(id)) problems.push(EventOccurrenceRefusals.fieldIdNotFound.message({ field, id }))
   }
   if (problems.length > 0) return yield* fail(BadRequest, ...problems)
 })
@@ -150,7 +151,7 @@ export const findOccurrence = Effect.fn("EventOccurrences.find")(function* (id: 
   const business = yield* CurrentBusiness
   const personId = scope._tag === "Client" ? scope.viewer.personId : null
   const row = yield* (yield* EventOccurrencesRepo).find(business.id, id, scope, personId)
-  if (!row) return yield* fail(NotFound, { key: "event_occurrence_not_found", params: { id } })
+  if (!row) return yield* EventOccurrenceRefusals.eventOccurrenceNotFound.fail({ id })
   return row
 })
 

@@ -1,0 +1,9 @@
+import { BadRequest, NotFound } from "../../shared/errors.ts"
+import { refusal } from "../../shared/refusals.ts"
+
+/** Every refusal of the events endpoints. */
+export const EventRefusals = {
+  eventNotFound: refusal(NotFound, "event_not_found"),
+  rangeEndBeforeStart: refusal(BadRequest, "range_end_before_start"),
+  rangeTooLong: refusal(BadRequest, "range_too_long")
+}
