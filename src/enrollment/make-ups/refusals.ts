@@ -1,5 +1,5 @@
 import { NotFound, Unprocessable } from "../../shared/errors.ts"
-import { refusal } from "../../shared/refusals.ts"
+import { type Refusal, refusal } from "../../shared/refusals.ts"
 
 /** Every refusal of the make-ups endpoint. */
 export const MakeUpRefusals = {
@@ -10,3 +10,9 @@ export const MakeUpRefusals = {
   makeUpVisitNotLateCanceled: refusal(Unprocessable, "make_up_visit_not_late_canceled"),
   makeUpExists: refusal(Unprocessable, "make_up_exists")
 }
+
+const R = MakeUpRefusals
+/** Each make-ups endpoint's refusals. */
+export const makeUpEndpointRefusals = {
+  generate: [R.visitNotFound, R.fieldRequired, R.fieldIdNotFound, R.fieldTooLong, R.makeUpVisitNotLateCanceled, R.makeUpExists]
+} satisfies Record<string, ReadonlyArray<Refusal>>

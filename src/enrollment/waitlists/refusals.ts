@@ -1,5 +1,6 @@
 import { BadRequest, NotFound, Unprocessable } from "../../shared/errors.ts"
-import { refusal } from "../../shared/refusals.ts"
+import { type Refusal, refusal } from "../../shared/refusals.ts"
+import { EventOccurrenceRefusals } from "../../schedule/event-occurrences/refusals.ts"
 
 /** Every refusal of the waitlist endpoints; the restriction codes' descriptions are refusals of a join. */
 export const WaitlistRefusals = {
@@ -14,5 +15,26 @@ export const WaitlistRefusals = {
   waitlistPersonAlreadyEnrolled: refusal(Unprocessable, "waitlist_person_already_enrolled"),
   waitlistFull: refusal(Unprocessable, "waitlist_full"),
   waitlistDisabled: refusal(Unprocessable, "waitlist_disabled"),
-  waitlistUnavailable: refusal(Unprocessable, "waitlist_unavailable")
+  waitlistUnavailable: refusal(Unprocessable, "waitlist_unavailable"),
+  personNotFound: refusal(NotFound, "person_not_found")
 }
+
+const R = WaitlistRefusals
+const occurrenceNotFound = EventOccurrenceRefusals.eventOccurrenceNotFound
+const ranges = [R.waitlistRangeIncomplete, R.rangeEndBeforeStart]
+/** A join refuses with the description of each restriction that applies. */
+const joining = [
+  R.waitlistEventCancelled, R.waitlistEventDeleted, R.waitlistEventInPast, R.waitlistPersonAlreadyWaitlisted,
+  R.waitlistPersonAlreadyEnrolled, R.waitlistFull, R.waitlistDisabled, R.waitlistUnavailable
+]
+
+/** Each waitlist endpoint's refusals. */
+export const waitlistEndpointRefusals = {
+  eligibilities: [occurrenceNotFound],
+  get: [R.waitlistEntryNotFound],
+  personList: [R.personNotFound, ...ranges],
+  occurrenceList: [occurrenceNotFound, ...ranges],
+  create: [R.personNotFound, occurrenceNotFound, ...joining],
+  update: [R.waitlistEntryNotFound, R.waitlistPersonAlreadyWaitlisted, R.waitlistEnrollRemoved],
+  delete: [R.waitlistEntryNotFound]
+} satisfies Record<string, ReadonlyArray<Refusal>>
