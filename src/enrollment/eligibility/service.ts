@@ -89,7 +89,7 @@ const frontPeople = Effect.gen(function* () {
   yield* privateResponse
   const business = yield* CurrentBusiness
   const reach = yield* clientReach
-  const rows = yield* (yield* EligibilityRepo).people(business.id, reach.personIds)
+  const rows = yield* (yield* EligibilityRepo).people({ businessId: business.id, ids: reach.personIds })
   return [...rows.filter((row) => row.id === reach.selfId), ...rows.filter((row) => row.id !== reach.selfId)]
 })
 
@@ -98,7 +98,7 @@ const deskPeople = (personIds: ReadonlyArray<number>) =>
   Effect.gen(function* () {
     const business = yield* CurrentBusiness
     const unique = [...new Set(personIds)]
-    const rows = yield* (yield* EligibilityRepo).people(business.id, unique)
+    const rows = yield* (yield* EligibilityRepo).people({ businessId: business.id, ids: unique })
     const byId = new Map(rows.map((row) => [row.id, row]))
     return unique.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []))
   })
@@ -210,7 +210,7 @@ const serviceEligibility = Effect.fn("Eligibility.service")(function* (
     const span = eventSpan(event)
     if (service.type === "Course") window = { start: span.startAt, end: span.endAt, timeZone }
     else {
-      const next = yield* (yield* EligibilityRepo).nextSession(business.id, event.id, new Date(now))
+      const next = yield* (yield* EligibilityRepo).nextSession({ businessId: business.id, eventId: event.id, now: new Date(now) })
       if (next) window = { start: next.start_at.getTime(), end: next.end_at.getTime(), timeZone }
       else if (span.endAt !== null && span.endAt <= now) window = { start: span.startAt, end: span.endAt, timeZone }
     }

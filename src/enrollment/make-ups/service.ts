@@ -23,7 +23,7 @@ const toWire = (row: MakeUpRow): MakeUpWire => ({
 
 export const listMakeUpReasons = Effect.fn("MakeUps.reasons")(function* () {
   const business = yield* CurrentBusiness
-  return { make_up_reasons: yield* (yield* MakeUpsRepo).reasons(business.id) }
+  return { make_up_reasons: yield* (yield* MakeUpsRepo).reasons({ businessId: business.id }) }
 })
 
 /**
@@ -45,12 +45,12 @@ export const generateMakeUp = Effect.fn("MakeUps.generate")(function* (input: Ge
 
       const problems: Array<Message> = []
       if (visit.state !== "late_canceled") problems.push(MakeUpRefusals.makeUpVisitNotLateCanceled.message({ state: visit.state }))
-      if (yield* repo.existsForVisit(business.id, visitId)) problems.push(MakeUpRefusals.makeUpExists.message({ id: visitId }))
+      if (yield* repo.existsForVisit({ businessId: business.id, visitId })) problems.push(MakeUpRefusals.makeUpExists.message({ id: visitId }))
       const details = input.make_up ?? null
       const reasonId = details?.make_up_reason_id ?? null
       if (details !== null && reasonId === null) {
         problems.push(MakeUpRefusals.fieldRequired.message({ field: "make_up.make_up_reason_id" }))
-      } else if (reasonId !== null && !(yield* repo.reasonExists(business.id, reasonId))) {
+      } else if (reasonId !== null && !(yield* repo.reasonExists({ businessId: business.id, id: reasonId }))) {
         problems.push(MakeUpRefusals.fieldIdNotFound.message({ field: "make_up.make_up_reason_id", id: reasonId }))
       }
       const freeForm = details?.free_form_reason?.trim() || null
@@ -59,8 +59,8 @@ export const generateMakeUp = Effect.fn("MakeUps.generate")(function* (input: Ge
       }
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
 
-      const serviceId = yield* repo.serviceOfVisit(business.id, visitId)
-      const inserted = yield* repo.insert(business.id, {
+      const serviceId = yield* repo.serviceOfVisit({ businessId: business.id, visitId })
+      const inserted = yield* repo.insert({ businessId: business.id, makeUp: {
         visit_id: visitId,
         // A late-canceled visit always has a person (the table's check).
         person_id: visit.person_id!,
@@ -69,7 +69,7 @@ export const generateMakeUp = Effect.fn("MakeUps.generate")(function* (input: Ge
         free_form_reason: freeForm,
         created_by_staff_member_id: staff.staffMemberId,
         created_at: (yield* currentTime)
-      })
+      } })
       // A concurrent request made it first: the unique key decided, same answer as the check.
       if (Option.isNone(inserted)) return yield* MakeUpRefusals.makeUpExists.fail({ id: visitId })
       return { make_ups: [toWire(inserted.value)] }

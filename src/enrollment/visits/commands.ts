@@ -84,7 +84,7 @@ export const createFrontVisit = Effect.fn("Visits.frontCreate")(function* (input
   const occurrence = yield* findOccurrence(input.event_occurrence_id, yield* clientAudience)
   // The occurrence is visible, so its service is too (or it is the caller's own appointment).
   const service = yield* findService(occurrence.service_id, { _tag: "Staff", includeHidden: true })
-  const [person] = yield* (yield* EligibilityRepo).people(business.id, [personId])
+  const [person] = yield* (yield* EligibilityRepo).people({ businessId: business.id, ids: [personId] })
   if (!person) return yield* VisitRefusals.personNotFound.fail({ id: personId })
   // Every client-mode restriction of the occurrence's eligibility, in its localized description.
   const [eligibility] = yield* occurrenceEligibility(occurrence, service, [person], "front")
