@@ -54,7 +54,7 @@ const restrictionsOf = Effect.fn("Waitlists.restrictions")(function* (occurrence
   const repo = yield* WaitlistsRepo
   const enrollments = yield* Enrollments
   const now = yield* Clock.currentTimeMillis
-  const settings = yield* repo.settings(business.id, occurrence.id)
+  const settings = yield* repo.settings({ businessId: business.id, occurrenceId: occurrence.id })
   const shared: Array<WaitlistRestrictionCode> = []
   if (occurrence.state === "canceled") shared.push("event_cancelled")
   if (occurrence.state === "deleted") shared.push("event_deleted")
@@ -64,10 +64,10 @@ const restrictionsOf = Effect.fn("Waitlists.restrictions")(function* (occurrence
   if (settings?.service_type === "Appointment" || occurrence.capacity === null || taken < occurrence.capacity) {
     shared.push("waitlist_unavailable")
   }
-  if (settings?.waitlist_capacity != null && (yield* repo.liveCount(business.id, occurrence.id)) >= settings.waitlist_capacity) {
+  if (settings?.waitlist_capacity != null && (yield* repo.liveCount({ businessId: business.id, occurrenceId: occurrence.id })) >= settings.waitlist_capacity) {
     shared.push("waitlist_full")
   }
-  const waitlisted = yield* repo.waitlisted(business.id, occurrence.id, personIds)
+  const waitlisted = yield* repo.waitlisted({ businessId: business.id, occurrenceId: occurrence.id, personIds })
   const enrolled = yield* enrollments.enrolledInOccurrence(business.id, occurrence.id, personIds)
   return personIds.map((personId) => {
     const codes = [...shared]
@@ -119,7 +119,7 @@ const deskEntries = (rows: ReadonlyArray<WaitlistEntryRow>) => Effect.map(embeds
 
 const findEntry = Effect.fn("Waitlists.find")(function* (id: number, reach: ClientReach | null) {
   const business = yield* CurrentBusiness
-  const row = yield* (yield* WaitlistsRepo).find(business.id, id)
+  const row = yield* (yield* WaitlistsRepo).find({ businessId: business.id, id })
   const visible = row !== undefined && (reach === null || (reach.personIds.includes(row.person_id) && row.state !== "removed"))
   if (!visible) return yield* WaitlistRefusals.waitlistEntryNotFound.fail({ id })
   return row
@@ -149,11 +149,15 @@ const listEntries = Effect.fn("Waitlists.list")(function* (
   const contradicts = filters.occurrenceId !== undefined && query.event_occurrence_id !== undefined && query.event_occurrence_id !== filters.occurrenceId
   const { rows, total } = contradicts
     ? { rows: [] as ReadonlyArray<WaitlistEntryRow>, total: 0 }
-    : yield* (yield* WaitlistsRepo).list(
-      business.id,
-      { personIds: filters.personIds, occurrenceId, from: range.from, to: range.to, includeRemoved: !clientMode },
+    : yield* (yield* WaitlistsRepo).list({
+      businessId: business.id,
+      personIds: filters.personIds,
+      occurrenceId,
+      from: range.from,
+      to: range.to,
+      includeRemoved: !clientMode,
       page
-    )
+    })
   return { rows, links: yield* pageLinks(page, total) }
 })
 
@@ -201,12 +205,12 @@ const createEntry = Effect.fn("Waitlists.create")(function* (
       if (verdict!.codes.length > 0) {
         return yield* fail(Unprocessable, ...verdict!.codes.map((code) => RESTRICTION_REFUSALS[code].message()))
       }
-      const id = yield* repo.insert(business.id, { occurrenceId: occurrence.id, personId, createdByStaffMemberId }, now)
+      const id = yield* repo.insert({ businessId: business.id, occurrenceId: occurrence.id, personId, createdByStaffMemberId, now })
       if (id === undefined) return yield* WaitlistRefusals.waitlistPersonAlreadyWaitlisted.fail()
       return id
     })
   )
-  return (yield* repo.find(business.id, id))!
+  return (yield* repo.find({ businessId: business.id, id }))!
 })
 
 export const createFrontEntry = Effect.fn("Waitlists.frontCreate")(function* (input: {
@@ -242,23 +246,23 @@ export const updateDeskEntry = Effect.fn("Waitlists.deskUpdate")(function* (id: 
   const now = (yield* currentTime)
   yield* inTransaction(
     Effect.gen(function* () {
-      const row = yield* repo.lock(business.id, id)
+      const row = yield* repo.lock({ businessId: business.id, id })
       if (!row) return yield* WaitlistRefusals.waitlistEntryNotFound.fail({ id })
       if (stateEvent === "wait") {
         if (row.state === "waiting") return
         if (row.state !== "pending") {
-          const live = yield* repo.waitlisted(business.id, row.event_occurrence_id, [row.person_id])
+          const live = yield* repo.waitlisted({ businessId: business.id, occurrenceId: row.event_occurrence_id, personIds: [row.person_id] })
           if (live.has(row.person_id)) return yield* WaitlistRefusals.waitlistPersonAlreadyWaitlisted.fail()
         }
-        yield* repo.setState(business.id, id, "waiting", now)
+        yield* repo.setState({ businessId: business.id, id, state: "waiting", now })
       } else {
         if (row.state === "removed") return yield* WaitlistRefusals.waitlistEnrollRemoved.fail({ state: row.state })
         if (row.state === "enrolled") return
-        yield* repo.setState(business.id, id, "enrolled", now)
+        yield* repo.setState({ businessId: business.id, id, state: "enrolled", now })
       }
     })
   )
-  return { waitlist_entries: yield* deskEntries([(yield* repo.find(business.id, id))!]) }
+  return { waitlist_entries: yield* deskEntries([(yield* repo.find({ businessId: business.id, id }))!]) }
 })
 
 /** Deleting marks the entry `removed` (history for staff and reports); a removed entry stays removed. */
@@ -266,7 +270,7 @@ const removeEntry = Effect.fn("Waitlists.remove")(function* (row: WaitlistEntryR
   const business = yield* CurrentBusiness
   if (row.state === "removed") return
   const now = (yield* currentTime)
-  yield* (yield* WaitlistsRepo).setState(business.id, row.id, "removed", now)
+  yield* (yield* WaitlistsRepo).setState({ businessId: business.id, id: row.id, state: "removed", now })
 })
 
 export const deleteFrontEntry = Effect.fn("Waitlists.frontDelete")(function* (id: number) {

@@ -47,17 +47,17 @@ const computeSlots = Effect.fn("Availability.compute")(function* (
   const business = yield* CurrentBusiness
   const repo = yield* AvailabilityRepo
   const nowMs = yield* Clock.currentTimeMillis
-  const staffIds = yield* repo.providers(business.id, service.id, { clientMode, staffIds: filters.staff_member_ids })
-  const hours = yield* repo.workingHours(business.id, staffIds, { clientMode, locationIds: filters.location_ids })
+  const staffIds = yield* repo.providers({ businessId: business.id, serviceId: service.id, clientMode, staffIds: filters.staff_member_ids })
+  const hours = yield* repo.workingHours({ businessId: business.id, staffIds, clientMode, locationIds: filters.location_ids })
   const byDate = new Map<string, Array<AvailableSlot>>()
   if (hours.length === 0) return byDate
   // A day either side covers every location's dates whatever its offset.
-  const busy = yield* repo.busy(
-    business.id,
+  const busy = yield* repo.busy({
+    businessId: business.id,
     staffIds,
-    new Date(instantOf(addDays(fromDate, -1), 0, "UTC")),
-    new Date(instantOf(addDays(toDate, 2), 0, "UTC"))
-  )
+    from: new Date(instantOf(addDays(fromDate, -1), 0, "UTC")),
+    to: new Date(instantOf(addDays(toDate, 2), 0, "UTC"))
+  })
   const busyOf = new Map<number, Array<{ start: number; end: number }>>()
   for (const row of busy) {
     const list = busyOf.get(row.staff_member_id) ?? []
