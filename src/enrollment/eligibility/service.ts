@@ -183,7 +183,7 @@ const serviceEligibility = Effect.fn("Eligibility.service")(function* (
 
   let event: Parameters<typeof eventSpan>[0] | undefined
   if (query.event_id !== undefined) {
-    const [row] = yield* (yield* EventsRepo).list(business.id, { ids: [query.event_id] }, { _tag: "Staff" })
+    const [row] = yield* (yield* EventsRepo).list({ businessId: business.id, ids: [query.event_id], scope: { _tag: "Staff" } })
     if (!row) problems.push(EligibilityRefusals.fieldIdNotFound.message({ field: "event_id", id: query.event_id }))
     else if (row.service_id !== service.id) {
       problems.push(EligibilityRefusals.eventNotOfService.message({ field: "event_id", id: query.event_id, service_id: service.id }))

@@ -71,7 +71,7 @@ export const materializeEvent = Effect.fn("EventOccurrences.materialize")(functi
   const now = new Date(nowMs)
   return yield* sql.withTransaction(
     Effect.gen(function* () {
-      const event = yield* events.lockForMaterialize(businessId, eventId)
+      const event = yield* events.lockForMaterialize({ businessId, id: eventId })
       if (!event) return { created: 0, updated: 0, deleted: 0 } satisfies MaterializeResult
       const today = localDateAt(nowMs, event.time_zone)
       const windowEnd = addDays(today, WINDOW_DAYS)
@@ -106,7 +106,7 @@ export const materializeEvent = Effect.fn("EventOccurrences.materialize")(functi
       if (added.length > 0) yield* (yield* OngoingEnrollments).sessionsAdded(businessId, eventId, added)
       const stale = existing.filter((row) => !wanted.has(row.scheduled_date) && row.scheduled_date <= windowEnd && upcoming(row))
       const deleted = yield* occurrences.setState(businessId, stale.map((row) => row.id), "deleted", now)
-      yield* events.setMaterializedThrough(businessId, eventId, windowEnd)
+      yield* events.setMaterializedThrough({ businessId, id: eventId, date: windowEnd })
       return { created: inserts.length, updated, deleted } satisfies MaterializeResult
     })
   ).pipe(Effect.orDie)
@@ -121,7 +121,7 @@ export const enqueueDueMaterializations = Effect.fn("EventOccurrences.enqueueDue
   const nowMs = yield* Clock.currentTimeMillis
   // Today in UTC stands for every zone's today: a zone ahead of UTC may wait for the next
   // run, so a window never drops below WINDOW_DAYS - 1 days; one behind gets a no-op job.
-  const due = yield* (yield* EventsRepo).materializedBefore(addDays(localDateAt(nowMs, "UTC"), WINDOW_DAYS))
+  const due = yield* (yield* EventsRepo).materializedBefore({ date: addDays(localDateAt(nowMs, "UTC"), WINDOW_DAYS) })
   yield* sql.withTransaction(
     Effect.forEach(
       due,

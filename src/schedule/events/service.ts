@@ -92,7 +92,7 @@ export const listEvents = Effect.fn("Events.list")(function* (query: EventListQu
       return yield* EventRefusals.rangeTooLong.fail({ from: "from", to: "to", max: EVENTS_MAX_RANGE_DAYS })
     }
   }
-  const rows = yield* (yield* EventsRepo).list(business.id, { ids: query.ids, serviceIds: query.service_ids }, audience)
+  const rows = yield* (yield* EventsRepo).list({ businessId: business.id, ids: query.ids, serviceIds: query.service_ids, scope: audience })
   const from = query.from?.getTime()
   const to = query.to?.getTime()
   const inRange = rows.filter((row) => {
@@ -106,7 +106,7 @@ export const listEvents = Effect.fn("Events.list")(function* (query: EventListQu
 
 export const getEvent = Effect.fn("Events.get")(function* (id: number, audience: Audience) {
   const business = yield* CurrentBusiness
-  const [row] = yield* (yield* EventsRepo).list(business.id, { ids: [id] }, audience)
+  const [row] = yield* (yield* EventsRepo).list({ businessId: business.id, ids: [id], scope: audience })
   if (!row) return yield* EventRefusals.eventNotFound.fail({ id })
   return { events: [toWire(row, { clientMode: audience._tag === "Client" }, yield* attendeesFor([row.id], audience))] }
 })
@@ -135,7 +135,7 @@ export const createEvent = Effect.fn("Events.create")(function* (businessId: num
   const repo = yield* EventsRepo
   return yield* sql.withTransaction(
     Effect.gen(function* () {
-      const id = yield* repo.insert(businessId, input)
+      const id = yield* repo.insert({ businessId, input })
       yield* enqueueMaterialization(businessId, id)
       return id
     })
@@ -149,7 +149,7 @@ export const updateEvent = Effect.fn("Events.update")(function* (businessId: num
   const repo = yield* EventsRepo
   return yield* sql.withTransaction(
     Effect.gen(function* () {
-      const updated = yield* repo.replace(businessId, id, input)
+      const updated = yield* repo.replace({ businessId, id, input })
       if (updated) yield* enqueueMaterialization(businessId, id)
       return updated
     })
@@ -163,7 +163,7 @@ export const deleteEvent = Effect.fn("Events.delete")(function* (businessId: num
   const now = (yield* currentTime)
   return yield* sql.withTransaction(
     Effect.gen(function* () {
-      const deleted = yield* repo.softDelete(businessId, id, now)
+      const deleted = yield* repo.softDelete({ businessId, id, at: now })
       if (deleted) yield* enqueueMaterialization(businessId, id)
       return deleted
     })

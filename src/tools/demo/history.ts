@@ -95,7 +95,7 @@ const materializePastSessions = (businessId: number, nowMs: number) =>
     })(businessId)
     let created = 0
     for (const { id } of ids) {
-      const event = yield* events.lockForMaterialize(businessId, id)
+      const event = yield* events.lockForMaterialize({ businessId, id })
       if (!event) continue
       const today = localDateAt(nowMs, event.time_zone)
       const from = addDays(today, -7 * HISTORY_WEEKS)
