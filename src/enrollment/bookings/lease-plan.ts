@@ -147,7 +147,12 @@ const occurrenceLease = Effect.fn("Leases.resolveOccurrence")(function* (shape: 
   const { context: { businessId, caller, now }, field, problems, base } = shape
   shape.notAllowed(["staff_member_id", "location_id", "start_at", "recurring"])
   const occurrences = yield* EventOccurrencesRepo
-  const row = yield* occurrences.find(businessId, id, occurrenceScope(caller), caller._tag === "Client" ? caller.personId : null)
+  const row = yield* occurrences.find({
+    businessId,
+    id,
+    scope: occurrenceScope(caller),
+    appointmentsOf: caller._tag === "Client" ? caller.personId : null
+  })
   const service = row ? yield* shape.serviceOf(row.service_id) : undefined
   if (!row || !service) problems.push(BookingRefusals.fieldIdNotFound.message({ field: field("event_occurrence_id"), id }))
   else if (row.service_type !== "GroupClass") shape.wrongType("event_occurrence_id", id, row.service_type)
@@ -188,7 +193,7 @@ const eventLease = Effect.fn("Leases.resolveEvent")(function* (shape: Shape, id:
   const { context: { businessId, caller, now }, input, field, problems, base } = shape
   shape.notAllowed(["staff_member_id", "location_id"])
   const repo = yield* BookingsRepo
-  const visible = yield* (yield* EventOccurrencesRepo).existingIds(businessId, "events", [id], occurrenceScope(caller))
+  const visible = yield* (yield* EventOccurrencesRepo).existingIds({ businessId, table: "events", ids: [id], scope: occurrenceScope(caller) })
   const event = visible.has(id) ? yield* repo.event({ businessId, id }) : undefined
   const service = event ? yield* shape.serviceOf(event.service_id) : undefined
   if (!event || !service) problems.push(BookingRefusals.fieldIdNotFound.message({ field: field("event_id"), id }))

@@ -190,11 +190,11 @@ const serviceEligibility = Effect.fn("Eligibility.service")(function* (
     } else event = row
   }
   if (query.location_id !== undefined) {
-    const found = yield* occurrences.existingIds(business.id, "locations", [query.location_id], scope)
+    const found = yield* occurrences.existingIds({ businessId: business.id, table: "locations", ids: [query.location_id], scope })
     if (!found.has(query.location_id)) problems.push(EligibilityRefusals.fieldIdNotFound.message({ field: "location_id", id: query.location_id }))
   }
   if (query.staff_member_ids !== undefined) {
-    const found = yield* occurrences.existingIds(business.id, "staff_members", query.staff_member_ids, scope)
+    const found = yield* occurrences.existingIds({ businessId: business.id, table: "staff_members", ids: query.staff_member_ids, scope })
     for (const id of new Set(query.staff_member_ids)) {
       if (!found.has(id)) problems.push(EligibilityRefusals.fieldIdNotFound.message({ field: "staff_member_ids", id }))
     }

@@ -38,7 +38,7 @@ export const completeAttendance = Effect.fn("EventOccurrences.completeAttendance
   yield* sql
     .withTransaction(
       Effect.gen(function* () {
-        if (yield* repo.completeAttendance(business.id, id, at)) yield* pays.payServices(business.id, id)
+        if (yield* repo.completeAttendance({ businessId: business.id, id, at })) yield* pays.payServices(business.id, id)
       })
     )
     .pipe(Effect.orDie)

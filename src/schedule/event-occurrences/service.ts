@@ -53,7 +53,7 @@ const checkFilterIds = Effect.fn("EventOccurrences.checkFilterIds")(function* (
   const problems: Array<Message> = []
   for (const [field, table, ids] of filters) {
     if (ids === undefined) continue
-    const found = yield* repo.existingIds(business.id, table, ids, scope)
+    const found = yield* repo.existingIds({ businessId: business.id, table, ids, scope })
     for (const id of new Set(ids)) if (!found.has(id)) problems.push(EventOccurrenceRefusals.fieldIdNotFound.message({ field, id }))
   }
   if (problems.length > 0) return yield* fail(BadRequest, ...problems)
@@ -139,7 +139,7 @@ const toWire = Effect.fn("EventOccurrences.wire")(function* (
 export const listOccurrences = Effect.fn("EventOccurrences.list")(function* (query: OccurrenceListQuery, scope: Audience) {
   const business = yield* CurrentBusiness
   const filters = yield* filtersOf(query, scope, undefined)
-  const rows = yield* (yield* EventOccurrencesRepo).list(business.id, filters, scope)
+  const rows = yield* (yield* EventOccurrencesRepo).list({ businessId: business.id, ...filters, scope })
   return { event_occurrences: yield* toWire(rows, { clientMode: scope._tag === "Client" }) }
 })
 
@@ -150,7 +150,7 @@ export const listOccurrences = Effect.fn("EventOccurrences.list")(function* (que
 export const findOccurrence = Effect.fn("EventOccurrences.find")(function* (id: number, scope: Audience) {
   const business = yield* CurrentBusiness
   const personId = scope._tag === "Client" ? scope.viewer.personId : null
-  const row = yield* (yield* EventOccurrencesRepo).find(business.id, id, scope, personId)
+  const row = yield* (yield* EventOccurrencesRepo).find({ businessId: business.id, id, scope, appointmentsOf: personId })
   if (!row) return yield* EventOccurrenceRefusals.eventOccurrenceNotFound.fail({ id })
   return row
 })
@@ -176,7 +176,7 @@ export const summarizeOccurrences = Effect.fn("EventOccurrences.summary")(functi
   const business = yield* CurrentBusiness
   const serviceTypes = query.service_types ?? (scope._tag === "Client" ? FRONT_SERVICE_TYPES : SERVICE_TYPES)
   const filters = yield* filtersOf(query, scope, serviceTypes)
-  const rows = yield* (yield* EventOccurrencesRepo).list(business.id, filters, scope)
+  const rows = yield* (yield* EventOccurrencesRepo).list({ businessId: business.id, ...filters, scope })
   const byHour = query.group_by === "hour"
   const tz = business.time_zone
   const buckets = new Map<string, { date: string; hour: number | null; count: number }>()
@@ -209,7 +209,7 @@ export const setOccurrenceState = Effect.fn("EventOccurrences.setState")(functio
   state: Exclude<OccurrenceState, "reserved">
 ) {
   const now = (yield* currentTime)
-  return yield* (yield* EventOccurrencesRepo).setState(businessId, ids, state, now)
+  return yield* (yield* EventOccurrencesRepo).setState({ businessId, ids, state, at: now })
 })
 
 /**
@@ -228,11 +228,11 @@ export const createAppointment = Effect.fn("EventOccurrences.createAppointment")
   }
 ) {
   const repo = yield* EventOccurrencesRepo
-  const template = yield* repo.appointmentTemplate(businessId, appointment.service_id, appointment.location_id)
+  const template = yield* repo.appointmentTemplate({ businessId, serviceId: appointment.service_id, locationId: appointment.location_id })
   if (!template || template.type !== "Appointment") {
     return yield* Effect.die(new Error(`Service ${appointment.service_id} is not an appointment service of business ${businessId}`))
   }
-  const [id] = yield* repo.insert(businessId, [
+  const [id] = yield* repo.insert({ businessId, rows: [
     {
       event_id: null,
       scheduled_date: null,
@@ -248,6 +248,6 @@ export const createAppointment = Effect.fn("EventOccurrences.createAppointment")
       booked_for_person_id: appointment.person_id,
       staff_member_ids: [appointment.staff_member_id]
     }
-  ])
+  ] })
   return id!
 })
