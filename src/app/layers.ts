@@ -49,7 +49,6 @@ import { BillingRunsRepo } from "../billing/billing-runs/repo.ts"
 import { StaffPayRepo } from "../billing/staff-pay/repo.ts"
 import { InvoiceItemsRepo } from "../billing/invoices/items-repo.ts"
 import { FutureVisitsLive } from "../enrollment/visits/future-visits-live.ts"
-import { WaitlistEntriesLive } from "../enrollment/waitlists/entries-live.ts"
 import { PlanTermsRepo } from "../catalog/plan-terms/repo.ts"
 import { SigningProviderLive } from "../platform/signing/live.ts"
 import { SandboxEnvelopes } from "../platform/signing/sandbox.ts"
@@ -127,7 +126,7 @@ const RepositoriesLive = Layer.mergeAll(
   // Billing: invoices
   InvoicesRepo.layer,
   InvoiceItemsRepo.layer,
-  // Ports a lower domain declares and a higher one answers: people asks visits, visits asks waitlists.
+  // Ports a lower domain declares and a higher one answers: people asks visits.
   FutureVisitsLive.pipe(Layer.provide(VisitsRepo.layer)),
   // Billing: plan terms. Document terms are signed with the configured provider (SIGNING_PROVIDER);
   // the sandbox's envelopes also serve its signing page.
@@ -145,7 +144,6 @@ const RepositoriesLive = Layer.mergeAll(
   // Staff pay
   StaffPayRepo.layer
 ).pipe(
-  Layer.provide(WaitlistEntriesLive.pipe(Layer.provide(WaitlistsRepo.layer))),
   // Ports lower domains declare and billing answers: visits' VisitPayments (auto-pay),
   // eligibility's Commerce, services' Memberships; kept in the output for the handlers.
   Layer.provideMerge(BillingPortsLive)

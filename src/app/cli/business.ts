@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { BusinessRepo } from "../../identity/business/repo.ts"
 import type { ImportDocumentInput } from "../../tools/import/model.ts"
-import * as ImportRepo from "../../tools/import/repo.ts"
+import { ImportRepo } from "../../tools/import/repo.ts"
 import { importBusiness } from "../../tools/import/service.ts"
 import { migrateDatabase } from "../../platform/startup.ts"
 import { LOCALES } from "../../shared/locale.ts"
@@ -64,7 +64,7 @@ const businessCreate = Command.make(
           Effect.mapError((error) => importProblems(error, "cannot create the business", renameBusinessPaths))
         )
         const business = yield* (yield* BusinessRepo).find(summary.business_id)
-        const owner = yield* ImportRepo.findPersonByEmail(summary.business_id, email)
+        const owner = yield* (yield* ImportRepo).findPersonByEmail({ businessId: summary.business_id, email })
         yield* printJson({ ...business, owner: Option.getOrNull(owner) })
       })
     )

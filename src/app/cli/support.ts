@@ -3,7 +3,7 @@ import { CliError, GlobalFlag } from "effect/cli"
 import { Console as NodeConsole } from "node:console"
 import type { ImportError } from "../../tools/import/errors.ts"
 import { Email } from "../../tools/import/records.ts"
-import * as ImportRepo from "../../tools/import/repo.ts"
+import { ImportRepo } from "../../tools/import/repo.ts"
 import { BaseLive } from "../layers.ts"
 import { AppConfig, AppConfigLive, readAppConfig } from "../../platform/config.ts"
 import { migrateDatabase } from "../../platform/startup.ts"
@@ -58,7 +58,7 @@ export const checkEmail = (flag: string, value: string) =>
     : Effect.fail(userError(`${flag}: "${value}" is not an e-mail address`))
 
 export const findBusiness = (subdomain: string) =>
-  ImportRepo.findBusinessId(subdomain.trim().toLowerCase()).pipe(
+  ImportRepo.use((repo) => repo.findBusinessId({ subdomain: subdomain.trim().toLowerCase() })).pipe(
     Effect.flatMap(
       Option.match({
         onNone: () => Effect.fail(userError(`no business with subdomain "${subdomain}"`)),

@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { AccessTokens } from "../../access/tokens.ts"
-import * as ImportRepo from "../../tools/import/repo.ts"
+import { ImportRepo } from "../../tools/import/repo.ts"
 import { migrateDatabase } from "../../platform/startup.ts"
 import { checkEmail, findBusiness, printLine, userError, withServices } from "./support.ts"
 
@@ -18,12 +18,12 @@ export const token = Command.make(
       Effect.gen(function* () {
         const email = yield* checkEmail("--email", flags.email)
         yield* migrateDatabase
-        const account = yield* ImportRepo.findAccountId(email)
+        const account = yield* (yield* ImportRepo).findAccountId({ email })
         if (Option.isNone(account)) return yield* userError(`no account with e-mail ${email}`)
         let businessId = Option.none<number>()
         if (Option.isSome(flags.business)) {
           const id = yield* findBusiness(flags.business.value)
-          const person = yield* ImportRepo.findPersonOfAccount(id, account.value)
+          const person = yield* (yield* ImportRepo).findPersonOfAccount({ businessId: id, accountId: account.value })
           if (Option.isNone(person)) {
             return yield* userError(`${email} is not a person in business "${flags.business.value}"`)
           }

@@ -5,6 +5,7 @@ import { docs } from "../../shared/docs.ts"
 import { NotFound, Unprocessable } from "../../shared/errors.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { BOOKING_RULES as RULES, BookingsResponse, DeskBookingInput, DeskLeaseInput, LeasesResponse } from "./model.ts"
+import { bookingEndpointRefusals as REFUSALS } from "./refusals.ts"
 
 const PERSON =
   " Staff mode `person`: `id` (existing), else `email` (an existing person of that address, else a new person with " +
@@ -16,27 +17,27 @@ export const BookingsDeskApi = HttpApiGroup.make("bookingsDesk")
       payload: Schema.Struct({ booking: DeskBookingInput }),
       success: BookingsResponse.pipe(HttpApiSchema.status(201)),
       error: [NotFound, Unprocessable]
-    }).annotateMerge(docs("Create a booking", RULES.create + PERSON))
+    }).annotateMerge(docs("Create a booking", RULES.create + PERSON, REFUSALS.create))
   )
   .add(
     HttpApiEndpoint.get("get", "/api/v2/desk/bookings/:id", {
       params: { id: IdFromString },
       success: BookingsResponse,
       error: NotFound
-    }).annotateMerge(docs("Get a booking", "Any booking of the business."))
+    }).annotateMerge(docs("Get a booking", "Any booking of the business.", REFUSALS.get))
   )
   .add(
     HttpApiEndpoint.put("complete", "/api/v2/desk/bookings/:id", {
       params: { id: IdFromString },
       success: BookingsResponse,
       error: [NotFound, Unprocessable]
-    }).annotateMerge(docs("Complete a booking", RULES.complete))
+    }).annotateMerge(docs("Complete a booking", RULES.complete, REFUSALS.complete))
   )
   .add(
     HttpApiEndpoint.delete("delete", "/api/v2/desk/bookings/:id", {
       params: { id: IdFromString },
       error: NotFound
-    }).annotateMerge(docs("Delete a booking", RULES.delete))
+    }).annotateMerge(docs("Delete a booking", RULES.delete, REFUSALS.delete))
   )
   .add(
     HttpApiEndpoint.post("addLease", "/api/v2/desk/bookings/:booking_id/leases", {
@@ -44,14 +45,14 @@ export const BookingsDeskApi = HttpApiGroup.make("bookingsDesk")
       payload: Schema.Struct({ lease: DeskLeaseInput }),
       success: LeasesResponse.pipe(HttpApiSchema.status(201)),
       error: [NotFound, Unprocessable]
-    }).annotateMerge(docs("Add a lease", RULES.addLease + PERSON))
+    }).annotateMerge(docs("Add a lease", RULES.addLease + PERSON, REFUSALS.addLease))
   )
   .add(
     HttpApiEndpoint.get("getLease", "/api/v2/desk/bookings/:booking_id/leases/:id", {
       params: { booking_id: IdFromString, id: IdFromString },
       success: LeasesResponse,
       error: NotFound
-    }).annotateMerge(docs("Get a lease"))
+    }).annotateMerge(docs("Get a lease", undefined, REFUSALS.getLease))
   )
   .add(
     HttpApiEndpoint.put("updateLease", "/api/v2/desk/bookings/:booking_id/leases/:id", {
@@ -59,13 +60,13 @@ export const BookingsDeskApi = HttpApiGroup.make("bookingsDesk")
       payload: Schema.Struct({ lease: DeskLeaseInput }),
       success: LeasesResponse,
       error: [NotFound, Unprocessable]
-    }).annotateMerge(docs("Change the person on a lease", RULES.updateLease + PERSON))
+    }).annotateMerge(docs("Change the person on a lease", RULES.updateLease + PERSON, REFUSALS.updateLease))
   )
   .add(
     HttpApiEndpoint.delete("deleteLease", "/api/v2/desk/bookings/:booking_id/leases/:id", {
       params: { booking_id: IdFromString, id: IdFromString },
       error: [NotFound, Unprocessable]
-    }).annotateMerge(docs("Delete a lease", RULES.deleteLease))
+    }).annotateMerge(docs("Delete a lease", RULES.deleteLease, REFUSALS.deleteLease))
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Bookings and leases (staff mode)"))

@@ -20,7 +20,7 @@ export const expireBooking = Effect.fn("Bookings.expire")(function* (businessId:
   const repo = yield* BookingsRepo
   return yield* sql.withTransaction(
     Effect.gen(function* () {
-      const booking = yield* repo.find(businessId, bookingId, { lock: true })
+      const booking = yield* repo.find({ businessId, id: bookingId, lock: true })
       if (!booking || booking.state !== "incomplete") return "skipped" as ExpiryOutcome
       const now = (yield* currentTime)
       if (now.getTime() < booking.expires_at.getTime()) {
@@ -30,10 +30,10 @@ export const expireBooking = Effect.fn("Bookings.expire")(function* (businessId:
         })
         return "rescheduled" as ExpiryOutcome
       }
-      const leases = yield* repo.leasesOf(businessId, [bookingId])
+      const leases = yield* repo.leasesOf({ businessId, bookingIds: [bookingId] })
       yield* releaseLeases(businessId, leases)
-      yield* repo.setLeasesState(businessId, leases.map((lease) => lease.id), "expired", now)
-      yield* repo.setState(businessId, bookingId, "expired", now)
+      yield* repo.setLeasesState({ businessId, ids: leases.map((lease) => lease.id), state: "expired", now })
+      yield* repo.setState({ businessId, id: bookingId, state: "expired", now })
       return "expired" as ExpiryOutcome
     })
   ).pipe(Effect.orDie)
@@ -44,7 +44,7 @@ export const SWEEP_BATCH = 200
 
 export const expireDueBookings = Effect.fn("Bookings.expireDue")(function* () {
   const now = (yield* currentTime)
-  const due = yield* (yield* BookingsRepo).due(now, SWEEP_BATCH)
+  const due = yield* (yield* BookingsRepo).due({ now, limit: SWEEP_BATCH })
   let expired = 0
   for (const booking of due) if ((yield* expireBooking(booking.business_id, booking.id)) === "expired") expired++
   return expired

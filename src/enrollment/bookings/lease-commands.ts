@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { inTransaction } from "../../platform/transactions.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { VisitsRepo } from "../visits/repo.ts"
 import { personIdOf, releaseLeases, writeLeases } from "./leases.ts"
 import { type Caller, resolvePerson } from "./lease-plan.ts"
@@ -9,6 +9,8 @@ import { findBooking, findLease, leaseResponse, leaseWire, requireOpen, resolveC
 import type { LeaseInput, LeaseRow } from "./model.ts"
 import { BookingsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { BookingRefusals } from "./refusals.ts"
+import { VisitRefusals } from "../visits/refusals.ts"
 
 /**
  * The lease endpoints of a booking (both modes): read, add, change who attends, delete. Each
@@ -41,7 +43,7 @@ const unchangedShape = (lease: LeaseRow, input: LeaseInput): Array<Message> => {
   const same = <A>(name: string, given: A | null | undefined, current: A | null, equal = (a: A, b: A) => a === b) =>
     given === undefined || given === null || (current !== null && equal(given, current))
       ? []
-      : [{ key: "lease_service_unchangeable" as const, params: { field: `lease.${name}` } }]
+      : [BookingRefusals.leaseServiceUnchangeable.message({ field: `lease.${name}` })]
   const anchor = lease.kind === "event_occurrence" ? lease.event_occurrence_id : null
   return [
     ...same("event_occurrence_id", input.event_occurrence_id, anchor),
@@ -52,7 +54,7 @@ const unchangedShape = (lease: LeaseRow, input: LeaseInput): Array<Message> => {
     ...same("start_at", input.start_at, lease.start_at, (a, b) => a.getTime() === b.getTime()),
     ...(input.recurring === undefined || input.recurring === lease.recurring
       ? []
-      : [{ key: "lease_service_unchangeable" as const, params: { field: "lease.recurring" } }])
+      : [BookingRefusals.leaseServiceUnchangeable.message({ field: "lease.recurring" })])
   ]
 }
 
@@ -77,23 +79,23 @@ export const updateLease = Effect.fn("Bookings.updateLease")(function* (caller: 
       }
       const context = yield* resolveContext(caller)
       const { plan, notFound } = yield* resolvePerson(context, input.person, "lease.person", messages)
-      if (notFound !== undefined) return yield* fail(NotFound, { key: "person_not_found", params: { id: notFound } })
+      if (notFound !== undefined) return yield* BookingRefusals.personNotFound.fail({ id: notFound })
       if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
-      const held = yield* visits.ofLeases(business.id, [lease.id])
+      const held = yield* visits.ofLeases({ businessId: business.id, leaseIds: [lease.id] })
       const occurrenceIds = [...new Set(held.map((visit) => visit.event_occurrence_id))]
       // The occurrence locks admitVisits takes: a concurrent admission of the same person waits.
-      yield* visits.lockOccurrences(business.id, occurrenceIds)
+      yield* visits.lockOccurrences({ businessId: business.id, ids: occurrenceIds })
       const personId = plan._tag === "Existing" ? plan.id : null
       if (personId !== null && personId !== lease.person_id) {
-        const enrolled = yield* visits.visitorsOf(business.id, occurrenceIds, [personId])
-        if (enrolled.length > 0) return yield* fail(Unprocessable, { key: "eligibility_already_enrolled" })
+        const enrolled = yield* visits.visitorsOf({ businessId: business.id, occurrenceIds, personIds: [personId] })
+        if (enrolled.length > 0) return yield* VisitRefusals.eligibilityAlreadyEnrolled.fail()
       }
       const newId = plan._tag === "New" ? yield* personIdOf(business.id, plan) : personId
       const now = (yield* currentTime)
-      yield* repo.setLeasePerson(business.id, lease.id, newId, now)
-      yield* visits.setPersonOfLease(business.id, lease.id, newId, now)
+      yield* repo.setLeasePerson({ businessId: business.id, id: lease.id, personId: newId, now })
+      yield* visits.setPersonOfLease({ businessId: business.id, leaseId: lease.id, personId: newId, now })
       if (lease.kind === "appointment" && lease.event_occurrence_id !== null) {
-        yield* repo.setAppointmentPerson(business.id, lease.event_occurrence_id, newId, now)
+        yield* repo.setAppointmentPerson({ businessId: business.id, occurrenceId: lease.event_occurrence_id, personId: newId, now })
       }
     })
   )
@@ -108,9 +110,9 @@ export const deleteLease = Effect.fn("Bookings.deleteLease")(function* (caller: 
     Effect.gen(function* () {
       const booking = yield* findBooking(caller, bookingId, true)
       const lease = yield* findLease(booking, leaseId)
-      if (booking.state === "completed") return yield* fail(Unprocessable, { key: "booking_completed", params: { id: bookingId } })
+      if (booking.state === "completed") return yield* BookingRefusals.bookingCompleted.fail({ id: bookingId })
       yield* releaseLeases(business.id, [lease])
-      yield* repo.deleteLease(business.id, lease.id)
+      yield* repo.deleteLease({ businessId: business.id, id: lease.id })
     })
   )
 })

@@ -7,6 +7,8 @@ import { ServicesRepo } from "../../catalog/services/repo.ts"
 import type { Message } from "../../shared/errors.ts"
 import type { DeskLeasePerson, LeaseInput, LeaseKind } from "./model.ts"
 import { BookingsRepo } from "./repo.ts"
+import { BookingRefusals } from "./refusals.ts"
+import { VisitRefusals } from "../visits/refusals.ts"
 
 /**
  * Lease plans: from a request's lease shape to what it will hold. Resolving only reads and
@@ -68,11 +70,11 @@ const occurrenceScope = (caller: Caller): Audience => (caller._tag === "Client" 
 const timingProblems = (service: ServiceRow, startAt: Date, endAt: Date | null, caller: Caller, now: Date): Array<Message> => {
   const problems: Array<Message> = []
   const nowMs = now.getTime()
-  if ((endAt ?? startAt).getTime() <= nowMs) problems.push({ key: "eligibility_in_the_past" })
+  if ((endAt ?? startAt).getTime() <= nowMs) problems.push(VisitRefusals.eligibilityInThePast.message())
   else if (caller._tag === "Client" && nowMs >= startAt.getTime() - service.enrollment_window_blackout_minutes * 60_000) {
-    problems.push({ key: "eligibility_inside_blackout_window" })
+    problems.push(VisitRefusals.eligibilityInsideBlackoutWindow.message())
   }
-  if (caller._tag === "Client" && !service.online_booking) problems.push({ key: "eligibility_client_mode_booking_not_allowed" })
+  if (caller._tag === "Client" && !service.online_booking) problems.push(VisitRefusals.eligibilityClientModeBookingNotAllowed.message())
   return problems
 }
 
@@ -94,13 +96,13 @@ export const resolvePerson = Effect.fn("Leases.resolvePerson")(function* (
   const desk = person as DeskLeasePerson
   if (given(desk.id)) {
     const live = yield* people.existingIds(context.businessId, [desk.id])
-    if (!live.has(desk.id)) messages.push({ key: "field_id_not_found", params: { field: `${field}.id`, id: desk.id } })
+    if (!live.has(desk.id)) messages.push(BookingRefusals.fieldIdNotFound.message({ field: `${field}.id`, id: desk.id }))
     return { plan: { _tag: "Existing", id: desk.id } as PersonPlan, notFound: undefined }
   }
   const email = desk.email?.trim() ?? ""
   if (email === "") {
     const naming = given(desk.first_name) || given(desk.last_name)
-    messages.push({ key: "field_required", params: { field: naming ? `${field}.email` : `${field}.id` } })
+    messages.push(BookingRefusals.fieldRequired.message({ field: naming ? `${field}.email` : `${field}.id` }))
     return { plan: none, notFound: undefined }
   }
   const existing = yield* people.idByEmail(context.businessId, email)
@@ -125,6 +127,106 @@ export const resolvePerson = Effect.fn("Leases.resolvePerson")(function* (
   return { plan, notFound: undefined }
 })
 
+type ShapeField = "staff_member_id" | "location_id" | "start_at" | "recurring"
+
+/** What the resolver of each lease shape shares: the body, where refusals go, and the checks all shapes make. */
+interface Shape {
+  readonly context: ResolveContext
+  readonly input: LeaseInput
+  readonly field: (name: string) => string
+  /** The lease's messages, in order: its person's first, then its shape's. */
+  readonly problems: Array<Message>
+  readonly notAllowed: (names: ReadonlyArray<ShapeField>) => void
+  readonly serviceOf: (id: number) => Effect.Effect<ServiceRow | undefined>
+  readonly wrongType: (name: string, id: number, type: string) => void
+  readonly base: Pick<LeasePlan, "event_id" | "staff_member_id" | "location_id" | "start_at" | "recurring" | "person">
+}
+
+/** `event_occurrence_id`: one group class session. */
+const occurrenceLease = Effect.fn("Leases.resolveOccurrence")(function* (shape: Shape, id: number) {
+  const { context: { businessId, caller, now }, field, problems, base } = shape
+  shape.notAllowed(["staff_member_id", "location_id", "start_at", "recurring"])
+  const occurrences = yield* EventOccurrencesRepo
+  const row = yield* occurrences.find({
+    businessId,
+    id,
+    scope: occurrenceScope(caller),
+    appointmentsOf: caller._tag === "Client" ? caller.personId : null
+  })
+  const service = row ? yield* shape.serviceOf(row.service_id) : undefined
+  if (!row || !service) problems.push(BookingRefusals.fieldIdNotFound.message({ field: field("event_occurrence_id"), id }))
+  else if (row.service_type !== "GroupClass") shape.wrongType("event_occurrence_id", id, row.service_type)
+  else {
+    problems.push(...timingProblems(service, row.start_at, row.end_at, caller, now))
+    return { ...base, kind: "event_occurrence", service, event_id: row.event_id, start_at: row.start_at, occurrenceIds: [id] } satisfies LeasePlan
+  }
+  return undefined
+})
+
+/** `service_id`: an appointment, with its staff member, location and start. */
+const appointmentLease = Effect.fn("Leases.resolveAppointment")(function* (shape: Shape, id: number) {
+  const { context: { caller }, input, field, problems, base } = shape
+  shape.notAllowed(["recurring"])
+  for (const name of ["staff_member_id", "location_id", "start_at"] as const) {
+    if (!given(input[name])) problems.push(BookingRefusals.fieldRequired.message({ field: field(name) }))
+  }
+  const service = yield* shape.serviceOf(id)
+  if (!service) problems.push(BookingRefusals.fieldIdNotFound.message({ field: field("service_id"), id }))
+  else if (service.type !== "Appointment") shape.wrongType("service_id", id, service.type)
+  else if (given(input.staff_member_id) && given(input.location_id) && given(input.start_at)) {
+    if (caller._tag === "Client" && !service.online_booking) problems.push(VisitRefusals.eligibilityClientModeBookingNotAllowed.message())
+    return {
+      ...base,
+      kind: "appointment",
+      service,
+      staff_member_id: input.staff_member_id,
+      location_id: input.location_id,
+      start_at: input.start_at,
+      occurrenceIds: []
+    } satisfies LeasePlan
+  }
+  return undefined
+})
+
+/** `event_id`: a group class from a session on (`recurring`: every session from there), or a course's run. */
+const eventLease = Effect.fn("Leases.resolveEvent")(function* (shape: Shape, id: number) {
+  const { context: { businessId, caller, now }, input, field, problems, base } = shape
+  shape.notAllowed(["staff_member_id", "location_id"])
+  const repo = yield* BookingsRepo
+  const visible = yield* (yield* EventOccurrencesRepo).existingIds({ businessId, table: "events", ids: [id], scope: occurrenceScope(caller) })
+  const event = visible.has(id) ? yield* repo.event({ businessId, id }) : undefined
+  const service = event ? yield* shape.serviceOf(event.service_id) : undefined
+  if (!event || !service) problems.push(BookingRefusals.fieldIdNotFound.message({ field: field("event_id"), id }))
+  else if (event.service_type === "GroupClass") {
+    const recurring = input.recurring ?? false
+    if (!given(input.start_at)) problems.push(BookingRefusals.fieldRequired.message({ field: field("start_at") }))
+    else {
+      const sessions = yield* repo.sessionsFrom({ businessId, eventId: id, at: input.start_at })
+      if (sessions[0]?.start_at.getTime() !== input.start_at.getTime()) {
+        problems.push(BookingRefusals.leaseSessionNotFound.message({ field: field("start_at"), id }))
+      } else {
+        const held = recurring ? sessions : sessions.slice(0, 1)
+        problems.push(...timingProblems(service, held[0]!.start_at, null, caller, now))
+        const occurrenceIds = held.map((s) => s.id)
+        return { ...base, kind: "recurring", service, event_id: id, start_at: input.start_at, recurring, occurrenceIds } satisfies LeasePlan
+      }
+    }
+  } else if (event.service_type === "Course") {
+    shape.notAllowed(["recurring"])
+    // "Today when empty": the sessions that have not started yet.
+    const sessions = yield* repo.sessionsFrom({ businessId, eventId: id, at: input.start_at ?? now })
+    if (sessions.length === 0) problems.push(BookingRefusals.leaseNoSessions.message({ field: field("event_id"), id }))
+    else {
+      problems.push(...timingProblems(service, sessions[0]!.start_at, null, caller, now))
+      const occurrenceIds = sessions.map((s) => s.id)
+      return { ...base, kind: "course", service, event_id: id, start_at: sessions[0]!.start_at, occurrenceIds } satisfies LeasePlan
+    }
+  } else {
+    shape.wrongType("event_id", id, event.service_type)
+  }
+  return undefined
+})
+
 /**
  * A lease shape to its plan, or undefined with the reasons in `messages`. How a body is read:
  * `event_occurrence_id` leases one group class session; `service_id` an appointment;
@@ -137,100 +239,38 @@ export const resolveLease = Effect.fn("Leases.resolve")(function* (
   prefix: string,
   messages: Array<Message>
 ) {
-  const { businessId, caller, now } = context
-  const repo = yield* BookingsRepo
-  const occurrences = yield* EventOccurrencesRepo
   const services = yield* ServicesRepo
   const field = (name: string) => `${prefix}.${name}`
   const problems: Array<Message> = []
-  const refuse = (message: Message) => problems.push(message)
 
   const anchors = (["event_occurrence_id", "service_id", "event_id"] as const).filter((name) => given(input[name]))
   const person = yield* resolvePerson(context, input.person, field("person"), problems)
   if (anchors.length === 0) {
-    messages.push({ key: "lease_kind_required", params: { field: prefix } }, ...problems)
+    messages.push(BookingRefusals.leaseKindRequired.message({ field: prefix }), ...problems)
     return { plan: undefined, notFound: person.notFound }
   }
   if (anchors.length > 1) {
-    messages.push({ key: "lease_field_conflict", params: { field: field(anchors[1]!), other: field(anchors[0]!) } }, ...problems)
+    messages.push(BookingRefusals.leaseFieldConflict.message({ field: field(anchors[1]!), other: field(anchors[0]!) }), ...problems)
     return { plan: undefined, notFound: person.notFound }
   }
-  const notAllowed = (names: ReadonlyArray<"staff_member_id" | "location_id" | "start_at" | "recurring">) => {
-    for (const name of names) if (given(input[name])) refuse({ key: "lease_field_not_allowed", params: { field: field(name) } })
+  const shape: Shape = {
+    context,
+    input,
+    field,
+    problems,
+    notAllowed: (names) => {
+      for (const name of names) if (given(input[name])) problems.push(BookingRefusals.leaseFieldNotAllowed.message({ field: field(name) }))
+    },
+    serviceOf: (id) => services.findMany(context.businessId, [id], serviceScope(context.caller)).pipe(Effect.map((rows) => rows[0])),
+    wrongType: (name, id, type) => problems.push(BookingRefusals.leaseWrongServiceType.message({ field: field(name), id, type })),
+    base: { event_id: null, staff_member_id: null, location_id: null, start_at: null, recurring: false, person: person.plan }
   }
-  const serviceOf = (id: number) => services.findMany(businessId, [id], serviceScope(caller)).pipe(Effect.map((rows) => rows[0]))
-  const wrongType = (name: string, id: number, type: string) =>
-    refuse({ key: "lease_wrong_service_type", params: { field: field(name), id, type } })
-
-  let plan: LeasePlan | undefined
-  const base = { event_id: null, staff_member_id: null, location_id: null, start_at: null, recurring: false, person: person.plan }
   const anchor = anchors[0]!
-  if (anchor === "event_occurrence_id") {
-    const id = input.event_occurrence_id!
-    notAllowed(["staff_member_id", "location_id", "start_at", "recurring"])
-    const row = yield* occurrences.find(businessId, id, occurrenceScope(caller), caller._tag === "Client" ? caller.personId : null)
-    const service = row ? yield* serviceOf(row.service_id) : undefined
-    if (!row || !service) refuse({ key: "field_id_not_found", params: { field: field("event_occurrence_id"), id } })
-    else if (row.service_type !== "GroupClass") wrongType("event_occurrence_id", id, row.service_type)
-    else {
-      problems.push(...timingProblems(service, row.start_at, row.end_at, caller, now))
-      plan = { ...base, kind: "event_occurrence", service, event_id: row.event_id, start_at: row.start_at, occurrenceIds: [id] }
-    }
-  } else if (anchor === "service_id") {
-    const id = input.service_id!
-    notAllowed(["recurring"])
-    for (const name of ["staff_member_id", "location_id", "start_at"] as const) {
-      if (!given(input[name])) refuse({ key: "field_required", params: { field: field(name) } })
-    }
-    const service = yield* serviceOf(id)
-    if (!service) refuse({ key: "field_id_not_found", params: { field: field("service_id"), id } })
-    else if (service.type !== "Appointment") wrongType("service_id", id, service.type)
-    else if (given(input.staff_member_id) && given(input.location_id) && given(input.start_at)) {
-      if (caller._tag === "Client" && !service.online_booking) refuse({ key: "eligibility_client_mode_booking_not_allowed" })
-      plan = {
-        ...base,
-        kind: "appointment",
-        service,
-        staff_member_id: input.staff_member_id,
-        location_id: input.location_id,
-        start_at: input.start_at,
-        occurrenceIds: []
-      }
-    }
-  } else {
-    const id = input.event_id!
-    notAllowed(["staff_member_id", "location_id"])
-    const visible = yield* occurrences.existingIds(businessId, "events", [id], occurrenceScope(caller))
-    const event = visible.has(id) ? yield* repo.event(businessId, id) : undefined
-    const service = event ? yield* serviceOf(event.service_id) : undefined
-    if (!event || !service) refuse({ key: "field_id_not_found", params: { field: field("event_id"), id } })
-    else if (event.service_type === "GroupClass") {
-      const recurring = input.recurring ?? false
-      if (!given(input.start_at)) refuse({ key: "field_required", params: { field: field("start_at") } })
-      else {
-        const sessions = yield* repo.sessionsFrom(businessId, id, input.start_at)
-        if (sessions[0]?.start_at.getTime() !== input.start_at.getTime()) {
-          refuse({ key: "lease_session_not_found", params: { field: field("start_at"), id } })
-        } else {
-          const held = recurring ? sessions : sessions.slice(0, 1)
-          problems.push(...timingProblems(service, held[0]!.start_at, null, caller, now))
-          plan = { ...base, kind: "recurring", service, event_id: id, start_at: input.start_at, recurring, occurrenceIds: held.map((s) => s.id) }
-        }
-      }
-    } else if (event.service_type === "Course") {
-      notAllowed(["recurring"])
-      // "Today when empty": the sessions that have not started yet.
-      const from = input.start_at ?? now
-      const sessions = yield* repo.sessionsFrom(businessId, id, from)
-      if (sessions.length === 0) refuse({ key: "lease_no_sessions", params: { field: field("event_id"), id } })
-      else {
-        problems.push(...timingProblems(service, sessions[0]!.start_at, null, caller, now))
-        plan = { ...base, kind: "course", service, event_id: id, start_at: sessions[0]!.start_at, occurrenceIds: sessions.map((s) => s.id) }
-      }
-    } else {
-      wrongType("event_id", id, event.service_type)
-    }
-  }
+  const plan: LeasePlan | undefined = anchor === "event_occurrence_id"
+    ? yield* occurrenceLease(shape, input.event_occurrence_id!)
+    : anchor === "service_id"
+    ? yield* appointmentLease(shape, input.service_id!)
+    : yield* eventLease(shape, input.event_id!)
   if (problems.length > 0) {
     messages.push(...problems)
     return { plan: undefined, notFound: person.notFound }

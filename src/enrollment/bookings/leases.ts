@@ -13,6 +13,7 @@ import type { LeaseRow } from "./model.ts"
 import type { Caller, LeasePlan, PersonPlan } from "./lease-plan.ts"
 import { BookingsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { BookingRefusals } from "./refusals.ts"
 
 /**
  * Leases written: once every lease of a request resolved (lease-plan.ts), the places they
@@ -54,7 +55,7 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
   const people: Array<number | null> = []
   for (const plan of plans) people.push(yield* personIdOf(businessId, plan.person))
 
-  yield* repo.lockStaffSchedules(businessId, plans.flatMap((plan) => (plan.kind === "appointment" ? [plan.staff_member_id!] : [])))
+  yield* repo.lockStaffSchedules({ businessId, staffIds: plans.flatMap((plan) => (plan.kind === "appointment" ? [plan.staff_member_id!] : [])) })
   const problems: Array<Message> = []
   const occurrenceIds: Array<ReadonlyArray<number>> = []
   for (const [i, plan] of plans.entries()) {
@@ -64,7 +65,7 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
     }
     const slot = { staff_member_id: plan.staff_member_id!, location_id: plan.location_id!, start_at: plan.start_at! }
     if (problems.length > 0 || !(yield* isSlotAvailable(plan.service, slot, caller._tag === "Client"))) {
-      problems.push({ key: "lease_slot_unavailable", params: { field: `leases[${i}].start_at`, start_at: formatTimestamp(slot.start_at) } })
+      problems.push(BookingRefusals.leaseSlotUnavailable.message({ field: `leases[${i}].start_at`, start_at: formatTimestamp(slot.start_at) }))
       occurrenceIds.push([])
       continue
     }
@@ -82,10 +83,10 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
 
   // The lease rows' foreign keys take a share lock on their occurrence; taking admitVisits's
   // update lock first (in id order) keeps two bookings of one occurrence from deadlocking.
-  yield* (yield* VisitsRepo).lockOccurrences(businessId, occurrenceIds.flat())
-  const leaseIds = yield* repo.insertLeases(
+  yield* (yield* VisitsRepo).lockOccurrences({ businessId, ids: occurrenceIds.flat() })
+  const leaseIds = yield* repo.insertLeases({
     businessId,
-    plans.map((plan, i) => ({
+    leases: plans.map((plan, i) => ({
       booking_id: bookingId,
       kind: plan.kind,
       state: "reserved" as const,
@@ -100,7 +101,7 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
       created_at: now,
       updated_at: now
     }))
-  )
+  })
   const admissions: Array<Admission> = plans.flatMap((_, i) =>
     occurrenceIds[i]!.map((occurrenceId) => ({
       occurrenceId,
@@ -124,12 +125,12 @@ export const completeLeases = Effect.fn("Leases.complete")(function* (businessId
   const now = (yield* currentTime)
   const ids = leases.map((lease) => lease.id)
   const visits = yield* VisitsRepo
-  const visitIds = yield* visits.registerOfLeases(businessId, ids, now)
+  const visitIds = yield* visits.registerOfLeases({ businessId, leaseIds: ids, now })
   // Auto-pay: the registered visits are paid by their people's suitable plans, if any.
   yield* visits.payments.payVisits(businessId, visitIds)
-  yield* repo.setLeasesState(businessId, ids, "registered", now)
+  yield* repo.setLeasesState({ businessId, ids, state: "registered", now })
   yield* setOccurrenceState(businessId, appointmentsOf(leases), "active")
-  yield* repo.setState(businessId, bookingId, "completed", now)
+  yield* repo.setState({ businessId, id: bookingId, state: "completed", now })
   yield* emitVisitEvents(businessId, "visit.created", visitIds)
 })
 
@@ -143,10 +144,10 @@ const appointmentsOf = (leases: ReadonlyArray<LeaseRow>) =>
 export const releaseLeases = Effect.fn("Leases.release")(function* (businessId: number, leases: ReadonlyArray<LeaseRow>) {
   if (leases.length === 0) return
   const repo = yield* VisitsRepo
-  const visits = yield* repo.ofLeases(businessId, leases.map((lease) => lease.id))
+  const visits = yield* repo.ofLeases({ businessId, leaseIds: leases.map((lease) => lease.id) })
   // A held visit a staff member punched gives its plan the visit back.
   yield* repo.payments.unpayVisits(businessId, visits.map((visit) => visit.id))
-  yield* repo.deleteByIds(businessId, visits.map((visit) => visit.id))
+  yield* repo.deleteByIds({ businessId, ids: visits.map((visit) => visit.id) })
   yield* placesFreed(businessId, visits.map((visit) => visit.event_occurrence_id))
   yield* setOccurrenceState(businessId, appointmentsOf(leases), "deleted")
 })

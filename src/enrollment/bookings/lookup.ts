@@ -4,12 +4,13 @@ import { CurrentBusiness } from "../../access/tenant.ts"
 import { clientReach } from "../../identity/people/client-reach.ts"
 import { clientAudience } from "../../catalog/services/service.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, fail } from "../../shared/errors.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { type Caller, type LeasePlan, type ResolveContext, resolveLease } from "./lease-plan.ts"
 import type { BookingRow, BookingWire, LeaseInput, LeaseRow, LeaseWire } from "./model.ts"
 import { BookingsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { BookingRefusals } from "./refusals.ts"
 
 /**
  * What booking and lease commands share: who is calling, the booking and lease they may reach
@@ -54,7 +55,7 @@ export const leaseWire = (row: LeaseRow): LeaseWire => ({
 })
 
 export const bookingsWire = Effect.fn("Bookings.wire")(function* (businessId: number, rows: ReadonlyArray<BookingRow>) {
-  const leases = yield* (yield* BookingsRepo).leasesOf(businessId, rows.map((row) => row.id))
+  const leases = yield* (yield* BookingsRepo).leasesOf({ businessId, bookingIds: rows.map((row) => row.id) })
   return rows.map((row): BookingWire => ({
     id: row.id,
     state: row.state,
@@ -70,14 +71,14 @@ export const bookingsWire = Effect.fn("Bookings.wire")(function* (businessId: nu
 
 export const bookingResponse = Effect.fn("Bookings.response")(function* (id: number) {
   const business = yield* CurrentBusiness
-  const row = yield* (yield* BookingsRepo).find(business.id, id)
-  if (!row) return yield* fail(NotFound, { key: "booking_not_found", params: { id } })
+  const row = yield* (yield* BookingsRepo).find({ businessId: business.id, id })
+  if (!row) return yield* BookingRefusals.bookingNotFound.fail({ id })
   return { bookings: yield* bookingsWire(business.id, [row]) }
 })
 
 export const leaseResponse = Effect.fn("Bookings.leaseResponse")(function* (leaseId: number) {
   const business = yield* CurrentBusiness
-  const [lease] = yield* (yield* BookingsRepo).leasesById(business.id, [leaseId])
+  const [lease] = yield* (yield* BookingsRepo).leasesById({ businessId: business.id, ids: [leaseId] })
   return { leases: lease ? [leaseWire(lease)] : [] }
 })
 
@@ -87,17 +88,17 @@ export const leaseResponse = Effect.fn("Bookings.leaseResponse")(function* (leas
 /** A booking the caller may see: client mode only their own (another person's is not found). */
 export const findBooking = Effect.fn("Bookings.find")(function* (caller: Caller, id: number, lock: boolean) {
   const business = yield* CurrentBusiness
-  const row = yield* (yield* BookingsRepo).find(business.id, id, { lock })
+  const row = yield* (yield* BookingsRepo).find({ businessId: business.id, id, lock })
   if (!row || (caller._tag === "Client" && row.person_id !== caller.personId)) {
-    return yield* fail(NotFound, { key: "booking_not_found", params: { id } })
+    return yield* BookingRefusals.bookingNotFound.fail({ id })
   }
   return row
 })
 
 export const findLease = Effect.fn("Bookings.findLease")(function* (booking: BookingRow, leaseId: number) {
   const business = yield* CurrentBusiness
-  const [lease] = yield* (yield* BookingsRepo).leasesById(business.id, [leaseId])
-  if (!lease || lease.booking_id !== booking.id) return yield* fail(NotFound, { key: "lease_not_found", params: { id: leaseId } })
+  const [lease] = yield* (yield* BookingsRepo).leasesById({ businessId: business.id, ids: [leaseId] })
+  if (!lease || lease.booking_id !== booking.id) return yield* BookingRefusals.leaseNotFound.fail({ id: leaseId })
   return lease
 })
 
@@ -108,8 +109,8 @@ export const isExpired = (booking: BookingRow, nowMs: number) =>
 /** Leases change only on a live, incomplete booking. */
 export const requireOpen = Effect.fn("Bookings.requireOpen")(function* (booking: BookingRow) {
   const nowMs = yield* Clock.currentTimeMillis
-  if (booking.state === "completed") return yield* fail(Unprocessable, { key: "booking_completed", params: { id: booking.id } })
-  if (isExpired(booking, nowMs)) return yield* fail(Unprocessable, { key: "booking_expired", params: { id: booking.id } })
+  if (booking.state === "completed") return yield* BookingRefusals.bookingCompleted.fail({ id: booking.id })
+  if (isExpired(booking, nowMs)) return yield* BookingRefusals.bookingExpired.fail({ id: booking.id })
 })
 
 export const resolveContext = Effect.fn("Bookings.resolveContext")(function* (caller: Caller): Effect.fn.Return<ResolveContext, never, CurrentBusiness> {
@@ -127,7 +128,7 @@ export const resolveLeases = Effect.fn("Bookings.resolveLeases")(function* (
   const plans: Array<LeasePlan> = []
   for (const [i, input] of inputs.entries()) {
     const { plan, notFound } = yield* resolveLease(context, input, prefix(i), messages)
-    if (notFound !== undefined) return yield* fail(NotFound, { key: "person_not_found", params: { id: notFound } })
+    if (notFound !== undefined) return yield* BookingRefusals.personNotFound.fail({ id: notFound })
     if (plan) plans.push(plan)
   }
   return plans

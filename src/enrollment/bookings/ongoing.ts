@@ -38,7 +38,7 @@ export const extendOngoingLeases = Effect.fn("Leases.extendOngoing")(function* (
     .filter((session) => session.start_at.getTime() > nowMs)
     .toSorted((a, b) => a.start_at.getTime() - b.start_at.getTime() || a.id - b.id)
   if (upcoming.length === 0) return { enrolled: 0, skipped: 0 } satisfies OngoingResult
-  const leases = yield* (yield* BookingsRepo).ongoingLeases(businessId, eventId, new Date(nowMs))
+  const leases = yield* (yield* BookingsRepo).ongoingLeases({ businessId, eventId, at: new Date(nowMs) })
   if (leases.length === 0) return { enrolled: 0, skipped: 0 } satisfies OngoingResult
 
   const registered: Array<number> = []

@@ -12,6 +12,7 @@ import { type Caller } from "./lease-plan.ts"
 import { bookingResponse, bookingsWire, findBooking, isExpired, resolveContext, resolveLeases } from "./lookup.ts"
 import { type BookingInput, type BookingRow, DEFAULT_HOLD_MS, MAX_HOLD_MS } from "./model.ts"
 import { BookingsRepo } from "./repo.ts"
+import { BookingRefusals } from "./refusals.ts"
 
 /**
  * Bookings, both modes (spec: "Bookings and leases"): create, read, complete, delete; the
@@ -60,33 +61,33 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
   const replay = (existing: BookingRow) =>
     existing.request_digest === digest
       ? Effect.succeed(existing.id)
-      : fail(Unprocessable, { key: "booking_idempotency_mismatch", params: { field: "idempotency_token" } })
+      : BookingRefusals.bookingIdempotencyMismatch.fail({ field: "idempotency_token" })
 
   const id = yield* inTransaction(
     Effect.gen(function* () {
       if (token !== null) {
-        const existing = yield* repo.byToken(business.id, scope, token)
+        const existing = yield* repo.byToken({ businessId: business.id, scope, token })
         if (existing) return yield* replay(existing)
       }
       const context = yield* resolveContext(caller)
       const nowMs = context.now.getTime()
       const messages: Array<Message> = []
       const expiresAt = input.expires_at ?? new Date(nowMs + DEFAULT_HOLD_MS)
-      if (expiresAt.getTime() <= nowMs) messages.push({ key: "booking_expires_at_past", params: { field: "expires_at" } })
+      if (expiresAt.getTime() <= nowMs) messages.push(BookingRefusals.bookingExpiresAtPast.message({ field: "expires_at" }))
       else if (expiresAt.getTime() > nowMs + MAX_HOLD_MS) {
-        messages.push({ key: "booking_expires_at_too_far", params: { field: "expires_at", max: MAX_HOLD_MS / 60_000 } })
+        messages.push(BookingRefusals.bookingExpiresAtTooFar.message({ field: "expires_at", max: MAX_HOLD_MS / 60_000 }))
       }
       const inputs = input.leases ?? []
       const plans = yield* resolveLeases(context, inputs, (i) => `leases[${i}]`, messages)
       const complete = input.complete_booking === true
       if (complete) {
         for (const [i, lease] of inputs.entries()) {
-          if (lease.person === undefined || lease.person === null) messages.push({ key: "field_required", params: { field: `leases[${i}].person` } })
+          if (lease.person === undefined || lease.person === null) messages.push(BookingRefusals.fieldRequired.message({ field: `leases[${i}].person` }))
         }
       }
       if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
 
-      const inserted = yield* repo.insert(business.id, {
+      const inserted = yield* repo.insert({ businessId: business.id, booking: {
         person_id: caller._tag === "Client" ? caller.personId : null,
         created_by_staff_member_id: caller._tag === "Staff" ? caller.staffMemberId : null,
         idempotency_token: token,
@@ -94,16 +95,16 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
         request_digest: token === null ? null : digest,
         expires_at: expiresAt,
         now: context.now
-      })
+      } })
       if (Option.isNone(inserted)) {
-        const existing = yield* repo.byToken(business.id, scope, token!)
+        const existing = yield* repo.byToken({ businessId: business.id, scope, token: token! })
         if (!existing) return yield* Effect.die(new Error("idempotency conflict without a stored booking"))
         return yield* replay(existing)
       }
-      const bookingId = inserted.value
+      const bookingId = inserted.value.id
       yield* writeLeases(business.id, bookingId, plans, caller)
       if (complete) {
-        yield* completeLeases(business.id, bookingId, yield* repo.leasesOf(business.id, [bookingId]))
+        yield* completeLeases(business.id, bookingId, yield* repo.leasesOf({ businessId: business.id, bookingIds: [bookingId] }))
       } else {
         yield* enqueueJob(ExpireBookingJob, { business_id: business.id, booking_id: bookingId }, {
           runAt: expiresAt,
@@ -133,10 +134,10 @@ export const completeBooking = Effect.fn("Bookings.complete")(function* (caller:
     Effect.gen(function* () {
       const booking = yield* findBooking(caller, id, true)
       if (booking.state === "completed") return
-      if (isExpired(booking, yield* Clock.currentTimeMillis)) return yield* fail(Unprocessable, { key: "booking_expired", params: { id } })
-      const leases = yield* repo.leasesOf(business.id, [id])
+      if (isExpired(booking, yield* Clock.currentTimeMillis)) return yield* BookingRefusals.bookingExpired.fail({ id })
+      const leases = yield* repo.leasesOf({ businessId: business.id, bookingIds: [id] })
       const missing = leases.filter((lease) => lease.person_id === null)
-      if (missing.length > 0) return yield* fail(Unprocessable, ...missing.map((lease): Message => ({ key: "lease_person_missing", params: { id: lease.id } })))
+      if (missing.length > 0) return yield* fail(Unprocessable, ...missing.map((lease): Message => (BookingRefusals.leasePersonMissing.message({ id: lease.id }))))
       yield* completeLeases(business.id, id, leases)
     })
   )
@@ -157,10 +158,10 @@ export const deleteBooking = Effect.fn("Bookings.delete")(function* (caller: Cal
     Effect.gen(function* () {
       const booking = yield* findBooking(caller, id, true)
       if (booking.state !== "completed") {
-        yield* releaseLeases(business.id, yield* repo.leasesOf(business.id, [id]))
+        yield* releaseLeases(business.id, yield* repo.leasesOf({ businessId: business.id, bookingIds: [id] }))
         yield* invoices.removeCreated(business.id, id)
       }
-      yield* repo.delete(business.id, id)
+      yield* repo.delete({ businessId: business.id, id })
     })
   )
 })
@@ -172,7 +173,7 @@ export const deleteBooking = Effect.fn("Bookings.delete")(function* (caller: Cal
  */
 export const completeInvoicedBooking = Effect.fn("Bookings.completeInvoiced")(function* (businessId: number, bookingId: number) {
   const repo = yield* BookingsRepo
-  const booking = yield* repo.find(businessId, bookingId, { lock: true })
+  const booking = yield* repo.find({ businessId, id: bookingId, lock: true })
   if (!booking || booking.state !== "incomplete") return
-  yield* completeLeases(businessId, bookingId, yield* repo.leasesOf(businessId, [bookingId]))
+  yield* completeLeases(businessId, bookingId, yield* repo.leasesOf({ businessId, bookingIds: [bookingId] }))
 })

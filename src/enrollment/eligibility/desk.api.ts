@@ -5,6 +5,7 @@ import { docs } from "../../shared/docs.ts"
 import { BadRequest, NotFound } from "../../shared/errors.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { EnrollmentEligibility, OccurrenceEligibilityQueryDesk, ServiceEligibilityQueryDesk } from "./model.ts"
+import { eligibilityEndpointRefusals as REFUSALS } from "./refusals.ts"
 
 const success = Schema.Struct({ enrollment_eligibilities: Schema.Array(EnrollmentEligibility) })
 
@@ -15,7 +16,7 @@ export const EligibilityDeskApi = HttpApiGroup.make("eligibilityDesk")
       query: OccurrenceEligibilityQueryDesk,
       success,
       error: NotFound
-    }).annotateMerge(docs("Can these people enroll in this event occurrence?", "One record per person of `person_ids`, in that order; no dependents."))
+    }).annotateMerge(docs("Can these people enroll in this event occurrence?", "One record per person of `person_ids`, in that order; no dependents.", REFUSALS.occurrence))
   )
   .add(
     HttpApiEndpoint.get("service", "/api/v2/desk/services/:service_id/enrollment_eligibilities", {
@@ -26,7 +27,8 @@ export const EligibilityDeskApi = HttpApiGroup.make("eligibilityDesk")
     }).annotateMerge(
       docs(
         "Can these people enroll in this service?",
-        "One record per person of `person_ids`, in that order; no dependents. `event_id`, `location_id` and `staff_member_ids` that do not exist are a 400."
+        "One record per person of `person_ids`, in that order; no dependents. `event_id`, `location_id` and `staff_member_ids` that do not exist are a 400.",
+        REFUSALS.service
       )
     )
   )

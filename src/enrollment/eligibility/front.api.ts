@@ -5,6 +5,7 @@ import { docs } from "../../shared/docs.ts"
 import { BadRequest, NotFound, Unauthorized } from "../../shared/errors.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { EnrollmentEligibility, ServiceEligibilityQuery } from "./model.ts"
+import { eligibilityEndpointRefusals as REFUSALS } from "./refusals.ts"
 
 const success = Schema.Struct({ enrollment_eligibilities: Schema.Array(EnrollmentEligibility) })
 
@@ -17,7 +18,8 @@ export const EligibilityFrontApi = HttpApiGroup.make("eligibilityFront")
     }).annotateMerge(
       docs(
         "Can I enroll in this event occurrence?",
-        "One record for the token's person, then one per dependent. Needs a token (a `client_id` alone is a 401)."
+        "One record for the token's person, then one per dependent. Needs a token (a `client_id` alone is a 401).",
+        REFUSALS.occurrence
       )
     )
   )
@@ -31,7 +33,8 @@ export const EligibilityFrontApi = HttpApiGroup.make("eligibilityFront")
       docs(
         "Can I enroll in this service?",
         "One record for the token's person, then one per dependent. `event_id`, `location_id` and `staff_member_ids` that do " +
-          "not exist (or clients cannot see) are a 400, as is an event of another service."
+          "not exist (or clients cannot see) are a 400, as is an event of another service.",
+        REFUSALS.service
       )
     )
   )

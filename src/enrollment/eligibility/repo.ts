@@ -1,15 +1,16 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 import { EligibilityPersonRow } from "./model.ts"
 
 /** The SQL eligibility reads: the people checked and an event's next session. */
-const Ids = Schema.Array(Schema.Number)
+const InBusiness = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) })
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
   const people = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
+    Request: InBusiness,
     Result: EligibilityPersonRow,
     execute: ({ businessId, ids }) =>
       sql`select id from people
@@ -27,12 +28,12 @@ const make = Effect.gen(function* () {
 
   return {
     /** Live people among `ids` (unknown ids are skipped), in id order. */
-    people: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<EligibilityPersonRow>) : people({ businessId, ids }).pipe(Effect.orDie),
+    people: orDie((request: typeof InBusiness.Type) =>
+      request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<EligibilityPersonRow>) : people(request)
+    ),
 
     /** The event's next session that has not ended (active or held), if any. */
-    nextSession: (businessId: number, eventId: number, now: Date) =>
-      nextSession({ businessId, eventId, now }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie)
+    nextSession: orUndefined(nextSession)
   }
 })
 

@@ -25,6 +25,7 @@ import type {
 } from "./model.ts"
 import { EligibilityRepo } from "./repo.ts"
 import { type EligibilityFacts, evaluate } from "./rules.ts"
+import { EligibilityRefusals } from "./refusals.ts"
 
 const DESCRIPTION_KEYS = {
   credit_card_required: "eligibility_credit_card_required",
@@ -88,7 +89,7 @@ const frontPeople = Effect.gen(function* () {
   yield* privateResponse
   const business = yield* CurrentBusiness
   const reach = yield* clientReach
-  const rows = yield* (yield* EligibilityRepo).people(business.id, reach.personIds)
+  const rows = yield* (yield* EligibilityRepo).people({ businessId: business.id, ids: reach.personIds })
   return [...rows.filter((row) => row.id === reach.selfId), ...rows.filter((row) => row.id !== reach.selfId)]
 })
 
@@ -97,7 +98,7 @@ const deskPeople = (personIds: ReadonlyArray<number>) =>
   Effect.gen(function* () {
     const business = yield* CurrentBusiness
     const unique = [...new Set(personIds)]
-    const rows = yield* (yield* EligibilityRepo).people(business.id, unique)
+    const rows = yield* (yield* EligibilityRepo).people({ businessId: business.id, ids: unique })
     const byId = new Map(rows.map((row) => [row.id, row]))
     return unique.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []))
   })
@@ -182,20 +183,20 @@ const serviceEligibility = Effect.fn("Eligibility.service")(function* (
 
   let event: Parameters<typeof eventSpan>[0] | undefined
   if (query.event_id !== undefined) {
-    const [row] = yield* (yield* EventsRepo).list(business.id, { ids: [query.event_id] }, { _tag: "Staff" })
-    if (!row) problems.push({ key: "field_id_not_found", params: { field: "event_id", id: query.event_id } })
+    const [row] = yield* (yield* EventsRepo).list({ businessId: business.id, ids: [query.event_id], scope: { _tag: "Staff" } })
+    if (!row) problems.push(EligibilityRefusals.fieldIdNotFound.message({ field: "event_id", id: query.event_id }))
     else if (row.service_id !== service.id) {
-      problems.push({ key: "event_not_of_service", params: { field: "event_id", id: query.event_id, service_id: service.id } })
+      problems.push(EligibilityRefusals.eventNotOfService.message({ field: "event_id", id: query.event_id, service_id: service.id }))
     } else event = row
   }
   if (query.location_id !== undefined) {
-    const found = yield* occurrences.existingIds(business.id, "locations", [query.location_id], scope)
-    if (!found.has(query.location_id)) problems.push({ key: "field_id_not_found", params: { field: "location_id", id: query.location_id } })
+    const found = yield* occurrences.existingIds({ businessId: business.id, table: "locations", ids: [query.location_id], scope })
+    if (!found.has(query.location_id)) problems.push(EligibilityRefusals.fieldIdNotFound.message({ field: "location_id", id: query.location_id }))
   }
   if (query.staff_member_ids !== undefined) {
-    const found = yield* occurrences.existingIds(business.id, "staff_members", query.staff_member_ids, scope)
+    const found = yield* occurrences.existingIds({ businessId: business.id, table: "staff_members", ids: query.staff_member_ids, scope })
     for (const id of new Set(query.staff_member_ids)) {
-      if (!found.has(id)) problems.push({ key: "field_id_not_found", params: { field: "staff_member_ids", id } })
+      if (!found.has(id)) problems.push(EligibilityRefusals.fieldIdNotFound.message({ field: "staff_member_ids", id }))
     }
   }
   if (problems.length > 0) return yield* fail(BadRequest, ...problems)
@@ -209,7 +210,7 @@ const serviceEligibility = Effect.fn("Eligibility.service")(function* (
     const span = eventSpan(event)
     if (service.type === "Course") window = { start: span.startAt, end: span.endAt, timeZone }
     else {
-      const next = yield* (yield* EligibilityRepo).nextSession(business.id, event.id, new Date(now))
+      const next = yield* (yield* EligibilityRepo).nextSession({ businessId: business.id, eventId: event.id, now: new Date(now) })
       if (next) window = { start: next.start_at.getTime(), end: next.end_at.getTime(), timeZone }
       else if (span.endAt !== null && span.endAt <= now) window = { start: span.startAt, end: span.endAt, timeZone }
     }

@@ -4,6 +4,7 @@ import { DeskAccess } from "../../access/access.ts"
 import { docs } from "../../shared/docs.ts"
 import { BadRequest, NotFound, Unprocessable } from "../../shared/errors.ts"
 import { GenerateMakeUpInput, MakeUpReason, MakeUpWire } from "./model.ts"
+import { makeUpEndpointRefusals as REFUSALS } from "./refusals.ts"
 
 export const MakeUpsDeskApi = HttpApiGroup.make("makeUpsDesk")
   .add(
@@ -22,7 +23,8 @@ export const MakeUpsDeskApi = HttpApiGroup.make("makeUpsDesk")
         "Body: `visit_id` (required, 422 when missing) and optionally `make_up` with `make_up_reason_id` (required when " +
           "`make_up` is sent; one of the business's reasons) and `free_form_reason` (at most 1000 characters). Only for a " +
           "late-canceled visit, one per visit: otherwise a 422. The make-up is a record of its own until passes exist " +
-          "(`expires_on` null: no expiry)."
+          "(`expires_on` null: no expiry).",
+        REFUSALS.generate
       )
     )
   )

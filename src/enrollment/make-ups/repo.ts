@@ -1,9 +1,11 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { orDie } from "../../shared/statements.ts"
 import { MakeUpReason, MakeUpRow } from "./model.ts"
 
 const COLUMNS = `id, visit_id, person_id, service_id, make_up_reason_id, free_form_reason, expires_on::text as expires_on, created_at`
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
+const OfVisit = Schema.Struct({ businessId: Schema.Number, visitId: Schema.Number })
 
 export const MakeUpInsert = Schema.Struct({
   visit_id: Schema.Number,
@@ -20,9 +22,9 @@ const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
   const reasons = SqlSchema.findAll({
-    Request: Schema.Number,
+    Request: Schema.Struct({ businessId: Schema.Number }),
     Result: MakeUpReason,
-    execute: (businessId) => sql`select id, name from make_up_reasons where business_id = ${businessId} order by position, name, id`
+    execute: ({ businessId }) => sql`select id, name from make_up_reasons where business_id = ${businessId} order by position, name, id`
   })
   const reason = SqlSchema.findOneOption({
     Request: ById,
@@ -30,12 +32,12 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, id }) => sql`select 1 as one from make_up_reasons where business_id = ${businessId} and id = ${id}`
   })
   const serviceOfVisit = SqlSchema.findOneOption({
-    Request: ById,
+    Request: OfVisit,
     Result: Schema.Struct({ id: Schema.Number }),
-    execute: ({ businessId, id }) =>
+    execute: ({ businessId, visitId }) =>
       sql`select o.service_id as id from visits v
           join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
-          where v.business_id = ${businessId} and v.id = ${id}`
+          where v.business_id = ${businessId} and v.id = ${visitId}`
   })
   const insert = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, makeUp: MakeUpInsert }),
@@ -46,26 +48,20 @@ const make = Effect.gen(function* () {
           returning ${sql.literal(COLUMNS)}`
   })
   const makeUpOfVisit = SqlSchema.findOneOption({
-    Request: ById,
+    Request: OfVisit,
     Result: Schema.Struct({ one: Schema.Number }),
-    execute: ({ businessId, id }) => sql`select 1 as one from make_ups where business_id = ${businessId} and visit_id = ${id}`
+    execute: ({ businessId, visitId }) => sql`select 1 as one from make_ups where business_id = ${businessId} and visit_id = ${visitId}`
   })
 
   return {
     /** The business's reasons, in their position order. */
-    reasons: (businessId: number) => reasons(businessId).pipe(Effect.orDie),
-
-    reasonExists: (businessId: number, id: number) => reason({ businessId, id }).pipe(Effect.map(Option.isSome), Effect.orDie),
-
+    reasons: orDie(reasons),
+    reasonExists: orDie((request: typeof ById.Type) => reason(request).pipe(Effect.map(Option.isSome))),
     /** The visit's service (through its occurrence), for the make-up to name. */
-    serviceOfVisit: (businessId: number, visitId: number) =>
-      serviceOfVisit({ businessId, id: visitId }).pipe(Effect.map(Option.map((row) => row.id)), Effect.orDie),
-
+    serviceOfVisit: orDie((request: typeof OfVisit.Type) => serviceOfVisit(request).pipe(Effect.map(Option.map((row) => row.id)))),
     /** Inserts the make-up unless the visit has one already (one per visit): None then. */
-    insert: (businessId: number, makeUp: MakeUpInsert) => insert({ businessId, makeUp }).pipe(Effect.orDie),
-
-    existsForVisit: (businessId: number, visitId: number) =>
-      makeUpOfVisit({ businessId, id: visitId }).pipe(Effect.map(Option.isSome), Effect.orDie)
+    insert: orDie(insert),
+    existsForVisit: orDie((request: typeof OfVisit.Type) => makeUpOfVisit(request).pipe(Effect.map(Option.isSome)))
   }
 })
 

@@ -2,12 +2,13 @@ import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentStaff } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { VisitsRepo } from "../visits/repo.ts"
 import { FREE_FORM_REASON_MAX, type GenerateMakeUpInput, type MakeUpRow, type MakeUpWire } from "./model.ts"
 import { MakeUpsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { MakeUpRefusals } from "./refusals.ts"
 
 const toWire = (row: MakeUpRow): MakeUpWire => ({
   id: row.id,
@@ -22,7 +23,7 @@ const toWire = (row: MakeUpRow): MakeUpWire => ({
 
 export const listMakeUpReasons = Effect.fn("MakeUps.reasons")(function* () {
   const business = yield* CurrentBusiness
-  return { make_up_reasons: yield* (yield* MakeUpsRepo).reasons(business.id) }
+  return { make_up_reasons: yield* (yield* MakeUpsRepo).reasons({ businessId: business.id }) }
 })
 
 /**
@@ -33,33 +34,33 @@ export const generateMakeUp = Effect.fn("MakeUps.generate")(function* (input: Ge
   const business = yield* CurrentBusiness
   const staff = yield* CurrentStaff
   const repo = yield* MakeUpsRepo
-  if (input.visit_id === undefined) return yield* fail(Unprocessable, { key: "field_required", params: { field: "visit_id" } })
+  if (input.visit_id === undefined) return yield* MakeUpRefusals.fieldRequired.fail({ field: "visit_id" })
   const visitId = input.visit_id
   const sql = yield* SqlClient.SqlClient
   // The visit stays locked until the make-up is written, so a concurrent reset cannot slip in between.
   return yield* sql.withTransaction(
     Effect.gen(function* () {
-      const visit = yield* (yield* VisitsRepo).findForUpdate(business.id, visitId)
-      if (!visit) return yield* fail(NotFound, { key: "visit_not_found", params: { id: visitId } })
+      const visit = yield* (yield* VisitsRepo).findForUpdate({ businessId: business.id, id: visitId })
+      if (!visit) return yield* MakeUpRefusals.visitNotFound.fail({ id: visitId })
 
       const problems: Array<Message> = []
-      if (visit.state !== "late_canceled") problems.push({ key: "make_up_visit_not_late_canceled", params: { state: visit.state } })
-      if (yield* repo.existsForVisit(business.id, visitId)) problems.push({ key: "make_up_exists", params: { id: visitId } })
+      if (visit.state !== "late_canceled") problems.push(MakeUpRefusals.makeUpVisitNotLateCanceled.message({ state: visit.state }))
+      if (yield* repo.existsForVisit({ businessId: business.id, visitId })) problems.push(MakeUpRefusals.makeUpExists.message({ id: visitId }))
       const details = input.make_up ?? null
       const reasonId = details?.make_up_reason_id ?? null
       if (details !== null && reasonId === null) {
-        problems.push({ key: "field_required", params: { field: "make_up.make_up_reason_id" } })
-      } else if (reasonId !== null && !(yield* repo.reasonExists(business.id, reasonId))) {
-        problems.push({ key: "field_id_not_found", params: { field: "make_up.make_up_reason_id", id: reasonId } })
+        problems.push(MakeUpRefusals.fieldRequired.message({ field: "make_up.make_up_reason_id" }))
+      } else if (reasonId !== null && !(yield* repo.reasonExists({ businessId: business.id, id: reasonId }))) {
+        problems.push(MakeUpRefusals.fieldIdNotFound.message({ field: "make_up.make_up_reason_id", id: reasonId }))
       }
       const freeForm = details?.free_form_reason?.trim() || null
       if (freeForm !== null && freeForm.length > FREE_FORM_REASON_MAX) {
-        problems.push({ key: "field_too_long", params: { field: "make_up.free_form_reason", max: FREE_FORM_REASON_MAX } })
+        problems.push(MakeUpRefusals.fieldTooLong.message({ field: "make_up.free_form_reason", max: FREE_FORM_REASON_MAX }))
       }
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
 
-      const serviceId = yield* repo.serviceOfVisit(business.id, visitId)
-      const inserted = yield* repo.insert(business.id, {
+      const serviceId = yield* repo.serviceOfVisit({ businessId: business.id, visitId })
+      const inserted = yield* repo.insert({ businessId: business.id, makeUp: {
         visit_id: visitId,
         // A late-canceled visit always has a person (the table's check).
         person_id: visit.person_id!,
@@ -68,9 +69,9 @@ export const generateMakeUp = Effect.fn("MakeUps.generate")(function* (input: Ge
         free_form_reason: freeForm,
         created_by_staff_member_id: staff.staffMemberId,
         created_at: (yield* currentTime)
-      })
+      } })
       // A concurrent request made it first: the unique key decided, same answer as the check.
-      if (Option.isNone(inserted)) return yield* fail(Unprocessable, { key: "make_up_exists", params: { id: visitId } })
+      if (Option.isNone(inserted)) return yield* MakeUpRefusals.makeUpExists.fail({ id: visitId })
       return { make_ups: [toWire(inserted.value)] }
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die))

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../../shared/pagination.ts"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 import { NOTE_SUBJECTS, NoteRow, type NoteTarget } from "./model.ts"
 
 const COLUMNS = `n.id, n.note, n.public, n.pinned, n.person_id, n.event_occurrence_id, n.created_by_id, n.created_at, n.updated_at`
@@ -35,8 +36,9 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, target, id }) =>
       sql`select ${sql.literal(COLUMNS)} from notes n where n.business_id = ${businessId} and n.id = ${id} and ${targetSql(target)}`
   })
+  const Insert = Schema.Struct({ businessId: Schema.Number, target: Target, ...NoteFields, createdById: Schema.Number, now: Schema.Date })
   const insert = SqlSchema.findOne({
-    Request: Schema.Struct({ businessId: Schema.Number, target: Target, ...NoteFields, createdById: Schema.Number, now: Schema.Date }),
+    Request: Insert,
     Result: Schema.Struct({ id: Schema.Number }),
     execute: ({ businessId, target, note, public: isPublic, pinned, createdById, now }) =>
       sql`insert into notes (business_id, person_id, event_occurrence_id, note, public, pinned, subject, created_by_id, created_at, updated_at)
@@ -54,8 +56,9 @@ const make = Effect.gen(function* () {
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
     execute: ({ businessId, id }) => sql`delete from notes where business_id = ${businessId} and id = ${id}`
   })
+  const OfTarget = Schema.Struct({ businessId: Schema.Number, target: Target })
   const recipients = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, target: Target }),
+    Request: OfTarget,
     Result: Schema.Struct({ first_name: Schema.String, email: Schema.String }),
     execute: ({ businessId, target }) =>
       target._tag === "Person"
@@ -68,7 +71,7 @@ const make = Effect.gen(function* () {
               order by p.id`
   })
   const about = SqlSchema.findOneOption({
-    Request: Schema.Struct({ businessId: Schema.Number, target: Target }),
+    Request: OfTarget,
     Result: Schema.Struct({ about: Schema.String }),
     execute: ({ businessId, target }) =>
       target._tag === "Person"
@@ -78,38 +81,28 @@ const make = Effect.gen(function* () {
 
   return {
     /** A page of the target's notes, newest first, and the total. */
-    list: (businessId: number, target: NoteTarget, publicOnly: boolean, page: Page) =>
+    list: orDie(({ page, ...request }: typeof ListRequest.Type & { readonly page: Page }) =>
       Effect.gen(function* () {
-        const rows = yield* listed({ businessId, target, publicOnly, limit: page.limit, offset: page.offset })
-        const total = yield* totalCount(rows, page, counted({ businessId, target, publicOnly }))
+        const rows = yield* listed({ ...request, limit: page.limit, offset: page.offset })
+        const total = yield* totalCount(rows, page, counted(request))
         return { rows: rows as ReadonlyArray<NoteRow>, total }
-      }).pipe(Effect.orDie),
-
+      })
+    ),
     /** One note, only under its own target (another path's note is not found). */
-    find: (businessId: number, target: NoteTarget, id: number) =>
-      find({ businessId, target, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    insert: (
-      businessId: number,
-      target: NoteTarget,
-      fields: { readonly note: string; readonly public: boolean; readonly pinned: boolean; readonly createdById: number },
-      now: Date
-    ) => insert({ businessId, target, ...fields, now }).pipe(Effect.map((row) => row.id), Effect.orDie),
-
-    update: (businessId: number, id: number, fields: { readonly note: string; readonly public: boolean; readonly pinned: boolean }, now: Date) =>
-      update({ businessId, id, ...fields, now }).pipe(Effect.orDie),
-
-    delete: (businessId: number, id: number) => remove({ businessId, id }).pipe(Effect.orDie),
-
+    find: orUndefined(find),
+    /** Inserts a note; returns its id. */
+    insert: orDie((request: typeof Insert.Type) => insert(request).pipe(Effect.map((row) => row.id))),
+    update: orDie(update),
+    delete: orDie(remove),
     /**
      * Who hears of a public note: the person (with an e-mail address), or everyone holding a
      * place on the occurrence (reserved, registered or completed visits).
      */
-    recipients: (businessId: number, target: NoteTarget) => recipients({ businessId, target }).pipe(Effect.orDie),
-
+    recipients: orDie(recipients),
     /** What the note is about, for the mail: the person's name or the occurrence's. */
-    about: (businessId: number, target: NoteTarget) =>
-      about({ businessId, target }).pipe(Effect.map((row) => Option.match(row, { onNone: () => "", onSome: (found) => found.about })), Effect.orDie)
+    about: orDie((request: typeof OfTarget.Type) =>
+      about(request).pipe(Effect.map((row) => Option.match(row, { onNone: () => "", onSome: (found) => found.about })))
+    )
   }
 })
 

@@ -8,12 +8,13 @@ import { sendMail } from "../../platform/mail/service.ts"
 import { clientReach, requireInReach, requireLivePerson } from "../../identity/people/client-reach.ts"
 import { clientAudience, staffAudience } from "../../catalog/services/service.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { parseLocale } from "../../shared/locale.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { MAX_NOTE_LENGTH, type NoteCreateInput, type NoteListQuery, type NoteRow, type NoteTarget, type NoteUpdateInput, toNoteWire } from "./model.ts"
 import { NotesRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { NoteRefusals } from "./refusals.ts"
 
 /**
  * Notes on people and event occurrences (spec: Notes). Clients read public notes only, of
@@ -39,8 +40,8 @@ const requireDeskTarget = Effect.fn("Notes.requireDeskTarget")(function* (target
 
 const findNote = Effect.fn("Notes.find")(function* (target: NoteTarget, id: number, publicOnly: boolean) {
   const business = yield* CurrentBusiness
-  const row = yield* (yield* NotesRepo).find(business.id, target, id)
-  if (!row || (publicOnly && !row.public)) return yield* fail(NotFound, { key: "note_not_found", params: { id } })
+  const row = yield* (yield* NotesRepo).find({ businessId: business.id, target, id })
+  if (!row || (publicOnly && !row.public)) return yield* NoteRefusals.noteNotFound.fail({ id })
   return row
 })
 
@@ -48,7 +49,7 @@ const findNote = Effect.fn("Notes.find")(function* (target: NoteTarget, id: numb
 const list = Effect.fn("Notes.list")(function* (target: NoteTarget, query: NoteListQuery, publicOnly: boolean) {
   const business = yield* CurrentBusiness
   const page = pageOf(query)
-  const { rows, total } = yield* (yield* NotesRepo).list(business.id, target, publicOnly, page)
+  const { rows, total } = yield* (yield* NotesRepo).list({ businessId: business.id, target, publicOnly, page })
   return { notes: rows.map(toNoteWire), ...(yield* pageLinks(page, total)) }
 })
 
@@ -75,8 +76,8 @@ export const getDeskNote = Effect.fn("Notes.deskGet")(function* (target: NoteTar
 /** `note` is required and not blank (a 422 rule); its length is bounded. */
 const checkText = (note: string | null | undefined, problems: Array<Message>) => {
   const text = note ?? ""
-  if (text.trim() === "") problems.push({ key: "note_blank" })
-  else if (text.length > MAX_NOTE_LENGTH) problems.push({ key: "note_too_long", params: { max: MAX_NOTE_LENGTH } })
+  if (text.trim() === "") problems.push(NoteRefusals.noteBlank.message())
+  else if (text.length > MAX_NOTE_LENGTH) problems.push(NoteRefusals.noteTooLong.message({ max: MAX_NOTE_LENGTH }))
   return text
 }
 
@@ -87,9 +88,9 @@ const checkText = (note: string | null | undefined, problems: Array<Message>) =>
 const notify = Effect.fn("Notes.notify")(function* (target: NoteTarget, note: string) {
   const business = yield* CurrentBusiness
   const repo = yield* NotesRepo
-  const about = yield* repo.about(business.id, target)
+  const about = yield* repo.about({ businessId: business.id, target })
   const locale = parseLocale(business.default_locale) ?? "en"
-  for (const recipient of yield* repo.recipients(business.id, target)) {
+  for (const recipient of yield* repo.recipients({ businessId: business.id, target })) {
     yield* sendMail({
       template: "note_added",
       to: recipient.email,
@@ -113,12 +114,12 @@ export const createNote = Effect.fn("Notes.create")(function* (target: NoteTarge
   const fields = { note, public: input.public ?? false, pinned: input.pinned ?? false, createdById: staff.personId }
   const id = yield* sql.withTransaction(
     Effect.gen(function* () {
-      const id = yield* repo.insert(business.id, target, fields, now)
+      const id = yield* repo.insert({ businessId: business.id, target, ...fields, now })
       if (input.send_notifications === true && fields.public) yield* notify(target, note)
       return id
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die))
-  return { notes: [toNoteWire((yield* repo.find(business.id, target, id))!)] }
+  return { notes: [toNoteWire((yield* repo.find({ businessId: business.id, target, id }))!)] }
 })
 
 export const updateNote = Effect.fn("Notes.update")(function* (target: NoteTarget, id: number, input: NoteUpdateInput) {
@@ -130,8 +131,8 @@ export const updateNote = Effect.fn("Notes.update")(function* (target: NoteTarge
   const problems: Array<Message> = []
   const note = checkText(input.note, problems)
   if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
-  yield* repo.update(business.id, id, { note, public: input.public ?? row.public, pinned: input.pinned ?? row.pinned }, now)
-  return { notes: [toNoteWire((yield* repo.find(business.id, target, id))!)] }
+  yield* repo.update({ businessId: business.id, id, note, public: input.public ?? row.public, pinned: input.pinned ?? row.pinned, now })
+  return { notes: [toNoteWire((yield* repo.find({ businessId: business.id, target, id }))!)] }
 })
 
 export const deleteNote = Effect.fn("Notes.delete")(function* (target: NoteTarget, id: number) {
@@ -139,5 +140,5 @@ export const deleteNote = Effect.fn("Notes.delete")(function* (target: NoteTarge
   yield* requireDeskTarget(target)
   const row = yield* findNote(target, id, false)
   yield* requireAuthorOrManager(row.created_by_id)
-  yield* (yield* NotesRepo).delete(business.id, id)
+  yield* (yield* NotesRepo).delete({ businessId: business.id, id })
 })

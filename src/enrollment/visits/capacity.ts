@@ -5,6 +5,7 @@ import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { HOLDING_STATES, type VisitState } from "./model.ts"
 import { VisitsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { VisitRefusals } from "./refusals.ts"
 
 /**
  * The one way a visit comes into being, and the capacity rule (docs/decisions.md, "Capacity").
@@ -54,7 +55,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   if (admissions.length === 0) return [] as ReadonlyArray<number>
   const repo = yield* VisitsRepo
   const occurrenceIds = [...new Set(admissions.map((admission) => admission.occurrenceId))]
-  const locked = yield* repo.lockOccurrences(businessId, occurrenceIds)
+  const locked = yield* repo.lockOccurrences({ businessId, ids: occurrenceIds })
   const byId = new Map(locked.map((row) => [row.id, row]))
   const missing = occurrenceIds.filter((id) => !byId.has(id))
   if (missing.length > 0) return yield* Effect.die(new Error(`Event occurrences ${missing.join(", ")} not found in business ${businessId}`))
@@ -64,38 +65,38 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
     if (!problems.some((known) => known.key === message.key)) problems.push(message)
   }
   for (const row of locked) {
-    if (row.state === "canceled") refuse({ key: "eligibility_cancelled" })
-    if (row.state === "deleted") refuse({ key: "eligibility_deleted" })
+    if (row.state === "canceled") refuse(VisitRefusals.eligibilityCancelled.message())
+    if (row.state === "deleted") refuse(VisitRefusals.eligibilityDeleted.message())
   }
 
   // One visit per person and occurrence: those already there, and repeats within this call.
   const personIds = [...new Set(admissions.flatMap((admission) => (admission.personId === null ? [] : [admission.personId])))]
-  const existing = yield* repo.visitorsOf(businessId, occurrenceIds, personIds)
+  const existing = yield* repo.visitorsOf({ businessId, occurrenceIds, personIds })
   const seen = new Set(existing.map((pair) => `${pair.event_occurrence_id}:${pair.person_id}`))
   for (const admission of admissions) {
     if (admission.personId === null) continue
     const key = `${admission.occurrenceId}:${admission.personId}`
-    if (seen.has(key)) refuse({ key: "eligibility_already_enrolled" })
+    if (seen.has(key)) refuse(VisitRefusals.eligibilityAlreadyEnrolled.message())
     seen.add(key)
   }
 
   if (options.enforceCapacity) {
-    const taken = yield* repo.placesTaken(businessId, occurrenceIds)
+    const taken = yield* repo.placesTaken({ businessId, ids: occurrenceIds })
     const wanted = new Map<number, number>()
     for (const admission of admissions) {
       if (holding(admission.state)) wanted.set(admission.occurrenceId, (wanted.get(admission.occurrenceId) ?? 0) + 1)
     }
     for (const [id, count] of wanted) {
       const capacity = byId.get(id)!.capacity
-      if (capacity !== null && (taken.get(id) ?? 0) + count > capacity) refuse({ key: "eligibility_full" })
+      if (capacity !== null && (taken.get(id) ?? 0) + count > capacity) refuse(VisitRefusals.eligibilityFull.message())
     }
   }
   if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
 
   const now = (yield* currentTime)
-  const ids = yield* repo.insert(
+  const ids = yield* repo.insert({
     businessId,
-    admissions.map((admission) => ({
+    visits: admissions.map((admission) => ({
       event_occurrence_id: admission.occurrenceId,
       person_id: admission.personId,
       state: admission.state,
@@ -110,14 +111,14 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
       created_at: now,
       updated_at: now
     }))
-  )
-  yield* repo.waitlist.enrollVisitors(
+  })
+  yield* repo.waitlist.enrollVisitors({
     businessId,
-    admissions.flatMap((admission) =>
+    pairs: admissions.flatMap((admission) =>
       admission.personId === null ? [] : [{ occurrenceId: admission.occurrenceId, personId: admission.personId }]
     ),
     now
-  )
+  })
   // Auto-pay: a visit admitted as registered or completed is paid by the person's suitable plan, if any.
   yield* repo.payments.payVisits(
     businessId,
@@ -131,7 +132,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
  * runs for each that has someone waiting, once per occurrence however many places freed.
  */
 export const placesFreed = Effect.fn("Visits.placesFreed")(function* (businessId: number, occurrenceIds: ReadonlyArray<number>) {
-  const waiting = yield* (yield* VisitsRepo).waitlist.withWaiting(businessId, [...new Set(occurrenceIds)])
+  const waiting = yield* (yield* VisitsRepo).waitlist.withWaiting({ businessId, occurrenceIds: [...new Set(occurrenceIds)] })
   for (const occurrenceId of waiting) {
     yield* enqueueJob(
       OfferWaitlistPlacesJob,

@@ -8,7 +8,7 @@ import { findOccurrence } from "../../schedule/event-occurrences/service.ts"
 import { clientReach, requireInReach, requireLivePerson } from "../../identity/people/client-reach.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { clientAudience, findService } from "../../catalog/services/service.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { parseLocale } from "../../shared/locale.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { admitVisits, placesFreed } from "./capacity.ts"
@@ -18,6 +18,7 @@ import { HOLDING_STATES, VISIT_TRANSITIONS, type VisitCreateDeskInput, type Visi
 import { type VisitChange, VisitsRepo } from "./repo.ts"
 import { findFrontVisit, notifyClient } from "./service.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { VisitRefusals } from "./refusals.ts"
 
 /**
  * Creating, changing and deleting visits. Each write runs in one transaction: the visit, its
@@ -48,14 +49,14 @@ const admissionProblems = Effect.fn("Visits.admissionProblems")(function* (
   const business = yield* CurrentBusiness
   const repo = yield* VisitsRepo
   const problems: Array<Message> = []
-  if (occurrence.state === "canceled") problems.push({ key: "eligibility_cancelled" })
-  if (occurrence.state === "deleted") problems.push({ key: "eligibility_deleted" })
-  if (personId !== null && (yield* repo.visitorsOf(business.id, [occurrence.id], [personId])).length > 0) {
-    problems.push({ key: "eligibility_already_enrolled" })
+  if (occurrence.state === "canceled") problems.push(VisitRefusals.eligibilityCancelled.message())
+  if (occurrence.state === "deleted") problems.push(VisitRefusals.eligibilityDeleted.message())
+  if (personId !== null && (yield* repo.visitorsOf({ businessId: business.id, occurrenceIds: [occurrence.id], personIds: [personId] })).length > 0) {
+    problems.push(VisitRefusals.eligibilityAlreadyEnrolled.message())
   }
   if (enforceCapacity && isHolding(state) && occurrence.capacity !== null) {
-    const taken = (yield* repo.placesTaken(business.id, [occurrence.id])).get(occurrence.id) ?? 0
-    if (taken >= occurrence.capacity) problems.push({ key: "eligibility_full" })
+    const taken = (yield* repo.placesTaken({ businessId: business.id, ids: [occurrence.id] })).get(occurrence.id) ?? 0
+    if (taken >= occurrence.capacity) problems.push(VisitRefusals.eligibilityFull.message())
   }
   return problems
 })
@@ -63,7 +64,7 @@ const admissionProblems = Effect.fn("Visits.admissionProblems")(function* (
 /** Create and update answer the visits as `:id` shows them. */
 const visitsOf = Effect.fn("Visits.wire")(function* (ids: ReadonlyArray<number>) {
   const business = yield* CurrentBusiness
-  return yield* visitsShown(business.id, yield* (yield* VisitsRepo).byIds(business.id, ids))
+  return yield* visitsShown(business.id, yield* (yield* VisitsRepo).byIds({ businessId: business.id, ids }))
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -83,8 +84,8 @@ export const createFrontVisit = Effect.fn("Visits.frontCreate")(function* (input
   const occurrence = yield* findOccurrence(input.event_occurrence_id, yield* clientAudience)
   // The occurrence is visible, so its service is too (or it is the caller's own appointment).
   const service = yield* findService(occurrence.service_id, { _tag: "Staff", includeHidden: true })
-  const [person] = yield* (yield* EligibilityRepo).people(business.id, [personId])
-  if (!person) return yield* fail(NotFound, { key: "person_not_found", params: { id: personId } })
+  const [person] = yield* (yield* EligibilityRepo).people({ businessId: business.id, ids: [personId] })
+  if (!person) return yield* VisitRefusals.personNotFound.fail({ id: personId })
   // Every client-mode restriction of the occurrence's eligibility, in its localized description.
   const [eligibility] = yield* occurrenceEligibility(occurrence, service, [person], "front")
   if (eligibility!.restrictions.length > 0) {
@@ -116,9 +117,9 @@ export const deleteFrontVisit = Effect.fn("Visits.frontDelete")(function* (id: n
       const occurrence = yield* findOccurrence(row.event_occurrence_id, { _tag: "Staff" })
       const now = yield* Clock.currentTimeMillis
       const problems: Array<Message> = []
-      if (row.lease_id !== null && row.state === "reserved") problems.push({ key: "visit_held_by_booking", params: { id: row.booking_id ?? row.lease_id } })
-      else if (row.state !== "reserved" && row.state !== "registered") problems.push({ key: "visit_delete_state", params: { state: row.state } })
-      if (now >= occurrence.start_at.getTime()) problems.push({ key: "visit_delete_started" })
+      if (row.lease_id !== null && row.state === "reserved") problems.push(VisitRefusals.visitHeldByBooking.message({ id: row.booking_id ?? row.lease_id }))
+      else if (row.state !== "reserved" && row.state !== "registered") problems.push(VisitRefusals.visitDeleteState.message({ state: row.state }))
+      if (now >= occurrence.start_at.getTime()) problems.push(VisitRefusals.visitDeleteStarted.message())
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
       yield* removeVisit(row)
       yield* notifyClient("visit_cancellation", row, locale)
@@ -133,8 +134,8 @@ export const deleteFrontVisit = Effect.fn("Visits.frontDelete")(function* (id: n
 const lockVisit = (id: number) =>
   Effect.gen(function* () {
     const business = yield* CurrentBusiness
-    const row = yield* (yield* VisitsRepo).findForUpdate(business.id, id)
-    if (!row) return yield* fail(NotFound, { key: "visit_not_found", params: { id } })
+    const row = yield* (yield* VisitsRepo).findForUpdate({ businessId: business.id, id })
+    if (!row) return yield* VisitRefusals.visitNotFound.fail({ id })
     return row
   })
 
@@ -143,7 +144,7 @@ const removeVisit = Effect.fn("Visits.remove")(function* (row: VisitRow) {
   const repo = yield* VisitsRepo
   // Its punch goes with it, and the plan gets the visit back.
   if (row.punch_id !== null) yield* repo.payments.unpayVisits(business.id, [row.id])
-  yield* repo.delete(business.id, row.id)
+  yield* repo.delete({ businessId: business.id, id: row.id })
   if (isHolding(row.state)) yield* placesFreed(business.id, [row.event_occurrence_id])
 })
 
@@ -160,7 +161,7 @@ export const createDeskVisit = Effect.fn("Visits.deskCreate")(function* (input: 
   const restrictions = new Set(input.restrictions ?? [])
   const notify = input.notify_client ?? true
   if (personId === null && state !== "reserved") {
-    return yield* fail(Unprocessable, { key: "visit_person_required", params: { state } })
+    return yield* VisitRefusals.visitPersonRequired.fail({ state })
   }
   const occurrence = yield* findOccurrence(input.event_occurrence_id, { _tag: "Staff" })
   if (personId !== null) yield* requireLivePerson(personId)
@@ -172,8 +173,8 @@ export const createDeskVisit = Effect.fn("Visits.deskCreate")(function* (input: 
   // The same clock as the eligibility rules: online enrollment closes `blackout` minutes
   // before the start; an occurrence that has ended is past that point too.
   const closed = now >= occurrence.start_at.getTime() - service.enrollment_window_blackout_minutes * 60_000
-  if (restrictions.has("in_the_past") && ended) problems.push({ key: "eligibility_in_the_past" })
-  if (restrictions.has("inside_blackout_window") && closed) problems.push({ key: "eligibility_inside_blackout_window" })
+  if (restrictions.has("in_the_past") && ended) problems.push(VisitRefusals.eligibilityInThePast.message())
+  if (restrictions.has("inside_blackout_window") && closed) problems.push(VisitRefusals.eligibilityInsideBlackoutWindow.message())
   const enforceCapacity = restrictions.has("full")
   problems.push(...(yield* admissionProblems(occurrence, personId, state, enforceCapacity)))
   if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
@@ -206,13 +207,13 @@ export const createDeskVisit = Effect.fn("Visits.deskCreate")(function* (input: 
 export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: number, input: VisitUpdateInput) {
   const business = yield* CurrentBusiness
   const repo = yield* VisitsRepo
-  const before = (yield* repo.byIds(business.id, [id]))[0]
-  if (!before) return yield* fail(NotFound, { key: "visit_not_found", params: { id } })
+  const before = (yield* repo.byIds({ businessId: business.id, ids: [id] }))[0]
+  if (!before) return yield* VisitRefusals.visitNotFound.fail({ id })
   if (input.person_id !== undefined && before.person_id === null) yield* requireLivePerson(input.person_id)
   yield* inTransaction(
     Effect.gen(function* () {
       // Occurrence first, then the visit: the order admitVisits takes its locks in.
-      yield* repo.lockOccurrences(business.id, [before.event_occurrence_id])
+      yield* repo.lockOccurrences({ businessId: business.id, ids: [before.event_occurrence_id] })
       const row = yield* lockVisit(id)
       const now = (yield* currentTime)
       const problems: Array<Message> = []
@@ -220,9 +221,9 @@ export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: num
 
       let personId = row.person_id
       if (input.person_id !== undefined && input.person_id !== row.person_id) {
-        if (row.person_id !== null) problems.push({ key: "visit_person_unchangeable" })
-        else if ((yield* repo.visitorsOf(business.id, [row.event_occurrence_id], [input.person_id])).length > 0) {
-          problems.push({ key: "eligibility_already_enrolled" })
+        if (row.person_id !== null) problems.push(VisitRefusals.visitPersonUnchangeable.message())
+        else if ((yield* repo.visitorsOf({ businessId: business.id, occurrenceIds: [row.event_occurrence_id], personIds: [input.person_id] })).length > 0) {
+          problems.push(VisitRefusals.eligibilityAlreadyEnrolled.message())
         } else {
           personId = input.person_id
           change.person_id = personId
@@ -233,9 +234,9 @@ export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: num
       if (input.state_event !== undefined) {
         const transition = VISIT_TRANSITIONS[input.state_event]
         if (!transition.from.includes(row.state)) {
-          problems.push({ key: "visit_transition_invalid", params: { event: input.state_event, state: row.state } })
+          problems.push(VisitRefusals.visitTransitionInvalid.message({ event: input.state_event, state: row.state }))
         } else if (input.state_event === "register" && personId === null) {
-          problems.push({ key: "visit_register_needs_person" })
+          problems.push(VisitRefusals.visitRegisterNeedsPerson.message())
         } else {
           state = transition.to
           change.state = state
@@ -253,7 +254,7 @@ export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: num
       }
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
       if (Object.keys(change).length === 0) return
-      yield* repo.update(business.id, id, change, now)
+      yield* repo.update({ businessId: business.id, id, fields: change, now })
       if (isHolding(row.state) && !isHolding(state)) yield* placesFreed(business.id, [row.event_occurrence_id])
       // Auto-pay: a visit becoming registered or completed without a punch is paid by a suitable
       // plan, if any. No-show and late cancel keep a punch: the visit is still spent.
@@ -274,7 +275,7 @@ export const deleteDeskVisit = Effect.fn("Visits.deskDelete")(function* (id: num
     Effect.gen(function* () {
       const row = yield* lockVisit(id)
       if (row.lease_id !== null && row.state === "reserved") {
-        return yield* fail(Unprocessable, { key: "visit_held_by_booking", params: { id: row.booking_id ?? row.lease_id } })
+        return yield* VisitRefusals.visitHeldByBooking.fail({ id: row.booking_id ?? row.lease_id })
       }
       const occurrence = yield* findOccurrence(row.event_occurrence_id, { _tag: "Staff" })
       const now = yield* Clock.currentTimeMillis

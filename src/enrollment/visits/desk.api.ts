@@ -7,6 +7,7 @@ import { PageFields, PageQuery } from "../../shared/pagination.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { PersonTargetParam } from "../../shared/schemas.ts"
 import { VisitCreateDeskInput, VisitDetail, VisitListQuery, VisitOne, VisitSummary, VisitUpdateInput } from "./model.ts"
+import { visitEndpointRefusals as REFUSALS } from "./refusals.ts"
 
 const visits = Schema.Struct({ visits: Schema.Array(VisitOne) })
 const visitOne = Schema.Struct({ visits: Schema.Array(VisitOne) })
@@ -15,7 +16,7 @@ const visitPage = Schema.Struct({ visits: Schema.Array(VisitDetail), ...PageFiel
 export const VisitsDeskApi = HttpApiGroup.make("visitsDesk")
   .add(
     HttpApiEndpoint.get("get", "/api/v2/desk/visits/:id", { params: { id: IdFromString }, success: visitOne, error: NotFound }).annotateMerge(
-      docs("Get a visit")
+      docs("Get a visit", undefined, REFUSALS.get)
     )
   )
   .add(
@@ -28,7 +29,8 @@ export const VisitsDeskApi = HttpApiGroup.make("visitsDesk")
         "Summarize a person's completed visits",
         "One record under `summaries` (the public API's root key): the start of the first and of the last completed " +
           "visit's occurrence and how many, overall and per service in `services_visited_at` (by first completed visit). " +
-          "Nulls and an empty `services_visited_at` without completed visits."
+          "Nulls and an empty `services_visited_at` without completed visits.",
+        REFUSALS.summary
       )
     )
   )
@@ -42,7 +44,8 @@ export const VisitsDeskApi = HttpApiGroup.make("visitsDesk")
       docs(
         "List a person's visits",
         "Ordered by the event occurrence's start, then id; 20 per page by default. `from` and `to` bound the occurrence's " +
-          "start (both inclusive) and come together: one without the other is a 400, as is `to` before `from`."
+          "start (both inclusive) and come together: one without the other is a 400, as is `to` before `from`.",
+        REFUSALS.personList
       )
     )
   )
@@ -56,7 +59,8 @@ export const VisitsDeskApi = HttpApiGroup.make("visitsDesk")
       docs(
         "List an event occurrence's visits",
         "Every visit of the occurrence, in the order they were made; 20 per page by default. The time range of the " +
-          "person list does not apply here."
+          "person list does not apply here.",
+        REFUSALS.occurrenceList
       )
     )
   )
@@ -72,7 +76,8 @@ export const VisitsDeskApi = HttpApiGroup.make("visitsDesk")
           "Staff may overbook and enroll late: only the `restrictions` listed (`full`, `in_the_past`, `inside_blackout_window`) " +
           "are enforced, each failing one a 422 with its description; an unknown value is a 400. A cancelled or deleted " +
           "occurrence and a person already on it are always refused. `notify_client` (default true) mails the client a " +
-          "confirmation for a reserved or registered visit and governs the notice on delete."
+          "confirmation for a reserved or registered visit and governs the notice on delete.",
+        REFUSALS.deskCreate
       )
     )
   )
@@ -89,7 +94,8 @@ export const VisitsDeskApi = HttpApiGroup.make("visitsDesk")
           "registered, needs a person), complete, noshow, late_cancel (registered → completed, noshowed, late_canceled), " +
           "reset (completed, noshowed or late_canceled → registered, clearing completed_at, noshow_at and cancelled_at). " +
           "Any other event for the current state is a 422. No-show and late cancel free the place; reset takes it again " +
-          "without a capacity check (staff may overbook)."
+          "without a capacity check (staff may overbook).",
+        REFUSALS.update
       )
     )
   )
@@ -101,7 +107,8 @@ export const VisitsDeskApi = HttpApiGroup.make("visitsDesk")
       docs(
         "Delete a visit",
         "204; the place frees. The client is mailed when the visit was created with notify_client and its occurrence " +
-          "has not started. A place held by a booking is released through the booking instead (422)."
+          "has not started. A place held by a booking is released through the booking instead (422).",
+        REFUSALS.deskDelete
       )
     )
   )

@@ -98,7 +98,7 @@ const make = Effect.gen(function* () {
   })
 
   return Enrollments.of({
-    placesTaken: (businessId, occurrenceIds) => visits.placesTaken(businessId, occurrenceIds),
+    placesTaken: (businessId, occurrenceIds) => visits.placesTaken({ businessId, ids: occurrenceIds }),
 
     coursePlacesTaken: (businessId, eventId) =>
       coursePlacesTaken({ businessId, eventId }).pipe(Effect.map((row) => row.count), Effect.orDie),

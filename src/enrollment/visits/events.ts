@@ -18,7 +18,7 @@ export const emitVisitEvents = Effect.fn("Visits.emitEvents")(function* (
     yield* emitWebhookEvent(
       businessId,
       topic,
-      repo.byIds(businessId, [id]).pipe(Effect.flatMap((rows) => visitsShown(businessId, rows)))
+      repo.byIds({ businessId, ids: [id] }).pipe(Effect.flatMap((rows) => visitsShown(businessId, rows)))
     )
   }
 })

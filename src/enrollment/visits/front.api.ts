@@ -7,6 +7,7 @@ import { PageFields } from "../../shared/pagination.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { PersonTargetParam } from "../../shared/schemas.ts"
 import { VisitCreateFrontInput, VisitDetail, VisitListQuery, VisitOne } from "./model.ts"
+import { visitEndpointRefusals as REFUSALS } from "./refusals.ts"
 
 const visits = Schema.Struct({ visits: Schema.Array(VisitOne) })
 
@@ -17,7 +18,7 @@ export const VisitsFrontApi = HttpApiGroup.make("visitsFront")
       success: Schema.Struct({ visits: Schema.Array(VisitOne) }),
       error: [NotFound, Unauthorized]
     }).annotateMerge(
-      docs("Get a visit", "A visit of the token's person or one of their dependents; any other visit is not found. Needs an access token.")
+      docs("Get a visit", "A visit of the token's person or one of their dependents; any other visit is not found. Needs an access token.", REFUSALS.get)
     )
   )
   .add(
@@ -31,7 +32,8 @@ export const VisitsFrontApi = HttpApiGroup.make("visitsFront")
         "List a person's visits",
         "The token's person (`me` or their id) or one of their dependents. Ordered by the event occurrence's start, then id; " +
           "20 per page by default. `from` and `to` bound the occurrence's start (both inclusive) and come together: one " +
-          "without the other is a 400, as is `to` before `from`."
+          "without the other is a 400, as is `to` before `from`.",
+        REFUSALS.personList
       )
     )
   )
@@ -47,7 +49,8 @@ export const VisitsFrontApi = HttpApiGroup.make("visitsFront")
           "must be one the client can see (404). Every client-mode enrollment restriction applies (already enrolled, full, " +
           "in the past, inside the blackout window, too far in advance, online booking off, members/clients not allowed, " +
           "no plan, client purchase disabled, cancelled, deleted): a 422 lists each description. The visit is `registered` " +
-          "and the client is always mailed a confirmation (a dependent without e-mail: their provider)."
+          "and the client is always mailed a confirmation (a dependent without e-mail: their provider).",
+        REFUSALS.frontCreate
       )
     )
   )
@@ -60,7 +63,8 @@ export const VisitsFrontApi = HttpApiGroup.make("visitsFront")
         "Cancel a visit",
         "Deletes a reserved or registered visit of the token's person or a dependent (204) until its occurrence starts; " +
           "after that, or in another state, a 422. A place held by a booking is released through the booking instead (422). " +
-          "The place frees and the client is mailed."
+          "The place frees and the client is mailed.",
+        REFUSALS.frontDelete
       )
     )
   )

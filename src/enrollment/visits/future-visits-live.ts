@@ -6,6 +6,6 @@ import { VisitsRepo } from "./repo.ts"
 export const FutureVisitsLive = Layer.effect(FutureVisits)(
   Effect.gen(function* () {
     const repo = yield* VisitsRepo
-    return { count: repo.futureVisitCount }
+    return { count: (businessId, personId, now) => repo.futureVisitCount({ businessId, personId, now }) }
   })
 )

@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
+import { orDie } from "../../shared/statements.ts"
 
 /**
  * The SQL of the visits a booking's leases make: what bookings read and write of their visits
@@ -17,7 +18,10 @@ const LeaseVisit = Schema.Struct({
 export type LeaseVisit = typeof LeaseVisit.Type
 
 const InBusiness = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) })
-const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
+interface OfLeases {
+  readonly businessId: number
+  readonly leaseIds: ReadonlyArray<number>
+}
 
 export const leaseVisitsQueries = (sql: SqlClient.SqlClient) => {
   const ofLeases = SqlSchema.findAll({
@@ -38,10 +42,10 @@ export const leaseVisitsQueries = (sql: SqlClient.SqlClient) => {
           returning id`
   })
   const setPersonOfLease = SqlSchema.void({
-    Request: Schema.Struct({ ...ById.fields, personId: Schema.NullOr(Schema.Number), now: Schema.Date }),
-    execute: ({ businessId, id, personId, now }) =>
+    Request: Schema.Struct({ businessId: Schema.Number, leaseId: Schema.Number, personId: Schema.NullOr(Schema.Number), now: Schema.Date }),
+    execute: ({ businessId, leaseId, personId, now }) =>
       sql`update visits set person_id = ${personId}, updated_at = ${now}
-          where business_id = ${businessId} and lease_id = ${id}`
+          where business_id = ${businessId} and lease_id = ${leaseId}`
   })
   const removeByIds = SqlSchema.void({
     Request: InBusiness,
@@ -50,25 +54,19 @@ export const leaseVisitsQueries = (sql: SqlClient.SqlClient) => {
 
   return {
     /** The visits the leases made (by occurrence start). */
-    ofLeases: (businessId: number, leaseIds: ReadonlyArray<number>) =>
-      leaseIds.length === 0
-        ? Effect.succeed([] as ReadonlyArray<LeaseVisit>)
-        : ofLeases({ businessId, ids: leaseIds }).pipe(Effect.orDie),
-
+    ofLeases: orDie(({ businessId, leaseIds }: OfLeases) =>
+      leaseIds.length === 0 ? Effect.succeed([] as ReadonlyArray<LeaseVisit>) : ofLeases({ businessId, ids: leaseIds })
+    ),
     /** reserved → registered for the leases' visits; returns the ids registered. */
-    registerOfLeases: (businessId: number, leaseIds: ReadonlyArray<number>, now: Date) =>
+    registerOfLeases: orDie(({ businessId, leaseIds, now }: OfLeases & { readonly now: Date }) =>
       leaseIds.length === 0
         ? Effect.succeed([] as ReadonlyArray<number>)
         : registerOfLeases({ businessId, ids: leaseIds, now }).pipe(
-          Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id).sort((a, b) => a - b)),
-          Effect.orDie
-        ),
-
+          Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id).sort((a, b) => a - b))
+        )
+    ),
     /** The lease's visits follow its person. */
-    setPersonOfLease: (businessId: number, leaseId: number, personId: number | null, now: Date) =>
-      setPersonOfLease({ businessId, id: leaseId, personId, now }).pipe(Effect.orDie),
-
-    deleteByIds: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0 ? Effect.void : removeByIds({ businessId, ids }).pipe(Effect.orDie)
+    setPersonOfLease: orDie(setPersonOfLease),
+    deleteByIds: orDie((request: typeof InBusiness.Type) => (request.ids.length === 0 ? Effect.void : removeByIds(request)))
   }
 }

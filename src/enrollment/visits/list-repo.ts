@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../../shared/pagination.ts"
+import { orDie } from "../../shared/statements.ts"
 import { VISIT_COLUMNS, VisitRow } from "./model.ts"
 
 /**
@@ -8,12 +9,6 @@ import { VISIT_COLUMNS, VisitRow } from "./model.ts"
  * total. Part of VisitsRepo (repo.ts spreads these methods in); every statement names
  * `business_id`.
  */
-export interface VisitListFilters {
-  readonly from?: Date | undefined
-  readonly to?: Date | undefined
-  readonly occurrenceId?: number | undefined
-}
-
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
 const Listed = Schema.Struct({ ...VisitRow.fields, total_count: Schema.Number })
 const Count = Schema.Struct({ n: Schema.Number })
@@ -66,20 +61,20 @@ export const visitListQueries = (sql: SqlClient.SqlClient) => {
      * A person's visits, by their occurrence's start then id; `from`..`to` (both inclusive)
      * bounds the occurrence's start.
      */
-    listForPerson: (businessId: number, personId: number, page: Page, filters: VisitListFilters) =>
+    listForPerson: orDie(({ page, ...request }: typeof PersonFilters.Type & { readonly page: Page }) =>
       Effect.gen(function* () {
-        const request = { businessId, personId, from: filters.from, to: filters.to, occurrenceId: filters.occurrenceId }
         const rows = yield* listForPerson({ ...request, limit: page.limit, offset: page.offset })
         const total = yield* totalCount(rows, page, countForPerson(request))
         return { rows: rows as ReadonlyArray<VisitRow>, total }
-      }).pipe(Effect.orDie),
-
+      })
+    ),
     /** An occurrence's visits, in the order they were made (the roster's order). */
-    listForOccurrence: (businessId: number, occurrenceId: number, page: Page) =>
+    listForOccurrence: orDie(({ businessId, occurrenceId, page }: { readonly businessId: number; readonly occurrenceId: number; readonly page: Page }) =>
       Effect.gen(function* () {
         const rows = yield* listForOccurrence({ businessId, id: occurrenceId, limit: page.limit, offset: page.offset })
         const total = yield* totalCount(rows, page, countForOccurrence({ businessId, id: occurrenceId }))
         return { rows: rows as ReadonlyArray<VisitRow>, total }
-      }).pipe(Effect.orDie)
+      })
+    )
   }
 }

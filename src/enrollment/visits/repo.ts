@@ -1,13 +1,14 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { OCCURRENCE_STATES } from "../../schedule/event-occurrences/model.ts"
 import { recipientJoin } from "../../platform/mail/recipient.ts"
 import { insertTenantRows } from "../../shared/sql-rows.ts"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 import { leaseVisitsQueries } from "./lease-visits-repo.ts"
 import { visitListQueries } from "./list-repo.ts"
 import { EmbeddedOccurrenceRow, EmbeddedPersonRow, HOLDING_STATES, VISIT_COLUMNS, VisitRow, type VisitState } from "./model.ts"
 import { VisitPayments } from "./payments.ts"
-import { WaitlistEntries } from "./waitlist-entries.ts"
+import { waitlistStatements } from "./waitlist-statements.ts"
 
 /**
  * The SQL of visits. The capacity rule (src/enrollment/visits/capacity.ts) is built on three of these:
@@ -50,9 +51,11 @@ export type VisitChange = Partial<
 const Ids = Schema.Array(Schema.Number)
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
 const InBusiness = Schema.Struct({ businessId: Schema.Number, ids: Ids })
+const OfPerson = Schema.Struct({ businessId: Schema.Number, personId: Schema.Number })
+const Visitors = Schema.Struct({ businessId: Schema.Number, occurrenceIds: Ids, personIds: Ids })
+type InBusiness = typeof InBusiness.Type
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const waitlist = yield* WaitlistEntries
   const payments = yield* VisitPayments
 
   const lockOccurrences = SqlSchema.findAll({
@@ -72,7 +75,7 @@ const make = Effect.gen(function* () {
           group by event_occurrence_id`
   })
   const visitorsOf = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, occurrenceIds: Ids, personIds: Ids }),
+    Request: Visitors,
     Result: Schema.Struct({ event_occurrence_id: Schema.Number, person_id: Schema.Number }),
     execute: ({ businessId, occurrenceIds, personIds }) =>
       sql`select event_occurrence_id, person_id from visits
@@ -111,38 +114,40 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, id }) => sql`delete from visits where business_id = ${businessId} and id = ${id}`
   })
   const completedByService = SqlSchema.findAll({
-    Request: ById,
+    Request: OfPerson,
     Result: Schema.Struct({ service_id: Schema.Number, name: Schema.String, first_at: Schema.Date, last_at: Schema.Date, count: Schema.Number }),
-    execute: ({ businessId, id }) =>
+    execute: ({ businessId, personId }) =>
       sql`select s.id as service_id, s.name, min(o.start_at) as first_at, max(o.start_at) as last_at, count(*)::int as count
           from visits v
           join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
           join services s on s.business_id = o.business_id and s.id = o.service_id
-          where v.business_id = ${businessId} and v.person_id = ${id} and v.state = 'completed'
+          where v.business_id = ${businessId} and v.person_id = ${personId} and v.state = 'completed'
           group by s.id, s.name order by min(o.start_at), s.id`
   })
+  const FutureOf = Schema.Struct({ ...OfPerson.fields, now: Schema.Date })
   const futureVisitCount = SqlSchema.findOne({
-    Request: Schema.Struct({ ...ById.fields, now: Schema.Date }),
+    Request: FutureOf,
     Result: Schema.Struct({ count: Schema.Number }),
-    execute: ({ businessId, id, now }) =>
+    execute: ({ businessId, personId, now }) =>
       sql`select count(*)::int as count from visits v
           join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
-          where v.business_id = ${businessId} and v.person_id = ${id} and v.state = any(${holding})
+          where v.business_id = ${businessId} and v.person_id = ${personId} and v.state = any(${holding})
             and o.start_at > ${now} and o.state in ('active', 'reserved')`
   })
   const recipient = SqlSchema.findOneOption({
-    Request: ById,
+    Request: OfPerson,
     Result: Schema.Struct({
       first_name: Schema.String,
       email: Schema.NullOr(Schema.String),
       provider_first_name: Schema.NullOr(Schema.String),
       via_provider: Schema.Boolean
     }),
-    execute: ({ businessId, id }) =>
+    execute: ({ businessId, personId }) =>
       sql`select p.first_name, recipient.email, recipient.provider_first_name, recipient.provider_first_name is not null as via_provider
           from people p ${sql.literal(recipientJoin("p"))}
-          where p.business_id = ${businessId} and p.id = ${id}`
+          where p.business_id = ${businessId} and p.id = ${personId}`
   })
+  const byId = <A>(rows: ReadonlyArray<A & { readonly id: number }>) => new Map(rows.map((row) => [row.id, row]))
 
   return {
     ...visitListQueries(sql),
@@ -155,86 +160,67 @@ const make = Effect.gen(function* () {
      * row referencing the occurrence takes (a lease, a visit), so a writer that inserted one
      * before calling admitVisits cannot deadlock with another doing the same.
      */
-    lockOccurrences: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0
-        ? Effect.succeed([] as ReadonlyArray<LockedOccurrence>)
-        : lockOccurrences({ businessId, ids }).pipe(Effect.orDie),
-
+    lockOccurrences: orDie(({ businessId, ids }: InBusiness) =>
+      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<LockedOccurrence>) : lockOccurrences({ businessId, ids })
+    ),
     /** Places taken in each occurrence: its visits in a holding state. Absent: none. */
-    placesTaken: (businessId: number, ids: ReadonlyArray<number>) =>
+    placesTaken: orDie(({ businessId, ids }: InBusiness) =>
       ids.length === 0
         ? Effect.succeed(new Map<number, number>() as ReadonlyMap<number, number>)
-        : placesTaken({ businessId, ids }).pipe(
-          Effect.map((rows): ReadonlyMap<number, number> => new Map(rows.map((row) => [row.id, row.count]))),
-          Effect.orDie
-        ),
-
+        : placesTaken({ businessId, ids }).pipe(Effect.map((rows): ReadonlyMap<number, number> => new Map(rows.map((row) => [row.id, row.count]))))
+    ),
     /** Which of `personIds` have a visit (in any state) in which of the occurrences. */
-    visitorsOf: (businessId: number, occurrenceIds: ReadonlyArray<number>, personIds: ReadonlyArray<number>) =>
-      occurrenceIds.length === 0 || personIds.length === 0
+    visitorsOf: orDie((request: typeof Visitors.Type) =>
+      request.occurrenceIds.length === 0 || request.personIds.length === 0
         ? Effect.succeed([] as ReadonlyArray<{ event_occurrence_id: number; person_id: number }>)
-        : visitorsOf({ businessId, occurrenceIds, personIds }).pipe(Effect.orDie),
-
+        : visitorsOf(request)
+    ),
     /** Inserts visits; returns their ids in the order given. */
-    insert: (businessId: number, visits: ReadonlyArray<VisitInsert>) => insertTenantRows(sql, "visits", businessId, visits),
-
+    insert: ({ businessId, visits }: { readonly businessId: number; readonly visits: ReadonlyArray<VisitInsert> }) =>
+      insertTenantRows(sql, "visits", businessId, visits),
     /** Visits by id, in id order. */
-    byIds: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<VisitRow>) : byIds({ businessId, ids }).pipe(Effect.orDie),
+    byIds: orDie((request: InBusiness) => (request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<VisitRow>) : byIds(request))),
 
     // ---- Records embedded in visits and waitlist entries: one query for a whole page ----
 
     /** The occurrences of these ids, by id. */
-    embeddedOccurrences: (businessId: number, ids: ReadonlyArray<number>) =>
+    embeddedOccurrences: orDie(({ businessId, ids }: InBusiness) =>
       ids.length === 0
         ? Effect.succeed(new Map<number, EmbeddedOccurrenceRow>())
-        : embeddedOccurrences({ businessId, ids: [...new Set(ids)] }).pipe(
-          Effect.map((rows) => new Map(rows.map((row) => [row.id, row]))),
-          Effect.orDie
-        ),
-
+        : embeddedOccurrences({ businessId, ids: [...new Set(ids)] }).pipe(Effect.map(byId))
+    ),
     /** The people of these ids (deleted ones too: their visits stay), by id. */
-    embeddedPeople: (businessId: number, ids: ReadonlyArray<number>) =>
+    embeddedPeople: orDie(({ businessId, ids }: InBusiness) =>
       ids.length === 0
         ? Effect.succeed(new Map<number, EmbeddedPersonRow>())
-        : embeddedPeople({ businessId, ids: [...new Set(ids)] }).pipe(
-          Effect.map((rows) => new Map(rows.map((row) => [row.id, row]))),
-          Effect.orDie
-        ),
+        : embeddedPeople({ businessId, ids: [...new Set(ids)] }).pipe(Effect.map(byId))
+    ),
 
     // ---- Reading visits (the visit and make-up endpoints) ----
 
     /** One visit, locked for the rest of the transaction (updates and deletes). */
-    findForUpdate: (businessId: number, id: number) =>
-      findForUpdate({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    /** Writes the given columns of a visit (and updated_at). */
-    update: (businessId: number, id: number, fields: VisitChange, now: Date) =>
+    findForUpdate: orUndefined(findForUpdate),
+    /** Writes the given columns of a visit (and updated_at): which columns is the caller's, so no fixed statement. */
+    update: orDie(({ businessId, id, fields, now }: typeof ById.Type & { readonly fields: VisitChange; readonly now: Date }) =>
       sql`update visits set ${sql.update({ ...fields, updated_at: now })} where business_id = ${businessId} and id = ${id}`.pipe(
-        Effect.asVoid,
-        Effect.orDie
-      ),
-
-    delete: (businessId: number, id: number) => remove({ businessId, id }).pipe(Effect.orDie),
-
+        Effect.asVoid
+      )
+    ),
+    delete: orDie(remove),
     /** Completed visits of a person per service: first and last occurrence start, and how many. */
-    completedByService: (businessId: number, personId: number) => completedByService({ businessId, id: personId }).pipe(Effect.orDie),
-
+    completedByService: orDie(completedByService),
     /** How many visits of the person hold a place in an occurrence that has not started. */
-    futureVisitCount: (businessId: number, personId: number, now: Date) =>
-      futureVisitCount({ businessId, id: personId, now }).pipe(Effect.map((row) => row.count), Effect.orDie),
-
+    futureVisitCount: orDie((request: typeof FutureOf.Type) => futureVisitCount(request).pipe(Effect.map((row) => row.count))),
     /** Where a visit notice goes (src/platform/mail/recipient.ts). Null e-mail: nobody to tell. */
-    recipient: (businessId: number, personId: number) =>
-      recipient({ businessId, id: personId }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+    recipient: orUndefined(recipient),
+
+    /** What admitting and freeing places ask of the waitlist (waitlist-statements.ts). */
+    waitlist: waitlistStatements(sql),
 
     /**
-     * The waitlist's answers (a port: waitlist entries are the waitlist's SQL). Taken when the
-     * repo is built, so every writer that admits visits has it, whatever context it runs in.
+     * Billing's answers (a port: auto-pay and punches are billing's). Taken when the repo is
+     * built, so every writer that admits visits has it, whatever context it runs in.
      */
-    waitlist,
-
-    /** Billing's answers (a port: auto-pay and punches are billing's), taken when built as `waitlist` is. */
     payments
   }
 })

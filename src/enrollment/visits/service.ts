@@ -4,7 +4,7 @@ import { CurrentBusiness } from "../../access/tenant.ts"
 import { findOccurrence } from "../../schedule/event-occurrences/service.ts"
 import { sendMail } from "../../platform/mail/service.ts"
 import { clientReach, requireInReach, requireLivePerson } from "../../identity/people/client-reach.ts"
-import { NotFound, fail } from "../../shared/errors.ts"
+import { fail } from "../../shared/errors.ts"
 import type { Locale } from "../../shared/locale.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { pairedRange } from "../../shared/ranges.ts"
@@ -13,6 +13,7 @@ import type { PersonTarget } from "../../shared/schemas.ts"
 import { type VisitListQuery, type VisitRow, type VisitSummary } from "./model.ts"
 import { VisitsRepo } from "./repo.ts"
 import { detailedVisits, visitsShown } from "./shown.ts"
+import { VisitRefusals } from "./refusals.ts"
 
 /**
  * Reading visits (both modes) and the client notices. Client mode reaches the token's person
@@ -20,13 +21,16 @@ import { detailedVisits, visitsShown } from "./shown.ts"
  * is not found there.
  */
 
-const visitNotFound = (id: number) => fail(NotFound, { key: "visit_not_found", params: { id } })
+const visitNotFound = (id: number) => VisitRefusals.visitNotFound.fail({ id })
 
 const personVisits = Effect.fn("Visits.personList")(function* (personId: number, query: VisitListQuery) {
   const business = yield* CurrentBusiness
-  const range = yield* pairedRange(query, "field_required")
+  const range = yield* pairedRange(query, VisitRefusals.rangeBoundRequired.key)
   const page = pageOf(query)
-  const { rows, total } = yield* (yield* VisitsRepo).listForPerson(business.id, personId, page, {
+  const { rows, total } = yield* (yield* VisitsRepo).listForPerson({
+    businessId: business.id,
+    personId,
+    page,
     ...range,
     occurrenceId: query.event_occurrence_id
   })
@@ -40,7 +44,7 @@ const personVisits = Effect.fn("Visits.personList")(function* (personId: number,
 export const findFrontVisit = Effect.fn("Visits.findFront")(function* (id: number) {
   const business = yield* CurrentBusiness
   const reach = yield* clientReach
-  const [row] = yield* (yield* VisitsRepo).byIds(business.id, [id])
+  const [row] = yield* (yield* VisitsRepo).byIds({ businessId: business.id, ids: [id] })
   if (!row || row.person_id === null || !reach.personIds.includes(row.person_id)) return yield* visitNotFound(id)
   return { row, reach }
 })
@@ -62,7 +66,7 @@ export const listFrontPersonVisits = Effect.fn("Visits.frontList")(function* (ta
 
 export const findDeskVisit = Effect.fn("Visits.findDesk")(function* (id: number) {
   const business = yield* CurrentBusiness
-  const [row] = yield* (yield* VisitsRepo).byIds(business.id, [id])
+  const [row] = yield* (yield* VisitsRepo).byIds({ businessId: business.id, ids: [id] })
   if (!row) return yield* visitNotFound(id)
   return row
 })
@@ -89,7 +93,7 @@ export const listDeskOccurrenceVisits = Effect.fn("Visits.deskOccurrenceList")(f
   const business = yield* CurrentBusiness
   yield* findOccurrence(occurrenceId, { _tag: "Staff" })
   const page = pageOf(query)
-  const { rows, total } = yield* (yield* VisitsRepo).listForOccurrence(business.id, occurrenceId, page)
+  const { rows, total } = yield* (yield* VisitsRepo).listForOccurrence({ businessId: business.id, occurrenceId, page })
   return { visits: yield* detailedVisits(business.id, rows), ...(yield* pageLinks(page, total)) }
 })
 
@@ -97,7 +101,7 @@ export const listDeskOccurrenceVisits = Effect.fn("Visits.deskOccurrenceList")(f
 export const deskVisitSummary = Effect.fn("Visits.summary")(function* (target: PersonTarget) {
   const business = yield* CurrentBusiness
   const personId = yield* requireDeskPerson(target)
-  const services = yield* (yield* VisitsRepo).completedByService(business.id, personId)
+  const services = yield* (yield* VisitsRepo).completedByService({ businessId: business.id, personId })
   const first = services.reduce<Date | null>((min, s) => (min === null || s.first_at < min ? s.first_at : min), null)
   const last = services.reduce<Date | null>((max, s) => (max === null || s.last_at > max ? s.last_at : max), null)
   const summary: VisitSummary = {
@@ -132,7 +136,7 @@ export const notifyClient = Effect.fn("Visits.notifyClient")(function* (
   if (visit.person_id === null) return
   const business = yield* CurrentBusiness
   const repo = yield* VisitsRepo
-  const recipient = yield* repo.recipient(business.id, visit.person_id)
+  const recipient = yield* repo.recipient({ businessId: business.id, personId: visit.person_id })
   if (!recipient || recipient.email === null) return
   const occurrence = yield* findOccurrence(visit.event_occurrence_id, { _tag: "Staff" })
   const start = new Intl.DateTimeFormat(locale, { dateStyle: "full", timeStyle: "short", timeZone: occurrence.time_zone })

@@ -7,7 +7,7 @@ import { VisitsRepo } from "./repo.ts"
  * and the occurrence embedded (one query for a whole page); `:id` also embeds the person.
  */
 export const detailedVisits = Effect.fn("Visits.detailed")(function* (businessId: number, rows: ReadonlyArray<VisitRow>) {
-  const occurrences = yield* (yield* VisitsRepo).embeddedOccurrences(businessId, rows.map((row) => row.event_occurrence_id))
+  const occurrences = yield* (yield* VisitsRepo).embeddedOccurrences({ businessId, ids: rows.map((row) => row.event_occurrence_id) })
   return rows.map((row): VisitDetail => ({
     ...toVisitWire(row),
     status: row.state,
@@ -22,7 +22,7 @@ export const detailedVisits = Effect.fn("Visits.detailed")(function* (businessId
 export const visitsShown = Effect.fn("Visits.shown")(function* (businessId: number, rows: ReadonlyArray<VisitRow>) {
   const visits = yield* detailedVisits(businessId, rows)
   const personIds = rows.flatMap((row) => (row.person_id === null ? [] : [row.person_id]))
-  const people = yield* (yield* VisitsRepo).embeddedPeople(businessId, personIds)
+  const people = yield* (yield* VisitsRepo).embeddedPeople({ businessId, ids: personIds })
   return {
     visits: visits.map((visit): VisitOne => {
       const person = visit.person_id === null ? undefined : people.get(visit.person_id)

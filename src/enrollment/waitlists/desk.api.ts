@@ -6,6 +6,7 @@ import { BadRequest, NotFound, Unprocessable } from "../../shared/errors.ts"
 import { PageFields } from "../../shared/pagination.ts"
 import { IdFromString, IntInput } from "../../shared/schemas.ts"
 import { EntryListQuery, WaitlistEntryDesk, WaitlistEntryDeskCreate, WaitlistEntryUpdate } from "./model.ts"
+import { waitlistEndpointRefusals as REFUSALS } from "./refusals.ts"
 
 const entries = Schema.Struct({ waitlist_entries: Schema.Array(WaitlistEntryDesk) })
 const list = Schema.Struct({ waitlist_entries: Schema.Array(WaitlistEntryDesk), ...PageFields })
@@ -19,7 +20,7 @@ export const WaitlistsDeskApi = HttpApiGroup.make("waitlistsDesk")
       params: { id: IdFromString },
       success: entries,
       error: NotFound
-    }).annotateMerge(docs("Get a waitlist entry", "In any state, `removed` included."))
+    }).annotateMerge(docs("Get a waitlist entry", "In any state, `removed` included.", REFUSALS.get))
   )
   .add(
     HttpApiEndpoint.get("personList", "/api/v2/desk/people/:person_id/waitlist_entries", {
@@ -27,7 +28,7 @@ export const WaitlistsDeskApi = HttpApiGroup.make("waitlistsDesk")
       query: EntryListQuery,
       success: list,
       error: [BadRequest, NotFound]
-    }).annotateMerge(docs("List a person's waitlist entries", listDescription))
+    }).annotateMerge(docs("List a person's waitlist entries", listDescription, REFUSALS.personList))
   )
   .add(
     HttpApiEndpoint.get("occurrenceList", "/api/v2/desk/event_occurrences/:event_occurrence_id/waitlist_entries", {
@@ -35,7 +36,7 @@ export const WaitlistsDeskApi = HttpApiGroup.make("waitlistsDesk")
       query: EntryListQuery,
       success: list,
       error: [BadRequest, NotFound]
-    }).annotateMerge(docs("List an occurrence's waitlist entries", listDescription))
+    }).annotateMerge(docs("List an occurrence's waitlist entries", listDescription, REFUSALS.occurrenceList))
   )
   .add(
     HttpApiEndpoint.post("create", "/api/v2/desk/waitlist_entries", {
@@ -47,7 +48,8 @@ export const WaitlistsDeskApi = HttpApiGroup.make("waitlistsDesk")
         "Add a person to a waitlist",
         "Starts `waiting`. Refused (422, one message per restriction) on the same rules as client-mode waitlist eligibility: " +
           "a cancelled, deleted or started occurrence, a person already waiting or enrolled, a full or disabled waitlist, or " +
-          "nothing to wait for (places left). An unknown person or occurrence is a 404."
+          "nothing to wait for (places left). An unknown person or occurrence is a 404.",
+        REFUSALS.create
       )
     )
   )
@@ -64,7 +66,8 @@ export const WaitlistsDeskApi = HttpApiGroup.make("waitlistsDesk")
         "Change a waitlist entry's state",
         "`state_event`: `wait` (from any state; 422 while the person has another pending or waiting entry on the occurrence) " +
           "or `enroll` (from any state but `removed`, 422; it marks the entry only, it creates no visit). " +
-          "Repeating the current state changes nothing. Another value is a 400."
+          "Repeating the current state changes nothing. Another value is a 400.",
+        REFUSALS.update
       )
     )
   )
@@ -72,7 +75,7 @@ export const WaitlistsDeskApi = HttpApiGroup.make("waitlistsDesk")
     HttpApiEndpoint.delete("delete", "/api/v2/desk/waitlist_entries/:id", {
       params: { id: IdFromString },
       error: NotFound
-    }).annotateMerge(docs("Remove a waitlist entry", "Marks the entry `removed` (204); staff still find it, clients do not."))
+    }).annotateMerge(docs("Remove a waitlist entry", "Marks the entry `removed` (204); staff still find it, clients do not.", REFUSALS.delete))
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Waitlists (staff mode)"))

@@ -6,6 +6,7 @@ import { BadRequest, NotFound, Unauthorized, Unprocessable } from "../../shared/
 import { PageFields } from "../../shared/pagination.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { EntryListQuery, WaitlistEligibility, WaitlistEntryFront, WaitlistEntryFrontCreate } from "./model.ts"
+import { waitlistEndpointRefusals as REFUSALS } from "./refusals.ts"
 
 const entries = Schema.Struct({ waitlist_entries: Schema.Array(WaitlistEntryFront) })
 
@@ -22,7 +23,8 @@ export const WaitlistsFrontApi = HttpApiGroup.make("waitlistsFront")
           "description: event_cancelled, event_deleted, event_in_past (the occurrence has started), person_already_waitlisted " +
           "(a pending or waiting entry), person_already_enrolled (a visit on the occurrence), waitlist_full (the service's " +
           "waitlist_capacity reached), waitlist_disabled, waitlist_unavailable (nothing to wait for: places left, no capacity " +
-          "limit, or an appointment). Needs an access token (a `client_id` alone is a 401)."
+          "limit, or an appointment). Needs an access token (a `client_id` alone is a 401).",
+        REFUSALS.eligibilities
       )
     )
   )
@@ -31,7 +33,7 @@ export const WaitlistsFrontApi = HttpApiGroup.make("waitlistsFront")
       params: { id: IdFromString },
       success: entries,
       error: [NotFound, Unauthorized]
-    }).annotateMerge(docs("Get a waitlist entry", "An entry of the token's person or a dependent; removed (deleted) entries are not found."))
+    }).annotateMerge(docs("Get a waitlist entry", "An entry of the token's person or a dependent; removed (deleted) entries are not found.", REFUSALS.get))
   )
   .add(
     HttpApiEndpoint.get("list", "/api/v2/front/people/:person_id/waitlist_entries", {
@@ -43,7 +45,8 @@ export const WaitlistsFrontApi = HttpApiGroup.make("waitlistsFront")
       docs(
         "List a person's waitlist entries",
         "The token's person or a dependent (anyone else is not found). Ordered by the occurrence's start, then id; paginated " +
-          "(20 per page). `from` and `to` (each required when the other is given) bound the occurrence's start; removed entries are left out."
+          "(20 per page). `from` and `to` (each required when the other is given) bound the occurrence's start; removed entries are left out.",
+        REFUSALS.personList
       )
     )
   )
@@ -57,7 +60,8 @@ export const WaitlistsFrontApi = HttpApiGroup.make("waitlistsFront")
         "Join a waitlist",
         "`person_id` defaults to the token's person and may name a dependent. The entry starts `waiting`. 422 with the " +
           "description of each waitlist eligibility restriction (see waitlist_eligibilities); 404 for an occurrence the client " +
-          "cannot see or a person out of reach."
+          "cannot see or a person out of reach.",
+        REFUSALS.create
       )
     )
   )
@@ -66,7 +70,7 @@ export const WaitlistsFrontApi = HttpApiGroup.make("waitlistsFront")
       params: { id: IdFromString },
       error: [NotFound, Unauthorized]
     }).annotateMerge(
-      docs("Leave a waitlist", "Marks the entry `removed` (204); it is no longer found in client mode. Any state may be removed.")
+      docs("Leave a waitlist", "Marks the entry `removed` (204); it is no longer found in client mode. Any state may be removed.", REFUSALS.delete)
     )
   )
   .middleware(FrontAccess)

@@ -24,27 +24,27 @@ export const offerWaitlistPlaces = Effect.fn("Waitlists.offer")(function* (busin
   return yield* sql.withTransaction(
     Effect.gen(function* () {
       const now = (yield* currentTime)
-      const [occurrence] = yield* visits.lockOccurrences(businessId, [occurrenceId])
+      const [occurrence] = yield* visits.lockOccurrences({ businessId, ids: [occurrenceId] })
       if (!occurrence) return { enrolled: 0, expired: 0 }
       if (occurrence.state === "canceled" || occurrence.state === "deleted" || occurrence.start_at.getTime() <= now.getTime()) {
-        return { enrolled: 0, expired: yield* repo.expireOccurrence(businessId, occurrenceId, now) }
+        return { enrolled: 0, expired: yield* repo.expireOccurrence({ businessId, occurrenceId, now }) }
       }
       let enrolled = 0
       while (true) {
         if (occurrence.capacity !== null) {
-          const taken = (yield* visits.placesTaken(businessId, [occurrenceId])).get(occurrenceId) ?? 0
+          const taken = (yield* visits.placesTaken({ businessId, ids: [occurrenceId] })).get(occurrenceId) ?? 0
           if (taken >= occurrence.capacity) break
         }
-        const entry = yield* repo.oldestWaiting(businessId, occurrenceId)
+        const entry = yield* repo.oldestWaiting({ businessId, occurrenceId })
         if (!entry) break
-        const recipient = yield* repo.recipient(businessId, entry.person_id, occurrenceId)
+        const recipient = yield* repo.recipient({ businessId, personId: entry.person_id, occurrenceId })
         if (!recipient || recipient.deleted) {
-          yield* repo.setState(businessId, entry.id, "removed", now)
+          yield* repo.setState({ businessId, id: entry.id, state: "removed", now })
           continue
         }
         // Already on the roster (a visit in any state): the entry has done its work.
-        if ((yield* visits.visitorsOf(businessId, [occurrenceId], [entry.person_id])).length > 0) {
-          yield* repo.setState(businessId, entry.id, "enrolled", now)
+        if ((yield* visits.visitorsOf({ businessId, occurrenceIds: [occurrenceId], personIds: [entry.person_id] })).length > 0) {
+          yield* repo.setState({ businessId, id: entry.id, state: "enrolled", now })
           continue
         }
         // admitVisits moves the entry to `enrolled`; its 422 ("full") means no place after all.
@@ -78,5 +78,5 @@ export const offerWaitlistPlaces = Effect.fn("Waitlists.offer")(function* (busin
 /** The sweep: live entries of every occurrence that has started (or was canceled or deleted) expire. */
 export const expireStartedEntries = Effect.fn("Waitlists.expire")(function* () {
   const now = (yield* currentTime)
-  return (yield* (yield* WaitlistsRepo).expireStarted(now)).length
+  return (yield* (yield* WaitlistsRepo).expireStarted({ now })).length
 })

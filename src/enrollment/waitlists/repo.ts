@@ -2,7 +2,8 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { SERVICE_TYPES } from "../../catalog/services/model.ts"
 import { type Page, totalCount } from "../../shared/pagination.ts"
-import { LIVE_STATES, WAITLIST_STATES, WaitlistEntryRow, type WaitlistState } from "./model.ts"
+import { orDie, orUndefined } from "../../shared/statements.ts"
+import { LIVE_STATES, WAITLIST_STATES, WaitlistEntryRow } from "./model.ts"
 import { recipientJoin } from "../../platform/mail/recipient.ts"
 
 /** The SQL of waitlist entries: lists, the live-entry facts of eligibility, and the offer queue. */
@@ -29,7 +30,7 @@ export type Recipient = typeof Recipient.Type
 const Id = Schema.Struct({ id: Schema.Number })
 const Ids = Schema.Array(Schema.Number)
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
-const Pairs = Schema.Array(Schema.Struct({ occurrenceId: Schema.Number, personId: Schema.Number }))
+const OfOccurrence = Schema.Struct({ businessId: Schema.Number, occurrenceId: Schema.Number })
 const ListRequest = Schema.Struct({
   businessId: Schema.Number,
   personIds: Schema.optional(Ids),
@@ -38,16 +39,6 @@ const ListRequest = Schema.Struct({
   to: Schema.optional(Schema.Date),
   includeRemoved: Schema.Boolean
 })
-
-export interface WaitlistListFilters {
-  /** Only these people's entries (client mode: the token's person and dependents). */
-  readonly personIds?: ReadonlyArray<number> | undefined
-  readonly occurrenceId?: number | undefined
-  readonly from?: Date | undefined
-  readonly to?: Date | undefined
-  /** Client mode never sees removed (deleted) entries. */
-  readonly includeRemoved: boolean
-}
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -82,36 +73,38 @@ const make = Effect.gen(function* () {
           ${lock ? sql`for update` : sql``}`
   })
   const settings = SqlSchema.findOneOption({
-    Request: ById,
+    Request: OfOccurrence,
     Result: WaitlistSettings,
-    execute: ({ businessId, id }) =>
+    execute: ({ businessId, occurrenceId }) =>
       sql`select s.type as service_type, s.waitlist_enabled, s.waitlist_capacity from event_occurrences o
           join services s on s.business_id = o.business_id and s.id = o.service_id
-          where o.business_id = ${businessId} and o.id = ${id}`
+          where o.business_id = ${businessId} and o.id = ${occurrenceId}`
   })
   const liveCount = SqlSchema.findOne({
-    Request: ById,
+    Request: OfOccurrence,
     Result: Schema.Struct({ n: Schema.Number }),
-    execute: ({ businessId, id }) =>
+    execute: ({ businessId, occurrenceId }) =>
       sql`select count(*)::int as n from waitlist_entries
-          where business_id = ${businessId} and event_occurrence_id = ${id} and state = any(${live})`
+          where business_id = ${businessId} and event_occurrence_id = ${occurrenceId} and state = any(${live})`
   })
+  const Waitlisted = Schema.Struct({ ...OfOccurrence.fields, personIds: Ids })
   const waitlisted = SqlSchema.findAll({
-    Request: Schema.Struct({ ...ById.fields, personIds: Ids }),
+    Request: Waitlisted,
     Result: Schema.Struct({ person_id: Schema.Number }),
-    execute: ({ businessId, id, personIds }) =>
+    execute: ({ businessId, occurrenceId, personIds }) =>
       sql`select person_id from waitlist_entries
-          where business_id = ${businessId} and event_occurrence_id = ${id} and person_id = any(${personIds})
+          where business_id = ${businessId} and event_occurrence_id = ${occurrenceId} and person_id = any(${personIds})
             and state = any(${live})`
   })
+  const Insert = Schema.Struct({
+    businessId: Schema.Number,
+    occurrenceId: Schema.Number,
+    personId: Schema.Number,
+    createdByStaffMemberId: Schema.NullOr(Schema.Number),
+    now: Schema.Date
+  })
   const insert = SqlSchema.findOneOption({
-    Request: Schema.Struct({
-      businessId: Schema.Number,
-      occurrenceId: Schema.Number,
-      personId: Schema.Number,
-      createdByStaffMemberId: Schema.NullOr(Schema.Number),
-      now: Schema.Date
-    }),
+    Request: Insert,
     Result: Id,
     execute: ({ businessId, occurrenceId, personId, createdByStaffMemberId, now }) =>
       sql`insert into waitlist_entries (business_id, event_occurrence_id, person_id, state, created_by_staff_member_id, created_at, updated_at)
@@ -127,17 +120,17 @@ const make = Effect.gen(function* () {
           where business_id = ${businessId} and id = ${id}`
   })
   const oldestWaiting = SqlSchema.findOneOption({
-    Request: ById,
+    Request: OfOccurrence,
     Result: WaitlistEntryRow,
-    execute: ({ businessId, id }) =>
+    execute: ({ businessId, occurrenceId }) =>
       sql`select ${sql.literal(COLUMNS)} from waitlist_entries w
-          where w.business_id = ${businessId} and w.event_occurrence_id = ${id} and w.state = 'waiting'
+          where w.business_id = ${businessId} and w.event_occurrence_id = ${occurrenceId} and w.state = 'waiting'
           order by w.created_at, w.id limit 1 for update`
   })
   const recipient = SqlSchema.findOneOption({
-    Request: Schema.Struct({ ...ById.fields, occurrenceId: Schema.Number }),
+    Request: Schema.Struct({ businessId: Schema.Number, personId: Schema.Number, occurrenceId: Schema.Number }),
     Result: Recipient,
-    execute: ({ businessId, id, occurrenceId }) =>
+    execute: ({ businessId, personId, occurrenceId }) =>
       sql`select p.first_name, recipient.email,
             p.deleted_at is not null as deleted, b.name as business_name, b.default_locale,
             o.name as occurrence_name, o.start_at, o.time_zone
@@ -145,35 +138,21 @@ const make = Effect.gen(function* () {
           join businesses b on b.id = p.business_id
           join event_occurrences o on o.business_id = p.business_id and o.id = ${occurrenceId}
           ${sql.literal(recipientJoin("p"))}
-          where p.business_id = ${businessId} and p.id = ${id}`
+          where p.business_id = ${businessId} and p.id = ${personId}`
   })
-  const enrollVisitors = SqlSchema.void({
-    Request: Schema.Struct({ businessId: Schema.Number, pairs: Pairs, now: Schema.Date }),
-    execute: ({ businessId, pairs, now }) =>
-      sql`update waitlist_entries w set state = 'enrolled', enrolled_at = ${now}, updated_at = ${now}
-          from unnest(${pairs.map((pair) => pair.occurrenceId)}::bigint[], ${pairs.map((pair) => pair.personId)}::bigint[]) as p(o, q)
-          where w.business_id = ${businessId} and w.event_occurrence_id = p.o and w.person_id = p.q
-            and w.state = any(${live})`
-  })
-  const withWaiting = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
-    Result: Id,
-    execute: ({ businessId, ids }) =>
-      sql`select distinct event_occurrence_id as id from waitlist_entries
-          where business_id = ${businessId} and event_occurrence_id = any(${ids}) and state = 'waiting'`
-  })
+  const ExpireOccurrence = Schema.Struct({ ...OfOccurrence.fields, now: Schema.Date })
   const expireOccurrence = SqlSchema.findAll({
-    Request: Schema.Struct({ ...ById.fields, now: Schema.Date }),
+    Request: ExpireOccurrence,
     Result: Id,
-    execute: ({ businessId, id, now }) =>
+    execute: ({ businessId, occurrenceId, now }) =>
       sql`update waitlist_entries set state = 'expired', updated_at = ${now}
-          where business_id = ${businessId} and event_occurrence_id = ${id} and state = any(${live})
+          where business_id = ${businessId} and event_occurrence_id = ${occurrenceId} and state = any(${live})
           returning id`
   })
   const expireStarted = SqlSchema.findAll({
-    Request: Schema.Date,
+    Request: Schema.Struct({ now: Schema.Date }),
     Result: Schema.Struct({ business_id: Schema.Number, event_occurrence_id: Schema.Number }),
-    execute: (now) =>
+    execute: ({ now }) =>
       sql`update waitlist_entries w set state = 'expired', updated_at = ${now}
           from event_occurrences o
           where o.business_id = w.business_id and o.id = w.event_occurrence_id and w.state = any(${live})
@@ -182,76 +161,48 @@ const make = Effect.gen(function* () {
   })
 
   return {
-    /** A page of entries by their occurrence's start, then id, and the total. */
-    list: (businessId: number, filters: WaitlistListFilters, page: Page) =>
+    /**
+     * A page of entries by their occurrence's start, then id, and the total. `personIds`: only
+     * these people's (client mode: the token's person and dependents); client mode never sees
+     * removed (deleted) entries (`includeRemoved`).
+     */
+    list: orDie(({ page, ...request }: typeof ListRequest.Type & { readonly page: Page }) =>
       Effect.gen(function* () {
-        const request = { businessId, ...filters }
         const rows = yield* listed({ ...request, limit: page.limit, offset: page.offset })
         const total = yield* totalCount(rows, page, counted(request))
         return { rows: rows as ReadonlyArray<WaitlistEntryRow>, total }
-      }).pipe(Effect.orDie),
-
-    find: (businessId: number, id: number) => find({ businessId, id, lock: false }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
+      })
+    ),
+    find: orUndefined((request: typeof ById.Type) => find({ ...request, lock: false })),
     /** The same entry, locked for the rest of the transaction (state changes). */
-    lock: (businessId: number, id: number) => find({ businessId, id, lock: true }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
+    lock: orUndefined((request: typeof ById.Type) => find({ ...request, lock: true })),
     /** The service's waitlist settings for an occurrence. */
-    settings: (businessId: number, occurrenceId: number) =>
-      settings({ businessId, id: occurrenceId }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
+    settings: orUndefined(settings),
     /** Live (pending or waiting) entries of the occurrence. */
-    liveCount: (businessId: number, occurrenceId: number) =>
-      liveCount({ businessId, id: occurrenceId }).pipe(Effect.map((row) => row.n), Effect.orDie),
-
+    liveCount: orDie((request: typeof OfOccurrence.Type) => liveCount(request).pipe(Effect.map((row) => row.n))),
     /** Which of `personIds` have a live entry on the occurrence. */
-    waitlisted: (businessId: number, occurrenceId: number, personIds: ReadonlyArray<number>) =>
-      personIds.length === 0
+    waitlisted: orDie((request: typeof Waitlisted.Type) =>
+      request.personIds.length === 0
         ? Effect.succeed(new Set<number>() as ReadonlySet<number>)
-        : waitlisted({ businessId, id: occurrenceId, personIds }).pipe(
-          Effect.map((rows): ReadonlySet<number> => new Set(rows.map((row) => row.person_id))),
-          Effect.orDie
-        ),
-
-    /** A new waiting entry; None when a live one already exists (the unique index decided). */
-    insert: (businessId: number, entry: { readonly occurrenceId: number; readonly personId: number; readonly createdByStaffMemberId: number | null }, now: Date) =>
-      insert({ businessId, ...entry, now }).pipe(Effect.map((row) => Option.getOrUndefined(row)?.id), Effect.orDie),
-
-    setState: (businessId: number, id: number, state: WaitlistState, now: Date) => setState({ businessId, id, state, now }).pipe(Effect.orDie),
-
+        : waitlisted(request).pipe(Effect.map((rows): ReadonlySet<number> => new Set(rows.map((row) => row.person_id))))
+    ),
+    /** A new waiting entry's id; undefined when a live one already exists (the unique index decided). */
+    insert: orDie((request: typeof Insert.Type) => insert(request).pipe(Effect.map((row) => Option.getOrUndefined(row)?.id))),
+    setState: orDie(setState),
     /** The oldest waiting entry of the occurrence, locked (the offer job takes it or skips it). */
-    oldestWaiting: (businessId: number, occurrenceId: number) =>
-      oldestWaiting({ businessId, id: occurrenceId }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
+    oldestWaiting: orUndefined(oldestWaiting),
     /**
      * Whom to tell of a place given: the person, where their mail goes (src/platform/mail/recipient.ts),
      * the business and the occurrence.
      */
-    recipient: (businessId: number, personId: number, occurrenceId: number) =>
-      recipient({ businessId, id: personId, occurrenceId }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    /** Live entries of these (occurrence, person) pairs become `enrolled`: the person got a visit. */
-    enrollVisitors: (businessId: number, pairs: ReadonlyArray<{ readonly occurrenceId: number; readonly personId: number }>, now: Date) =>
-      pairs.length === 0 ? Effect.void : enrollVisitors({ businessId, pairs, now }).pipe(Effect.orDie),
-
-    /** Of the occurrences, those with someone waiting (whom a freed place is offered to). */
-    withWaiting: (businessId: number, occurrenceIds: ReadonlyArray<number>) =>
-      occurrenceIds.length === 0
-        ? Effect.succeed([] as ReadonlyArray<number>)
-        : withWaiting({ businessId, ids: occurrenceIds }).pipe(
-          Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id)),
-          Effect.orDie
-        ),
-
+    recipient: orUndefined(recipient),
     /** Expires the live entries of one occurrence; returns how many. */
-    expireOccurrence: (businessId: number, occurrenceId: number, now: Date) =>
-      expireOccurrence({ businessId, id: occurrenceId, now }).pipe(Effect.map((rows) => rows.length), Effect.orDie),
-
+    expireOccurrence: orDie((request: typeof ExpireOccurrence.Type) => expireOccurrence(request).pipe(Effect.map((rows) => rows.length))),
     /**
      * Every business: live entries of occurrences that have started (or were canceled or
      * deleted) expire. Returns the occurrences touched.
      */
-    expireStarted: (now: Date) => expireStarted(now).pipe(Effect.orDie)
+    expireStarted: orDie(expireStarted)
   }
 })
 

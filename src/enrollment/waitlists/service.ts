@@ -9,8 +9,9 @@ import { PeopleRepo } from "../../identity/people/repo.ts"
 import type { Audience } from "../../catalog/services/model.ts"
 import { clientAudience, staffAudience } from "../../catalog/services/service.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
-import { t, type MessageKey } from "../../shared/i18n.ts"
+import { Unprocessable, fail } from "../../shared/errors.ts"
+import { t } from "../../shared/i18n.ts"
+import type { Refusal } from "../../shared/refusals.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { pairedRange } from "../../shared/ranges.ts"
 import { RequestContext } from "../../shared/request-context.ts"
@@ -20,6 +21,7 @@ import { VisitsRepo } from "../visits/repo.ts"
 import { type EntryEmbeds, type EntryListQuery, WAITLIST_RESTRICTION_CODES, type WaitlistEligibility, type WaitlistEntryRow, type WaitlistRestrictionCode, type WaitlistStateEvent, toDeskWire, toFrontWire } from "./model.ts"
 import { WaitlistsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { WaitlistRefusals } from "./refusals.ts"
 
 /**
  * Waitlist entries (spec: Waitlists). A person joins the waitlist of a full occurrence; when a
@@ -27,16 +29,17 @@ import { currentTime } from "../../shared/clock.ts"
  * marks it `removed`: staff still see it (and may put it back with `wait`), clients do not.
  */
 
-const DESCRIPTION_KEYS = {
-  event_cancelled: "waitlist_event_cancelled",
-  event_deleted: "waitlist_event_deleted",
-  event_in_past: "waitlist_event_in_past",
-  person_already_waitlisted: "waitlist_person_already_waitlisted",
-  person_already_enrolled: "waitlist_person_already_enrolled",
-  waitlist_full: "waitlist_full",
-  waitlist_disabled: "waitlist_disabled",
-  waitlist_unavailable: "waitlist_unavailable"
-} as const satisfies Record<WaitlistRestrictionCode, MessageKey>
+/** The refusal each restriction code answers with; its message is also the code's description. */
+const RESTRICTION_REFUSALS = {
+  event_cancelled: WaitlistRefusals.waitlistEventCancelled,
+  event_deleted: WaitlistRefusals.waitlistEventDeleted,
+  event_in_past: WaitlistRefusals.waitlistEventInPast,
+  person_already_waitlisted: WaitlistRefusals.waitlistPersonAlreadyWaitlisted,
+  person_already_enrolled: WaitlistRefusals.waitlistPersonAlreadyEnrolled,
+  waitlist_full: WaitlistRefusals.waitlistFull,
+  waitlist_disabled: WaitlistRefusals.waitlistDisabled,
+  waitlist_unavailable: WaitlistRefusals.waitlistUnavailable
+} satisfies Record<WaitlistRestrictionCode, Refusal>
 
 // ---------------------------------------------------------------------------------------------
 // Eligibility
@@ -51,7 +54,7 @@ const restrictionsOf = Effect.fn("Waitlists.restrictions")(function* (occurrence
   const repo = yield* WaitlistsRepo
   const enrollments = yield* Enrollments
   const now = yield* Clock.currentTimeMillis
-  const settings = yield* repo.settings(business.id, occurrence.id)
+  const settings = yield* repo.settings({ businessId: business.id, occurrenceId: occurrence.id })
   const shared: Array<WaitlistRestrictionCode> = []
   if (occurrence.state === "canceled") shared.push("event_cancelled")
   if (occurrence.state === "deleted") shared.push("event_deleted")
@@ -61,10 +64,10 @@ const restrictionsOf = Effect.fn("Waitlists.restrictions")(function* (occurrence
   if (settings?.service_type === "Appointment" || occurrence.capacity === null || taken < occurrence.capacity) {
     shared.push("waitlist_unavailable")
   }
-  if (settings?.waitlist_capacity != null && (yield* repo.liveCount(business.id, occurrence.id)) >= settings.waitlist_capacity) {
+  if (settings?.waitlist_capacity != null && (yield* repo.liveCount({ businessId: business.id, occurrenceId: occurrence.id })) >= settings.waitlist_capacity) {
     shared.push("waitlist_full")
   }
-  const waitlisted = yield* repo.waitlisted(business.id, occurrence.id, personIds)
+  const waitlisted = yield* repo.waitlisted({ businessId: business.id, occurrenceId: occurrence.id, personIds })
   const enrolled = yield* enrollments.enrolledInOccurrence(business.id, occurrence.id, personIds)
   return personIds.map((personId) => {
     const codes = [...shared]
@@ -89,7 +92,7 @@ export const frontWaitlistEligibilities = Effect.fn("Waitlists.eligibilities")(f
     waitlist_eligibilities: verdicts.map((verdict): WaitlistEligibility => ({
       person_id: verdict.personId,
       can_waitlist: verdict.codes.length === 0,
-      restrictions: verdict.codes.map((code) => ({ code, description: t(locale, DESCRIPTION_KEYS[code]) }))
+      restrictions: verdict.codes.map((code) => ({ code, description: t(locale, RESTRICTION_REFUSALS[code].key) }))
     }))
   }
 })
@@ -104,8 +107,8 @@ export const frontWaitlistEligibilities = Effect.fn("Waitlists.eligibilities")(f
 const embedsOf = Effect.fn("Waitlists.embeds")(function* (rows: ReadonlyArray<WaitlistEntryRow>) {
   const business = yield* CurrentBusiness
   const visits = yield* VisitsRepo
-  const occurrences = yield* visits.embeddedOccurrences(business.id, rows.map((row) => row.event_occurrence_id))
-  const people = yield* visits.embeddedPeople(business.id, rows.map((row) => row.person_id))
+  const occurrences = yield* visits.embeddedOccurrences({ businessId: business.id, ids: rows.map((row) => row.event_occurrence_id) })
+  const people = yield* visits.embeddedPeople({ businessId: business.id, ids: rows.map((row) => row.person_id) })
   return (row: WaitlistEntryRow): EntryEmbeds => ({
     event_occurrence: toEmbeddedOccurrence(occurrences.get(row.event_occurrence_id)!),
     person: toEmbeddedPerson(people.get(row.person_id)!)
@@ -116,9 +119,9 @@ const deskEntries = (rows: ReadonlyArray<WaitlistEntryRow>) => Effect.map(embeds
 
 const findEntry = Effect.fn("Waitlists.find")(function* (id: number, reach: ClientReach | null) {
   const business = yield* CurrentBusiness
-  const row = yield* (yield* WaitlistsRepo).find(business.id, id)
+  const row = yield* (yield* WaitlistsRepo).find({ businessId: business.id, id })
   const visible = row !== undefined && (reach === null || (reach.personIds.includes(row.person_id) && row.state !== "removed"))
-  if (!visible) return yield* fail(NotFound, { key: "waitlist_entry_not_found", params: { id } })
+  if (!visible) return yield* WaitlistRefusals.waitlistEntryNotFound.fail({ id })
   return row
 })
 
@@ -139,18 +142,22 @@ const listEntries = Effect.fn("Waitlists.list")(function* (
   clientMode: boolean
 ) {
   const business = yield* CurrentBusiness
-  const range = yield* pairedRange(query, "waitlist_range_incomplete")
+  const range = yield* pairedRange(query, WaitlistRefusals.waitlistRangeIncomplete.key)
   const page = pageOf(query)
   const occurrenceId = filters.occurrenceId ?? query.event_occurrence_id
   // An occurrence filter that contradicts the path's occurrence matches nothing.
   const contradicts = filters.occurrenceId !== undefined && query.event_occurrence_id !== undefined && query.event_occurrence_id !== filters.occurrenceId
   const { rows, total } = contradicts
     ? { rows: [] as ReadonlyArray<WaitlistEntryRow>, total: 0 }
-    : yield* (yield* WaitlistsRepo).list(
-      business.id,
-      { personIds: filters.personIds, occurrenceId, from: range.from, to: range.to, includeRemoved: !clientMode },
+    : yield* (yield* WaitlistsRepo).list({
+      businessId: business.id,
+      personIds: filters.personIds,
+      occurrenceId,
+      from: range.from,
+      to: range.to,
+      includeRemoved: !clientMode,
       page
-    )
+    })
   return { rows, links: yield* pageLinks(page, total) }
 })
 
@@ -193,17 +200,17 @@ const createEntry = Effect.fn("Waitlists.create")(function* (
   const id = yield* inTransaction(
     Effect.gen(function* () {
       const occurrence = yield* findOccurrence(occurrenceId, audience)
-      yield* (yield* VisitsRepo).lockOccurrences(business.id, [occurrence.id])
+      yield* (yield* VisitsRepo).lockOccurrences({ businessId: business.id, ids: [occurrence.id] })
       const [verdict] = yield* restrictionsOf(occurrence, [personId])
       if (verdict!.codes.length > 0) {
-        return yield* fail(Unprocessable, ...verdict!.codes.map((code): Message => ({ key: DESCRIPTION_KEYS[code] })))
+        return yield* fail(Unprocessable, ...verdict!.codes.map((code) => RESTRICTION_REFUSALS[code].message()))
       }
-      const id = yield* repo.insert(business.id, { occurrenceId: occurrence.id, personId, createdByStaffMemberId }, now)
-      if (id === undefined) return yield* fail(Unprocessable, { key: DESCRIPTION_KEYS.person_already_waitlisted })
+      const id = yield* repo.insert({ businessId: business.id, occurrenceId: occurrence.id, personId, createdByStaffMemberId, now })
+      if (id === undefined) return yield* WaitlistRefusals.waitlistPersonAlreadyWaitlisted.fail()
       return id
     })
   )
-  return (yield* repo.find(business.id, id))!
+  return (yield* repo.find({ businessId: business.id, id }))!
 })
 
 export const createFrontEntry = Effect.fn("Waitlists.frontCreate")(function* (input: {
@@ -239,23 +246,23 @@ export const updateDeskEntry = Effect.fn("Waitlists.deskUpdate")(function* (id: 
   const now = (yield* currentTime)
   yield* inTransaction(
     Effect.gen(function* () {
-      const row = yield* repo.lock(business.id, id)
-      if (!row) return yield* fail(NotFound, { key: "waitlist_entry_not_found", params: { id } })
+      const row = yield* repo.lock({ businessId: business.id, id })
+      if (!row) return yield* WaitlistRefusals.waitlistEntryNotFound.fail({ id })
       if (stateEvent === "wait") {
         if (row.state === "waiting") return
         if (row.state !== "pending") {
-          const live = yield* repo.waitlisted(business.id, row.event_occurrence_id, [row.person_id])
-          if (live.has(row.person_id)) return yield* fail(Unprocessable, { key: DESCRIPTION_KEYS.person_already_waitlisted })
+          const live = yield* repo.waitlisted({ businessId: business.id, occurrenceId: row.event_occurrence_id, personIds: [row.person_id] })
+          if (live.has(row.person_id)) return yield* WaitlistRefusals.waitlistPersonAlreadyWaitlisted.fail()
         }
-        yield* repo.setState(business.id, id, "waiting", now)
+        yield* repo.setState({ businessId: business.id, id, state: "waiting", now })
       } else {
-        if (row.state === "removed") return yield* fail(Unprocessable, { key: "waitlist_enroll_removed", params: { state: row.state } })
+        if (row.state === "removed") return yield* WaitlistRefusals.waitlistEnrollRemoved.fail({ state: row.state })
         if (row.state === "enrolled") return
-        yield* repo.setState(business.id, id, "enrolled", now)
+        yield* repo.setState({ businessId: business.id, id, state: "enrolled", now })
       }
     })
   )
-  return { waitlist_entries: yield* deskEntries([(yield* repo.find(business.id, id))!]) }
+  return { waitlist_entries: yield* deskEntries([(yield* repo.find({ businessId: business.id, id }))!]) }
 })
 
 /** Deleting marks the entry `removed` (history for staff and reports); a removed entry stays removed. */
@@ -263,7 +270,7 @@ const removeEntry = Effect.fn("Waitlists.remove")(function* (row: WaitlistEntryR
   const business = yield* CurrentBusiness
   if (row.state === "removed") return
   const now = (yield* currentTime)
-  yield* (yield* WaitlistsRepo).setState(business.id, row.id, "removed", now)
+  yield* (yield* WaitlistsRepo).setState({ businessId: business.id, id: row.id, state: "removed", now })
 })
 
 export const deleteFrontEntry = Effect.fn("Waitlists.frontDelete")(function* (id: number) {

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../../shared/pagination.ts"
+import { orDie } from "../../shared/statements.ts"
 import { WaiverRow } from "./model.ts"
 
 const PersonPage = Schema.Struct({ businessId: Schema.Number, personId: Schema.Number, limit: Schema.Number, offset: Schema.Number })
@@ -24,12 +25,13 @@ const make = Effect.gen(function* () {
 
   return {
     /** A page of the person's waivers, by id, and the total. */
-    list: (businessId: number, personId: number, page: Page) =>
+    list: orDie(({ businessId, personId, page }: { readonly businessId: number; readonly personId: number; readonly page: Page }) =>
       Effect.gen(function* () {
         const rows = yield* listed({ businessId, personId, limit: page.limit, offset: page.offset })
         const total = yield* totalCount(rows, page, counted({ businessId, personId }))
         return { rows: rows.map(({ total_count: _, ...row }) => row), total }
-      }).pipe(Effect.orDie)
+      })
+    )
   }
 })
 

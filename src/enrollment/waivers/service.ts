@@ -12,7 +12,7 @@ export const WAIVERS_PER_PAGE = 100
 const list = Effect.fn("Waivers.list")(function* (personId: number, query: WaiverListQuery) {
   const business = yield* CurrentBusiness
   const page = pageOf(query, WAIVERS_PER_PAGE)
-  const { rows, total } = yield* (yield* WaiversRepo).list(business.id, personId, page)
+  const { rows, total } = yield* (yield* WaiversRepo).list({ businessId: business.id, personId, page })
   return { waivers: rows.map(toWaiverWire), ...(yield* pageLinks(page, total)) }
 })
 

@@ -5,6 +5,7 @@ import { docs } from "../../shared/docs.ts"
 import { BadRequest, NotFound } from "../../shared/errors.ts"
 import { IdFromString, IdListFromString } from "../../shared/schemas.ts"
 import { AvailabilitySummary, AvailableSlot, CalendarDate } from "./model.ts"
+import { availabilityEndpointRefusals as REFUSALS } from "./refusals.ts"
 
 const filters = {
   staff_member_ids: Schema.optional(IdListFromString.annotate({ description: "Only these staff members" })),
@@ -30,7 +31,7 @@ export const AvailabilityDeskApi = HttpApiGroup.make("availabilityDesk")
       success: Schema.Struct({ available_slots: Schema.Array(AvailableSlot) }),
       error: NotFound
     }).annotateMerge(
-      docs("Available appointment times of a date", "Every free start time of the date (default today), per staff member and location. Past times are left out.")
+      docs("Available appointment times of a date", "Every free start time of the date (default today), per staff member and location. Past times are left out.", REFUSALS.slots)
     )
   )
   .add(
@@ -40,7 +41,7 @@ export const AvailabilityDeskApi = HttpApiGroup.make("availabilityDesk")
       success: AvailabilitySummary,
       error: [NotFound, BadRequest]
     }).annotateMerge(
-      docs("Appointment availability per day", "As in client mode, without the client-mode rules. At most 90 days (400 beyond).")
+      docs("Appointment availability per day", "As in client mode, without the client-mode rules. At most 90 days (400 beyond).", REFUSALS.summary)
     )
   )
   .middleware(DeskAccess)

@@ -6,6 +6,7 @@ import { BadRequest, NotFound } from "../../shared/errors.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { SlotsQuery, SummaryQuery } from "./desk.api.ts"
 import { AvailabilitySummary, AvailableSlot } from "./model.ts"
+import { availabilityEndpointRefusals as REFUSALS } from "./refusals.ts"
 
 export const AvailabilityFrontApi = HttpApiGroup.make("availabilityFront")
   .add(
@@ -19,7 +20,8 @@ export const AvailabilityFrontApi = HttpApiGroup.make("availabilityFront")
         "Available appointment times of a date",
         "Every free start time of the date (default today), per staff member and location, by time. Past times, staff hidden " +
           "from clients, times inside the service's blackout window and times beyond its booking window are left out. " +
-          "An appointment service the caller may not see is not found."
+          "An appointment service the caller may not see is not found.",
+        REFUSALS.slots
       )
     )
   )
@@ -33,7 +35,8 @@ export const AvailabilityFrontApi = HttpApiGroup.make("availabilityFront")
       docs(
         "Appointment availability per day",
         "A bare object: date → score, the day's free times over the most any day of the range has (1). `from` defaults to today, " +
-          "`to` to the end of `from`'s month; the range is inclusive and at most 90 days (400 beyond). No scores for past days."
+          "`to` to the end of `from`'s month; the range is inclusive and at most 90 days (400 beyond). No scores for past days.",
+        REFUSALS.summary
       )
     )
   )

@@ -1,15 +1,19 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { orDie } from "../../shared/statements.ts"
 import { BusyRow, ProviderRow, WorkingHoursRow } from "./model.ts"
 
 /** The SQL availability reads: providers, their weekly hours, and their booked time. */
 const Ids = Schema.Array(Schema.Number)
+const Providers = Schema.Struct({ businessId: Schema.Number, serviceId: Schema.Number, clientMode: Schema.Boolean, staffIds: Schema.optional(Ids) })
+const HoursOf = Schema.Struct({ businessId: Schema.Number, staffIds: Ids, clientMode: Schema.Boolean, locationIds: Schema.optional(Ids) })
+const BusyOf = Schema.Struct({ businessId: Schema.Number, staffIds: Ids, from: Schema.Date, to: Schema.Date })
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
   const providers = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, serviceId: Schema.Number, clientMode: Schema.Boolean, staffIds: Schema.optional(Ids) }),
+    Request: Providers,
     Result: ProviderRow,
     execute: ({ businessId, serviceId, clientMode, staffIds }) =>
       sql`select sm.id from service_staff_members ss
@@ -21,7 +25,7 @@ const make = Effect.gen(function* () {
   })
 
   const workingHours = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, staffIds: Ids, clientMode: Schema.Boolean, locationIds: Schema.optional(Ids) }),
+    Request: HoursOf,
     Result: WorkingHoursRow,
     execute: ({ businessId, staffIds, clientMode, locationIds }) =>
       sql`select h.staff_member_id, h.location_id, h.weekday, to_char(h.start_time, 'HH24:MI') as start_time,
@@ -34,7 +38,7 @@ const make = Effect.gen(function* () {
   })
 
   const busy = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, staffIds: Ids, from: Schema.Date, to: Schema.Date }),
+    Request: BusyOf,
     Result: BusyRow,
     execute: ({ businessId, staffIds, from, to }) =>
       sql`select os.staff_member_id, o.start_at, o.end_at
@@ -47,22 +51,13 @@ const make = Effect.gen(function* () {
 
   return {
     /** Who gives the service; client mode leaves out staff hidden from clients. Demoted staff give nothing. */
-    providers: (businessId: number, serviceId: number, options: { readonly clientMode: boolean; readonly staffIds?: ReadonlyArray<number> | undefined }) =>
-      providers({ businessId, serviceId, ...options }).pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
-
+    providers: orDie((request: typeof Providers.Type) => providers(request).pipe(Effect.map((rows) => rows.map((row) => row.id)))),
     /** Weekly hours of the staff members, with their location's time zone; client mode only at locations shown to clients. */
-    workingHours: (
-      businessId: number,
-      staffIds: ReadonlyArray<number>,
-      options: { readonly clientMode: boolean; readonly locationIds?: ReadonlyArray<number> | undefined }
-    ) =>
-      staffIds.length === 0
-        ? Effect.succeed([] as ReadonlyArray<WorkingHoursRow>)
-        : workingHours({ businessId, staffIds, ...options }).pipe(Effect.orDie),
-
+    workingHours: orDie((request: typeof HoursOf.Type) =>
+      request.staffIds.length === 0 ? Effect.succeed([] as ReadonlyArray<WorkingHoursRow>) : workingHours(request)
+    ),
     /** Time the staff members are taken in `[from, to)`: appointments and classes that are active or held. */
-    busy: (businessId: number, staffIds: ReadonlyArray<number>, from: Date, to: Date) =>
-      staffIds.length === 0 ? Effect.succeed([] as ReadonlyArray<BusyRow>) : busy({ businessId, staffIds, from, to }).pipe(Effect.orDie)
+    busy: orDie((request: typeof BusyOf.Type) => (request.staffIds.length === 0 ? Effect.succeed([] as ReadonlyArray<BusyRow>) : busy(request)))
   }
 })
 

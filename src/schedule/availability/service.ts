@@ -3,11 +3,12 @@ import { CurrentBusiness } from "../../access/tenant.ts"
 import { type Audience, type ServiceRow, SLOT_STEP_MINUTES } from "../../catalog/services/model.ts"
 import type { ServiceScope } from "../../catalog/services/repo.ts"
 import { findService } from "../../catalog/services/service.ts"
-import { BadRequest, NotFound, fail } from "../../shared/errors.ts"
+import { fail } from "../../shared/errors.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { addDays, daysBetween, endOfMonth, instantOf, localDateAt, minutesOf, weekdayOf } from "../../shared/zoned-time.ts"
 import type { AvailableSlot } from "./model.ts"
 import { AvailabilityRepo } from "./repo.ts"
+import { AvailabilityRefusals } from "./refusals.ts"
 
 /** Spec, limits: the summary range is at most 90 days, inclusive. */
 export const SUMMARY_MAX_DAYS = 90
@@ -24,9 +25,9 @@ interface Filters {
 const appointmentService = Effect.fn("Availability.service")(function* (serviceId: number, audience: Audience) {
   const scope: ServiceScope = audience._tag === "Client" ? audience : { _tag: "Staff", includeHidden: true }
   const service = yield* findService(serviceId, scope).pipe(
-    Effect.catch(() => fail(NotFound, { key: "appointment_not_found", params: { id: serviceId } }))
+    Effect.catch(() => AvailabilityRefusals.appointmentNotFound.fail({ id: serviceId }))
   )
-  if (service.type !== "Appointment") return yield* fail(NotFound, { key: "appointment_not_found", params: { id: serviceId } })
+  if (service.type !== "Appointment") return yield* AvailabilityRefusals.appointmentNotFound.fail({ id: serviceId })
   return service
 })
 
@@ -46,17 +47,17 @@ const computeSlots = Effect.fn("Availability.compute")(function* (
   const business = yield* CurrentBusiness
   const repo = yield* AvailabilityRepo
   const nowMs = yield* Clock.currentTimeMillis
-  const staffIds = yield* repo.providers(business.id, service.id, { clientMode, staffIds: filters.staff_member_ids })
-  const hours = yield* repo.workingHours(business.id, staffIds, { clientMode, locationIds: filters.location_ids })
+  const staffIds = yield* repo.providers({ businessId: business.id, serviceId: service.id, clientMode, staffIds: filters.staff_member_ids })
+  const hours = yield* repo.workingHours({ businessId: business.id, staffIds, clientMode, locationIds: filters.location_ids })
   const byDate = new Map<string, Array<AvailableSlot>>()
   if (hours.length === 0) return byDate
   // A day either side covers every location's dates whatever its offset.
-  const busy = yield* repo.busy(
-    business.id,
+  const busy = yield* repo.busy({
+    businessId: business.id,
     staffIds,
-    new Date(instantOf(addDays(fromDate, -1), 0, "UTC")),
-    new Date(instantOf(addDays(toDate, 2), 0, "UTC"))
-  )
+    from: new Date(instantOf(addDays(fromDate, -1), 0, "UTC")),
+    to: new Date(instantOf(addDays(toDate, 2), 0, "UTC"))
+  })
   const busyOf = new Map<number, Array<{ start: number; end: number }>>()
   for (const row of busy) {
     const list = busyOf.get(row.staff_member_id) ?? []
@@ -164,9 +165,9 @@ export const availabilitySummary = Effect.fn("Availability.summary")(function* (
   const now = yield* today
   const from = query.from ?? now
   const to = query.to ?? endOfMonth(from)
-  if (to < from) return yield* fail(BadRequest, { key: "range_end_before_start", params: { from: "from", to: "to" } })
+  if (to < from) return yield* AvailabilityRefusals.rangeEndBeforeStart.fail({ from: "from", to: "to" })
   if (daysBetween(from, to) + 1 > SUMMARY_MAX_DAYS) {
-    return yield* fail(BadRequest, { key: "range_too_long", params: { from: "from", to: "to", max: SUMMARY_MAX_DAYS } })
+    return yield* AvailabilityRefusals.rangeTooLong.fail({ from: "from", to: "to", max: SUMMARY_MAX_DAYS })
   }
   const first = from < now ? now : from
   const scores: Record<string, number> = {}

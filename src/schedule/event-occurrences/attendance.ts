@@ -3,9 +3,10 @@ import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { requireStandardOrHigher } from "../../access/policies.ts"
 import { findOccurrence, getDeskOccurrence } from "./service.ts"
-import { fail, Unprocessable } from "../../shared/errors.ts"
+import { fail } from "../../shared/errors.ts"
 import { EventOccurrencesRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { EventOccurrenceRefusals } from "./refusals.ts"
 
 /**
  * What the schedule asks of billing when an occurrence's attendance is complete: staff pay sits
@@ -28,7 +29,7 @@ export const completeAttendance = Effect.fn("EventOccurrences.completeAttendance
   const business = yield* CurrentBusiness
   const occurrence = yield* findOccurrence(id, { _tag: "Staff" })
   if (occurrence.state !== "active") {
-    return yield* fail(Unprocessable, { key: "attendance_not_active", params: { id, state: occurrence.state } })
+    return yield* EventOccurrenceRefusals.attendanceNotActive.fail({ id, state: occurrence.state })
   }
   const sql = yield* SqlClient.SqlClient
   const repo = yield* EventOccurrencesRepo
@@ -37,7 +38,7 @@ export const completeAttendance = Effect.fn("EventOccurrences.completeAttendance
   yield* sql
     .withTransaction(
       Effect.gen(function* () {
-        if (yield* repo.completeAttendance(business.id, id, at)) yield* pays.payServices(business.id, id)
+        if (yield* repo.completeAttendance({ businessId: business.id, id, at })) yield* pays.payServices(business.id, id)
       })
     )
     .pipe(Effect.orDie)

@@ -11,6 +11,7 @@ import {
   OccurrenceSummary,
   OccurrenceSummaryQueryDesk
 } from "./model.ts"
+import { eventOccurrenceEndpointRefusals as REFUSALS } from "./refusals.ts"
 
 export const EventOccurrencesDeskApi = HttpApiGroup.make("eventOccurrencesDesk")
   .add(
@@ -22,7 +23,8 @@ export const EventOccurrencesDeskApi = HttpApiGroup.make("eventOccurrencesDesk")
       docs(
         "List event occurrences",
         "Every service type, appointments included. Occurrences starting from `from` to `to` (default: today in the business's " +
-          "time zone), by start. An id in staff_member_ids, service_ids, event_ids or location_ids that does not exist is a 400."
+          "time zone), by start. An id in staff_member_ids, service_ids, event_ids or location_ids that does not exist is a 400.",
+        REFUSALS.list
       )
     )
   )
@@ -34,7 +36,8 @@ export const EventOccurrencesDeskApi = HttpApiGroup.make("eventOccurrencesDesk")
     }).annotateMerge(
       docs(
         "Count event occurrences per day or hour",
-        "Buckets of the business's time zone that have occurrences, in order. `service_types`: Appointment, Course, GroupClass (default all)."
+        "Buckets of the business's time zone that have occurrences, in order. `service_types`: Appointment, Course, GroupClass (default all).",
+        REFUSALS.list
       )
     )
   )
@@ -43,7 +46,7 @@ export const EventOccurrencesDeskApi = HttpApiGroup.make("eventOccurrencesDesk")
       params: { id: IdFromString },
       success: Schema.Struct({ event_occurrences: Schema.Array(EventOccurrenceDeskOne) }),
       error: NotFound
-    }).annotateMerge(docs("Get an event occurrence", "In any state, with its roster and visits."))
+    }).annotateMerge(docs("Get an event occurrence", "In any state, with its roster and visits.", REFUSALS.get))
   )
   .add(
     HttpApiEndpoint.put("update", "/api/v2/desk/event_occurrences/:id", {
@@ -57,7 +60,8 @@ export const EventOccurrencesDeskApi = HttpApiGroup.make("eventOccurrencesDesk")
       docs(
         "Complete an event occurrence's attendance",
         "Not in the spec: `{\"attendance_complete\": true}` marks the roster final (standard staff, managers and owners; an active " +
-          "occurrence only; repeating it changes nothing). Each staff member with a pay rate then gets a pending service pay."
+          "occurrence only; repeating it changes nothing). Each staff member with a pay rate then gets a pending service pay.",
+        REFUSALS.update
       )
     )
   )

@@ -5,6 +5,7 @@ import { docs } from "../../shared/docs.ts"
 import { BadRequest, NotFound } from "../../shared/errors.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { EventOccurrenceFront, OccurrenceListQuery, OccurrenceSummary, OccurrenceSummaryQueryFront } from "./model.ts"
+import { eventOccurrenceEndpointRefusals as REFUSALS } from "./refusals.ts"
 
 export const EventOccurrencesFrontApi = HttpApiGroup.make("eventOccurrencesFront")
   .add(
@@ -17,7 +18,8 @@ export const EventOccurrencesFrontApi = HttpApiGroup.make("eventOccurrencesFront
         "List event occurrences",
         "Publicly viewable group classes and courses (members-only ones for a member's token); no token needed (`client_id`). " +
           "Occurrences starting from `from` to `to` (default: today in the business's time zone), by start. " +
-          "An id in staff_member_ids, service_ids, event_ids or location_ids that does not exist (or clients cannot see) is a 400."
+          "An id in staff_member_ids, service_ids, event_ids or location_ids that does not exist (or clients cannot see) is a 400.",
+        REFUSALS.list
       )
     )
   )
@@ -29,7 +31,8 @@ export const EventOccurrencesFrontApi = HttpApiGroup.make("eventOccurrencesFront
     }).annotateMerge(
       docs(
         "Count event occurrences per day or hour",
-        "Buckets of the business's time zone that have occurrences, in order. `service_types`: Course, GroupClass (default both)."
+        "Buckets of the business's time zone that have occurrences, in order. `service_types`: Course, GroupClass (default both).",
+        REFUSALS.list
       )
     )
   )
@@ -39,7 +42,7 @@ export const EventOccurrencesFrontApi = HttpApiGroup.make("eventOccurrencesFront
       success: Schema.Struct({ event_occurrences: Schema.Array(EventOccurrenceFront) }),
       error: NotFound
     }).annotateMerge(
-      docs("Get an event occurrence", "In any state. An appointment is found only by the person it is booked for. No people or visit data.")
+      docs("Get an event occurrence", "In any state. An appointment is found only by the person it is booked for. No people or visit data.", REFUSALS.get)
     )
   )
   .middleware(FrontAccess)

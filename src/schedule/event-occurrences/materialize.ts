@@ -9,7 +9,8 @@ import { enqueueJob } from "../../platform/jobs.ts"
 import { addDays, localDateAt } from "../../shared/zoned-time.ts"
 import type { OccurrenceInsert } from "./model.ts"
 import { OngoingEnrollments } from "./ongoing-enrollments.ts"
-import { EventOccurrencesRepo, type MaterializedRow } from "./repo.ts"
+import { EventOccurrencesRepo } from "./repo.ts"
+import type { MaterializedRow } from "./write-statements.ts"
 
 /**
  * Occurrences are materialized from events for a rolling window: from today (in the event's
@@ -71,17 +72,17 @@ export const materializeEvent = Effect.fn("EventOccurrences.materialize")(functi
   const now = new Date(nowMs)
   return yield* sql.withTransaction(
     Effect.gen(function* () {
-      const event = yield* events.lockForMaterialize(businessId, eventId)
+      const event = yield* events.lockForMaterialize({ businessId, id: eventId })
       if (!event) return { created: 0, updated: 0, deleted: 0 } satisfies MaterializeResult
       const today = localDateAt(nowMs, event.time_zone)
       const windowEnd = addDays(today, WINDOW_DAYS)
       const firstRun = event.materialized_through === null
-      const existing = yield* occurrences.materializedFrom(businessId, eventId, addDays(today, -BACKFILL_DAYS))
+      const existing = yield* occurrences.materializedFrom({ businessId, eventId, fromDate: addDays(today, -BACKFILL_DAYS) })
       const upcoming = (row: { readonly start_at: Date; readonly state: string }) =>
         row.start_at.getTime() > nowMs && (row.state === "active" || row.state === "reserved")
 
       if (event.deleted_at !== null) {
-        const deleted = yield* occurrences.setState(businessId, existing.filter(upcoming).map((row) => row.id), "deleted", now)
+        const deleted = yield* occurrences.setState({ businessId, ids: existing.filter(upcoming).map((row) => row.id), state: "deleted", at: now })
         return { created: 0, updated: 0, deleted } satisfies MaterializeResult
       }
 
@@ -96,17 +97,17 @@ export const materializeEvent = Effect.fn("EventOccurrences.materialize")(functi
         if (found === undefined) {
           if (row.start_at.getTime() > nowMs || firstRun) inserts.push(row)
         } else if (upcoming(found) && differs(found, row)) {
-          yield* occurrences.reschedule(businessId, found.id, row, now)
+          yield* occurrences.reschedule({ businessId, id: found.id, row, at: now })
           updated++
         }
       }
-      const insertedIds = yield* occurrences.insert(businessId, inserts)
+      const insertedIds = yield* occurrences.insert({ businessId, rows: inserts })
       // Ongoing (recurring) leases of the event cover its future sessions: the new ones too.
       const added = inserts.flatMap((row, i) => (row.start_at.getTime() > nowMs ? [{ id: insertedIds[i]!, start_at: row.start_at }] : []))
       if (added.length > 0) yield* (yield* OngoingEnrollments).sessionsAdded(businessId, eventId, added)
       const stale = existing.filter((row) => !wanted.has(row.scheduled_date) && row.scheduled_date <= windowEnd && upcoming(row))
-      const deleted = yield* occurrences.setState(businessId, stale.map((row) => row.id), "deleted", now)
-      yield* events.setMaterializedThrough(businessId, eventId, windowEnd)
+      const deleted = yield* occurrences.setState({ businessId, ids: stale.map((row) => row.id), state: "deleted", at: now })
+      yield* events.setMaterializedThrough({ businessId, id: eventId, date: windowEnd })
       return { created: inserts.length, updated, deleted } satisfies MaterializeResult
     })
   ).pipe(Effect.orDie)
@@ -121,7 +122,7 @@ export const enqueueDueMaterializations = Effect.fn("EventOccurrences.enqueueDue
   const nowMs = yield* Clock.currentTimeMillis
   // Today in UTC stands for every zone's today: a zone ahead of UTC may wait for the next
   // run, so a window never drops below WINDOW_DAYS - 1 days; one behind gets a no-op job.
-  const due = yield* (yield* EventsRepo).materializedBefore(addDays(localDateAt(nowMs, "UTC"), WINDOW_DAYS))
+  const due = yield* (yield* EventsRepo).materializedBefore({ date: addDays(localDateAt(nowMs, "UTC"), WINDOW_DAYS) })
   yield* sql.withTransaction(
     Effect.forEach(
       due,

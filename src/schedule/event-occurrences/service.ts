@@ -1,7 +1,7 @@
 import { Clock, Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { type Audience, SERVICE_TYPES, type ServiceType } from "../../catalog/services/model.ts"
-import { BadRequest, NotFound, fail, type Message } from "../../shared/errors.ts"
+import { BadRequest, fail, type Message } from "../../shared/errors.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { endOfDay, instantOf, localAt, localDateAt, startOfDay } from "../../shared/zoned-time.ts"
@@ -10,6 +10,7 @@ import { Enrollments } from "./enrollments.ts"
 import { type EventOccurrenceDesk, FRONT_SERVICE_TYPES, type OccurrenceListQuery, type OccurrenceRow, type OccurrenceState, type OccurrenceSummary, type OccurrenceSummaryQuery } from "./model.ts"
 import { EventOccurrencesRepo, type FilterTable, type OccurrenceFilters } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { EventOccurrenceRefusals } from "./refusals.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Parameters
@@ -37,7 +38,7 @@ export const dayRange = Effect.fn("EventOccurrences.dayRange")(function* (from: 
     end = to ?? endOf(localDateAt(from.getTime(), tz))
   }
   if (end.getTime() < start.getTime()) {
-    return yield* fail(BadRequest, { key: "range_end_before_start", params: { from: "from", to: "to" } })
+    return yield* EventOccurrenceRefusals.rangeEndBeforeStart.fail({ from: "from", to: "to" })
   }
   return { from: start, to: end }
 })
@@ -52,8 +53,8 @@ const checkFilterIds = Effect.fn("EventOccurrences.checkFilterIds")(function* (
   const problems: Array<Message> = []
   for (const [field, table, ids] of filters) {
     if (ids === undefined) continue
-    const found = yield* repo.existingIds(business.id, table, ids, scope)
-    for (const id of new Set(ids)) if (!found.has(id)) problems.push({ key: "field_id_not_found", params: { field, id } })
+    const found = yield* repo.existingIds({ businessId: business.id, table, ids, scope })
+    for (const id of new Set(ids)) if (!found.has(id)) problems.push(EventOccurrenceRefusals.fieldIdNotFound.message({ field, id }))
   }
   if (problems.length > 0) return yield* fail(BadRequest, ...problems)
 })
@@ -138,7 +139,7 @@ const toWire = Effect.fn("EventOccurrences.wire")(function* (
 export const listOccurrences = Effect.fn("EventOccurrences.list")(function* (query: OccurrenceListQuery, scope: Audience) {
   const business = yield* CurrentBusiness
   const filters = yield* filtersOf(query, scope, undefined)
-  const rows = yield* (yield* EventOccurrencesRepo).list(business.id, filters, scope)
+  const rows = yield* (yield* EventOccurrencesRepo).list({ businessId: business.id, ...filters, scope })
   return { event_occurrences: yield* toWire(rows, { clientMode: scope._tag === "Client" }) }
 })
 
@@ -149,8 +150,8 @@ export const listOccurrences = Effect.fn("EventOccurrences.list")(function* (que
 export const findOccurrence = Effect.fn("EventOccurrences.find")(function* (id: number, scope: Audience) {
   const business = yield* CurrentBusiness
   const personId = scope._tag === "Client" ? scope.viewer.personId : null
-  const row = yield* (yield* EventOccurrencesRepo).find(business.id, id, scope, personId)
-  if (!row) return yield* fail(NotFound, { key: "event_occurrence_not_found", params: { id } })
+  const row = yield* (yield* EventOccurrencesRepo).find({ businessId: business.id, id, scope, appointmentsOf: personId })
+  if (!row) return yield* EventOccurrenceRefusals.eventOccurrenceNotFound.fail({ id })
   return row
 })
 
@@ -175,7 +176,7 @@ export const summarizeOccurrences = Effect.fn("EventOccurrences.summary")(functi
   const business = yield* CurrentBusiness
   const serviceTypes = query.service_types ?? (scope._tag === "Client" ? FRONT_SERVICE_TYPES : SERVICE_TYPES)
   const filters = yield* filtersOf(query, scope, serviceTypes)
-  const rows = yield* (yield* EventOccurrencesRepo).list(business.id, filters, scope)
+  const rows = yield* (yield* EventOccurrencesRepo).list({ businessId: business.id, ...filters, scope })
   const byHour = query.group_by === "hour"
   const tz = business.time_zone
   const buckets = new Map<string, { date: string; hour: number | null; count: number }>()
@@ -208,7 +209,7 @@ export const setOccurrenceState = Effect.fn("EventOccurrences.setState")(functio
   state: Exclude<OccurrenceState, "reserved">
 ) {
   const now = (yield* currentTime)
-  return yield* (yield* EventOccurrencesRepo).setState(businessId, ids, state, now)
+  return yield* (yield* EventOccurrencesRepo).setState({ businessId, ids, state, at: now })
 })
 
 /**
@@ -227,11 +228,11 @@ export const createAppointment = Effect.fn("EventOccurrences.createAppointment")
   }
 ) {
   const repo = yield* EventOccurrencesRepo
-  const template = yield* repo.appointmentTemplate(businessId, appointment.service_id, appointment.location_id)
+  const template = yield* repo.appointmentTemplate({ businessId, serviceId: appointment.service_id, locationId: appointment.location_id })
   if (!template || template.type !== "Appointment") {
     return yield* Effect.die(new Error(`Service ${appointment.service_id} is not an appointment service of business ${businessId}`))
   }
-  const [id] = yield* repo.insert(businessId, [
+  const [id] = yield* repo.insert({ businessId, rows: [
     {
       event_id: null,
       scheduled_date: null,
@@ -247,6 +248,6 @@ export const createAppointment = Effect.fn("EventOccurrences.createAppointment")
       booked_for_person_id: appointment.person_id,
       staff_member_ids: [appointment.staff_member_id]
     }
-  ])
+  ] })
   return id!
 })

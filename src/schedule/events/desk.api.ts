@@ -5,6 +5,7 @@ import { docs } from "../../shared/docs.ts"
 import { BadRequest, NotFound } from "../../shared/errors.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { EventListQuery, EventWire } from "./model.ts"
+import { eventEndpointRefusals as REFUSALS } from "./refusals.ts"
 
 export const EventsDeskApi = HttpApiGroup.make("eventsDesk")
   .add(
@@ -13,7 +14,7 @@ export const EventsDeskApi = HttpApiGroup.make("eventsDesk")
       success: Schema.Struct({ events: Schema.Array(EventWire) }),
       error: BadRequest
     }).annotateMerge(
-      docs("List events", "Events whose sessions overlap `from`..`to` (at most 120 days); with neither, all events.")
+      docs("List events", "Events whose sessions overlap `from`..`to` (at most 120 days); with neither, all events.", REFUSALS.list)
     )
   )
   .add(
@@ -21,7 +22,7 @@ export const EventsDeskApi = HttpApiGroup.make("eventsDesk")
       params: { id: IdFromString },
       success: Schema.Struct({ events: Schema.Array(EventWire) }),
       error: NotFound
-    }).annotateMerge(docs("Get an event"))
+    }).annotateMerge(docs("Get an event", undefined, REFUSALS.get))
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Events (staff mode)"))

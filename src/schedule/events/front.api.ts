@@ -5,6 +5,7 @@ import { docs } from "../../shared/docs.ts"
 import { BadRequest, NotFound } from "../../shared/errors.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { EventListQuery, EventWire } from "./model.ts"
+import { eventEndpointRefusals as REFUSALS } from "./refusals.ts"
 
 export const EventsFrontApi = HttpApiGroup.make("eventsFront")
   .add(
@@ -16,7 +17,8 @@ export const EventsFrontApi = HttpApiGroup.make("eventsFront")
       docs(
         "List events",
         "Publicly viewable events: no token needed (`client_id`). Events whose sessions overlap `from`..`to` (at most 120 days); " +
-          "with neither, all events. Staff hidden in client mode are left out of `staff_members`."
+          "with neither, all events. Staff hidden in client mode are left out of `staff_members`.",
+        REFUSALS.list
       )
     )
   )
@@ -25,7 +27,7 @@ export const EventsFrontApi = HttpApiGroup.make("eventsFront")
       params: { id: IdFromString },
       success: Schema.Struct({ events: Schema.Array(EventWire) }),
       error: NotFound
-    }).annotateMerge(docs("Get an event"))
+    }).annotateMerge(docs("Get an event", undefined, REFUSALS.get))
   )
   .middleware(FrontAccess)
   .annotateMerge(docs("Events (client mode)"))

@@ -1,6 +1,7 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { insertRows } from "../../shared/sql-rows.ts"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 import { Audience } from "../../catalog/services/model.ts"
 import { viewableServiceSql } from "../../catalog/services/repo.ts"
 import { staffRefsSql } from "../../catalog/staff-members/repo.ts"
@@ -23,12 +24,15 @@ export type EventFilters = typeof EventFilters.Type
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
+  // The link's `key` is a column, not a message key: named apart so it is not read as a refusal.
+  const linkColumn = "event_id" as const
+  const staffLink = { table: "event_staff_members", key: linkColumn } as const
   const columns = sql`e.id, e.service_id, s.type as service_type, e.location_id, e.name, e.description, e.frequency,
     array_to_json(e.weekdays) as weekdays, e.interval_weeks, e.start_date::text as start_date, e.end_date::text as end_date,
     e.session_count, to_char(e.start_time, 'HH24:MI') as start_time, to_char(e.end_time, 'HH24:MI') as end_time,
     coalesce(e.capacity, s.maximum_clients) as capacity, coalesce(l.time_zone, b.time_zone) as time_zone,
     e.materialized_through::text as materialized_through, e.deleted_at, e.created_at, e.updated_at,
-    ${staffRefsSql(sql, { table: "event_staff_members", key: "event_id" }, "e")} as staff`
+    ${staffRefsSql(sql, staffLink, "e")} as staff`
   const from = sql`events e
     join businesses b on b.id = e.business_id
     join services s on s.business_id = e.business_id and s.id = e.service_id
@@ -38,16 +42,29 @@ const make = Effect.gen(function* () {
       ? sql`and ${viewableServiceSql(sql, "s", scope.viewer)} and (l.id is null or l.show_in_client_mode)`
       : sql``
 
+  const StaffOf = Schema.Struct({ businessId: Schema.Number, eventId: Schema.Number, staffIds: Ids })
+  const clearStaff = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, eventId: Schema.Number }),
+    execute: ({ businessId, eventId }) => sql`delete from event_staff_members where business_id = ${businessId} and event_id = ${eventId}`
+  })
+  const addStaff = SqlSchema.void({
+    Request: StaffOf,
+    execute: ({ businessId, eventId, staffIds }) =>
+      sql`insert into event_staff_members ${
+        sql.insert(insertRows(staffIds.map((staffMemberId, position) => ({
+          business_id: businessId,
+          event_id: eventId,
+          staff_member_id: staffMemberId,
+          position
+        })))!)
+      }`
+  })
+  /** The event's staff become `staffIds`, in that order (repeats dropped). */
   const writeStaff = (businessId: number, eventId: number, staffIds: ReadonlyArray<number>) =>
     Effect.gen(function* () {
-      yield* sql`delete from event_staff_members where business_id = ${businessId} and event_id = ${eventId}`
-      const rows = insertRows([...new Set(staffIds)].map((staffMemberId, position) => ({
-        business_id: businessId,
-        event_id: eventId,
-        staff_member_id: staffMemberId,
-        position
-      })))
-      if (rows) yield* sql`insert into event_staff_members ${sql.insert(rows)}`
+      yield* clearStaff({ businessId, eventId })
+      const unique = [...new Set(staffIds)]
+      if (unique.length > 0) yield* addStaff({ businessId, eventId, staffIds: unique })
     })
 
   const columnsOf = (input: EventInput) => ({
@@ -68,13 +85,13 @@ const make = Effect.gen(function* () {
   })
 
   const list = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, filters: EventFilters, scope: Audience }),
+    Request: Schema.Struct({ businessId: Schema.Number, ...EventFilters.fields, scope: Audience }),
     Result: EventRow,
-    execute: ({ businessId, filters, scope }) =>
+    execute: ({ businessId, ids, serviceIds, scope }) =>
       sql`select ${columns} from ${from}
           where e.business_id = ${businessId} and e.deleted_at is null ${scoped(scope)}
-          ${filters.ids ? sql`and e.id = any(${filters.ids})` : sql``}
-          ${filters.serviceIds ? sql`and e.service_id = any(${filters.serviceIds})` : sql``}
+          ${ids ? sql`and e.id = any(${ids})` : sql``}
+          ${serviceIds ? sql`and e.service_id = any(${serviceIds})` : sql``}
           order by e.id`
   })
 
@@ -94,23 +111,25 @@ const make = Effect.gen(function* () {
   })
 
   const materializedBefore = SqlSchema.findAll({
-    Request: Schema.String,
+    Request: Schema.Struct({ date: Schema.String }),
     Result: Schema.Struct({ business_id: Schema.Number, id: Schema.Number }),
-    execute: (date) =>
+    execute: ({ date }) =>
       sql`select business_id, id from events
           where deleted_at is null and (materialized_through is null or materialized_through < ${date}::date)
           order by business_id, id`
   })
 
+  const Insert = Schema.Struct({ businessId: Schema.Number, input: EventInput })
   const insert = SqlSchema.findOne({
-    Request: Schema.Struct({ businessId: Schema.Number, input: EventInput }),
+    Request: Insert,
     Result: Id,
     execute: ({ businessId, input }) =>
       sql`insert into events ${sql.insert({ business_id: businessId, ...columnsOf(input) })} returning id`
   })
 
+  const Replace = Schema.Struct({ ...InEvent.fields, input: EventInput })
   const replace = SqlSchema.findAll({
-    Request: Schema.Struct({ ...InEvent.fields, input: EventInput }),
+    Request: Replace,
     Result: Id,
     execute: ({ businessId, id, input }) =>
       sql`update events set ${sql.update(columnsOf(input))}, updated_at = now()
@@ -118,8 +137,9 @@ const make = Effect.gen(function* () {
           returning id`
   })
 
+  const SoftDelete = Schema.Struct({ ...InEvent.fields, at: Schema.Date })
   const softDelete = SqlSchema.findAll({
-    Request: Schema.Struct({ ...InEvent.fields, at: Schema.Date }),
+    Request: SoftDelete,
     Result: Id,
     execute: ({ businessId, id, at }) =>
       sql`update events set deleted_at = ${at}, updated_at = ${at}
@@ -127,37 +147,32 @@ const make = Effect.gen(function* () {
   })
 
   return {
-    /** Live events in scope, by id. */
-    list: (businessId: number, filters: EventFilters, scope: EventScope) => list({ businessId, filters, scope }).pipe(Effect.orDie),
-
+    /** Live events in scope (`ids`, `serviceIds` narrow them), by id. */
+    list: orDie(list),
     /** An event, deleted or not, locked until the transaction ends (one materialization at a time). */
-    lockForMaterialize: (businessId: number, id: number) =>
-      lockForMaterialize({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    setMaterializedThrough: (businessId: number, id: number, date: string) =>
-      setMaterializedThrough({ businessId, id, date }).pipe(Effect.orDie),
-
+    lockForMaterialize: orUndefined(lockForMaterialize),
+    setMaterializedThrough: orDie(setMaterializedThrough),
     /** Live events of every business whose occurrences stop before `date`: the daily extension's work. */
-    materializedBefore: (date: string) => materializedBefore(date).pipe(Effect.orDie),
-
-    insert: (businessId: number, input: EventInput) =>
+    materializedBefore: orDie(materializedBefore),
+    /** A new event and its staff; returns its id. */
+    insert: orDie(({ businessId, input }: typeof Insert.Type) =>
       Effect.gen(function* () {
         const { id } = yield* insert({ businessId, input })
         yield* writeStaff(businessId, id, input.staff_member_ids)
         return id
-      }).pipe(Effect.orDie),
-
-    /** Replaces an event's schedule; false when there is no such live event. */
-    replace: (businessId: number, id: number, input: EventInput) =>
+      })
+    ),
+    /** Replaces an event's schedule and staff; false when there is no such live event. */
+    replace: orDie(({ businessId, id, input }: typeof Replace.Type) =>
       Effect.gen(function* () {
         const rows = yield* replace({ businessId, id, input })
         if (rows.length === 0) return false
         yield* writeStaff(businessId, id, input.staff_member_ids)
         return true
-      }).pipe(Effect.orDie),
-
-    softDelete: (businessId: number, id: number, at: Date) =>
-      softDelete({ businessId, id, at }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+      })
+    ),
+    /** Marks a live event deleted; false when there is none. */
+    softDelete: orDie((request: typeof SoftDelete.Type) => softDelete(request).pipe(Effect.map((rows) => rows.length > 0)))
   }
 })
 

@@ -4,7 +4,7 @@ import { CurrentBusiness } from "../../access/tenant.ts"
 import { enqueueJob } from "../../platform/jobs.ts"
 import { MaterializeEventOccurrencesJob } from "./jobs.ts"
 import type { Audience } from "../../catalog/services/model.ts"
-import { BadRequest, NotFound, fail } from "../../shared/errors.ts"
+import { fail } from "../../shared/errors.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { WEEKDAYS } from "../../shared/zoned-time.ts"
 import { staffRefs } from "../../catalog/staff-members/service.ts"
@@ -15,6 +15,7 @@ import type { EventInput, EventListQuery, EventRow, EventWire } from "./model.ts
 import { firstSessionDate, lastSessionDate, sessionInstants } from "./recurrence.ts"
 import { EventsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { EventRefusals } from "./refusals.ts"
 
 /** Spec, limits: the events list spans at most 120 days from `from`. */
 export const EVENTS_MAX_RANGE_DAYS = 120
@@ -85,13 +86,13 @@ export const listEvents = Effect.fn("Events.list")(function* (query: EventListQu
   const business = yield* CurrentBusiness
   if (query.from !== undefined && query.to !== undefined) {
     if (query.to.getTime() < query.from.getTime()) {
-      return yield* fail(BadRequest, { key: "range_end_before_start", params: { from: "from", to: "to" } })
+      return yield* EventRefusals.rangeEndBeforeStart.fail({ from: "from", to: "to" })
     }
     if (query.to.getTime() - query.from.getTime() > EVENTS_MAX_RANGE_DAYS * DAY_MS) {
-      return yield* fail(BadRequest, { key: "range_too_long", params: { from: "from", to: "to", max: EVENTS_MAX_RANGE_DAYS } })
+      return yield* EventRefusals.rangeTooLong.fail({ from: "from", to: "to", max: EVENTS_MAX_RANGE_DAYS })
     }
   }
-  const rows = yield* (yield* EventsRepo).list(business.id, { ids: query.ids, serviceIds: query.service_ids }, audience)
+  const rows = yield* (yield* EventsRepo).list({ businessId: business.id, ids: query.ids, serviceIds: query.service_ids, scope: audience })
   const from = query.from?.getTime()
   const to = query.to?.getTime()
   const inRange = rows.filter((row) => {
@@ -105,8 +106,8 @@ export const listEvents = Effect.fn("Events.list")(function* (query: EventListQu
 
 export const getEvent = Effect.fn("Events.get")(function* (id: number, audience: Audience) {
   const business = yield* CurrentBusiness
-  const [row] = yield* (yield* EventsRepo).list(business.id, { ids: [id] }, audience)
-  if (!row) return yield* fail(NotFound, { key: "event_not_found", params: { id } })
+  const [row] = yield* (yield* EventsRepo).list({ businessId: business.id, ids: [id], scope: audience })
+  if (!row) return yield* EventRefusals.eventNotFound.fail({ id })
   return { events: [toWire(row, { clientMode: audience._tag === "Client" }, yield* attendeesFor([row.id], audience))] }
 })
 
@@ -134,7 +135,7 @@ export const createEvent = Effect.fn("Events.create")(function* (businessId: num
   const repo = yield* EventsRepo
   return yield* sql.withTransaction(
     Effect.gen(function* () {
-      const id = yield* repo.insert(businessId, input)
+      const id = yield* repo.insert({ businessId, input })
       yield* enqueueMaterialization(businessId, id)
       return id
     })
@@ -148,7 +149,7 @@ export const updateEvent = Effect.fn("Events.update")(function* (businessId: num
   const repo = yield* EventsRepo
   return yield* sql.withTransaction(
     Effect.gen(function* () {
-      const updated = yield* repo.replace(businessId, id, input)
+      const updated = yield* repo.replace({ businessId, id, input })
       if (updated) yield* enqueueMaterialization(businessId, id)
       return updated
     })
@@ -162,7 +163,7 @@ export const deleteEvent = Effect.fn("Events.delete")(function* (businessId: num
   const now = (yield* currentTime)
   return yield* sql.withTransaction(
     Effect.gen(function* () {
-      const deleted = yield* repo.softDelete(businessId, id, now)
+      const deleted = yield* repo.softDelete({ businessId, id, at: now })
       if (deleted) yield* enqueueMaterialization(businessId, id)
       return deleted
     })

@@ -1,4 +1,5 @@
 import type { ImportDocumentInput } from "../import/model.ts"
+import { LOCATION, SERVICE } from "./keys.ts"
 
 /**
  * The demo's catalog: what the studio sells as plans, booked into four revenue categories,
@@ -6,7 +7,7 @@ import type { ImportDocumentInput } from "../import/model.ts"
  */
 export const demoCatalog: Pick<ImportDocumentInput, "revenue_categories" | "sales_taxes" | "plan_products"> = {
   revenue_categories: [{ name: "Memberships" }, { name: "Class packs" }, { name: "Drop-ins" }, { name: "Retail" }],
-  sales_taxes: [{ name: "Sales tax", tax_rate: 8.875, locations: [{ location: "brooklyn" }, { location: "venice", tax_rate: 9.5 }] }],
+  sales_taxes: [{ name: "Sales tax", tax_rate: 8.875, locations: [{ location: LOCATION.brooklyn }, { location: LOCATION.venice, tax_rate: 9.5 }] }],
   plan_products: [
     {
       kind: "membership",
@@ -67,7 +68,7 @@ export const demoCatalog: Pick<ImportDocumentInput, "revenue_categories" | "sale
       count: 3,
       commitment_length: 2,
       commitment_unit: "month",
-      services: ["private-yoga"],
+      services: [SERVICE.privateYoga],
       staff_prices: [{ staff: "ines@demo.test", price_cents: 30000 }],
       revenue_category: "Class packs"
     },
@@ -112,8 +113,8 @@ export const demoCatalog: Pick<ImportDocumentInput, "revenue_categories" | "sale
       count: 5,
       commitment_length: 3,
       commitment_unit: "month",
-      location: "brooklyn",
-      services: ["reformer"],
+      location: LOCATION.brooklyn,
+      services: [SERVICE.reformer],
       revenue_category: "Class packs"
     }
   ]

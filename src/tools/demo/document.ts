@@ -2,6 +2,7 @@ import { demoPayRates } from "./pay-rates.ts"
 import type { ImportDocumentInput } from "../import/model.ts"
 import { demoCatalog } from "./catalog.ts"
 import { demoSchedule } from "./schedule.ts"
+import { LOCATION } from "./keys.ts"
 
 /**
  * The demo business as an import document: what `npm start` loads into an empty database so
@@ -31,7 +32,7 @@ const LAST_NAMES = [
   "Haddad", "Larsen", "Chen", "Moreau", "Petrov", "Kim", "Schmidt", "Lopez", "Ivanova", "Brown"
 ]
 
-const LOCATION_KEYS = ["venice", "brooklyn"] as const
+const LOCATION_KEYS = [LOCATION.venice, LOCATION.brooklyn] as const
 
 /** Client n (1-based) of 50: n = 1 is client@demo.test, the others client2..client50@demo.test. */
 const client = (n: number): NonNullable<ImportDocumentInput["clients"]>[number] => {
@@ -57,7 +58,7 @@ const client = (n: number): NonNullable<ImportDocumentInput["clients"]>[number] 
     ...(n === 1
       ? {
         dependents: [{
-          key: "client-1-child",
+          key: `client-${n}-child`,
           first_name: "Milo",
           last_name: last,
           birthdate: "2017-06-14",
@@ -96,7 +97,7 @@ export const demoDocument: ImportDocumentInput = {
   },
   locations: [
     {
-      key: "venice",
+      key: LOCATION.venice,
       name: "Venice Beach",
       slug: "venice-beach",
       address: "1200 Abbot Kinney Blvd, Venice, CA 90291",
@@ -107,7 +108,7 @@ export const demoDocument: ImportDocumentInput = {
       time_zone: "America/Los_Angeles"
     },
     {
-      key: "brooklyn",
+      key: LOCATION.brooklyn,
       name: "Brooklyn Heights",
       slug: "brooklyn-heights",
       address: "75 Montague St, Brooklyn, NY 11201",
@@ -138,7 +139,7 @@ export const demoDocument: ImportDocumentInput = {
       role: "standard",
       bio: "Vinyasa and yin; teaching since 2012.",
       password: DEMO_PASSWORD,
-      working_hours: [{ location: "venice", days: ["monday", "tuesday", "wednesday", "thursday", "friday"], start_time: "12:00", end_time: "17:00" }]
+      working_hours: [{ location: LOCATION.venice, days: ["monday", "tuesday", "wednesday", "thursday", "friday"], start_time: "12:00", end_time: "17:00" }]
     },
     {
       email: "tom@demo.test",
@@ -147,7 +148,7 @@ export const demoDocument: ImportDocumentInput = {
       role: "standard",
       bio: "Pilates reformer and barre.",
       password: DEMO_PASSWORD,
-      working_hours: [{ location: "brooklyn", days: ["tuesday", "thursday"], start_time: "09:00", end_time: "15:00" }]
+      working_hours: [{ location: LOCATION.brooklyn, days: ["tuesday", "thursday"], start_time: "09:00", end_time: "15:00" }]
     },
     {
       email: "sam@demo.test",
@@ -157,7 +158,7 @@ export const demoDocument: ImportDocumentInput = {
       bio: "Substitute teacher; not listed for clients.",
       hidden_in_client_mode: true,
       password: DEMO_PASSWORD,
-      working_hours: [{ location: "venice", days: ["saturday"], start_time: "10:00", end_time: "14:00" }]
+      working_hours: [{ location: LOCATION.venice, days: ["saturday"], start_time: "10:00", end_time: "14:00" }]
     }
   ],
   clients: Array.from({ length: 50 }, (_, i) => client(i + 1)),

@@ -95,18 +95,18 @@ const materializePastSessions = (businessId: number, nowMs: number) =>
     })(businessId)
     let created = 0
     for (const { id } of ids) {
-      const event = yield* events.lockForMaterialize(businessId, id)
+      const event = yield* events.lockForMaterialize({ businessId, id })
       if (!event) continue
       const today = localDateAt(nowMs, event.time_zone)
       const from = addDays(today, -7 * HISTORY_WEEKS)
-      const existing = new Set((yield* occurrences.materializedFrom(businessId, id, from)).map((row) => row.scheduled_date))
+      const existing = new Set((yield* occurrences.materializedFrom({ businessId, eventId: id, fromDate: from })).map((row) => row.scheduled_date))
       const inserts: Array<OccurrenceInsert> = []
       for (const date of sessionDates(event, from, today)) {
         const occurrence = sessionOccurrence(event, date)
         if (existing.has(date) || occurrence.start_at.getTime() > nowMs) continue
         inserts.push(occurrence)
       }
-      created += (yield* occurrences.insert(businessId, inserts)).length
+      created += (yield* occurrences.insert({ businessId, rows: inserts })).length
     }
     return created
   }).pipe(Effect.orDie)

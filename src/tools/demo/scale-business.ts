@@ -41,24 +41,36 @@ const presentClients = (at: string) => {
 /** A deterministic fraction in [0, 1) from an SQL integer expression. */
 const hash = (expression: string) => `((((${expression}) * 2654435761::bigint) % 4294967296) / 4294967296.0)`
 
-export const seedBusiness = (number: number, enrollments: number, years: number, now: Date) =>
+const date = (d: Date) => d.toISOString().slice(0, 10)
+
+/** Runs an INSERT ... SELECT and returns how many rows it wrote. */
+const counter = (sql: SqlClient.SqlClient) => (insert: string, params: ReadonlyArray<unknown>) =>
+  sql.unsafe(`with made as (${insert} returning 1) select count(*)::int as n from made`, params as Array<unknown>).pipe(
+    Effect.flatMap(decodeCount),
+    Effect.map((rows) => rows[0]?.n ?? 0)
+  )
+
+/** What every part of one business's seed works with. */
+interface Seed {
+  readonly sql: SqlClient.SqlClient
+  readonly count: ReturnType<typeof counter>
+  readonly businessId: number
+  readonly subdomain: string
+  readonly timeZone: string
+  readonly now: Date
+  /** The enrollments wanted over the period. */
+  readonly enrollments: number
+  /** The period: whole weeks ending four weeks after now. */
+  readonly weeks: number
+  readonly firstDay: Date
+  readonly lastDay: Date
+  /** Clients joining over the period, and its length in days. */
+  readonly clients: number
+  readonly spanDays: number
+}
+
+const seedStaff = ({ sql, businessId, subdomain }: Seed) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const subdomain = `scale-${number}`
-    const timeZone = TIME_ZONES[number % TIME_ZONES.length]!
-    /** Runs an INSERT ... SELECT and returns how many rows it wrote. */
-    const count = (insert: string, params: ReadonlyArray<unknown>) =>
-      sql.unsafe(`with made as (${insert} returning 1) select count(*)::int as n from made`, params as Array<unknown>).pipe(
-        Effect.flatMap(decodeCount),
-        Effect.map((rows) => rows[0]?.n ?? 0)
-      )
-
-    const [business] = yield* sql`insert into businesses (subdomain, name, time_zone) values (${subdomain}, ${`Scale Studio ${number}`}, ${timeZone})
-      returning id`.pipe(Effect.flatMap(decodeId))
-    const businessId = business!.id
-    yield* sql`insert into locations (business_id, name, slug, time_zone, position)
-      values (${businessId}, 'Downtown', 'downtown', ${timeZone}, 0), (${businessId}, 'Riverside', 'riverside', ${timeZone}, 1)`
-
     // Staff: an owner and six instructors, each with an account.
     yield* sql.unsafe(
       `with s as (
@@ -78,13 +90,14 @@ export const seedBusiness = (number: number, enrollments: number, years: number,
       [businessId, subdomain]
     )
 
+  })
+
+/** Services, their weekly events and every session of those: returns the sessions made. */
+const seedSchedule = ({ sql, businessId, timeZone, enrollments, weeks, firstDay, lastDay }: Seed) =>
+  Effect.gen(function* () {
     // Services, with popularity 1/rank^0.8 and their share of the business's enrollments.
     const popularity = SERVICES.map((_, rank) => 1 / Math.pow(rank + 1, 0.8))
     const popularityTotal = popularity.reduce((sum, p) => sum + p, 0)
-    const weeks = Math.max(1, Math.round(years * 52))
-    const lastDay = new Date(now.getTime() + 28 * 86_400_000)
-    const firstDay = new Date(lastDay.getTime() - weeks * 7 * 86_400_000)
-    const date = (d: Date) => d.toISOString().slice(0, 10)
     for (const [rank, [name, type, capacity]] of SERVICES.entries()) {
       const share = popularity[rank]! / popularityTotal
       // Popular services fill their sessions more: 35 % to 95 % on average.
@@ -132,11 +145,13 @@ export const seedBusiness = (number: number, enrollments: number, years: number,
       [businessId, timeZone]
     ).pipe(Effect.flatMap(decodeCount))
     const occurrences = materialized?.n ?? 0
+    return occurrences
+  })
 
+const seedClients = ({ sql, businessId, subdomain, firstDay, spanDays, clients }: Seed) =>
+  Effect.gen(function* () {
     // Clients: joining over the period, more later (growth: the share joined by day t of the
     // span is (t / span)^(1 / 1.3)); ordered by joining, so "joined by t" is an index range.
-    const clients = Math.max(50, Math.ceil(enrollments / ENROLLMENTS_PER_CLIENT))
-    const spanDays = weeks * 7
     yield* sql.unsafe(
       `create temporary table scale_clients (idx int primary key, person_id bigint not null) on commit drop`,
       []
@@ -157,7 +172,11 @@ export const seedBusiness = (number: number, enrollments: number, years: number,
        insert into scale_clients (idx, person_id) select row_number() over (order by id), id from made`,
       [businessId, subdomain, date(firstDay), spanDays, clients]
     )
+  })
 
+/** Visits and waitlist entries of the sessions, from the clients present at each. */
+const seedEnrollments = ({ count, businessId, firstDay, clients, spanDays, now }: Seed) =>
+  Effect.gen(function* () {
     // Visits: each session draws its visitors from the clients present by its day: those who
     // joined in the year before it (churn: clients drift away about a year after joining). The
     // modular walk over that range (step 1000003, a prime larger than any range) picks distinct
@@ -209,7 +228,11 @@ export const seedBusiness = (number: number, enrollments: number, years: number,
        where f.hi - f.lo > f.capacity + 3`,
       [businessId, date(firstDay), clients, spanDays, now]
     )
+    return { visits, waitlistEntries }
+  })
 
+const seedMemberships = ({ sql, businessId, timeZone, now }: Seed) =>
+  Effect.gen(function* () {
     // Memberships: the members hold an Unlimited Membership from the day they joined, for a year
     // (churn: those who joined over a year ago hold an ended one, so they are members no more).
     // Plan ids are drawn first (a materialized CTE, once each) to tie each plan to its holder.
@@ -239,8 +262,32 @@ export const seedBusiness = (number: number, enrollments: number, years: number,
        select count(*)::int as n from holders`,
       [businessId, timeZone, now]
     ).pipe(Effect.flatMap(decodeCount))
+    return memberships?.n ?? 0
+  })
+
+export const seedBusiness = (number: number, enrollments: number, years: number, now: Date) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const subdomain = `scale-${number}`
+    const timeZone = TIME_ZONES[number % TIME_ZONES.length]!
+    const [business] = yield* sql`insert into businesses (subdomain, name, time_zone) values (${subdomain}, ${`Scale Studio ${number}`}, ${timeZone})
+      returning id`.pipe(Effect.flatMap(decodeId))
+    const businessId = business!.id
+    yield* sql`insert into locations (business_id, name, slug, time_zone, position)
+      values (${businessId}, 'Downtown', 'downtown', ${timeZone}, 0), (${businessId}, 'Riverside', 'riverside', ${timeZone}, 1)`
+
+    const weeks = Math.max(1, Math.round(years * 52))
+    const lastDay = new Date(now.getTime() + 28 * 86_400_000)
+    const firstDay = new Date(lastDay.getTime() - weeks * 7 * 86_400_000)
+    const clients = Math.max(50, Math.ceil(enrollments / ENROLLMENTS_PER_CLIENT))
+    const seed: Seed = { sql, count: counter(sql), businessId, subdomain, timeZone, now, enrollments, weeks, firstDay, lastDay, clients, spanDays: weeks * 7 }
+    yield* seedStaff(seed)
+    const occurrences = yield* seedSchedule(seed)
+    yield* seedClients(seed)
+    const { visits, waitlistEntries } = yield* seedEnrollments(seed)
+    const plans = yield* seedMemberships(seed)
     const sales = yield* seedSales(businessId, timeZone, now)
     const punches = yield* seedPunches(businessId, timeZone, now)
     const pays = yield* seedPays(businessId, timeZone, now)
-    return { subdomain, clients, eventOccurrences: occurrences, visits, waitlistEntries, plans: memberships?.n ?? 0, sales, punches, pays }
+    return { subdomain, clients, eventOccurrences: occurrences, visits, waitlistEntries, plans, sales, punches, pays }
   })

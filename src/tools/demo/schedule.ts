@@ -1,4 +1,5 @@
 import type { ImportDocumentInput } from "../import/model.ts"
+import { LOCATION, SERVICE } from "./keys.ts"
 
 /**
  * The demo's schedule: the services the studio offers and the events that put them on the
@@ -9,7 +10,7 @@ export const demoSchedule: Pick<ImportDocumentInput, "services" | "events"> = {
   // course, and appointments booked in the staff's working hours (document.ts).
   services: [
     {
-      key: "vinyasa",
+      key: SERVICE.vinyasa,
       name: "Vinyasa Flow",
       type: "GroupClass",
       category: "Yoga",
@@ -23,7 +24,7 @@ export const demoSchedule: Pick<ImportDocumentInput, "services" | "events"> = {
       drop_in_price_cents: 2500
     },
     {
-      key: "yin",
+      key: SERVICE.yin,
       name: "Yin Yoga",
       type: "GroupClass",
       category: "Yoga",
@@ -34,7 +35,7 @@ export const demoSchedule: Pick<ImportDocumentInput, "services" | "events"> = {
       drop_in_price_cents: 2500
     },
     {
-      key: "reformer",
+      key: SERVICE.reformer,
       name: "Reformer Pilates",
       type: "GroupClass",
       category: "Pilates",
@@ -47,7 +48,7 @@ export const demoSchedule: Pick<ImportDocumentInput, "services" | "events"> = {
       free_cancellation_window_in_hours: 12
     },
     {
-      key: "sunrise",
+      key: SERVICE.sunrise,
       name: "Members' Sunrise Flow",
       type: "GroupClass",
       category: "Yoga",
@@ -58,7 +59,7 @@ export const demoSchedule: Pick<ImportDocumentInput, "services" | "events"> = {
       maximum_clients: 25
     },
     {
-      key: "intro-course",
+      key: SERVICE.introCourse,
       name: "Intro to Yoga (6 weeks)",
       type: "Course",
       category: "Courses",
@@ -68,7 +69,7 @@ export const demoSchedule: Pick<ImportDocumentInput, "services" | "events"> = {
       drop_in_price_cents: 15000
     },
     {
-      key: "private-yoga",
+      key: SERVICE.privateYoga,
       name: "Private Yoga Session",
       type: "Appointment",
       category: "Private sessions",
@@ -80,7 +81,7 @@ export const demoSchedule: Pick<ImportDocumentInput, "services" | "events"> = {
       staff: ["ines@demo.test", "sam@demo.test"]
     },
     {
-      key: "pilates-assessment",
+      key: SERVICE.pilatesAssessment,
       name: "Pilates Assessment",
       type: "Appointment",
       category: "Private sessions",
@@ -90,7 +91,7 @@ export const demoSchedule: Pick<ImportDocumentInput, "services" | "events"> = {
       staff: ["tom@demo.test"]
     },
     {
-      key: "staff-practice",
+      key: SERVICE.staffPractice,
       name: "Staff Practice",
       type: "GroupClass",
       description: "Teachers' own practice; not on the public schedule.",
@@ -102,8 +103,8 @@ export const demoSchedule: Pick<ImportDocumentInput, "services" | "events"> = {
   // Recurring classes since January 2026 without end, and a course with a fixed run.
   events: [
     {
-      service: "vinyasa",
-      location: "venice",
+      service: SERVICE.vinyasa,
+      location: LOCATION.venice,
       staff: ["ines@demo.test"],
       frequency: "weekly",
       days: ["monday", "wednesday", "friday"],
@@ -112,8 +113,8 @@ export const demoSchedule: Pick<ImportDocumentInput, "services" | "events"> = {
       end_time: "08:00"
     },
     {
-      service: "yin",
-      location: "venice",
+      service: SERVICE.yin,
+      location: LOCATION.venice,
       staff: ["ines@demo.test"],
       frequency: "weekly",
       days: ["tuesday", "thursday"],
@@ -122,9 +123,9 @@ export const demoSchedule: Pick<ImportDocumentInput, "services" | "events"> = {
       end_time: "20:15"
     },
     {
-      service: "reformer",
+      service: SERVICE.reformer,
       name: "Reformer Pilates",
-      location: "brooklyn",
+      location: LOCATION.brooklyn,
       staff: ["tom@demo.test"],
       frequency: "weekly",
       days: ["monday", "wednesday", "saturday"],
@@ -133,8 +134,8 @@ export const demoSchedule: Pick<ImportDocumentInput, "services" | "events"> = {
       end_time: "18:20"
     },
     {
-      service: "sunrise",
-      location: "venice",
+      service: SERVICE.sunrise,
+      location: LOCATION.venice,
       staff: ["sam@demo.test", "ines@demo.test"],
       frequency: "weekly",
       days: ["saturday"],
@@ -143,8 +144,8 @@ export const demoSchedule: Pick<ImportDocumentInput, "services" | "events"> = {
       end_time: "07:30"
     },
     {
-      service: "intro-course",
-      location: "venice",
+      service: SERVICE.introCourse,
+      location: LOCATION.venice,
       staff: ["ines@demo.test"],
       frequency: "weekly",
       days: ["sunday"],

@@ -5,7 +5,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { Applications, hashClientSecret } from "../../access/applications.ts"
 import { AccessTokens } from "../../access/tokens.ts"
-import { ImportRepo, findBusinessId } from "../import/repo.ts"
+import { ImportRepo } from "../import/repo.ts"
 import type { ScheduleImportServices } from "../import/schedule.ts"
 import { importBusiness } from "../import/service.ts"
 import { AppConfig } from "../../platform/config.ts"
@@ -48,7 +48,7 @@ const decodeAccountIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
 
 /** The demo business, imported when missing (a concurrent start may have imported it first). */
 const ensureBusiness = Effect.gen(function* () {
-  const existing = yield* findBusinessId(DEMO_SUBDOMAIN)
+  const existing = yield* (yield* ImportRepo).findBusinessId({ subdomain: DEMO_SUBDOMAIN })
   if (Option.isSome(existing)) return existing.value
   const imported = yield* importBusiness(demoDocument).pipe(
     Effect.map((summary) => Option.some(summary.business_id)),
@@ -58,7 +58,7 @@ const ensureBusiness = Effect.gen(function* () {
         : Effect.die(new Error(`The demo document is invalid: ${error.message}`)))
   )
   if (Option.isSome(imported)) return imported.value
-  return Option.getOrThrow(yield* findBusinessId(DEMO_SUBDOMAIN))
+  return Option.getOrThrow(yield* (yield* ImportRepo).findBusinessId({ subdomain: DEMO_SUBDOMAIN }))
 })
 
 /**

@@ -168,9 +168,9 @@ export const writeCatalog = Effect.fn("Import.writeCatalog")(function* (
   const taxIds = yield* repo.insertSalesTaxes(
     taxes.map((tax) => ({ business_id: businessId, name: tax.name.trim(), tax_rate: tax.tax_rate, inclusive: tax.inclusive ?? false }))
   )
-  yield* repo.insertCatalogLinks(
-    "sales_tax_locations",
-    taxes.flatMap((tax) =>
+  yield* repo.insertCatalogLinks({
+    table: "sales_tax_locations",
+    rows: taxes.flatMap((tax) =>
       (tax.locations ?? []).map((at) => ({
         business_id: businessId,
         sales_tax_id: taxIds.get(tax.name.trim())!,
@@ -178,7 +178,7 @@ export const writeCatalog = Effect.fn("Import.writeCatalog")(function* (
         tax_rate: at.tax_rate ?? null
       }))
     )
-  )
+  })
   const products = doc.plan_products ?? []
   for (const product of products) {
     const id = yield* repo.insertPlanProduct({
@@ -211,19 +211,19 @@ export const writeCatalog = Effect.fn("Import.writeCatalog")(function* (
       send_expiration_notifications: product.send_expiration_notifications ?? true
     })
     const link = { business_id: businessId, plan_product_id: id }
-    yield* repo.insertCatalogLinks(
-      "plan_product_services",
-      [...new Set(product.services ?? [])].map((key) => ({ ...link, service_id: context.serviceIds.get(key)! }))
-    )
-    yield* repo.insertCatalogLinks(
-      "plan_product_sales_taxes",
-      [...new Set((product.sales_taxes ?? []).map((name) => name.trim()))].map((name) => ({ ...link, sales_tax_id: taxIds.get(name)! }))
-    )
+    yield* repo.insertCatalogLinks({
+      table: "plan_product_services",
+      rows: [...new Set(product.services ?? [])].map((key) => ({ ...link, service_id: context.serviceIds.get(key)! }))
+    })
+    yield* repo.insertCatalogLinks({
+      table: "plan_product_sales_taxes",
+      rows: [...new Set((product.sales_taxes ?? []).map((name) => name.trim()))].map((name) => ({ ...link, sales_tax_id: taxIds.get(name)! }))
+    })
     const prices = new Map((product.staff_prices ?? []).map((price) => [context.staffId(price.staff), price.price_cents]))
-    yield* repo.insertCatalogLinks(
-      "plan_product_staff_prices",
-      [...prices].map(([staffMemberId, cents]) => ({ ...link, staff_member_id: staffMemberId, price_cents: cents }))
-    )
+    yield* repo.insertCatalogLinks({
+      table: "plan_product_staff_prices",
+      rows: [...prices].map(([staffMemberId, cents]) => ({ ...link, staff_member_id: staffMemberId, price_cents: cents }))
+    })
   }
   return { revenue_categories: categories.length, sales_taxes: taxes.length, plan_products: products.length } satisfies CatalogCounts
 })

@@ -57,26 +57,23 @@ export const locationSlug = (location: { readonly slug?: string; readonly name: 
 
 type Problem = { readonly path: ReadonlyArray<PropertyKey>; readonly issue: string }
 
-/**
- * The rules that span records: references resolve, keys, e-mails, slugs and names are unique
- * (the database would refuse duplicates anyway, but only the first, and without a path).
- */
-const crossReferences = (doc: BaseDocument): ReadonlyArray<Problem> => {
+/** Collects problems; `firstSeen` reports a value used before (a key, an e-mail, a slug, a name), naming where. */
+const checker = () => {
   const problems: Array<Problem> = []
   const firstSeen = <K>(seen: Map<K, string>, key: K, where: string, path: ReadonlyArray<PropertyKey>, what: string) => {
     const previous = seen.get(key)
     if (previous !== undefined) problems.push({ path, issue: `${what} is already used by ${previous}` })
     else seen.set(key, where)
   }
+  return { problems, firstSeen }
+}
+type Checker = ReturnType<typeof checker>
 
-  if (doc.business.franchise_parent_subdomain === doc.business.subdomain) {
-    problems.push({ path: ["business", "franchise_parent_subdomain"], issue: "a business cannot be its own franchise parent" })
-  }
-
-  const locations = doc.locations ?? []
+/** Location keys and slugs are unique; returns the keys, which people refer to. */
+const checkLocations = ({ firstSeen }: Checker, doc: BaseDocument): ReadonlyMap<string, string> => {
   const locationKeys = new Map<string, string>()
   const slugs = new Map<string, string>()
-  locations.forEach((location, i) => {
+  ;(doc.locations ?? []).forEach((location, i) => {
     firstSeen(locationKeys, location.key, `locations[${i}]`, ["locations", i, "key"], `key "${location.key}"`)
     const slug = locationSlug(location)
     firstSeen(
@@ -87,7 +84,11 @@ const crossReferences = (doc: BaseDocument): ReadonlyArray<Problem> => {
       location.slug === undefined ? `the slug "${slug}" derived from the name (set "slug")` : `slug "${slug}"`
     )
   })
+  return locationKeys
+}
 
+/** Names unique; options only on select fields (at least one there), each option once. */
+const checkCustomFields = ({ problems, firstSeen }: Checker, doc: BaseDocument) => {
   const fieldNames = new Map<string, string>()
   ;(doc.custom_fields ?? []).forEach((field, i) => {
     const at = (...rest: Array<PropertyKey>) => ["custom_fields", i, ...rest]
@@ -105,7 +106,10 @@ const crossReferences = (doc: BaseDocument): ReadonlyArray<Problem> => {
       firstSeen(values, value, `custom_fields[${i}].options[${j}]`, at("options", j), `option "${value}"`)
     )
   })
+}
 
+/** E-mails unique across staff and clients, one primary owner, client keys unique, locations known, passwords with e-mails. */
+const checkPeople = ({ problems, firstSeen }: Checker, doc: BaseDocument, locationKeys: ReadonlyMap<string, string>) => {
   const emails = new Map<string, string>()
   let primaryOwner: string | undefined
   ;(doc.staff ?? []).forEach((member, i) => {
@@ -138,14 +142,28 @@ const crossReferences = (doc: BaseDocument): ReadonlyArray<Problem> => {
       checkPerson(dependent, ["clients", i, "dependents", j], `clients[${i}].dependents[${j}]`)
     )
   })
+}
+
+/**
+ * The rules that span records: references resolve, keys, e-mails, slugs and names are unique
+ * (the database would refuse duplicates anyway, but only the first, and without a path).
+ * Problems come in document order: business, locations, custom fields, people, reasons, then
+ * the schedule's, the catalog's and the pay rates'.
+ */
+const crossReferences = (doc: BaseDocument): ReadonlyArray<Problem> => {
+  const check = checker()
+  if (doc.business.franchise_parent_subdomain === doc.business.subdomain) {
+    check.problems.push({ path: ["business", "franchise_parent_subdomain"], issue: "a business cannot be its own franchise parent" })
+  }
+  const locationKeys = checkLocations(check, doc)
+  checkCustomFields(check, doc)
+  checkPeople(check, doc, locationKeys)
   const reasons = new Map<string, string>()
   ;(doc.make_up_reasons ?? []).forEach((reason, i) =>
-    firstSeen(reasons, reason.trim().toLowerCase(), `make_up_reasons[${i}]`, ["make_up_reasons", i], `reason "${reason}"`)
+    check.firstSeen(reasons, reason.trim().toLowerCase(), `make_up_reasons[${i}]`, ["make_up_reasons", i], `reason "${reason}"`)
   )
-  problems.push(...scheduleProblems(doc))
-  problems.push(...catalogProblems(doc))
-  problems.push(...payRateProblems(doc))
-  return problems
+  check.problems.push(...scheduleProblems(doc), ...catalogProblems(doc), ...payRateProblems(doc))
+  return check.problems
 }
 
 export const ImportDocument = BaseDocument.check(Schema.makeFilter(crossReferences)).annotate({

@@ -23,6 +23,117 @@ export const everyPerson = (doc: ImportDocument): ReadonlyArray<PersonSource> =>
   ...(doc.clients ?? []).flatMap((client) => [client, ...(client.dependents ?? [])])
 ]
 
+type PersonFields = PersonSource & {
+  readonly middle_name?: string
+  readonly phone?: string
+  readonly birthdate?: string
+  readonly is_member?: boolean
+  readonly location?: string
+}
+
+/** How rows refer to what was written before them: the business, its locations, the people's accounts. */
+interface RowContext {
+  readonly businessId: number
+  readonly locationIds: ReadonlyMap<string, number>
+  readonly accountId: (email: string | undefined) => number | null
+}
+
+const personRow = (context: RowContext, id: number, source: PersonFields): PersonInsert => ({
+  business_id: context.businessId,
+  id,
+  account_id: context.accountId(source.email),
+  first_name: source.first_name.trim(),
+  middle_name: source.middle_name?.trim() || null,
+  last_name: source.last_name.trim(),
+  email: source.email ?? null,
+  phone: source.phone ?? null,
+  birthdate: source.birthdate ?? null,
+  is_member: source.is_member ?? false,
+  location_id: source.location === undefined ? null : context.locationIds.get(source.location)!
+})
+
+/** ACH accounts, numbers masked here; the person's default is the one marked autobill, else the first. */
+const formOfPaymentRows = (
+  businessId: number,
+  personId: number,
+  source: { readonly first_name: string; readonly last_name: string; readonly forms_of_payment?: ReadonlyArray<ImportFormOfPayment> }
+): Array<FormOfPaymentInsert> => {
+  const forms = source.forms_of_payment ?? []
+  const chosen = Math.max(0, forms.findIndex((form) => form.autobill === true))
+  return forms.map((form, index) => ({
+    business_id: businessId,
+    person_id: personId,
+    type: "ach",
+    first_name: (form.first_name ?? source.first_name).trim(),
+    last_name: (form.last_name ?? source.last_name).trim(),
+    autobill: index === chosen,
+    account_name: form.account_name.trim(),
+    account_type: form.account_type,
+    account_holder_type: form.account_holder_type,
+    account_number_masked: maskNumber(form.account_number),
+    routing_number_masked: maskNumber(form.routing_number)
+  }))
+}
+
+/** A guardian waiver a dependent accepted was signed by their provider. */
+const waiverRows = (
+  businessId: number,
+  personId: number,
+  source: { readonly waivers?: ReadonlyArray<ImportWaiver> },
+  providerId: number | null
+): Array<WaiverInsert> =>
+  (source.waivers ?? []).map((waiver) => {
+    const type = waiver.type ?? "Waiver"
+    const accepted = waiver.accepted ?? false
+    return {
+      business_id: businessId,
+      person_id: personId,
+      name: waiver.name.trim(),
+      type,
+      signer_id: accepted ? (type === "GuardianWaiver" && providerId !== null ? providerId : personId) : null,
+      signing_url: waiver.signing_url ?? null,
+      accepted
+    }
+  })
+
+/** Every row of the people part, ids taken from `ids` in document order: staff, then each client and their dependents. */
+const peopleRows = (doc: ImportDocument, context: RowContext, ids: Array<number>) => {
+  const { businessId } = context
+  const nextId = () => ids.shift()!
+  const rows = {
+    people: [] as Array<PersonInsert>,
+    staffMembers: [] as Array<StaffMemberInsert>,
+    relationships: [] as Array<RelationshipInsert>,
+    waivers: [] as Array<WaiverInsert>,
+    formsOfPayment: [] as Array<FormOfPaymentInsert>
+  }
+  for (const member of doc.staff ?? []) {
+    const id = nextId()
+    rows.people.push(personRow(context, id, member))
+    rows.staffMembers.push({
+      business_id: businessId,
+      person_id: id,
+      role: member.role,
+      bio: member.bio ?? null,
+      hidden_in_client_mode: member.hidden_in_client_mode ?? false
+    })
+  }
+  for (const client of doc.clients ?? []) {
+    const providerId = nextId()
+    rows.people.push(personRow(context, providerId, client))
+    rows.waivers.push(...waiverRows(businessId, providerId, client, null))
+    rows.formsOfPayment.push(...formOfPaymentRows(businessId, providerId, client))
+    for (const dependent of client.dependents ?? []) {
+      const dependentId = nextId()
+      rows.people.push(personRow(context, dependentId, dependent))
+      rows.waivers.push(...waiverRows(businessId, dependentId, dependent, providerId))
+      rows.formsOfPayment.push(...formOfPaymentRows(businessId, dependentId, dependent))
+      rows.relationships.push({ business_id: businessId, provider_id: providerId, dependent_id: dependentId })
+    }
+  }
+  return rows
+}
+
 export const writePeople = Effect.fn("Import.writePeople")(function* (
   doc: ImportDocument,
   context: { readonly businessId: number; readonly locationIds: ReadonlyMap<string, number>; readonly hashes: ReadonlyMap<string, string> }
@@ -43,98 +154,8 @@ export const writePeople = Effect.fn("Import.writePeople")(function* (
   const staff = doc.staff ?? []
   const clients = doc.clients ?? []
   const dependentCount = clients.reduce((n, client) => n + (client.dependents?.length ?? 0), 0)
-  const ids = [...(yield* repo.reservePersonIds(staff.length + clients.length + dependentCount))]
-  const nextId = () => ids.shift()!
-
-  const people: Array<PersonInsert> = []
-  const staffMembers: Array<StaffMemberInsert> = []
-  const relationships: Array<RelationshipInsert> = []
-  const waivers: Array<WaiverInsert> = []
-  const formsOfPayment: Array<FormOfPaymentInsert> = []
-  /** ACH accounts, numbers masked here; the person's default is the one marked autobill, else the first. */
-  const addFormsOfPayment = (
-    personId: number,
-    source: { readonly first_name: string; readonly last_name: string; readonly forms_of_payment?: ReadonlyArray<ImportFormOfPayment> }
-  ) => {
-    const forms = source.forms_of_payment ?? []
-    const chosen = Math.max(0, forms.findIndex((form) => form.autobill === true))
-    forms.forEach((form, index) => {
-      formsOfPayment.push({
-        business_id: businessId,
-        person_id: personId,
-        type: "ach",
-        first_name: (form.first_name ?? source.first_name).trim(),
-        last_name: (form.last_name ?? source.last_name).trim(),
-        autobill: index === chosen,
-        account_name: form.account_name.trim(),
-        account_type: form.account_type,
-        account_holder_type: form.account_holder_type,
-        account_number_masked: maskNumber(form.account_number),
-        routing_number_masked: maskNumber(form.routing_number)
-      })
-    })
-  }
-  const addWaivers = (personId: number, source: { readonly waivers?: ReadonlyArray<ImportWaiver> }, providerId: number | null) => {
-    for (const waiver of source.waivers ?? []) {
-      const type = waiver.type ?? "Waiver"
-      const accepted = waiver.accepted ?? false
-      waivers.push({
-        business_id: businessId,
-        person_id: personId,
-        name: waiver.name.trim(),
-        type,
-        signer_id: accepted ? (type === "GuardianWaiver" && providerId !== null ? providerId : personId) : null,
-        signing_url: waiver.signing_url ?? null,
-        accepted
-      })
-    }
-  }
-  const person = (
-    id: number,
-    source: PersonSource & {
-      readonly middle_name?: string
-      readonly phone?: string
-      readonly birthdate?: string
-      readonly is_member?: boolean
-      readonly location?: string
-    }
-  ): PersonInsert => ({
-    business_id: businessId,
-    id,
-    account_id: accountId(source.email),
-    first_name: source.first_name.trim(),
-    middle_name: source.middle_name?.trim() || null,
-    last_name: source.last_name.trim(),
-    email: source.email ?? null,
-    phone: source.phone ?? null,
-    birthdate: source.birthdate ?? null,
-    is_member: source.is_member ?? false,
-    location_id: source.location === undefined ? null : locationIds.get(source.location)!
-  })
-  for (const member of staff) {
-    const id = nextId()
-    people.push(person(id, member))
-    staffMembers.push({
-      business_id: businessId,
-      person_id: id,
-      role: member.role,
-      bio: member.bio ?? null,
-      hidden_in_client_mode: member.hidden_in_client_mode ?? false
-    })
-  }
-  for (const client of clients) {
-    const providerId = nextId()
-    people.push(person(providerId, client))
-    addWaivers(providerId, client, null)
-    addFormsOfPayment(providerId, client)
-    for (const dependent of client.dependents ?? []) {
-      const dependentId = nextId()
-      people.push(person(dependentId, dependent))
-      addWaivers(dependentId, dependent, providerId)
-      addFormsOfPayment(dependentId, dependent)
-      relationships.push({ business_id: businessId, provider_id: providerId, dependent_id: dependentId })
-    }
-  }
+  const ids = [...(yield* repo.reservePersonIds({ count: staff.length + clients.length + dependentCount }))]
+  const { people, staffMembers, relationships, waivers, formsOfPayment } = peopleRows(doc, { businessId, locationIds, accountId }, ids)
   yield* repo.insertPeople(people)
   yield* repo.insertStaffMembers(staffMembers)
   yield* repo.insertRelationships(relationships)

@@ -14,6 +14,7 @@ import type {
   SalesTaxInsert,
   PlanProductInsert
 } from "./rows.ts"
+import { orDie } from "../../shared/statements.ts"
 
 /**
  * The importer's SQL. Every statement runs on the caller's connection, so inside
@@ -47,9 +48,9 @@ const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
   const businessId = SqlSchema.findOneOption({
-    Request: Schema.String,
+    Request: Schema.Struct({ subdomain: Schema.String }),
     Result: Id,
-    execute: (subdomain) => sql`select id from businesses where subdomain = ${subdomain}`
+    execute: ({ subdomain }) => sql`select id from businesses where subdomain = ${subdomain}`
   })
 
   const insertBusiness = SqlSchema.findOneOption({
@@ -130,26 +131,28 @@ const make = Effect.gen(function* () {
   })
 
   const reservePersonIds = SqlSchema.findAll({
-    Request: Schema.Number,
+    Request: Schema.Struct({ count: Schema.Number }),
     Result: Id,
-    execute: (count) => sql`select nextval(pg_get_serial_sequence('people', 'id')) as id from generate_series(1, ${count})`
+    execute: ({ count }) => sql`select nextval(pg_get_serial_sequence('people', 'id')) as id from generate_series(1, ${count})`
   })
 
   const accountId = SqlSchema.findOneOption({
-    Request: Schema.String,
+    Request: Schema.Struct({ email: Schema.String }),
     Result: Id,
-    execute: (email) => sql`select id from accounts where email = ${email}`
+    execute: ({ email }) => sql`select id from accounts where email = ${email}`
   })
 
+  const PersonOfAccount = Schema.Struct({ businessId: Schema.Number, accountId: Schema.Number })
   const personOfAccount = SqlSchema.findOneOption({
-    Request: Schema.Struct({ businessId: Schema.Number, accountId: Schema.Number }),
+    Request: PersonOfAccount,
     Result: Id,
     execute: ({ businessId, accountId }) =>
       sql`select id from people where business_id = ${businessId} and account_id = ${accountId} and deleted_at is null`
   })
 
+  const PersonByEmail = Schema.Struct({ businessId: Schema.Number, email: Schema.String })
   const personByEmail = SqlSchema.findOneOption({
-    Request: Schema.Struct({ businessId: Schema.Number, email: Schema.String }),
+    Request: PersonByEmail,
     Result: PersonSummary,
     execute: ({ businessId, email }) =>
       sql`select p.id as person_id, p.email::text as email, p.account_id, s.id as staff_member_id, s.role
@@ -160,7 +163,7 @@ const make = Effect.gen(function* () {
   const idOf = Option.map((row: { readonly id: number }) => row.id)
 
   return {
-    findBusinessId: (subdomain: string) => businessId(subdomain).pipe(Effect.map(idOf), Effect.orDie),
+    findBusinessId: orDie((request: { readonly subdomain: string }) => businessId(request).pipe(Effect.map(idOf))),
 
     /** None when the subdomain is taken, also by an import committing concurrently. */
     insertBusiness: (row: BusinessInsert) => insertBusiness(row).pipe(Effect.map(idOf), Effect.orDie),
@@ -177,10 +180,10 @@ const make = Effect.gen(function* () {
     insertSalesTaxes: (rows: ReadonlyArray<SalesTaxInsert>) => insertReturningIds("sales_taxes", "name", rows),
     insertPlanProduct: (row: PlanProductInsert) =>
       insertPlanProduct(Object.fromEntries(Object.entries(row))).pipe(Effect.map((inserted) => inserted.id), Effect.orDie),
-    insertCatalogLinks: (
-      table: "sales_tax_locations" | "plan_product_services" | "plan_product_sales_taxes" | "plan_product_staff_prices",
-      rows: ReadonlyArray<object>
-    ) => insertAll(table, rows),
+    insertCatalogLinks: ({ table, rows }: {
+      readonly table: "sales_tax_locations" | "plan_product_services" | "plan_product_sales_taxes" | "plan_product_staff_prices"
+      readonly rows: ReadonlyArray<object>
+    }) => insertAll(table, rows),
 
     /**
      * One account per e-mail address across businesses. An existing account keeps its password
@@ -200,10 +203,11 @@ const make = Effect.gen(function* () {
      * Person ids are drawn from the table's identity sequence before the insert, so the
      * importer knows each person's id (dependents have no natural key to match returned rows by).
      */
-    reservePersonIds: (count: number) =>
+    reservePersonIds: orDie(({ count }: { readonly count: number }) =>
       count === 0
         ? Effect.succeed([] as ReadonlyArray<number>)
-        : reservePersonIds(count).pipe(Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id)), Effect.orDie),
+        : reservePersonIds({ count }).pipe(Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id)))
+    ),
 
     insertPeople: (rows: ReadonlyArray<PersonInsert>) => insertAll("people", rows),
 
@@ -219,26 +223,15 @@ const make = Effect.gen(function* () {
 
     // Lookups of the operator CLI (`business create`, `token`) and the demo seed.
 
-    findAccountId: (email: string) => accountId(email).pipe(Effect.map(idOf), Effect.orDie),
+    findAccountId: orDie((request: { readonly email: string }) => accountId(request).pipe(Effect.map(idOf))),
 
     /** The live person of an account in a business. */
-    findPersonOfAccount: (businessId: number, accountId: number) =>
-      personOfAccount({ businessId, accountId }).pipe(Effect.map(idOf), Effect.orDie),
+    findPersonOfAccount: orDie((request: typeof PersonOfAccount.Type) => personOfAccount(request).pipe(Effect.map(idOf))),
 
-    findPersonByEmail: (businessId: number, email: string) => personByEmail({ businessId, email }).pipe(Effect.orDie)
+    findPersonByEmail: orDie(personByEmail)
   }
 })
 
 export class ImportRepo extends Context.Service<ImportRepo, Effect.Success<typeof make>>()("studio/ImportRepo") {
   static readonly layer = Layer.effect(ImportRepo)(make)
 }
-
-/*
- * Accessors for callers that predate the service (src/cli.ts, src/tools/demo/seed.ts); they read the
- * repo from the context like any service function.
- */
-export const findBusinessId = (subdomain: string) => ImportRepo.use((repo) => repo.findBusinessId(subdomain))
-export const findAccountId = (email: string) => ImportRepo.use((repo) => repo.findAccountId(email))
-export const findPersonOfAccount = (businessId: number, accountId: number) =>
-  ImportRepo.use((repo) => repo.findPersonOfAccount(businessId, accountId))
-export const findPersonByEmail = (businessId: number, email: string) => ImportRepo.use((repo) => repo.findPersonByEmail(businessId, email))

@@ -217,7 +217,7 @@ export const writeSchedule = Effect.fn("Import.writeSchedule")(function* (
   const events = doc.events ?? []
   for (const event of events) {
     const service = services.find((candidate) => candidate.key === event.service)!
-    const id = yield* eventsRepo.insert(businessId, {
+    const id = yield* eventsRepo.insert({ businessId, input: {
       service_id: serviceIds.get(event.service)!,
       location_id: event.location === undefined ? null : context.locationIds.get(event.location)!,
       name: (event.name ?? service.name).trim(),
@@ -232,7 +232,7 @@ export const writeSchedule = Effect.fn("Import.writeSchedule")(function* (
       end_time: event.end_time,
       capacity: event.capacity ?? null,
       staff_member_ids: (event.staff ?? []).map(staffId)
-    })
+    } })
     occurrences += (yield* materializeEvent(businessId, id)).created
   }
   return {

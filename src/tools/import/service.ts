@@ -74,10 +74,10 @@ const parentNotFound = (subdomain: string) =>
 /** The checks that need the database, made before the slow hashing and again in the transaction. */
 const checkAgainstDatabase = Effect.fn("Import.checkAgainstDatabase")(function* (doc: ImportDocument) {
   const repo = yield* ImportRepo
-  if (Option.isSome(yield* repo.findBusinessId(doc.business.subdomain))) return yield* subdomainTaken(doc.business.subdomain)
+  if (Option.isSome(yield* repo.findBusinessId({ subdomain: doc.business.subdomain }))) return yield* subdomainTaken(doc.business.subdomain)
   const parent = doc.business.franchise_parent_subdomain
   if (parent === undefined) return Option.none<number>()
-  const parentId = yield* repo.findBusinessId(parent)
+  const parentId = yield* repo.findBusinessId({ subdomain: parent })
   if (Option.isNone(parentId)) return yield* parentNotFound(parent)
   return parentId
 })
@@ -110,14 +110,14 @@ const writeCustomFields = Effect.fn("Import.writeCustomFields")(function* (doc: 
   return { fields, options }
 })
 
-const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: ReadonlyMap<string, string>) {
-  const repo = yield* ImportRepo
+/** The business itself (a taken subdomain is refused here too: the unique index decides between concurrent imports). */
+const writeBusiness = Effect.fn("Import.writeBusiness")(function* (doc: ImportDocument) {
   const business = doc.business
   const parentId = yield* checkAgainstDatabase(doc)
   const colors = Object.fromEntries(
     Object.entries(business.branding?.colors ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined)
   )
-  const businessId = yield* repo.insertBusiness({
+  return yield* (yield* ImportRepo).insertBusiness({
     subdomain: business.subdomain,
     name: business.name.trim(),
     time_zone: business.time_zone,
@@ -131,9 +131,12 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
     logo_url: business.branding?.logo_url ?? null,
     cover_photo_url: business.branding?.cover_photo_url ?? null
   }).pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(subdomainTaken(business.subdomain)), onSome: Effect.succeed })))
+})
 
+/** The locations, in the document's order; their ids by the document's keys. */
+const writeLocations = Effect.fn("Import.writeLocations")(function* (doc: ImportDocument, businessId: number) {
   const locations = doc.locations ?? []
-  const idsBySlug = yield* repo.insertLocations(
+  const idsBySlug = yield* (yield* ImportRepo).insertLocations(
     locations.map((location, position) => ({
       business_id: businessId,
       name: location.name.trim(),
@@ -143,13 +146,20 @@ const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: 
       longitude: location.longitude ?? null,
       phone: location.phone ?? null,
       description: location.description ?? null,
-      time_zone: location.time_zone ?? business.time_zone,
+      time_zone: location.time_zone ?? doc.business.time_zone,
       show_in_client_mode: location.show_in_client_mode ?? true,
       position
     }))
   )
-  const locationIds = new Map(locations.map((location) => [location.key, idsBySlug.get(locationSlug(location))!]))
+  return new Map(locations.map((location) => [location.key, idsBySlug.get(locationSlug(location))!]))
+})
 
+const write = Effect.fn("Import.write")(function* (doc: ImportDocument, hashes: ReadonlyMap<string, string>) {
+  const repo = yield* ImportRepo
+  const business = doc.business
+  const businessId = yield* writeBusiness(doc)
+  const locations = doc.locations ?? []
+  const locationIds = yield* writeLocations(doc, businessId)
   const { fields, options } = yield* writeCustomFields(doc, businessId)
 
   const people = yield* writePeople(doc, { businessId, locationIds, hashes })
