@@ -6,7 +6,7 @@ import * as path from "node:path"
 import { recordReportExport } from "../src/platform/metrics/exports.ts"
 import type { WireType } from "./catalog/types.ts"
 import type { PreparedExport } from "./service.ts"
-import type { RowStream } from "./store-connection.ts"
+import type { Cancellable } from "./export-ranges.ts"
 
 /**
  * Exports of a report query's whole result, on the query endpoint itself (`Accept`):
@@ -68,7 +68,7 @@ export const disposition = (resource: string, dataAsOf: string, extension: strin
  * Ends the stream when the request ends: a stream that did not finish is interrupted (the
  * client left, or writing failed), counted, and its connection left idle for the next query.
  */
-export const stopWithRequest = (rows: RowStream, format: ExportFormat) =>
+export const stopWithRequest = (rows: Cancellable, format: ExportFormat) =>
   Effect.addFinalizer(() =>
     Effect.promise(async () => {
       if (await rows.cancel()) recordReportExport(format, "cancelled")
