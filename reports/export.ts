@@ -13,7 +13,8 @@ import type { Cancellable } from "./export-ranges.ts"
  *
  * - CSV (RFC 4180): a header row of the field names, then every row as the JSON pages have it
  *   (the same wire values: cents as integers, booleans `t`/`f`, datetimes with their offset),
- *   read from DuckDB chunk by chunk and written as the client reads: memory is a chunk's.
+ *   written by DuckDB's CSV writer range by range of the export's order into the export folder
+ *   and streamed from there (export-csv.ts, export-ranges.ts): memory is a range's.
  *   NULL is an empty field; an empty text is `""`, so the two stay apart. A range is
  *   `start/end` (ISO 8601's interval), a missing end left empty. CRLF line ends, UTF-8, no BOM.
  * - Parquet: written by DuckDB (`COPY … TO … (FORMAT parquet)`) into the process's export
@@ -21,7 +22,7 @@ import type { Cancellable } from "./export-ranges.ts"
  *
  * A client that goes away interrupts the request's fiber; the request scope's finalizer then
  * interrupts the DuckDB query (`connection.interrupt()`), waits for it to stop and gives the
- * connection back, and removes the file.
+ * connection back, and removes the files.
  */
 
 export type ExportFormat = "csv" | "parquet"
