@@ -1,9 +1,8 @@
-import { Effect } from "effect"
+import { Effect, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { Readable } from "node:stream"
 import { recordExportStatement, recordReportExport } from "../src/platform/metrics/exports.ts"
 import type { WireType } from "./catalog/types.ts"
 import type { CompiledSql } from "./compile-filter.ts"
@@ -110,16 +109,30 @@ export const csvCopySql = (prepared: PreparedExport, file: string, range?: Range
   }
 }
 
+/** Bytes a file is read by; above the socket's high-water mark (16 KiB), see fileChunks. */
+const CHUNK_BYTES = 64 * 1024
+
 /**
- * Reads a written range's file to the end as text, then removes it. Text, not bytes: Node copies
- * a text into memory of its own for the socket and frees it once written, while each Buffer read
- * from a file stays allocated until V8 collects it, which it puts off until tens of MiB of them
- * are garbage (the service's memory grew by about 90 MiB over a million rows that way).
+ * Reads a written range's file to the end, then removes it, into two buffers used in turn.
+ * Buffers read anew for every chunk stay allocated until V8 collects them, which it puts off
+ * until tens of MiB are garbage; texts instead fill V8's young generation (the process grew
+ * by 83–120 MiB, then 40–74 MiB that way). A full buffer is reused safely: the response writer
+ * (effect's Node server) waits for the socket's `drain` before it asks for the next chunk when
+ * a write returns false, which a chunk larger than the socket's high-water mark always does,
+ * and `drain` comes once every byte before it was handed to the system. A shorter chunk (a
+ * file's end) may still be queued when the next is read: it is copied.
  */
-async function* fileTexts(file: string): AsyncGenerator<string> {
+async function* fileChunks(file: string, buffers: ReadonlyArray<Buffer>): AsyncGenerator<Uint8Array> {
+  const handle = await fs.promises.open(file, "r")
   try {
-    for await (const text of fs.createReadStream(file, { encoding: "utf8", highWaterMark: 64 * 1024 })) yield text as string
+    for (let turn = 0; ; turn++) {
+      const buffer = buffers[turn % buffers.length]!
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null)
+      if (bytesRead === 0) return
+      yield bytesRead === buffer.length ? buffer : Buffer.from(buffer.subarray(0, bytesRead))
+    }
   } finally {
+    await handle.close()
     fs.rmSync(file, { force: true })
   }
 }
@@ -128,8 +141,9 @@ async function* fileTexts(file: string): AsyncGenerator<string> {
  * The ranges' files in order: the next range is written while the one before is sent, so
  * DuckDB and the socket work at once; at most two files exist at a time.
  */
-async function* rangeTexts(exporter: RangedExport, prepared: PreparedExport, exportDir: string, files: Set<string>): AsyncGenerator<string> {
+async function* rangeChunks(exporter: RangedExport, prepared: PreparedExport, exportDir: string, files: Set<string>): AsyncGenerator<Uint8Array> {
   const ranges = await exporter.ranges()
+  const buffers = [Buffer.allocUnsafe(CHUNK_BYTES), Buffer.allocUnsafe(CHUNK_BYTES)]
   const name = randomUUID()
   const write = async (j: number) => {
     const file = path.join(exportDir, `${name}-${j}.csv`)
@@ -144,7 +158,7 @@ async function* rangeTexts(exporter: RangedExport, prepared: PreparedExport, exp
     next = j + 1 < ranges.length && !exporter.cancelled ? write(j + 1) : undefined
     // A failed write of the next range is seen when it is awaited, not as unhandled meanwhile.
     next?.catch(() => {})
-    yield* fileTexts(file)
+    yield* fileChunks(file, buffers)
     files.delete(file)
   }
   exporter.finish()
@@ -163,13 +177,9 @@ export const csvResponse = Effect.fn("Reports.exportCsv")(function* (
   const files = new Set<string>()
   yield* Effect.addFinalizer(() => Effect.sync(() => files.forEach((file) => fs.rmSync(file, { force: true }))))
   yield* stopWithRequest(exporter, "csv")
-  const header = csvLine(prepared.fields.map((field) => field.name))
-  // Piped to the socket as Node streams text (see fileTexts).
-  const body = Readable.from((async function* () {
-    yield header
-    yield* rangeTexts(exporter, prepared, exportDir, files)
-  })())
-  return HttpServerResponse.raw(body, {
+  const header = Buffer.from(csvLine(prepared.fields.map((field) => field.name)), "utf8")
+  const rows = Stream.fromAsyncIterable(rangeChunks(exporter, prepared, exportDir, files), (error) => error).pipe(Stream.orDie)
+  return HttpServerResponse.stream(Stream.concat(Stream.succeed(header as Uint8Array), rows), {
     status: 200,
     headers: { ...headers, "content-disposition": disposition(resource, prepared.dataAsOf, "csv") },
     contentType: `${CSV}; charset=utf-8; header=present`
