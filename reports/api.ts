@@ -6,6 +6,7 @@ import { BadRequest, Forbidden, NotFound, TooManyRequests } from "../src/shared/
 import { queryableNames } from "./catalog/describe.ts"
 import { REPORT_RESOURCES, resourceCatalog } from "./catalog/resources.ts"
 import { WIRE_TYPES } from "./catalog/types.ts"
+import { ReportRefusals } from "./refusals.ts"
 import { QueryDocument } from "./grammar.ts"
 
 /** The Reporting API v3: one query endpoint per resource (JSON:API 1.0). */
@@ -181,10 +182,15 @@ const queryEndpoint = {
 
 const catalogErrors = [Forbidden, NotFound, TooManyRequests] as const
 
+/** A query's named refusals (its validation problems, 400, are described in words). */
+const QUERY_REFUSALS = [ReportRefusals.reportAccessDenied, ReportRefusals.reportUnknownResource]
+
 export const ReportsApi = HttpApiGroup.make("reports")
   .add(
     HttpApiEndpoint.get("catalog", "/desk/api/v3/reports", { success: ResourceListResponse, error: catalogErrors }).annotateMerge(
-      docs("List the report resources", "Every resource a query may name, with links to its catalog. The same access as queries.")
+      docs("List the report resources", "Every resource a query may name, with links to its catalog. The same access as queries.", [
+        ReportRefusals.reportAccessDenied
+      ])
     )
   )
   .add(
@@ -196,7 +202,8 @@ export const ReportsApi = HttpApiGroup.make("reports")
       docs(
         "Describe a report resource",
         "Every detail field, summary field and grouping of the resource: its type, meaning, enum values, whether it can be " +
-          "filtered and sorted, and the filter operations its type takes. The same access as queries; an unknown resource answers 404."
+          "filtered and sorted, and the filter operations its type takes. The same access as queries; an unknown resource answers 404.",
+        [ReportRefusals.reportAccessDenied, ReportRefusals.reportUnknownResource]
       )
     )
   )
@@ -208,7 +215,8 @@ export const ReportsApi = HttpApiGroup.make("reports")
       docs(
         "Refresh the report store now",
         "Owners only. Queues the incremental refresh of the report store (normally every 30 seconds) to run now and answers 202; " +
-          "the next replies' `meta.data_as_of` moves once the worker ran it. At most one request per business per refresh interval (429 beyond)."
+          "the next replies' `meta.data_as_of` moves once the worker ran it. At most one request per business per refresh interval (429 beyond).",
+        [ReportRefusals.ownerRequired]
       )
     )
   )
@@ -221,14 +229,16 @@ export const ReportsApi = HttpApiGroup.make("reports")
           "The examples list every field and grouping of each resource; `GET /desk/api/v3/reports/{resource}` describes them. " +
           "Export: with `Accept: text/csv` or `Accept: application/vnd.apache.parquet` the answer is every row of the result, streamed " +
           "(the `page` attribute, page size and `starting_after`, and `total_count` are ignored); access, validation and refusals are " +
-          "those of JSON queries, and refusals stay JSON. An `Accept` allowing none of the three media types answers 406."
+          "those of JSON queries, and refusals stay JSON. An `Accept` allowing none of the three media types answers 406. " +
+          "An invalid query answers 400 with every problem found in it (unknown fields, sorts, filters, page sizes), each naming its culprit.",
+        QUERY_REFUSALS
       )
     ).annotateMerge(OpenApi.annotations({ transform: enumerateNames }))
   )
   .add(
     // The public reporting examples also post to this shorter path (compatibility.md): same query.
     HttpApiEndpoint.post("queryShort", "/api/v3/:resource/queries", queryEndpoint).annotateMerge(
-      docs("Query a report (short path)", "The same query as `/desk/api/v3/reports/{resource}/queries`.")
+      docs("Query a report (short path)", "The same query as `/desk/api/v3/reports/{resource}/queries`.", QUERY_REFUSALS)
     ).annotateMerge(OpenApi.annotations({ transform: enumerateNames }))
   )
   .middleware(DeskAccess)

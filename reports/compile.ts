@@ -30,6 +30,8 @@ export interface CompiledQuery {
   readonly timeZone: string | undefined
   /** The page's order over the relation `e` (compileExport). */
   readonly exportOrder: string
+  /** A detail page's order, column by column (`s0..`, `k0..`): what an export's ranges split (export-ranges.ts). */
+  readonly orderColumns: ReadonlyArray<OrderColumn> | undefined
   /**
    * A first detail page sorted by the resource's `newestFirst` column, newest first, read from
    * the store's newest rows of each business (reports/sync/newest-rows.ts): `bound` answers the
@@ -56,7 +58,7 @@ export interface CompileOptions {
 // ---------------------------------------------------------------------------------------------
 // Ordering and keyset
 
-interface OrderColumn {
+export interface OrderColumn {
   /** Column of the page relation `q`. */
   readonly name: string
   readonly direction: "asc" | "desc"
@@ -69,14 +71,20 @@ const orderBy = (columns: ReadonlyArray<OrderColumn>, relation = "q") =>
 /**
  * Rows of `q` strictly after the anchor `a` in the order of `columns` (the last column is
  * unique, so the order is total). With NULLS LAST, nothing is after a NULL on that column,
- * and a NULL is after every value.
+ * and a NULL is after every value. Never NULL itself, so its negation is "at or before".
+ * `row` and `anchor` name each side's value of a column (an export's ranges: literals).
  */
-const after = (columns: ReadonlyArray<OrderColumn>): string => {
+export const after = (
+  columns: ReadonlyArray<OrderColumn>,
+  row: (name: string) => string = (name) => `q.${name}`,
+  anchor: (name: string) => string = (name) => `a.${name}`
+): string => {
   const strictly = (c: OrderColumn) => {
     const op = c.direction === "asc" ? ">" : "<"
-    return c.nullable ? `(a.${c.name} IS NOT NULL AND (q.${c.name} IS NULL OR q.${c.name} ${op} a.${c.name}))` : `q.${c.name} ${op} a.${c.name}`
+    const [q, a] = [row(c.name), anchor(c.name)]
+    return c.nullable ? `(${a} IS NOT NULL AND (${q} IS NULL OR ${q} ${op} ${a}))` : `${q} ${op} ${a}`
   }
-  const equal = (c: OrderColumn) => (c.nullable ? `q.${c.name} IS NOT DISTINCT FROM a.${c.name}` : `q.${c.name} = a.${c.name}`)
+  const equal = (c: OrderColumn) => (c.nullable ? `${row(c.name)} IS NOT DISTINCT FROM ${anchor(c.name)}` : `${row(c.name)} = ${anchor(c.name)}`)
   let predicate = strictly(columns[columns.length - 1]!)
   for (let i = columns.length - 2; i >= 0; i--) {
     predicate = `(${strictly(columns[i]!)} OR (${equal(columns[i]!)} AND ${predicate}))`
@@ -118,6 +126,8 @@ export interface CompiledExport extends CompiledSql {
   readonly withTz: boolean
   /** The rows' order over `e`: `SELECT … FROM (sql) e ORDER BY <order>`. */
   readonly order: string
+  /** That order column by column, for a detail export (its rows can be read range by range); undefined for summary rows. */
+  readonly orderColumns: ReadonlyArray<OrderColumn> | undefined
 }
 
 /**
@@ -131,7 +141,7 @@ export const compileExport = (query: NormalizedQuery, options: CompileOptions): 
   const whole = { ...query, startingAfter: undefined, totalCount: false }
   const compiled = whole.mode === "detail" ? compileDetail(whole, options, true) : compileSummary(whole, options, true)
   const withTz = whole.mode === "detail" ? hasDatetime(whole.columns) : whole.group.type === "datetime"
-  return { ...compiled.page, timeZone: compiled.timeZone, withTz, order: compiled.exportOrder }
+  return { ...compiled.page, timeZone: compiled.timeZone, withTz, order: compiled.exportOrder, orderColumns: compiled.orderColumns }
 }
 
 /** Detail queries sort by row values only (normalize.ts). */
@@ -213,7 +223,7 @@ const compileDetail = (query: Extract<NormalizedQuery, { mode: "detail" }>, opti
       })
     }
   }
-  return { page: pageStatement(), count, anchorExists, newestFirst, timeZone, exportOrder: orderBy(order, "e") }
+  return { page: pageStatement(), count, anchorExists, newestFirst, timeZone, exportOrder: orderBy(order, "e"), orderColumns: order }
 }
 
 const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, options: CompileOptions, unbounded = false): CompiledQuery => {
@@ -277,6 +287,6 @@ const compileSummary = (query: Extract<NormalizedQuery, { mode: "summary" }>, op
     const p = makeParams(options.now)
     anchorExists = p.statement(`WITH ${grouped(p)}, ${keyed} SELECT count(*) AS n FROM q WHERE q.key = ${p.add(query.startingAfter, "VARCHAR")}`)
   }
-  return { page: page.statement(sql), count, anchorExists, newestFirst: undefined, timeZone: undefined, exportOrder: orderBy(order, "e") }
+  return { page: page.statement(sql), count, anchorExists, newestFirst: undefined, timeZone: undefined, exportOrder: orderBy(order, "e"), orderColumns: undefined }
 }
 

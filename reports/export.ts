@@ -6,14 +6,15 @@ import * as path from "node:path"
 import { recordReportExport } from "../src/platform/metrics/exports.ts"
 import type { WireType } from "./catalog/types.ts"
 import type { PreparedExport } from "./service.ts"
-import type { RowStream } from "./store-connection.ts"
+import type { Cancellable } from "./export-ranges.ts"
 
 /**
  * Exports of a report query's whole result, on the query endpoint itself (`Accept`):
  *
  * - CSV (RFC 4180): a header row of the field names, then every row as the JSON pages have it
  *   (the same wire values: cents as integers, booleans `t`/`f`, datetimes with their offset),
- *   read from DuckDB chunk by chunk and written as the client reads: memory is a chunk's.
+ *   written by DuckDB's CSV writer range by range of the export's order into the export folder
+ *   and streamed from there (export-csv.ts, export-ranges.ts): memory is a range's.
  *   NULL is an empty field; an empty text is `""`, so the two stay apart. A range is
  *   `start/end` (ISO 8601's interval), a missing end left empty. CRLF line ends, UTF-8, no BOM.
  * - Parquet: written by DuckDB (`COPY … TO … (FORMAT parquet)`) into the process's export
@@ -21,7 +22,7 @@ import type { RowStream } from "./store-connection.ts"
  *
  * A client that goes away interrupts the request's fiber; the request scope's finalizer then
  * interrupts the DuckDB query (`connection.interrupt()`), waits for it to stop and gives the
- * connection back, and removes the file.
+ * connection back, and removes the files.
  */
 
 export type ExportFormat = "csv" | "parquet"
@@ -68,7 +69,7 @@ export const disposition = (resource: string, dataAsOf: string, extension: strin
  * Ends the stream when the request ends: a stream that did not finish is interrupted (the
  * client left, or writing failed), counted, and its connection left idle for the next query.
  */
-export const stopWithRequest = (rows: RowStream, format: ExportFormat) =>
+export const stopWithRequest = (rows: Cancellable, format: ExportFormat) =>
   Effect.addFinalizer(() =>
     Effect.promise(async () => {
       if (await rows.cancel()) recordReportExport(format, "cancelled")

@@ -62,6 +62,7 @@ const answer = ({ params, payload, request }: { params: { readonly resource: str
       const headers = rateLimitHeaders(decision)
       const { locale } = yield* RequestContext
       const store = yield* ReportStore
+      const config = yield* AppConfig
       if (!decision.allowed) return rateLimitedResponse(decision, locale, JSON_API)
       const format = negotiate(request.headers["accept"])
       if (format === undefined) {
@@ -73,7 +74,7 @@ const answer = ({ params, payload, request }: { params: { readonly resource: str
               HttpServerResponse.jsonUnsafe(encodeResponse(body), { status: 200, headers, contentType: JSON_API }))
           : Effect.flatMap(prepareExport(params.resource, payload.data.attributes), (prepared) =>
               format === "csv"
-                ? csvResponse(params.resource, prepared, headers)
+                ? csvResponse(params.resource, prepared, store.exportDir, headers, config.reportExportRangeRows)
                 : parquetResponse(params.resource, prepared, store.exportDir, headers))
       return yield* answered.pipe(
         Effect.catch((error) => {

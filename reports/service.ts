@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto"
 import { CurrentStaff } from "../src/access/access.ts"
 import { isOwner } from "../src/access/policies.ts"
 import { CurrentBusiness } from "../src/access/tenant.ts"
-import { BadRequest, Forbidden, NotFound, fail } from "../src/shared/errors.ts"
+import { BadRequest, fail } from "../src/shared/errors.ts"
 import { t } from "../src/shared/i18n.ts"
 import { RequestContext } from "../src/shared/request-context.ts"
 import { resourceCatalog } from "./catalog/resources.ts"
@@ -12,6 +12,7 @@ import type { CatalogContext } from "./catalog/types.ts"
 import { compile, compileExport } from "./compile.ts"
 import type { QueryAttributes } from "./grammar.ts"
 import { type ResponseField, normalize } from "./normalize.ts"
+import { ReportRefusals } from "./refusals.ts"
 import { ReportsRepo } from "./repo.ts"
 import type { QueryPage } from "./run.ts"
 import { type DataAsOf, ReportStore } from "./store.ts"
@@ -31,13 +32,13 @@ const requireReportAccess = Effect.fn("Reports.access")(function* () {
   const staff = yield* CurrentStaff
   const repo = yield* ReportsRepo
   if (!isOwner(staff.role) && !(yield* repo.hasGrant(business.id, staff.staffMemberId))) {
-    return yield* fail(Forbidden, { key: "report_access_denied" })
+    return yield* ReportRefusals.reportAccessDenied.fail()
   }
 })
 
 const catalogOf = (resource: string) => {
   const catalog = resourceCatalog(resource)
-  return catalog ? Effect.succeed(catalog) : fail(NotFound, { key: "report_unknown_resource", params: { resource: JSON.stringify(resource) } })
+  return catalog ? Effect.succeed(catalog) : ReportRefusals.reportUnknownResource.fail({ resource: JSON.stringify(resource) })
 }
 
 /** `GET /desk/api/v3/reports`: every resource. */
@@ -129,7 +130,7 @@ export const prepareExport = Effect.fn("Reports.prepareExport")(function* (resou
  */
 export const checkRefreshAccess = Effect.fn("Reports.refreshAccess")(function* () {
   const staff = yield* CurrentStaff
-  if (!isOwner(staff.role)) return yield* fail(Forbidden, { key: "owner_required" })
+  if (!isOwner(staff.role)) return yield* ReportRefusals.ownerRequired.fail()
 })
 
 /**

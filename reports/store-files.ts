@@ -31,6 +31,19 @@ export interface ReaderLimits {
 }
 export const READER_LIMITS: ReaderLimits = { memoryLimit: "2GB", threads: Math.min(4, os.availableParallelism()) }
 
+/**
+ * DuckDB's allocator (its own jemalloc) keeps what a query freed in per-thread caches until
+ * 128 MiB were allocated, and returns memory to the system later still: a CSV export of a
+ * million rows, read range by range in a few MiB each (reports/export-ranges.ts), still grew
+ * the API process by 83–120 MiB. Flushed after 4 MiB, with jemalloc's background threads
+ * returning freed pages, the same export grew it by 17–41 MiB (docs/benchmarks.md).
+ */
+const ALLOCATOR_OPTIONS = {
+  allocator_flush_threshold: "4MB",
+  allocator_bulk_deallocation_flush_threshold: "4MB",
+  allocator_background_threads: "true"
+} as const
+
 export const readerLimits = (config: AppConfigShape): ReaderLimits => ({
   memoryLimit: config.reportReaderMemoryLimit ?? READER_LIMITS.memoryLimit,
   threads: config.reportReaderThreads ?? READER_LIMITS.threads
@@ -60,7 +73,7 @@ export interface StoreInstances {
 export const openStoreFile = async (file: string, limits: ReaderLimits = READER_LIMITS, writable: ReadonlyArray<string> = []): Promise<StoreInstances> => {
   const { DuckDBInstance } = await import("@duckdb/node-api")
   const { enable_external_access: _, ...opened } = READER_OPTIONS
-  const instance = await DuckDBInstance.create(file, { ...opened, memory_limit: limits.memoryLimit, threads: String(limits.threads) })
+  const instance = await DuckDBInstance.create(file, { ...opened, ...ALLOCATOR_OPTIONS, memory_limit: limits.memoryLimit, threads: String(limits.threads) })
   try {
     const setup = await instance.connect()
     try {

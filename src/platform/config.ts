@@ -106,6 +106,11 @@ export interface AppConfigShape {
   readonly reportReaderMemoryLimit?: string
   readonly reportReaderThreads?: number
   /**
+   * Rows a detail export sorts per statement (REPORT_EXPORT_RANGE_ROWS): its memory is about
+   * that many rows' CSV lines. Optional; absent, reports/export-ranges.ts RANGE_ROWS.
+   */
+  readonly reportExportRangeRows?: number
+  /**
    * The key signing sign-in session cookies and CSRF tokens (SESSION_SECRET, or the file named
    * by SESSION_SECRET_FILE): at least 32 characters. Required in production; elsewhere, when
    * unset, the database row `app_secrets.session` (made once) stands in. Optional so that
@@ -258,6 +263,7 @@ export const readAppConfig = Effect.gen(function* () {
     oauthBodyLimitBytes: yield* Config.Int("OAUTH_BODY_LIMIT_BYTES").pipe(Config.withDefault(DEFAULT_OAUTH_BODY_LIMIT_BYTES)),
     reportReaderMemoryLimit: Option.getOrUndefined(yield* Config.option(Config.String("REPORT_READER_MEMORY_LIMIT"))),
     reportReaderThreads: Option.getOrUndefined(yield* Config.option(Config.Int("REPORT_READER_THREADS"))),
+    reportExportRangeRows: Option.getOrUndefined(yield* Config.option(Config.Int("REPORT_EXPORT_RANGE_ROWS"))),
     sessionSecret: yield* readKeySetting("SESSION_SECRET", production, (value) => value.length >= 32, SESSION_SECRET_RULE),
     ...Option.match(yield* Config.option(Config.Port("METRICS_PORT")), { onNone: () => ({}), onSome: (metricsPort) => ({ metricsPort }) }),
     metricsHost: yield* Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),

@@ -66,7 +66,6 @@ const PENDING: ReadonlyArray<string> = [
   "src/catalog/sales-taxes",
   "src/catalog/services",
   "src/catalog/staff-members",
-  "reports",
   "/api/v2/account",
   "/api/v2/desk/business",
   "/api/v2/front/business",
@@ -82,9 +81,7 @@ const PENDING: ReadonlyArray<string> = [
   "/api/v2/front/services",
   "/api/v2/desk/staff_members",
   "/api/v2/front/staff_members",
-  "/api/v3/:resource/queries",
-  "/api/v3/webhooks",
-  "/desk/api/v3/reports"
+  "/api/v3/webhooks"
 ]
 const pending = (subject: string) => PENDING.some((entry) => subject.startsWith(entry))
 

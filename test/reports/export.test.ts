@@ -10,6 +10,7 @@ import { syncReports } from "../../reports/sync/sync.ts"
 import { createBusiness, createPerson, createToken } from "../support/factories.ts"
 import type { TestResponse } from "../support/http.ts"
 import { TEST_BASE_DOMAIN, type TestServer, startTestServer } from "../support/server.ts"
+import { csvOf, parseCsv } from "./export-support.ts"
 import { type Sales, buildSales, closeSales } from "./sales-fixture.ts"
 
 /**
@@ -45,49 +46,6 @@ const jsonPages = async (resource: string, attributes: Record<string, unknown>, 
   } while (answer.json.data.attributes.has_more)
   return { rows, pages, fields: answer.json.data.attributes.fields as Array<{ name: string; type: WireType }>, dataAsOf: answer.json.meta.data_as_of as string }
 }
-
-/** RFC 4180: fields, with `null` for an empty unquoted field (NULL) and `""` for a quoted empty one. */
-const parseCsv = (text: string): Array<Array<string | null>> => {
-  const rows: Array<Array<string | null>> = []
-  let row: Array<string | null> = []
-  let i = 0
-  while (i < text.length) {
-    let value: string | null
-    if (text[i] === '"') {
-      let end = i + 1
-      value = ""
-      for (;;) {
-        const quote = text.indexOf('"', end)
-        if (quote === -1) throw new Error("unterminated quote")
-        value += text.slice(end, quote)
-        if (text[quote + 1] === '"') {
-          value += '"'
-          end = quote + 2
-        } else {
-          i = quote + 1
-          break
-        }
-      }
-    } else {
-      let end = i
-      while (end < text.length && text[end] !== "," && text[end] !== "\r") end++
-      value = end === i ? null : text.slice(i, end)
-      i = end
-    }
-    row.push(value)
-    if (text[i] === ",") i++
-    else if (text.startsWith("\r\n", i)) {
-      rows.push(row)
-      row = []
-      i += 2
-    } else if (i < text.length) throw new Error(`unexpected ${JSON.stringify(text[i])} at ${i}`)
-  }
-  return rows
-}
-
-/** A JSON cell as the CSV writes it (numbers as JavaScript writes them, a range `start/end`). */
-const csvOf = (value: unknown): string | null =>
-  value === null ? null : Array.isArray(value) ? value.map((end) => end ?? "").join("/") : String(value)
 
 const csvExport = async (resource: string, attributes: Record<string, unknown>) => {
   const answer = await post(resource, { ...attributes, page: { limit: 1 } }, "text/csv")

@@ -5,7 +5,7 @@ import { syncReports } from "../../reports/sync/sync.ts"
 import { createPlanProduct, createRevenueCategory } from "../support/billing-factories.ts"
 import { createApplication, createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
 import type { TestResponse } from "../support/http.ts"
-import { type TestServer, TEST_BASE_DOMAIN, startTestServer } from "../support/server.ts"
+import { type TestServer, type TestServerOptions, TEST_BASE_DOMAIN, startTestServer } from "../support/server.ts"
 
 /**
  * A franchise's sales, built through the Core API over HTTP (sales taxes, coupons, the external
@@ -74,10 +74,11 @@ export interface CoreInvoice {
 export const methodOf = (typeId: number) =>
   typeId >= 100 ? "external" : ({ 1: "creditcard", 2: "cash", 3: "check", 4: "ach", 5: "credit" } as Record<number, string>)[typeId]!
 
-export const buildSales = async (name: string): Promise<Sales> => {
+/** `options`: the server's settings besides its data folder (a setting under test, the metrics listener). */
+export const buildSales = async (name: string, options: TestServerOptions = {}): Promise<Sales> => {
   const dataDir = path.resolve(`.data/test/${name}-${process.pid}`)
   fs.rmSync(dataDir, { recursive: true, force: true })
-  const server = await startTestServer({ dataDir })
+  const server = await startTestServer({ ...options, dataDir })
   const pool = server.pool
   await createApplication(pool, "test-app")
   const hq = await createBusiness(pool, { subdomain: "hq", name: "HQ", time_zone: "America/Los_Angeles" })

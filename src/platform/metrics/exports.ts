@@ -22,3 +22,11 @@ for (const byOutcome of Object.values(reportExports)) for (const counter of Obje
 
 export const recordReportExport = (format: "csv" | "parquet", outcome: (typeof EXPORT_OUTCOMES)[number]): void =>
   reportExports[format][outcome].updateUnsafe(1, NO_CONTEXT)
+
+const exportStatements = Metric.counter("studio_report_export_statements_total", {
+  description: "Sorted statements CSV exports wrote their rows with: one per range of rows a large detail export is read in (REPORT_EXPORT_RANGE_ROWS), one for any other",
+  incremental: true
+})
+exportStatements.valueUnsafe(NO_CONTEXT)
+
+export const recordExportStatement = (): void => exportStatements.updateUnsafe(1, NO_CONTEXT)
