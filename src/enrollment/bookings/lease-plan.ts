@@ -93,7 +93,7 @@ export const resolvePerson = Effect.fn("Leases.resolvePerson")(function* (
   }
   const desk = person as DeskLeasePerson
   if (given(desk.id)) {
-    const live = yield* people.existingIds(context.businessId, [desk.id])
+    const live = yield* people.existingIds({ businessId: context.businessId, ids: [desk.id] })
     if (!live.has(desk.id)) messages.push({ key: "field_id_not_found", params: { field: `${field}.id`, id: desk.id } })
     return { plan: { _tag: "Existing", id: desk.id } as PersonPlan, notFound: undefined }
   }
@@ -103,7 +103,7 @@ export const resolvePerson = Effect.fn("Leases.resolvePerson")(function* (
     messages.push({ key: "field_required", params: { field: naming ? `${field}.email` : `${field}.id` } })
     return { plan: none, notFound: undefined }
   }
-  const existing = yield* people.idByEmail(context.businessId, email)
+  const existing = (yield* people.idByEmail({ businessId: context.businessId, email }))?.id
   if (existing !== undefined) return { plan: { _tag: "Existing", id: existing } as PersonPlan, notFound: undefined }
   const planned = context.newPeople.get(email.toLowerCase())
   if (planned) return { plan: planned, notFound: undefined }
