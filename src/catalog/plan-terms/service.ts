@@ -5,11 +5,11 @@ import { clientReach } from "../../identity/people/client-reach.ts"
 import { SigningProvider } from "../../platform/signing/provider.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
-import { NotFound, Unprocessable, fail } from "../../shared/errors.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { type PlanTermsRow, toPlanTermsWire } from "./model.ts"
 import { PlanTermsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { PlanTermsRefusals } from "./refusals.ts"
 
 /**
  * Plan terms in client mode (spec: Plan terms). Only the payer (the terms' payer_person_id is
@@ -23,8 +23,8 @@ const findTerms = Effect.fn("PlanTerms.find")(function* (planId: number, termsId
   const row = yield* (yield* PlanTermsRepo).ofPlan(business.id, planId)
   if (!row || row.payer_person_id !== reach.selfId || (termsId !== undefined && row.id !== termsId)) {
     return yield* termsId === undefined
-      ? fail(NotFound, { key: "plan_terms_none", params: { plan_id: planId } })
-      : fail(NotFound, { key: "plan_terms_not_found", params: { id: termsId } })
+      ? PlanTermsRefusals.planTermsNone.fail({ plan_id: planId })
+      : PlanTermsRefusals.planTermsNotFound.fail({ id: termsId })
   }
   return row
 })
@@ -66,9 +66,9 @@ const termsOfCompletion = Effect.fn("PlanTerms.ofCompletion")(function* (planId:
   const repo = yield* PlanTermsRepo
   const now = (yield* currentTime)
   const claimed = yield* inTransaction(repo.claimCompletion(business.id, termsId, hashCompletion(completion), now))
-  if (!claimed) return yield* fail(Unprocessable, { key: "plan_terms_completion_invalid" })
+  if (!claimed) return yield* PlanTermsRefusals.planTermsCompletionInvalid.fail()
   const row = yield* repo.ofPlan(business.id, planId)
-  if (!row || row.id !== termsId) return yield* fail(NotFound, { key: "plan_terms_not_found", params: { id: termsId } })
+  if (!row || row.id !== termsId) return yield* PlanTermsRefusals.planTermsNotFound.fail({ id: termsId })
   return row
 })
 
@@ -122,19 +122,19 @@ export const completePlanTerms = Effect.fn("PlanTerms.complete")(function* (plan
   const now = (yield* currentTime)
   const reread = Effect.flatMap(repo.ofPlan(business.id, planId), (found) => answer(found!))
   if (row.accepted_at !== null) return yield* answer(row)
-  if (row.declined_at !== null) return yield* fail(Unprocessable, { key: "plan_terms_declined" })
+  if (row.declined_at !== null) return yield* PlanTermsRefusals.planTermsDeclined.fail()
   if (row.acceptance_type === "checkbox") {
     yield* inTransaction(repo.accept(business.id, row.id, now))
     return yield* reread
   }
-  if (row.document_id === null) return yield* fail(Unprocessable, { key: "plan_terms_not_signed" })
+  if (row.document_id === null) return yield* PlanTermsRefusals.planTermsNotSigned.fail()
   const status = yield* (yield* SigningProvider).envelopeStatus({ businessId: business.id, documentId: row.document_id }).pipe(
-    Effect.catchTag("SigningUnavailable", () => fail(Unprocessable, { key: "plan_terms_signing_unavailable" }))
+    Effect.catchTag("SigningUnavailable", () => PlanTermsRefusals.planTermsSigningUnavailable.fail())
   )
-  if (status === "pending") return yield* fail(Unprocessable, { key: "plan_terms_not_signed" })
+  if (status === "pending") return yield* PlanTermsRefusals.planTermsNotSigned.fail()
   if (status === "declined") {
     yield* inTransaction(repo.decline(business.id, row.id, now))
-    return yield* fail(Unprocessable, { key: "plan_terms_declined" })
+    return yield* PlanTermsRefusals.planTermsDeclined.fail()
   }
   yield* inTransaction(repo.accept(business.id, row.id, now))
   return yield* reread

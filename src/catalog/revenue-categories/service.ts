@@ -1,11 +1,11 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { NotFound, fail } from "../../shared/errors.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { MAX_REVENUE_CATEGORY_NAME, type RevenueCategoryListQuery, type RevenueCategoryRow, type RevenueCategoryWire } from "./model.ts"
 import { RevenueCategoriesRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { RevenueCategoryRefusals } from "./refusals.ts"
 
 /** Revenue categories (staff mode, read only over HTTP; renamed by the import or the operator CLI). */
 const toWire = (row: RevenueCategoryRow): RevenueCategoryWire => ({ id: row.id, name: row.name })
@@ -20,7 +20,7 @@ export const listRevenueCategories = Effect.fn("RevenueCategories.list")(functio
 export const getRevenueCategory = Effect.fn("RevenueCategories.get")(function* (id: number) {
   const business = yield* CurrentBusiness
   const row = yield* (yield* RevenueCategoriesRepo).find(business.id, id)
-  if (!row) return yield* fail(NotFound, { key: "revenue_category_not_found", params: { id } })
+  if (!row) return yield* RevenueCategoryRefusals.revenueCategoryNotFound.fail({ id })
   return { revenue_categories: toWire(row) }
 })
 

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { NotFound, fail } from "../../shared/errors.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import type { SalesTaxListQuery, SalesTaxRow, SalesTaxWire } from "./model.ts"
 import { SalesTaxesRepo } from "./repo.ts"
+import { SalesTaxRefusals } from "./refusals.ts"
 
 /** Sales taxes (staff mode, read only over HTTP; written by the import). */
 const toWire = (row: SalesTaxRow): SalesTaxWire => ({ id: row.id, name: row.name, tax_rate: row.tax_rate, inclusive: row.inclusive })
@@ -19,7 +19,7 @@ export const getSalesTax = Effect.fn("SalesTaxes.get")(function* (id: number) {
   const business = yield* CurrentBusiness
   const repo = yield* SalesTaxesRepo
   const row = yield* repo.find(business.id, id)
-  if (!row) return yield* fail(NotFound, { key: "sales_tax_not_found", params: { id } })
+  if (!row) return yield* SalesTaxRefusals.salesTaxNotFound.fail({ id })
   const locations = yield* repo.locations(business.id, id)
   return { sales_taxes: { ...toWire(row), locations: locations.map((l) => ({ id: l.id, name: l.name, tax_rate: l.tax_rate })) } }
 })

@@ -2,7 +2,6 @@ import { Clock, Effect, Option } from "effect"
 import { CurrentClient } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
-import { NotFound, fail } from "../../shared/errors.ts"
 import { formatMoney } from "../../shared/money.ts"
 import { type Page, pageLinks, pageOf } from "../../shared/pagination.ts"
 import { RequestContext } from "../../shared/request-context.ts"
@@ -10,6 +9,7 @@ import { formatTimestamp } from "../../shared/schemas.ts"
 import { localDateAt } from "../../shared/zoned-time.ts"
 import { type Audience, type CategoryRow, type ServiceCategory, type ServiceDesk, type ServiceRow, SLOT_STEP_MINUTES, type Viewer } from "./model.ts"
 import { type ServiceScope, ServicesRepo } from "./repo.ts"
+import { ServiceRefusals } from "./refusals.ts"
 
 /** Services are few and change rarely: one page of 100 holds a real studio's catalog. */
 export const SERVICES_PER_PAGE = 100
@@ -131,7 +131,7 @@ const list = Effect.fn("Services.list")(function* (
 export const findService = Effect.fn("Services.find")(function* (id: number, scope: ServiceScope) {
   const business = yield* CurrentBusiness
   const [row] = yield* (yield* ServicesRepo).findMany(business.id, [id], scope)
-  if (!row) return yield* fail(NotFound, { key: "service_not_found", params: { id } })
+  if (!row) return yield* ServiceRefusals.serviceNotFound.fail({ id })
   return row
 })
 

@@ -22,11 +22,11 @@ export const clientVisibleStaffSql = (sql: SqlClient.SqlClient, alias: string) =
 
 /**
  * The staff of an event or occurrence as a JSON array of `StaffRefRow`, in their position order:
- * `link` is the table tying them to `owner` (the caller's alias of the event or occurrence) by `key`.
+ * `link` is the table tying them to `owner` (the caller's alias of the event or occurrence) by its `column`.
  */
 export const staffRefsSql = (
   sql: SqlClient.SqlClient,
-  link: { readonly table: "event_staff_members" | "event_occurrence_staff_members"; readonly key: "event_id" | "event_occurrence_id" },
+  link: { readonly table: "event_staff_members" | "event_occurrence_staff_members"; readonly column: "event_id" | "event_occurrence_id" },
   owner: string
 ) =>
   sql`coalesce((select json_agg(json_build_object('id', sm.id, 'first_name', p.first_name, 'last_name', p.last_name,
@@ -34,7 +34,7 @@ export const staffRefsSql = (
                 from ${sql.literal(link.table)} l
                 join staff_members sm on sm.business_id = l.business_id and sm.id = l.staff_member_id
                 join people p on p.business_id = sm.business_id and p.id = sm.person_id
-                where l.business_id = ${sql.literal(owner)}.business_id and l.${sql.literal(link.key)} = ${sql.literal(owner)}.id), '[]')`
+                where l.business_id = ${sql.literal(owner)}.business_id and l.${sql.literal(link.column)} = ${sql.literal(owner)}.id), '[]')`
 
 export const StaffScope = Schema.Struct({ clientVisibleOnly: Schema.Boolean })
 export type StaffScope = typeof StaffScope.Type

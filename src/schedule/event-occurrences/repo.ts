@@ -70,7 +70,7 @@ const make = Effect.gen(function* () {
   const columns = sql`o.id, o.event_id, o.scheduled_date::text as scheduled_date, o.service_id, s.type as service_type,
     o.location_id, o.name, o.description, o.start_at, o.end_at, o.time_zone, o.state, o.capacity, o.booked_for_person_id,
     o.attendance_complete, ${pendingMaterialization} as updating,
-    ${staffRefsSql(sql, { table: "event_occurrence_staff_members", key: "event_occurrence_id" }, "o")} as staff`
+    ${staffRefsSql(sql, { table: "event_occurrence_staff_members", column: "event_occurrence_id" }, "o")} as staff`
   const from = sql`event_occurrences o
     join services s on s.business_id = o.business_id and s.id = o.service_id
     left join locations l on l.business_id = o.business_id and l.id = o.location_id`

@@ -28,7 +28,7 @@ const make = Effect.gen(function* () {
     e.session_count, to_char(e.start_time, 'HH24:MI') as start_time, to_char(e.end_time, 'HH24:MI') as end_time,
     coalesce(e.capacity, s.maximum_clients) as capacity, coalesce(l.time_zone, b.time_zone) as time_zone,
     e.materialized_through::text as materialized_through, e.deleted_at, e.created_at, e.updated_at,
-    ${staffRefsSql(sql, { table: "event_staff_members", key: "event_id" }, "e")} as staff`
+    ${staffRefsSql(sql, { table: "event_staff_members", column: "event_id" }, "e")} as staff`
   const from = sql`events e
     join businesses b on b.id = e.business_id
     join services s on s.business_id = e.business_id and s.id = e.service_id
