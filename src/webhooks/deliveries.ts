@@ -2,7 +2,6 @@ import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { requireOwner } from "../access/policies.ts"
 import { CurrentBusiness } from "../access/tenant.ts"
-import { NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { linkBase } from "../shared/pagination.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
@@ -10,6 +9,7 @@ import { enqueueDelivery } from "./delivery.ts"
 import type { AttemptRow, DeliveryResource, DeliveryRow, DeliveryStatus } from "./model.ts"
 import { WebhooksRepo } from "./repo.ts"
 import { findOwn } from "./service.ts"
+import { WebhookRefusals } from "./refusals.ts"
 
 /**
  * A subscription's delivery log (`/api/v3/webhooks/:id/deliveries`, newest first, each with its
@@ -86,9 +86,9 @@ export const replayWebhookEvent = Effect.fn("Webhooks.replay")(function* (id: nu
   const repo = yield* WebhooksRepo
   const sql = yield* SqlClient.SqlClient
   const subscription = yield* findOwn(id)
-  if (!subscription.enabled) return yield* fail(Unprocessable, { key: "webhook_disabled", params: { id } })
+  if (!subscription.enabled) return yield* WebhookRefusals.webhookDisabled.fail({ id })
   const eventId = yield* repo.eventOfSubscription(business.id, id, messageId)
-  if (Option.isNone(eventId)) return yield* fail(NotFound, { key: "webhook_event_not_found", params: { id, event_id: messageId } })
+  if (Option.isNone(eventId)) return yield* WebhookRefusals.webhookEventNotFound.fail({ id, event_id: messageId })
   // The answer is the delivery as queued, read in its own transaction: once it commits, the
   // worker may deliver it before this request could read it again.
   const found = yield* sql.withTransaction(

@@ -77,7 +77,6 @@ const PENDING: ReadonlyArray<string> = [
   "/api/v2/desk/waitlist_entries",
   "/api/v2/front/waitlist_entries",
   // access, webhooks, identity, catalog, tools, reports
-  "src/webhooks",
   "src/tools/demo",
   "reports",
   // endpoints of other domains under a person, service or pack product (visits, notes, waitlists,
@@ -89,7 +88,6 @@ const PENDING: ReadonlyArray<string> = [
   "/api/v2/front/services/:service_id",
   "/api/v2/desk/pack_products/:pack_product_id",
   "/api/v3/:resource/queries",
-  "/api/v3/webhooks",
   "/desk/api/v3/reports"
 ]
 const pending = (subject: string) => PENDING.some((entry) => subject.startsWith(entry))
