@@ -60,7 +60,7 @@ const packsOnly = { scope: { _tag: "Staff" }, kinds: ["pack"] } as const
 
 const findRecord = Effect.fn("PackProducts.find")(function* (id: number) {
   const business = yield* CurrentBusiness
-  const record = yield* (yield* PlanProductsRepo).find(business.id, packsOnly, id)
+  const record = yield* (yield* PlanProductsRepo).find({ businessId: business.id, ...packsOnly, id })
   if (!record) return yield* PackProductRefusals.packProductNotFound.fail({ id })
   return record
 })
@@ -76,7 +76,7 @@ export const listPackProducts = Effect.fn("PackProducts.list")(function* (query:
   yield* requireManagerOrHigher
   const business = yield* CurrentBusiness
   const page = pageOf(query)
-  const { records, total } = yield* (yield* PlanProductsRepo).list(business.id, packsOnly, page)
+  const { records, total } = yield* (yield* PlanProductsRepo).list({ businessId: business.id, ...packsOnly, page })
   return { pack_products: yield* answer(records), ...(yield* pageLinks(page, total)) }
 })
 
@@ -215,7 +215,7 @@ const checked = Effect.fn("PackProducts.check")(function* (input: PackProductInp
   const { fields, problems } = merge(input, current)
   const locationId = input.location_id
   if (locationId !== undefined && locationId !== null && locationId >= 1 && locationId !== current?.location_id) {
-    if (!(yield* (yield* PackProductsRepo).locationExists(business.id, locationId))) {
+    if ((yield* (yield* PackProductsRepo).location({ businessId: business.id, id: locationId })) === undefined) {
       problems.push(PackProductRefusals.fieldIdNotFound.message({ field: "location_id", id: locationId }))
     }
   }
@@ -233,8 +233,8 @@ export const createPackProduct = Effect.fn("PackProducts.create")(function* (inp
   const serviceIds = serviceIdsOf(input)
   const id = yield* sql.withTransaction(
     Effect.gen(function* () {
-      const id = yield* repo.insert(business.id, fields, now)
-      if (serviceIds !== undefined) yield* repo.replaceServices(business.id, id, serviceIds)
+      const { id } = yield* repo.insert({ businessId: business.id, fields, now })
+      if (serviceIds !== undefined) yield* repo.replaceServices({ businessId: business.id, id, serviceIds })
       return id
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die))
@@ -252,8 +252,8 @@ export const updatePackProduct = Effect.fn("PackProducts.update")(function* (id:
   const serviceIds = serviceIdsOf(input)
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      yield* repo.update(business.id, id, fields, now)
-      if (serviceIds !== undefined) yield* repo.replaceServices(business.id, id, serviceIds)
+      yield* repo.update({ businessId: business.id, id, fields, now })
+      if (serviceIds !== undefined) yield* repo.replaceServices({ businessId: business.id, id, serviceIds })
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die))
   return { pack_products: yield* answer([yield* findRecord(id)]) }
@@ -264,5 +264,5 @@ export const deletePackProduct = Effect.fn("PackProducts.delete")(function* (id:
   const business = yield* CurrentBusiness
   const now = (yield* currentTime)
   yield* findRecord(id)
-  yield* (yield* PackProductsRepo).softDelete(business.id, id, now)
+  yield* (yield* PackProductsRepo).softDelete({ businessId: business.id, id, now })
 })

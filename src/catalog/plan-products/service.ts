@@ -96,7 +96,7 @@ const list = <A>(scope: CatalogScope, query: PlanProductListQuery, wire: (record
     const business = yield* CurrentBusiness
     const { locale } = yield* RequestContext
     const page = pageOf(query)
-    const { records, total } = yield* (yield* PlanProductsRepo).list(business.id, filterOf(scope, query), page)
+    const { records, total } = yield* (yield* PlanProductsRepo).list({ businessId: business.id, ...filterOf(scope, query), page })
     return { plan_products: records.map((record) => wire(record, business.currency_code, locale)), ...(yield* pageLinks(page, total)) }
   })
 
@@ -104,7 +104,7 @@ const get = <A>(scope: CatalogScope, id: number, wire: (record: PlanProductRecor
   Effect.gen(function* () {
     const business = yield* CurrentBusiness
     const { locale } = yield* RequestContext
-    const record = yield* (yield* PlanProductsRepo).find(business.id, { scope }, id)
+    const record = yield* (yield* PlanProductsRepo).find({ businessId: business.id, scope, id })
     if (!record) return yield* PlanProductRefusals.planProductNotFound.fail({ id })
     return { plan_products: [wire(record, business.currency_code, locale)] }
   })

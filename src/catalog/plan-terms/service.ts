@@ -20,7 +20,7 @@ const findTerms = Effect.fn("PlanTerms.find")(function* (planId: number, termsId
   yield* privateResponse
   const business = yield* CurrentBusiness
   const reach = yield* clientReach
-  const row = yield* (yield* PlanTermsRepo).ofPlan(business.id, planId)
+  const row = yield* (yield* PlanTermsRepo).ofPlan({ businessId: business.id, planId })
   if (!row || row.payer_person_id !== reach.selfId || (termsId !== undefined && row.id !== termsId)) {
     return yield* termsId === undefined
       ? PlanTermsRefusals.planTermsNone.fail({ plan_id: planId })
@@ -50,7 +50,13 @@ const returnUrl = Effect.fn("PlanTerms.returnUrl")(function* (row: PlanTermsRow)
   const value = randomBytes(32).toString("base64url")
   const now = yield* Clock.currentTimeMillis
   yield* inTransaction(
-    (yield* PlanTermsRepo).insertCompletion(business.id, row.id, hashCompletion(value), new Date(now), new Date(now + COMPLETION_LIFETIME_MS))
+    (yield* PlanTermsRepo).insertCompletion({
+      businessId: business.id,
+      id: row.id,
+      valueHash: hashCompletion(value),
+      now: new Date(now),
+      expiresAt: new Date(now + COMPLETION_LIFETIME_MS)
+    })
   )
   return `${context.origin}/api/v2/front/plans/${row.plan_id}/plan_terms/${row.id}/complete?completion=${value}`
 })
@@ -65,9 +71,9 @@ const termsOfCompletion = Effect.fn("PlanTerms.ofCompletion")(function* (planId:
   const business = yield* CurrentBusiness
   const repo = yield* PlanTermsRepo
   const now = (yield* currentTime)
-  const claimed = yield* inTransaction(repo.claimCompletion(business.id, termsId, hashCompletion(completion), now))
+  const claimed = yield* inTransaction(repo.claimCompletion({ businessId: business.id, id: termsId, valueHash: hashCompletion(completion), now }))
   if (!claimed) return yield* PlanTermsRefusals.planTermsCompletionInvalid.fail()
-  const row = yield* repo.ofPlan(business.id, planId)
+  const row = yield* repo.ofPlan({ businessId: business.id, planId })
   if (!row || row.id !== termsId) return yield* PlanTermsRefusals.planTermsNotFound.fail({ id: termsId })
   return row
 })
@@ -93,7 +99,8 @@ const signingUrlOf = Effect.fn("PlanTerms.signingUrl")(function* (row: PlanTerms
         signerEmail: row.payer_email,
         documentText: row.terms
       })
-      documentId = yield* repo.attachDocument(business.id, row.id, envelope.documentId, (yield* currentTime))
+      documentId = (yield* repo.attachDocument({ businessId: business.id, id: row.id, documentId: envelope.documentId, now: yield* currentTime }))
+        .document_id
     }
     return yield* provider.signingUrl({ businessId: business.id, documentId, returnUrl: yield* returnUrl(row) })
   }).pipe(Effect.catchTag("SigningUnavailable", () => Effect.succeed("")))
@@ -120,11 +127,11 @@ export const completePlanTerms = Effect.fn("PlanTerms.complete")(function* (plan
   // A browser sent back by the provider brings a completion value; an app brings the payer's token.
   const row = completion !== undefined ? yield* termsOfCompletion(planId, termsId, completion) : yield* findTerms(planId, termsId)
   const now = (yield* currentTime)
-  const reread = Effect.flatMap(repo.ofPlan(business.id, planId), (found) => answer(found!))
+  const reread = Effect.flatMap(repo.ofPlan({ businessId: business.id, planId }), (found) => answer(found!))
   if (row.accepted_at !== null) return yield* answer(row)
   if (row.declined_at !== null) return yield* PlanTermsRefusals.planTermsDeclined.fail()
   if (row.acceptance_type === "checkbox") {
-    yield* inTransaction(repo.accept(business.id, row.id, now))
+    yield* inTransaction(repo.accept({ businessId: business.id, id: row.id, now }))
     return yield* reread
   }
   if (row.document_id === null) return yield* PlanTermsRefusals.planTermsNotSigned.fail()
@@ -133,9 +140,9 @@ export const completePlanTerms = Effect.fn("PlanTerms.complete")(function* (plan
   )
   if (status === "pending") return yield* PlanTermsRefusals.planTermsNotSigned.fail()
   if (status === "declined") {
-    yield* inTransaction(repo.decline(business.id, row.id, now))
+    yield* inTransaction(repo.decline({ businessId: business.id, id: row.id, now }))
     return yield* PlanTermsRefusals.planTermsDeclined.fail()
   }
-  yield* inTransaction(repo.accept(business.id, row.id, now))
+  yield* inTransaction(repo.accept({ businessId: business.id, id: row.id, now }))
   return yield* reread
 })

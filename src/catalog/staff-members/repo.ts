@@ -1,8 +1,16 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Array as Arr, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { insertRows } from "../../shared/sql-rows.ts"
 import { type Page, totalCount } from "../../shared/pagination.ts"
+import { orDie } from "../../shared/statements.ts"
 import { StaffMemberRow, type WorkingHoursInsert } from "./model.ts"
+
+const WorkingHours = Schema.Struct({
+  staff_member_id: Schema.Number,
+  location_id: Schema.Number,
+  weekday: Schema.Number,
+  start_time: Schema.String,
+  end_time: Schema.String
+})
 
 /**
  * The SQL of staff members. What client mode may see is one rule (`clientVisibleStaffSql`),
@@ -67,35 +75,44 @@ const make = Effect.gen(function* () {
           order by s.id`
   })
 
-  const refs = SqlSchema.findAll({
-    Request: Schema.Number,
-    Result: Schema.Struct({ id: Schema.Number, person_id: Schema.Number }),
-    execute: (businessId) => sql`select id, person_id from staff_members where business_id = ${businessId}`
+  const counted = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, scope: StaffScope }),
+    Result: Schema.Struct({ n: Schema.Number }),
+    execute: ({ businessId, scope }) => sql`select count(*) as n from staff_members s where s.business_id = ${businessId} ${visible(scope)}`
   })
 
+  const refs = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number }),
+    Result: Schema.Struct({ id: Schema.Number, person_id: Schema.Number }),
+    execute: ({ businessId }) => sql`select id, person_id from staff_members where business_id = ${businessId}`
+  })
+
+  const workingHours = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, rows: Schema.NonEmptyArray(WorkingHours) }),
+    execute: ({ businessId, rows }) =>
+      sql`insert into staff_working_hours ${sql.insert(Arr.map(rows, (row): Record<string, unknown> => ({ business_id: businessId, ...row })))}`
+  })
+
+  const page = ({ page, ...request }: { readonly businessId: number; readonly scope: StaffScope; readonly page: Page }) =>
+    Effect.gen(function* () {
+      const rows = yield* list({ ...request, page })
+      const total = yield* totalCount(rows, page, counted(request))
+      return { rows: rows as ReadonlyArray<StaffMemberRow>, total }
+    })
+  /** Staff members by id within the scope, in id order. */
+  const byIds = (request: Parameters<typeof findMany>[0]) =>
+    request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<StaffMemberRow>) : findMany(request)
+  /** Staff member id by person id: the import names staff by e-mail, hence by person. */
+  const idsByPerson = (request: Parameters<typeof refs>[0]) =>
+    refs(request).pipe(Effect.map((rows) => new Map(rows.map((row) => [row.person_id, row.id]))))
+  const insertWorkingHours = ({ businessId, rows }: { readonly businessId: number; readonly rows: ReadonlyArray<WorkingHoursInsert> }) =>
+    Arr.isReadonlyArrayNonEmpty(rows) ? workingHours({ businessId, rows }) : Effect.void
+
   return {
-    list: (businessId: number, scope: StaffScope, page: Page) =>
-      Effect.gen(function* () {
-        const rows = yield* list({ businessId, scope, page })
-        const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`
-          select count(*) as n from staff_members s where s.business_id = ${businessId} ${visible(scope)}`)
-        return { rows: rows as ReadonlyArray<StaffMemberRow>, total }
-      }).pipe(Effect.orDie),
-
-    /** Staff members by id within the scope, in id order. */
-    findMany: (businessId: number, ids: ReadonlyArray<number>, scope: StaffScope) =>
-      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<StaffMemberRow>) : findMany({ businessId, ids, scope }).pipe(Effect.orDie),
-
-    /** Staff member id by person id: the import names staff by e-mail, hence by person. */
-    idsByPerson: (businessId: number) =>
-      refs(businessId).pipe(Effect.map((rows) => new Map(rows.map((row) => [row.person_id, row.id]))), Effect.orDie),
-
-    insertWorkingHours: (businessId: number, rows: ReadonlyArray<WorkingHoursInsert>) => {
-      const values = insertRows(rows.map((row) => ({ business_id: businessId, ...row })))
-      return values
-        ? sql`insert into staff_working_hours ${sql.insert(values)}`.pipe(Effect.asVoid, Effect.orDie)
-        : Effect.void
-    }
+    list: orDie(page),
+    findMany: orDie(byIds),
+    idsByPerson: orDie(idsByPerson),
+    insertWorkingHours: orDie(insertWorkingHours)
   }
 })
 

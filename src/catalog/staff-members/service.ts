@@ -50,14 +50,14 @@ export const listStaffMembers = Effect.fn("StaffMembers.list")(function* (
 ) {
   const business = yield* CurrentBusiness
   const page: Page = pageOf(query, STAFF_PER_PAGE)
-  const { rows, total } = yield* (yield* StaffMembersRepo).list(business.id, scope, page)
+  const { rows, total } = yield* (yield* StaffMembersRepo).list({ businessId: business.id, scope, page })
   return { staff_members: rows.map(toWire), ...(yield* pageLinks(page, total)) }
 })
 
 /** One staff member; in client mode a hidden one is not found (spec: 404 if hidden). */
 export const getStaffMember = Effect.fn("StaffMembers.get")(function* (id: number, scope: StaffScope) {
   const business = yield* CurrentBusiness
-  const [row] = yield* (yield* StaffMembersRepo).findMany(business.id, [id], scope)
+  const [row] = yield* (yield* StaffMembersRepo).findMany({ businessId: business.id, ids: [id], scope })
   if (!row) return yield* StaffMemberRefusals.staffMemberNotFound.fail({ id })
   return { staff_members: [toWire(row)] }
 })

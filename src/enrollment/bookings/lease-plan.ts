@@ -158,7 +158,7 @@ export const resolveLease = Effect.fn("Leases.resolve")(function* (
   const notAllowed = (names: ReadonlyArray<"staff_member_id" | "location_id" | "start_at" | "recurring">) => {
     for (const name of names) if (given(input[name])) refuse({ key: "lease_field_not_allowed", params: { field: field(name) } })
   }
-  const serviceOf = (id: number) => services.findMany(businessId, [id], serviceScope(caller)).pipe(Effect.map((rows) => rows[0]))
+  const serviceOf = (id: number) => services.findMany({ businessId, ids: [id], scope: serviceScope(caller) }).pipe(Effect.map((rows) => rows[0]))
   const wrongType = (name: string, id: number, type: string) =>
     refuse({ key: "lease_wrong_service_type", params: { field: field(name), id, type } })
 
