@@ -95,13 +95,13 @@ export const resetPost = Effect.fn("OAuth.reset")(function* (request: HttpServer
       const accountId = yield* (yield* AccountTokensRepo).consume(resetToken, "password_reset")
       if (Option.isNone(accountId)) return false
       const repo = yield* OAuthRepo
-      yield* repo.setPassword(accountId.value, hash)
+      yield* repo.setPassword({ accountId: accountId.value, passwordHash: hash })
       // Following a mailed link proves the address.
-      yield* repo.confirmEmail(accountId.value)
+      yield* repo.confirmEmail({ accountId: accountId.value })
       // And the owner: an account locked by failed sign-ins (someone guessing) opens again now
       // rather than at the window's end. The guessers' IPs keep their own counts.
-      const account = yield* repo.accountById(accountId.value)
-      if (Option.isSome(account)) yield* (yield* SignInThrottle).clearAccount(account.value.email)
+      const account = yield* repo.accountById({ accountId: accountId.value })
+      if (account !== undefined) yield* (yield* SignInThrottle).clearAccount(account.email)
       return true
     })
   ).pipe(Effect.orDie)
@@ -118,7 +118,7 @@ export const confirmation = Effect.fn("OAuth.confirmation")(function* (request: 
   const page = yield* pageContext(request)
   const accountId = yield* (yield* AccountTokensRepo).consume(queryOf(request)["token"] ?? "", "email_confirmation")
   if (Option.isNone(accountId)) return errorPage(page, text(page.locale, "reset_invalid"), 404)
-  yield* (yield* OAuthRepo).confirmEmail(accountId.value)
+  yield* (yield* OAuthRepo).confirmEmail({ accountId: accountId.value })
   return renderPage({
     locale: page.locale,
     branding: page.branding,
