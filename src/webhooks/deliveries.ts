@@ -87,13 +87,13 @@ export const replayWebhookEvent = Effect.fn("Webhooks.replay")(function* (id: nu
   const sql = yield* SqlClient.SqlClient
   const subscription = yield* findOwn(id)
   if (!subscription.enabled) return yield* WebhookRefusals.webhookDisabled.fail({ id })
-  const eventId = yield* repo.eventOfSubscription(business.id, id, messageId)
-  if (Option.isNone(eventId)) return yield* WebhookRefusals.webhookEventNotFound.fail({ id, event_id: messageId })
+  const event = yield* repo.eventOfSubscription({ businessId: business.id, subscriptionId: id, messageId })
+  if (event === undefined) return yield* WebhookRefusals.webhookEventNotFound.fail({ id, event_id: messageId })
   // The answer is the delivery as queued, read in its own transaction: once it commits, the
   // worker may deliver it before this request could read it again.
   const found = yield* sql.withTransaction(
     Effect.gen(function* () {
-      const deliveryId = yield* repo.insertReplay(business.id, id, eventId.value)
+      const deliveryId = yield* repo.insertReplay(business.id, id, event.id)
       yield* enqueueDelivery(business.id, deliveryId)
       return yield* repo.findDelivery(business.id, deliveryId)
     })

@@ -121,7 +121,7 @@ export const deliverWebhook = Effect.fn("Webhooks.deliver")(function* (businessI
       Effect.gen(function* () {
         yield* record
         // 410 Gone: the receiver asks us to stop (Standard Webhooks); an owner may re-enable it.
-        if (gone) yield* repo.updateSubscription(businessId, work.subscription_id, { enabled: "gone" })
+        if (gone) yield* repo.updateSubscription({ businessId, id: work.subscription_id, enabled: "gone" })
         if (nextAttemptAt !== null) {
           yield* enqueueDelivery(businessId, deliveryId, nextAttemptAt, attemptError(attempt, result.statusCode, result.error))
         }
