@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { requireOwner } from "../access/policies.ts"
 import { CurrentBusiness } from "../access/tenant.ts"
@@ -56,7 +56,9 @@ export const listWebhookDeliveries = Effect.fn("Webhooks.deliveries")(function* 
   const context = yield* RequestContext
   yield* findOwn(id)
   const size = Math.min(query["page[size]"] ?? DELIVERIES_PER_PAGE, MAX_DELIVERIES_PER_PAGE)
-  const { deliveries, attempts } = yield* repo.listDeliveries(business.id, id, {
+  const { deliveries, attempts } = yield* repo.listDeliveries({
+    businessId: business.id,
+    subscriptionId: id,
     before: query["page[before]"],
     limit: size + 1,
     status: query["filter[status]"]
@@ -93,11 +95,12 @@ export const replayWebhookEvent = Effect.fn("Webhooks.replay")(function* (id: nu
   // worker may deliver it before this request could read it again.
   const found = yield* sql.withTransaction(
     Effect.gen(function* () {
-      const deliveryId = yield* repo.insertReplay(business.id, id, event.id)
+      const { id: deliveryId } = yield* repo.insertReplay({ businessId: business.id, subscriptionId: id, eventId: event.id })
       yield* enqueueDelivery(business.id, deliveryId)
-      return yield* repo.findDelivery(business.id, deliveryId)
+      return yield* repo.findDelivery({ businessId: business.id, deliveryId })
     })
   ).pipe(Effect.orDie)
-  const { delivery, attempts } = Option.getOrThrow(found)
+  // Inserted in the same transaction: it is there.
+  const { delivery, attempts } = found!
   return { data: toDelivery(delivery, attempts) }
 })
