@@ -53,7 +53,7 @@ export const sendConfirmation = Effect.fn("Accounts.sendConfirmation")(function*
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      const token = yield* (yield* AccountTokensRepo).issue(account.id, "email_confirmation")
+      const token = yield* (yield* AccountTokensRepo).issue({ accountId: account.id, purpose: "email_confirmation" })
       yield* sendMail({
         template: "email_confirmation",
         to: account.email,

@@ -223,7 +223,7 @@ export const requestPasswordReset = Effect.fn("OAuth.requestPasswordReset")(func
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      const resetToken = yield* (yield* AccountTokensRepo).issue(account.id, "password_reset")
+      const resetToken = yield* (yield* AccountTokensRepo).issue({ accountId: account.id, purpose: "password_reset" })
       yield* sendMail({
         template: "password_reset",
         to: account.email,

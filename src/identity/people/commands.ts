@@ -48,7 +48,7 @@ const invite = Effect.fn("People.invite")(function* (accountId: number, email: s
   const business = yield* CurrentBusiness
   // The business's own host from configuration, never the request's headers (mail/service.ts).
   const origin = publicOrigin(yield* AppConfig, business.subdomain)
-  const token = yield* (yield* AccountTokensRepo).issue(accountId, "password_reset", INVITATION_LIFETIME_MS)
+  const token = yield* (yield* AccountTokensRepo).issue({ accountId, purpose: "password_reset", lifetimeMs: INVITATION_LIFETIME_MS })
   yield* sendMail({
     template: "invitation",
     to: email,
