@@ -2,12 +2,13 @@ import { Context, Effect, Layer, Option } from "effect"
 import type { HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
 import type { unhandled } from "effect/Types"
-import { NotFound, StaffOnly, Unauthorized, fail } from "../shared/errors.ts"
+import { NotFound, StaffOnly, Unauthorized } from "../shared/errors.ts"
 import { type BusinessRow, RequestContext, type RequestContextShape } from "../shared/request-context.ts"
 import { AppConfig, type AppConfigShape } from "../platform/config.ts"
 import { Applications } from "./applications.ts"
 import { CurrentBusiness } from "./tenant.ts"
 import { AccessTokens, type AccessTokensShape, type StaffRole, type TokenGrant } from "./tokens.ts"
+import { AccessRefusals } from "./refusals.ts"
 
 /**
  * The two ways into a business's endpoints (spec, common rules 7 and 8; Authentication rule 3):
@@ -89,11 +90,11 @@ export const AUTH_MESSAGES = {
 const requireAccountHost = (context: RequestContextShape, config: AppConfigShape) =>
   Option.isNone(context.business)
     ? Effect.void
-    : fail(NotFound, { key: "account_host_required", params: { base_domain: config.baseDomain } })
+    : AccessRefusals.accountHostRequired.fail({ base_domain: config.baseDomain })
 
 /** The 404 of a business endpoint called on the account-level host. */
 const businessHostRequired = (config: AppConfigShape) =>
-  fail(NotFound, { key: "business_host_required", params: { base_domain: config.baseDomain } })
+  AccessRefusals.businessHostRequired.fail({ base_domain: config.baseDomain })
 
 /** A live token valid on this business's host, or the `{"error"}` 401 saying why not. */
 const verifyToken = (tokens: AccessTokensShape, token: string, businessId: number) =>

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { orDie } from "../shared/statements.ts"
 import { generateToken, hashToken } from "./tokens.ts"
 
 /**
@@ -49,25 +50,26 @@ const make = Effect.gen(function* () {
             and used_at is null and expires_at > now()`
   })
 
-  return {
-    /** A new token for the account; only its hash is stored. */
-    issue: (accountId: number, purpose: AccountTokenPurpose, lifetimeMs = LIFETIME_MS[purpose]) =>
-      Effect.suspend(() => {
-        const token = generateToken()
-        return insert({ tokenHash: hashToken(token), accountId, purpose, lifetimeMs }).pipe(Effect.as(token))
-      }).pipe(Effect.orDie),
+  /** A token of the purpose, seen by its hash only. */
+  type Presented = { readonly token: string; readonly purpose: AccountTokenPurpose }
+  /** A new token for the account, returned once; only its hash is stored. */
+  const issue = ({ accountId, purpose, lifetimeMs = LIFETIME_MS[purpose] }: {
+    readonly accountId: number
+    readonly purpose: AccountTokenPurpose
+    readonly lifetimeMs?: number
+  }) =>
+    Effect.suspend(() => {
+      const token = generateToken()
+      return insert({ tokenHash: hashToken(token), accountId, purpose, lifetimeMs }).pipe(Effect.as(token))
+    })
+  /** The account of a live token of that purpose, marking it used (atomically: one use only). */
+  const consumed = ({ token, purpose }: Presented) =>
+    Effect.suspend(() => consume({ tokenHash: hashToken(token), purpose })).pipe(Effect.map(Option.map((row) => row.account_id)))
+  /** Whether a token would be accepted, without using it (to show the form it opens). */
+  const isLive = ({ token, purpose }: Presented) =>
+    Effect.suspend(() => live({ tokenHash: hashToken(token), purpose })).pipe(Effect.map(Option.isSome))
 
-    /** The account of a live token of that purpose, marking it used (atomically: one use only). */
-    consume: (token: string, purpose: AccountTokenPurpose) =>
-      Effect.suspend(() => consume({ tokenHash: hashToken(token), purpose })).pipe(
-        Effect.map(Option.map((row) => row.account_id)),
-        Effect.orDie
-      ),
-
-    /** Whether a token would be accepted, without using it (to show the form it opens). */
-    isLive: (token: string, purpose: AccountTokenPurpose) =>
-      Effect.suspend(() => live({ tokenHash: hashToken(token), purpose })).pipe(Effect.map(Option.isSome), Effect.orDie)
-  }
+  return { issue: orDie(issue), consume: orDie(consumed), isLive: orDie(isLive) }
 })
 
 /** The SQL of one-time account tokens. */

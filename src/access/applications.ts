@@ -1,5 +1,5 @@
-import { Clock, Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { createHash, randomBytes } from "node:crypto"
 import { CacheEvents } from "../platform/cache-events.ts"
 
@@ -30,6 +30,23 @@ const TTL_MS = 30_000
 export const ApplicationsLive = Layer.effect(Applications)(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const byClientId = SqlSchema.findAll({
+      Request: Schema.Struct({ clientId: Schema.String }),
+      Result: Schema.Struct({ found: Schema.Number }),
+      execute: ({ clientId }) => sql`select 1 as found from oauth_applications where client_id = ${clientId}`
+    })
+    const insert = SqlSchema.void({
+      Request: Schema.Struct({
+        clientId: Schema.String,
+        secretHash: Schema.NullOr(Schema.String),
+        name: Schema.String,
+        redirectUri: Schema.String,
+        isPublic: Schema.Boolean
+      }),
+      execute: (app) =>
+        sql`insert into oauth_applications (client_id, client_secret_hash, name, redirect_uri, is_public)
+            values (${app.clientId}, ${app.secretHash}, ${app.name}, ${app.redirectUri}, ${app.isPublic})`
+    })
     const known = new Map<string, { readonly exists: boolean; readonly expires: number }>()
     let generation = 0
     yield* CacheEvents.use((events) =>
@@ -53,7 +70,7 @@ export const ApplicationsLive = Layer.effect(Applications)(
         const hit = known.get(clientId)
         if (hit && hit.expires > now) return hit.exists
         const loadedIn = generation
-        const rows = yield* sql`select 1 from oauth_applications where client_id = ${clientId}`.pipe(Effect.orDie)
+        const rows = yield* byClientId({ clientId }).pipe(Effect.orDie)
         if (loadedIn !== generation) return rows.length > 0
         if (known.size > 10_000) known.clear()
         known.set(clientId, { exists: rows.length > 0, expires: now + TTL_MS })
@@ -62,9 +79,13 @@ export const ApplicationsLive = Layer.effect(Applications)(
       create: Effect.fn("Applications.create")(function* (options) {
         const clientId = options.clientId ?? randomBytes(16).toString("hex")
         const secret = options.isPublic ? null : (options.clientSecret ?? randomBytes(32).toString("base64url"))
-        yield* sql`insert into oauth_applications (client_id, client_secret_hash, name, redirect_uri, is_public)
-                   values (${clientId}, ${secret === null ? null : hashClientSecret(secret)}, ${options.name},
-                           ${options.redirectUri}, ${options.isPublic ?? false})`.pipe(Effect.orDie)
+        yield* insert({
+          clientId,
+          secretHash: secret === null ? null : hashClientSecret(secret),
+          name: options.name,
+          redirectUri: options.redirectUri,
+          isPublic: options.isPublic ?? false
+        }).pipe(Effect.orDie)
         known.delete(clientId)
         return { client_id: clientId, client_secret: secret }
       })

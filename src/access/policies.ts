@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { Forbidden, type Message, fail } from "../shared/errors.ts"
 import { CurrentStaff } from "./access.ts"
 import type { StaffRole } from "./tokens.ts"
+import { AccessRefusals } from "./refusals.ts"
 
 /**
  * Staff policies: each action names the one it needs, and a refusal is a 403 with a message
@@ -22,7 +23,7 @@ export const isManagerOrHigher = (role: StaffRole) => rank[role] >= rank.manager
 /** Owners and the primary owner. */
 export const requireOwner = Effect.gen(function* () {
   const staff = yield* CurrentStaff
-  if (!isOwner(staff.role)) return yield* fail(Forbidden, { key: "owner_required" })
+  if (!isOwner(staff.role)) return yield* AccessRefusals.ownerRequired.fail()
   return staff
 })
 
@@ -38,7 +39,7 @@ export const requireManagerOrHigher = Effect.gen(function* () {
  * the locked record whether a change needs a manager, and the desk caller carries its role there.
  * `message` may say why this change needs one.
  */
-export const requireManagerRole = (role: StaffRole, message: Message = { key: "manager_required" }) =>
+export const requireManagerRole = (role: StaffRole, message: Message = AccessRefusals.managerRequired.message()) =>
   isManagerOrHigher(role) ? Effect.void : fail(Forbidden, message)
 
 /** The record's author (by person id), or a manager or higher. */
@@ -46,7 +47,7 @@ export const requireAuthorOrManager = (authorPersonId: number | null) =>
   Effect.gen(function* () {
     const staff = yield* CurrentStaff
     if (staff.personId !== authorPersonId && !isManagerOrHigher(staff.role)) {
-      return yield* fail(Forbidden, { key: "author_or_manager_required" })
+      return yield* AccessRefusals.authorOrManagerRequired.fail()
     }
     return staff
   })
@@ -54,6 +55,6 @@ export const requireAuthorOrManager = (authorPersonId: number | null) =>
 /** Standard staff, managers, owners and the primary owner (not limited or demoted staff). */
 export const requireStandardOrHigher = Effect.gen(function* () {
   const staff = yield* CurrentStaff
-  if (rank[staff.role] < rank.standard) return yield* fail(Forbidden, { key: "standard_staff_required" })
+  if (rank[staff.role] < rank.standard) return yield* AccessRefusals.standardStaffRequired.fail()
   return staff
 })

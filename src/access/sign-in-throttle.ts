@@ -52,24 +52,20 @@ const Row = Schema.Struct({
   next_attempt_ms: Schema.Number
 })
 
-const make = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  const config = yield* AppConfig
-  const windowMs = (config.signInWindowSeconds ?? 900) * 1000
-  const accountMax = Math.max(1, config.signInMaxFailures ?? 10)
-  const ipMax = Math.max(1, config.signInMaxFailuresPerIp ?? 30)
-  const accountPolicy: ThrottlePolicy = { maxFailures: accountMax, freeFailures: Math.min(3, accountMax - 1) }
-  // An office or a school behind one address signs many people in: more failures before delays.
-  const ipPolicy: ThrottlePolicy = { maxFailures: ipMax, freeFailures: Math.floor(ipMax / 3) }
+const ByDigest = Schema.Struct({ digest: Schema.Uint8Array })
 
+/** The throttle's statements: one row per key digest, its failures and window. */
+const throttleStatements = (sql: SqlClient.SqlClient) => {
   // Serializes the attempts on one key across processes until the transaction ends: two
   // parallel guesses cannot both read the count before either wrote it. Not a write.
-  const lock = (digest: Buffer) =>
-    sql`select pg_advisory_xact_lock(hashtextextended(encode(${digest}, 'hex'), 29))`.pipe(Effect.asVoid)
+  const lock = SqlSchema.void({
+    Request: ByDigest,
+    execute: ({ digest }) => sql`select pg_advisory_xact_lock(hashtextextended(encode(${digest}, 'hex'), 29))`
+  })
   const read = SqlSchema.findOneOption({
-    Request: Schema.Uint8Array,
+    Request: ByDigest,
     Result: Row,
-    execute: (digest) =>
+    execute: ({ digest }) =>
       sql`select failures, (extract(epoch from window_ends_at) * 1000)::float8 as window_ends_ms,
                  (extract(epoch from next_attempt_at) * 1000)::float8 as next_attempt_ms
           from sign_in_throttles where key_digest = ${digest}`
@@ -83,17 +79,32 @@ const make = Effect.gen(function* () {
             failures = excluded.failures, window_ends_at = excluded.window_ends_at, next_attempt_at = excluded.next_attempt_at`
   })
   const forget = SqlSchema.void({
-    Request: Schema.Uint8Array,
-    execute: (digest) => sql`delete from sign_in_throttles where key_digest = ${digest}`
+    Request: ByDigest,
+    execute: ({ digest }) => sql`delete from sign_in_throttles where key_digest = ${digest}`
   })
   // Windows long past are deleted now and then by whichever process counts an attempt.
+  const sweep = SqlSchema.void({
+    Request: Schema.Struct({ now: Schema.Number }),
+    execute: ({ now }) => sql`delete from sign_in_throttles where window_ends_at < to_timestamp(${now} / 1000.0) - interval '1 hour'`
+  })
+  return { lock, read, write, forget, sweep }
+}
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const config = yield* AppConfig
+  const windowMs = (config.signInWindowSeconds ?? 900) * 1000
+  const accountMax = Math.max(1, config.signInMaxFailures ?? 10)
+  const ipMax = Math.max(1, config.signInMaxFailuresPerIp ?? 30)
+  const accountPolicy: ThrottlePolicy = { maxFailures: accountMax, freeFailures: Math.min(3, accountMax - 1) }
+  // An office or a school behind one address signs many people in: more failures before delays.
+  const ipPolicy: ThrottlePolicy = { maxFailures: ipMax, freeFailures: Math.floor(ipMax / 3) }
+  const { lock, read, write, forget, sweep } = throttleStatements(sql)
   let attempts = 0
-  const sweep = (now: number) =>
-    sql`delete from sign_in_throttles where window_ends_at < to_timestamp(${now} / 1000.0) - interval '1 hour'`.pipe(Effect.ignore)
 
   /** The key's state in its current window (none: a fresh window). */
   const current = (digest: Buffer, now: number) =>
-    Effect.map(read(digest), (row) => Option.filter(row, (r) => r.window_ends_ms > now))
+    Effect.map(read({ digest }), (row) => Option.filter(row, (r) => r.window_ends_ms > now))
 
   const attempt = Effect.fn("SignInThrottle.attempt")(function* (email: string, address: string) {
     const now = yield* Clock.currentTimeMillis
@@ -106,7 +117,7 @@ const make = Effect.gen(function* () {
         // Always the account's lock before the IP's: no two attempts wait on each other in a circle.
         const states = []
         for (const key of keys) {
-          yield* lock(key.digest)
+          yield* lock({ digest: key.digest })
           states.push(yield* current(key.digest, now))
         }
         let refusedUntil = 0
@@ -123,7 +134,7 @@ const make = Effect.gen(function* () {
         return { _tag: "Allowed" } as const
       })
     ).pipe(Effect.orDie)
-    if (verdict._tag === "Allowed" && ++attempts % 1000 === 0) yield* Effect.forkDetach(sweep(now))
+    if (verdict._tag === "Allowed" && ++attempts % 1000 === 0) yield* Effect.forkDetach(sweep({ now }).pipe(Effect.ignore))
     return verdict satisfies ThrottleVerdict
   })
 
@@ -134,9 +145,9 @@ const make = Effect.gen(function* () {
     const ip = digestOf(ipKey(address))
     yield* sql.withTransaction(
       Effect.gen(function* () {
-        yield* lock(account)
-        yield* forget(account)
-        yield* lock(ip)
+        yield* lock({ digest: account })
+        yield* forget({ digest: account })
+        yield* lock({ digest: ip })
         const state = yield* current(ip, now)
         if (Option.isSome(state)) {
           const failures = Math.max(0, state.value.failures - 1)
@@ -149,7 +160,7 @@ const make = Effect.gen(function* () {
 
   /** A password reset by a mailed link proves the owner: their account's failures are cleared. */
   const clearAccount = Effect.fn("SignInThrottle.clearAccount")(function* (email: string) {
-    yield* forget(digestOf(accountKey(email))).pipe(Effect.orDie)
+    yield* forget({ digest: digestOf(accountKey(email)) }).pipe(Effect.orDie)
   })
 
   return { attempt, succeeded, clearAccount }

@@ -61,14 +61,14 @@ export const BusinessDirectoryLive = Layer.effect(BusinessDirectory)(
     // Renames are rare and the old subdomain is not in the notification: any change drops every entry.
     const cache = droppedOnChange<string, Option.Option<BusinessRow>>(yield* CacheEvents, "business", TTL_MS)
     const businessRow = SqlSchema.findOneOption({
-      Request: Schema.String,
+      Request: Schema.Struct({ subdomain: Schema.String }),
       Result: BusinessRow,
-      execute: (subdomain) =>
+      execute: ({ subdomain }) =>
         sql`select id, subdomain, name, time_zone, currency_code, default_locale
             from businesses where subdomain = ${subdomain}`
     })
     const load = (subdomain: string) =>
-      businessRow(subdomain).pipe(Effect.orDie, Effect.withSpan("BusinessDirectory.load"))
+      businessRow({ subdomain }).pipe(Effect.orDie, Effect.withSpan("BusinessDirectory.load"))
     return BusinessDirectory.of({
       // Every request passes here: no generator and no span on a cache hit (a span only in `load`).
       bySubdomain: (subdomain) => cache.get(subdomain, () => load(subdomain))

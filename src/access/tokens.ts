@@ -2,6 +2,7 @@ import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { hash, randomBytes } from "node:crypto"
 import { CacheEvents } from "../platform/cache-events.ts"
+import { orDie } from "../shared/statements.ts"
 
 /**
  * Access tokens: 256 random bits, shown once, stored only as their SHA-256 hash. A token
@@ -68,63 +69,104 @@ interface CachedGrant {
   readonly expires: number
 }
 
+/**
+ * The grant cache: token → business id (0: the account-level host) → grant, and the hex digest
+ * of each cached token → the token (notifications name tokens by digest). `generation` moves on
+ * every drop, so a load that raced a revocation is answered but not kept.
+ */
+const makeGrantCache = () => {
+  const cache = new Map<string, Map<number, CachedGrant>>()
+  const byDigest = new Map<string, string>()
+  let generation = 0
+  const forget = (token?: string) => {
+    generation++
+    if (token === undefined) {
+      cache.clear()
+      byDigest.clear()
+    } else cache.delete(token)
+  }
+  return {
+    forget,
+    forgetDigest: (digest: string) => {
+      const token = byDigest.get(digest)
+      if (token !== undefined) byDigest.delete(digest)
+      forget(token ?? "")
+    },
+    generation: () => generation,
+    hit: (token: string, scope: number, now: number) => {
+      const hit = cache.get(token)?.get(scope)
+      return hit !== undefined && hit.expires > now ? hit : undefined
+    },
+    keep: (token: string, digest: Buffer, scope: number, grant: Option.Option<TokenGrant>, expires: number) => {
+      if (cache.size > 50_000) forget()
+      let byBusiness = cache.get(token)
+      if (byBusiness === undefined) {
+        cache.set(token, (byBusiness = new Map()))
+        byDigest.set(digest.toString("hex"), token)
+      }
+      byBusiness.set(scope, { grant, expires })
+    }
+  }
+}
+
+const tokenStatements = (sql: SqlClient.SqlClient) => {
+  const grantRow = SqlSchema.findOneOption({
+    Request: Schema.Struct({ hash: Schema.Uint8Array, businessId: Schema.NullOr(Schema.Number) }),
+    Result: GrantRow,
+    execute: ({ hash, businessId }) =>
+      sql`select t.id as token_id, t.account_id, t.business_id as token_business_id,
+                 p.id as person_id, s.id as staff_member_id, s.role
+          from access_tokens t
+          left join people p
+            on p.business_id = ${businessId} and p.account_id = t.account_id and p.deleted_at is null
+          left join staff_members s on s.business_id = p.business_id and s.person_id = p.id
+          where t.token_hash = ${hash} and t.revoked_at is null`
+  })
+  const insert = SqlSchema.void({
+    Request: Schema.Struct({
+      hash: Schema.Uint8Array,
+      accountId: Schema.Number,
+      businessId: Schema.NullOr(Schema.Number),
+      applicationId: Schema.NullOr(Schema.Number)
+    }),
+    execute: ({ hash, accountId, businessId, applicationId }) =>
+      sql`insert into access_tokens (token_hash, account_id, business_id, application_id)
+          values (${hash}, ${accountId}, ${businessId}, ${applicationId})`
+  })
+  const revoke = SqlSchema.findAll({
+    Request: Schema.Struct({ hash: Schema.Uint8Array }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ hash }) => sql`update access_tokens set revoked_at = now() where token_hash = ${hash} and revoked_at is null returning id`
+  })
+  /** The grant of a live token, seen from `businessId`. */
+  const load = (hash: Buffer, businessId: Option.Option<number>) =>
+    grantRow({ hash, businessId: Option.getOrNull(businessId) }).pipe(
+      Effect.map(
+        Option.map((row): TokenGrant => ({
+          tokenId: row.token_id,
+          accountId: row.account_id,
+          tokenBusinessId: Option.fromNullishOr(row.token_business_id),
+          personId: Option.fromNullishOr(row.person_id),
+          staff:
+            row.staff_member_id !== null && row.role !== null
+              ? Option.some({ staffMemberId: row.staff_member_id, role: row.role })
+              : Option.none()
+        }))
+      ),
+      Effect.orDie,
+      Effect.withSpan("AccessTokens.load")
+    )
+  return { load, insert: orDie(insert), revoke: orDie(revoke) }
+}
+
 export const AccessTokensLive = Layer.effect(AccessTokens)(
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    /** token → business id (0: the account-level host) → grant. */
-    const cache = new Map<string, Map<number, CachedGrant>>()
-    /** The hex digest of each cached token → the token: notifications name tokens by digest. */
-    const byDigest = new Map<string, string>()
-    let generation = 0
-    const forget = (token?: string) => {
-      generation++
-      if (token === undefined) {
-        cache.clear()
-        byDigest.clear()
-      } else cache.delete(token)
-    }
+    const statements = tokenStatements(yield* SqlClient.SqlClient)
+    const cache = makeGrantCache()
     const events = yield* CacheEvents
-    events.subscribe({
-      kind: "token",
-      changed: (digest) => {
-        const token = byDigest.get(digest)
-        if (token !== undefined) byDigest.delete(digest)
-        forget(token ?? "")
-      },
-      dropAll: () => forget()
-    })
+    events.subscribe({ kind: "token", changed: cache.forgetDigest, dropAll: () => cache.forget() })
     // A person removed or a staff role changed: grants of that business (rare; all are dropped).
-    events.subscribe({ kind: "grants", changed: () => forget(), dropAll: () => forget() })
-
-    const grantRow = SqlSchema.findOneOption({
-      Request: Schema.Struct({ hash: Schema.Uint8Array, businessId: Schema.NullOr(Schema.Number) }),
-      Result: GrantRow,
-      execute: ({ hash, businessId }) =>
-        sql`select t.id as token_id, t.account_id, t.business_id as token_business_id,
-                   p.id as person_id, s.id as staff_member_id, s.role
-            from access_tokens t
-            left join people p
-              on p.business_id = ${businessId} and p.account_id = t.account_id and p.deleted_at is null
-            left join staff_members s on s.business_id = p.business_id and s.person_id = p.id
-            where t.token_hash = ${hash} and t.revoked_at is null`
-    })
-    const load = (hash: Buffer, businessId: Option.Option<number>) =>
-      grantRow({ hash, businessId: Option.getOrNull(businessId) }).pipe(
-        Effect.map(
-          Option.map((row): TokenGrant => ({
-            tokenId: row.token_id,
-            accountId: row.account_id,
-            tokenBusinessId: Option.fromNullishOr(row.token_business_id),
-            personId: Option.fromNullishOr(row.person_id),
-            staff:
-              row.staff_member_id !== null && row.role !== null
-                ? Option.some({ staffMemberId: row.staff_member_id, role: row.role })
-                : Option.none()
-          }))
-        ),
-        Effect.orDie,
-        Effect.withSpan("AccessTokens.load")
-      )
+    events.subscribe({ kind: "grants", changed: () => cache.forget(), dropAll: () => cache.forget() })
 
     return AccessTokens.of({
       // Every request passes here: no generator and no span on a cache hit (a span only in `load`).
@@ -132,40 +174,32 @@ export const AccessTokensLive = Layer.effect(AccessTokens)(
         if (token.length < 16 || token.length > 512) return Effect.succeedNone
         const scope = Option.getOrElse(businessId, () => 0)
         return Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const hit = cache.get(token)?.get(scope)
-          if (hit !== undefined && hit.expires > now) return Effect.succeed(hit.grant)
-          const loadedIn = generation
+          const hit = cache.hit(token, scope, now)
+          if (hit !== undefined) return Effect.succeed(hit.grant)
+          const loadedIn = cache.generation()
           const digest = hashToken(token)
-          return Effect.map(load(digest, businessId), (grant) => {
-            if (loadedIn !== generation) return grant
-            if (cache.size > 50_000) forget()
-            let byBusiness = cache.get(token)
-            if (byBusiness === undefined) {
-              cache.set(token, (byBusiness = new Map()))
-              byDigest.set(digest.toString("hex"), token)
-            }
-            byBusiness.set(scope, { grant, expires: now + TTL_MS })
+          return Effect.map(statements.load(digest, businessId), (grant) => {
+            if (loadedIn === cache.generation()) cache.keep(token, digest, scope, grant, now + TTL_MS)
             return grant
           })
         })
       },
       issue: Effect.fn("AccessTokens.issue")(function* (options) {
         const token = generateToken()
-        yield* sql`insert into access_tokens (token_hash, account_id, business_id, application_id)
-                   values (${hashToken(token)}, ${options.accountId}, ${Option.getOrNull(options.businessId)},
-                           ${Option.getOrNull(options.applicationId)})`.pipe(Effect.orDie)
+        yield* statements.insert({
+          hash: hashToken(token),
+          accountId: options.accountId,
+          businessId: Option.getOrNull(options.businessId),
+          applicationId: Option.getOrNull(options.applicationId)
+        })
         return token
       }),
       revoke: Effect.fn("AccessTokens.revoke")(function* (token) {
-        forget(token)
-        const rows = yield* sql`update access_tokens set revoked_at = now()
-                                where token_hash = ${hashToken(token)} and revoked_at is null returning id`.pipe(
-          Effect.ensuring(Effect.sync(() => forget(token))),
-          Effect.orDie
-        )
+        cache.forget(token)
+        const rows = yield* statements.revoke({ hash: hashToken(token) }).pipe(Effect.ensuring(Effect.sync(() => cache.forget(token))))
         return rows.length > 0
       }),
-      forgetCached: Effect.sync(() => forget())
+      forgetCached: Effect.sync(() => cache.forget())
     })
   })
 )

@@ -4,6 +4,8 @@ import { DeskAccess } from "../access/access.ts"
 import { docs } from "../shared/docs.ts"
 import { BadRequest, Forbidden, NotFound, Unprocessable } from "../shared/errors.ts"
 import { IdFromString, positiveIntParam } from "../shared/schemas.ts"
+import { AccessRefusals } from "../access/refusals.ts"
+import { WebhookRefusals as R } from "./refusals.ts"
 import {
   DELIVERY_STATUSES,
   DeliveryDocument,
@@ -25,6 +27,9 @@ const jsonApi = <S extends Schema.Top>(schema: S) => schema.pipe(HttpApiSchema.a
 const payloadOf = <S extends Schema.Top>(schema: S) => [jsonApi(schema), schema] as const
 
 const errors = [BadRequest, Forbidden, NotFound, Unprocessable]
+/** Every endpoint is for owners; a webhook of another business is not found. */
+const owned = [AccessRefusals.ownerRequired, R.webhookNotFound]
+const targetRules = [R.webhookTargetInvalid, R.webhookTargetScheme, R.webhookTargetCredentials, R.webhookTargetUnresolvable, R.webhookTargetPrivate]
 
 export const WebhooksApi = HttpApiGroup.make("webhooks")
   .add(
@@ -40,13 +45,16 @@ export const WebhooksApi = HttpApiGroup.make("webhooks")
           "(v1, HMAC-SHA256 over `id.timestamp.body`). event_occurrence.upcoming is sent once per active occurrence, " +
           "at the first 5-minute run that finds it starting within the next 24 hours (never once it has started or was canceled). " +
           "403 when the business does not have the webhooks feature; " +
-          "422 for a target that is not http(s) or resolves to a private or loopback address."
+          "422 for a target that is not http(s) or resolves to a private or loopback address.",
+        [AccessRefusals.ownerRequired, R.webhooksFeatureDisabled, ...targetRules, R.fieldTooLong, R.webhookLimitReached]
       )
     )
   )
   .add(
     HttpApiEndpoint.get("list", "/api/v3/webhooks", { success: jsonApi(WebhookListDocument), error: errors }).annotateMerge(
-      docs("List the business's webhooks", "Every subscription of the business, whoever of its owners made it, oldest first.")
+      docs("List the business's webhooks", "Every subscription of the business, whoever of its owners made it, oldest first.", [
+        AccessRefusals.ownerRequired
+      ])
     )
   )
   .add(
@@ -54,7 +62,7 @@ export const WebhooksApi = HttpApiGroup.make("webhooks")
       params: { id: IdFromString },
       success: jsonApi(WebhookDocument),
       error: errors
-    }).annotateMerge(docs("Get a webhook"))
+    }).annotateMerge(docs("Get a webhook", undefined, owned))
   )
   .add(
     HttpApiEndpoint.patch("update", "/api/v3/webhooks/:id", {
@@ -65,13 +73,14 @@ export const WebhooksApi = HttpApiGroup.make("webhooks")
     }).annotateMerge(
       docs(
         "Update a webhook",
-        "Change its target, name or description, or set `enabled`: true re-enables a subscription disabled by a 410 answer."
+        "Change its target, name or description, or set `enabled`: true re-enables a subscription disabled by a 410 answer.",
+        [...owned, R.webhookIdMismatch, ...targetRules, R.fieldTooLong]
       )
     )
   )
   .add(
     HttpApiEndpoint.delete("delete", "/api/v3/webhooks/:id", { params: { id: IdFromString }, error: errors }).annotateMerge(
-      docs("Delete a webhook", "204; its delivery log goes with it and no further notifications are sent.")
+      docs("Delete a webhook", "204; its delivery log goes with it and no further notifications are sent.", owned)
     )
   )
   .add(
@@ -83,7 +92,8 @@ export const WebhooksApi = HttpApiGroup.make("webhooks")
       docs(
         "Rotate the signing secret",
         "Returns the webhook with its new secret (shown once). For 24 hours each notification carries two signatures, " +
-          "one per secret, so a receiver can switch without missing any."
+          "one per secret, so a receiver can switch without missing any.",
+        owned
       )
     )
   )
@@ -101,7 +111,8 @@ export const WebhooksApi = HttpApiGroup.make("webhooks")
       docs(
         "The delivery log",
         "Newest first: each delivery with its attempts (time, status code, latency, error) and the time of the next attempt. " +
-          "Events are kept 30 days (longer while a delivery of theirs is pending), then go with their deliveries."
+          "Events are kept 30 days (longer while a delivery of theirs is pending), then go with their deliveries.",
+        owned
       )
     )
   )
@@ -117,7 +128,8 @@ export const WebhooksApi = HttpApiGroup.make("webhooks")
       docs(
         "Replay an event",
         "Sends the event to this webhook again as a new delivery (202), with the same webhook-id as the original. " +
-          "Only events this webhook was sent can be replayed, and only while they are kept (30 days)."
+          "Only events this webhook was sent can be replayed, and only while they are kept (30 days).",
+        [...owned, R.webhookDisabled, R.webhookEventNotFound]
       )
     )
   )

@@ -1,7 +1,8 @@
 import { Effect, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { currentTraceparent } from "../platform/job-trace.ts"
-import { AttemptRow, DELIVERY_STATUSES, DeliveryRow, type DeliveryStatus, DeliveryWorkRow } from "./model.ts"
+import { orDie, orUndefined } from "../shared/statements.ts"
+import { AttemptRow, DELIVERY_STATUSES, DeliveryRow, DeliveryWorkRow } from "./model.ts"
 
 /** The SQL of webhook deliveries and their attempts: fan-out, claims, the log (part of `WebhooksRepo`, repo.ts). */
 const ByDelivery = Schema.Struct({ businessId: Schema.Number, deliveryId: Schema.Number })
@@ -14,15 +15,6 @@ const Attempt = Schema.Struct({
   error: Schema.NullOr(Schema.String),
   responseBody: Schema.NullOr(Schema.String)
 })
-
-export interface AttemptRecord {
-  readonly attempt: number
-  readonly startedAt: Date
-  readonly statusCode: number | null
-  readonly latencyMs: number
-  readonly error: string | null
-  readonly responseBody: string | null
-}
 
 export const makeDeliveriesRepo = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -164,63 +156,49 @@ export const makeDeliveriesRepo = Effect.gen(function* () {
           values (${businessId}, ${subscriptionId}, ${eventId}, 'replay') returning id`
   })
 
-  return {
-    /**
-     * One delivery per enabled subscription of the event's topic (one made while the fan-out was
-     * queued gets the event too: it happened as the subscription began), and one job for each,
-     * in one statement (graphile-worker's `add_jobs`, the batch form of what src/platform/jobs.ts
-     * does: the same task, key and attempts as `enqueueDelivery`). Idempotent: a second run (the
-     * fan-out job retried) makes no delivery and no job. Returns how many it made.
-     */
-    fanOut: (businessId: number, eventId: number, job: { readonly task: string; readonly maxAttempts: number }) =>
-      // Each delivery's job continues the fan-out's trace, as `enqueueJob` does (src/platform/job-trace.ts).
-      Effect.flatMap(currentTraceparent, (traceparent) =>
-        fanOut({ businessId, eventId, task: job.task, maxAttempts: job.maxAttempts, traceparent: traceparent ?? null })).pipe(
-        Effect.map((row) => row.n),
-        Effect.orDie
-      ),
+  /**
+   * One delivery per enabled subscription of the event's topic (one made while the fan-out was
+   * queued gets the event too: it happened as the subscription began), and one job for each,
+   * in one statement (graphile-worker's `add_jobs`, the batch form of what src/platform/jobs.ts
+   * does: the same task, key and attempts as `enqueueDelivery`). Idempotent: a second run (the
+   * fan-out job retried) makes no delivery and no job. Returns how many it made.
+   */
+  const fanOutTraced = (request: Omit<Parameters<typeof fanOut>[0], "traceparent">) =>
+    // Each delivery's job continues the fan-out's trace, as `enqueueJob` does (src/platform/job-trace.ts).
+    Effect.flatMap(currentTraceparent, (traceparent) => fanOut({ ...request, traceparent: traceparent ?? null })).pipe(
+      Effect.map((row) => row.n)
+    )
+  /** Newest first, each page with its deliveries' attempts; `before` is the last id of the previous page. */
+  const page = (request: Parameters<typeof listDeliveries>[0]) =>
+    Effect.gen(function* () {
+      const deliveries = yield* listDeliveries(request)
+      const ids = deliveries.map((d) => d.id)
+      const attempts = ids.length === 0 ? [] : yield* attemptsOf({ businessId: request.businessId, deliveryIds: ids })
+      return { deliveries, attempts }
+    })
+  /** One delivery with its attempts; undefined when the business has no such delivery. */
+  const withAttempts = (request: typeof ByDelivery.Type) =>
+    Effect.gen(function* () {
+      const delivery = yield* findDelivery(request)
+      if (Option.isNone(delivery)) return undefined
+      return { delivery: delivery.value, attempts: yield* attemptsOfDelivery(request) }
+    })
 
+  return {
+    fanOut: orDie(fanOutTraced),
     /**
      * Claims the next attempt of a pending delivery whose subscription is enabled, in one
      * statement: the attempt number (the row lock serializes two runs of one delivery), a log
      * row for a previous attempt a dead worker left unrecorded, and what the POST needs.
-     * None: nothing to attempt (delivered, failed, cancelled, or its subscription disabled or gone).
+     * Undefined: nothing to attempt (delivered, failed, cancelled, or its subscription disabled or gone).
      */
-    claimAttempt: (businessId: number, deliveryId: number, interrupted: string) =>
-      claimAttempt({ businessId, deliveryId, interrupted }).pipe(Effect.orDie),
-
+    claimAttempt: orUndefined(claimAttempt),
     /** A pending delivery whose subscription is disabled will not be attempted. */
-    cancelPending: (businessId: number, deliveryId: number) => cancelPending({ businessId, deliveryId }).pipe(Effect.orDie),
-
+    cancelPending: orDie(cancelPending),
     /** The attempt's log row and the delivery's new state, in one statement. */
-    recordAttempt: (
-      businessId: number,
-      deliveryId: number,
-      attempt: AttemptRecord,
-      outcome: { readonly status: DeliveryStatus; readonly nextAttemptAt: Date | null }
-    ) => recordAttempt({ businessId, deliveryId, attempt, status: outcome.status, nextAttemptAt: outcome.nextAttemptAt }).pipe(Effect.orDie),
-
-    /** Newest first; `before` is the last id of the previous page. */
-    listDeliveries: (
-      businessId: number,
-      subscriptionId: number,
-      options: { readonly before: number | undefined; readonly limit: number; readonly status: DeliveryStatus | undefined }
-    ) =>
-      Effect.gen(function* () {
-        const deliveries = yield* listDeliveries({ businessId, subscriptionId, ...options })
-        const ids = deliveries.map((d) => d.id)
-        const attempts = ids.length === 0 ? [] : yield* attemptsOf({ businessId, deliveryIds: ids })
-        return { deliveries, attempts }
-      }).pipe(Effect.orDie),
-
-    findDelivery: (businessId: number, deliveryId: number) =>
-      Effect.gen(function* () {
-        const delivery = yield* findDelivery({ businessId, deliveryId })
-        const attempts = yield* attemptsOfDelivery({ businessId, deliveryId })
-        return Option.map(delivery, (delivery) => ({ delivery, attempts }))
-      }).pipe(Effect.orDie),
-
-    insertReplay: (businessId: number, subscriptionId: number, eventId: number) =>
-      insertReplay({ businessId, subscriptionId, eventId }).pipe(Effect.map((row) => row.id), Effect.orDie)
+    recordAttempt: orDie(recordAttempt),
+    listDeliveries: orDie(page),
+    findDelivery: orDie(withAttempts),
+    insertReplay: orDie(insertReplay)
   }
 })

@@ -1,8 +1,7 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { requireOwner } from "../access/policies.ts"
 import { CurrentBusiness } from "../access/tenant.ts"
-import { NotFound, Unprocessable, fail } from "../shared/errors.ts"
 import { linkBase } from "../shared/pagination.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
@@ -10,6 +9,7 @@ import { enqueueDelivery } from "./delivery.ts"
 import type { AttemptRow, DeliveryResource, DeliveryRow, DeliveryStatus } from "./model.ts"
 import { WebhooksRepo } from "./repo.ts"
 import { findOwn } from "./service.ts"
+import { WebhookRefusals } from "./refusals.ts"
 
 /**
  * A subscription's delivery log (`/api/v3/webhooks/:id/deliveries`, newest first, each with its
@@ -56,7 +56,9 @@ export const listWebhookDeliveries = Effect.fn("Webhooks.deliveries")(function* 
   const context = yield* RequestContext
   yield* findOwn(id)
   const size = Math.min(query["page[size]"] ?? DELIVERIES_PER_PAGE, MAX_DELIVERIES_PER_PAGE)
-  const { deliveries, attempts } = yield* repo.listDeliveries(business.id, id, {
+  const { deliveries, attempts } = yield* repo.listDeliveries({
+    businessId: business.id,
+    subscriptionId: id,
     before: query["page[before]"],
     limit: size + 1,
     status: query["filter[status]"]
@@ -86,18 +88,19 @@ export const replayWebhookEvent = Effect.fn("Webhooks.replay")(function* (id: nu
   const repo = yield* WebhooksRepo
   const sql = yield* SqlClient.SqlClient
   const subscription = yield* findOwn(id)
-  if (!subscription.enabled) return yield* fail(Unprocessable, { key: "webhook_disabled", params: { id } })
-  const eventId = yield* repo.eventOfSubscription(business.id, id, messageId)
-  if (Option.isNone(eventId)) return yield* fail(NotFound, { key: "webhook_event_not_found", params: { id, event_id: messageId } })
+  if (!subscription.enabled) return yield* WebhookRefusals.webhookDisabled.fail({ id })
+  const event = yield* repo.eventOfSubscription({ businessId: business.id, subscriptionId: id, messageId })
+  if (event === undefined) return yield* WebhookRefusals.webhookEventNotFound.fail({ id, event_id: messageId })
   // The answer is the delivery as queued, read in its own transaction: once it commits, the
   // worker may deliver it before this request could read it again.
   const found = yield* sql.withTransaction(
     Effect.gen(function* () {
-      const deliveryId = yield* repo.insertReplay(business.id, id, eventId.value)
+      const { id: deliveryId } = yield* repo.insertReplay({ businessId: business.id, subscriptionId: id, eventId: event.id })
       yield* enqueueDelivery(business.id, deliveryId)
-      return yield* repo.findDelivery(business.id, deliveryId)
+      return yield* repo.findDelivery({ businessId: business.id, deliveryId })
     })
   ).pipe(Effect.orDie)
-  const { delivery, attempts } = Option.getOrThrow(found)
+  // Inserted in the same transaction: it is there.
+  const { delivery, attempts } = found!
   return { data: toDelivery(delivery, attempts) }
 })

@@ -1,4 +1,4 @@
-import { Effect, Option, Random } from "effect"
+import { Effect, Random } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../platform/config.ts"
 import { enqueueJob } from "../platform/jobs.ts"
@@ -57,7 +57,7 @@ const attemptError = (attempt: number, statusCode: number | null, error: string 
 /** The fan-out of one event: its deliveries and their jobs, in one statement. */
 export const fanOutEvent = Effect.fn("Webhooks.fanOut")(function* (businessId: number, eventId: number) {
   const repo = yield* WebhooksRepo
-  const deliveries = yield* repo.fanOut(businessId, eventId, { task: DeliverWebhookJob.name, maxAttempts: DELIVERY_JOB_MAX_ATTEMPTS })
+  const deliveries = yield* repo.fanOut({ businessId, eventId, task: DeliverWebhookJob.name, maxAttempts: DELIVERY_JOB_MAX_ATTEMPTS })
   yield* Effect.logDebug("webhook event fanned out").pipe(Effect.annotateLogs({ business_id: businessId, event_id: eventId, deliveries }))
 })
 
@@ -70,13 +70,12 @@ export const deliverWebhook = Effect.fn("Webhooks.deliver")(function* (businessI
   const sql = yield* SqlClient.SqlClient
 
   const startedAt = (yield* currentTime)
-  const claimed = yield* repo.claimAttempt(businessId, deliveryId, INTERRUPTED)
-  if (Option.isNone(claimed)) {
+  const work = yield* repo.claimAttempt({ businessId, deliveryId, interrupted: INTERRUPTED })
+  if (work === undefined) {
     // Settled already, gone with its subscription, or the subscription is disabled: cancelled.
-    yield* repo.cancelPending(businessId, deliveryId)
+    yield* repo.cancelPending({ businessId, deliveryId })
     return
   }
-  const work = claimed.value
   const attempt = work.attempt_count
 
   const key = yield* repo.secretsKey
@@ -100,10 +99,10 @@ export const deliverWebhook = Effect.fn("Webhooks.deliver")(function* (businessI
   const jitter = yield* Random.next
   const nextAttemptAt = retry ? new Date(startedAt.getTime() + result.latencyMs + delay * 1000 * (1 + jitter / 10)) : null
 
-  const record = repo.recordAttempt(
+  const record = repo.recordAttempt({
     businessId,
     deliveryId,
-    {
+    attempt: {
       attempt,
       startedAt,
       statusCode: result.statusCode,
@@ -111,8 +110,9 @@ export const deliverWebhook = Effect.fn("Webhooks.deliver")(function* (businessI
       error: result.error,
       responseBody: result.responseBody
     },
-    { status: ok ? "succeeded" : retry ? "pending" : "failed", nextAttemptAt }
-  )
+    status: ok ? "succeeded" : retry ? "pending" : "failed",
+    nextAttemptAt
+  })
   if (ok) {
     // The common case: one statement, no transaction.
     yield* record
@@ -121,7 +121,7 @@ export const deliverWebhook = Effect.fn("Webhooks.deliver")(function* (businessI
       Effect.gen(function* () {
         yield* record
         // 410 Gone: the receiver asks us to stop (Standard Webhooks); an owner may re-enable it.
-        if (gone) yield* repo.updateSubscription(businessId, work.subscription_id, { enabled: "gone" })
+        if (gone) yield* repo.updateSubscription({ businessId, id: work.subscription_id, enabled: "gone" })
         if (nextAttemptAt !== null) {
           yield* enqueueDelivery(businessId, deliveryId, nextAttemptAt, attemptError(attempt, result.statusCode, result.error))
         }

@@ -29,12 +29,12 @@ export const emitWebhookEvent = Effect.fn("Webhooks.emit")(function* <E, R>(
   payload: Effect.Effect<WebhookPayload, E, R>
 ) {
   const repo = yield* WebhooksRepo
-  if (!(yield* repo.hasSubscribers(businessId, topic))) return Option.none<string>()
+  if (!(yield* repo.hasSubscribers({ businessId, topic }))) return Option.none<string>()
   const records = yield* payload
   const createdAt = (yield* currentTime)
   const messageId = generateMessageId()
   const body = JSON.stringify({ id: messageId, topic, created_at: formatTimestamp(createdAt), business_id: businessId, ...records })
-  const eventId = yield* repo.insertEvent(businessId, messageId, topic, body, createdAt)
+  const { id: eventId } = yield* repo.insertEvent({ businessId, messageId, topic, body, createdAt })
   yield* enqueueJob(WebhookFanoutJob, { business_id: businessId, event_id: eventId }, { maxAttempts: 10 })
   return Option.some(messageId)
 })

@@ -1,5 +1,6 @@
-import { Effect, Option, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { orDie, orUndefined } from "../shared/statements.ts"
 import { WebhookTopic } from "./model.ts"
 
 /** The SQL of webhook events: storing, finding, retention, and the upcoming-occurrence claims (part of `WebhooksRepo`, repo.ts). */
@@ -64,32 +65,26 @@ export const makeEventsRepo = Effect.gen(function* () {
           returning e.id`
   })
 
+  /**
+   * Up to `limit` active occurrences starting in (`from`, `until`] not yet announced as
+   * upcoming, marked announced at `now`, by id. Call it inside the transaction that emits their
+   * events: the rows stay locked until it commits, and a concurrent run skips them (SKIP
+   * LOCKED) and then finds them marked, so each occurrence is announced once.
+   */
+  const claimUpcoming = (request: Parameters<typeof claimUpcomingOccurrences>[0]) =>
+    claimUpcomingOccurrences(request).pipe(Effect.map((rows) => rows.map((row) => row.id).sort((a, b) => a - b)))
+  /**
+   * Retention: deletes up to `limit` events created before `before`, oldest first, with their
+   * deliveries and attempts (cascade). An event with a pending delivery (a late replay still
+   * retrying) waits for it to settle. Returns how many events went.
+   */
+  const prune = (request: Parameters<typeof pruneEvents>[0]) => pruneEvents(request).pipe(Effect.map((rows) => rows.length))
+
   return {
-    insertEvent: (businessId: number, messageId: string, topic: WebhookTopic, body: string, createdAt: Date) =>
-      insertEvent({ businessId, messageId, topic, body, createdAt }).pipe(Effect.map((row) => row.id), Effect.orDie),
-
+    insertEvent: orDie(insertEvent),
     /** The event behind one of the subscription's deliveries (only those can be replayed to it). */
-    eventOfSubscription: (businessId: number, subscriptionId: number, messageId: string) =>
-      eventOfSubscription({ businessId, subscriptionId, messageId }).pipe(Effect.map(Option.map((row) => row.id)), Effect.orDie),
-
-    /**
-     * Up to `limit` active occurrences starting in (`from`, `until`] not yet announced as
-     * upcoming, marked announced at `now`. Call it inside the transaction that emits their
-     * events: the rows stay locked until it commits, and a concurrent run skips them (SKIP
-     * LOCKED) and then finds them marked, so each occurrence is announced once.
-     */
-    claimUpcomingOccurrences: (businessId: number, window: { readonly from: Date; readonly until: Date }, limit: number) =>
-      claimUpcomingOccurrences({ businessId, from: window.from, until: window.until, limit }).pipe(
-        Effect.map((rows) => rows.map((row) => row.id).sort((a, b) => a - b)),
-        Effect.orDie
-      ),
-
-    /**
-     * Retention: deletes up to `limit` events created before `before`, oldest first, with their
-     * deliveries and attempts (cascade). An event with a pending delivery (a late replay still
-     * retrying) waits for it to settle. Returns how many events went.
-     */
-    pruneEvents: (before: Date, limit: number) =>
-      pruneEvents({ before, limit }).pipe(Effect.map((rows) => rows.length), Effect.orDie)
+    eventOfSubscription: orUndefined(eventOfSubscription),
+    claimUpcomingOccurrences: orDie(claimUpcoming),
+    pruneEvents: orDie(prune)
   }
 })

@@ -16,7 +16,7 @@ export const pruneWebhookEvents = Effect.fn("Webhooks.prune")(function* (options
   const batch = options.batch ?? BATCH
   let pruned = 0
   while (true) {
-    const deleted = yield* repo.pruneEvents(before, batch)
+    const deleted = yield* repo.pruneEvents({ before, limit: batch })
     pruned += deleted
     if (deleted < batch) break
   }

@@ -1,9 +1,9 @@
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { requireOwner } from "../access/policies.ts"
 import { CurrentBusiness } from "../access/tenant.ts"
 import { AppConfig } from "../platform/config.ts"
-import { Forbidden, type Message, NotFound, Unprocessable, fail } from "../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../shared/errors.ts"
 import { RequestContext } from "../shared/request-context.ts"
 import { formatTimestamp } from "../shared/schemas.ts"
 import { PREVIOUS_SECRET_GRACE_MS } from "./delivery.ts"
@@ -12,6 +12,7 @@ import { WebhooksRepo } from "./repo.ts"
 import { type SubscriptionPatch } from "./subscriptions.repo.ts"
 import { encryptSecret, generateSecret } from "./signing.ts"
 import { checkTargetAddresses, hostOf, parseTarget } from "./targets.ts"
+import { targetRefusals, WebhookRefusals } from "./refusals.ts"
 
 /**
  * Webhook subscriptions (JSON:API 1.0, `/api/v3/webhooks` on the business host). Owners only
@@ -57,31 +58,31 @@ const checkTarget = Effect.fn("Webhooks.checkTarget")(function* (target: string)
   const config = yield* AppConfig
   const parsed = parseTarget(target)
   if ("problem" in parsed) {
-    return { messages: [{ key: `webhook_target_${parsed.problem}` as const, params: { max: 2048 } }] as Array<Message>, href: target }
+    return { messages: [targetRefusals[parsed.problem].message({ max: 2048 })], href: target }
   }
   const problem = yield* Effect.promise(() => checkTargetAddresses(parsed.url, config.webhooksAllowPrivateTargets))
-  const messages: Array<Message> = problem === undefined ? [] : [{ key: `webhook_target_${problem}`, params: { host: hostOf(parsed.url) } }]
+  const messages: Array<Message> = problem === undefined ? [] : [targetRefusals[problem].message({ host: hostOf(parsed.url) })]
   return { messages, href: parsed.url.href }
 })
 
 const checkText = (field: string, value: string | null | undefined, max: number, messages: Array<Message>) => {
-  if (typeof value === "string" && value.length > max) messages.push({ key: "field_too_long", params: { field, max } })
+  if (typeof value === "string" && value.length > max) messages.push(WebhookRefusals.fieldTooLong.message({ field, max }))
 }
 
 const cleanText = (value: string | null | undefined) => (value === undefined ? undefined : value === null || value.trim() === "" ? null : value.trim())
 
 const requireFeature = Effect.fn("Webhooks.requireFeature")(function* (businessId: number, options: { readonly lock: boolean }) {
   const repo = yield* WebhooksRepo
-  if (!(yield* repo.featureEnabled(businessId, options))) return yield* fail(Forbidden, { key: "webhooks_feature_disabled" })
+  if (!(yield* repo.featureEnabled({ businessId, lock: options.lock }))) return yield* WebhookRefusals.webhooksFeatureDisabled.fail()
 })
 
 /** The business's subscription, or 404 (another business's ids are not found). */
 export const findOwn = Effect.fn("Webhooks.find")(function* (id: number) {
   const business = yield* CurrentBusiness
   const repo = yield* WebhooksRepo
-  const row = yield* repo.findSubscription(business.id, id)
-  if (Option.isNone(row)) return yield* fail(NotFound, { key: "webhook_not_found", params: { id } })
-  return row.value
+  const row = yield* repo.findSubscription({ businessId: business.id, id })
+  if (row === undefined) return yield* WebhookRefusals.webhookNotFound.fail({ id })
+  return row
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -108,10 +109,11 @@ export const createWebhook = Effect.fn("Webhooks.create")(function* (document: W
     Effect.gen(function* () {
       // Holds the business row: a concurrent switch-off waits, then removes this one too.
       yield* requireFeature(business.id, { lock: true })
-      if ((yield* repo.countSubscriptions(business.id)) >= MAX_SUBSCRIPTIONS_PER_BUSINESS) {
-        return yield* fail(Unprocessable, { key: "webhook_limit_reached", params: { max: MAX_SUBSCRIPTIONS_PER_BUSINESS } })
+      if ((yield* repo.countSubscriptions({ businessId: business.id })).n >= MAX_SUBSCRIPTIONS_PER_BUSINESS) {
+        return yield* WebhookRefusals.webhookLimitReached.fail({ max: MAX_SUBSCRIPTIONS_PER_BUSINESS })
       }
-      return yield* repo.insertSubscription(business.id, {
+      return yield* repo.insertSubscription({
+        businessId: business.id,
         createdByStaffMemberId: staff.staffMemberId,
         createdByAccountId: staff.accountId,
         topic: attributes.topic,
@@ -130,7 +132,7 @@ export const listWebhooks = Effect.fn("Webhooks.list")(function* () {
   const business = yield* CurrentBusiness
   const repo = yield* WebhooksRepo
   const { origin } = yield* RequestContext
-  const rows = yield* repo.listSubscriptions(business.id)
+  const rows = yield* repo.listSubscriptions({ businessId: business.id })
   return {
     data: rows.map((row) => toResource(origin, row)),
     links: { self: `${origin}/api/v3/webhooks` },
@@ -152,7 +154,7 @@ export const updateWebhook = Effect.fn("Webhooks.update")(function* (id: number,
   const existing = yield* findOwn(id)
   const attributes = document.data.attributes
   const messages: Array<Message> = []
-  if (document.data.id !== undefined && document.data.id !== String(id)) messages.push({ key: "webhook_id_mismatch" })
+  if (document.data.id !== undefined && document.data.id !== String(id)) messages.push(WebhookRefusals.webhookIdMismatch.message())
   let target: string | undefined
   if (attributes.target !== undefined) {
     const checked = yield* checkTarget(attributes.target)
@@ -170,16 +172,16 @@ export const updateWebhook = Effect.fn("Webhooks.update")(function* (id: number,
       ? {}
       : { enabled: attributes.enabled ? true as const : "manual" as const })
   }
-  const row = yield* repo.updateSubscription(business.id, id, patch)
-  if (Option.isNone(row)) return yield* fail(NotFound, { key: "webhook_not_found", params: { id } })
-  return { data: toResource(origin, row.value) }
+  const row = yield* repo.updateSubscription({ businessId: business.id, id, ...patch })
+  if (row === undefined) return yield* WebhookRefusals.webhookNotFound.fail({ id })
+  return { data: toResource(origin, row) }
 })
 
 export const deleteWebhook = Effect.fn("Webhooks.delete")(function* (id: number) {
   yield* requireOwner
   const business = yield* CurrentBusiness
   const repo = yield* WebhooksRepo
-  if (!(yield* repo.deleteSubscription(business.id, id))) return yield* fail(NotFound, { key: "webhook_not_found", params: { id } })
+  if (!(yield* repo.deleteSubscription({ businessId: business.id, id }))) return yield* WebhookRefusals.webhookNotFound.fail({ id })
 })
 
 /** A new secret, returned once; the old one keeps signing beside it for a day, so receivers can switch. */
@@ -192,9 +194,14 @@ export const rotateWebhookSecret = Effect.fn("Webhooks.rotateSecret")(function* 
   const secret = generateSecret()
   const key = yield* repo.secretsKey
   const now = yield* Clock.currentTimeMillis
-  const row = yield* repo.rotateSecret(business.id, id, encryptSecret(key, secret), new Date(now + PREVIOUS_SECRET_GRACE_MS))
-  if (Option.isNone(row)) return yield* fail(NotFound, { key: "webhook_not_found", params: { id } })
-  return { data: toResource(origin, row.value, secret) }
+  const row = yield* repo.rotateSecret({
+    businessId: business.id,
+    id,
+    secretEncrypted: encryptSecret(key, secret),
+    previousExpiresAt: new Date(now + PREVIOUS_SECRET_GRACE_MS)
+  })
+  if (row === undefined) return yield* WebhookRefusals.webhookNotFound.fail({ id })
+  return { data: toResource(origin, row, secret) }
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -207,5 +214,5 @@ export const rotateWebhookSecret = Effect.fn("Webhooks.rotateSecret")(function* 
  */
 export const setWebhooksFeature = Effect.fn("Webhooks.setFeature")(function* (businessId: number, enabled: boolean) {
   const repo = yield* WebhooksRepo
-  return yield* repo.setFeature(businessId, enabled)
+  return yield* repo.setFeature({ businessId, enabled })
 })

@@ -5,11 +5,13 @@ import { AppConfig } from "../platform/config.ts"
 import { deploymentKey } from "../platform/keys.ts"
 import { SubscriptionRow, WebhookTopic } from "./model.ts"
 import { BusinessRow } from "../shared/request-context.ts"
+import { orDie, orUndefined } from "../shared/statements.ts"
 
 /** The SQL of webhook subscriptions and of the business's webhooks feature (part of `WebhooksRepo`, repo.ts). */
 const Id = Schema.Struct({ id: Schema.Number })
 const Flag = Schema.Struct({ value: Schema.Boolean })
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
+const OfBusiness = Schema.Struct({ businessId: Schema.Number })
 
 export interface SubscriptionInsert {
   readonly createdByStaffMemberId: number
@@ -59,9 +61,9 @@ export const makeSubscriptionsRepo = Effect.gen(function* () {
           where id = ${businessId} and webhooks_enabled <> ${enabled} returning id`
   })
   const countSubscriptions = SqlSchema.findOne({
-    Request: Schema.Number,
+    Request: OfBusiness,
     Result: Schema.Struct({ n: Schema.Number }),
-    execute: (businessId) => sql`select count(*) as n from webhook_subscriptions where business_id = ${businessId}`
+    execute: ({ businessId }) => sql`select count(*) as n from webhook_subscriptions where business_id = ${businessId}`
   })
   const insertSubscription = SqlSchema.findOne({
     Request: Schema.Struct({
@@ -83,9 +85,9 @@ export const makeSubscriptionsRepo = Effect.gen(function* () {
           returning ${subscriptionColumns}`
   })
   const listSubscriptions = SqlSchema.findAll({
-    Request: Schema.Number,
+    Request: OfBusiness,
     Result: SubscriptionRow,
-    execute: (businessId) => sql`select ${subscriptionColumns} from webhook_subscriptions where business_id = ${businessId} order by id`
+    execute: ({ businessId }) => sql`select ${subscriptionColumns} from webhook_subscriptions where business_id = ${businessId} order by id`
   })
   const findSubscription = SqlSchema.findOneOption({
     Request: ById,
@@ -140,9 +142,9 @@ export const makeSubscriptionsRepo = Effect.gen(function* () {
       sql`select exists (select 1 from webhook_subscriptions where business_id = ${businessId} and topic = ${topic} and enabled) as value`
   })
   const subscribedBusinesses = SqlSchema.findAll({
-    Request: WebhookTopic,
+    Request: Schema.Struct({ topic: WebhookTopic }),
     Result: BusinessRow,
-    execute: (topic) =>
+    execute: ({ topic }) =>
       sql`select b.id, b.subdomain, b.name, b.time_zone, b.currency_code, b.default_locale
           from businesses b
           where b.id in (select business_id from webhook_subscriptions where topic = ${topic} and enabled)
@@ -173,38 +175,30 @@ export const makeSubscriptionsRepo = Effect.gen(function* () {
      * Whether the business has the webhooks feature; `lock` holds its row (FOR SHARE) until the
      * transaction ends, so a concurrent switch-off waits and then removes what was just made.
      */
-    featureEnabled: (businessId: number, options: { readonly lock: boolean } = { lock: false }) =>
-      featureEnabled({ businessId, lock: options.lock }).pipe(Effect.map(Option.exists((row) => row.value)), Effect.orDie),
-
+    featureEnabled: orDie(flagOf(featureEnabled)),
     /** Turns the feature on or off; off deletes every subscription (trigger). Returns whether it changed. */
-    setFeature: (businessId: number, enabled: boolean) =>
-      setFeature({ businessId, enabled }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
-
-    countSubscriptions: (businessId: number) =>
-      countSubscriptions(businessId).pipe(Effect.map((row) => row.n), Effect.orDie),
-
-    insertSubscription: (businessId: number, input: SubscriptionInsert) =>
-      insertSubscription({ businessId, ...input }).pipe(Effect.orDie),
-
-    listSubscriptions: (businessId: number) => listSubscriptions(businessId).pipe(Effect.orDie),
-
-    findSubscription: (businessId: number, id: number) => findSubscription({ businessId, id }).pipe(Effect.orDie),
-
-    updateSubscription: (businessId: number, id: number, patch: SubscriptionPatch) =>
-      updateSubscription({ businessId, id, ...patch }).pipe(Effect.orDie),
-
-    deleteSubscription: (businessId: number, id: number) =>
-      deleteSubscription({ businessId, id }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
-
+    setFeature: orDie(anyRow(setFeature)),
+    countSubscriptions: orDie(countSubscriptions),
+    insertSubscription: orDie(insertSubscription),
+    listSubscriptions: orDie(listSubscriptions),
+    findSubscription: orUndefined(findSubscription),
+    /** The subscription as changed; undefined when the business has no such subscription. */
+    updateSubscription: orUndefined(updateSubscription),
+    /** Whether the subscription was there to delete. */
+    deleteSubscription: orDie(anyRow(deleteSubscription)),
     /** A new signing key; the current one keeps signing beside it until `previousExpiresAt`. */
-    rotateSecret: (businessId: number, id: number, secretEncrypted: Buffer, previousExpiresAt: Date) =>
-      rotateSecret({ businessId, id, secretEncrypted, previousExpiresAt }).pipe(Effect.orDie),
-
+    rotateSecret: orUndefined(rotateSecret),
     /** Whether anyone listens to `topic` in the business: without a listener no event is stored. */
-    hasSubscribers: (businessId: number, topic: WebhookTopic) =>
-      hasSubscribers({ businessId, topic }).pipe(Effect.map(Option.exists((row) => row.value)), Effect.orDie),
-
+    hasSubscribers: orDie(flagOf(hasSubscribers)),
     /** The businesses with an enabled webhook of the topic: where a scheduled topic's job has work. */
-    subscribedBusinesses: (topic: WebhookTopic) => subscribedBusinesses(topic).pipe(Effect.orDie)
+    subscribedBusinesses: orDie(subscribedBusinesses)
   }
 })
+
+/** A statement answering one boolean row, read as that boolean (no row: false). */
+const flagOf = <I, E, R>(statement: (request: I) => Effect.Effect<Option.Option<typeof Flag.Type>, E, R>) => (request: I) =>
+  statement(request).pipe(Effect.map(Option.exists((row) => row.value)))
+
+/** A statement returning the rows it touched, read as whether it touched any. */
+const anyRow = <I, A, E, R>(statement: (request: I) => Effect.Effect<ReadonlyArray<A>, E, R>) => (request: I) =>
+  statement(request).pipe(Effect.map((rows) => rows.length > 0))

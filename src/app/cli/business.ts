@@ -63,7 +63,7 @@ const businessCreate = Command.make(
         const summary = yield* importBusiness(document).pipe(
           Effect.mapError((error) => importProblems(error, "cannot create the business", renameBusinessPaths))
         )
-        const business = yield* (yield* BusinessRepo).find(summary.business_id)
+        const business = yield* (yield* BusinessRepo).find({ businessId: summary.business_id })
         const owner = yield* (yield* ImportRepo).findPersonByEmail({ businessId: summary.business_id, email })
         yield* printJson({ ...business, owner: Option.getOrNull(owner) })
       })

@@ -15,7 +15,7 @@ const webhooksFeature = (enabled: boolean) =>
         Effect.gen(function* () {
           yield* migrateDatabase
           const businessId = yield* findBusiness(flags.business)
-          const removed = enabled ? 0 : yield* (yield* WebhooksRepo).countSubscriptions(businessId)
+          const removed = enabled ? 0 : (yield* (yield* WebhooksRepo).countSubscriptions({ businessId })).n
           const changed = yield* setWebhooksFeature(businessId, enabled)
           yield* printJson({
             business: flags.business.trim().toLowerCase(),

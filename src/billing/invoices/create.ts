@@ -52,7 +52,7 @@ export const planItem = Effect.fn("Invoices.planItem")(function* (
   if (product.suspended) problems.push({ key: "invoice_product_suspended", params: { field: `${prefix}.id`, id: product.id } })
   const recipientIds = [...new Set(input.recipient_ids ?? [payerId])]
   if (recipientIds.length === 0) problems.push({ key: "field_required", params: { field: `${prefix}.recipient_ids` } })
-  const live = yield* (yield* PeopleRepo).existingIds(business.id, recipientIds.filter((id) => id > 0))
+  const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: recipientIds.filter((id) => id > 0) })
   for (const id of recipientIds) {
     const reachable = caller._tag === "Staff" ? live.has(id) : live.has(id) && caller.reach.includes(id)
     if (!reachable) problems.push({ key: "field_id_not_found", params: { field: `${prefix}.recipient_ids`, id } })
@@ -125,7 +125,7 @@ export const createInvoice = Effect.fn("Invoices.create")(function* (caller: Cal
           payerId = 0
         } else {
           payerId = input.payer_id
-          const live = yield* (yield* PeopleRepo).existingIds(business.id, [payerId].filter((id) => id > 0))
+          const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: [payerId].filter((id) => id > 0) })
           if (!live.has(payerId)) problems.push({ key: "field_id_not_found", params: { field: "payer_id", id: payerId } })
         }
         const entries = input.plan_products ?? []

@@ -36,7 +36,7 @@ export const cardDescription = (form: FormRow) =>
 /** Keys a caller may pay with: staff the configuration's types, credit and external methods; a client creditcard and credit. */
 export const acceptedKeys = Effect.fn("Payments.acceptedKeys")(function* (caller: Caller) {
   const business = yield* CurrentBusiness
-  const config = yield* (yield* PaymentConfigurationRepo).find(business.id)
+  const config = yield* (yield* PaymentConfigurationRepo).find({ businessId: business.id })
   const keys = new Map<string, number>()
   for (const type of config.accepted_types) {
     const id = (PAYMENT_TYPE_IDS as Record<string, number>)[type]

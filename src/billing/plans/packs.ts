@@ -37,7 +37,7 @@ const packFields = Effect.fn("Packs.fields")(function* (productId: number, input
   const personIds = [...new Set(input.person_ids ?? [])]
   if (personIds.length === 0) problems.push({ key: "field_required", params: { field: "person_ids" } })
   else {
-    const live = yield* (yield* PeopleRepo).existingIds(business.id, personIds.filter((id) => id > 0))
+    const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: personIds.filter((id) => id > 0) })
     for (const id of personIds) if (!live.has(id)) problems.push({ key: "field_id_not_found", params: { field: "person_ids", id } })
   }
 

@@ -5,8 +5,13 @@ import { docs } from "../../shared/docs.ts"
 import { BadRequest, Forbidden, NotFound, Unprocessable } from "../../shared/errors.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { PackProductInput, PackProductListQuery, PackProductPage, PackProducts } from "./model.ts"
+import { AccessRefusals } from "../../access/refusals.ts"
+import { PackProductRefusals } from "./refusals.ts"
 
 const who = "Owners and managers only (403 for other staff)."
+const R = PackProductRefusals
+/** The rules a pack product write checks, each naming its field. */
+const rules = [R.fieldRequired, R.fieldTooLong, R.fieldMustBeAtLeast, R.fieldMustBeAtMost, R.fieldMustBeOneOf, R.fieldIdNotFound]
 const body =
   "Body `pack_product`: `product` {name, price_cents, visibility, description, description_long, suspended} and count, " +
   "commitment_length, commitment_unit, location_id, consider_member, terms, terms_acceptance_required, terms_acceptance_type, " +
@@ -19,14 +24,14 @@ export const PackProductsDeskApi = HttpApiGroup.make("packProductsDesk")
       query: PackProductListQuery,
       success: PackProductPage,
       error: [BadRequest, Forbidden]
-    }).annotateMerge(docs("List pack products", `By name, paginated (20 per page); deleted ones are gone. ${who}`))
+    }).annotateMerge(docs("List pack products", `By name, paginated (20 per page); deleted ones are gone. ${who}`, [AccessRefusals.managerRequired]))
   )
   .add(
     HttpApiEndpoint.get("get", "/api/v2/desk/pack_products/:id", {
       params: { id: IdFromString },
       success: PackProducts,
       error: [NotFound, Forbidden]
-    }).annotateMerge(docs("Get a pack product", who))
+    }).annotateMerge(docs("Get a pack product", who, [AccessRefusals.managerRequired, R.packProductNotFound]))
   )
   .add(
     HttpApiEndpoint.post("create", "/api/v2/desk/pack_products", {
@@ -39,7 +44,8 @@ export const PackProductsDeskApi = HttpApiGroup.make("packProductsDesk")
         `${body} Required: name, price_cents, visibility (Everyone, Members, Staff, New clients; any letter case), count, ` +
           "commitment_length and commitment_unit (day, week, month). Defaults: suspended, consider_member, terms_acceptance_required " +
           "and terms_acceptance_at_checkout false, terms_acceptance_type checkbox, send_expiration_notifications true, no services " +
-          `(usable with every service). 422 naming each field that breaks a rule; nothing is written. ${who}`
+          `(usable with every service). 422 naming each field that breaks a rule; nothing is written. ${who}`,
+        [AccessRefusals.managerRequired, ...rules]
       )
     )
   )
@@ -53,7 +59,8 @@ export const PackProductsDeskApi = HttpApiGroup.make("packProductsDesk")
       docs(
         "Update a pack product",
         `${body} Partial: absent fields keep their value; \`service_ids\` \`[]\` removes all, null or absent leaves them. ` +
-          `Packs already sold keep what they copied at sale. ${who}`
+          `Packs already sold keep what they copied at sale. ${who}`,
+        [AccessRefusals.managerRequired, R.packProductNotFound, ...rules]
       )
     )
   )
@@ -62,7 +69,10 @@ export const PackProductsDeskApi = HttpApiGroup.make("packProductsDesk")
       params: { id: IdFromString },
       error: [Forbidden, NotFound]
     }).annotateMerge(
-      docs("Delete a pack product", `204. Removed from the catalog (not found afterwards); packs sold from it keep working. ${who}`)
+      docs("Delete a pack product", `204. Removed from the catalog (not found afterwards); packs sold from it keep working. ${who}`, [
+        AccessRefusals.managerRequired,
+        R.packProductNotFound
+      ])
     )
   )
   .middleware(DeskAccess)

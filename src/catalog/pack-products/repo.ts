@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 
 /**
  * The writes of pack products (plan_products rows of kind `pack`); reads go through
@@ -58,30 +59,27 @@ const make = Effect.gen(function* () {
           select ${businessId}, ${id}, s.id from services s where s.business_id = ${businessId} and s.id = any(${serviceIds})
           on conflict do nothing`
   })
-  const locationExists = SqlSchema.findAll({
+  const location = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
     Result: Schema.Struct({ id: Schema.Number }),
     execute: ({ businessId, id }) => sql`select id from locations where business_id = ${businessId} and id = ${id}`
   })
 
+  /** Replaces the product's services with those of `serviceIds` that exist in the business. */
+  const replaceServices = (request: Parameters<typeof addServices>[0]) =>
+    Effect.gen(function* () {
+      yield* clearServices(request)
+      if (request.serviceIds.length > 0) yield* addServices(request)
+    })
+
   return {
-    insert: (businessId: number, fields: Fields, now: Date) =>
-      insert({ businessId, fields, now }).pipe(Effect.map((row) => row.id), Effect.orDie),
-
-    update: (businessId: number, id: number, fields: Fields, now: Date) => update({ businessId, id, fields, now }).pipe(Effect.orDie),
-
+    insert: orDie(insert),
+    update: orDie(update),
     /** Gone from the catalog; packs sold from it keep their copy of what they need. */
-    softDelete: (businessId: number, id: number, now: Date) => softDelete({ businessId, id, now }).pipe(Effect.orDie),
-
-    /** Replaces the product's services with those of `serviceIds` that exist in the business. */
-    replaceServices: (businessId: number, id: number, serviceIds: ReadonlyArray<number>) =>
-      Effect.gen(function* () {
-        yield* clearServices({ businessId, id })
-        if (serviceIds.length > 0) yield* addServices({ businessId, id, serviceIds })
-      }).pipe(Effect.orDie),
-
-    locationExists: (businessId: number, id: number) =>
-      locationExists({ businessId, id }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+    softDelete: orDie(softDelete),
+    replaceServices: orDie(replaceServices),
+    /** The location, when the business has it. */
+    location: orUndefined(location)
   }
 })
 

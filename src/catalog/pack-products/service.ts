@@ -4,7 +4,7 @@ import { requireManagerOrHigher } from "../../access/policies.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { TERMS_ACCEPTANCE_TYPES, VISIBILITIES, type PlanProductRecord } from "../plan-products/model.ts"
 import { PlanProductsRepo } from "../plan-products/repo.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { formatMoney } from "../../shared/money.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { RequestContext } from "../../shared/request-context.ts"
@@ -12,6 +12,7 @@ import { formatTimestamp } from "../../shared/schemas.ts"
 import { MAX_DESCRIPTION, MAX_DESCRIPTION_LONG, MAX_INT, MAX_NAME, MAX_TERMS, PACK_COMMITMENT_UNITS, type PackProductFields, type PackProductInput, type PackProductListQuery, type PackProductWire } from "./model.ts"
 import { PackProductsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { PackProductRefusals } from "./refusals.ts"
 
 /**
  * Pack products (spec: Packs and pack products; staff mode, owners and managers only). Every
@@ -59,8 +60,8 @@ const packsOnly = { scope: { _tag: "Staff" }, kinds: ["pack"] } as const
 
 const findRecord = Effect.fn("PackProducts.find")(function* (id: number) {
   const business = yield* CurrentBusiness
-  const record = yield* (yield* PlanProductsRepo).find(business.id, packsOnly, id)
-  if (!record) return yield* fail(NotFound, { key: "pack_product_not_found", params: { id } })
+  const record = yield* (yield* PlanProductsRepo).find({ businessId: business.id, ...packsOnly, id })
+  if (!record) return yield* PackProductRefusals.packProductNotFound.fail({ id })
   return record
 })
 
@@ -75,7 +76,7 @@ export const listPackProducts = Effect.fn("PackProducts.list")(function* (query:
   yield* requireManagerOrHigher
   const business = yield* CurrentBusiness
   const page = pageOf(query)
-  const { records, total } = yield* (yield* PlanProductsRepo).list(business.id, packsOnly, page)
+  const { records, total } = yield* (yield* PlanProductsRepo).list({ businessId: business.id, ...packsOnly, page })
   return { pack_products: yield* answer(records), ...(yield* pageLinks(page, total)) }
 })
 
@@ -102,8 +103,8 @@ const blank = (text: string | null | undefined) => text === undefined || text ==
  */
 const merge = (input: PackProductInput, current: PackProductFields | undefined) => {
   const problems: Array<Message> = []
-  const required = (field: string) => problems.push({ key: "field_required", params: { field } })
-  const tooLong = (field: string, max: number) => problems.push({ key: "field_too_long", params: { field, max } })
+  const required = (field: string) => problems.push(PackProductRefusals.fieldRequired.message({ field }))
+  const tooLong = (field: string, max: number) => problems.push(PackProductRefusals.fieldTooLong.message({ field, max }))
   const pick = <A>(given: A | undefined, fallback: A | undefined) => (given !== undefined ? given : fallback)
 
   const nameIn = pick(productValue(input, "name"), current?.name)
@@ -113,8 +114,8 @@ const merge = (input: PackProductInput, current: PackProductFields | undefined) 
   const intField = (field: string, given: number | null | undefined, fallback: number | undefined, min: number) => {
     const value = pick(given, fallback)
     if (value === undefined || value === null) required(field)
-    else if (value < min) problems.push({ key: "field_must_be_at_least", params: { field, min } })
-    else if (value > MAX_INT) problems.push({ key: "field_must_be_at_most", params: { field, max: MAX_INT } })
+    else if (value < min) problems.push(PackProductRefusals.fieldMustBeAtLeast.message({ field, min }))
+    else if (value > MAX_INT) problems.push(PackProductRefusals.fieldMustBeAtMost.message({ field, max: MAX_INT }))
     return value ?? 0
   }
   const price_cents = intField("price_cents", productValue(input, "price_cents"), current?.price_cents, 0)
@@ -128,7 +129,7 @@ const merge = (input: PackProductInput, current: PackProductFields | undefined) 
     }
     if (blank(given)) return void required(field)
     const found = oneOf(values, given!)
-    if (found === undefined) problems.push({ key: "field_must_be_one_of", params: { field, values: values.join(", ") } })
+    if (found === undefined) problems.push(PackProductRefusals.fieldMustBeOneOf.message({ field, values: values.join(", ") }))
     return found
   }
   const visibility = literal("visibility", VISIBILITIES, productValue(input, "visibility"), current?.visibility)
@@ -150,7 +151,7 @@ const merge = (input: PackProductInput, current: PackProductFields | undefined) 
   const terms = text("terms", input.terms, current?.terms, MAX_TERMS)
   const location_id = input.location_id !== undefined ? input.location_id : (current?.location_id ?? null)
   if (location_id !== null && location_id < 1) {
-    problems.push({ key: "field_id_not_found", params: { field: "location_id", id: location_id } })
+    problems.push(PackProductRefusals.fieldIdNotFound.message({ field: "location_id", id: location_id }))
   }
 
   const flag = (given: boolean | undefined, fallback: boolean | undefined, byDefault: boolean) => given ?? fallback ?? byDefault
@@ -214,8 +215,8 @@ const checked = Effect.fn("PackProducts.check")(function* (input: PackProductInp
   const { fields, problems } = merge(input, current)
   const locationId = input.location_id
   if (locationId !== undefined && locationId !== null && locationId >= 1 && locationId !== current?.location_id) {
-    if (!(yield* (yield* PackProductsRepo).locationExists(business.id, locationId))) {
-      problems.push({ key: "field_id_not_found", params: { field: "location_id", id: locationId } })
+    if ((yield* (yield* PackProductsRepo).location({ businessId: business.id, id: locationId })) === undefined) {
+      problems.push(PackProductRefusals.fieldIdNotFound.message({ field: "location_id", id: locationId }))
     }
   }
   if (problems.length > 0 || !fields) return yield* fail(Unprocessable, ...problems)
@@ -232,8 +233,8 @@ export const createPackProduct = Effect.fn("PackProducts.create")(function* (inp
   const serviceIds = serviceIdsOf(input)
   const id = yield* sql.withTransaction(
     Effect.gen(function* () {
-      const id = yield* repo.insert(business.id, fields, now)
-      if (serviceIds !== undefined) yield* repo.replaceServices(business.id, id, serviceIds)
+      const { id } = yield* repo.insert({ businessId: business.id, fields, now })
+      if (serviceIds !== undefined) yield* repo.replaceServices({ businessId: business.id, id, serviceIds })
       return id
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die))
@@ -251,8 +252,8 @@ export const updatePackProduct = Effect.fn("PackProducts.update")(function* (id:
   const serviceIds = serviceIdsOf(input)
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      yield* repo.update(business.id, id, fields, now)
-      if (serviceIds !== undefined) yield* repo.replaceServices(business.id, id, serviceIds)
+      yield* repo.update({ businessId: business.id, id, fields, now })
+      if (serviceIds !== undefined) yield* repo.replaceServices({ businessId: business.id, id, serviceIds })
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die))
   return { pack_products: yield* answer([yield* findRecord(id)]) }
@@ -263,5 +264,5 @@ export const deletePackProduct = Effect.fn("PackProducts.delete")(function* (id:
   const business = yield* CurrentBusiness
   const now = (yield* currentTime)
   yield* findRecord(id)
-  yield* (yield* PackProductsRepo).softDelete(business.id, id, now)
+  yield* (yield* PackProductsRepo).softDelete({ businessId: business.id, id, now })
 })

@@ -9,7 +9,7 @@ import { PaymentConfigurationRepo } from "./repo.ts"
 /** The business's payment configuration, the same in both modes. */
 export const currentPaymentConfiguration = Effect.gen(function* () {
   const business = yield* CurrentBusiness
-  return yield* (yield* PaymentConfigurationRepo).find(business.id)
+  return yield* (yield* PaymentConfigurationRepo).find({ businessId: business.id })
 })
 
 const answer = Effect.map(currentPaymentConfiguration, (row) => ({ payment_configuration: toPaymentConfigurationWire(row) }))

@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { DeskAccess } from "../../access/access.ts"
 import { docs } from "../../shared/docs.ts"
+import { PlanProductRefusals } from "./refusals.ts"
 import { BadRequest, NotFound } from "../../shared/errors.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { PlanProductDeskOne, PlanProductDeskPage, PlanProductListQuery } from "./model.ts"
@@ -25,7 +26,9 @@ export const PlanProductsDeskApi = HttpApiGroup.make("planProductsDesk")
       params: { id: IdFromString },
       success: PlanProductDeskOne,
       error: NotFound
-    }).annotateMerge(docs("Get a plan product", "A deleted product is not found (the plans sold from it keep working)."))
+    }).annotateMerge(docs("Get a plan product", "A deleted product is not found (the plans sold from it keep working).", [
+        PlanProductRefusals.planProductNotFound
+      ]))
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Plan products (staff mode)"))

@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { FrontAccess } from "../../access/access.ts"
 import { docs } from "../../shared/docs.ts"
+import { PlanProductRefusals } from "./refusals.ts"
 import { BadRequest, NotFound, Unauthorized } from "../../shared/errors.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { PlanProductFrontOne, PlanProductFrontPage, PlanProductListQuery } from "./model.ts"
@@ -29,7 +30,7 @@ export const PlanProductsFrontApi = HttpApiGroup.make("planProductsFront")
       params: { id: IdFromString },
       success: PlanProductFrontOne,
       error: [NotFound, Unauthorized]
-    }).annotateMerge(docs("Get a plan product", "A product the caller may not buy is not found."))
+    }).annotateMerge(docs("Get a plan product", "A product the caller may not buy is not found.", [PlanProductRefusals.planProductNotFound]))
   )
   .middleware(FrontAccess)
   .annotateMerge(docs("Plan products (client mode)"))

@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { memberOn } from "../../shared/plan-rules.ts"
 import { type Page, totalCount } from "../../shared/pagination.ts"
+import { orDie } from "../../shared/statements.ts"
 import {
   type CatalogScope,
   PLAN_PRODUCT_KINDS,
@@ -44,6 +45,8 @@ const Filter = Schema.Struct({
   locationIds: Schema.optional(Schema.Array(Schema.Number)),
   serviceIds: Schema.optional(Schema.Array(Schema.Number))
 })
+/** The business and what the caller may see of its catalog. */
+type CatalogRequest = CatalogFilter & { readonly businessId: number }
 const IdsRequest = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) })
 
 const make = Effect.gen(function* () {
@@ -137,23 +140,21 @@ const make = Effect.gen(function* () {
       }))
     })
 
-  return {
-    /** A page of the catalog as `filter` sees it, by name, and the total. */
-    list: (businessId: number, filter: CatalogFilter, page: Page) =>
-      Effect.gen(function* () {
-        const request = { businessId, ...filter }
-        const rows = yield* listed({ ...request, limit: page.limit, offset: page.offset })
-        const total = yield* totalCount(rows, page, counted(request))
-        return { records: yield* records(businessId, rows), total }
-      }).pipe(Effect.orDie),
+  /** A page of the catalog as the filter sees it, by name, and the total. */
+  const list = ({ page, ...request }: CatalogRequest & { readonly page: Page }) =>
+    Effect.gen(function* () {
+      const rows = yield* listed({ ...request, limit: page.limit, offset: page.offset })
+      const total = yield* totalCount(rows, page, counted(request))
+      return { records: yield* records(request.businessId, rows), total }
+    })
+  /** One product as the filter sees it (undefined: not found, deleted, or not visible). */
+  const find = (request: CatalogRequest & { readonly id: number }) =>
+    Effect.gen(function* () {
+      const rows = yield* found(request)
+      return (yield* records(request.businessId, rows))[0]
+    })
 
-    /** One product as `filter` sees it (undefined: not found, deleted, or not visible). */
-    find: (businessId: number, filter: CatalogFilter, id: number) =>
-      Effect.gen(function* () {
-        const rows = yield* found({ businessId, ...filter, id })
-        return (yield* records(businessId, rows))[0]
-      }).pipe(Effect.orDie)
-  }
+  return { list: orDie(list), find: orDie(find) }
 })
 
 export class PlanProductsRepo extends Context.Service<PlanProductsRepo, Effect.Success<typeof make>>()("studio/PlanProductsRepo") {

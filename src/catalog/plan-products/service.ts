@@ -2,7 +2,6 @@ import { Clock, Effect, Option } from "effect"
 import { CurrentClient } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
-import { NotFound, fail } from "../../shared/errors.ts"
 import { formatMoney } from "../../shared/money.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { RequestContext } from "../../shared/request-context.ts"
@@ -17,6 +16,7 @@ import {
   typeOfKind
 } from "./model.ts"
 import { PlanProductsRepo } from "./repo.ts"
+import { PlanProductRefusals } from "./refusals.ts"
 
 /**
  * The catalog (spec: Plan products). Staff see every product not deleted, suspended included;
@@ -96,7 +96,7 @@ const list = <A>(scope: CatalogScope, query: PlanProductListQuery, wire: (record
     const business = yield* CurrentBusiness
     const { locale } = yield* RequestContext
     const page = pageOf(query)
-    const { records, total } = yield* (yield* PlanProductsRepo).list(business.id, filterOf(scope, query), page)
+    const { records, total } = yield* (yield* PlanProductsRepo).list({ businessId: business.id, ...filterOf(scope, query), page })
     return { plan_products: records.map((record) => wire(record, business.currency_code, locale)), ...(yield* pageLinks(page, total)) }
   })
 
@@ -104,8 +104,8 @@ const get = <A>(scope: CatalogScope, id: number, wire: (record: PlanProductRecor
   Effect.gen(function* () {
     const business = yield* CurrentBusiness
     const { locale } = yield* RequestContext
-    const record = yield* (yield* PlanProductsRepo).find(business.id, { scope }, id)
-    if (!record) return yield* fail(NotFound, { key: "plan_product_not_found", params: { id } })
+    const record = yield* (yield* PlanProductsRepo).find({ businessId: business.id, scope, id })
+    if (!record) return yield* PlanProductRefusals.planProductNotFound.fail({ id })
     return { plan_products: [wire(record, business.currency_code, locale)] }
   })
 

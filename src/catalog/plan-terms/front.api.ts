@@ -2,6 +2,8 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { FrontAccess, FrontOrCompletionAccess } from "../../access/access.ts"
 import { docs } from "../../shared/docs.ts"
+import { PeopleRefusals } from "../../identity/people/refusals.ts"
+import { PlanTermsRefusals } from "./refusals.ts"
 import { NotFound, Unauthorized, Unprocessable } from "../../shared/errors.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { PlanTermsList } from "./model.ts"
@@ -17,7 +19,8 @@ export const PlanTermsFrontApi = HttpApiGroup.make("planTermsFront")
     }).annotateMerge(
       docs(
         "Get the terms of a plan",
-        `The plan's single terms record. ${payerOnly} Document terms carry \`signing_url\`, empty when signing is unavailable.`
+        `The plan's single terms record. ${payerOnly} Document terms carry \`signing_url\`, empty when signing is unavailable.`,
+        [PeopleRefusals.personMeNotFound, PlanTermsRefusals.planTermsNone]
       )
     )
   )
@@ -26,7 +29,10 @@ export const PlanTermsFrontApi = HttpApiGroup.make("planTermsFront")
       params: { plan_id: IdFromString, id: IdFromString },
       success: PlanTermsList,
       error: [NotFound, Unauthorized]
-    }).annotateMerge(docs("Get the terms of a plan by id", `As the list, for the record's id. ${payerOnly}`))
+    }).annotateMerge(docs("Get the terms of a plan by id", `As the list, for the record's id. ${payerOnly}`, [
+        PeopleRefusals.personMeNotFound,
+        PlanTermsRefusals.planTermsNotFound
+      ]))
   )
   .middleware(FrontAccess)
   // After the group's middleware, so it is not applied here: the provider's browser comes back
@@ -49,7 +55,15 @@ export const PlanTermsFrontApi = HttpApiGroup.make("planTermsFront")
           "Checkbox terms: marks them accepted. Document terms: the signing provider sends the browser here after signing, " +
             "with a one-time `completion` value instead of a token (single use, for these terms, an hour); the payer's token " +
             "works as well. 200 when signed, 422 when declined (final), not yet signed, signing is unavailable (try again), " +
-            `or the completion value is used or expired. Accepting again answers the first acceptance. ${payerOnly}`
+            `or the completion value is used or expired. Accepting again answers the first acceptance. ${payerOnly}`,
+          [
+            PeopleRefusals.personMeNotFound,
+            PlanTermsRefusals.planTermsNotFound,
+            PlanTermsRefusals.planTermsCompletionInvalid,
+            PlanTermsRefusals.planTermsDeclined,
+            PlanTermsRefusals.planTermsNotSigned,
+            PlanTermsRefusals.planTermsSigningUnavailable
+          ]
         )
       )
   )

@@ -1,5 +1,6 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 import { PlanTermsRow } from "./model.ts"
 
 const make = Effect.gen(function* () {
@@ -64,20 +65,19 @@ const make = Effect.gen(function* () {
           returning plan_terms_id`
   })
 
+  /** Uses up a live completion value of the terms `id`; false when there is none (unknown, used, expired, other terms). */
+  const claimed = (request: Parameters<typeof claimCompletion>[0]) => claimCompletion(request).pipe(Effect.map((rows) => rows.length > 0))
+
   return {
     /** Records a completion value (its hash) for the terms `id`, good until `expiresAt`. */
-    insertCompletion: (businessId: number, id: number, valueHash: Buffer, now: Date, expiresAt: Date) =>
-      insertCompletion({ businessId, id, valueHash, now, expiresAt }).pipe(Effect.orDie),
-    /** Uses up a live completion value of the terms `id`; false when there is none (unknown, used, expired, other terms). */
-    claimCompletion: (businessId: number, id: number, valueHash: Buffer, now: Date) =>
-      claimCompletion({ businessId, id, valueHash, now }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+    insertCompletion: orDie(insertCompletion),
+    claimCompletion: orDie(claimed),
     /** The terms of a plan of the business, with the payer's name and e-mail (for the signing provider). */
-    ofPlan: (businessId: number, planId: number) => ofPlan({ businessId, planId }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-    /** Stores the envelope of document terms unless one is there already; answers the one kept. */
-    attachDocument: (businessId: number, id: number, documentId: string, now: Date) =>
-      attachDocument({ businessId, id, documentId, now }).pipe(Effect.map((row) => row.document_id), Effect.orDie),
-    accept: (businessId: number, id: number, now: Date) => accept({ businessId, id, now }).pipe(Effect.orDie),
-    decline: (businessId: number, id: number, now: Date) => decline({ businessId, id, now }).pipe(Effect.orDie)
+    ofPlan: orUndefined(ofPlan),
+    /** Stores the envelope of document terms unless one is there already; answers the row with the one kept. */
+    attachDocument: orDie(attachDocument),
+    accept: orDie(accept),
+    decline: orDie(decline)
   }
 })
 

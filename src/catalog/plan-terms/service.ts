@@ -5,11 +5,11 @@ import { clientReach } from "../../identity/people/client-reach.ts"
 import { SigningProvider } from "../../platform/signing/provider.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
-import { NotFound, Unprocessable, fail } from "../../shared/errors.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { type PlanTermsRow, toPlanTermsWire } from "./model.ts"
 import { PlanTermsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { PlanTermsRefusals } from "./refusals.ts"
 
 /**
  * Plan terms in client mode (spec: Plan terms). Only the payer (the terms' payer_person_id is
@@ -20,11 +20,11 @@ const findTerms = Effect.fn("PlanTerms.find")(function* (planId: number, termsId
   yield* privateResponse
   const business = yield* CurrentBusiness
   const reach = yield* clientReach
-  const row = yield* (yield* PlanTermsRepo).ofPlan(business.id, planId)
+  const row = yield* (yield* PlanTermsRepo).ofPlan({ businessId: business.id, planId })
   if (!row || row.payer_person_id !== reach.selfId || (termsId !== undefined && row.id !== termsId)) {
     return yield* termsId === undefined
-      ? fail(NotFound, { key: "plan_terms_none", params: { plan_id: planId } })
-      : fail(NotFound, { key: "plan_terms_not_found", params: { id: termsId } })
+      ? PlanTermsRefusals.planTermsNone.fail({ plan_id: planId })
+      : PlanTermsRefusals.planTermsNotFound.fail({ id: termsId })
   }
   return row
 })
@@ -50,7 +50,13 @@ const returnUrl = Effect.fn("PlanTerms.returnUrl")(function* (row: PlanTermsRow)
   const value = randomBytes(32).toString("base64url")
   const now = yield* Clock.currentTimeMillis
   yield* inTransaction(
-    (yield* PlanTermsRepo).insertCompletion(business.id, row.id, hashCompletion(value), new Date(now), new Date(now + COMPLETION_LIFETIME_MS))
+    (yield* PlanTermsRepo).insertCompletion({
+      businessId: business.id,
+      id: row.id,
+      valueHash: hashCompletion(value),
+      now: new Date(now),
+      expiresAt: new Date(now + COMPLETION_LIFETIME_MS)
+    })
   )
   return `${context.origin}/api/v2/front/plans/${row.plan_id}/plan_terms/${row.id}/complete?completion=${value}`
 })
@@ -65,10 +71,10 @@ const termsOfCompletion = Effect.fn("PlanTerms.ofCompletion")(function* (planId:
   const business = yield* CurrentBusiness
   const repo = yield* PlanTermsRepo
   const now = (yield* currentTime)
-  const claimed = yield* inTransaction(repo.claimCompletion(business.id, termsId, hashCompletion(completion), now))
-  if (!claimed) return yield* fail(Unprocessable, { key: "plan_terms_completion_invalid" })
-  const row = yield* repo.ofPlan(business.id, planId)
-  if (!row || row.id !== termsId) return yield* fail(NotFound, { key: "plan_terms_not_found", params: { id: termsId } })
+  const claimed = yield* inTransaction(repo.claimCompletion({ businessId: business.id, id: termsId, valueHash: hashCompletion(completion), now }))
+  if (!claimed) return yield* PlanTermsRefusals.planTermsCompletionInvalid.fail()
+  const row = yield* repo.ofPlan({ businessId: business.id, planId })
+  if (!row || row.id !== termsId) return yield* PlanTermsRefusals.planTermsNotFound.fail({ id: termsId })
   return row
 })
 
@@ -93,7 +99,8 @@ const signingUrlOf = Effect.fn("PlanTerms.signingUrl")(function* (row: PlanTerms
         signerEmail: row.payer_email,
         documentText: row.terms
       })
-      documentId = yield* repo.attachDocument(business.id, row.id, envelope.documentId, (yield* currentTime))
+      documentId = (yield* repo.attachDocument({ businessId: business.id, id: row.id, documentId: envelope.documentId, now: yield* currentTime }))
+        .document_id
     }
     return yield* provider.signingUrl({ businessId: business.id, documentId, returnUrl: yield* returnUrl(row) })
   }).pipe(Effect.catchTag("SigningUnavailable", () => Effect.succeed("")))
@@ -120,22 +127,22 @@ export const completePlanTerms = Effect.fn("PlanTerms.complete")(function* (plan
   // A browser sent back by the provider brings a completion value; an app brings the payer's token.
   const row = completion !== undefined ? yield* termsOfCompletion(planId, termsId, completion) : yield* findTerms(planId, termsId)
   const now = (yield* currentTime)
-  const reread = Effect.flatMap(repo.ofPlan(business.id, planId), (found) => answer(found!))
+  const reread = Effect.flatMap(repo.ofPlan({ businessId: business.id, planId }), (found) => answer(found!))
   if (row.accepted_at !== null) return yield* answer(row)
-  if (row.declined_at !== null) return yield* fail(Unprocessable, { key: "plan_terms_declined" })
+  if (row.declined_at !== null) return yield* PlanTermsRefusals.planTermsDeclined.fail()
   if (row.acceptance_type === "checkbox") {
-    yield* inTransaction(repo.accept(business.id, row.id, now))
+    yield* inTransaction(repo.accept({ businessId: business.id, id: row.id, now }))
     return yield* reread
   }
-  if (row.document_id === null) return yield* fail(Unprocessable, { key: "plan_terms_not_signed" })
+  if (row.document_id === null) return yield* PlanTermsRefusals.planTermsNotSigned.fail()
   const status = yield* (yield* SigningProvider).envelopeStatus({ businessId: business.id, documentId: row.document_id }).pipe(
-    Effect.catchTag("SigningUnavailable", () => fail(Unprocessable, { key: "plan_terms_signing_unavailable" }))
+    Effect.catchTag("SigningUnavailable", () => PlanTermsRefusals.planTermsSigningUnavailable.fail())
   )
-  if (status === "pending") return yield* fail(Unprocessable, { key: "plan_terms_not_signed" })
+  if (status === "pending") return yield* PlanTermsRefusals.planTermsNotSigned.fail()
   if (status === "declined") {
-    yield* inTransaction(repo.decline(business.id, row.id, now))
-    return yield* fail(Unprocessable, { key: "plan_terms_declined" })
+    yield* inTransaction(repo.decline({ businessId: business.id, id: row.id, now }))
+    return yield* PlanTermsRefusals.planTermsDeclined.fail()
   }
-  yield* inTransaction(repo.accept(business.id, row.id, now))
+  yield* inTransaction(repo.accept({ businessId: business.id, id: row.id, now }))
   return yield* reread
 })

@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { DeskAccess } from "../../access/access.ts"
 import { docs } from "../../shared/docs.ts"
+import { RevenueCategoryRefusals } from "./refusals.ts"
 import { BadRequest, NotFound } from "../../shared/errors.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { RevenueCategoryListQuery, RevenueCategoryOne, RevenueCategoryPage } from "./model.ts"
@@ -18,7 +19,9 @@ export const RevenueCategoriesDeskApi = HttpApiGroup.make("revenueCategoriesDesk
       params: { id: IdFromString },
       success: RevenueCategoryOne,
       error: NotFound
-    }).annotateMerge(docs("Get a revenue category", "An object under `revenue_categories` (not a list), as the public API answers."))
+    }).annotateMerge(docs("Get a revenue category", "An object under `revenue_categories` (not a list), as the public API answers.", [
+      RevenueCategoryRefusals.revenueCategoryNotFound
+    ]))
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Revenue categories (staff mode)"))

@@ -1,7 +1,10 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../../shared/pagination.ts"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 import { RevenueCategoryRow } from "./model.ts"
+
+const OfBusiness = Schema.Struct({ businessId: Schema.Number })
 
 /** The SQL of revenue categories. Categories are never deleted; only their name changes. */
 const make = Effect.gen(function* () {
@@ -14,9 +17,9 @@ const make = Effect.gen(function* () {
           where business_id = ${businessId} order by name, id limit ${limit} offset ${offset}`
   })
   const counted = SqlSchema.findAll({
-    Request: Schema.Number,
+    Request: OfBusiness,
     Result: Schema.Struct({ n: Schema.Number }),
-    execute: (businessId) => sql`select count(*)::int as n from revenue_categories where business_id = ${businessId}`
+    execute: ({ businessId }) => sql`select count(*)::int as n from revenue_categories where business_id = ${businessId}`
   })
   const find = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
@@ -34,22 +37,15 @@ const make = Effect.gen(function* () {
       sql`update revenue_categories set name = ${name}, updated_at = ${now} where business_id = ${businessId} and id = ${id}`
   })
 
-  return {
-    /** A page of the business's categories by name, and the total. */
-    list: (businessId: number, page: Page) =>
-      Effect.gen(function* () {
-        const rows = yield* listed({ businessId, limit: page.limit, offset: page.offset })
-        const total = yield* totalCount(rows, page, counted(businessId))
-        return { rows: rows as ReadonlyArray<RevenueCategoryRow>, total }
-      }).pipe(Effect.orDie),
+  /** A page of the business's categories by name, and the total. */
+  const list = ({ businessId, page }: typeof OfBusiness.Type & { readonly page: Page }) =>
+    Effect.gen(function* () {
+      const rows = yield* listed({ businessId, limit: page.limit, offset: page.offset })
+      const total = yield* totalCount(rows, page, counted({ businessId }))
+      return { rows: rows as ReadonlyArray<RevenueCategoryRow>, total }
+    })
 
-    find: (businessId: number, id: number) => find({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    findByName: (businessId: number, name: string) =>
-      findByName({ businessId, name }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    rename: (businessId: number, id: number, name: string, now: Date) => rename({ businessId, id, name, now }).pipe(Effect.orDie)
-  }
+  return { list: orDie(list), find: orUndefined(find), findByName: orUndefined(findByName), rename: orDie(rename) }
 })
 
 export class RevenueCategoriesRepo extends Context.Service<RevenueCategoriesRepo, Effect.Success<typeof make>>()("studio/RevenueCategoriesRepo") {

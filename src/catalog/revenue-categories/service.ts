@@ -1,11 +1,11 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { NotFound, fail } from "../../shared/errors.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { MAX_REVENUE_CATEGORY_NAME, type RevenueCategoryListQuery, type RevenueCategoryRow, type RevenueCategoryWire } from "./model.ts"
 import { RevenueCategoriesRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { RevenueCategoryRefusals } from "./refusals.ts"
 
 /** Revenue categories (staff mode, read only over HTTP; renamed by the import or the operator CLI). */
 const toWire = (row: RevenueCategoryRow): RevenueCategoryWire => ({ id: row.id, name: row.name })
@@ -13,14 +13,14 @@ const toWire = (row: RevenueCategoryRow): RevenueCategoryWire => ({ id: row.id, 
 export const listRevenueCategories = Effect.fn("RevenueCategories.list")(function* (query: RevenueCategoryListQuery) {
   const business = yield* CurrentBusiness
   const page = pageOf(query)
-  const { rows, total } = yield* (yield* RevenueCategoriesRepo).list(business.id, page)
+  const { rows, total } = yield* (yield* RevenueCategoriesRepo).list({ businessId: business.id, page })
   return { revenue_categories: rows.map(toWire), ...(yield* pageLinks(page, total)) }
 })
 
 export const getRevenueCategory = Effect.fn("RevenueCategories.get")(function* (id: number) {
   const business = yield* CurrentBusiness
-  const row = yield* (yield* RevenueCategoriesRepo).find(business.id, id)
-  if (!row) return yield* fail(NotFound, { key: "revenue_category_not_found", params: { id } })
+  const row = yield* (yield* RevenueCategoriesRepo).find({ businessId: business.id, id })
+  if (!row) return yield* RevenueCategoryRefusals.revenueCategoryNotFound.fail({ id })
   return { revenue_categories: toWire(row) }
 })
 
@@ -41,13 +41,13 @@ export const renameRevenueCategory = Effect.fn("RevenueCategories.rename")(funct
   }
   return yield* sql.withTransaction(
     Effect.gen(function* () {
-      const row = yield* repo.find(businessId, id)
+      const row = yield* repo.find({ businessId, id })
       if (!row) return yield* Effect.fail<RenameProblem>({ _tag: "NotFound" })
-      const other = yield* repo.findByName(businessId, trimmed)
+      const other = yield* repo.findByName({ businessId, name: trimmed })
       if (other && other.id !== id) {
         return yield* Effect.fail<RenameProblem>({ _tag: "Invalid", reason: `category ${other.id} is already named "${trimmed}"` })
       }
-      yield* repo.rename(businessId, id, trimmed, now)
+      yield* repo.rename({ businessId, id, name: trimmed, now })
       return toWire({ id, name: trimmed })
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die))

@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { DeskAccess } from "../../access/access.ts"
 import { docs } from "../../shared/docs.ts"
+import { SalesTaxRefusals } from "./refusals.ts"
 import { BadRequest, NotFound } from "../../shared/errors.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { SalesTaxListQuery, SalesTaxOne, SalesTaxPage } from "./model.ts"
@@ -19,7 +20,9 @@ export const SalesTaxesDeskApi = HttpApiGroup.make("salesTaxesDesk")
       success: SalesTaxOne,
       error: NotFound
     }).annotateMerge(
-      docs("Get a sales tax", "An object under `sales_taxes` (not a list), as the public API answers, with the `locations` it applies at and their rates.")
+      docs("Get a sales tax", "An object under `sales_taxes` (not a list), as the public API answers, with the `locations` it applies at and their rates.", [
+        SalesTaxRefusals.salesTaxNotFound
+      ])
     )
   )
   .middleware(DeskAccess)

@@ -1,7 +1,10 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../../shared/pagination.ts"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 import { SalesTaxLocationRow, SalesTaxRow } from "./model.ts"
+
+const OfBusiness = Schema.Struct({ businessId: Schema.Number })
 
 /** The SQL of sales taxes. Rates are numeric(7,4) in PostgreSQL and read as float8. */
 const COLUMNS = `t.id, t.name, t.tax_rate::float8 as tax_rate, t.inclusive`
@@ -16,9 +19,9 @@ const make = Effect.gen(function* () {
           where t.business_id = ${businessId} order by t.name, t.id limit ${limit} offset ${offset}`
   })
   const counted = SqlSchema.findAll({
-    Request: Schema.Number,
+    Request: OfBusiness,
     Result: Schema.Struct({ n: Schema.Number }),
-    execute: (businessId) => sql`select count(*)::int as n from sales_taxes where business_id = ${businessId}`
+    execute: ({ businessId }) => sql`select count(*)::int as n from sales_taxes where business_id = ${businessId}`
   })
   const find = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
@@ -36,18 +39,19 @@ const make = Effect.gen(function* () {
           where stl.business_id = ${businessId} and stl.sales_tax_id = ${id} order by l.name, l.id`
   })
 
+  /** A page of the business's taxes by name, and the total. */
+  const list = ({ businessId, page }: typeof OfBusiness.Type & { readonly page: Page }) =>
+    Effect.gen(function* () {
+      const rows = yield* listed({ businessId, limit: page.limit, offset: page.offset })
+      const total = yield* totalCount(rows, page, counted({ businessId }))
+      return { rows: rows as ReadonlyArray<SalesTaxRow>, total }
+    })
+
   return {
-    list: (businessId: number, page: Page) =>
-      Effect.gen(function* () {
-        const rows = yield* listed({ businessId, limit: page.limit, offset: page.offset })
-        const total = yield* totalCount(rows, page, counted(businessId))
-        return { rows: rows as ReadonlyArray<SalesTaxRow>, total }
-      }).pipe(Effect.orDie),
-
-    find: (businessId: number, id: number) => find({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
+    list: orDie(list),
+    find: orUndefined(find),
     /** The locations a tax applies at, with the rate at each. */
-    locations: (businessId: number, id: number) => locations({ businessId, id }).pipe(Effect.orDie)
+    locations: orDie(locations)
   }
 })
 

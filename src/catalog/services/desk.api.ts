@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { DeskAccess } from "../../access/access.ts"
 import { docs } from "../../shared/docs.ts"
+import { ServiceRefusals } from "./refusals.ts"
 import { NotFound } from "../../shared/errors.ts"
 import { PageFields, PageQuery } from "../../shared/pagination.ts"
 import { BooleanInput, IdFromString } from "../../shared/schemas.ts"
@@ -22,7 +23,7 @@ export const ServicesDeskApi = HttpApiGroup.make("servicesDesk")
       params: { id: IdFromString },
       success: Schema.Struct({ services: Schema.Array(ServiceDesk) }),
       error: NotFound
-    }).annotateMerge(docs("Get a service", "Hidden services too."))
+    }).annotateMerge(docs("Get a service", "Hidden services too.", [ServiceRefusals.serviceNotFound]))
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Services (staff mode)"))

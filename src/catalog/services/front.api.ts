@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { FrontAccess } from "../../access/access.ts"
 import { docs } from "../../shared/docs.ts"
+import { ServiceRefusals } from "./refusals.ts"
 import { NotFound } from "../../shared/errors.ts"
 import { PageFields, PageQuery } from "../../shared/pagination.ts"
 import { IdFromString } from "../../shared/schemas.ts"
@@ -26,7 +27,9 @@ export const ServicesFrontApi = HttpApiGroup.make("servicesFront")
       success: Schema.Struct({ services: ServiceFront }),
       error: NotFound
     }).annotateMerge(
-      docs("Get a service", "An object under `services` (not a list), as the public API answers. A service the caller may not see is not found.")
+      docs("Get a service", "An object under `services` (not a list), as the public API answers. A service the caller may not see is not found.", [
+        ServiceRefusals.serviceNotFound
+      ])
     )
   )
   .middleware(FrontAccess)

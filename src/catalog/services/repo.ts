@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { insertRows } from "../../shared/sql-rows.ts"
 import { type Page, totalCount } from "../../shared/pagination.ts"
+import { orDie } from "../../shared/statements.ts"
 import { CategoryRow, type ServiceInsert, ServiceRow, Viewer } from "./model.ts"
 import { Memberships } from "./memberships.ts"
 
@@ -94,77 +94,85 @@ const make = Effect.gen(function* () {
     execute: (values) => sql`insert into services ${sql.insert(values)} returning id`
   })
 
+  const counted = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, scope: ServiceScope }),
+    Result: Schema.Struct({ n: Schema.Number }),
+    execute: ({ businessId, scope }) => sql`select count(*) as n from services s where s.business_id = ${businessId} ${scoped(scope)}`
+  })
+
+  const linkStaff = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, serviceId: Schema.Number, staffMemberIds: Ids }),
+    execute: ({ businessId, serviceId, staffMemberIds }) =>
+      sql`insert into service_staff_members (business_id, service_id, staff_member_id)
+          select ${businessId}, ${serviceId}, m from unnest(${staffMemberIds}::bigint[]) as m`
+  })
+
+  /** One page by position then id. */
+  const page = ({ page, ...request }: { readonly businessId: number; readonly scope: ServiceScope; readonly page: Page }) =>
+    Effect.gen(function* () {
+      const rows = yield* list({ ...request, page })
+      const total = yield* totalCount(rows, page, counted(request))
+      return { rows: rows as ReadonlyArray<ServiceRow>, total }
+    })
+  /** Services by id within the scope, in id order. */
+  const byIds = (request: Parameters<typeof findMany>[0]) =>
+    request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<ServiceRow>) : findMany(request)
+  const categoriesOf = (request: Parameters<typeof categories>[0]) =>
+    request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<CategoryRow>) : categories(request)
+  /**
+   * Whether a person is a member on `date` (members see members-only services): the plans'
+   * rule, asked through the Memberships port, taken when the repo is built.
+   */
+  const isMember = ({ businessId, personId, date }: { readonly businessId: number; readonly personId: number; readonly date: string }) =>
+    memberships.members(businessId, [personId], date).pipe(Effect.map((members) => members.has(personId)))
+  /** A new service; what `service` leaves out takes the defaults below (the import relies on them). */
+  const insertService = ({ businessId, service }: { readonly businessId: number; readonly service: ServiceInsert }) =>
+    Effect.gen(function* () {
+      const { id } = yield* insert({
+        business_id: businessId,
+        type: service.type,
+        name: service.name,
+        position: service.position ?? 0,
+        description: service.description ?? null,
+        description_short: service.description_short ?? null,
+        instructions: service.instructions ?? null,
+        category_id: service.category_id ?? null,
+        duration_in_minutes: service.duration_in_minutes,
+        calendar_color: service.calendar_color ?? null,
+        visibility: service.visibility ?? "Everyone",
+        hidden_at: service.hidden_at ?? null,
+        online_booking: service.online_booking ?? true,
+        clients_can_book: service.clients_can_book ?? true,
+        members_can_book: service.members_can_book ?? true,
+        client_purchase_disabled: service.client_purchase_disabled ?? false,
+        require_cc: service.require_cc ?? false,
+        require_plan: service.require_plan ?? false,
+        enrollment_window_blackout_minutes: service.enrollment_window_blackout_minutes ?? 0,
+        booking_window_days: service.booking_window_days ?? null,
+        free_cancellation_window_in_hours: service.free_cancellation_window_in_hours ?? 0,
+        maximum_clients: service.maximum_clients === undefined ? (service.type === "Appointment" ? 1 : null) : service.maximum_clients,
+        drop_in_price_cents: service.drop_in_price_cents ?? null,
+        number_of_free_visits: service.number_of_free_visits ?? 0,
+        anonymous_staff: service.anonymous_staff ?? false,
+        show_capacity_to_clients: service.show_capacity_to_clients ?? null,
+        show_rooms_to_clients: service.show_rooms_to_clients ?? false,
+        allow_tips: service.allow_tips ?? false,
+        no_merchandise_price: service.no_merchandise_price ?? null,
+        supports_single_payer: service.supports_single_payer ?? false
+      })
+      const staffMemberIds = [...new Set(service.staff_member_ids ?? [])]
+      if (staffMemberIds.length > 0) yield* linkStaff({ businessId, serviceId: id, staffMemberIds })
+      return id
+    })
+
   return {
-    /** One page by position then id. */
-    list: (businessId: number, scope: ServiceScope, page: Page) =>
-      Effect.gen(function* () {
-        const rows = yield* list({ businessId, scope, page })
-        const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`
-          select count(*) as n from services s where s.business_id = ${businessId} ${scoped(scope)}`)
-        return { rows: rows as ReadonlyArray<ServiceRow>, total }
-      }).pipe(Effect.orDie),
-
-    /** Services by id within the scope, in id order. */
-    findMany: (businessId: number, ids: ReadonlyArray<number>, scope: ServiceScope) =>
-      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<ServiceRow>) : findMany({ businessId, ids, scope }).pipe(Effect.orDie),
-
-    categories: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<CategoryRow>) : categories({ businessId, ids }).pipe(Effect.orDie),
-
-    /**
-     * Whether a person is a member on `date` (members see members-only services): the plans'
-     * rule, asked through the Memberships port, taken when the repo is built.
-     */
-    isMember: (businessId: number, personId: number, date: string) =>
-      memberships.members(businessId, [personId], date).pipe(Effect.map((members) => members.has(personId))),
-
-    /** A category by name, created when missing (the import). */
-    ensureCategory: (businessId: number, name: string, position: number) =>
-      ensureCategory({ businessId, name, position }).pipe(Effect.map((row) => row.id), Effect.orDie),
-
-    /** A new service; what `service` leaves out takes the defaults below (the import relies on them). */
-    insert: (businessId: number, service: ServiceInsert) =>
-      Effect.gen(function* () {
-        const { id } = yield* insert({
-          business_id: businessId,
-          type: service.type,
-          name: service.name,
-          position: service.position ?? 0,
-          description: service.description ?? null,
-          description_short: service.description_short ?? null,
-          instructions: service.instructions ?? null,
-          category_id: service.category_id ?? null,
-          duration_in_minutes: service.duration_in_minutes,
-          calendar_color: service.calendar_color ?? null,
-          visibility: service.visibility ?? "Everyone",
-          hidden_at: service.hidden_at ?? null,
-          online_booking: service.online_booking ?? true,
-          clients_can_book: service.clients_can_book ?? true,
-          members_can_book: service.members_can_book ?? true,
-          client_purchase_disabled: service.client_purchase_disabled ?? false,
-          require_cc: service.require_cc ?? false,
-          require_plan: service.require_plan ?? false,
-          enrollment_window_blackout_minutes: service.enrollment_window_blackout_minutes ?? 0,
-          booking_window_days: service.booking_window_days ?? null,
-          free_cancellation_window_in_hours: service.free_cancellation_window_in_hours ?? 0,
-          maximum_clients: service.maximum_clients === undefined ? (service.type === "Appointment" ? 1 : null) : service.maximum_clients,
-          drop_in_price_cents: service.drop_in_price_cents ?? null,
-          number_of_free_visits: service.number_of_free_visits ?? 0,
-          anonymous_staff: service.anonymous_staff ?? false,
-          show_capacity_to_clients: service.show_capacity_to_clients ?? null,
-          show_rooms_to_clients: service.show_rooms_to_clients ?? false,
-          allow_tips: service.allow_tips ?? false,
-          no_merchandise_price: service.no_merchandise_price ?? null,
-          supports_single_payer: service.supports_single_payer ?? false
-        })
-        const staff = insertRows([...new Set(service.staff_member_ids ?? [])].map((staffMemberId) => ({
-          business_id: businessId,
-          service_id: id,
-          staff_member_id: staffMemberId
-        })))
-        if (staff) yield* sql`insert into service_staff_members ${sql.insert(staff)}`
-        return id
-      }).pipe(Effect.orDie)
+    list: orDie(page),
+    findMany: orDie(byIds),
+    categories: orDie(categoriesOf),
+    isMember,
+    /** A category by name, created when missing (the import); answers its id. */
+    ensureCategory: orDie(ensureCategory),
+    insert: orDie(insertService)
   }
 })
 

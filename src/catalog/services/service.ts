@@ -2,7 +2,6 @@ import { Clock, Effect, Option } from "effect"
 import { CurrentClient } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
-import { NotFound, fail } from "../../shared/errors.ts"
 import { formatMoney } from "../../shared/money.ts"
 import { type Page, pageLinks, pageOf } from "../../shared/pagination.ts"
 import { RequestContext } from "../../shared/request-context.ts"
@@ -10,6 +9,7 @@ import { formatTimestamp } from "../../shared/schemas.ts"
 import { localDateAt } from "../../shared/zoned-time.ts"
 import { type Audience, type CategoryRow, type ServiceCategory, type ServiceDesk, type ServiceRow, SLOT_STEP_MINUTES, type Viewer } from "./model.ts"
 import { type ServiceScope, ServicesRepo } from "./repo.ts"
+import { ServiceRefusals } from "./refusals.ts"
 
 /** Services are few and change rarely: one page of 100 holds a real studio's catalog. */
 export const SERVICES_PER_PAGE = 100
@@ -26,7 +26,7 @@ export const clientViewer = Effect.gen(function* () {
   const business = yield* CurrentBusiness
   // A member today, in the business's calendar (plans' dates are business-local).
   const today = localDateAt(yield* Clock.currentTimeMillis, business.time_zone)
-  const isMember = yield* (yield* ServicesRepo).isMember(business.id, personId, today)
+  const isMember = yield* (yield* ServicesRepo).isMember({ businessId: business.id, personId, date: today })
   return { personId, isMember } satisfies Viewer
 })
 
@@ -117,9 +117,9 @@ const list = Effect.fn("Services.list")(function* (
   const business = yield* CurrentBusiness
   const repo = yield* ServicesRepo
   const page: Page = pageOf(query, SERVICES_PER_PAGE)
-  const { rows, total } = yield* repo.list(business.id, scope, page)
+  const { rows, total } = yield* repo.list({ businessId: business.id, scope, page })
   const categoryIds = [...new Set(rows.flatMap((row) => (row.category_id === null ? [] : [row.category_id])))]
-  const categories = yield* repo.categories(business.id, categoryIds)
+  const categories = yield* repo.categories({ businessId: business.id, ids: categoryIds })
   return {
     services: yield* wire(rows),
     categories: categories.map(categoryWire),
@@ -130,8 +130,8 @@ const list = Effect.fn("Services.list")(function* (
 /** A service in scope, or the 404 naming it. */
 export const findService = Effect.fn("Services.find")(function* (id: number, scope: ServiceScope) {
   const business = yield* CurrentBusiness
-  const [row] = yield* (yield* ServicesRepo).findMany(business.id, [id], scope)
-  if (!row) return yield* fail(NotFound, { key: "service_not_found", params: { id } })
+  const [row] = yield* (yield* ServicesRepo).findMany({ businessId: business.id, ids: [id], scope })
+  if (!row) return yield* ServiceRefusals.serviceNotFound.fail({ id })
   return row
 })
 

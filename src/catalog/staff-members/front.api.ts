@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { FrontAccess } from "../../access/access.ts"
 import { docs } from "../../shared/docs.ts"
+import { StaffMemberRefusals } from "./refusals.ts"
 import { NotFound } from "../../shared/errors.ts"
 import { PageFields, PageQuery } from "../../shared/pagination.ts"
 import { IdFromString } from "../../shared/schemas.ts"
@@ -24,7 +25,9 @@ export const StaffMembersFrontApi = HttpApiGroup.make("staffMembersFront")
       params: { id: IdFromString },
       success: Schema.Struct({ staff_members: Schema.Array(StaffMemberFront) }),
       error: NotFound
-    }).annotateMerge(docs("Get a staff member", "A staff member hidden in client mode is not found (404)."))
+    }).annotateMerge(docs("Get a staff member", "A staff member hidden in client mode is not found (404).", [
+        StaffMemberRefusals.staffMemberNotFound
+      ]))
   )
   .middleware(FrontAccess)
   .annotateMerge(docs("Staff members (client mode)"))

@@ -1,8 +1,16 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Array as Arr, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { insertRows } from "../../shared/sql-rows.ts"
 import { type Page, totalCount } from "../../shared/pagination.ts"
+import { orDie } from "../../shared/statements.ts"
 import { StaffMemberRow, type WorkingHoursInsert } from "./model.ts"
+
+const WorkingHours = Schema.Struct({
+  staff_member_id: Schema.Number,
+  location_id: Schema.Number,
+  weekday: Schema.Number,
+  start_time: Schema.String,
+  end_time: Schema.String
+})
 
 /**
  * The SQL of staff members. What client mode may see is one rule (`clientVisibleStaffSql`),
@@ -22,11 +30,11 @@ export const clientVisibleStaffSql = (sql: SqlClient.SqlClient, alias: string) =
 
 /**
  * The staff of an event or occurrence as a JSON array of `StaffRefRow`, in their position order:
- * `link` is the table tying them to `owner` (the caller's alias of the event or occurrence) by `key`.
+ * `link` is the table tying them to `owner` (the caller's alias of the event or occurrence) by its `column`.
  */
 export const staffRefsSql = (
   sql: SqlClient.SqlClient,
-  link: { readonly table: "event_staff_members" | "event_occurrence_staff_members"; readonly key: "event_id" | "event_occurrence_id" },
+  link: { readonly table: "event_staff_members" | "event_occurrence_staff_members"; readonly column: "event_id" | "event_occurrence_id" },
   owner: string
 ) =>
   sql`coalesce((select json_agg(json_build_object('id', sm.id, 'first_name', p.first_name, 'last_name', p.last_name,
@@ -34,7 +42,7 @@ export const staffRefsSql = (
                 from ${sql.literal(link.table)} l
                 join staff_members sm on sm.business_id = l.business_id and sm.id = l.staff_member_id
                 join people p on p.business_id = sm.business_id and p.id = sm.person_id
-                where l.business_id = ${sql.literal(owner)}.business_id and l.${sql.literal(link.key)} = ${sql.literal(owner)}.id), '[]')`
+                where l.business_id = ${sql.literal(owner)}.business_id and l.${sql.literal(link.column)} = ${sql.literal(owner)}.id), '[]')`
 
 export const StaffScope = Schema.Struct({ clientVisibleOnly: Schema.Boolean })
 export type StaffScope = typeof StaffScope.Type
@@ -67,35 +75,44 @@ const make = Effect.gen(function* () {
           order by s.id`
   })
 
-  const refs = SqlSchema.findAll({
-    Request: Schema.Number,
-    Result: Schema.Struct({ id: Schema.Number, person_id: Schema.Number }),
-    execute: (businessId) => sql`select id, person_id from staff_members where business_id = ${businessId}`
+  const counted = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, scope: StaffScope }),
+    Result: Schema.Struct({ n: Schema.Number }),
+    execute: ({ businessId, scope }) => sql`select count(*) as n from staff_members s where s.business_id = ${businessId} ${visible(scope)}`
   })
 
+  const refs = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number }),
+    Result: Schema.Struct({ id: Schema.Number, person_id: Schema.Number }),
+    execute: ({ businessId }) => sql`select id, person_id from staff_members where business_id = ${businessId}`
+  })
+
+  const workingHours = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, rows: Schema.NonEmptyArray(WorkingHours) }),
+    execute: ({ businessId, rows }) =>
+      sql`insert into staff_working_hours ${sql.insert(Arr.map(rows, (row): Record<string, unknown> => ({ business_id: businessId, ...row })))}`
+  })
+
+  const page = ({ page, ...request }: { readonly businessId: number; readonly scope: StaffScope; readonly page: Page }) =>
+    Effect.gen(function* () {
+      const rows = yield* list({ ...request, page })
+      const total = yield* totalCount(rows, page, counted(request))
+      return { rows: rows as ReadonlyArray<StaffMemberRow>, total }
+    })
+  /** Staff members by id within the scope, in id order. */
+  const byIds = (request: Parameters<typeof findMany>[0]) =>
+    request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<StaffMemberRow>) : findMany(request)
+  /** Staff member id by person id: the import names staff by e-mail, hence by person. */
+  const idsByPerson = (request: Parameters<typeof refs>[0]) =>
+    refs(request).pipe(Effect.map((rows) => new Map(rows.map((row) => [row.person_id, row.id]))))
+  const insertWorkingHours = ({ businessId, rows }: { readonly businessId: number; readonly rows: ReadonlyArray<WorkingHoursInsert> }) =>
+    Arr.isReadonlyArrayNonEmpty(rows) ? workingHours({ businessId, rows }) : Effect.void
+
   return {
-    list: (businessId: number, scope: StaffScope, page: Page) =>
-      Effect.gen(function* () {
-        const rows = yield* list({ businessId, scope, page })
-        const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`
-          select count(*) as n from staff_members s where s.business_id = ${businessId} ${visible(scope)}`)
-        return { rows: rows as ReadonlyArray<StaffMemberRow>, total }
-      }).pipe(Effect.orDie),
-
-    /** Staff members by id within the scope, in id order. */
-    findMany: (businessId: number, ids: ReadonlyArray<number>, scope: StaffScope) =>
-      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<StaffMemberRow>) : findMany({ businessId, ids, scope }).pipe(Effect.orDie),
-
-    /** Staff member id by person id: the import names staff by e-mail, hence by person. */
-    idsByPerson: (businessId: number) =>
-      refs(businessId).pipe(Effect.map((rows) => new Map(rows.map((row) => [row.person_id, row.id]))), Effect.orDie),
-
-    insertWorkingHours: (businessId: number, rows: ReadonlyArray<WorkingHoursInsert>) => {
-      const values = insertRows(rows.map((row) => ({ business_id: businessId, ...row })))
-      return values
-        ? sql`insert into staff_working_hours ${sql.insert(values)}`.pipe(Effect.asVoid, Effect.orDie)
-        : Effect.void
-    }
+    list: orDie(page),
+    findMany: orDie(byIds),
+    idsByPerson: orDie(idsByPerson),
+    insertWorkingHours: orDie(insertWorkingHours)
   }
 })
 

@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { CurrentStaff } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { NotFound, fail } from "../../shared/errors.ts"
 import { type Page, pageLinks, pageOf } from "../../shared/pagination.ts"
 import type { StaffMemberDesk, StaffMemberRef, StaffMemberRow, StaffRefRow } from "./model.ts"
 import { type StaffScope, StaffMembersRepo } from "./repo.ts"
+import { StaffMemberRefusals } from "./refusals.ts"
 
 /** A studio's staff fits one page of 100. */
 export const STAFF_PER_PAGE = 100
@@ -50,15 +50,15 @@ export const listStaffMembers = Effect.fn("StaffMembers.list")(function* (
 ) {
   const business = yield* CurrentBusiness
   const page: Page = pageOf(query, STAFF_PER_PAGE)
-  const { rows, total } = yield* (yield* StaffMembersRepo).list(business.id, scope, page)
+  const { rows, total } = yield* (yield* StaffMembersRepo).list({ businessId: business.id, scope, page })
   return { staff_members: rows.map(toWire), ...(yield* pageLinks(page, total)) }
 })
 
 /** One staff member; in client mode a hidden one is not found (spec: 404 if hidden). */
 export const getStaffMember = Effect.fn("StaffMembers.get")(function* (id: number, scope: StaffScope) {
   const business = yield* CurrentBusiness
-  const [row] = yield* (yield* StaffMembersRepo).findMany(business.id, [id], scope)
-  if (!row) return yield* fail(NotFound, { key: "staff_member_not_found", params: { id } })
+  const [row] = yield* (yield* StaffMembersRepo).findMany({ businessId: business.id, ids: [id], scope })
+  if (!row) return yield* StaffMemberRefusals.staffMemberNotFound.fail({ id })
   return { staff_members: [toWire(row)] }
 })
 

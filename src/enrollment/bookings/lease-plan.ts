@@ -95,7 +95,7 @@ export const resolvePerson = Effect.fn("Leases.resolvePerson")(function* (
   }
   const desk = person as DeskLeasePerson
   if (given(desk.id)) {
-    const live = yield* people.existingIds(context.businessId, [desk.id])
+    const live = yield* people.existingIds({ businessId: context.businessId, ids: [desk.id] })
     if (!live.has(desk.id)) messages.push(BookingRefusals.fieldIdNotFound.message({ field: `${field}.id`, id: desk.id }))
     return { plan: { _tag: "Existing", id: desk.id } as PersonPlan, notFound: undefined }
   }
@@ -105,7 +105,7 @@ export const resolvePerson = Effect.fn("Leases.resolvePerson")(function* (
     messages.push(BookingRefusals.fieldRequired.message({ field: naming ? `${field}.email` : `${field}.id` }))
     return { plan: none, notFound: undefined }
   }
-  const existing = yield* people.idByEmail(context.businessId, email)
+  const existing = (yield* people.idByEmail({ businessId: context.businessId, email }))?.id
   if (existing !== undefined) return { plan: { _tag: "Existing", id: existing } as PersonPlan, notFound: undefined }
   const planned = context.newPeople.get(email.toLowerCase())
   if (planned) return { plan: planned, notFound: undefined }
@@ -261,7 +261,7 @@ export const resolveLease = Effect.fn("Leases.resolve")(function* (
     notAllowed: (names) => {
       for (const name of names) if (given(input[name])) problems.push(BookingRefusals.leaseFieldNotAllowed.message({ field: field(name) }))
     },
-    serviceOf: (id) => services.findMany(context.businessId, [id], serviceScope(context.caller)).pipe(Effect.map((rows) => rows[0])),
+    serviceOf: (id) => services.findMany({ businessId: context.businessId, ids: [id], scope: serviceScope(context.caller) }).pipe(Effect.map((rows) => rows[0])),
     wrongType: (name, id, type) => problems.push(BookingRefusals.leaseWrongServiceType.message({ field: field(name), id, type })),
     base: { event_id: null, staff_member_id: null, location_id: null, start_at: null, recurring: false, person: person.plan }
   }

@@ -84,7 +84,7 @@ export const frontWaitlistEligibilities = Effect.fn("Waitlists.eligibilities")(f
   const business = yield* CurrentBusiness
   const reach = yield* clientReach
   const occurrence = yield* findOccurrence(occurrenceId, yield* clientAudience)
-  const live = yield* (yield* PeopleRepo).existingIds(business.id, reach.personIds)
+  const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: reach.personIds })
   const ordered = reach.personIds.filter((id) => live.has(id))
   const { locale } = yield* RequestContext
   const verdicts = yield* restrictionsOf(occurrence, ordered)

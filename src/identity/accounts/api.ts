@@ -7,6 +7,8 @@ import { docs } from "../../shared/docs.ts"
 import { NotFound, TooManyRequests } from "../../shared/errors.ts"
 import { PageFields } from "../../shared/pagination.ts"
 import { Account, AccountBusinessesQuery, PasswordRequest } from "./model.ts"
+import { AccessRefusals } from "../../access/refusals.ts"
+import { AccountRefusals } from "./refusals.ts"
 
 const AccountPerson = Schema.Struct({ ...PersonFront.fields, business_id: Schema.Int, subdomain: Schema.String }).annotate({
   identifier: "AccountPerson"
@@ -19,7 +21,7 @@ export const AccountApi = HttpApiGroup.make("account")
     HttpApiEndpoint.get("get", "/api/v2/account", {
       success: Schema.Struct({ accounts: Schema.Array(Account) }),
       error: NotFound
-    }).annotateMerge(docs("The account of the token", "Account-level host only, with a token granted there."))
+    }).annotateMerge(docs("The account of the token", "Account-level host only, with a token granted there.", [AccessRefusals.accountHostRequired]))
   )
   .add(
     HttpApiEndpoint.get("businesses", "/api/v2/account/businesses", {
@@ -36,7 +38,8 @@ export const AccountApi = HttpApiGroup.make("account")
     HttpApiEndpoint.post("confirmations", "/api/v2/account/confirmations", { success: Created, error: TooManyRequests }).annotateMerge(
       docs(
         "Send an e-mail confirmation",
-        "201; no mail when the address is confirmed already. 429 past MAIL_REQUESTS_PER_ADDRESS or MAIL_REQUESTS_PER_IP mails in 15 minutes."
+        "201; no mail when the address is confirmed already. 429 past MAIL_REQUESTS_PER_ADDRESS or MAIL_REQUESTS_PER_IP mails in 15 minutes.",
+        [AccountRefusals.mailThrottled]
       )
     )
   )
@@ -52,7 +55,8 @@ export const AccountPasswordsApi = HttpApiGroup.make("accountPasswords")
     }).annotateMerge(
       docs(
         "Send a password reset e-mail",
-        "Body `email`. 201 whether or not an account exists. No token needed. 429 past MAIL_REQUESTS_PER_ADDRESS requests for the address or MAIL_REQUESTS_PER_IP from the caller's IP in 15 minutes (counted whether or not an account exists)."
+        "Body `email`. 201 whether or not an account exists. No token needed. 429 past MAIL_REQUESTS_PER_ADDRESS requests for the address or MAIL_REQUESTS_PER_IP from the caller's IP in 15 minutes (counted whether or not an account exists).",
+        [AccountRefusals.mailThrottled]
       )
     )
   )

@@ -5,13 +5,14 @@ import { docs } from "../../shared/docs.ts"
 import { NotFound } from "../../shared/errors.ts"
 import { PageFields, PageQuery } from "../../shared/pagination.ts"
 import { BusinessDesk } from "./model.ts"
+import { BusinessRefusals } from "./refusals.ts"
 
 export const BusinessDeskApi = HttpApiGroup.make("businessDesk")
   .add(
     HttpApiEndpoint.get("get", "/api/v2/desk/business", {
       success: Schema.Struct({ businesses: Schema.Array(BusinessDesk) }),
       error: NotFound
-    }).annotateMerge(docs("Business details"))
+    }).annotateMerge(docs("Business details", undefined, [BusinessRefusals.businessNotFound]))
   )
   .add(
     HttpApiEndpoint.get("franchisees", "/api/v2/desk/business/franchisees", {

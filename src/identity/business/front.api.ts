@@ -5,13 +5,14 @@ import { docs } from "../../shared/docs.ts"
 import { NotFound } from "../../shared/errors.ts"
 import { PageFields, PageQuery } from "../../shared/pagination.ts"
 import { Branding, BusinessFront } from "./model.ts"
+import { BusinessRefusals } from "./refusals.ts"
 
 export const BusinessFrontApi = HttpApiGroup.make("businessFront")
   .add(
     HttpApiEndpoint.get("get", "/api/v2/front/business", {
       success: Schema.Struct({ businesses: Schema.Array(BusinessFront) }),
       error: NotFound
-    }).annotateMerge(docs("Business details", "Basic details of the business of the host. No token needed with client_id."))
+    }).annotateMerge(docs("Business details", "Basic details of the business of the host. No token needed with client_id.", [BusinessRefusals.businessNotFound]))
   )
   .add(
     HttpApiEndpoint.get("franchisees", "/api/v2/front/business/franchisees", {
@@ -28,7 +29,7 @@ export const BrandingApi = HttpApiGroup.make("branding")
       success: Branding,
       error: NotFound
     }).annotateMerge(
-      docs("Branding", "Colors, logos and cover photo. No token needed with client_id. A bare object without a root key.")
+      docs("Branding", "Colors, logos and cover photo. No token needed with client_id. A bare object without a root key.", [BusinessRefusals.businessNotFound])
     )
   )
   .middleware(FrontAccess)

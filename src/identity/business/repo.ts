@@ -1,8 +1,10 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../../shared/pagination.ts"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 import { BrandingRow, BusinessRow } from "./model.ts"
 
+const OfBusiness = Schema.Struct({ businessId: Schema.Number })
 const Listed = Schema.Struct({ ...BusinessRow.fields, total_count: Schema.Number })
 
 const make = Effect.gen(function* () {
@@ -13,9 +15,9 @@ const make = Effect.gen(function* () {
       or exists (select 1 from businesses f where f.franchise_parent_id = b.id)) as is_franchise`
 
   const find = SqlSchema.findOneOption({
-    Request: Schema.Number,
+    Request: OfBusiness,
     Result: BusinessRow,
-    execute: (businessId) => sql`select ${columns} from businesses b where b.id = ${businessId}`
+    execute: ({ businessId }) => sql`select ${columns} from businesses b where b.id = ${businessId}`
   })
 
   const franchisees = SqlSchema.findAll({
@@ -27,26 +29,27 @@ const make = Effect.gen(function* () {
           order by b.name, b.id limit ${limit} offset ${offset}`
   })
 
-  const branding = SqlSchema.findOneOption({
-    Request: Schema.Number,
-    Result: BrandingRow,
-    execute: (businessId) => sql`select brand_colors, logo_url, cover_photo_url from businesses where id = ${businessId}`
+  const franchiseeCount = SqlSchema.findAll({
+    Request: OfBusiness,
+    Result: Schema.Struct({ n: Schema.Number }),
+    execute: ({ businessId }) => sql`select count(*) as n from businesses where franchise_parent_id = ${businessId}`
   })
 
-  return {
-    find: (businessId: number) => find(businessId).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+  const branding = SqlSchema.findOneOption({
+    Request: OfBusiness,
+    Result: BrandingRow,
+    execute: ({ businessId }) => sql`select brand_colors, logo_url, cover_photo_url from businesses where id = ${businessId}`
+  })
 
-    /** The franchisees of a franchise holding, by name. */
-    franchisees: (businessId: number, page: Page) =>
-      Effect.gen(function* () {
-        const rows = yield* franchisees({ businessId, limit: page.limit, offset: page.offset })
-        const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`
-          select count(*) as n from businesses where franchise_parent_id = ${businessId}`)
-        return { rows: rows as ReadonlyArray<BusinessRow>, total }
-      }).pipe(Effect.orDie),
+  /** The franchisees of a franchise holding, by name. */
+  const franchiseesOf = ({ businessId, page }: typeof OfBusiness.Type & { readonly page: Page }) =>
+    Effect.gen(function* () {
+      const rows = yield* franchisees({ businessId, limit: page.limit, offset: page.offset })
+      const total = yield* totalCount(rows, page, franchiseeCount({ businessId }))
+      return { rows: rows as ReadonlyArray<BusinessRow>, total }
+    })
 
-    branding: (businessId: number) => branding(businessId).pipe(Effect.map(Option.getOrUndefined), Effect.orDie)
-  }
+  return { find: orUndefined(find), franchisees: orDie(franchiseesOf), branding: orUndefined(branding) }
 })
 
 export class BusinessRepo extends Context.Service<BusinessRepo, Effect.Success<typeof make>>()("studio/BusinessRepo") {

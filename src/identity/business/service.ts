@@ -1,17 +1,17 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { NotFound, fail } from "../../shared/errors.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { BRAND_COLOR_KEYS, type Branding } from "./model.ts"
 import { BusinessRepo } from "./repo.ts"
+import { BusinessRefusals } from "./refusals.ts"
 
 /** Franchise lists are short; like locations they come 100 to a page by default. */
 export const FRANCHISEES_PER_PAGE = 100
 
 export const getBusiness = Effect.fn("Business.get")(function* () {
   const business = yield* CurrentBusiness
-  const row = yield* (yield* BusinessRepo).find(business.id)
-  if (!row) return yield* fail(NotFound, { key: "business_not_found" })
+  const row = yield* (yield* BusinessRepo).find({ businessId: business.id })
+  if (!row) return yield* BusinessRefusals.businessNotFound.fail()
   return { businesses: [row] }
 })
 
@@ -21,7 +21,7 @@ export const listFranchisees = Effect.fn("Business.franchisees")(function* (quer
 }) {
   const business = yield* CurrentBusiness
   const page = pageOf(query, FRANCHISEES_PER_PAGE)
-  const { rows, total } = yield* (yield* BusinessRepo).franchisees(business.id, page)
+  const { rows, total } = yield* (yield* BusinessRepo).franchisees({ businessId: business.id, page })
   // The root key is the pluralized resource name (core-api-part1), not the records' kind.
   return { franchisees: rows, ...(yield* pageLinks(page, total)) }
 })
@@ -39,8 +39,8 @@ const sized = (url: string | null, size: string) => (url === null ? null : `${ur
 
 export const getBranding = Effect.fn("Business.branding")(function* () {
   const business = yield* CurrentBusiness
-  const row = yield* (yield* BusinessRepo).branding(business.id)
-  if (!row) return yield* fail(NotFound, { key: "business_not_found" })
+  const row = yield* (yield* BusinessRepo).branding({ businessId: business.id })
+  if (!row) return yield* BusinessRefusals.businessNotFound.fail()
   const colors = Object.fromEntries(BRAND_COLOR_KEYS.map((key) => [key, colorOf(row.brand_colors, key)])) as Branding["colors"]
   return {
     colors,

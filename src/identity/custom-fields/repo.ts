@@ -1,7 +1,10 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../../shared/pagination.ts"
+import { orDie } from "../../shared/statements.ts"
 import { CustomFieldRow } from "./model.ts"
+
+const OfBusiness = Schema.Struct({ businessId: Schema.Number })
 
 /** The SQL of custom fields (read-only: the import writes them). */
 const make = Effect.gen(function* () {
@@ -23,16 +26,20 @@ const make = Effect.gen(function* () {
           limit ${limit} offset ${offset}`
   })
 
-  return {
-    /** One page of custom fields by position, each with its options (one query, no N+1). */
-    list: (businessId: number, page: Page) =>
-      Effect.gen(function* () {
-        const rows = yield* list({ businessId, limit: page.limit, offset: page.offset })
-        const total = yield* totalCount(rows, page, sql<{ readonly n: number }>`
-          select count(*) as n from custom_fields where business_id = ${businessId}`)
-        return { rows, total }
-      }).pipe(Effect.orDie)
-  }
+  const counted = SqlSchema.findAll({
+    Request: OfBusiness,
+    Result: Schema.Struct({ n: Schema.Number }),
+    execute: ({ businessId }) => sql`select count(*) as n from custom_fields where business_id = ${businessId}`
+  })
+  /** One page of custom fields by position, each with its options (one query, no N+1). */
+  const page = ({ businessId, page }: typeof OfBusiness.Type & { readonly page: Page }) =>
+    Effect.gen(function* () {
+      const rows = yield* list({ businessId, limit: page.limit, offset: page.offset })
+      const total = yield* totalCount(rows, page, counted({ businessId }))
+      return { rows, total }
+    })
+
+  return { list: orDie(page) }
 })
 
 export class CustomFieldsRepo extends Context.Service<CustomFieldsRepo, Effect.Success<typeof make>>()(

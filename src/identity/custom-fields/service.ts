@@ -30,7 +30,7 @@ export const listCustomFields = Effect.fn("CustomFields.list")(function* (query:
 }) {
   const business = yield* CurrentBusiness
   const page = pageOf(query, CUSTOM_FIELDS_PER_PAGE)
-  const { rows, total } = yield* (yield* CustomFieldsRepo).list(business.id, page)
+  const { rows, total } = yield* (yield* CustomFieldsRepo).list({ businessId: business.id, page })
   const custom_fields = rows.map(
     (row): CustomField => ({
       id: row.id,

@@ -59,11 +59,11 @@ const validateAuthorizeRequest = (page: PageContext, raw: unknown) =>
   Effect.gen(function* (): Effect.fn.Return<Validated, never, OAuthRepo | AppConfig> {
     const params = Option.getOrElse(decodeAuthorizeParams(raw), () => ({}) as AuthorizeParams)
     const repo = yield* OAuthRepo
-    const application = params.client_id ? yield* repo.applicationByClientId(params.client_id) : Option.none()
-    if (Option.isNone(application)) {
+    const application = params.client_id ? yield* repo.applicationByClientId({ clientId: params.client_id }) : undefined
+    if (application === undefined) {
       return { _tag: "Page", response: errorPage(page, text(page.locale, "oauth_unknown_client")) }
     }
-    if (!redirectAccepted(application.value.redirect_uri, params.redirect_uri, page, yield* AppConfig)) {
+    if (!redirectAccepted(application.redirect_uri, params.redirect_uri, page, yield* AppConfig)) {
       return { _tag: "Page", response: errorPage(page, text(page.locale, "oauth_redirect_mismatch")) }
     }
     const back = (error: string, description: string): Validated => ({
@@ -74,10 +74,10 @@ const validateAuthorizeRequest = (page: PageContext, raw: unknown) =>
     if (params.code_challenge !== undefined) {
       if (params.code_challenge_method !== "S256") return back("invalid_request", "code_challenge_method must be S256")
       if (!isValidPkceValue(params.code_challenge)) return back("invalid_request", "code_challenge is malformed")
-    } else if (application.value.is_public) {
+    } else if (application.is_public) {
       return back("invalid_request", "PKCE (code_challenge with S256) is required for this client")
     }
-    return { _tag: "Ok", application: application.value, params: { ...params, redirect_uri: params.redirect_uri! } }
+    return { _tag: "Ok", application, params: { ...params, redirect_uri: params.redirect_uri! } }
   })
 
 const authorizeFields = (params: AuthorizeParams) =>

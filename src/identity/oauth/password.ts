@@ -74,7 +74,7 @@ ${hidden({ csrf_token: page.csrf, token: resetToken, locale: page.locale })}
 export const resetGet = Effect.fn("OAuth.resetForm")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
   const resetToken = queryOf(request)["token"] ?? ""
-  if (!(yield* (yield* AccountTokensRepo).isLive(resetToken, "password_reset"))) return errorPage(page, text(page.locale, "reset_invalid"), 404)
+  if (!(yield* (yield* AccountTokensRepo).isLive({ token: resetToken, purpose: "password_reset" }))) return errorPage(page, text(page.locale, "reset_invalid"), 404)
   return resetForm(page, resetToken)
 })
 
@@ -85,23 +85,23 @@ export const resetPost = Effect.fn("OAuth.reset")(function* (request: HttpServer
   const resetToken = form["token"] ?? ""
   const password = form["password"] ?? ""
   if (password.length < MIN_PASSWORD_LENGTH || password.length > 200) {
-    if (!(yield* (yield* AccountTokensRepo).isLive(resetToken, "password_reset"))) return errorPage(page, text(page.locale, "reset_invalid"), 404)
+    if (!(yield* (yield* AccountTokensRepo).isLive({ token: resetToken, purpose: "password_reset" }))) return errorPage(page, text(page.locale, "reset_invalid"), 404)
     return resetForm(page, resetToken, text(page.locale, "password_too_short", { min: MIN_PASSWORD_LENGTH }))
   }
   const hash = yield* Effect.promise(() => hashPassword(password))
   const sql = yield* SqlClient.SqlClient
   const done = yield* sql.withTransaction(
     Effect.gen(function* () {
-      const accountId = yield* (yield* AccountTokensRepo).consume(resetToken, "password_reset")
+      const accountId = yield* (yield* AccountTokensRepo).consume({ token: resetToken, purpose: "password_reset" })
       if (Option.isNone(accountId)) return false
       const repo = yield* OAuthRepo
-      yield* repo.setPassword(accountId.value, hash)
+      yield* repo.setPassword({ accountId: accountId.value, passwordHash: hash })
       // Following a mailed link proves the address.
-      yield* repo.confirmEmail(accountId.value)
+      yield* repo.confirmEmail({ accountId: accountId.value })
       // And the owner: an account locked by failed sign-ins (someone guessing) opens again now
       // rather than at the window's end. The guessers' IPs keep their own counts.
-      const account = yield* repo.accountById(accountId.value)
-      if (Option.isSome(account)) yield* (yield* SignInThrottle).clearAccount(account.value.email)
+      const account = yield* repo.accountById({ accountId: accountId.value })
+      if (account !== undefined) yield* (yield* SignInThrottle).clearAccount(account.email)
       return true
     })
   ).pipe(Effect.orDie)
@@ -116,9 +116,9 @@ export const resetPost = Effect.fn("OAuth.reset")(function* (request: HttpServer
 
 export const confirmation = Effect.fn("OAuth.confirmation")(function* (request: HttpServerRequest.HttpServerRequest) {
   const page = yield* pageContext(request)
-  const accountId = yield* (yield* AccountTokensRepo).consume(queryOf(request)["token"] ?? "", "email_confirmation")
+  const accountId = yield* (yield* AccountTokensRepo).consume({ token: queryOf(request)["token"] ?? "", purpose: "email_confirmation" })
   if (Option.isNone(accountId)) return errorPage(page, text(page.locale, "reset_invalid"), 404)
-  yield* (yield* OAuthRepo).confirmEmail(accountId.value)
+  yield* (yield* OAuthRepo).confirmEmail({ accountId: accountId.value })
   return renderPage({
     locale: page.locale,
     branding: page.branding,

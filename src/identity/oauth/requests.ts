@@ -4,7 +4,8 @@ import { type Locale, LOCALES, parseLocale } from "../../shared/locale.ts"
 import { t } from "../../shared/i18n.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { alert, type PageBranding, renderPage, text } from "./pages.ts"
-import { type AccountLogin, OAuthRepo } from "./repo.ts"
+import { OAuthRepo } from "./repo.ts"
+import type { AccountLogin } from "./sessions-repo.ts"
 import { SESSION_LIFETIME_MS, csrfCookieName, csrfTokenValid, hashSessionId, newCsrfToken, newSessionId, sameText, sessionCookieName, sessionCookieValue, sessionIdOf } from "./session.ts"
 import { currentTime } from "../../shared/clock.ts"
 
@@ -52,8 +53,8 @@ const sessionOf = (request: HttpServerRequest.HttpServerRequest, secret: string,
     const id = sessionIdOf(secret, request.cookies[sessionCookieName(secure)])
     if (id === undefined) return undefined
     const now = (yield* currentTime)
-    const account = yield* (yield* OAuthRepo).sessionAccount(hashSessionId(id), businessId, now)
-    return Option.isSome(account) ? ({ sessionId: id, account: account.value } satisfies SignedIn) : undefined
+    const account = yield* (yield* OAuthRepo).sessionAccount({ idHash: hashSessionId(id), businessId, now })
+    return account !== undefined ? ({ sessionId: id, account } satisfies SignedIn) : undefined
   })
 
 export const secureCookies = (origin: string) => origin.startsWith("https://")
@@ -64,10 +65,10 @@ export const pageContext = (request: HttpServerRequest.HttpServerRequest) =>
     const repo = yield* OAuthRepo
     let branding: PageBranding | null = null
     if (Option.isSome(context.business)) {
-      const row = yield* repo.branding(context.business.value.id)
-      if (Option.isSome(row)) {
-        const color = row.value.brand_colors["brand"] ?? row.value.brand_colors["accent"]
-        branding = { name: row.value.name, color: typeof color === "string" ? color : null, logoUrl: row.value.logo_url }
+      const row = yield* repo.branding({ businessId: context.business.value.id })
+      if (row !== undefined) {
+        const color = row.brand_colors["brand"] ?? row.brand_colors["accent"]
+        branding = { name: row.name, color: typeof color === "string" ? color : null, logoUrl: row.logo_url }
       }
     }
     const secret = yield* repo.sessionSecret
@@ -119,7 +120,7 @@ export const withCsrfCookie = (page: PageContext, response: HttpServerResponse.H
  */
 export const openSession = Effect.fn("OAuth.openSession")(function* (page: PageContext, account: AccountLogin) {
   const repo = yield* OAuthRepo
-  if (page.session) yield* repo.endSession(hashSessionId(page.session.sessionId))
+  if (page.session) yield* repo.endSession({ idHash: hashSessionId(page.session.sessionId) })
   const sessionId = newSessionId()
   const now = yield* Clock.currentTimeMillis
   yield* repo.openSession({
@@ -146,7 +147,7 @@ export const openSession = Effect.fn("OAuth.openSession")(function* (page: PageC
 
 /** Signs out: the session's row goes, so every copy of its cookie is refused too. */
 export const endSession = Effect.fn("OAuth.endSession")(function* (page: PageContext, response: HttpServerResponse.HttpServerResponse) {
-  if (page.session) yield* (yield* OAuthRepo).endSession(hashSessionId(page.session.sessionId))
+  if (page.session) yield* (yield* OAuthRepo).endSession({ idHash: hashSessionId(page.session.sessionId) })
   return HttpServerResponse.expireCookieUnsafe(response, sessionCookieName(page.secure), { path: "/", secure: page.secure })
 })
 

@@ -48,14 +48,14 @@ const sameSecret = (secret: string, hash: string | null) => {
 /** Checks an e-mail and password; `None` for any mismatch, without telling which. */
 export const checkPassword = Effect.fn("OAuth.checkPassword")(function* (email: string, password: string) {
   const repo = yield* OAuthRepo
-  const account = yield* repo.accountByEmail(email.trim())
-  if (Option.isNone(account) || account.value.password_hash === null) {
+  const account = yield* repo.accountByEmail({ email: email.trim() })
+  if (account === undefined || account.password_hash === null) {
     // Spend the same time as a real check, so response times do not tell which e-mails exist.
     yield* Effect.promise(() => verifyPassword(password, DUMMY_HASH))
     return Option.none()
   }
-  const ok = yield* Effect.promise(() => verifyPassword(password, account.value.password_hash!))
-  return ok ? Option.some(account.value) : Option.none()
+  const ok = yield* Effect.promise(() => verifyPassword(password, account.password_hash!))
+  return ok ? Option.some(account) : Option.none()
 })
 const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 
@@ -136,16 +136,16 @@ export const authenticateClient = Effect.fn("OAuth.authenticateClient")(function
   credentials: { readonly clientId?: string; readonly secret?: string; readonly basic: boolean }
 ) {
   if (!credentials.clientId) return yield* Effect.fail(new OAuthError("invalid_client", "Client authentication is required", 401))
-  const application = yield* (yield* OAuthRepo).applicationByClientId(credentials.clientId)
-  if (Option.isNone(application)) return yield* Effect.fail(new OAuthError("invalid_client", "Unknown client", 401))
-  if (application.value.is_public) {
+  const application = yield* (yield* OAuthRepo).applicationByClientId({ clientId: credentials.clientId })
+  if (application === undefined) return yield* Effect.fail(new OAuthError("invalid_client", "Unknown client", 401))
+  if (application.is_public) {
     if (credentials.secret !== undefined) return yield* Effect.fail(new OAuthError("invalid_client", "A public client has no secret", 401))
-    return application.value
+    return application
   }
-  if (credentials.secret === undefined || !sameSecret(credentials.secret, application.value.client_secret_hash)) {
+  if (credentials.secret === undefined || !sameSecret(credentials.secret, application.client_secret_hash)) {
     return yield* Effect.fail(new OAuthError("invalid_client", "Client authentication failed", 401))
   }
-  return application.value
+  return application
 })
 
 /** Why a taken (now used) code gives no token: checked inside the exchange's transaction. */
@@ -186,23 +186,23 @@ export const exchangeCode = Effect.fn("OAuth.exchangeCode")(function* (body: Tok
   // replay's revocation is committed.
   const outcome = yield* inTransaction(
     Effect.gen(function* (): Effect.fn.Return<Exchange, never, OAuthRepo> {
-      const taken = yield* repo.takeCode(codeHash)
-      if (Option.isNone(taken)) return { _tag: "Refused", error: new OAuthError("invalid_grant", "Unknown authorization code"), revoked: false }
-      if (taken.value.used) {
-        yield* repo.revokeTokensOfCode(codeHash)
+      const taken = yield* repo.takeCode({ codeHash })
+      if (taken === undefined) return { _tag: "Refused", error: new OAuthError("invalid_grant", "Unknown authorization code"), revoked: false }
+      if (taken.used) {
+        yield* repo.revokeTokensOfCode({ codeHash })
         return {
           _tag: "Refused",
           error: new OAuthError("invalid_grant", "The authorization code was used already; its tokens are revoked"),
           revoked: true
         }
       }
-      const refusal = refusalOf(taken.value, body, application)
+      const refusal = refusalOf(taken, body, application)
       if (refusal) return { _tag: "Refused", error: refusal, revoked: false }
       const token = generateToken()
       yield* repo.insertToken({
         tokenHash: hashToken(token),
-        accountId: taken.value.account_id,
-        businessId: taken.value.business_id,
+        accountId: taken.account_id,
+        businessId: taken.business_id,
         applicationId: application.id,
         codeHash
       })
@@ -217,18 +217,18 @@ export const exchangeCode = Effect.fn("OAuth.exchangeCode")(function* (body: Tok
 
 /** Sends a password-reset link when the account exists; the caller says the same either way. */
 export const requestPasswordReset = Effect.fn("OAuth.requestPasswordReset")(function* (email: string, locale: Locale) {
-  const account = yield* (yield* OAuthRepo).accountByEmail(email.trim())
-  if (Option.isNone(account)) return
+  const account = yield* (yield* OAuthRepo).accountByEmail({ email: email.trim() })
+  if (account === undefined) return
   const origin = yield* mailLinkOrigin
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      const resetToken = yield* (yield* AccountTokensRepo).issue(account.value.id, "password_reset")
+      const resetToken = yield* (yield* AccountTokensRepo).issue({ accountId: account.id, purpose: "password_reset" })
       yield* sendMail({
         template: "password_reset",
-        to: account.value.email,
+        to: account.email,
         locale,
-        params: { name: account.value.first_name || account.value.email, link: passwordResetLink(origin, resetToken) }
+        params: { name: account.first_name || account.email, link: passwordResetLink(origin, resetToken) }
       })
     })
   ).pipe(Effect.orDie)

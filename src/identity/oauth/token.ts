@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { apiOf } from "../../shared/http-api.ts"
 import { OAuthTokenApi } from "./api.ts"
@@ -53,8 +53,8 @@ export const revoke = Effect.fn("OAuth.revoke")(function* (request: HttpServerRe
   }
   const value = form["token"]
   if (!value) return oauthErrorResponse(new OAuthError("invalid_request", "token is required"), false)
-  const owner = yield* (yield* OAuthRepo).tokenApplication(hashToken(value))
-  if (Option.isSome(owner) && (applicationId === undefined || owner.value === applicationId)) {
+  const owner = yield* (yield* OAuthRepo).tokenApplication({ tokenHash: hashToken(value) })
+  if (owner !== undefined && (applicationId === undefined || owner.application_id === applicationId)) {
     yield* (yield* AccessTokens).revoke(value)
   }
   return HttpServerResponse.empty({ status: 200, headers: { "cache-control": "no-store" } })

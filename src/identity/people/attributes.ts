@@ -3,6 +3,7 @@ import type { Message } from "../../shared/errors.ts"
 import type { CustomFieldDefinitionRow, CustomFieldValueWrite, PersonRow, PersonWrite } from "./model.ts"
 import type { CustomFieldValueInput, PersonAttributes } from "./inputs.ts"
 import { PeopleRepo } from "./repo.ts"
+import { PeopleRefusals } from "./refusals.ts"
 
 /**
  * Person request attributes → the columns and custom field values to write, checking every
@@ -68,14 +69,14 @@ export const prepareAttributes = Effect.fn("People.prepareAttributes")(function*
   const text = <K extends keyof typeof MAX_LENGTH>(key: K, value: string | null | undefined) => {
     const cleaned = cleanText(value)
     if (cleaned !== undefined && cleaned !== null && cleaned.length > MAX_LENGTH[key]) {
-      messages.push({ key: "field_too_long", params: { field: field(key), max: MAX_LENGTH[key] } })
+      messages.push(PeopleRefusals.fieldTooLong.message({ field: field(key), max: MAX_LENGTH[key] }))
     }
     return cleaned
   }
 
   for (const key of ["first_name", "last_name"] as const) {
     const value = text(key, input[key])
-    if (value === null || (value === undefined && creating)) messages.push({ key: "field_required", params: { field: field(key) } })
+    if (value === null || (value === undefined && creating)) messages.push(PeopleRefusals.fieldRequired.message({ field: field(key) }))
     else if (value !== undefined) write[key] = value
   }
   for (const key of ["pronoun", "middle_name", "phone", "address", "guardian_name", "guardian_email"] as const) {
@@ -86,12 +87,12 @@ export const prepareAttributes = Effect.fn("People.prepareAttributes")(function*
   const email = text("email", input.email)
   if (email !== undefined && email !== null) {
     if (!EMAIL.test(email)) {
-      messages.push({ key: "field_is_invalid", params: { field: field("email") } })
+      messages.push(PeopleRefusals.fieldIsInvalid.message({ field: field("email") }))
     } else if (
       options.claimedEmails.has(email.toLowerCase()) ||
-      (yield* repo.emailTaken(businessId, email, options.existing?.id ?? null))
+      (yield* repo.emailTaken({ businessId, email, exceptPersonId: options.existing?.id ?? null })) !== undefined
     ) {
-      messages.push({ key: "field_taken", params: { field: field("email") } })
+      messages.push(PeopleRefusals.fieldTaken.message({ field: field("email") }))
     } else {
       options.claimedEmails.add(email.toLowerCase())
     }
@@ -101,8 +102,8 @@ export const prepareAttributes = Effect.fn("People.prepareAttributes")(function*
   if (input.birthdate !== undefined) write.birthdate = input.birthdate === null || input.birthdate === "" ? null : input.birthdate
 
   if (input.location_id !== undefined && input.location_id !== null && input.location_id !== "") {
-    if (yield* repo.locationExists(businessId, input.location_id)) write.location_id = input.location_id
-    else messages.push({ key: "field_id_not_found", params: { field: field("location_id"), id: input.location_id } })
+    if ((yield* repo.location({ businessId, id: input.location_id })) !== undefined) write.location_id = input.location_id
+    else messages.push(PeopleRefusals.fieldIdNotFound.message({ field: field("location_id"), id: input.location_id }))
   } else if (input.location_id !== undefined) {
     write.location_id = null
   } else if (options.defaults) {
@@ -114,11 +115,11 @@ export const prepareAttributes = Effect.fn("People.prepareAttributes")(function*
 
   const finalEmail = email !== undefined ? email : (options.existing?.email ?? null)
   const sendInvite = input.send_invite === true
-  if (sendInvite && finalEmail === null) messages.push({ key: "invite_needs_email", params: { field: field("send_invite") } })
+  if (sendInvite && finalEmail === null) messages.push(PeopleRefusals.inviteNeedsEmail.message({ field: field("send_invite") }))
 
   const customFields = yield* prepareCustomFields(businessId, input.custom_fields ?? [], messages)
   const barcodes = input.barcodes === undefined ? undefined : [...new Set((input.barcodes ?? []).map((code) => code.trim()).filter((code) => code !== ""))]
-  if (barcodes?.some((code) => code.length > BARCODE_MAX)) messages.push({ key: "field_too_long", params: { field: field("barcodes"), max: BARCODE_MAX } })
+  if (barcodes?.some((code) => code.length > BARCODE_MAX)) messages.push(PeopleRefusals.fieldTooLong.message({ field: field("barcodes"), max: BARCODE_MAX }))
   return { write, customFields, sendInvite, email: finalEmail, ...(barcodes === undefined ? {} : { barcodes }) } satisfies PreparedPerson
 })
 
@@ -134,13 +135,13 @@ const prepareCustomFields = Effect.fn("People.prepareCustomFields")(function* (
   if (inputs.length === 0) return []
   const byId = new Map(inputs.map((input) => [input.id, input]))
   const definitions = new Map(
-    (yield* (yield* PeopleRepo).customFieldDefinitions(businessId, [...byId.keys()])).map((d) => [d.id, d])
+    (yield* (yield* PeopleRepo).customFieldDefinitions({ businessId, ids: [...byId.keys()] })).map((d) => [d.id, d])
   )
   const writes: Array<CustomFieldValueWrite> = []
   for (const [id, input] of byId) {
     const definition = definitions.get(id)
     if (!definition) {
-      messages.push({ key: "custom_field_not_found", params: { id } })
+      messages.push(PeopleRefusals.customFieldNotFound.message({ id }))
       continue
     }
     const write = customFieldValue(definition, input.value, messages)
@@ -163,12 +164,12 @@ const customFieldValue = (
   switch (definition.data_type) {
     case "text": {
       if (typeof value !== "string" && typeof value !== "number") {
-        messages.push({ key: "field_must_be_string", params: { field: name } })
+        messages.push(PeopleRefusals.fieldMustBeString.message({ field: name }))
         return undefined
       }
       const text = String(value).trim()
       if (text.length > CUSTOM_TEXT_MAX) {
-        messages.push({ key: "field_too_long", params: { field: name, max: CUSTOM_TEXT_MAX } })
+        messages.push(PeopleRefusals.fieldTooLong.message({ field: name, max: CUSTOM_TEXT_MAX }))
         return undefined
       }
       return { ...base, text }
@@ -178,13 +179,13 @@ const customFieldValue = (
       const word = typeof value === "string" || typeof value === "number" ? String(value).trim().toLowerCase() : ""
       if (TRUTHY.has(word)) return { ...base, boolean: true }
       if (FALSY.has(word)) return { ...base, boolean: false }
-      messages.push({ key: "field_must_be_boolean", params: { field: name } })
+      messages.push(PeopleRefusals.fieldMustBeBoolean.message({ field: name }))
       return undefined
     }
     case "select": {
       const tokens = selectTokens(definition, value)
       if (tokens === undefined) {
-        messages.push({ key: "field_is_invalid", params: { field: name } })
+        messages.push(PeopleRefusals.fieldIsInvalid.message({ field: name }))
         return undefined
       }
       const optionIds: Array<number> = []
@@ -192,7 +193,7 @@ const customFieldValue = (
       for (const token of tokens) {
         const option = findOption(definition, token)
         if (option === undefined) {
-          messages.push({ key: "field_option_invalid", params: { field: name, value: String(token) } })
+          messages.push(PeopleRefusals.fieldOptionInvalid.message({ field: name, value: String(token) }))
           valid = false
         } else if (!optionIds.includes(option)) {
           optionIds.push(option)
@@ -200,7 +201,7 @@ const customFieldValue = (
       }
       if (!valid) return undefined
       if (!definition.multi_select && optionIds.length > 1) {
-        messages.push({ key: "field_single_option", params: { field: name } })
+        messages.push(PeopleRefusals.fieldSingleOption.message({ field: name }))
         return undefined
       }
       return { ...base, optionIds }

@@ -1,8 +1,9 @@
 import { Effect, Option } from "effect"
 import { AUTH_MESSAGES, CurrentClient } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { NotFound, Unauthorized, fail } from "../../shared/errors.ts"
+import { Unauthorized } from "../../shared/errors.ts"
 import { PeopleRepo } from "./repo.ts"
+import { PeopleRefusals } from "./refusals.ts"
 
 /**
  * Whom a client-mode token may act for (spec, Authentication rule 2): the token's person and
@@ -20,18 +21,18 @@ export const clientReach = Effect.gen(function* () {
   const client = yield* CurrentClient
   if (Option.isNone(client.grant)) return yield* Effect.fail(new Unauthorized({ error: AUTH_MESSAGES.tokenRequired }))
   const self = client.grant.value.personId
-  if (Option.isNone(self)) return yield* fail(NotFound, { key: "person_me_not_found" })
-  const dependents = yield* (yield* PeopleRepo).dependents(business.id, self.value)
+  if (Option.isNone(self)) return yield* PeopleRefusals.personMeNotFound.fail()
+  const dependents = yield* (yield* PeopleRepo).dependents({ businessId: business.id, id: self.value })
   return { selfId: self.value, personIds: [self.value, ...dependents] } satisfies ClientReach
 })
 
 /** The person must be within reach; anyone else (another business's ids too) is not found. */
 export const requireInReach = (reach: ClientReach, personId: number) =>
-  reach.personIds.includes(personId) ? Effect.void : fail(NotFound, { key: "person_not_found", params: { id: personId } })
+  reach.personIds.includes(personId) ? Effect.void : PeopleRefusals.personNotFound.fail({ id: personId })
 
 /** Staff mode: a live person of the business; anyone else (deleted, another business's) is not found. */
 export const requireLivePerson = Effect.fn("People.requireLive")(function* (personId: number) {
   const business = yield* CurrentBusiness
-  const live = yield* (yield* PeopleRepo).existingIds(business.id, [personId])
-  if (!live.has(personId)) return yield* fail(NotFound, { key: "person_not_found", params: { id: personId } })
+  const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: [personId] })
+  if (!live.has(personId)) return yield* PeopleRefusals.personNotFound.fail({ id: personId })
 })

@@ -1,10 +1,10 @@
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { AccountTokensRepo, passwordResetLink } from "../../access/account-tokens.ts"
 import { requireManagerOrHigher } from "../../access/policies.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { sendMail } from "../../platform/mail/service.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { parseLocale } from "../../shared/locale.ts"
 import { AppConfig, publicOrigin } from "../../platform/config.ts"
 import { localDateAt } from "../../shared/zoned-time.ts"
@@ -16,6 +16,7 @@ import { NewClientPasses } from "./new-client-passes.ts"
 import { PeopleRepo } from "./repo.ts"
 import { deskPeople } from "./service.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { PeopleRefusals } from "./refusals.ts"
 
 /**
  * Creating, updating and deleting people (staff mode). Each runs in one transaction: the
@@ -37,9 +38,9 @@ const linkAccount = Effect.fn("People.linkAccount")(function* (
   names: { readonly first_name: string; readonly last_name: string }
 ) {
   const repo = yield* PeopleRepo
-  const accountId = yield* repo.accountForEmail(email, names.first_name, names.last_name)
-  const taken = yield* repo.personOfAccount(businessId, accountId)
-  return Option.isSome(taken) ? null : accountId
+  const { id: accountId } = yield* repo.accountForEmail({ email, firstName: names.first_name, lastName: names.last_name })
+  const taken = yield* repo.personOfAccount({ businessId, accountId })
+  return taken === undefined ? accountId : null
 })
 
 /** The invitation: a password link for the account, mailed in the business's language. */
@@ -47,7 +48,7 @@ const invite = Effect.fn("People.invite")(function* (accountId: number, email: s
   const business = yield* CurrentBusiness
   // The business's own host from configuration, never the request's headers (mail/service.ts).
   const origin = publicOrigin(yield* AppConfig, business.subdomain)
-  const token = yield* (yield* AccountTokensRepo).issue(accountId, "password_reset", INVITATION_LIFETIME_MS)
+  const token = yield* (yield* AccountTokensRepo).issue({ accountId, purpose: "password_reset", lifetimeMs: INVITATION_LIFETIME_MS })
   yield* sendMail({
     template: "invitation",
     to: email,
@@ -62,13 +63,13 @@ export const insertPerson = Effect.fn("People.insertPerson")(function* (business
   const repo = yield* PeopleRepo
   const names = { first_name: prepared.write.first_name ?? "", last_name: prepared.write.last_name ?? "" }
   const accountId = prepared.email === null ? null : yield* linkAccount(businessId, prepared.email, names)
-  const id = yield* repo.insert(businessId, { ...prepared.write, account_id: accountId })
+  const inserted = yield* repo.insert({ businessId, write: { ...prepared.write, account_id: accountId } })
   // Another request took the address since it was checked.
-  if (Option.isNone(id)) return yield* fail(Unprocessable, { key: "field_taken", params: { field: `${messagePrefix}email` } })
-  yield* repo.writeCustomFieldValues(businessId, id.value, prepared.customFields)
-  if (prepared.barcodes !== undefined) yield* repo.replaceBarcodes(businessId, id.value, prepared.barcodes)
+  if (inserted === undefined) return yield* PeopleRefusals.fieldTaken.fail({ field: `${messagePrefix}email` })
+  yield* repo.writeCustomFieldValues({ businessId, id: inserted.id, values: prepared.customFields })
+  if (prepared.barcodes !== undefined) yield* repo.replaceBarcodes({ businessId, id: inserted.id, barcodes: prepared.barcodes })
   if (prepared.sendInvite && prepared.email !== null && accountId !== null) yield* invite(accountId, prepared.email, names.first_name)
-  return id.value
+  return inserted.id
 })
 
 export const createPerson = Effect.fn("People.create")(function* (input: PersonCreateInput) {
@@ -107,7 +108,7 @@ export const createPerson = Effect.fn("People.create")(function* (input: PersonC
       const dependentIds: Array<number> = []
       for (const [i, dependent] of dependents.entries()) {
         const dependentId = yield* insertPerson(business.id, dependent, `dependents[${i}].`)
-        yield* repo.setProvider(business.id, dependentId, id)
+        yield* repo.setProvider({ businessId: business.id, dependentId, providerId: id })
         dependentIds.push(dependentId)
       }
       // The business's new-client passes, unless the request skips them (skip_complimentary_passes).
@@ -116,7 +117,7 @@ export const createPerson = Effect.fn("People.create")(function* (input: PersonC
       return id
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die))
-  const rows = yield* repo.find(business.id, [id], { includeDeleted: false })
+  const rows = yield* repo.find({ businessId: business.id, ids: [id], includeDeleted: false })
   return { people: yield* deskPeople(rows, { relationships: true, balances: false }) }
 })
 
@@ -135,7 +136,7 @@ export const emitPersonEvents = Effect.fn("People.emitWebhooks")(function* (
       business.id,
       topic,
       Effect.gen(function* () {
-        const rows = yield* repo.find(business.id, [id], { includeDeleted: true })
+        const rows = yield* repo.find({ businessId: business.id, ids: [id], includeDeleted: true })
         return { people: yield* deskPeople(rows, { relationships: true, balances: false }) }
       })
     )
@@ -152,29 +153,29 @@ export const updatePerson = Effect.fn("People.update")(function* (id: number, in
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      const existing = (yield* repo.find(business.id, [id], { includeDeleted: false }))[0]
-      if (!existing) return yield* fail(NotFound, { key: "person_not_found", params: { id } })
+      const existing = (yield* repo.find({ businessId: business.id, ids: [id], includeDeleted: false }))[0]
+      if (!existing) return yield* PeopleRefusals.personNotFound.fail({ id })
       const messages: Array<Message> = []
       const prepared = yield* prepareAttributes(business.id, input, { prefix: "", existing, claimedEmails: new Set() }, messages)
 
       const dependentIds = idList(input.dependent_ids)
       const providerIds = idList(input.provider_ids)
-      const current = yield* repo.relationships(business.id, [id])
+      const current = yield* repo.relationships({ businessId: business.id, ids: [id] })
       const currentProviders = current.filter((r) => r.dependent_id === id).map((r) => r.provider_id)
       const currentDependents = current.filter((r) => r.provider_id === id).map((r) => r.dependent_id)
       const providersAfter = providerIds ?? currentProviders
       const dependentsAfter = dependentIds ?? currentDependents
-      const known = yield* repo.existingIds(business.id, [...(dependentIds ?? []), ...(providerIds ?? [])])
+      const known = yield* repo.existingIds({ businessId: business.id, ids: [...(dependentIds ?? []), ...(providerIds ?? [])] })
       for (const [field, ids] of [["dependent_ids", dependentIds], ["provider_ids", providerIds]] as const) {
         if (ids === undefined) continue
-        if (ids.includes(id)) messages.push({ key: "person_self_relationship", params: { field } })
+        if (ids.includes(id)) messages.push(PeopleRefusals.personSelfRelationship.message({ field }))
         for (const other of ids) {
-          if (other !== id && !known.has(other)) messages.push({ key: "field_id_not_found", params: { field, id: other } })
+          if (other !== id && !known.has(other)) messages.push(PeopleRefusals.fieldIdNotFound.message({ field, id: other }))
         }
       }
-      if (providerIds !== undefined && providerIds.length > 1) messages.push({ key: "field_single_provider", params: { field: "provider_ids" } })
+      if (providerIds !== undefined && providerIds.length > 1) messages.push(PeopleRefusals.fieldSingleProvider.message({ field: "provider_ids" }))
       for (const other of dependentsAfter) {
-        if (other !== id && providersAfter.includes(other)) messages.push({ key: "person_relationship_both_ways", params: { id: other } })
+        if (other !== id && providersAfter.includes(other)) messages.push(PeopleRefusals.personRelationshipBothWays.message({ id: other }))
       }
       if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
 
@@ -187,16 +188,16 @@ export const updatePerson = Effect.fn("People.update")(function* (id: number, in
         existing.account_id === null && prepared.email !== null
           ? yield* linkAccount(business.id, prepared.email, names)
           : existing.account_id
-      yield* repo.update(business.id, id, { ...prepared.write, ...(accountId !== existing.account_id ? { account_id: accountId } : {}) })
-      yield* repo.writeCustomFieldValues(business.id, id, prepared.customFields)
-      if (prepared.barcodes !== undefined) yield* repo.replaceBarcodes(business.id, id, prepared.barcodes)
+      yield* repo.update({ businessId: business.id, id, write: { ...prepared.write, ...(accountId !== existing.account_id ? { account_id: accountId } : {}) } })
+      yield* repo.writeCustomFieldValues({ businessId: business.id, id, values: prepared.customFields })
+      if (prepared.barcodes !== undefined) yield* repo.replaceBarcodes({ businessId: business.id, id, barcodes: prepared.barcodes })
       const changed = [
-        ...(dependentIds === undefined ? [] : yield* repo.replaceDependents(business.id, id, dependentIds)),
-        ...(providerIds === undefined ? [] : yield* repo.setProvider(business.id, id, providerIds[0] ?? null))
+        ...(dependentIds === undefined ? [] : yield* repo.replaceDependents({ businessId: business.id, providerId: id, ids: dependentIds })),
+        ...(providerIds === undefined ? [] : yield* repo.setProvider({ businessId: business.id, dependentId: id, providerId: providerIds[0] ?? null }))
       ]
       // Their dependents[]/providers[] changed too: list clients syncing by updated_since see them.
       const others = [...new Set(changed)].filter((other) => other !== id)
-      yield* repo.touch(business.id, others)
+      yield* repo.touch({ businessId: business.id, ids: others })
       yield* emitPersonEvents("person.updated", [id, ...others])
       if (prepared.sendInvite && prepared.email !== null && accountId !== null) yield* invite(accountId, prepared.email, names.first_name)
     })
@@ -205,10 +206,10 @@ export const updatePerson = Effect.fn("People.update")(function* (id: number, in
     // index decides, and the loser hears the same 422 the check would have given.
     Effect.catchTag("SqlError", (error) =>
       error.reason._tag === "UniqueViolation" && error.reason.constraint === "people_business_email_idx"
-        ? fail(Unprocessable, { key: "field_taken", params: { field: "email" } })
+        ? PeopleRefusals.fieldTaken.fail({ field: "email" })
         : Effect.die(error))
   )
-  const rows = yield* repo.find(business.id, [id], { includeDeleted: false })
+  const rows = yield* repo.find({ businessId: business.id, ids: [id], includeDeleted: false })
   return { people: yield* deskPeople(rows, { relationships: true, balances: false }) }
 })
 
@@ -224,27 +225,27 @@ export const deletePerson = Effect.fn("People.delete")(function* (id: number) {
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      const existing = (yield* repo.find(business.id, [id], { includeDeleted: false }))[0]
-      if (!existing) return yield* fail(NotFound, { key: "person_not_found", params: { id } })
+      const existing = (yield* repo.find({ businessId: business.id, ids: [id], includeDeleted: false }))[0]
+      if (!existing) return yield* PeopleRefusals.personNotFound.fail({ id })
       const now = yield* Clock.currentTimeMillis
-      const blockers = yield* repo.deleteBlockers(business.id, id, localDateAt(now, business.time_zone))
+      const blockers = yield* repo.deleteBlockers({ businessId: business.id, id, today: localDateAt(now, business.time_zone) })
       const messages: Array<Message> = []
-      if (staff.personId === id) messages.push({ key: "person_delete_self" })
-      if (blockers.is_staff) messages.push({ key: "person_delete_staff" })
-      if (blockers.dependents > 0) messages.push({ key: "person_delete_dependents", params: { count: blockers.dependents } })
+      if (staff.personId === id) messages.push(PeopleRefusals.personDeleteSelf.message())
+      if (blockers.is_staff) messages.push(PeopleRefusals.personDeleteStaff.message())
+      if (blockers.dependents > 0) messages.push(PeopleRefusals.personDeleteDependents.message({ count: blockers.dependents }))
       // Future visits: a place held in an occurrence that has not started (history stays).
       const futureVisits = yield* (yield* FutureVisits).count(business.id, id, new Date(now))
-      if (futureVisits > 0) messages.push({ key: "person_delete_future_visits", params: { count: futureVisits } })
+      if (futureVisits > 0) messages.push(PeopleRefusals.personDeleteFutureVisits.message({ count: futureVisits }))
       // Active plans: current with visits left (the plan rules' `active`), today business-local.
       if (blockers.active_plans.length > 0) {
-        messages.push({ key: "person_delete_active_plans", params: { names: blockers.active_plans.join(", ") } })
+        messages.push(PeopleRefusals.personDeleteActivePlans.message({ names: blockers.active_plans.join(", ") }))
       }
       // Open invoices (spec): issued and not settled, open or on hold, the person paying.
       if (blockers.open_invoices.length > 0) {
-        messages.push({ key: "person_delete_open_invoices", params: { numbers: blockers.open_invoices.join(", ") } })
+        messages.push(PeopleRefusals.personDeleteOpenInvoices.message({ numbers: blockers.open_invoices.join(", ") }))
       }
       if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
-      yield* repo.softDelete(business.id, id)
+      yield* repo.softDelete({ businessId: business.id, id })
       yield* emitPersonEvents("person.deleted", [id])
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die))
@@ -263,18 +264,18 @@ export const undeletePerson = Effect.fn("People.undelete")(function* (id: number
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      const existing = (yield* repo.find(business.id, [id], { includeDeleted: true }))[0]
-      if (!existing) return yield* fail(NotFound, { key: "person_not_found", params: { id } })
-      if (existing.deleted_at === null) return yield* fail(Unprocessable, { key: "person_not_deleted", params: { id } })
-      yield* repo.restore(business.id, id)
+      const existing = (yield* repo.find({ businessId: business.id, ids: [id], includeDeleted: true }))[0]
+      if (!existing) return yield* PeopleRefusals.personNotFound.fail({ id })
+      if (existing.deleted_at === null) return yield* PeopleRefusals.personNotDeleted.fail({ id })
+      yield* repo.restore({ businessId: business.id, id })
       yield* emitPersonEvents("person.undeleted", [id])
     })
   ).pipe(
     Effect.catchTag("SqlError", (error) =>
       error.reason._tag === "UniqueViolation" && error.reason.constraint === "people_business_email_idx"
-        ? fail(Unprocessable, { key: "field_taken", params: { field: "email" } })
+        ? PeopleRefusals.fieldTaken.fail({ field: "email" })
         : Effect.die(error))
   )
-  const rows = yield* repo.find(business.id, [id], { includeDeleted: false })
+  const rows = yield* repo.find({ businessId: business.id, ids: [id], includeDeleted: false })
   return { people: yield* deskPeople(rows, { relationships: true, balances: false }) }
 })

@@ -2,7 +2,8 @@ import { Effect, Option, Schema } from "effect"
 import { type SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { type Page, totalCount } from "../../shared/pagination.ts"
 import { memberOn } from "../../shared/plan-rules.ts"
-import { type PersonListFilters, PersonRow, type PersonSort, type PersonSortKey, PERSON_SORT_KEYS } from "./model.ts"
+import { orDie } from "../../shared/statements.ts"
+import { PersonRow, type PersonSort, type PersonSortKey, PERSON_SORT_KEYS } from "./model.ts"
 
 /**
  * The SQL that finds many people: the filtered, sorted list and the scored search. Part of
@@ -141,34 +142,32 @@ export const listQueries = (
           where p.business_id = ${request.businessId} and p.deleted_at is null and ${sql.or(searchTerms(request).matches)}`
   })
 
-  return {
-    /** One page of live people with the list filters, in the requested order. */
-    list: (businessId: number, page: Page, filters: PersonListFilters, sorts: ReadonlyArray<PersonSort>) =>
-      Effect.gen(function* () {
-        const request = { businessId, ...filters }
-        const rows = yield* listed({ ...request, sorts, limit: page.limit, offset: page.offset })
-        const total = yield* totalCount(rows, page, listCount(request))
-        return { rows: rows as ReadonlyArray<PersonRow>, total }
-      }).pipe(Effect.orDie),
+  /** One page of live people with the list filters, in the requested order. */
+  const list = ({ page, sorts, ...request }: typeof ListRequest.Type & { readonly page: Page; readonly sorts: ReadonlyArray<PersonSort> }) =>
+    Effect.gen(function* () {
+      const rows = yield* listed({ ...request, sorts, limit: page.limit, offset: page.offset })
+      const total = yield* totalCount(rows, page, listCount(request))
+      return { rows: rows as ReadonlyArray<PersonRow>, total }
+    })
+  /**
+   * Search by name (trigram similarity, or every word contained), e-mail (contained) and
+   * complete phone number (its digits) and whole barcode. The score is the best of the fields searched:
+   * up to 2 for each (2 = exact).
+   */
+  const search = ({ businessId, terms, page }: { readonly businessId: number; readonly terms: SearchTerms; readonly page: Page }) =>
+    Effect.gen(function* () {
+      const request = {
+        businessId,
+        name: Option.getOrNull(terms.name),
+        email: Option.getOrNull(terms.email),
+        phoneDigits: Option.getOrNull(terms.phoneDigits),
+        barcode: Option.getOrNull(terms.barcode)
+      }
+      if (searchTerms(request).matches.length === 0) return { rows: [], total: 0 }
+      const rows = yield* searched({ ...request, limit: page.limit, offset: page.offset })
+      const total = yield* totalCount(rows, page, searchCount(request))
+      return { rows, total }
+    })
 
-    /**
-     * Search by name (trigram similarity, or every word contained), e-mail (contained) and
-     * complete phone number (its digits) and whole barcode. The score is the best of the fields searched:
-     * up to 2 for each (2 = exact).
-     */
-    search: (businessId: number, terms: SearchTerms, page: Page) =>
-      Effect.gen(function* () {
-        const request = {
-          businessId,
-          name: Option.getOrNull(terms.name),
-          email: Option.getOrNull(terms.email),
-          phoneDigits: Option.getOrNull(terms.phoneDigits),
-          barcode: Option.getOrNull(terms.barcode)
-        }
-        if (searchTerms(request).matches.length === 0) return { rows: [], total: 0 }
-        const rows = yield* searched({ ...request, limit: page.limit, offset: page.offset })
-        const total = yield* totalCount(rows, page, searchCount(request))
-        return { rows, total }
-      }).pipe(Effect.orDie),
-  }
+  return { list: orDie(list), search: orDie(search) }
 }

@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
+import { orDie } from "../../shared/statements.ts"
 import { CustomFieldDefinitionRow, CustomFieldValueRow, type CustomFieldValueWrite, RelationshipRow } from "./model.ts"
 
 /**
@@ -102,92 +103,120 @@ export const relationsQueries = (sql: SqlClient.SqlClient) => {
           returning provider_id as id`
   })
 
+  const deleteBarcodes = SqlSchema.void({
+    Request: ById,
+    execute: ({ businessId, id }) => sql`delete from person_barcodes where business_id = ${businessId} and person_id = ${id}`
+  })
+  const insertBarcodes = SqlSchema.void({
+    Request: Schema.Struct({ ...ById.fields, barcodes: Schema.Array(Schema.String) }),
+    execute: ({ businessId, id, barcodes }) =>
+      sql`insert into person_barcodes (business_id, person_id, barcode)
+          select ${businessId}, ${id}, b from unnest(${barcodes}::text[]) as b`
+  })
+  const FieldOfPerson = Schema.Struct({ ...ById.fields, customFieldId: Schema.Number })
+  const clearValue = SqlSchema.void({
+    Request: FieldOfPerson,
+    execute: ({ businessId, id, customFieldId }) =>
+      sql`delete from person_custom_field_values
+          where business_id = ${businessId} and person_id = ${id} and custom_field_id = ${customFieldId}`
+  })
+  const upsertValue = SqlSchema.void({
+    Request: Schema.Struct({ ...FieldOfPerson.fields, text: Schema.NullOr(Schema.String), boolean: Schema.NullOr(Schema.Boolean) }),
+    execute: ({ businessId, id, customFieldId, text, boolean }) =>
+      sql`insert into person_custom_field_values (business_id, person_id, custom_field_id, text_value, boolean_value)
+          values (${businessId}, ${id}, ${customFieldId}, ${text}, ${boolean})
+          on conflict (business_id, person_id, custom_field_id)
+          do update set text_value = excluded.text_value, boolean_value = excluded.boolean_value`
+  })
+  const Selections = Schema.Struct({ ...FieldOfPerson.fields, optionIds: Ids })
+  const removeOtherSelections = SqlSchema.findAll({
+    Request: Selections,
+    Result: Id,
+    execute: ({ businessId, id, customFieldId, optionIds }) =>
+      sql`delete from person_custom_field_selections
+          where business_id = ${businessId} and person_id = ${id} and custom_field_id = ${customFieldId}
+            and custom_field_option_id <> all(${optionIds}::bigint[])
+          returning 1 as id`
+  })
+  const addSelections = SqlSchema.findAll({
+    Request: Selections,
+    Result: Id,
+    execute: ({ businessId, id, customFieldId, optionIds }) =>
+      sql`insert into person_custom_field_selections (business_id, person_id, custom_field_id, custom_field_option_id)
+          select ${businessId}, ${id}, ${customFieldId}, o from unnest(${optionIds}::bigint[]) as o
+          on conflict do nothing
+          returning 1 as id`
+  })
+  const touchValue = SqlSchema.void({
+    Request: FieldOfPerson,
+    execute: ({ businessId, id, customFieldId }) =>
+      sql`update person_custom_field_values set updated_at = now()
+          where business_id = ${businessId} and person_id = ${id} and custom_field_id = ${customFieldId}`
+  })
+
+  /** The live dependents of a person, by id (whom a client-mode token may also act for). */
+  const dependentIds = (request: typeof ById.Type) => dependents(request).pipe(Effect.map((rows) => rows.map((row) => row.id)))
+  /** Custom field values of these people, fields in position order; hidden fields only when asked. */
+  const valuesOf = (request: Parameters<typeof customFieldValues>[0]) =>
+    request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<CustomFieldValueRow>) : customFieldValues(request)
+  /** Relationships where these people are provider or dependent, between live people. */
+  const relationshipsOf = (request: typeof InBusiness.Type) =>
+    request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<RelationshipRow>) : relationships(request)
+  /** Custom fields of the business among `ids`, with their options. */
+  const definitionsOf = (request: typeof InBusiness.Type) =>
+    request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<CustomFieldDefinitionRow>) : customFieldDefinitions(request)
+  /**
+   * Makes `ids` exactly the dependents of `providerId`. A dependent has one provider, so one
+   * taken from another provider leaves that one. Returns the people whose relationships changed.
+   */
+  const replaceDependents = (request: Parameters<typeof removeOtherDependents>[0]) =>
+    Effect.gen(function* () {
+      const removed = yield* removeOtherDependents(request)
+      const added = request.ids.length === 0 ? [] : yield* addDependents(request)
+      return [...new Set([...removed.flatMap((r) => [r.provider_id, r.dependent_id]), ...added.map((r) => r.id)])]
+    })
+  /** Sets or removes (null) the single provider of a person; returns the people whose relationships changed. */
+  const setProvider = ({ businessId, dependentId, providerId }: typeof ProviderChange.Type) =>
+    Effect.gen(function* () {
+      const removed = yield* removeOtherProviders({ businessId, dependentId, providerId })
+      const added = providerId === null ? [] : yield* addProvider({ businessId, dependentId, providerId })
+      return [...new Set([...removed.map((r) => r.id), ...added.map((r) => r.id)])]
+    })
+  /** Replaces a person's barcodes. */
+  const replaceBarcodes = (request: Parameters<typeof insertBarcodes>[0]) =>
+    Effect.gen(function* () {
+      yield* deleteBarcodes(request)
+      if (request.barcodes.length > 0) yield* insertBarcodes(request)
+    })
+  /**
+   * Writes (or clears) custom field values of one person; select fields replace their
+   * selections, and a value whose selections changed is touched.
+   */
+  const writeCustomFieldValues = ({ values, ...person }: typeof ById.Type & { readonly values: ReadonlyArray<CustomFieldValueWrite> }) =>
+    Effect.forEach(
+      values,
+      (value) => {
+        const field = { ...person, customFieldId: value.customFieldId }
+        return value.clear
+          ? clearValue(field)
+          : Effect.gen(function* () {
+            yield* upsertValue({ ...field, text: value.text, boolean: value.boolean })
+            const removed = yield* removeOtherSelections({ ...field, optionIds: value.optionIds })
+            const added = value.optionIds.length === 0 ? [] : yield* addSelections({ ...field, optionIds: value.optionIds })
+            if (removed.length + added.length > 0) yield* touchValue(field)
+          })
+      },
+      { discard: true }
+    )
+
   return {
-    /** The live dependents of a person, by id (whom a client-mode token may also act for). */
-    dependents: (businessId: number, providerId: number) =>
-      dependents({ businessId, id: providerId }).pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
-
-    /** Custom field values of these people, fields in position order; hidden fields only when asked. */
-    customFieldValues: (businessId: number, personIds: ReadonlyArray<number>, options: { readonly includeHidden: boolean }) =>
-      personIds.length === 0
-        ? Effect.succeed([] as ReadonlyArray<CustomFieldValueRow>)
-        : customFieldValues({ businessId, ids: personIds, includeHidden: options.includeHidden }).pipe(Effect.orDie),
-
-    /** Relationships where these people are provider or dependent, between live people. */
-    relationships: (businessId: number, personIds: ReadonlyArray<number>) =>
-      personIds.length === 0
-        ? Effect.succeed([] as ReadonlyArray<RelationshipRow>)
-        : relationships({ businessId, ids: personIds }).pipe(Effect.orDie),
-
-    /** Custom fields of the business among `ids`, with their options. */
-    customFieldDefinitions: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0
-        ? Effect.succeed([] as ReadonlyArray<CustomFieldDefinitionRow>)
-        : customFieldDefinitions({ businessId, ids }).pipe(Effect.orDie),
-
-    /**
-     * Makes `dependentIds` exactly the dependents of `providerId`. A dependent has one provider,
-     * so one taken from another provider leaves that one. Returns the people whose
-     * relationships changed.
-     */
-    replaceDependents: (businessId: number, providerId: number, dependentIds: ReadonlyArray<number>) =>
-      Effect.gen(function* () {
-        const removed = yield* removeOtherDependents({ businessId, providerId, ids: dependentIds })
-        const added = dependentIds.length === 0 ? [] : yield* addDependents({ businessId, providerId, ids: dependentIds })
-        return [...new Set([...removed.flatMap((r) => [r.provider_id, r.dependent_id]), ...added.map((r) => r.id)])]
-      }).pipe(Effect.orDie),
-
-    /** Sets or removes (null) the single provider of a person; returns the people whose relationships changed. */
-    setProvider: (businessId: number, dependentId: number, providerId: number | null) =>
-      Effect.gen(function* () {
-        const removed = yield* removeOtherProviders({ businessId, dependentId, providerId })
-        const added = providerId === null ? [] : yield* addProvider({ businessId, dependentId, providerId })
-        return [...new Set([...removed.map((r) => r.id), ...added.map((r) => r.id)])]
-      }).pipe(Effect.orDie),
-
-    /** Replaces a person's barcodes. */
-    replaceBarcodes: (businessId: number, personId: number, barcodes: ReadonlyArray<string>) =>
-      Effect.gen(function* () {
-        yield* sql`delete from person_barcodes where business_id = ${businessId} and person_id = ${personId}`
-        if (barcodes.length > 0) {
-          yield* sql`insert into person_barcodes (business_id, person_id, barcode)
-                     select ${businessId}, ${personId}, b from unnest(${barcodes}::text[]) as b`
-        }
-      }).pipe(Effect.orDie),
-
-    /**
-     * Writes (or clears) custom field values of one person; select fields replace their
-     * selections. Nothing is decoded: only how many selections changed counts.
-     */
-    writeCustomFieldValues: (businessId: number, personId: number, values: ReadonlyArray<CustomFieldValueWrite>) =>
-      Effect.forEach(
-        values,
-        (value) =>
-          value.clear
-            ? sql`delete from person_custom_field_values
-                  where business_id = ${businessId} and person_id = ${personId} and custom_field_id = ${value.customFieldId}`
-            : Effect.gen(function* () {
-              yield* sql`
-                insert into person_custom_field_values (business_id, person_id, custom_field_id, text_value, boolean_value)
-                values (${businessId}, ${personId}, ${value.customFieldId}, ${value.text}, ${value.boolean})
-                on conflict (business_id, person_id, custom_field_id)
-                do update set text_value = excluded.text_value, boolean_value = excluded.boolean_value`
-              const removed = yield* sql`
-                delete from person_custom_field_selections
-                where business_id = ${businessId} and person_id = ${personId} and custom_field_id = ${value.customFieldId}
-                  and custom_field_option_id <> all(${value.optionIds}::bigint[])
-                returning 1 as id`
-              const added = value.optionIds.length === 0 ? [] : yield* sql`
-                insert into person_custom_field_selections (business_id, person_id, custom_field_id, custom_field_option_id)
-                select ${businessId}, ${personId}, ${value.customFieldId}, o from unnest(${value.optionIds}::bigint[]) as o
-                on conflict do nothing
-                returning 1 as id`
-              if (removed.length + added.length > 0) {
-                yield* sql`update person_custom_field_values set updated_at = now()
-                           where business_id = ${businessId} and person_id = ${personId} and custom_field_id = ${value.customFieldId}`
-              }
-            }),
-        { discard: true }
-      ).pipe(Effect.orDie)
+    dependents: orDie(dependentIds),
+    customFieldValues: orDie(valuesOf),
+    relationships: orDie(relationshipsOf),
+    customFieldDefinitions: orDie(definitionsOf),
+    replaceDependents: orDie(replaceDependents),
+    setProvider: orDie(setProvider),
+    replaceBarcodes: orDie(replaceBarcodes),
+    writeCustomFieldValues: orDie(writeCustomFieldValues)
   }
 }

@@ -1,9 +1,10 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { PersonRow, PersonWrite } from "./model.ts"
 import { listQueries } from "./list-repo.ts"
 import { relationsQueries } from "./relations-repo.ts"
 import { currentOn, onHoldOn, visitsLeft } from "../../shared/plan-rules.ts"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 
 /**
  * The SQL of people (lists and search: list-repo.ts; relationships and custom field values:
@@ -40,10 +41,10 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, ids }) => sql`select id from people where business_id = ${businessId} and id = any(${ids}) and deleted_at is null`
   })
   const personOfAccount = SqlSchema.findOneOption({
-    Request: ById,
+    Request: Schema.Struct({ businessId: Schema.Number, accountId: Schema.Number }),
     Result: Id,
-    execute: ({ businessId, id }) =>
-      sql`select id from people where business_id = ${businessId} and account_id = ${id} and deleted_at is null
+    execute: ({ businessId, accountId }) =>
+      sql`select id from people where business_id = ${businessId} and account_id = ${accountId} and deleted_at is null
           order by id limit 1`
   })
   const location = SqlSchema.findOneOption({
@@ -144,71 +145,54 @@ const make = Effect.gen(function* () {
           where business_id = ${businessId} and id = ${id} and deleted_at is null`
   })
 
+  /** People by id, in id order; `includeDeleted` also finds soft-deleted ones. */
+  const findMany = (request: Parameters<typeof find>[0]) =>
+    request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<PersonRow>) : find(request)
+  /** Live people among `ids` (to check references). */
+  const liveIds = (request: typeof InBusiness.Type) =>
+    request.ids.length === 0
+      ? Effect.succeed(new Set<number>())
+      : existingIds(request).pipe(Effect.map((rows) => new Set(rows.map((row) => row.id))))
+  /** Bumps `updated_at` of people whose representation changed through another record. */
+  const touchMany = (request: typeof InBusiness.Type) => (request.ids.length === 0 ? Effect.void : touch(request))
+  /**
+   * Each member's current membership name, today in the business's zone at `now` (the plan
+   * rules' member: a current consider_member plan not on hold); people without one are absent.
+   */
+  const membershipsOf = (request: Parameters<typeof memberships>[0]) =>
+    request.ids.length === 0
+      ? Effect.succeed(new Map<number, string>())
+      : memberships(request).pipe(Effect.map((rows) => new Map(rows.map((row) => [row.person_id, row.membership]))))
+
   return {
     ...relationsQueries(sql),
     ...listQueries(sql, { columns, fromPeople }),
-
-    /** People by id, in id order; `includeDeleted` also finds soft-deleted ones. */
-    find: (businessId: number, ids: ReadonlyArray<number>, options: { readonly includeDeleted: boolean }) =>
-      ids.length === 0
-        ? Effect.succeed([] as ReadonlyArray<PersonRow>)
-        : find({ businessId, ids, includeDeleted: options.includeDeleted }).pipe(Effect.orDie),
-
-    /** Live people among `ids` (to check references). */
-    existingIds: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0
-        ? Effect.succeed(new Set<number>())
-        : existingIds({ businessId, ids }).pipe(Effect.map((rows) => new Set(rows.map((row) => row.id))), Effect.orDie),
-
+    find: orDie(findMany),
+    existingIds: orDie(liveIds),
     /** The person of an account in this business (the token's person). */
-    personOfAccount: (businessId: number, accountId: number) =>
-      personOfAccount({ businessId, id: accountId }).pipe(Effect.map(Option.map((row) => row.id)), Effect.orDie),
-
-    locationExists: (businessId: number, id: number) => location({ businessId, id }).pipe(Effect.map(Option.isSome), Effect.orDie),
-
-    /** Whether another live person of the business has this e-mail address. */
-    emailTaken: (businessId: number, email: string, exceptPersonId: number | null) =>
-      emailTaken({ businessId, email, exceptPersonId }).pipe(Effect.map(Option.isSome), Effect.orDie),
-
+    personOfAccount: orUndefined(personOfAccount),
+    /** The location, when the business has it (a person's home location must exist). */
+    location: orUndefined(location),
+    /** Another live person of the business with this e-mail address, if any. */
+    emailTaken: orUndefined(emailTaken),
     /** The live person of an e-mail address (case-insensitive), if any. */
-    idByEmail: (businessId: number, email: string) =>
-      idByEmail({ businessId, email }).pipe(Effect.map((row) => Option.getOrUndefined(row)?.id), Effect.orDie),
-
+    idByEmail: orUndefined(idByEmail),
     /** The account of an e-mail address, created (without a password) when there is none. */
-    accountForEmail: (email: string, firstName: string, lastName: string) =>
-      accountForEmail({ email, firstName, lastName }).pipe(Effect.map((row) => row.id), Effect.orDie),
-
-    /** None when a live person of the business already has the e-mail address. */
-    insert: (businessId: number, write: PersonWrite) =>
-      insert({ businessId, write }).pipe(Effect.map(Option.map((row) => row.id)), Effect.orDie),
-
-    update: (businessId: number, id: number, write: PersonWrite) => update({ businessId, id, write }).pipe(Effect.orDie),
-
-    /** Bumps `updated_at` of people whose representation changed through another record. */
-    touch: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0 ? Effect.void : touch({ businessId, ids }).pipe(Effect.orDie),
-
+    accountForEmail: orDie(accountForEmail),
+    /** Undefined when a live person of the business already has the e-mail address. */
+    insert: orUndefined(insert),
+    update: orDie(update),
+    touch: orDie(touchMany),
     /** What keeps a person from being deleted, among the records that exist so far. */
-    deleteBlockers: (businessId: number, personId: number, today: string) =>
-      deleteBlockers({ businessId, id: personId, today }).pipe(Effect.orDie),
-
+    deleteBlockers: orDie(deleteBlockers),
+    memberships: orDie(membershipsOf),
     /**
-     * Each member's current membership name, today in the business's zone at `now` (the plan
-     * rules' member: a current consider_member plan not on hold); people without one are absent.
+     * Undoes a soft delete. The unique e-mail index decides whether the address is still free,
+     * so its SqlError reaches the caller, who answers the taken address.
      */
-    memberships: (businessId: number, ids: ReadonlyArray<number>, now: Date) =>
-      ids.length === 0
-        ? Effect.succeed(new Map<number, string>())
-        : memberships({ businessId, ids, now }).pipe(
-          Effect.map((rows) => new Map(rows.map((row) => [row.person_id, row.membership]))),
-          Effect.orDie
-        ),
-
-    /** Undoes a soft delete (the unique e-mail index decides whether the address is still free). */
-    restore: (businessId: number, personId: number) => restore({ businessId, id: personId }).pipe(Effect.catchTag("SchemaError", Effect.die)),
-
+    restore: (request: typeof ById.Type) => restore(request).pipe(Effect.catchTag("SchemaError", Effect.die)),
     /** Soft delete: the record stays (reports, history), its e-mail address is free again. */
-    softDelete: (businessId: number, personId: number) => softDelete({ businessId, id: personId }).pipe(Effect.orDie)
+    softDelete: orDie(softDelete)
   }
 })
 

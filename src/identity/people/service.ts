@@ -1,7 +1,7 @@
 import { Clock, Effect, Option } from "effect"
 import { AUTH_MESSAGES, CurrentClient, CurrentStaff } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { BadRequest, NotFound, Unauthorized, fail } from "../../shared/errors.ts"
+import { Unauthorized } from "../../shared/errors.ts"
 import { formatMoney } from "../../shared/money.ts"
 import { AccountBalances } from "./balances.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
@@ -11,6 +11,7 @@ import { localDateAt } from "../../shared/zoned-time.ts"
 import { type CustomFieldValueRow, PERSON_SORT_KEYS, type PersonCustomField, type PersonDesk, type PersonFront, type PersonListQuery, type PersonRef, type PersonRow, type PersonSearchQuery, type PersonSort, type PersonSortKey, type RelationshipRow, SEARCH_FIELDS, type SearchField } from "./model.ts"
 import { PeopleRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { PeopleRefusals } from "./refusals.ts"
 
 /** Spec, Limits: the staff-mode person list has 25 people per page. */
 export const PEOPLE_PER_PAGE = 25
@@ -61,7 +62,7 @@ const NO_MEMBERSHIP = "No Membership"
 
 /** Membership names by person id (members only), read at Clock's now. */
 const membershipsOf = Effect.fn("People.memberships")(function* (businessId: number, ids: ReadonlyArray<number>) {
-  return yield* (yield* PeopleRepo).memberships(businessId, ids, (yield* currentTime))
+  return yield* (yield* PeopleRepo).memberships({ businessId, ids, now: yield* currentTime })
 })
 
 const toFront = (row: PersonRow, values: ReadonlyArray<CustomFieldValueRow>, membership: string | null): PersonFront => {
@@ -136,8 +137,8 @@ export const deskPeople = Effect.fn("People.deskPeople")(function* (
   const { locale } = yield* RequestContext
   const repo = yield* PeopleRepo
   const ids = rows.map((row) => row.id)
-  const values = groupBy(yield* repo.customFieldValues(business.id, ids, { includeHidden: true }), (v) => v.person_id)
-  const relationships = options.relationships ? yield* repo.relationships(business.id, ids) : undefined
+  const values = groupBy(yield* repo.customFieldValues({ businessId: business.id, ids, includeHidden: true }), (v) => v.person_id)
+  const relationships = options.relationships ? yield* repo.relationships({ businessId: business.id, ids }) : undefined
   const balances = options.balances ? yield* (yield* AccountBalances).balances(business.id, ids) : undefined
   const balanceOf = (id: number) => {
     if (balances === undefined) return undefined
@@ -151,8 +152,8 @@ export const deskPeople = Effect.fn("People.deskPeople")(function* (
 /** People as clients see them (no hidden custom fields), for any business: the account's own records. */
 export const frontPeopleOf = Effect.fn("People.frontPeopleOf")(function* (businessId: number, ids: ReadonlyArray<number>) {
   const repo = yield* PeopleRepo
-  const rows = yield* repo.find(businessId, ids, { includeDeleted: false })
-  const values = groupBy(yield* repo.customFieldValues(businessId, ids, { includeHidden: false }), (v) => v.person_id)
+  const rows = yield* repo.find({ businessId, ids, includeDeleted: false })
+  const values = groupBy(yield* repo.customFieldValues({ businessId, ids, includeHidden: false }), (v) => v.person_id)
   const memberships = yield* membershipsOf(businessId, rows.map((row) => row.id))
   return rows.map((row) => toFront(row, values.get(row.id) ?? [], memberships.get(row.id) ?? null))
 })
@@ -173,26 +174,26 @@ export const getFrontPeople = Effect.fn("People.frontGet")(function* (target: nu
   const self = client.grant.value.personId
   if (Option.isNone(self)) {
     return yield* target === "me"
-      ? fail(NotFound, { key: "person_me_not_found" })
-      : fail(NotFound, { key: "person_not_found", params: { id: target } })
+      ? PeopleRefusals.personMeNotFound.fail()
+      : PeopleRefusals.personNotFound.fail({ id: target })
   }
   const selfId = self.value
-  const dependentIds = (yield* repo.relationships(business.id, [selfId]))
+  const dependentIds = (yield* repo.relationships({ businessId: business.id, ids: [selfId] }))
     .filter((r) => r.provider_id === selfId)
     .map((r) => r.dependent_id)
   const targetId = target === "me" ? selfId : target
   if (targetId !== selfId && !dependentIds.includes(targetId)) {
-    return yield* fail(NotFound, { key: "person_not_found", params: { id: targetId } })
+    return yield* PeopleRefusals.personNotFound.fail({ id: targetId })
   }
   const ids = [targetId, ...(withDependents && targetId === selfId ? dependentIds : [])]
-  const rows = yield* repo.find(business.id, ids, { includeDeleted: false })
+  const rows = yield* repo.find({ businessId: business.id, ids, includeDeleted: false })
   const person = rows.find((row) => row.id === targetId)
   if (!person) {
     return yield* target === "me"
-      ? fail(NotFound, { key: "person_me_not_found" })
-      : fail(NotFound, { key: "person_not_found", params: { id: targetId } })
+      ? PeopleRefusals.personMeNotFound.fail()
+      : PeopleRefusals.personNotFound.fail({ id: targetId })
   }
-  const values = groupBy(yield* repo.customFieldValues(business.id, ids, { includeHidden: false }), (v) => v.person_id)
+  const values = groupBy(yield* repo.customFieldValues({ businessId: business.id, ids, includeHidden: false }), (v) => v.person_id)
   const ordered = [person, ...rows.filter((row) => row.id !== targetId)]
   const memberships = yield* membershipsOf(business.id, ids)
   return { people: ordered.map((row) => toFront(row, values.get(row.id) ?? [], memberships.get(row.id) ?? null)) }
@@ -205,14 +206,14 @@ export const getFrontPeople = Effect.fn("People.frontGet")(function* (target: nu
 export const getDeskPerson = Effect.fn("People.deskGet")(function* (target: number | "me") {
   const business = yield* CurrentBusiness
   const id = target === "me" ? (yield* CurrentStaff).personId : target
-  const rows = yield* (yield* PeopleRepo).find(business.id, [id], { includeDeleted: true })
-  if (rows.length === 0) return yield* fail(NotFound, { key: "person_not_found", params: { id } })
+  const rows = yield* (yield* PeopleRepo).find({ businessId: business.id, ids: [id], includeDeleted: true })
+  if (rows.length === 0) return yield* PeopleRefusals.personNotFound.fail({ id })
   return { people: yield* deskPeople(rows, { relationships: true, balances: false }) }
 })
 
 /** `sort`: comma-separated attributes, each ascending unless prefixed by a minus (spec). */
 const parseSort = (value: string | undefined): ReadonlyArray<PersonSort> | undefined => {
-  if (value === undefined || value.trim() === "") return [{ key: "id", descending: false }]
+  if (value === undefined || value.trim() === "") return [{ key: PERSON_SORT_KEYS[0], descending: false }]
   const sorts: Array<PersonSort> = []
   for (const part of value.split(",").map((p) => p.trim())) {
     const descending = part.startsWith("-")
@@ -227,23 +228,18 @@ export const listDeskPeople = Effect.fn("People.deskList")(function* (query: Per
   const business = yield* CurrentBusiness
   const sorts = parseSort(query.sort)
   if (sorts === undefined) {
-    return yield* fail(BadRequest, {
-      key: "field_must_be_one_of",
-      params: { field: "sort", values: PERSON_SORT_KEYS.flatMap((key) => [key, `-${key}`]).join(", ") }
-    })
+    return yield* PeopleRefusals.fieldMustBeOneOf.fail({ field: "sort", values: PERSON_SORT_KEYS.flatMap((key) => [key, `-${key}`]).join(", ") })
   }
   const page = pageOf(query, PEOPLE_PER_PAGE)
-  const { rows, total } = yield* (yield* PeopleRepo).list(
-    business.id,
+  const { rows, total } = yield* (yield* PeopleRepo).list({
+    businessId: business.id,
     page,
-    {
-      createdSince: query.created_since,
-      updatedSince: query.updated_since,
-      isMember: query.is_member,
-      today: localDateAt(yield* Clock.currentTimeMillis, business.time_zone)
-    },
-    sorts
-  )
+    sorts,
+    createdSince: query.created_since,
+    updatedSince: query.updated_since,
+    isMember: query.is_member,
+    today: localDateAt(yield* Clock.currentTimeMillis, business.time_zone)
+  })
   const people = yield* deskPeople(rows, {
     relationships: query.include_relationships === true,
     balances: query.include_balances === true
@@ -260,7 +256,7 @@ export const searchDeskPeople = Effect.fn("People.search")(function* (query: Per
   const business = yield* CurrentBusiness
   const names = (query.fields ?? "").split(",").map((f) => f.trim().toLowerCase()).filter((f) => f !== "")
   if (names.some((name) => !(SEARCH_FIELDS as ReadonlyArray<string>).includes(name))) {
-    return yield* fail(BadRequest, { key: "field_must_be_one_of", params: { field: "fields", values: SEARCH_FIELDS.join(", ") } })
+    return yield* PeopleRefusals.fieldMustBeOneOf.fail({ field: "fields", values: SEARCH_FIELDS.join(", ") })
   }
   const explicit = names.length > 0
   const fields: ReadonlyArray<SearchField> = explicit ? (names as ReadonlyArray<SearchField>) : SEARCH_FIELDS
@@ -275,7 +271,7 @@ export const searchDeskPeople = Effect.fn("People.search")(function* (query: Per
     barcode: fields.includes("barcodes") ? Option.some(q) : Option.none()
   }
   const page = pageOf(query, SEARCH_PER_PAGE)
-  const { rows, total } = yield* (yield* PeopleRepo).search(business.id, terms, page)
+  const { rows, total } = yield* (yield* PeopleRepo).search({ businessId: business.id, terms, page })
   const people = yield* deskPeople(rows, { relationships: false, balances: false })
   return {
     results: rows.map((row, i) => ({ score: row.score, person: people[i]! })),

@@ -45,13 +45,11 @@ const make = Effect.gen(function* () {
   const pendingMaterialization = sql`(o.event_id is not null and exists (
     select 1 from graphile_worker._private_jobs j
     where j.key = ${MATERIALIZE_TASK} || ':' || o.business_id || ':' || o.event_id and j.attempts < j.max_attempts))`
-  // The link's `key` is a column, not a message key: named apart so it is not read as a refusal.
-  const linkColumn = "event_occurrence_id" as const
-  const staffLink = { table: "event_occurrence_staff_members", key: linkColumn } as const
+
   const columns = sql`o.id, o.event_id, o.scheduled_date::text as scheduled_date, o.service_id, s.type as service_type,
     o.location_id, o.name, o.description, o.start_at, o.end_at, o.time_zone, o.state, o.capacity, o.booked_for_person_id,
     o.attendance_complete, ${pendingMaterialization} as updating,
-    ${staffRefsSql(sql, staffLink, "o")} as staff`
+    ${staffRefsSql(sql, { table: "event_occurrence_staff_members", column: "event_occurrence_id" }, "o")} as staff`
   const from = sql`event_occurrences o
     join services s on s.business_id = o.business_id and s.id = o.service_id
     left join locations l on l.business_id = o.business_id and l.id = o.location_id`

@@ -26,12 +26,12 @@ export const emitUpcomingOccurrences = Effect.fn("Webhooks.emitUpcoming")(functi
   const now = yield* Clock.currentTimeMillis
   const window = { from: new Date(now), until: new Date(now + UPCOMING_WINDOW_HOURS * 3_600_000) }
   let announced = 0
-  for (const business of yield* repo.subscribedBusinesses(UPCOMING_TOPIC)) {
+  for (const business of yield* repo.subscribedBusinesses({ topic: UPCOMING_TOPIC })) {
     const context = yield* jobRequestContext(business, config.baseDomain)
     while (true) {
       const ids = yield* sql.withTransaction(
         Effect.gen(function* () {
-          const claimed = yield* repo.claimUpcomingOccurrences(business.id, window, BATCH)
+          const claimed = yield* repo.claimUpcomingOccurrences({ businessId: business.id, from: window.from, until: window.until, limit: BATCH })
           for (const id of claimed) {
             yield* emitWebhookEvent(
               business.id,

@@ -24,15 +24,12 @@ export type EventFilters = typeof EventFilters.Type
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
-  // The link's `key` is a column, not a message key: named apart so it is not read as a refusal.
-  const linkColumn = "event_id" as const
-  const staffLink = { table: "event_staff_members", key: linkColumn } as const
   const columns = sql`e.id, e.service_id, s.type as service_type, e.location_id, e.name, e.description, e.frequency,
     array_to_json(e.weekdays) as weekdays, e.interval_weeks, e.start_date::text as start_date, e.end_date::text as end_date,
     e.session_count, to_char(e.start_time, 'HH24:MI') as start_time, to_char(e.end_time, 'HH24:MI') as end_time,
     coalesce(e.capacity, s.maximum_clients) as capacity, coalesce(l.time_zone, b.time_zone) as time_zone,
     e.materialized_through::text as materialized_through, e.deleted_at, e.created_at, e.updated_at,
-    ${staffRefsSql(sql, staffLink, "e")} as staff`
+    ${staffRefsSql(sql, { table: "event_staff_members", column: "event_id" }, "e")} as staff`
   const from = sql`events e
     join businesses b on b.id = e.business_id
     join services s on s.business_id = e.business_id and s.id = e.service_id

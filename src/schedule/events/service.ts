@@ -45,7 +45,7 @@ const attendeesFor = Effect.fn("Events.attendees")(function* (eventIds: Readonly
   if (audience._tag === "Staff") return yield* enrollments.eventAttendees(business.id, eventIds, null)
   const self = audience.viewer.personId
   if (self === null) return new Map<number, ReadonlyArray<PersonRef>>()
-  const reach = [self, ...(yield* (yield* PeopleRepo).dependents(business.id, self))]
+  const reach = [self, ...(yield* (yield* PeopleRepo).dependents({ businessId: business.id, id: self }))]
   return yield* enrollments.eventAttendees(business.id, eventIds, reach)
 })
 

@@ -171,13 +171,13 @@ export const writeSchedule = Effect.fn("Import.writeSchedule")(function* (
   const staffRepo = yield* StaffMembersRepo
   const eventsRepo = yield* EventsRepo
   const now = (yield* currentTime)
-  const staffIds = yield* staffRepo.idsByPerson(businessId)
+  const staffIds = yield* staffRepo.idsByPerson({ businessId })
   const staffId = (email: string) => staffIds.get(context.personIdsByEmail.get(email.toLowerCase())!)!
   const weekday = (day: (typeof WEEKDAYS)[number]) => WEEKDAYS.indexOf(day)
 
-  yield* staffRepo.insertWorkingHours(
+  yield* staffRepo.insertWorkingHours({
     businessId,
-    (doc.staff ?? []).flatMap((member) =>
+    rows: (doc.staff ?? []).flatMap((member) =>
       (member.working_hours ?? []).flatMap((hours) =>
         [...new Set(hours.days)].map((day) => ({
           staff_member_id: staffId(member.email),
@@ -188,7 +188,7 @@ export const writeSchedule = Effect.fn("Import.writeSchedule")(function* (
         }))
       )
     )
-  )
+  })
 
   const categories = new Map<string, number>()
   const serviceIds = new Map<string, number>()
@@ -197,18 +197,21 @@ export const writeSchedule = Effect.fn("Import.writeSchedule")(function* (
     let categoryId: number | null = null
     if (service.category !== undefined) {
       const name = service.category.trim()
-      if (!categories.has(name)) categories.set(name, yield* servicesRepo.ensureCategory(businessId, name, categories.size))
+      if (!categories.has(name)) categories.set(name, (yield* servicesRepo.ensureCategory({ businessId, name, position: categories.size })).id)
       categoryId = categories.get(name)!
     }
     // What the document leaves out takes the services repo's defaults (one place for them).
     const { key: _key, category: _category, hidden, staff, ...settings } = service
-    const id = yield* servicesRepo.insert(businessId, {
-      ...settings,
-      name: service.name.trim(),
-      position,
-      category_id: categoryId,
-      hidden_at: hidden ? now : null,
-      staff_member_ids: (staff ?? []).map(staffId)
+    const id = yield* servicesRepo.insert({
+      businessId,
+      service: {
+        ...settings,
+        name: service.name.trim(),
+        position,
+        category_id: categoryId,
+        hidden_at: hidden ? now : null,
+        staff_member_ids: (staff ?? []).map(staffId)
+      }
     })
     serviceIds.set(service.key, id)
   }
