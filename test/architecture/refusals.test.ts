@@ -37,22 +37,18 @@ const domains = CONTEXTS.flatMap((context) => {
  */
 const PENDING: ReadonlyArray<string> = [
   // billing
-  "src/billing/forms-of-payment",
-  "src/billing/invoices",
   "src/billing/plans",
   "src/billing/processor-connect",
   "src/billing/punches",
-  "/api/v2/desk/invoices",
-  "/api/v2/front/invoices",
   "/api/v2/desk/packs",
-  "/api/v2/desk/payments",
-  "/api/v2/front/payments",
+  // catalog's payment configuration, under a billing path
+  "/api/v2/desk/payments/configuration",
+  "/api/v2/front/payments/configuration",
   "/api/v2/desk/plans",
   "/api/v2/front/plans",
   "/api/v2/desk/processor_connect",
   "/api/v2/front/processor_connect",
   "/api/v2/desk/punches",
-  "/api/v2/desk/refunds",
   // enrollment and schedule
   "src/enrollment/bookings",
   "src/enrollment/eligibility",

@@ -7,7 +7,7 @@ import { InvoicesRepo } from "./repo.ts"
 import { type Caller, findInvoice } from "./service.ts"
 import { PaymentGateway } from "../../platform/payments/gateway.ts"
 import { inTransaction } from "../../platform/transactions.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { idempotent } from "../../shared/idempotency.ts"
 import { CHECKOUT_STATES, type FormRow, PAYABLE_STATES, PAYMENT_TYPE_IDS, type PaymentInput, PaymentMethods, Payments } from "./payments-model.ts"
 import { type NewPayment, PaymentsRepo } from "./payments-repo.ts"
@@ -16,6 +16,7 @@ import { undoPayment } from "./voids.ts"
 import { outstandingFrom } from "./payments-wire.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessMoney } from "../../access/tenant.ts"
+import { InvoiceRefusals } from "./refusals.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Payment methods
@@ -44,9 +45,11 @@ export const paymentMethods = Effect.fn("Payments.methods")(function* (caller: C
     })
   }
   const balance = yield* balanceOf(invoice.person_id)
+  // The method's key (a payment type, not a message key).
+  const credit = "credit"
   entries.push({
     payment_type_id: PAYMENT_TYPE_IDS.credit,
-    key: "credit",
+    key: credit,
     description: "Account credit",
     form_of_payment_id: null,
     autobill: false,
@@ -79,19 +82,19 @@ export const createPayment = Effect.fn("Payments.create")(function* (caller: Cal
       Effect.gen(function* () {
         const invoice = yield* findInvoice(caller, invoiceId, true)
         if (!(PAYABLE_STATES as ReadonlyArray<string>).includes(invoice.state)) {
-          return yield* fail(Unprocessable, { key: "invoice_not_payable", params: { id: invoice.id, state: invoice.state } })
+          return yield* InvoiceRefusals.invoiceNotPayable.fail({ id: invoice.id, state: invoice.state })
         }
         const payments = yield* repo.payments(business.id, [invoice.id])
         const outstanding = outstandingFrom(invoice, payments, yield* repo.refunds(business.id, payments.map((p) => p.id)))
         const keys = yield* acceptedKeys(caller)
         const problems: Array<Message> = []
         const method = input.payment_method?.trim() ?? ""
-        if (method === "") problems.push({ key: "field_required", params: { field: "payment_method" } })
-        else if (!keys.has(method)) problems.push({ key: "field_must_be_one_of", params: { field: "payment_method", values: [...keys.keys()].join(", ") } })
+        if (method === "") problems.push(InvoiceRefusals.fieldRequired.message({ field: "payment_method" }))
+        else if (!keys.has(method)) problems.push(InvoiceRefusals.fieldMustBeOneOf.message({ field: "payment_method", values: [...keys.keys()].join(", ") }))
         const amount = input.amount_cents ?? null
-        if (amount === null) problems.push({ key: "field_required", params: { field: "amount_cents" } })
-        else if (amount <= 0) problems.push({ key: "field_must_be_positive_integer", params: { field: "amount_cents" } })
-        else if (amount > outstanding) problems.push({ key: "payment_amount_too_large", params: { field: "amount_cents", max: outstanding } })
+        if (amount === null) problems.push(InvoiceRefusals.fieldRequired.message({ field: "amount_cents" }))
+        else if (amount <= 0) problems.push(InvoiceRefusals.fieldMustBePositiveInteger.message({ field: "amount_cents" }))
+        else if (amount > outstanding) problems.push(InvoiceRefusals.paymentAmountTooLarge.message({ field: "amount_cents", max: outstanding }))
         let form: FormRow | undefined
         if (method === "creditcard" || method === "ach") {
           const forms = (yield* repo.forms(business.id, invoice.person_id)).filter((f) => f.type === method)
@@ -100,8 +103,8 @@ export const createPayment = Effect.fn("Payments.create")(function* (caller: Cal
           if (form === undefined) {
             problems.push(
               wanted === null
-                ? { key: "field_required", params: { field: "form_of_payment_id" } }
-                : { key: "field_id_not_found", params: { field: "form_of_payment_id", id: wanted } }
+                ? InvoiceRefusals.fieldRequired.message({ field: "form_of_payment_id" })
+                : InvoiceRefusals.fieldIdNotFound.message({ field: "form_of_payment_id", id: wanted })
             )
           }
         }
@@ -125,7 +128,7 @@ export const createPayment = Effect.fn("Payments.create")(function* (caller: Cal
         if (method === "credit") {
           yield* repo.lockPerson(business.id, invoice.person_id)
           const balance = yield* balanceOf(invoice.person_id)
-          if (balance < cents) return yield* fail(Unprocessable, { key: "account_credit_insufficient", params: { field: "amount_cents", balance } })
+          if (balance < cents) return yield* InvoiceRefusals.accountCreditInsufficient.fail({ field: "amount_cents", balance })
         }
         if (method === "creditcard") {
           const result = yield* gateway.charge({
@@ -176,9 +179,9 @@ export const deletePayment = Effect.fn("Payments.delete")(function* (caller: Cal
     Effect.gen(function* () {
       const invoice = yield* findInvoice(caller, invoiceId, true)
       const payment = yield* repo.payment(business.id, paymentId, true)
-      if (!payment || payment.invoice_id !== invoice.id) return yield* fail(NotFound, { key: "payment_not_found", params: { id: paymentId } })
+      if (!payment || payment.invoice_id !== invoice.id) return yield* InvoiceRefusals.paymentNotFound.fail({ id: paymentId })
       if (!(CHECKOUT_STATES as ReadonlyArray<string>).includes(invoice.state)) {
-        return yield* fail(Unprocessable, { key: "payment_not_deletable", params: { id: paymentId, state: invoice.state } })
+        return yield* InvoiceRefusals.paymentNotDeletable.fail({ id: paymentId, state: invoice.state })
       }
       yield* undoPayment(payment)
     })

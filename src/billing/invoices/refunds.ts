@@ -7,7 +7,7 @@ import { type Caller, findInvoice } from "./service.ts"
 import { sendMail } from "../../platform/mail/service.ts"
 import { PaymentGateway } from "../../platform/payments/gateway.ts"
 import { inTransaction } from "../../platform/transactions.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { idempotent } from "../../shared/idempotency.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { PAYMENT_TYPE_IDS, type RefundInput, Refunds } from "./payments-model.ts"
@@ -16,6 +16,7 @@ import { Declined, balanceOf, cancelItems, itemsToCancel, recordDeclined, scopeO
 import { invoicePayments, maximumRefund } from "./payments-wire.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessMoney } from "../../access/tenant.ts"
+import { InvoiceRefusals } from "./refusals.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Refunds and their voids (staff)
@@ -30,21 +31,21 @@ export const createRefund = Effect.fn("Payments.refund")(function* (caller: Call
       Effect.gen(function* () {
         const invoice = yield* findInvoice(caller, invoiceId)
         const payment = yield* repo.payment(business.id, paymentId, true)
-        if (!payment || payment.invoice_id !== invoice.id) return yield* fail(NotFound, { key: "payment_not_found", params: { id: paymentId } })
-        if (payment.state !== "settled") return yield* fail(Unprocessable, { key: "payment_not_refundable", params: { id: payment.id, state: payment.state } })
+        if (!payment || payment.invoice_id !== invoice.id) return yield* InvoiceRefusals.paymentNotFound.fail({ id: paymentId })
+        if (payment.state !== "settled") return yield* InvoiceRefusals.paymentNotRefundable.fail({ id: payment.id, state: payment.state })
         const max = maximumRefund(payment, yield* repo.refunds(business.id, [payment.id]))
         const problems: Array<Message> = []
         const amount = input.amount_cents ?? null
-        if (amount === null) problems.push({ key: "field_required", params: { field: "amount_cents" } })
-        else if (amount <= 0) problems.push({ key: "field_must_be_positive_integer", params: { field: "amount_cents" } })
-        else if (amount > max) problems.push({ key: "refund_amount_too_large", params: { field: "amount_cents", max } })
+        if (amount === null) problems.push(InvoiceRefusals.fieldRequired.message({ field: "amount_cents" }))
+        else if (amount <= 0) problems.push(InvoiceRefusals.fieldMustBePositiveInteger.message({ field: "amount_cents" }))
+        else if (amount > max) problems.push(InvoiceRefusals.refundAmountTooLarge.message({ field: "amount_cents", max }))
         const typeId = input.payment_type_id ?? payment.payment_type_id
         const allowed = [PAYMENT_TYPE_IDS.cash, PAYMENT_TYPE_IDS.credit, payment.payment_type_id]
-        if (!allowed.includes(typeId)) problems.push({ key: "field_must_be_one_of", params: { field: "payment_type_id", values: [...new Set(allowed)].join(", ") } })
+        if (!allowed.includes(typeId)) problems.push(InvoiceRefusals.fieldMustBeOneOf.message({ field: "payment_type_id", values: [...new Set(allowed)].join(", ") }))
         const sendReceipt = input.send_receipt ?? false
         const email = input.receipt_email?.trim() || null
-        if (sendReceipt && email === null) problems.push({ key: "field_required", params: { field: "receipt_email" } })
-        else if (email !== null && !EMAIL.test(email)) problems.push({ key: "field_is_invalid", params: { field: "receipt_email" } })
+        if (sendReceipt && email === null) problems.push(InvoiceRefusals.fieldRequired.message({ field: "receipt_email" }))
+        else if (email !== null && !EMAIL.test(email)) problems.push(InvoiceRefusals.fieldIsInvalid.message({ field: "receipt_email" }))
         const cancel = yield* itemsToCancel(invoice.id, input.invoice_item_ids_to_cancel, problems)
         if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
         const cents = amount!
@@ -126,22 +127,22 @@ export const voidRefund = Effect.fn("Payments.voidRefund")(function* (caller: Ca
     yield* inTransaction(
       Effect.gen(function* () {
         const found = yield* repo.refund(business.id, refundId)
-        if (!found) return yield* fail(NotFound, { key: "refund_not_found", params: { id: refundId } })
+        if (!found) return yield* InvoiceRefusals.refundNotFound.fail({ id: refundId })
         // The payment first, then the refund: the order every refund writer locks in.
         const payment = (yield* repo.payment(business.id, found.payment_id, true))!
         const refund = (yield* repo.refund(business.id, refundId, true))!
         if (refund.state !== "settled") {
-          return yield* fail(Unprocessable, { key: "refund_not_settled", params: { id: refund.id, state: refund.state } })
+          return yield* InvoiceRefusals.refundNotSettled.fail({ id: refund.id, state: refund.state })
         }
         const at = yield* currentTime
         if (refund.gateway_transaction_id !== null) {
           const result = yield* (yield* PaymentGateway).void({ businessId: business.id, transactionId: refund.gateway_transaction_id })
-          if (result._tag === "Declined") return yield* fail(Unprocessable, { key: "payment_declined", params: { reason: result.reason } })
+          if (result._tag === "Declined") return yield* InvoiceRefusals.paymentDeclined.fail({ reason: result.reason })
         }
         if (refund.payment_type_id === PAYMENT_TYPE_IDS.credit) {
           yield* repo.lockPerson(business.id, payment.person_id)
           const balance = yield* balanceOf(payment.person_id)
-          if (balance < refund.amount_cents) return yield* fail(Unprocessable, { key: "account_credit_insufficient", params: { field: "amount_cents", balance } })
+          if (balance < refund.amount_cents) return yield* InvoiceRefusals.accountCreditInsufficient.fail({ field: "amount_cents", balance })
           yield* repo.insertCredit(business.id, { personId: payment.person_id, amountCents: -refund.amount_cents, reason: "refund_voided", paymentId: null, refundId: refund.id, now: at })
         }
         yield* repo.voidRefund(business.id, refund.id, at)

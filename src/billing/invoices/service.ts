@@ -5,7 +5,7 @@ import { CurrentBusiness } from "../../access/tenant.ts"
 import type { StaffRole } from "../../access/tokens.ts"
 import { clientReach } from "../../identity/people/client-reach.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import { INVOICE_STATES, type InvoiceListQuery, type InvoiceState } from "./model.ts"
@@ -14,6 +14,7 @@ import { InvoicesRepo } from "./repo.ts"
 import { computeInvoice } from "./totals.ts"
 import { invoicesWire, isEditable, type Mode } from "./wire.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { InvoiceRefusals } from "./refusals.ts"
 
 /**
  * Invoices, both modes (spec: Invoices): what every invoice write shares (callers, the locked
@@ -48,7 +49,7 @@ export const findInvoice = Effect.fn("Invoices.find")(function* (caller: Caller,
   const business = yield* CurrentBusiness
   const row = yield* (yield* InvoicesRepo).find(business.id, id, { lock })
   if (!row || (caller._tag === "Client" && row.person_id !== caller.personId)) {
-    return yield* fail(NotFound, { key: "invoice_not_found", params: { id } })
+    return yield* InvoiceRefusals.invoiceNotFound.fail({ id })
   }
   return row
 })
@@ -61,11 +62,11 @@ export const findInvoice = Effect.fn("Invoices.find")(function* (caller: Caller,
 export const OUT_OF_CHECKOUT: ReadonlyArray<InvoiceState> = ["open", "on_hold"]
 export const requireManagerOutOfCheckout = (caller: Caller, row: InvoiceRow) =>
   caller._tag === "Staff" && OUT_OF_CHECKOUT.includes(row.state)
-    ? requireManagerRole(caller.role, { key: "invoice_owed_manager_required", params: { id: row.id, state: row.state } })
+    ? requireManagerRole(caller.role, InvoiceRefusals.invoiceOwedManagerRequired.message({ id: row.id, state: row.state }))
     : Effect.void
 
 export const requireEditable = (row: InvoiceRow) =>
-  isEditable(row) ? Effect.void : fail(Unprocessable, { key: "invoice_not_editable", params: { id: row.id, state: row.state } })
+  isEditable(row) ? Effect.void : InvoiceRefusals.invoiceNotEditable.fail({ id: row.id, state: row.state })
 
 /** Computes the invoice's amounts (totals.ts) and stores them: the one writer of money columns. */
 export const recompute = Effect.fn("Invoices.recompute")(function* (invoiceId: number) {
@@ -114,7 +115,7 @@ export const listInvoices = Effect.fn("Invoices.list")(function* (query: Invoice
     states = []
     for (const part of query.state.split(",").map((s) => s.trim())) {
       if ((INVOICE_STATES as ReadonlyArray<string>).includes(part)) states.push(part as InvoiceState)
-      else problems.push({ key: "field_must_be_one_of", params: { field: "state", values: INVOICE_STATES.join(", ") } })
+      else problems.push(InvoiceRefusals.fieldMustBeOneOf.message({ field: "state", values: INVOICE_STATES.join(", ") }))
     }
   }
   if (problems.length > 0) return yield* fail(Unprocessable, problems[0]!)

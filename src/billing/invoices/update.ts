@@ -11,6 +11,7 @@ import { InvoicesRepo } from "./repo.ts"
 import { type Caller, findInvoice, invoiceAnswer, recompute, requireManagerOutOfCheckout } from "./service.ts"
 import { isEditable, stateEvents } from "./wire.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { InvoiceRefusals } from "./refusals.ts"
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -24,7 +25,7 @@ export const updateInvoice = Effect.fn("Invoices.update")(function* (caller: Cal
       const row = yield* findInvoice(caller, id, true)
       const problems: Array<Message> = []
       const changesSettings = Object.entries(desk).some(([key, value]) => key !== "state_event" && value !== undefined)
-      if (changesSettings && !isEditable(row)) return yield* fail(Unprocessable, { key: "invoice_not_editable", params: { id, state: row.state } })
+      if (changesSettings && !isEditable(row)) return yield* InvoiceRefusals.invoiceNotEditable.fail({ id, state: row.state })
 
       let couponId = row.coupon_id
       if (desk.coupon_code !== undefined) {
@@ -32,7 +33,7 @@ export const updateInvoice = Effect.fn("Invoices.update")(function* (caller: Cal
         if (code === "") couponId = null
         else {
           const coupon = yield* repo.couponByCode(business.id, code)
-          if (!coupon || !coupon.active) problems.push({ key: "field_id_not_found", params: { field: "coupon_code", id: code } })
+          if (!coupon || !coupon.active) problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "coupon_code", id: code }))
           else couponId = coupon.id
         }
       }
@@ -45,19 +46,19 @@ export const updateInvoice = Effect.fn("Invoices.update")(function* (caller: Cal
       for (const [field, table] of lookups) {
         const value = desk[field]
         if (value !== undefined && value !== null && !(yield* repo.exists(business.id, table, value))) {
-          problems.push({ key: "field_id_not_found", params: { field, id: value } })
+          problems.push(InvoiceRefusals.fieldIdNotFound.message({ field, id: value }))
         }
       }
       const sendReceipt = desk.send_receipt ?? row.send_receipt
       const receiptEmail = desk.receipt_email === undefined ? row.receipt_email : desk.receipt_email === null || desk.receipt_email.trim() === "" ? null : desk.receipt_email.trim()
-      if (sendReceipt && receiptEmail === null) problems.push({ key: "field_required", params: { field: "receipt_email" } })
-      else if (receiptEmail !== null && !EMAIL.test(receiptEmail)) problems.push({ key: "field_is_invalid", params: { field: "receipt_email" } })
+      if (sendReceipt && receiptEmail === null) problems.push(InvoiceRefusals.fieldRequired.message({ field: "receipt_email" }))
+      else if (receiptEmail !== null && !EMAIL.test(receiptEmail)) problems.push(InvoiceRefusals.fieldIsInvalid.message({ field: "receipt_email" }))
 
       let next: InvoiceState | undefined
       if (desk.state_event !== undefined) {
         const event = desk.state_event
         if (!(INVOICE_STATES as ReadonlyArray<string>).includes(event)) {
-          problems.push({ key: "field_must_be_one_of", params: { field: "state_event", values: INVOICE_STATES.join(", ") } })
+          problems.push(InvoiceRefusals.fieldMustBeOneOf.message({ field: "state_event", values: INVOICE_STATES.join(", ") }))
         } else if (event !== row.state) next = event as InvoiceState
       }
       const movesTotal = couponId !== row.coupon_id || (desk.location_id !== undefined && desk.location_id !== row.location_id)
@@ -89,7 +90,7 @@ export const updateInvoice = Effect.fn("Invoices.update")(function* (caller: Cal
         const live = (yield* (yield* InvoiceItemsRepo).items(business.id, [id])).length
         const outstanding = (yield* ofInvoices(business.id, [current], String)).get(id)!.outstanding
         if (!stateEvents(current, live, outstanding).includes(next)) {
-          return yield* fail(Unprocessable, { key: "invoice_state_event_invalid", params: { field: "state_event", state: current.state, event: next } })
+          return yield* InvoiceRefusals.invoiceStateEventInvalid.fail({ field: "state_event", state: current.state, event: next })
         }
         if (next === "closed") yield* closeInvoice(current, caller)
         else yield* repo.setState(business.id, id, next, at)
