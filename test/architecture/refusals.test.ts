@@ -37,18 +37,10 @@ const domains = CONTEXTS.flatMap((context) => {
  */
 const PENDING: ReadonlyArray<string> = [
   // billing
-  "src/billing/plans",
-  "src/billing/processor-connect",
-  "src/billing/punches",
-  "/api/v2/desk/packs",
-  // catalog's payment configuration, under a billing path
+  // catalog's payment configuration and plan terms, under billing paths
   "/api/v2/desk/payments/configuration",
   "/api/v2/front/payments/configuration",
-  "/api/v2/desk/plans",
-  "/api/v2/front/plans",
-  "/api/v2/desk/processor_connect",
-  "/api/v2/front/processor_connect",
-  "/api/v2/desk/punches",
+  "/api/v2/front/plans/:plan_id/plan_terms",
   // enrollment and schedule
   "src/enrollment/bookings",
   "src/enrollment/eligibility",

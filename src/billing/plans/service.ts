@@ -14,6 +14,7 @@ import { PlansRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessToday } from "../../access/tenant.ts"
 import { businessMoney } from "../../access/tenant.ts"
+import { PlanRefusals } from "./refusals.ts"
 
 /**
  * Person plans (spec: Plans and person plans): the lists, holds and state changes, and the
@@ -130,7 +131,7 @@ export const listFrontPersonPlans = Effect.fn("Plans.frontPersonList")(function*
 export const findPlan = Effect.fn("Plans.find")(function* (id: number, packsOnly: boolean) {
   const business = yield* CurrentBusiness
   const row = yield* (yield* PlansRepo).find(business.id, yield* businessToday, id, { packsOnly })
-  if (!row) return yield* fail(NotFound, { key: packsOnly ? "pack_not_found" : "plan_not_found", params: { id } })
+  if (!row) return yield* (packsOnly ? PlanRefusals.packNotFound : PlanRefusals.planNotFound).fail({ id })
   return row
 })
 
@@ -145,7 +146,7 @@ const changePlan = <A, E, R>(id: number, change: (row: PlanRow) => Effect.Effect
     const sql = yield* SqlClient.SqlClient
     return yield* sql.withTransaction(
       Effect.gen(function* () {
-        if (!(yield* repo.lock(business.id, id))) return yield* fail(NotFound, { key: "plan_not_found", params: { id } })
+        if (!(yield* repo.lock(business.id, id))) return yield* PlanRefusals.planNotFound.fail({ id })
         const result = yield* change(yield* findPlan(id, false))
         yield* repo.touch(business.id, id, yield* currentTime)
         yield* emitWebhookEvent(business.id, "plan.updated", planPayload(id))
@@ -172,13 +173,13 @@ export const addHold = Effect.fn("Plans.addHold")(function* (planId: number, inp
       const startDate = input.start_date ?? today
       const endDate = input.end_date ?? null
       const problems: Array<Message> = []
-      if (!isCalendarDate(startDate)) problems.push({ key: "field_must_be_date", params: { field: "start_date" } })
-      if (endDate !== null && !isCalendarDate(endDate)) problems.push({ key: "field_must_be_date", params: { field: "end_date" } })
+      if (!isCalendarDate(startDate)) problems.push(PlanRefusals.fieldMustBeDate.message({ field: "start_date" }))
+      if (endDate !== null && !isCalendarDate(endDate)) problems.push(PlanRefusals.fieldMustBeDate.message({ field: "end_date" }))
       else if (endDate !== null && endDate < startDate) {
-        problems.push({ key: "plan_end_before_start", params: { field: "end_date", date: startDate } })
+        problems.push(PlanRefusals.planEndBeforeStart.message({ field: "end_date", date: startDate }))
       }
       if (problems.length === 0 && (yield* repo.overlappingHolds(business.id, planId, startDate, endDate)).length > 0) {
-        problems.push({ key: "plan_hold_overlaps" })
+        problems.push(PlanRefusals.planHoldOverlaps.message())
       }
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
       return yield* repo.insertHold(business.id, { planId, startDate, endDate, accountId: staff.accountId }, yield* currentTime)
@@ -193,7 +194,7 @@ export const removeHold = Effect.fn("Plans.removeHold")(function* (planId: numbe
   yield* changePlan(planId, () =>
     Effect.gen(function* () {
       if (!(yield* repo.deleteHold(business.id, planId, holdId))) {
-        return yield* fail(NotFound, { key: "plan_hold_not_found", params: { id: holdId } })
+        return yield* PlanRefusals.planHoldNotFound.fail({ id: holdId })
       }
     }))
 })
@@ -213,16 +214,16 @@ export const updatePlan = Effect.fn("Plans.update")(function* (id: number, input
       const at = yield* currentTime
       const problems: Array<Message> = []
       if (input.state_event === undefined && input.end_date === undefined) {
-        problems.push({ key: "field_required", params: { field: "state_event" } })
+        problems.push(PlanRefusals.fieldRequired.message({ field: "state_event" }))
       }
       const endDate = input.end_date === undefined ? undefined : input.end_date
       if (endDate !== undefined && endDate !== null) {
-        if (!isCalendarDate(endDate)) problems.push({ key: "field_must_be_date", params: { field: "end_date" } })
-        else if (endDate < row.start_date) problems.push({ key: "plan_end_before_start", params: { field: "end_date", date: row.start_date } })
+        if (!isCalendarDate(endDate)) problems.push(PlanRefusals.fieldMustBeDate.message({ field: "end_date" }))
+        else if (endDate < row.start_date) problems.push(PlanRefusals.planEndBeforeStart.message({ field: "end_date", date: row.start_date }))
       }
-      if (input.state_event === "cancel" && row.canceled_at !== null) problems.push({ key: "plan_already_canceled" })
-      if (input.state_event === "deactivate" && row.deactivated_at !== null) problems.push({ key: "plan_already_deactivated" })
-      if (input.state_event === "reactivate" && row.deactivated_at === null) problems.push({ key: "plan_not_deactivated" })
+      if (input.state_event === "cancel" && row.canceled_at !== null) problems.push(PlanRefusals.planAlreadyCanceled.message())
+      if (input.state_event === "deactivate" && row.deactivated_at !== null) problems.push(PlanRefusals.planAlreadyDeactivated.message())
+      if (input.state_event === "reactivate" && row.deactivated_at === null) problems.push(PlanRefusals.planNotDeactivated.message())
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
       switch (input.state_event) {
         case "cancel": {

@@ -2,12 +2,13 @@ import { Effect } from "effect"
 import { CurrentStaff } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { inTransaction } from "../../platform/transactions.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { emitWebhookEvent } from "../../webhooks/emit.ts"
 import type { Coverage } from "./choice.ts"
 import { type PunchCreateInput, type PunchVisit, toPunchWire } from "./model.ts"
 import { PunchesRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { PunchRefusals } from "./refusals.ts"
 
 /**
  * Punches (spec: Punches; staff mode). A punch spends one visit of a plan on one visit and
@@ -90,7 +91,7 @@ export const unpayVisits = Effect.fn("Punches.unpayVisits")(function* (businessI
 // ---------------------------------------------------------------------------------------------
 // Staff mode
 
-const punchNotFound = (id: number) => fail(NotFound, { key: "punch_not_found", params: { id } })
+const punchNotFound = (id: number) => PunchRefusals.punchNotFound.fail({ id })
 
 export const getPunch = Effect.fn("Punches.get")(function* (id: number) {
   const business = yield* CurrentBusiness
@@ -117,32 +118,32 @@ export const createPunch = Effect.fn("Punches.create")(function* (input: PunchCr
   const id = yield* inTransaction(
     Effect.gen(function* () {
       const visit = yield* repo.visit(business.id, input.visit_id, true)
-      if (!visit) return yield* fail(NotFound, { key: "visit_not_found", params: { id: input.visit_id } })
-      if (!withPerson(visit)) return yield* fail(Unprocessable, { key: "punch_visit_without_person", params: { id: visit.id } })
+      if (!visit) return yield* PunchRefusals.visitNotFound.fail({ id: input.visit_id })
+      if (!withPerson(visit)) return yield* PunchRefusals.punchVisitWithoutPerson.fail({ id: visit.id })
       const [existing] = visit.punch_id === null ? [] : yield* repo.ofVisits(business.id, [visit.id])
       if (existing) {
         if (planId !== null && existing.plan_id === planId) return existing.id
         // Only a punch auto-pay made gives way, and only to a plan staff name.
         if (planId === null || existing.created_by_staff_member_id !== null) {
-          return yield* fail(Unprocessable, { key: "punch_visit_already_paid", params: { id: visit.id } })
+          return yield* PunchRefusals.punchVisitAlreadyPaid.fail({ id: visit.id })
         }
       }
       if (planId === null) {
         const chosen = yield* choosePlan(business.id, visit)
-        if (chosen === undefined) return yield* fail(Unprocessable, { key: "punch_no_suitable_plan", params: { id: visit.id } })
+        if (chosen === undefined) return yield* PunchRefusals.punchNoSuitablePlan.fail({ id: visit.id })
         return yield* spend(business.id, visit, chosen, staff.staffMemberId)
       }
       // Both plans in id order when an automatic punch is replaced, as two such replacements may cross.
       if (existing && existing.plan_id < planId) yield* repo.lockPlan(business.id, existing.plan_id)
-      if (!(yield* repo.lockPlan(business.id, planId))) return yield* fail(NotFound, { key: "punch_plan_not_found", params: { id: planId } })
+      if (!(yield* repo.lockPlan(business.id, planId))) return yield* PunchRefusals.punchPlanNotFound.fail({ id: planId })
       if (existing && existing.plan_id > planId) yield* repo.lockPlan(business.id, existing.plan_id)
       const standing = (yield* repo.standing(business.id, planId, visit.person_id, visit.visit_date))!
       const params = { id: planId, date: visit.visit_date }
       const problems: Array<Message> = []
-      if (!standing.held) problems.push({ key: "punch_plan_not_held", params })
-      if (!standing.current) problems.push({ key: "punch_plan_not_current", params })
-      if (standing.on_hold) problems.push({ key: "punch_plan_on_hold", params })
-      if (standing.visits_left !== null && standing.visits_left <= 0) problems.push({ key: "punch_plan_used_up", params })
+      if (!standing.held) problems.push(PunchRefusals.punchPlanNotHeld.message(params))
+      if (!standing.current) problems.push(PunchRefusals.punchPlanNotCurrent.message(params))
+      if (standing.on_hold) problems.push(PunchRefusals.punchPlanOnHold.message(params))
+      if (standing.visits_left !== null && standing.visits_left <= 0) problems.push(PunchRefusals.punchPlanUsedUp.message(params))
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
       if (existing) {
         const now = (yield* currentTime)
