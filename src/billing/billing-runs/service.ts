@@ -114,9 +114,9 @@ const billPeriod = Effect.fn("BillingRuns.billPeriod")(function* (plan: Membersh
   const items = yield* InvoiceItemsRepo
   const periodId = yield* repo.claim(business.id, plan.id, start, plan.payer_id, at)
   if (periodId === undefined) return false
-  const invoiceId = yield* invoices.insert({
+  const { id: invoiceId } = yield* invoices.insert({
     businessId: business.id,
-    invoiceNumber: yield* invoices.nextNumber(business.id),
+    invoiceNumber: yield* invoices.nextNumber({ businessId: business.id }),
     invoiceDate: start,
     personId: plan.payer_id,
     currency: business.currency_code,
@@ -126,27 +126,25 @@ const billPeriod = Effect.fn("BillingRuns.billPeriod")(function* (plan: Membersh
     now: at
   })
   const people = yield* repo.planPeople(business.id, plan.id)
-  const itemId = yield* items.insertItem(
-    business.id,
+  const itemId = yield* items.insertItem({
+    businessId: business.id,
     invoiceId,
-    {
-      kind: "plan",
-      parentItemId: null,
-      planProductId: plan.plan_product_id,
-      name: plan.name,
-      description: plan.description,
-      staffMemberId: plan.staff_member_id,
-      eventId: null,
-      startDate: start,
-      priceCents: plan.price_cents
-    },
-    people,
-    at
-  )
+    kind: "plan",
+    parentItemId: null,
+    planProductId: plan.plan_product_id,
+    name: plan.name,
+    description: plan.description,
+    staffMemberId: plan.staff_member_id,
+    eventId: null,
+    startDate: start,
+    priceCents: plan.price_cents,
+    personIds: people,
+    now: at
+  })
   // Tied to the plan it renews: closing the invoice extends this plan instead of selling a new one.
-  for (const personId of people) yield* items.setRecipientPlan(business.id, itemId, personId, plan.id)
+  for (const personId of people) yield* items.setRecipientPlan({ businessId: business.id, itemId, personId, planId: plan.id })
   yield* recompute(invoiceId)
-  yield* invoices.setState(business.id, invoiceId, "open", at)
+  yield* invoices.setState({ businessId: business.id, id: invoiceId, state: "open", now: at })
   yield* repo.setInvoice(business.id, periodId, invoiceId)
   yield* enqueueJob(ChargeMembershipPeriodJob, { business_id: business.id, period_id: periodId }, { jobKey: `autobill:${business.id}:${periodId}` })
   return true
@@ -172,7 +170,7 @@ const attempt = Effect.fn("BillingRuns.attempt")(function* (periodId: number) {
   const period = yield* repo.lock(business.id, periodId)
   if (period === undefined || period.state !== "open" || period.invoice_id === null) return "skipped" as ChargeOutcome
   if (period.next_attempt_at !== null && period.next_attempt_at.getTime() > nowMs) return "skipped" as ChargeOutcome
-  const invoice = (yield* (yield* InvoicesRepo).find(business.id, period.invoice_id, { lock: true }))!
+  const invoice = (yield* (yield* InvoicesRepo).find({ businessId: business.id, id: period.invoice_id, lock: true }))!
   const paid = yield* payments.payments(business.id, [invoice.id])
   const outstanding = outstandingFrom(invoice, paid, yield* payments.refunds(business.id, paid.map((p) => p.id)))
   const number = period.attempts + 1

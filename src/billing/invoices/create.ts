@@ -8,6 +8,7 @@ import { isCalendarDate } from "../../shared/zoned-time.ts"
 import { InvoiceItemsRepo, type ItemInsert } from "./items-repo.ts"
 import { type InvoiceCreateInput, Invoices, type PlanProductInput } from "./model.ts"
 import { InvoicesRepo } from "./repo.ts"
+import { InvoiceRefsRepo } from "./refs-repo.ts"
 import { type Caller, invoiceAnswer, recompute } from "./service.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessToday } from "../../access/tenant.ts"
@@ -39,12 +40,12 @@ export const planItem = Effect.fn("Invoices.planItem")(function* (
   problems: Array<Message>
 ) {
   const business = yield* CurrentBusiness
-  const repo = yield* InvoicesRepo
+  const refs = yield* InvoiceRefsRepo
   if (input.id === undefined) {
     problems.push(InvoiceRefusals.fieldRequired.message({ field: `${prefix}.id` }))
     return undefined
   }
-  const product = yield* repo.product(business.id, input.id)
+  const product = yield* refs.product({ businessId: business.id, id: input.id })
   if (!product) {
     problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: `${prefix}.id`, id: input.id }))
     return undefined
@@ -61,16 +62,16 @@ export const planItem = Effect.fn("Invoices.planItem")(function* (
   const staffMemberId = input.staff_member_id ?? null
   let priceCents = product.price_cents
   if (staffMemberId !== null) {
-    if (!(yield* repo.exists(business.id, "staff_members", staffMemberId))) {
+    if (!(yield* refs.exists({ businessId: business.id, table: "staff_members", id: staffMemberId })).found) {
       problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: `${prefix}.staff_member_id`, id: staffMemberId }))
     } else if (product.staff_specific_pricing) {
-      priceCents = (yield* repo.staffPrice(business.id, product.id, staffMemberId)) ?? product.price_cents
+      priceCents = (yield* refs.staffPrice({ businessId: business.id, productId: product.id, staffMemberId }))?.price_cents ?? product.price_cents
     }
   } else if (product.staff_specific_pricing) {
     problems.push(InvoiceRefusals.fieldRequired.message({ field: `${prefix}.staff_member_id` }))
   }
   const eventId = input.event_id ?? null
-  if (eventId !== null && !(yield* repo.exists(business.id, "events", eventId))) {
+  if (eventId !== null && !(yield* refs.exists({ businessId: business.id, table: "events", id: eventId })).found) {
     problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: `${prefix}.event_id`, id: eventId }))
   }
   const startDate = input.start_date ?? null
@@ -98,9 +99,16 @@ export const planItem = Effect.fn("Invoices.planItem")(function* (
 export const insertPlanned = Effect.fn("Invoices.insertPlanned")(function* (invoiceId: number, planned: PlannedItem, at: Date) {
   const business = yield* CurrentBusiness
   const itemsRepo = yield* InvoiceItemsRepo
-  const id = yield* itemsRepo.insertItem(business.id, invoiceId, planned.plan, planned.recipientIds, at)
+  const id = yield* itemsRepo.insertItem({ businessId: business.id, invoiceId, ...planned.plan, personIds: planned.recipientIds, now: at })
   if (planned.signupFee !== null) {
-    yield* itemsRepo.insertItem(business.id, invoiceId, { ...planned.signupFee, parentItemId: id }, planned.recipientIds, at)
+    yield* itemsRepo.insertItem({
+      businessId: business.id,
+      invoiceId,
+      ...planned.signupFee,
+      parentItemId: id,
+      personIds: planned.recipientIds,
+      now: at
+    })
   }
   return id
 })
@@ -138,15 +146,15 @@ export const createInvoice = Effect.fn("Invoices.create")(function* (caller: Cal
         }
         const bookingId = input.booking_id ?? null
         // A client may tie only a booking of their own.
-        const bookingOwner = bookingId === null ? undefined : yield* repo.bookingOwner(business.id, bookingId)
+        const bookingOwner = bookingId === null ? undefined : (yield* (yield* InvoiceRefsRepo).bookingOwner({ businessId: business.id, id: bookingId }))?.person_id
         if (bookingId !== null && (bookingOwner === undefined || (caller._tag === "Client" && bookingOwner !== caller.personId))) {
           problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "booking_id", id: bookingId }))
         }
         if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
         const at = yield* currentTime
-        const invoiceId = yield* repo.insert({
+        const { id: invoiceId } = yield* repo.insert({
           businessId: business.id,
-          invoiceNumber: yield* repo.nextNumber(business.id),
+          invoiceNumber: yield* repo.nextNumber({ businessId: business.id }),
           invoiceDate: yield* businessToday,
           personId: payerId,
           currency: business.currency_code,

@@ -4,7 +4,7 @@ import { inTransaction } from "../../platform/transactions.ts"
 import { BadRequest, type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import { requireUnpaid } from "./paid-guard.ts"
-import { InvoicesRepo } from "./repo.ts"
+import { InvoiceRefsRepo } from "./refs-repo.ts"
 import type { DiscountInput, InvoiceItemAddInput, PlanProductInput, ProrateInput } from "./model.ts"
 import type { InvoiceRow } from "./rows.ts"
 import { insertPlanned, planItem } from "./create.ts"
@@ -40,7 +40,7 @@ const changeInvoice = <A, E, R>(caller: Caller, invoiceId: number, change: (invo
 
 const findItem = Effect.fn("InvoiceItems.find")(function* (invoiceId: number, itemId: number) {
   const business = yield* CurrentBusiness
-  const item = (yield* (yield* InvoiceItemsRepo).items(business.id, [invoiceId])).find((row) => row.id === itemId)
+  const item = (yield* (yield* InvoiceItemsRepo).items({ businessId: business.id, invoiceIds: [invoiceId] })).find((row) => row.id === itemId)
   if (!item) return yield* InvoiceRefusals.invoiceItemNotFound.fail({ id: itemId })
   return item
 })
@@ -72,7 +72,7 @@ export const removeItem = (caller: Caller, invoiceId: number, itemId: number) =>
       if (item.kind === "signup_fee") {
         return yield* InvoiceRefusals.invoiceSignupFeeAlone.fail({ id: item.parent_item_id ?? item.id })
       }
-      yield* (yield* InvoiceItemsRepo).deleteItem(business.id, itemId)
+      yield* (yield* InvoiceItemsRepo).deleteItem({ businessId: business.id, id: itemId })
     }))
 
 /**
@@ -97,23 +97,21 @@ export const prorateItem = (caller: Caller, invoiceId: number, itemId: number, i
       if (input.initial_punchcard_count !== undefined) {
         if (input.initial_punchcard_count < 0) problems.push(InvoiceRefusals.fieldMustBeAtLeast.message({ field: "initial_punchcard_count", min: 0 }))
         else if (item.product_kind === "membership") {
-          const row = yield* (yield* InvoicesRepo).product(business.id, item.plan_product_id)
+          const row = yield* (yield* InvoiceRefsRepo).product({ businessId: business.id, id: item.plan_product_id })
           if (!row || row.count === null) problems.push(InvoiceRefusals.invoiceProrateCountUnlimited.message({ field: "initial_punchcard_count" }))
         }
       }
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
-      yield* (yield* InvoiceItemsRepo).upsertAdjustment(
-        business.id,
+      yield* (yield* InvoiceItemsRepo).upsertAdjustment({
+        businessId: business.id,
         itemId,
-        {
-          type: "ProrateAdjustment",
-          name: "Proration",
-          requestedCents: input.amount_cents ?? 0,
-          percent: null,
-          initialPunchcardCount: input.initial_punchcard_count ?? null
-        },
-        yield* currentTime
-      )
+        type: "ProrateAdjustment",
+        name: "Proration",
+        requestedCents: input.amount_cents ?? 0,
+        percent: null,
+        initialPunchcardCount: input.initial_punchcard_count ?? null,
+        now: yield* currentTime
+      })
     }))
 
 /** DELETE prorates: the amount and the count return to the product's. */
@@ -122,7 +120,7 @@ export const removeProrate = (caller: Caller, invoiceId: number, itemId: number)
     Effect.gen(function* () {
       const business = yield* CurrentBusiness
       yield* findItem(invoiceId, itemId)
-      if (!(yield* (yield* InvoiceItemsRepo).deleteAdjustment(business.id, itemId, "ProrateAdjustment"))) {
+      if (!(yield* (yield* InvoiceItemsRepo).deleteAdjustment({ businessId: business.id, itemId, type: "ProrateAdjustment" }))) {
         return yield* InvoiceRefusals.invoiceProrateNotFound.fail({ id: itemId })
       }
     }))
@@ -132,7 +130,7 @@ export const getDiscount = Effect.fn("InvoiceItems.getDiscount")(function* (call
   const business = yield* CurrentBusiness
   yield* findInvoice(caller, invoiceId)
   yield* findItem(invoiceId, itemId)
-  const discount = (yield* (yield* InvoiceItemsRepo).adjustments(business.id, [itemId])).find(
+  const discount = (yield* (yield* InvoiceItemsRepo).adjustments({ businessId: business.id, ids: [itemId] })).find(
     (a) => a.type === "Discount" && a.source_type === null
   )
   if (!discount) return yield* InvoiceRefusals.invoiceDiscountNotFound.fail({ id: itemId })
@@ -155,18 +153,16 @@ export const discountItem = (caller: Caller, invoiceId: number, itemId: number, 
       if (input.percent !== undefined && input.percent < 0) problems.push(InvoiceRefusals.fieldMustBeAtLeast.message({ field: "percent", min: 0 }))
       if (input.percent !== undefined && input.percent > 100) problems.push(InvoiceRefusals.fieldMustBeAtMost.message({ field: "percent", max: 100 }))
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
-      yield* (yield* InvoiceItemsRepo).upsertAdjustment(
-        business.id,
+      yield* (yield* InvoiceItemsRepo).upsertAdjustment({
+        businessId: business.id,
         itemId,
-        {
-          type: "Discount",
-          name: input.percent !== undefined ? `Discount (${input.percent}%)` : "Discount",
-          requestedCents: input.amount_cents ?? null,
-          percent: input.percent ?? null,
-          initialPunchcardCount: null
-        },
-        yield* currentTime
-      )
+        type: "Discount",
+        name: input.percent !== undefined ? `Discount (${input.percent}%)` : "Discount",
+        requestedCents: input.amount_cents ?? null,
+        percent: input.percent ?? null,
+        initialPunchcardCount: null,
+        now: yield* currentTime
+      })
     }))
 
 export const removeDiscount = (caller: Caller, invoiceId: number, itemId: number) =>
@@ -174,7 +170,7 @@ export const removeDiscount = (caller: Caller, invoiceId: number, itemId: number
     Effect.gen(function* () {
       const business = yield* CurrentBusiness
       yield* findItem(invoiceId, itemId)
-      if (!(yield* (yield* InvoiceItemsRepo).deleteAdjustment(business.id, itemId, "Discount"))) {
+      if (!(yield* (yield* InvoiceItemsRepo).deleteAdjustment({ businessId: business.id, itemId, type: "Discount" }))) {
         return yield* InvoiceRefusals.invoiceDiscountNotFound.fail({ id: itemId })
       }
     }))

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { gatewayUnavailable } from "../forms-of-payment/service.ts"
 import { closeInvoice } from "./close.ts"
-import { InvoicesRepo } from "./repo.ts"
+import { InvoiceRefsRepo } from "./refs-repo.ts"
 import type { InvoiceRow } from "./rows.ts"
 import { type Caller, findInvoice } from "./service.ts"
 import { PaymentGateway } from "../../platform/payments/gateway.ts"
@@ -28,7 +28,7 @@ export const paymentMethods = Effect.fn("Payments.methods")(function* (caller: C
   const repo = yield* PaymentsRepo
   const price = yield* businessMoney
   const keys = yield* acceptedKeys(caller)
-  const payer = (yield* (yield* InvoicesRepo).people(business.id, [invoice.person_id]))[0] ?? { id: invoice.person_id, name: "", email: null }
+  const payer = (yield* (yield* InvoiceRefsRepo).people({ businessId: business.id, ids: [invoice.person_id] }))[0] ?? { id: invoice.person_id, name: "", email: null }
   const entries: Array<typeof PaymentMethods.Type["payment_methods"][number]> = []
   for (const form of yield* repo.forms(business.id, invoice.person_id)) {
     if (!keys.has(form.type)) continue

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { InvoicesRepo } from "./repo.ts"
+import { InvoiceRefsRepo } from "./refs-repo.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { type InvoiceTotal, type PaymentWire, type RefundWire } from "./payments-model.ts"
 import type { PaymentRow, RefundRow } from "./payments-model.ts"
@@ -35,7 +35,7 @@ export const ofInvoices = Effect.fn("Payments.ofInvoices")(function* (
   const repo = yield* PaymentsRepo
   const payments = yield* repo.payments(business.id, rows.map((r) => r.id))
   const refunds = yield* repo.refunds(business.id, payments.map((p) => p.id))
-  const people = yield* (yield* InvoicesRepo).people(business.id, [...new Set(payments.map((p) => p.person_id))])
+  const people = yield* (yield* InvoiceRefsRepo).people({ businessId: business.id, ids: [...new Set(payments.map((p) => p.person_id))] })
   const refundWire = (r: RefundRow): RefundWire => ({
     id: r.id,
     amount_cents: r.amount_cents,

@@ -140,7 +140,7 @@ export const createRefund = Effect.fn("Payments.refund")(function* (caller: Call
 const refundAnswer = Effect.fn("Payments.refundAnswer")(function* (refundId: number) {
   const business = yield* CurrentBusiness
   const refund = (yield* (yield* PaymentsRepo).refund(business.id, refundId))!
-  const invoice = (yield* (yield* InvoicesRepo).find(business.id, refund.invoice_id, { lock: false }))!
+  const invoice = (yield* (yield* InvoicesRepo).find({ businessId: business.id, id: refund.invoice_id }))!
   const byInvoice = yield* invoicePayments([invoice])
   const all = byInvoice.get(invoice.id)!.payments.flatMap((p) => p.refunds)
   return { refunds: all.filter((r) => r.id === refundId) }

@@ -8,6 +8,7 @@ import { type DeskInvoiceUpdateInput, type FrontInvoiceUpdateInput, INVOICE_STAT
 import { requireUnpaid } from "./paid-guard.ts"
 import { ofInvoices } from "./payments-wire.ts"
 import { type InvoiceSettings, InvoicesRepo } from "./repo.ts"
+import { InvoiceRefsRepo } from "./refs-repo.ts"
 import type { InvoiceRow } from "./rows.ts"
 import { type Caller, findInvoice, invoiceAnswer, recompute, requireManagerOutOfCheckout } from "./service.ts"
 import { isEditable, stateEvents } from "./wire.ts"
@@ -22,13 +23,13 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
  */
 const checkSettings = Effect.fn("Invoices.checkSettings")(function* (row: InvoiceRow, desk: DeskInvoiceUpdateInput, problems: Array<Message>) {
   const business = yield* CurrentBusiness
-  const repo = yield* InvoicesRepo
+  const refs = yield* InvoiceRefsRepo
   let couponId = row.coupon_id
   if (desk.coupon_code !== undefined) {
     const code = (desk.coupon_code ?? "").trim()
     if (code === "") couponId = null
     else {
-      const coupon = yield* repo.couponByCode(business.id, code)
+      const coupon = yield* refs.couponByCode({ businessId: business.id, code })
       if (!coupon || !coupon.active) problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "coupon_code", id: code }))
       else couponId = coupon.id
     }
@@ -41,7 +42,7 @@ const checkSettings = Effect.fn("Invoices.checkSettings")(function* (row: Invoic
   ] as const
   for (const [field, table] of lookups) {
     const value = desk[field]
-    if (value !== undefined && value !== null && !(yield* repo.exists(business.id, table, value))) {
+    if (value !== undefined && value !== null && !(yield* refs.exists({ businessId: business.id, table, id: value })).found) {
       problems.push(InvoiceRefusals.fieldIdNotFound.message({ field, id: value }))
     }
   }
@@ -65,14 +66,14 @@ const checkSettings = Effect.fn("Invoices.checkSettings")(function* (row: Invoic
 const applyStateEvent = Effect.fn("Invoices.applyStateEvent")(function* (caller: Caller, id: number, next: InvoiceState, at: Date) {
   const business = yield* CurrentBusiness
   const repo = yield* InvoicesRepo
-  const current = (yield* repo.find(business.id, id))!
-  const live = (yield* (yield* InvoiceItemsRepo).items(business.id, [id])).length
+  const current = (yield* repo.find({ businessId: business.id, id }))!
+  const live = (yield* (yield* InvoiceItemsRepo).items({ businessId: business.id, invoiceIds: [id] })).length
   const outstanding = (yield* ofInvoices(business.id, [current], String)).get(id)!.outstanding
   if (!stateEvents(current, live, outstanding).includes(next)) {
     return yield* InvoiceRefusals.invoiceStateEventInvalid.fail({ field: "state_event", state: current.state, event: next })
   }
   if (next === "closed") yield* closeInvoice(current, caller)
-  else yield* repo.setState(business.id, id, next, at)
+  else yield* repo.setState({ businessId: business.id, id, state: next, now: at })
 })
 
 /** PUT invoices/:id: settings first, then the state event, in one transaction. */
@@ -103,7 +104,7 @@ export const updateInvoice = Effect.fn("Invoices.update")(function* (caller: Cal
 
       const at = yield* currentTime
       if (changesSettings) {
-        yield* repo.setSettings(business.id, id, settings, at)
+        yield* repo.setSettings({ businessId: business.id, id, ...settings, now: at })
         yield* recompute(id)
       }
       if (next !== undefined) yield* applyStateEvent(caller, id, next, at)

@@ -8,7 +8,7 @@ import { InvoiceItemsRepo } from "./items-repo.ts"
 import { ofInvoices } from "./payments-wire.ts"
 import { type AdjustmentWire, EDITABLE, type InvoiceItemWire, type InvoiceWire, TRANSITIONS } from "./model.ts"
 import { type AdjustmentRow, type CouponRow, type InvoiceRow, type ItemRow } from "./rows.ts"
-import { InvoicesRepo } from "./repo.ts"
+import { InvoiceRefsRepo } from "./refs-repo.ts"
 import { businessMoney } from "../../access/tenant.ts"
 
 /**
@@ -185,11 +185,11 @@ const staffFields = (
 /** Answers `{invoices: [...]}` for the given rows in the caller's mode. */
 export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: ReadonlyArray<InvoiceRow>, mode: Mode | "staff_list") {
   const business = yield* CurrentBusiness
-  const repo = yield* InvoicesRepo
+  const lookups = yield* InvoiceRefsRepo
   const itemsRepo = yield* InvoiceItemsRepo
   const price = yield* businessMoney
   const { locale } = yield* RequestContext
-  const items = yield* itemsRepo.items(business.id, rows.map((row) => row.id))
+  const items = yield* itemsRepo.items({ businessId: business.id, invoiceIds: rows.map((row) => row.id) })
   const liveCount = (id: number) => items.filter((item) => item.invoice_id === id).length
   const paid = yield* ofInvoices(business.id, rows, price)
   if (mode === "staff_list") {
@@ -207,16 +207,19 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
   }
   const itemIds = items.map((item) => item.id)
   const context: ItemsContext = {
-    recipients: yield* itemsRepo.recipients(business.id, itemIds),
-    adjustments: yield* itemsRepo.adjustments(business.id, itemIds),
+    recipients: yield* itemsRepo.recipients({ businessId: business.id, ids: itemIds }),
+    adjustments: yield* itemsRepo.adjustments({ businessId: business.id, ids: itemIds }),
     price,
     locale,
     mode
   }
-  const people = yield* repo.people(business.id, [...new Set(rows.flatMap((row) => [row.person_id, ...(row.created_by_person_id === null ? [] : [row.created_by_person_id])]))])
+  const people = yield* lookups.people({
+    businessId: business.id,
+    ids: [...new Set(rows.flatMap((row) => [row.person_id, ...(row.created_by_person_id === null ? [] : [row.created_by_person_id])]))]
+  })
   const staffIds = rows.flatMap((row) =>
     [row.commission_recipient_id, row.tip_recipient_id, row.created_by_staff_member_id].filter((id): id is number => id !== null))
-  const staff = yield* repo.staff(business.id, [...new Set(staffIds)])
+  const staff = yield* lookups.staff({ businessId: business.id, ids: [...new Set(staffIds)] })
   const refs = {
     person: (id: number | null) => (id === null ? null : (people.find((p) => p.id === id) ?? null)),
     staff: (id: number | null) => (id === null ? null : (staff.find((s) => s.id === id) ?? null))
@@ -224,8 +227,8 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
 
   const out: Array<InvoiceWire> = []
   for (const row of rows) {
-    const coupon = row.coupon_id === null ? null : ((yield* repo.couponById(business.id, row.coupon_id)) ?? null)
-    const location = mode === "staff" && row.location_id !== null ? ((yield* repo.location(business.id, row.location_id)) ?? null) : null
+    const coupon = row.coupon_id === null ? null : ((yield* lookups.couponById({ businessId: business.id, id: row.coupon_id })) ?? null)
+    const location = mode === "staff" && row.location_id !== null ? ((yield* lookups.location({ businessId: business.id, id: row.location_id })) ?? null) : null
     const own = items.filter((item) => item.invoice_id === row.id)
     const { outstanding, payments } = paid.get(row.id)!
     const common: InvoiceWire = {
