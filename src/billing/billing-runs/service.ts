@@ -171,8 +171,8 @@ const attempt = Effect.fn("BillingRuns.attempt")(function* (periodId: number) {
   if (period === undefined || period.state !== "open" || period.invoice_id === null) return "skipped" as ChargeOutcome
   if (period.next_attempt_at !== null && period.next_attempt_at.getTime() > nowMs) return "skipped" as ChargeOutcome
   const invoice = (yield* (yield* InvoicesRepo).find({ businessId: business.id, id: period.invoice_id, lock: true }))!
-  const paid = yield* payments.payments(business.id, [invoice.id])
-  const outstanding = outstandingFrom(invoice, paid, yield* payments.refunds(business.id, paid.map((p) => p.id)))
+  const paid = yield* payments.payments({ businessId: business.id, ids: [invoice.id] })
+  const outstanding = outstandingFrom(invoice, paid, yield* payments.refunds({ businessId: business.id, ids: paid.map((p) => p.id) }))
   const number = period.attempts + 1
   if (invoice.state === "closed" || outstanding === 0) {
     yield* repo.record(business.id, period.id, invoice.state === "closed" ? "paid" : "open", period.attempts, null, at)
@@ -182,7 +182,7 @@ const attempt = Effect.fn("BillingRuns.attempt")(function* (periodId: number) {
     yield* repo.record(business.id, period.id, "failed", period.attempts, null, at)
     return "skipped" as ChargeOutcome
   }
-  const form = (yield* payments.forms(business.id, period.person_id)).find((f) => f.type === "creditcard" && f.autobill)
+  const form = (yield* payments.forms({ businessId: business.id, personId: period.person_id })).find((f) => f.type === "creditcard" && f.autobill)
   const locale = (yield* RequestContext).locale
   let problem: string | null = null
   if (form === undefined) problem = t(locale, "autobill_no_form")
@@ -206,7 +206,8 @@ const attempt = Effect.fn("BillingRuns.attempt")(function* (periodId: number) {
     if ((yield* repo.failedPayments(business.id, invoice.id)) === failedBefore) problem = message
   }
   if (problem !== null) {
-    yield* payments.insertPayment(business.id, {
+    yield* payments.insertPayment({
+      businessId: business.id,
       invoiceId: invoice.id,
       personId: period.person_id,
       paymentMethod: "creditcard",

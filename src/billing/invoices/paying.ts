@@ -30,7 +30,7 @@ export const paymentMethods = Effect.fn("Payments.methods")(function* (caller: C
   const keys = yield* acceptedKeys(caller)
   const payer = (yield* (yield* InvoiceRefsRepo).people({ businessId: business.id, ids: [invoice.person_id] }))[0] ?? { id: invoice.person_id, name: "", email: null }
   const entries: Array<typeof PaymentMethods.Type["payment_methods"][number]> = []
-  for (const form of yield* repo.forms(business.id, invoice.person_id)) {
+  for (const form of yield* repo.forms({ businessId: business.id, personId: invoice.person_id })) {
     if (!keys.has(form.type)) continue
     entries.push({
       payment_type_id: keys.get(form.type)!,
@@ -81,8 +81,8 @@ const checkPayment = Effect.fn("Payments.check")(function* (caller: Caller, invo
   if (!(PAYABLE_STATES as ReadonlyArray<string>).includes(invoice.state)) {
     return yield* InvoiceRefusals.invoiceNotPayable.fail({ id: invoice.id, state: invoice.state })
   }
-  const payments = yield* repo.payments(business.id, [invoice.id])
-  const outstanding = outstandingFrom(invoice, payments, yield* repo.refunds(business.id, payments.map((p) => p.id)))
+  const payments = yield* repo.payments({ businessId: business.id, ids: [invoice.id] })
+  const outstanding = outstandingFrom(invoice, payments, yield* repo.refunds({ businessId: business.id, ids: payments.map((p) => p.id) }))
   const keys = yield* acceptedKeys(caller)
   const problems: Array<Message> = []
   const method = input.payment_method?.trim() ?? ""
@@ -94,7 +94,7 @@ const checkPayment = Effect.fn("Payments.check")(function* (caller: Caller, invo
   else if (amount > outstanding) problems.push(InvoiceRefusals.paymentAmountTooLarge.message({ field: "amount_cents", max: outstanding }))
   let form: FormRow | undefined
   if (method === "creditcard" || method === "ach") {
-    const forms = (yield* repo.forms(business.id, invoice.person_id)).filter((f) => f.type === method)
+    const forms = (yield* repo.forms({ businessId: business.id, personId: invoice.person_id })).filter((f) => f.type === method)
     const wanted = input.form_of_payment_id ?? null
     form = wanted === null ? forms.find((f) => f.autobill) : forms.find((f) => f.id === wanted)
     if (form === undefined) {
@@ -133,7 +133,7 @@ const chargeCard = Effect.fn("Payments.chargeCard")(function* (
   if (result._tag === "Declined") {
     return yield* new Declined({
       reason: result.reason,
-      record: () => repo.insertPayment(business.id, { ...record, state: "failed", errorMessage: result.reason })
+      record: () => repo.insertPayment({ businessId: business.id, ...record, state: "failed", errorMessage: result.reason })
     })
   }
   return { ...record, gatewayTransactionId: result.transactionId }
@@ -161,14 +161,22 @@ const pay = Effect.fn("Payments.pay")(function* (caller: Caller, invoiceId: numb
     now: at
   }
   if (method === "credit") {
-    yield* repo.lockPerson(business.id, invoice.person_id)
+    yield* repo.lockPerson({ businessId: business.id, personId: invoice.person_id })
     const balance = yield* balanceOf(invoice.person_id)
     if (balance < cents) return yield* InvoiceRefusals.accountCreditInsufficient.fail({ field: "amount_cents", balance })
   }
   const record = method === "creditcard" ? yield* chargeCard(caller, invoice, base, form!.gateway_token!, idempotencyKey) : base
-  const id = yield* repo.insertPayment(business.id, record)
+  const { id } = yield* repo.insertPayment({ businessId: business.id, ...record })
   if (method === "credit") {
-    yield* repo.insertCredit(business.id, { personId: invoice.person_id, amountCents: -cents, reason: "payment", paymentId: id, refundId: null, now: at })
+    yield* repo.insertCredit({
+      businessId: business.id,
+      personId: invoice.person_id,
+      amountCents: -cents,
+      reason: "payment",
+      paymentId: id,
+      refundId: null,
+      now: at
+    })
   }
   if (cents === outstanding) yield* closeInvoice(invoice, caller)
   return id
@@ -200,7 +208,7 @@ export const deletePayment = Effect.fn("Payments.delete")(function* (caller: Cal
   yield* inTransaction(
     Effect.gen(function* () {
       const invoice = yield* findInvoice(caller, invoiceId, true)
-      const payment = yield* repo.payment(business.id, paymentId, true)
+      const payment = yield* repo.payment({ businessId: business.id, id: paymentId, lock: true })
       if (!payment || payment.invoice_id !== invoice.id) return yield* InvoiceRefusals.paymentNotFound.fail({ id: paymentId })
       if (!(CHECKOUT_STATES as ReadonlyArray<string>).includes(invoice.state)) {
         return yield* InvoiceRefusals.paymentNotDeletable.fail({ id: paymentId, state: invoice.state })

@@ -50,7 +50,7 @@ export const acceptedKeys = Effect.fn("Payments.acceptedKeys")(function* (caller
 
 export const balanceOf = Effect.fn("Payments.balance")(function* (personId: number) {
   const business = yield* CurrentBusiness
-  return (yield* (yield* PaymentsRepo).balances(business.id, [personId])).get(personId) ?? 0
+  return (yield* (yield* PaymentsRepo).balances({ businessId: business.id, ids: [personId] })).get(personId) ?? 0
 })
 
 export const recordDeclined = (error: Declined) =>
@@ -59,7 +59,7 @@ export const recordDeclined = (error: Declined) =>
 export const itemsToCancel = Effect.fn("Payments.itemsToCancel")(function* (invoiceId: number, ids: ReadonlyArray<number> | null | undefined, problems: Array<Message>) {
   const business = yield* CurrentBusiness
   const wanted = [...new Set(ids ?? [])]
-  const existing = yield* (yield* PaymentsRepo).invoiceItemIds(business.id, invoiceId)
+  const existing = yield* (yield* PaymentsRepo).invoiceItemIds({ businessId: business.id, invoiceId })
   for (const id of wanted) if (!existing.has(id)) problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "invoice_item_ids_to_cancel", id }))
   return wanted
 })
@@ -67,11 +67,11 @@ export const itemsToCancel = Effect.fn("Payments.itemsToCancel")(function* (invo
 export const cancelItems = Effect.fn("Payments.cancelItems")(function* (itemIds: ReadonlyArray<number>) {
   const business = yield* CurrentBusiness
   const at = yield* currentTime
-  yield* (yield* PaymentsRepo).cancelItemPlans(business.id, itemIds, at, localDateAt(at.getTime(), business.time_zone))
+  yield* (yield* PaymentsRepo).cancelItemPlans({ businessId: business.id, ids: itemIds, now: at, today: localDateAt(at.getTime(), business.time_zone) })
 })
 
 /** Account credit balances for the people list (`include_balances`). */
 export const accountBalances = Effect.fn("Payments.balances")(function* (personIds: ReadonlyArray<number>) {
   const business = yield* CurrentBusiness
-  return yield* (yield* PaymentsRepo).balances(business.id, personIds)
+  return yield* (yield* PaymentsRepo).balances({ businessId: business.id, ids: personIds })
 })

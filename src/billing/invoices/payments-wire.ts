@@ -33,8 +33,8 @@ export const ofInvoices = Effect.fn("Payments.ofInvoices")(function* (
 ) {
   const business = { id: businessId }
   const repo = yield* PaymentsRepo
-  const payments = yield* repo.payments(business.id, rows.map((r) => r.id))
-  const refunds = yield* repo.refunds(business.id, payments.map((p) => p.id))
+  const payments = yield* repo.payments({ businessId: business.id, ids: rows.map((r) => r.id) })
+  const refunds = yield* repo.refunds({ businessId: business.id, ids: payments.map((p) => p.id) })
   const people = yield* (yield* InvoiceRefsRepo).people({ businessId: business.id, ids: [...new Set(payments.map((p) => p.person_id))] })
   const refundWire = (r: RefundRow): RefundWire => ({
     id: r.id,

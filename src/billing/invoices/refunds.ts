@@ -28,7 +28,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const checkRefund = Effect.fn("Payments.checkRefund")(function* (invoice: InvoiceRow, payment: PaymentRow, input: RefundInput) {
   const business = yield* CurrentBusiness
   if (payment.state !== "settled") return yield* InvoiceRefusals.paymentNotRefundable.fail({ id: payment.id, state: payment.state })
-  const max = maximumRefund(payment, yield* (yield* PaymentsRepo).refunds(business.id, [payment.id]))
+  const max = maximumRefund(payment, yield* (yield* PaymentsRepo).refunds({ businessId: business.id, ids: [payment.id] }))
   const problems: Array<Message> = []
   const amount = input.amount_cents ?? null
   if (amount === null) problems.push(InvoiceRefusals.fieldRequired.message({ field: "amount_cents" }))
@@ -65,7 +65,7 @@ const refundThroughGateway = Effect.fn("Payments.refundThroughGateway")(function
   })
   if (result._tag === "Declined") {
     const repo = yield* PaymentsRepo
-    return yield* new Declined({ reason: result.reason, record: () => repo.insertRefund(business.id, { ...record, state: "failed", errorMessage: result.reason }) })
+    return yield* new Declined({ reason: result.reason, record: () => repo.insertRefund({ businessId: business.id, ...record, state: "failed", errorMessage: result.reason }) })
   }
   return { ...record, gatewayTransactionId: result.transactionId }
 })
@@ -81,7 +81,7 @@ const refund = Effect.fn("Payments.refundInTransaction")(function* (
   const business = yield* CurrentBusiness
   const repo = yield* PaymentsRepo
   const invoice = yield* findInvoice(caller, invoiceId)
-  const payment = yield* repo.payment(business.id, paymentId, true)
+  const payment = yield* repo.payment({ businessId: business.id, id: paymentId, lock: true })
   if (!payment || payment.invoice_id !== invoice.id) return yield* InvoiceRefusals.paymentNotFound.fail({ id: paymentId })
   const { cents, typeId, sendReceipt, email, cancel } = yield* checkRefund(invoice, payment, input)
   const at = yield* currentTime
@@ -102,10 +102,18 @@ const refund = Effect.fn("Payments.refundInTransaction")(function* (
   const record = typeId === payment.payment_type_id && payment.gateway_transaction_id !== null
     ? yield* refundThroughGateway(caller, payment.gateway_transaction_id, base, idempotencyKey)
     : base
-  const id = yield* repo.insertRefund(business.id, record)
+  const { id } = yield* repo.insertRefund({ businessId: business.id, ...record })
   if (typeId === PAYMENT_TYPE_IDS.credit) {
-    yield* repo.lockPerson(business.id, payment.person_id)
-    yield* repo.insertCredit(business.id, { personId: payment.person_id, amountCents: cents, reason: "refund", paymentId: null, refundId: id, now: at })
+    yield* repo.lockPerson({ businessId: business.id, personId: payment.person_id })
+    yield* repo.insertCredit({
+      businessId: business.id,
+      personId: payment.person_id,
+      amountCents: cents,
+      reason: "refund",
+      paymentId: null,
+      refundId: id,
+      now: at
+    })
   }
   yield* cancelItems(cancel)
   if (sendReceipt && email !== null) {
@@ -139,7 +147,7 @@ export const createRefund = Effect.fn("Payments.refund")(function* (caller: Call
 
 const refundAnswer = Effect.fn("Payments.refundAnswer")(function* (refundId: number) {
   const business = yield* CurrentBusiness
-  const refund = (yield* (yield* PaymentsRepo).refund(business.id, refundId))!
+  const refund = (yield* (yield* PaymentsRepo).refund({ businessId: business.id, id: refundId }))!
   const invoice = (yield* (yield* InvoicesRepo).find({ businessId: business.id, id: refund.invoice_id }))!
   const byInvoice = yield* invoicePayments([invoice])
   const all = byInvoice.get(invoice.id)!.payments.flatMap((p) => p.refunds)
@@ -153,11 +161,11 @@ export const voidRefund = Effect.fn("Payments.voidRefund")(function* (caller: Ca
   const write = Effect.gen(function* () {
     yield* inTransaction(
       Effect.gen(function* () {
-        const found = yield* repo.refund(business.id, refundId)
+        const found = yield* repo.refund({ businessId: business.id, id: refundId })
         if (!found) return yield* InvoiceRefusals.refundNotFound.fail({ id: refundId })
         // The payment first, then the refund: the order every refund writer locks in.
-        const payment = (yield* repo.payment(business.id, found.payment_id, true))!
-        const refund = (yield* repo.refund(business.id, refundId, true))!
+        const payment = (yield* repo.payment({ businessId: business.id, id: found.payment_id, lock: true }))!
+        const refund = (yield* repo.refund({ businessId: business.id, id: refundId, lock: true }))!
         if (refund.state !== "settled") {
           return yield* InvoiceRefusals.refundNotSettled.fail({ id: refund.id, state: refund.state })
         }
@@ -167,12 +175,12 @@ export const voidRefund = Effect.fn("Payments.voidRefund")(function* (caller: Ca
           if (result._tag === "Declined") return yield* InvoiceRefusals.paymentDeclined.fail({ reason: result.reason })
         }
         if (refund.payment_type_id === PAYMENT_TYPE_IDS.credit) {
-          yield* repo.lockPerson(business.id, payment.person_id)
+          yield* repo.lockPerson({ businessId: business.id, personId: payment.person_id })
           const balance = yield* balanceOf(payment.person_id)
           if (balance < refund.amount_cents) return yield* InvoiceRefusals.accountCreditInsufficient.fail({ field: "amount_cents", balance })
-          yield* repo.insertCredit(business.id, { personId: payment.person_id, amountCents: -refund.amount_cents, reason: "refund_voided", paymentId: null, refundId: refund.id, now: at })
+          yield* repo.insertCredit({ businessId: business.id, personId: payment.person_id, amountCents: -refund.amount_cents, reason: "refund_voided", paymentId: null, refundId: refund.id, now: at })
         }
-        yield* repo.voidRefund(business.id, refund.id, at)
+        yield* repo.voidRefund({ businessId: business.id, id: refund.id, now: at })
       })
     )
     return yield* refundAnswer(refundId)

@@ -18,7 +18,7 @@ export const undoPayment = Effect.fn("Payments.undo")(function* (payment: Paymen
   const business = yield* CurrentBusiness
   const repo = yield* PaymentsRepo
   if (payment.state !== "settled") return yield* InvoiceRefusals.paymentNotVoidable.fail({ id: payment.id, state: payment.state })
-  if (settled((yield* repo.refunds(business.id, [payment.id]))) > 0) {
+  if (settled((yield* repo.refunds({ businessId: business.id, ids: [payment.id] }))) > 0) {
     return yield* InvoiceRefusals.paymentNotVoidable.fail({ id: payment.id, state: "refunded" })
   }
   const at = yield* currentTime
@@ -27,10 +27,10 @@ export const undoPayment = Effect.fn("Payments.undo")(function* (payment: Paymen
     if (result._tag === "Declined") return yield* InvoiceRefusals.paymentDeclined.fail({ reason: result.reason })
   }
   if (payment.payment_type_id === PAYMENT_TYPE_IDS.credit) {
-    yield* repo.lockPerson(business.id, payment.person_id)
-    yield* repo.insertCredit(business.id, { personId: payment.person_id, amountCents: payment.amount_cents, reason: "payment_voided", paymentId: payment.id, refundId: null, now: at })
+    yield* repo.lockPerson({ businessId: business.id, personId: payment.person_id })
+    yield* repo.insertCredit({ businessId: business.id, personId: payment.person_id, amountCents: payment.amount_cents, reason: "payment_voided", paymentId: payment.id, refundId: null, now: at })
   }
-  yield* repo.voidPayment(business.id, payment.id, at)
+  yield* repo.voidPayment({ businessId: business.id, id: payment.id, now: at })
 })
 
 export const voidPayment = Effect.fn("Payments.void")(function* (caller: Caller, paymentId: number, input: VoidInput, idempotencyKey: string | undefined) {
@@ -39,7 +39,7 @@ export const voidPayment = Effect.fn("Payments.void")(function* (caller: Caller,
   const write = Effect.gen(function* () {
     const invoiceId = yield* inTransaction(
       Effect.gen(function* () {
-        const payment = yield* repo.payment(business.id, paymentId, true)
+        const payment = yield* repo.payment({ businessId: business.id, id: paymentId, lock: true })
         if (!payment) return yield* InvoiceRefusals.paymentNotFound.fail({ id: paymentId })
         const problems: Array<Message> = []
         const cancel = yield* itemsToCancel(payment.invoice_id, input.invoice_item_ids_to_cancel, problems)
