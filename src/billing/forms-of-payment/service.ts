@@ -45,7 +45,7 @@ export const requireDeskPerson = (personId: number) => Effect.as(requireLivePers
 
 const findForm = Effect.fn("FormsOfPayment.find")(function* (personId: number, id: number) {
   const business = yield* CurrentBusiness
-  const row = yield* (yield* FormsOfPaymentRepo).find(business.id, personId, id)
+  const row = yield* (yield* FormsOfPaymentRepo).find({ businessId: business.id, personId, id })
   if (!row) return yield* FormOfPaymentRefusals.formOfPaymentNotFound.fail({ id })
   return row
 })
@@ -53,7 +53,7 @@ const findForm = Effect.fn("FormsOfPayment.find")(function* (personId: number, i
 export const listFormsOfPayment = Effect.fn("FormsOfPayment.list")(function* (personId: number, query: FormOfPaymentListQuery) {
   const business = yield* CurrentBusiness
   const page = pageOf(query)
-  const { rows, total } = yield* (yield* FormsOfPaymentRepo).list(business.id, personId, page)
+  const { rows, total } = yield* (yield* FormsOfPaymentRepo).list({ businessId: business.id, personId, page })
   return { form_of_payments: rows.map(toFormOfPaymentWire), ...(yield* pageLinks(page, total)) }
 })
 
@@ -108,11 +108,11 @@ const problemMessage = (problem: VaultProblem): Message => {
  */
 export const saveCard = Effect.fn("FormsOfPayment.saveCard")(function* (businessId: number, personId: number, card: VaultedCard, at: Date) {
   const repo = yield* FormsOfPaymentRepo
-  yield* repo.lockPerson(businessId, personId)
-  const existing = yield* repo.findByToken(businessId, personId, card.token)
-  if (existing !== undefined) return existing
-  const autobill = !(yield* repo.hasAutobill(businessId, personId))
-  return yield* repo.insertCard({
+  yield* repo.lockPerson({ businessId, personId })
+  const existing = yield* repo.findByToken({ businessId, personId, token: card.token })
+  if (existing !== undefined) return existing.id
+  const autobill = !(yield* repo.hasAutobill({ businessId, personId }))
+  const { id } = yield* repo.insertCard({
     businessId,
     personId,
     firstName: card.firstName,
@@ -125,6 +125,7 @@ export const saveCard = Effect.fn("FormsOfPayment.saveCard")(function* (business
     lastFour: card.lastFour,
     now: at
   })
+  return id
 })
 
 type Completion = { readonly _tag: "Saved" } | { readonly _tag: "Refused"; readonly messages: ReadonlyArray<Message>; readonly status: "404" | "422" }
@@ -145,7 +146,7 @@ export const completeVaulting = Effect.fn("FormsOfPayment.completeVaulting")(fun
     .withTransaction(
       Effect.gen(function* () {
         const at = yield* currentTime
-        const vaulting = yield* repo.lockVaulting(businessId, session)
+        const vaulting = yield* repo.lockVaulting({ businessId, id: session })
         if (!vaulting || vaulting.person_id !== personId || vaulting.mode !== mode) {
           return { _tag: "Refused", status: "404", messages: [FormOfPaymentRefusals.vaultingNotFound.message()] } satisfies Completion
         }
@@ -156,12 +157,12 @@ export const completeVaulting = Effect.fn("FormsOfPayment.completeVaulting")(fun
         const result = yield* gateway.vaultResult({ businessId, formId: vaulting.gateway_form_id })
         if (result._tag === "Pending") return { _tag: "Refused", status: "422", messages: [FormOfPaymentRefusals.vaultingPending.message()] } satisfies Completion
         if (result._tag === "Failed") {
-          yield* repo.useVaulting(businessId, session, null, at)
+          yield* repo.useVaulting({ businessId, id: session, formOfPaymentId: null, now: at })
           const messages = result.problems.length > 0 ? result.problems.map(problemMessage) : [FormOfPaymentRefusals.vaultingDeclined.message()]
           return { _tag: "Refused", status: "422", messages } satisfies Completion
         }
         const id = yield* saveCard(businessId, personId, result.card, at)
-        yield* repo.useVaulting(businessId, session, id, at)
+        yield* repo.useVaulting({ businessId, id: session, formOfPaymentId: id, now: at })
         return { _tag: "Saved" } satisfies Completion
       })
     )
@@ -185,7 +186,7 @@ export const updateFormOfPayment = Effect.fn("FormsOfPayment.update")(function* 
   if (input.autobill === true && !row.autobill) {
     const at = yield* currentTime
     yield* sql
-      .withTransaction(Effect.andThen(repo.lockPerson(business.id, personId), repo.makeAutobill(business.id, personId, id, at)))
+      .withTransaction(Effect.andThen(repo.lockPerson({ businessId: business.id, personId }), repo.makeAutobill({ businessId: business.id, personId, id, now: at })))
       .pipe(Effect.catchTag("SqlError", Effect.die))
   }
   return { form_of_payments: [toFormOfPaymentWire(yield* findForm(personId, id))] }

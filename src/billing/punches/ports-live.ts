@@ -49,7 +49,7 @@ export const CommerceLive = Layer.effect(Commerce)(
             date
           })
         }),
-      cardHolders: forms.cardHolders
+      cardHolders: (businessId, personIds) => forms.cardHolders({ businessId, personIds })
     }
   })
 )
