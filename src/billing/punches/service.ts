@@ -33,8 +33,9 @@ const coverageOf = (visit: PunchVisit): Coverage => ({
 const choosePlan = Effect.fn("Punches.choose")(function* (businessId: number, visit: PunchVisit & { readonly person_id: number }) {
   const repo = yield* PunchesRepo
   const coverage = coverageOf(visit)
-  for (const planId of yield* repo.candidates(businessId, visit.person_id, coverage)) {
-    if ((yield* repo.lockPlan(businessId, planId)) && (yield* repo.stillSuitable(businessId, planId, visit.person_id, coverage))) return planId
+  for (const planId of yield* repo.candidates({ businessId, personId: visit.person_id, coverage })) {
+    const locked = yield* repo.lockPlan({ businessId, id: planId })
+    if (locked && (yield* repo.stillSuitable({ businessId, id: planId, personId: visit.person_id, coverage }))) return planId
   }
   return undefined
 })
@@ -48,12 +49,12 @@ const spend = Effect.fn("Punches.spend")(function* (
 ) {
   const repo = yield* PunchesRepo
   const now = (yield* currentTime)
-  const id = yield* repo.insert(businessId, { visitId: visit.id, planId, personId: visit.person_id, visitDate: visit.visit_date, createdBy }, now)
-  yield* repo.refreshExhausted(businessId, [planId], now)
+  const id = yield* repo.insert({ businessId, visitId: visit.id, planId, personId: visit.person_id, visitDate: visit.visit_date, createdBy, now })
+  yield* repo.refreshExhausted({ businessId, ids: [planId], now })
   yield* emitWebhookEvent(
     businessId,
     "punch.created",
-    repo.find(businessId, id).pipe(Effect.map((row) => ({ punches: row ? [toPunchWire(row)] : [] })))
+    repo.find({ businessId, id }).pipe(Effect.map((row) => ({ punches: row ? [toPunchWire(row)] : [] })))
   )
   return id
 })
@@ -68,7 +69,7 @@ const withPerson = (visit: PunchVisit): visit is PunchVisit & { readonly person_
 export const payVisits = Effect.fn("Punches.payVisits")(function* (businessId: number, visitIds: ReadonlyArray<number>) {
   const repo = yield* PunchesRepo
   for (const visitId of [...new Set(visitIds)].sort((a, b) => a - b)) {
-    const visit = yield* repo.visit(businessId, visitId, true)
+    const visit = yield* repo.visit({ businessId, id: visitId, lock: true })
     if (!visit || !withPerson(visit) || visit.punch_id !== null) continue
     if (visit.state !== "registered" && visit.state !== "completed") continue
     const planId = yield* choosePlan(businessId, visit)
@@ -79,13 +80,13 @@ export const payVisits = Effect.fn("Punches.payVisits")(function* (businessId: n
 /** The visits are about to be deleted: their punches go first and their plans get the visits back. */
 export const unpayVisits = Effect.fn("Punches.unpayVisits")(function* (businessId: number, visitIds: ReadonlyArray<number>) {
   const repo = yield* PunchesRepo
-  const punches = yield* repo.ofVisits(businessId, visitIds)
+  const punches = yield* repo.ofVisits({ businessId, ids: visitIds })
   if (punches.length === 0) return
   const now = (yield* currentTime)
   const planIds = [...new Set(punches.map((punch) => punch.plan_id))].sort((a, b) => a - b)
-  for (const planId of planIds) yield* repo.lockPlan(businessId, planId)
-  yield* repo.delete(businessId, punches.map((punch) => punch.id), now)
-  yield* repo.refreshExhausted(businessId, planIds, now)
+  for (const planId of planIds) yield* repo.lockPlan({ businessId, id: planId })
+  yield* repo.delete({ businessId, ids: punches.map((punch) => punch.id), now })
+  yield* repo.refreshExhausted({ businessId, ids: planIds, now })
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -95,7 +96,7 @@ const punchNotFound = (id: number) => PunchRefusals.punchNotFound.fail({ id })
 
 export const getPunch = Effect.fn("Punches.get")(function* (id: number) {
   const business = yield* CurrentBusiness
-  const row = yield* (yield* PunchesRepo).find(business.id, id)
+  const row = yield* (yield* PunchesRepo).find({ businessId: business.id, id })
   if (!row) return yield* punchNotFound(id)
   return { punches: [toPunchWire(row)] }
 })
@@ -117,10 +118,10 @@ export const createPunch = Effect.fn("Punches.create")(function* (input: PunchCr
   const planId = input.plan_id ?? null
   const id = yield* inTransaction(
     Effect.gen(function* () {
-      const visit = yield* repo.visit(business.id, input.visit_id, true)
+      const visit = yield* repo.visit({ businessId: business.id, id: input.visit_id, lock: true })
       if (!visit) return yield* PunchRefusals.visitNotFound.fail({ id: input.visit_id })
       if (!withPerson(visit)) return yield* PunchRefusals.punchVisitWithoutPerson.fail({ id: visit.id })
-      const [existing] = visit.punch_id === null ? [] : yield* repo.ofVisits(business.id, [visit.id])
+      const [existing] = visit.punch_id === null ? [] : yield* repo.ofVisits({ businessId: business.id, ids: [visit.id] })
       if (existing) {
         if (planId !== null && existing.plan_id === planId) return existing.id
         // Only a punch auto-pay made gives way, and only to a plan staff name.
@@ -134,10 +135,10 @@ export const createPunch = Effect.fn("Punches.create")(function* (input: PunchCr
         return yield* spend(business.id, visit, chosen, staff.staffMemberId)
       }
       // Both plans in id order when an automatic punch is replaced, as two such replacements may cross.
-      if (existing && existing.plan_id < planId) yield* repo.lockPlan(business.id, existing.plan_id)
-      if (!(yield* repo.lockPlan(business.id, planId))) return yield* PunchRefusals.punchPlanNotFound.fail({ id: planId })
-      if (existing && existing.plan_id > planId) yield* repo.lockPlan(business.id, existing.plan_id)
-      const standing = (yield* repo.standing(business.id, planId, visit.person_id, visit.visit_date))!
+      if (existing && existing.plan_id < planId) yield* repo.lockPlan({ businessId: business.id, id: existing.plan_id })
+      if (!(yield* repo.lockPlan({ businessId: business.id, id: planId }))) return yield* PunchRefusals.punchPlanNotFound.fail({ id: planId })
+      if (existing && existing.plan_id > planId) yield* repo.lockPlan({ businessId: business.id, id: existing.plan_id })
+      const standing = (yield* repo.standing({ businessId: business.id, id: planId, personId: visit.person_id, date: visit.visit_date }))!
       const params = { id: planId, date: visit.visit_date }
       const problems: Array<Message> = []
       if (!standing.held) problems.push(PunchRefusals.punchPlanNotHeld.message(params))
@@ -147,13 +148,13 @@ export const createPunch = Effect.fn("Punches.create")(function* (input: PunchCr
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
       if (existing) {
         const now = (yield* currentTime)
-        yield* repo.delete(business.id, [existing.id], now)
-        yield* repo.refreshExhausted(business.id, [existing.plan_id], now)
+        yield* repo.delete({ businessId: business.id, ids: [existing.id], now })
+        yield* repo.refreshExhausted({ businessId: business.id, ids: [existing.plan_id], now })
       }
       return yield* spend(business.id, visit, planId, staff.staffMemberId)
     })
   )
-  return { punches: [toPunchWire((yield* repo.find(business.id, id))!)] }
+  return { punches: [toPunchWire((yield* repo.find({ businessId: business.id, id }))!)] }
 })
 
 /** DELETE /desk/punches/:id: the visit becomes unpaid and the plan gets its visit back. */
@@ -162,14 +163,14 @@ export const deletePunch = Effect.fn("Punches.delete")(function* (id: number) {
   const repo = yield* PunchesRepo
   yield* inTransaction(
     Effect.gen(function* () {
-      const row = yield* repo.find(business.id, id)
+      const row = yield* repo.find({ businessId: business.id, id })
       if (!row) return yield* punchNotFound(id)
       // The plan first, as every punch writer locks it: its count is decided under that lock.
-      yield* repo.lockPlan(business.id, row.plan_id)
+      yield* repo.lockPlan({ businessId: business.id, id: row.plan_id })
       const now = (yield* currentTime)
-      const planIds = yield* repo.delete(business.id, [id], now)
+      const planIds = yield* repo.delete({ businessId: business.id, ids: [id], now })
       if (planIds.length === 0) return yield* punchNotFound(id)
-      yield* repo.refreshExhausted(business.id, planIds, now)
+      yield* repo.refreshExhausted({ businessId: business.id, ids: planIds, now })
     })
   )
 })
