@@ -30,7 +30,7 @@ export const getPack = Effect.fn("Packs.get")(function* (id: number) {
 const packFields = Effect.fn("Packs.fields")(function* (productId: number, input: PackCreateInput) {
   const business = yield* CurrentBusiness
   const repo = yield* PlansRepo
-  const product = yield* repo.packProduct(business.id, productId)
+  const product = yield* repo.packProduct({ businessId: business.id, id: productId })
   if (!product) return yield* PlanRefusals.packsProductNotFound.fail({ id: productId })
   const problems: Array<Message> = []
   if (product.suspended) problems.push(PlanRefusals.packsProductSuspended.message({ id: productId }))
@@ -56,11 +56,11 @@ const packFields = Effect.fn("Packs.fields")(function* (productId: number, input
   if (priceCents < 0) problems.push(PlanRefusals.fieldMustBeAtLeast.message({ field: "price_cents", min: 0 }))
 
   const staffMemberId = input.staff_member_id ?? null
-  if (staffMemberId !== null && !(yield* repo.exists(business.id, "staff_members", staffMemberId))) {
+  if (staffMemberId !== null && !(yield* repo.exists({ businessId: business.id, table: "staff_members", id: staffMemberId })).found) {
     problems.push(PlanRefusals.fieldIdNotFound.message({ field: "staff_member_id", id: staffMemberId }))
   }
   const locationId = input.location_id ?? null
-  if (locationId !== null && !(yield* repo.exists(business.id, "locations", locationId))) {
+  if (locationId !== null && !(yield* repo.exists({ businessId: business.id, table: "locations", id: locationId })).found) {
     problems.push(PlanRefusals.fieldIdNotFound.message({ field: "location_id", id: locationId }))
   }
   if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
@@ -97,8 +97,8 @@ export const createPersonPlan = Effect.fn("Plans.createPersonPlan")(function* (
 ) {
   const business = yield* CurrentBusiness
   const repo = yield* PlansRepo
-  const id = yield* repo.insert(business.id, plan, personIds, at)
-  if (terms !== null) yield* repo.insertTerms(business.id, { planId: id, ...terms }, at)
+  const id = yield* repo.insert({ businessId: business.id, ...plan, personIds, now: at })
+  if (terms !== null) yield* repo.insertTerms({ businessId: business.id, planId: id, ...terms, now: at })
   yield* emitWebhookEvent(business.id, "plan.created", planPayload(id))
   yield* emitWebhookEvent(business.id, "person_plan.created", planPayload(id))
   return id
@@ -127,7 +127,7 @@ export const createPack = Effect.fn("Packs.create")(function* (productId: number
         at
       )
     ).pipe(Effect.catchTag("SqlError", Effect.die))
-    return { packs: [packWire((yield* repo.find(business.id, yield* businessToday, id))!, yield* businessMoney)] }
+    return { packs: [packWire((yield* repo.find({ businessId: business.id, today: yield* businessToday, id }))!, yield* businessMoney)] }
   })
   return yield* idempotent(
     {
@@ -150,9 +150,9 @@ export const deletePack = Effect.fn("Packs.delete")(function* (id: number) {
   const at = yield* currentTime
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      if (!(yield* repo.lock(business.id, id))) return yield* PlanRefusals.packNotFound.fail({ id })
+      if (!(yield* repo.lock({ businessId: business.id, id }))) return yield* PlanRefusals.packNotFound.fail({ id })
       yield* findPlan(id, true)
-      yield* repo.delete(business.id, id, at)
+      yield* repo.delete({ businessId: business.id, id, now: at })
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die))
 })
