@@ -178,7 +178,15 @@ export const voidRefund = Effect.fn("Payments.voidRefund")(function* (caller: Ca
           yield* repo.lockPerson({ businessId: business.id, personId: payment.person_id })
           const balance = yield* balanceOf(payment.person_id)
           if (balance < refund.amount_cents) return yield* InvoiceRefusals.accountCreditInsufficient.fail({ field: "amount_cents", balance })
-          yield* repo.insertCredit({ businessId: business.id, personId: payment.person_id, amountCents: -refund.amount_cents, reason: "refund_voided", paymentId: null, refundId: refund.id, now: at })
+          yield* repo.insertCredit({
+            businessId: business.id,
+            personId: payment.person_id,
+            amountCents: -refund.amount_cents,
+            reason: "refund_voided",
+            paymentId: null,
+            refundId: refund.id,
+            now: at
+          })
         }
         yield* repo.voidRefund({ businessId: business.id, id: refund.id, now: at })
       })

@@ -28,7 +28,15 @@ export const undoPayment = Effect.fn("Payments.undo")(function* (payment: Paymen
   }
   if (payment.payment_type_id === PAYMENT_TYPE_IDS.credit) {
     yield* repo.lockPerson({ businessId: business.id, personId: payment.person_id })
-    yield* repo.insertCredit({ businessId: business.id, personId: payment.person_id, amountCents: payment.amount_cents, reason: "payment_voided", paymentId: payment.id, refundId: null, now: at })
+    yield* repo.insertCredit({
+      businessId: business.id,
+      personId: payment.person_id,
+      amountCents: payment.amount_cents,
+      reason: "payment_voided",
+      paymentId: payment.id,
+      refundId: null,
+      now: at
+    })
   }
   yield* repo.voidPayment({ businessId: business.id, id: payment.id, now: at })
 })
