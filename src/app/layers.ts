@@ -41,6 +41,7 @@ import { RevenueCategoriesRepo } from "../catalog/revenue-categories/repo.ts"
 import { SalesTaxesRepo } from "../catalog/sales-taxes/repo.ts"
 import { PlansRepo } from "../billing/plans/repo.ts"
 import { InvoicesRepo } from "../billing/invoices/repo.ts"
+import { InvoiceRefsRepo } from "../billing/invoices/refs-repo.ts"
 import { AccountBalancesLive } from "../billing/invoices/balances-live.ts"
 import { BookingInvoicesLive } from "../billing/invoices/booking-invoices-live.ts"
 import { NewClientPassesLive } from "../billing/plans/new-client-passes-live.ts"
@@ -125,6 +126,7 @@ const RepositoriesLive = Layer.mergeAll(
   PlansRepo.layer,
   // Billing: invoices
   InvoicesRepo.layer,
+  InvoiceRefsRepo.layer,
   InvoiceItemsRepo.layer,
   // Ports a lower domain declares and a higher one answers: people asks visits.
   FutureVisitsLive.pipe(Layer.provide(VisitsRepo.layer)),

@@ -31,40 +31,11 @@ const domains = CONTEXTS.flatMap((context) => {
   return flat ? [dir, ...folders] : folders
 }).concat(["reports"])
 
-/**
- * Domains and endpoint paths not yet moved to named refusals: their tests are skipped. Each
- * entry goes when its domain moves; the list goes when it is empty.
- */
-const PENDING: ReadonlyArray<string> = [
-  // billing
-  "src/billing/forms-of-payment",
-  "src/billing/invoices",
-  "src/billing/plans",
-  "src/billing/processor-connect",
-  "src/billing/punches",
-  "/api/v2/desk/invoices",
-  "/api/v2/front/invoices",
-  "/api/v2/desk/packs",
-  "/api/v2/desk/payments",
-  "/api/v2/front/payments",
-  "/api/v2/desk/plans",
-  "/api/v2/front/plans",
-  "/api/v2/desk/processor_connect",
-  "/api/v2/front/processor_connect",
-  "/api/v2/desk/punches",
-  "/api/v2/desk/refunds",
-  // access, webhooks, identity, catalog, tools, reports
-  // endpoints of other domains under a person or a pack product (forms of payment, packs)
-  "/api/v2/front/people/me/form_of_payments",
-  "/api/v2/desk/pack_products/:pack_product_id"
-]
-const pending = (subject: string) => PENDING.some((entry) => subject.startsWith(entry))
-
 const BARE_KEY = /\bkey:\s*"([a-z0-9_]+)"/g
 
 describe("refusals", () => {
   for (const domain of domains) {
-    it.skipIf(pending(domain))(`${domain} refuses only through its refusals file`, () => {
+    it(`${domain} refuses only through its refusals file`, () => {
       // A flat context's own files are its domain; its sub-folders are domains of their own.
       const files = fs.readdirSync(path.join(root, domain), { withFileTypes: true }).some((e) => e.isFile())
         ? sources(domain).filter((file) => path.dirname(file) === domain || !fs.existsSync(path.join(root, path.dirname(file), "refusals.ts")))
@@ -92,7 +63,7 @@ describe("refusals", () => {
     }
   })
   for (const { name, description } of endpoints) {
-    it.skipIf(pending(name.split(" ")[1]!))(`${name} lists its refusals`, () => {
+    it(`${name} lists its refusals`, () => {
       expect(description).toContain("Refusals")
     })
   }

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 import { BusinessRow } from "../../shared/request-context.ts"
 
 /**
@@ -106,7 +107,7 @@ const make = Effect.gen(function* () {
     Request: Schema.Struct({
       businessId: Schema.Number,
       id: Schema.Number,
-      state: Schema.String,
+      state: PeriodRow.fields.state,
       attempts: Schema.Number,
       nextAttemptAt: Schema.NullOr(Schema.Date),
       now: Schema.Date
@@ -133,24 +134,28 @@ const make = Effect.gen(function* () {
     execute: (r) => sql`select count(*)::int as n from payments where business_id = ${r.businessId} and invoice_id = ${r.invoiceId} and state = 'failed'`
   })
 
+  /** Answers the period's id, or undefined when another run claimed it first. */
+  const claimed = (request: Parameters<typeof claim>[0]) => Effect.map(claim(request), Option.map((row) => row.id))
+  const peopleOf = (request: Parameters<typeof planPeople>[0]) => Effect.map(planPeople(request), (rows) => rows.map((row) => row.person_id))
+  const failedCount = (request: Parameters<typeof failedPayments>[0]) => Effect.map(failedPayments(request), (row) => row.n)
+
   return {
     /** Businesses with at least one billed membership. */
-    businesses: () => businesses({}).pipe(Effect.orDie),
-    business: (id: number) => business({ id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-    memberships: (businessId: number) => memberships({ businessId }).pipe(Effect.orDie),
+    businesses: orDie(businesses),
+    business: orUndefined(business),
+    memberships: orDie(memberships),
     /** Inserts the period's row; answers its id, or undefined when another run claimed it first. */
-    claim: (businessId: number, planId: number, periodStart: string, personId: number, now: Date) =>
-      claim({ businessId, planId, periodStart, personId, now }).pipe(Effect.map(Option.map((row) => row.id)), Effect.map(Option.getOrUndefined), Effect.orDie),
-    setInvoice: (businessId: number, id: number, invoiceId: number) => setInvoice({ businessId, id, invoiceId }).pipe(Effect.orDie),
+    claim: orUndefined(claimed),
+    setInvoice: orDie(setInvoice),
     /** The period, its row locked until the transaction ends (one charge run at a time). */
-    lock: (businessId: number, id: number) => lock({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-    record: (businessId: number, id: number, state: PeriodRow["state"], attempts: number, nextAttemptAt: Date | null, now: Date) =>
-      record({ businessId, id, state, attempts, nextAttemptAt, now }).pipe(Effect.orDie),
+    lock: orUndefined(lock),
+    record: orDie(record),
     /** Sets the plan's last day (plan.ended announces it once it has passed). */
-    endPlan: (businessId: number, planId: number, endDate: string, now: Date) => endPlan({ businessId, planId, endDate, now }).pipe(Effect.orDie),
-    planPeople: (businessId: number, planId: number) =>
-      planPeople({ businessId, planId }).pipe(Effect.map((rows) => rows.map((row) => row.person_id)), Effect.orDie),
-    failedPayments: (businessId: number, invoiceId: number) => failedPayments({ businessId, invoiceId }).pipe(Effect.map((row) => row.n), Effect.orDie)
+    endPlan: orDie(endPlan),
+    /** The plan's people, by id. */
+    planPeople: orDie(peopleOf),
+    /** How many failed payments the invoice has. */
+    failedPayments: orDie(failedCount)
   }
 })
 

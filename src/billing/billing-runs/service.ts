@@ -88,15 +88,15 @@ export const billDueMemberships = Effect.fn("BillingRuns.sweep")(function* () {
   const repo = yield* BillingRunsRepo
   const nowMs = yield* Clock.currentTimeMillis
   let billed = 0
-  for (const business of yield* repo.businesses()) {
+  for (const business of yield* repo.businesses({})) {
     const provide = yield* inBusiness(business)
     const today = localDateAt(nowMs, business.time_zone)
-    for (const plan of yield* repo.memberships(business.id)) {
+    for (const plan of yield* repo.memberships({ businessId: business.id })) {
       const due = nextDuePeriod(plan, today)
       if (due === undefined) continue
       const at = new Date(nowMs)
       if (due.endPlanOn !== undefined) {
-        yield* repo.endPlan(business.id, plan.id, due.endPlanOn, at)
+        yield* repo.endPlan({ businessId: business.id, planId: plan.id, endDate: due.endPlanOn, now: at })
         continue
       }
       const claimed = yield* sql.withTransaction(provide(billPeriod(plan, due.start, at))).pipe(Effect.orDie)
@@ -112,11 +112,11 @@ const billPeriod = Effect.fn("BillingRuns.billPeriod")(function* (plan: Membersh
   const repo = yield* BillingRunsRepo
   const invoices = yield* InvoicesRepo
   const items = yield* InvoiceItemsRepo
-  const periodId = yield* repo.claim(business.id, plan.id, start, plan.payer_id, at)
+  const periodId = yield* repo.claim({ businessId: business.id, planId: plan.id, periodStart: start, personId: plan.payer_id, now: at })
   if (periodId === undefined) return false
-  const invoiceId = yield* invoices.insert({
+  const { id: invoiceId } = yield* invoices.insert({
     businessId: business.id,
-    invoiceNumber: yield* invoices.nextNumber(business.id),
+    invoiceNumber: yield* invoices.nextNumber({ businessId: business.id }),
     invoiceDate: start,
     personId: plan.payer_id,
     currency: business.currency_code,
@@ -125,29 +125,27 @@ const billPeriod = Effect.fn("BillingRuns.billPeriod")(function* (plan: Membersh
     createdByPersonId: null,
     now: at
   })
-  const people = yield* repo.planPeople(business.id, plan.id)
-  const itemId = yield* items.insertItem(
-    business.id,
+  const people = yield* repo.planPeople({ businessId: business.id, planId: plan.id })
+  const itemId = yield* items.insertItem({
+    businessId: business.id,
     invoiceId,
-    {
-      kind: "plan",
-      parentItemId: null,
-      planProductId: plan.plan_product_id,
-      name: plan.name,
-      description: plan.description,
-      staffMemberId: plan.staff_member_id,
-      eventId: null,
-      startDate: start,
-      priceCents: plan.price_cents
-    },
-    people,
-    at
-  )
+    kind: "plan",
+    parentItemId: null,
+    planProductId: plan.plan_product_id,
+    name: plan.name,
+    description: plan.description,
+    staffMemberId: plan.staff_member_id,
+    eventId: null,
+    startDate: start,
+    priceCents: plan.price_cents,
+    personIds: people,
+    now: at
+  })
   // Tied to the plan it renews: closing the invoice extends this plan instead of selling a new one.
-  for (const personId of people) yield* items.setRecipientPlan(business.id, itemId, personId, plan.id)
+  for (const personId of people) yield* items.setRecipientPlan({ businessId: business.id, itemId, personId, planId: plan.id })
   yield* recompute(invoiceId)
-  yield* invoices.setState(business.id, invoiceId, "open", at)
-  yield* repo.setInvoice(business.id, periodId, invoiceId)
+  yield* invoices.setState({ businessId: business.id, id: invoiceId, state: "open", now: at })
+  yield* repo.setInvoice({ businessId: business.id, id: periodId, invoiceId })
   yield* enqueueJob(ChargeMembershipPeriodJob, { business_id: business.id, period_id: periodId }, { jobKey: `autobill:${business.id}:${periodId}` })
   return true
 })
@@ -157,7 +155,7 @@ export type ChargeOutcome = "paid" | "declined" | "failed" | "skipped"
 /** The charge job: one attempt on the period's invoice (see the module's comment). */
 export const chargePeriod = Effect.fn("BillingRuns.charge")(function* (businessId: number, periodId: number) {
   const sql = yield* SqlClient.SqlClient
-  const business = yield* (yield* BillingRunsRepo).business(businessId)
+  const business = yield* (yield* BillingRunsRepo).business({ id: businessId })
   if (business === undefined) return "skipped" as ChargeOutcome
   const provide = yield* inBusiness(business)
   return yield* sql.withTransaction(provide(attempt(periodId))).pipe(Effect.orDie)
@@ -169,27 +167,27 @@ const attempt = Effect.fn("BillingRuns.attempt")(function* (periodId: number) {
   const payments = yield* PaymentsRepo
   const nowMs = yield* Clock.currentTimeMillis
   const at = new Date(nowMs)
-  const period = yield* repo.lock(business.id, periodId)
+  const period = yield* repo.lock({ businessId: business.id, id: periodId })
   if (period === undefined || period.state !== "open" || period.invoice_id === null) return "skipped" as ChargeOutcome
   if (period.next_attempt_at !== null && period.next_attempt_at.getTime() > nowMs) return "skipped" as ChargeOutcome
-  const invoice = (yield* (yield* InvoicesRepo).find(business.id, period.invoice_id, { lock: true }))!
-  const paid = yield* payments.payments(business.id, [invoice.id])
-  const outstanding = outstandingFrom(invoice, paid, yield* payments.refunds(business.id, paid.map((p) => p.id)))
+  const invoice = (yield* (yield* InvoicesRepo).find({ businessId: business.id, id: period.invoice_id, lock: true }))!
+  const paid = yield* payments.payments({ businessId: business.id, ids: [invoice.id] })
+  const outstanding = outstandingFrom(invoice, paid, yield* payments.refunds({ businessId: business.id, ids: paid.map((p) => p.id) }))
   const number = period.attempts + 1
   if (invoice.state === "closed" || outstanding === 0) {
-    yield* repo.record(business.id, period.id, invoice.state === "closed" ? "paid" : "open", period.attempts, null, at)
+    yield* repo.record({ businessId: business.id, id: period.id, state: invoice.state === "closed" ? "paid" : "open", attempts: period.attempts, nextAttemptAt: null, now: at })
     return "paid" as ChargeOutcome
   }
   if (invoice.state === "canceled") {
-    yield* repo.record(business.id, period.id, "failed", period.attempts, null, at)
+    yield* repo.record({ businessId: business.id, id: period.id, state: "failed", attempts: period.attempts, nextAttemptAt: null, now: at })
     return "skipped" as ChargeOutcome
   }
-  const form = (yield* payments.forms(business.id, period.person_id)).find((f) => f.type === "creditcard" && f.autobill)
+  const form = (yield* payments.forms({ businessId: business.id, personId: period.person_id })).find((f) => f.type === "creditcard" && f.autobill)
   const locale = (yield* RequestContext).locale
   let problem: string | null = null
   if (form === undefined) problem = t(locale, "autobill_no_form")
   else {
-    const failedBefore = yield* repo.failedPayments(business.id, invoice.id)
+    const failedBefore = yield* repo.failedPayments({ businessId: business.id, invoiceId: invoice.id })
     const caller: Caller = { _tag: "Client", personId: period.person_id, reach: [period.person_id] }
     const result = yield* createPayment(
       caller,
@@ -198,17 +196,18 @@ const attempt = Effect.fn("BillingRuns.attempt")(function* (periodId: number) {
       attemptKey(period.plan_id, period.period_start, number)
     ).pipe(Effect.result)
     if (result._tag === "Success") {
-      yield* repo.record(business.id, period.id, "paid", number, null, at)
+      yield* repo.record({ businessId: business.id, id: period.id, state: "paid", attempts: number, nextAttemptAt: null, now: at })
       return "paid" as ChargeOutcome
     }
     const message = result.failure.errors.join(" ")
     // The gateway could not be reached: nothing happened, so the job fails and is retried with the same key.
     if (message === t(locale, "payment_gateway_unavailable")) return yield* Effect.die(new Error("payment gateway unavailable"))
     // A decline records its failed payment itself; anything else (a refused card type, say) is recorded here.
-    if ((yield* repo.failedPayments(business.id, invoice.id)) === failedBefore) problem = message
+    if ((yield* repo.failedPayments({ businessId: business.id, invoiceId: invoice.id })) === failedBefore) problem = message
   }
   if (problem !== null) {
-    yield* payments.insertPayment(business.id, {
+    yield* payments.insertPayment({
+      businessId: business.id,
       invoiceId: invoice.id,
       personId: period.person_id,
       paymentMethod: "creditcard",
@@ -224,12 +223,12 @@ const attempt = Effect.fn("BillingRuns.attempt")(function* (periodId: number) {
     })
   }
   if (number >= MAX_ATTEMPTS) {
-    yield* repo.record(business.id, period.id, "failed", number, null, at)
-    yield* repo.endPlan(business.id, period.plan_id, addDays(period.period_start, -1), at)
+    yield* repo.record({ businessId: business.id, id: period.id, state: "failed", attempts: number, nextAttemptAt: null, now: at })
+    yield* repo.endPlan({ businessId: business.id, planId: period.plan_id, endDate: addDays(period.period_start, -1), now: at })
     return "failed" as ChargeOutcome
   }
   const next = new Date(nowMs + RETRY_DAYS[number - 1]! * 86_400_000)
-  yield* repo.record(business.id, period.id, "open", number, next, at)
+  yield* repo.record({ businessId: business.id, id: period.id, state: "open", attempts: number, nextAttemptAt: next, now: at })
   yield* enqueueJob(ChargeMembershipPeriodJob, { business_id: business.id, period_id: period.id }, { runAt: next, jobKey: `autobill:${business.id}:${period.id}` })
   return "declined" as ChargeOutcome
 })

@@ -12,6 +12,7 @@ import {
   FormsOfPayment,
   VaultingStarted
 } from "./model.ts"
+import { FormOfPaymentRefusals as R } from "./refusals.ts"
 
 const startDescription =
   "Vaulting step one: `type` is required, only `creditcard` (422 otherwise). Answers the gateway's single-use card form " +
@@ -25,6 +26,23 @@ const updateDescription =
 /** Who may call in staff mode; demoted staff have no staff mode at all. */
 const STANDARD = "Standard staff, managers and owners (403 for limited staff). "
 
+/** The person first (client mode: the token's own; staff mode: any live person, the same answer), then the form. */
+const GET_REFUSALS = [R.personNotFound, R.formOfPaymentNotFound]
+const START_REFUSALS = [R.personNotFound, R.formOfPaymentTypeBlank, R.formOfPaymentTypeInvalid, R.formOfPaymentCreditcardNotAccepted, R.paymentGatewayUnavailable]
+const UPDATE_REFUSALS = [...GET_REFUSALS, R.formOfPaymentIdMismatch, R.formOfPaymentAutobillRequired]
+const COMPLETE_REFUSALS = [
+  R.vaultingNotFound,
+  R.vaultingUsed,
+  R.vaultingExpired,
+  R.vaultingPending,
+  R.vaultingDeclined,
+  R.vaultingFieldBlank,
+  R.vaultingFieldInvalid,
+  R.vaultingCardExpired,
+  R.vaultingCardNotAccepted,
+  R.paymentGatewayUnavailable
+]
+
 const personParams = { person_id: IdFromString }
 const formParams = { person_id: IdFromString, id: IdFromString }
 
@@ -35,21 +53,21 @@ export const FormsOfPaymentFrontApi = HttpApiGroup.make("formsOfPaymentFront")
       query: FormOfPaymentListQuery,
       success: FormOfPaymentPage,
       error: [BadRequest, NotFound, Unauthorized]
-    }).annotateMerge(docs("List one's forms of payment", "The token's own person only (anyone else is not found); oldest first, paginated."))
+    }).annotateMerge(docs("List one's forms of payment", "The token's own person only (anyone else is not found); oldest first, paginated.", [R.personNotFound]))
   )
   .add(
     HttpApiEndpoint.get("me", "/api/v2/front/people/me/form_of_payments/:id", {
       params: { id: IdFromString },
       success: FormsOfPayment,
       error: [NotFound, Unauthorized]
-    }).annotateMerge(docs("Get one of one's forms of payment", "Only the logged-in person's."))
+    }).annotateMerge(docs("Get one of one's forms of payment", "Only the logged-in person's.", GET_REFUSALS))
   )
   .add(
     HttpApiEndpoint.get("get", "/api/v2/front/people/:person_id/form_of_payments/:id", {
       params: formParams,
       success: FormsOfPayment,
       error: [NotFound, Unauthorized]
-    }).annotateMerge(docs("Get one of one's forms of payment", "The token's own person only."))
+    }).annotateMerge(docs("Get one of one's forms of payment", "The token's own person only.", GET_REFUSALS))
   )
   .add(
     HttpApiEndpoint.post("create", "/api/v2/front/people/:person_id/form_of_payments", {
@@ -57,7 +75,7 @@ export const FormsOfPaymentFrontApi = HttpApiGroup.make("formsOfPaymentFront")
       payload: Schema.Struct({ form_of_payment: FormOfPaymentCreateInput }),
       success: VaultingStarted.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, NotFound, Unauthorized, Unprocessable]
-    }).annotateMerge(docs("Begin vaulting a card for oneself", startDescription))
+    }).annotateMerge(docs("Begin vaulting a card for oneself", startDescription, START_REFUSALS))
   )
   .add(
     HttpApiEndpoint.put("update", "/api/v2/front/people/:person_id/form_of_payments/:id", {
@@ -65,7 +83,7 @@ export const FormsOfPaymentFrontApi = HttpApiGroup.make("formsOfPaymentFront")
       payload: Schema.Struct({ form_of_payment: FormOfPaymentUpdateInput }),
       success: FormsOfPayment,
       error: [BadRequest, NotFound, Unauthorized, Unprocessable]
-    }).annotateMerge(docs("Choose one's autobill form of payment", updateDescription))
+    }).annotateMerge(docs("Choose one's autobill form of payment", updateDescription, UPDATE_REFUSALS))
   )
   .middleware(FrontAccess)
   .annotateMerge(docs("Forms of payment (client mode)"))
@@ -77,14 +95,14 @@ export const FormsOfPaymentDeskApi = HttpApiGroup.make("formsOfPaymentDesk")
       query: FormOfPaymentListQuery,
       success: FormOfPaymentPage,
       error: [BadRequest, NotFound]
-    }).annotateMerge(docs("List a person's forms of payment", "Any live person of the business; oldest first, paginated."))
+    }).annotateMerge(docs("List a person's forms of payment", "Any live person of the business; oldest first, paginated.", [R.personNotFound]))
   )
   .add(
     HttpApiEndpoint.get("get", "/api/v2/desk/people/:person_id/form_of_payments/:id", {
       params: formParams,
       success: FormsOfPayment,
       error: NotFound
-    }).annotateMerge(docs("Get a person's form of payment"))
+    }).annotateMerge(docs("Get a person's form of payment", undefined, GET_REFUSALS))
   )
   .add(
     HttpApiEndpoint.post("create", "/api/v2/desk/people/:person_id/form_of_payments", {
@@ -92,7 +110,7 @@ export const FormsOfPaymentDeskApi = HttpApiGroup.make("formsOfPaymentDesk")
       payload: Schema.Struct({ form_of_payment: FormOfPaymentCreateInput }),
       success: VaultingStarted.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound, Unprocessable]
-    }).annotateMerge(docs("Begin vaulting a card for a person", STANDARD + startDescription))
+    }).annotateMerge(docs("Begin vaulting a card for a person", STANDARD + startDescription, START_REFUSALS))
   )
   .add(
     HttpApiEndpoint.put("update", "/api/v2/desk/people/:person_id/form_of_payments/:id", {
@@ -100,7 +118,7 @@ export const FormsOfPaymentDeskApi = HttpApiGroup.make("formsOfPaymentDesk")
       payload: Schema.Struct({ form_of_payment: FormOfPaymentUpdateInput }),
       success: FormsOfPayment,
       error: [BadRequest, Forbidden, NotFound, Unprocessable]
-    }).annotateMerge(docs("Choose a person's autobill form of payment", STANDARD + updateDescription))
+    }).annotateMerge(docs("Choose a person's autobill form of payment", STANDARD + updateDescription, UPDATE_REFUSALS))
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Forms of payment (staff mode)"))
@@ -116,13 +134,13 @@ export const FormOfPaymentVaultingApi = HttpApiGroup.make("formOfPaymentVaulting
       params: { person_id: IdFromString, session: Schema.String },
       success: Schema.Struct({}),
       error: [NotFound, Unprocessable]
-    }).annotateMerge(docs("Complete vaulting (client mode)", completeDescription))
+    }).annotateMerge(docs("Complete vaulting (client mode)", completeDescription, COMPLETE_REFUSALS))
   )
   .add(
     HttpApiEndpoint.get("desk", "/api/v2/desk/people/:person_id/form_of_payments/vaulting/:session", {
       params: { person_id: IdFromString, session: Schema.String },
       success: Schema.Struct({}),
       error: [NotFound, Unprocessable]
-    }).annotateMerge(docs("Complete vaulting (staff mode)", completeDescription))
+    }).annotateMerge(docs("Complete vaulting (staff mode)", completeDescription, COMPLETE_REFUSALS))
   )
   .annotateMerge(docs("Forms of payment: vaulting step three"))

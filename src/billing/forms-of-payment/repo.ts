@@ -1,6 +1,7 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../../shared/pagination.ts"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 import { FormOfPaymentRow } from "./model.ts"
 
 const COLUMNS = `id, person_id, type, first_name, last_name, autobill, gateway_token, card_type, expire_month, expire_year, last_four,
@@ -129,43 +130,41 @@ const make = Effect.gen(function* () {
           where business_id = ${businessId} and id = ${id} and used_at is null`
   })
 
+  /** A page of the person's forms, oldest first, and the total. */
+  const list = ({ page, ...key }: typeof PersonKey.Type & { readonly page: Page }) =>
+    Effect.gen(function* () {
+      const rows = yield* listed({ ...key, limit: page.limit, offset: page.offset })
+      const total = yield* totalCount(rows, page, counted(key))
+      return { rows, total }
+    })
+  const anyAutobill = (key: typeof PersonKey.Type) => Effect.map(hasAutobill(key), (rows) => rows.length > 0)
+  const holders = (request: Parameters<typeof cardHolders>[0]) =>
+    request.personIds.length === 0
+      ? Effect.succeed(new Set<number>())
+      : Effect.map(cardHolders(request), (rows) => new Set(rows.map((row) => row.person_id)))
+  /** Both writes as one unit: turning the others off first keeps at most one autobill form. */
+  const makeAutobill = (request: Parameters<typeof autobillOn>[0]) => Effect.andThen(autobillOff(request), autobillOn(request))
+
   return {
-    /** A page of the person's forms, oldest first, and the total. */
-    list: (businessId: number, personId: number, page: Page) =>
-      Effect.gen(function* () {
-        const rows = yield* listed({ businessId, personId, limit: page.limit, offset: page.offset })
-        const total = yield* totalCount(rows, page, counted({ businessId, personId }))
-        return { rows: rows, total }
-      }).pipe(Effect.orDie),
+    list: orDie(list),
     /** One form, only under its own person (another person's or business's is not found). */
-    find: (businessId: number, personId: number, id: number) =>
-      find({ businessId, personId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-    lockPerson: (businessId: number, personId: number) => lockPerson({ businessId, personId }).pipe(Effect.asVoid, Effect.orDie),
-    hasAutobill: (businessId: number, personId: number) =>
-      hasAutobill({ businessId, personId }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
-    /** Of `personIds`, who has a credit card on file. */
-    cardHolders: (businessId: number, personIds: ReadonlyArray<number>) =>
-      personIds.length === 0
-        ? Effect.succeed(new Set<number>())
-        : cardHolders({ businessId, personIds }).pipe(Effect.map((rows) => new Set(rows.map((row) => row.person_id))), Effect.orDie),
-    findByToken: (businessId: number, personId: number, token: string) =>
-      findByToken({ businessId, personId, token }).pipe(Effect.map(Option.map((row) => row.id)), Effect.map(Option.getOrUndefined), Effect.orDie),
-    insertCard: (card: typeof NewCard.Type) => insertCard(card).pipe(Effect.map((row) => row.id), Effect.orDie),
+    find: orUndefined(find),
+    lockPerson: orDie(lockPerson),
+    /** Whether the person has an autobill form. */
+    hasAutobill: orDie(anyAutobill),
+    /** Of `personIds`, who has a credit card on file (none asked, no round trip). */
+    cardHolders: orDie(holders),
+    /** The person's form holding that gateway token, `{ id }`. */
+    findByToken: orUndefined(findByToken),
+    /** Answers `{ id }`. */
+    insertCard: orDie(insertCard),
     /** This form becomes the person's autobill form; the others are turned off. */
-    makeAutobill: (businessId: number, personId: number, id: number, now: Date) =>
-      Effect.andThen(autobillOff({ businessId, personId, id, now }), autobillOn({ businessId, personId, id, now })).pipe(Effect.orDie),
-    insertVaulting: (row: {
-      businessId: number
-      id: string
-      personId: number
-      mode: "front" | "desk"
-      formId: string
-      expiresAt: Date
-      now: Date
-    }) => insertVaulting(row).pipe(Effect.orDie),
-    lockVaulting: (businessId: number, id: string) => lockVaulting({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-    useVaulting: (businessId: number, id: string, formOfPaymentId: number | null, now: Date) =>
-      useVaulting({ businessId, id, formOfPaymentId, now }).pipe(Effect.orDie)
+    makeAutobill: orDie(makeAutobill),
+    insertVaulting: orDie(insertVaulting),
+    /** The session, locked for update. */
+    lockVaulting: orUndefined(lockVaulting),
+    /** Uses the session up (`formOfPaymentId` the saved form, or null). */
+    useVaulting: orDie(useVaulting)
   }
 })
 

@@ -14,6 +14,7 @@ import { formatTimestamp } from "../../shared/schemas.ts"
 import { type FormOfPaymentCreateInput, type FormOfPaymentListQuery, type FormOfPaymentUpdateInput, type Mode, toFormOfPaymentWire } from "./model.ts"
 import { FormsOfPaymentRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { FormOfPaymentRefusals } from "./refusals.ts"
 
 /**
  * Forms of payment (spec: Forms of payment). Client mode reaches only the token's own person
@@ -33,7 +34,7 @@ export const VAULTING_SECONDS = 10 * 60
 export const requireFrontPerson = Effect.fn("FormsOfPayment.requireFrontPerson")(function* (personId: number | "me") {
   yield* privateResponse
   const reach = yield* clientReach
-  if (personId !== "me" && personId !== reach.selfId) return yield* fail(NotFound, { key: "person_not_found", params: { id: personId } })
+  if (personId !== "me" && personId !== reach.selfId) return yield* FormOfPaymentRefusals.personNotFound.fail({ id: personId })
   return reach.selfId
 })
 
@@ -44,15 +45,15 @@ export const requireDeskPerson = (personId: number) => Effect.as(requireLivePers
 
 const findForm = Effect.fn("FormsOfPayment.find")(function* (personId: number, id: number) {
   const business = yield* CurrentBusiness
-  const row = yield* (yield* FormsOfPaymentRepo).find(business.id, personId, id)
-  if (!row) return yield* fail(NotFound, { key: "form_of_payment_not_found", params: { id } })
+  const row = yield* (yield* FormsOfPaymentRepo).find({ businessId: business.id, personId, id })
+  if (!row) return yield* FormOfPaymentRefusals.formOfPaymentNotFound.fail({ id })
   return row
 })
 
 export const listFormsOfPayment = Effect.fn("FormsOfPayment.list")(function* (personId: number, query: FormOfPaymentListQuery) {
   const business = yield* CurrentBusiness
   const page = pageOf(query)
-  const { rows, total } = yield* (yield* FormsOfPaymentRepo).list(business.id, personId, page)
+  const { rows, total } = yield* (yield* FormsOfPaymentRepo).list({ businessId: business.id, personId, page })
   return { form_of_payments: rows.map(toFormOfPaymentWire), ...(yield* pageLinks(page, total)) }
 })
 
@@ -62,17 +63,17 @@ export const getFormOfPayment = Effect.fn("FormsOfPayment.get")(function* (perso
 
 export const gatewayUnavailable = (error: GatewayUnavailable) =>
   Effect.flatMap(Effect.logWarning("payment gateway unavailable", { reason: error.reason }), () =>
-    fail(Unprocessable, { key: "payment_gateway_unavailable" }))
+    FormOfPaymentRefusals.paymentGatewayUnavailable.fail())
 
 /** Step one: a session and the gateway's card form for it. */
 export const startVaulting = Effect.fn("FormsOfPayment.startVaulting")(function* (mode: Mode, personId: number, input: FormOfPaymentCreateInput) {
   const business = yield* CurrentBusiness
   const context = yield* RequestContext
   const type = input.type ?? ""
-  if (type.trim() === "") return yield* fail(Unprocessable, { key: "form_of_payment_type_blank" })
-  if (type !== "creditcard") return yield* fail(Unprocessable, { key: "form_of_payment_type_invalid", params: { type } })
+  if (type.trim() === "") return yield* FormOfPaymentRefusals.formOfPaymentTypeBlank.fail()
+  if (type !== "creditcard") return yield* FormOfPaymentRefusals.formOfPaymentTypeInvalid.fail({ type })
   const configuration = yield* currentPaymentConfiguration
-  if (!configuration.accepted_types.includes("creditcard")) return yield* fail(Unprocessable, { key: "form_of_payment_creditcard_not_accepted" })
+  if (!configuration.accepted_types.includes("creditcard")) return yield* FormOfPaymentRefusals.formOfPaymentCreditcardNotAccepted.fail()
   const started = yield* currentTime
   const expiresAt = new Date(started.getTime() + VAULTING_SECONDS * 1000)
   const session = randomBytes(16).toString("base64url")
@@ -88,15 +89,15 @@ const problemMessage = (problem: VaultProblem): Message => {
   const field = problem.field ?? "card"
   switch (problem.problem) {
     case "blank":
-      return { key: "vaulting_field_blank", params: { field } }
+      return FormOfPaymentRefusals.vaultingFieldBlank.message({ field })
     case "expired":
-      return { key: "vaulting_card_expired", params: { field } }
+      return FormOfPaymentRefusals.vaultingCardExpired.message({ field })
     case "not_accepted":
-      return { key: "vaulting_card_not_accepted", params: { field } }
+      return FormOfPaymentRefusals.vaultingCardNotAccepted.message({ field })
     case "declined":
-      return { key: "vaulting_declined" }
+      return FormOfPaymentRefusals.vaultingDeclined.message()
     default:
-      return { key: "vaulting_field_invalid", params: { field } }
+      return FormOfPaymentRefusals.vaultingFieldInvalid.message({ field })
   }
 }
 
@@ -107,11 +108,11 @@ const problemMessage = (problem: VaultProblem): Message => {
  */
 export const saveCard = Effect.fn("FormsOfPayment.saveCard")(function* (businessId: number, personId: number, card: VaultedCard, at: Date) {
   const repo = yield* FormsOfPaymentRepo
-  yield* repo.lockPerson(businessId, personId)
-  const existing = yield* repo.findByToken(businessId, personId, card.token)
-  if (existing !== undefined) return existing
-  const autobill = !(yield* repo.hasAutobill(businessId, personId))
-  return yield* repo.insertCard({
+  yield* repo.lockPerson({ businessId, personId })
+  const existing = yield* repo.findByToken({ businessId, personId, token: card.token })
+  if (existing !== undefined) return existing.id
+  const autobill = !(yield* repo.hasAutobill({ businessId, personId }))
+  const { id } = yield* repo.insertCard({
     businessId,
     personId,
     firstName: card.firstName,
@@ -124,6 +125,7 @@ export const saveCard = Effect.fn("FormsOfPayment.saveCard")(function* (business
     lastFour: card.lastFour,
     now: at
   })
+  return id
 })
 
 type Completion = { readonly _tag: "Saved" } | { readonly _tag: "Refused"; readonly messages: ReadonlyArray<Message>; readonly status: "404" | "422" }
@@ -135,7 +137,7 @@ type Completion = { readonly _tag: "Saved" } | { readonly _tag: "Refused"; reado
  */
 export const completeVaulting = Effect.fn("FormsOfPayment.completeVaulting")(function* (mode: Mode, personId: number, session: string) {
   const context = yield* RequestContext
-  if (Option.isNone(context.business)) return yield* fail(NotFound, { key: "vaulting_not_found" })
+  if (Option.isNone(context.business)) return yield* FormOfPaymentRefusals.vaultingNotFound.fail()
   const businessId = context.business.value.id
   const repo = yield* FormsOfPaymentRepo
   const gateway = yield* PaymentGateway
@@ -144,23 +146,23 @@ export const completeVaulting = Effect.fn("FormsOfPayment.completeVaulting")(fun
     .withTransaction(
       Effect.gen(function* () {
         const at = yield* currentTime
-        const vaulting = yield* repo.lockVaulting(businessId, session)
+        const vaulting = yield* repo.lockVaulting({ businessId, id: session })
         if (!vaulting || vaulting.person_id !== personId || vaulting.mode !== mode) {
-          return { _tag: "Refused", status: "404", messages: [{ key: "vaulting_not_found" }] } satisfies Completion
+          return { _tag: "Refused", status: "404", messages: [FormOfPaymentRefusals.vaultingNotFound.message()] } satisfies Completion
         }
-        if (vaulting.used_at !== null) return { _tag: "Refused", status: "422", messages: [{ key: "vaulting_used" }] } satisfies Completion
+        if (vaulting.used_at !== null) return { _tag: "Refused", status: "422", messages: [FormOfPaymentRefusals.vaultingUsed.message()] } satisfies Completion
         if (at.getTime() >= vaulting.expires_at.getTime()) {
-          return { _tag: "Refused", status: "422", messages: [{ key: "vaulting_expired" }] } satisfies Completion
+          return { _tag: "Refused", status: "422", messages: [FormOfPaymentRefusals.vaultingExpired.message()] } satisfies Completion
         }
         const result = yield* gateway.vaultResult({ businessId, formId: vaulting.gateway_form_id })
-        if (result._tag === "Pending") return { _tag: "Refused", status: "422", messages: [{ key: "vaulting_pending" }] } satisfies Completion
+        if (result._tag === "Pending") return { _tag: "Refused", status: "422", messages: [FormOfPaymentRefusals.vaultingPending.message()] } satisfies Completion
         if (result._tag === "Failed") {
-          yield* repo.useVaulting(businessId, session, null, at)
-          const messages = result.problems.length > 0 ? result.problems.map(problemMessage) : [{ key: "vaulting_declined" as const }]
+          yield* repo.useVaulting({ businessId, id: session, formOfPaymentId: null, now: at })
+          const messages = result.problems.length > 0 ? result.problems.map(problemMessage) : [FormOfPaymentRefusals.vaultingDeclined.message()]
           return { _tag: "Refused", status: "422", messages } satisfies Completion
         }
         const id = yield* saveCard(businessId, personId, result.card, at)
-        yield* repo.useVaulting(businessId, session, id, at)
+        yield* repo.useVaulting({ businessId, id: session, formOfPaymentId: id, now: at })
         return { _tag: "Saved" } satisfies Completion
       })
     )
@@ -179,12 +181,12 @@ export const updateFormOfPayment = Effect.fn("FormsOfPayment.update")(function* 
   const repo = yield* FormsOfPaymentRepo
   const sql = yield* SqlClient.SqlClient
   const row = yield* findForm(personId, id)
-  if (input.id !== undefined && input.id !== id) return yield* fail(Unprocessable, { key: "form_of_payment_id_mismatch", params: { id } })
-  if (input.autobill === false && row.autobill) return yield* fail(Unprocessable, { key: "form_of_payment_autobill_required" })
+  if (input.id !== undefined && input.id !== id) return yield* FormOfPaymentRefusals.formOfPaymentIdMismatch.fail({ id })
+  if (input.autobill === false && row.autobill) return yield* FormOfPaymentRefusals.formOfPaymentAutobillRequired.fail()
   if (input.autobill === true && !row.autobill) {
     const at = yield* currentTime
     yield* sql
-      .withTransaction(Effect.andThen(repo.lockPerson(business.id, personId), repo.makeAutobill(business.id, personId, id, at)))
+      .withTransaction(Effect.andThen(repo.lockPerson({ businessId: business.id, personId }), repo.makeAutobill({ businessId: business.id, personId, id, now: at })))
       .pipe(Effect.catchTag("SqlError", Effect.die))
   }
   return { form_of_payments: [toFormOfPaymentWire(yield* findForm(personId, id))] }

@@ -17,7 +17,7 @@ export const cancelAbandonedCarts = Effect.fn("Invoices.cancelAbandoned")(functi
   const before = new Date(nowMs - ABANDONED_CART_HOURS * 3_600_000)
   let canceled = 0
   for (;;) {
-    const batch = yield* repo.cancelAbandoned(before, new Date(nowMs), BATCH)
+    const batch = yield* repo.cancelAbandoned({ before, now: new Date(nowMs), limit: BATCH })
     canceled += batch.length
     if (batch.length < BATCH) return canceled
   }

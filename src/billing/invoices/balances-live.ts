@@ -6,6 +6,6 @@ import { PaymentsRepo } from "./payments-repo.ts"
 export const AccountBalancesLive = Layer.effect(AccountBalances)(
   Effect.gen(function* () {
     const repo = yield* PaymentsRepo
-    return { balances: repo.balances }
+    return { balances: (businessId, personIds) => repo.balances({ businessId, ids: personIds }) }
   })
 )

@@ -22,12 +22,12 @@ export const BookingInvoicesLive = Layer.effect(BookingInvoices)(
         Effect.gen(function* () {
           const invoices = yield* InvoicesRepo
           const plans = yield* PlansRepo
-          const removed = (yield* invoices.ofBooking(businessId, bookingId)).filter((invoice) => !invoice.kept)
+          const removed = (yield* invoices.ofBooking({ businessId, bookingId })).filter((invoice) => !invoice.kept)
           const now = (yield* currentTime)
           for (const planId of new Set(removed.flatMap((invoice) => invoice.plan_ids))) {
-            if (yield* plans.lock(businessId, planId)) yield* plans.delete(businessId, planId, now)
+            if (yield* plans.lock({ businessId, id: planId })) yield* plans.delete({ businessId, id: planId, now })
           }
-          yield* invoices.deleteMany(businessId, removed.map((invoice) => invoice.id))
+          yield* invoices.deleteMany({ businessId, ids: removed.map((invoice) => invoice.id) })
         }).pipe(Effect.provideContext(services))
     }
   })

@@ -7,6 +7,7 @@ import { enqueueSalePays } from "../staff-pay/service.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import type { InvoiceRow } from "./rows.ts"
 import { InvoicesRepo } from "./repo.ts"
+import { InvoiceRefsRepo } from "./refs-repo.ts"
 import { type Caller } from "./service.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessToday } from "../../access/tenant.ts"
@@ -23,13 +24,13 @@ export const closeInvoice = Effect.fn("Invoices.close")(function* (invoice: Invo
   const itemsRepo = yield* InvoiceItemsRepo
   const at = yield* currentTime
   const today = yield* businessToday
-  const items = (yield* itemsRepo.items(business.id, [invoice.id])).filter((item) => item.kind === "plan")
-  const recipients = yield* itemsRepo.recipients(business.id, items.map((item) => item.id))
-  const prorates = (yield* itemsRepo.adjustments(business.id, items.map((item) => item.id))).filter(
+  const items = (yield* itemsRepo.items({ businessId: business.id, invoiceIds: [invoice.id] })).filter((item) => item.kind === "plan")
+  const recipients = yield* itemsRepo.recipients({ businessId: business.id, ids: items.map((item) => item.id) })
+  const prorates = (yield* itemsRepo.adjustments({ businessId: business.id, ids: items.map((item) => item.id) })).filter(
     (a) => a.type === "ProrateAdjustment" && a.source_type === null
   )
   for (const item of items) {
-    const product = (yield* repo.product(business.id, item.plan_product_id)) ?? undefined
+    const product = (yield* (yield* InvoiceRefsRepo).product({ businessId: business.id, id: item.plan_product_id })) ?? undefined
     if (!product) continue
     const startDate = item.start_date ?? today
     const initialCount = prorates.find((p) => p.invoice_item_id === item.id)?.initial_punchcard_count ?? null
@@ -64,11 +65,11 @@ export const closeInvoice = Effect.fn("Invoices.close")(function* (invoice: Invo
           : null,
         at
       )
-      yield* itemsRepo.setRecipientPlan(business.id, item.id, recipient.id, planId)
+      yield* itemsRepo.setRecipientPlan({ businessId: business.id, itemId: item.id, personId: recipient.id, planId })
     }
   }
   if (invoice.booking_id !== null) yield* completeInvoicedBooking(business.id, invoice.booking_id)
-  yield* repo.setState(business.id, invoice.id, "closed", at)
+  yield* repo.setState({ businessId: business.id, id: invoice.id, state: "closed", now: at })
   // The commission recipient's pay, recorded by a job that commits with the closing.
   if (invoice.commission_recipient_id !== null) yield* enqueueSalePays(business.id, invoice.id)
 })

@@ -8,9 +8,11 @@ import { isCalendarDate } from "../../shared/zoned-time.ts"
 import { InvoiceItemsRepo, type ItemInsert } from "./items-repo.ts"
 import { type InvoiceCreateInput, Invoices, type PlanProductInput } from "./model.ts"
 import { InvoicesRepo } from "./repo.ts"
+import { InvoiceRefsRepo } from "./refs-repo.ts"
 import { type Caller, invoiceAnswer, recompute } from "./service.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessToday } from "../../access/tenant.ts"
+import { InvoiceRefusals } from "./refusals.ts"
 
 /**
  * Creating invoices: plan products checked into items (`planItem`, also used when items are
@@ -38,42 +40,42 @@ export const planItem = Effect.fn("Invoices.planItem")(function* (
   problems: Array<Message>
 ) {
   const business = yield* CurrentBusiness
-  const repo = yield* InvoicesRepo
+  const refs = yield* InvoiceRefsRepo
   if (input.id === undefined) {
-    problems.push({ key: "field_required", params: { field: `${prefix}.id` } })
+    problems.push(InvoiceRefusals.fieldRequired.message({ field: `${prefix}.id` }))
     return undefined
   }
-  const product = yield* repo.product(business.id, input.id)
+  const product = yield* refs.product({ businessId: business.id, id: input.id })
   if (!product) {
-    problems.push({ key: "field_id_not_found", params: { field: `${prefix}.id`, id: input.id } })
+    problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: `${prefix}.id`, id: input.id }))
     return undefined
   }
   const before = problems.length
-  if (product.suspended) problems.push({ key: "invoice_product_suspended", params: { field: `${prefix}.id`, id: product.id } })
+  if (product.suspended) problems.push(InvoiceRefusals.invoiceProductSuspended.message({ field: `${prefix}.id`, id: product.id }))
   const recipientIds = [...new Set(input.recipient_ids ?? [payerId])]
-  if (recipientIds.length === 0) problems.push({ key: "field_required", params: { field: `${prefix}.recipient_ids` } })
+  if (recipientIds.length === 0) problems.push(InvoiceRefusals.fieldRequired.message({ field: `${prefix}.recipient_ids` }))
   const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: recipientIds.filter((id) => id > 0) })
   for (const id of recipientIds) {
     const reachable = caller._tag === "Staff" ? live.has(id) : live.has(id) && caller.reach.includes(id)
-    if (!reachable) problems.push({ key: "field_id_not_found", params: { field: `${prefix}.recipient_ids`, id } })
+    if (!reachable) problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: `${prefix}.recipient_ids`, id }))
   }
   const staffMemberId = input.staff_member_id ?? null
   let priceCents = product.price_cents
   if (staffMemberId !== null) {
-    if (!(yield* repo.exists(business.id, "staff_members", staffMemberId))) {
-      problems.push({ key: "field_id_not_found", params: { field: `${prefix}.staff_member_id`, id: staffMemberId } })
+    if (!(yield* refs.exists({ businessId: business.id, table: "staff_members", id: staffMemberId })).found) {
+      problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: `${prefix}.staff_member_id`, id: staffMemberId }))
     } else if (product.staff_specific_pricing) {
-      priceCents = (yield* repo.staffPrice(business.id, product.id, staffMemberId)) ?? product.price_cents
+      priceCents = (yield* refs.staffPrice({ businessId: business.id, productId: product.id, staffMemberId }))?.price_cents ?? product.price_cents
     }
   } else if (product.staff_specific_pricing) {
-    problems.push({ key: "field_required", params: { field: `${prefix}.staff_member_id` } })
+    problems.push(InvoiceRefusals.fieldRequired.message({ field: `${prefix}.staff_member_id` }))
   }
   const eventId = input.event_id ?? null
-  if (eventId !== null && !(yield* repo.exists(business.id, "events", eventId))) {
-    problems.push({ key: "field_id_not_found", params: { field: `${prefix}.event_id`, id: eventId } })
+  if (eventId !== null && !(yield* refs.exists({ businessId: business.id, table: "events", id: eventId })).found) {
+    problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: `${prefix}.event_id`, id: eventId }))
   }
   const startDate = input.start_date ?? null
-  if (startDate !== null && !isCalendarDate(startDate)) problems.push({ key: "field_must_be_date", params: { field: `${prefix}.start_date` } })
+  if (startDate !== null && !isCalendarDate(startDate)) problems.push(InvoiceRefusals.fieldMustBeDate.message({ field: `${prefix}.start_date` }))
   if (problems.length > before) return undefined
   const item = {
     planProductId: product.id,
@@ -97,9 +99,16 @@ export const planItem = Effect.fn("Invoices.planItem")(function* (
 export const insertPlanned = Effect.fn("Invoices.insertPlanned")(function* (invoiceId: number, planned: PlannedItem, at: Date) {
   const business = yield* CurrentBusiness
   const itemsRepo = yield* InvoiceItemsRepo
-  const id = yield* itemsRepo.insertItem(business.id, invoiceId, planned.plan, planned.recipientIds, at)
+  const id = yield* itemsRepo.insertItem({ businessId: business.id, invoiceId, ...planned.plan, personIds: planned.recipientIds, now: at })
   if (planned.signupFee !== null) {
-    yield* itemsRepo.insertItem(business.id, invoiceId, { ...planned.signupFee, parentItemId: id }, planned.recipientIds, at)
+    yield* itemsRepo.insertItem({
+      businessId: business.id,
+      invoiceId,
+      ...planned.signupFee,
+      parentItemId: id,
+      personIds: planned.recipientIds,
+      now: at
+    })
   }
   return id
 })
@@ -121,15 +130,15 @@ export const createInvoice = Effect.fn("Invoices.create")(function* (caller: Cal
         let payerId: number
         if (caller._tag === "Client") payerId = caller.personId
         else if (input.payer_id === undefined) {
-          problems.push({ key: "field_required", params: { field: "payer_id" } })
+          problems.push(InvoiceRefusals.fieldRequired.message({ field: "payer_id" }))
           payerId = 0
         } else {
           payerId = input.payer_id
           const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: [payerId].filter((id) => id > 0) })
-          if (!live.has(payerId)) problems.push({ key: "field_id_not_found", params: { field: "payer_id", id: payerId } })
+          if (!live.has(payerId)) problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "payer_id", id: payerId }))
         }
         const entries = input.plan_products ?? []
-        if (entries.length === 0) problems.push({ key: "field_required", params: { field: "plan_products" } })
+        if (entries.length === 0) problems.push(InvoiceRefusals.fieldRequired.message({ field: "plan_products" }))
         const planned: Array<PlannedItem> = []
         for (const [i, entry] of entries.entries()) {
           const item = yield* planItem(caller, payerId, entry, `plan_products[${i}]`, problems)
@@ -137,15 +146,15 @@ export const createInvoice = Effect.fn("Invoices.create")(function* (caller: Cal
         }
         const bookingId = input.booking_id ?? null
         // A client may tie only a booking of their own.
-        const bookingOwner = bookingId === null ? undefined : yield* repo.bookingOwner(business.id, bookingId)
+        const bookingOwner = bookingId === null ? undefined : (yield* (yield* InvoiceRefsRepo).bookingOwner({ businessId: business.id, id: bookingId }))?.person_id
         if (bookingId !== null && (bookingOwner === undefined || (caller._tag === "Client" && bookingOwner !== caller.personId))) {
-          problems.push({ key: "field_id_not_found", params: { field: "booking_id", id: bookingId } })
+          problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "booking_id", id: bookingId }))
         }
         if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
         const at = yield* currentTime
-        const invoiceId = yield* repo.insert({
+        const { id: invoiceId } = yield* repo.insert({
           businessId: business.id,
-          invoiceNumber: yield* repo.nextNumber(business.id),
+          invoiceNumber: yield* repo.nextNumber({ businessId: business.id }),
           invoiceDate: yield* businessToday,
           personId: payerId,
           currency: business.currency_code,

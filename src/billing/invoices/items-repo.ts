@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { orDie } from "../../shared/statements.ts"
 import { AdjustmentRow, ItemRow } from "./rows.ts"
 import type { InvoiceAmounts } from "./totals.ts"
 
@@ -142,7 +143,14 @@ const make = Effect.gen(function* () {
   })
 
   /** Computed rows: coupon shares and tax lines are rewritten; staff adjustments get their signed amounts. */
-  const writeAmounts = (businessId: number, invoiceId: number, amounts: InvoiceAmounts, couponId: number | null, couponName: string, now: Date) =>
+  const writeAmounts = ({ businessId, invoiceId, amounts, couponId, couponName, now }: {
+    readonly businessId: number
+    readonly invoiceId: number
+    readonly amounts: InvoiceAmounts
+    readonly couponId: number | null
+    readonly couponName: string
+    readonly now: Date
+  }) =>
     Effect.gen(function* () {
       const ids = amounts.items.map((item) => item.id)
       if (ids.length > 0) {
@@ -183,53 +191,39 @@ const make = Effect.gen(function* () {
                    adjustment_total_cents = ${amounts.adjustmentTotalCents}, included_tax_total_cents = ${amounts.includedTaxTotalCents},
                    additional_tax_total_cents = ${amounts.additionalTaxTotalCents}, total_cents = ${amounts.totalCents}, updated_at = ${now}
                  where business_id = ${businessId} and id = ${invoiceId}`
-    }).pipe(Effect.orDie)
+    })
+
+  const none = Effect.succeed([])
+  const itemsOf = (request: Parameters<typeof items>[0]) => (request.invoiceIds.length === 0 ? none : items(request))
+  const recipientsOf = (request: typeof ItemIds.Type) => (request.ids.length === 0 ? none : recipients(request))
+  const adjustmentsOf = (request: typeof ItemIds.Type) => (request.ids.length === 0 ? none : adjustments(request))
+  const taxesOf = (request: Parameters<typeof taxes>[0]) => (request.productIds.length === 0 ? none : taxes(request))
+  /** The item and its recipients, one unit; answers the item's id. */
+  const insertWithRecipients = ({ personIds, ...item }: typeof ItemInsert.Type & { readonly personIds: ReadonlyArray<number> }) =>
+    Effect.gen(function* () {
+      const { id } = yield* insertItem(item)
+      if (personIds.length > 0) yield* insertRecipients({ businessId: item.businessId, itemId: id, personIds })
+      return id
+    })
+  const deleteOneAdjustment = (request: Parameters<typeof deleteAdjustment>[0]) =>
+    Effect.map(deleteAdjustment(request), (rows) => rows.length > 0)
 
   return {
-    /** Live items, oldest first. */
-    items: (businessId: number, invoiceIds: ReadonlyArray<number>) =>
-      (invoiceIds.length === 0 ? Effect.succeed([]) : items({ businessId, invoiceIds })).pipe(Effect.orDie),
-
-    recipients: (businessId: number, ids: ReadonlyArray<number>) => (ids.length === 0 ? Effect.succeed([]) : recipients({ businessId, ids })).pipe(Effect.orDie),
-
-    adjustments: (businessId: number, ids: ReadonlyArray<number>) =>
-      (ids.length === 0 ? Effect.succeed([]) : adjustments({ businessId, ids })).pipe(Effect.orDie),
-
+    /** Live items, oldest first (no invoices, no round trip). */
+    items: orDie(itemsOf),
+    recipients: orDie(recipientsOf),
+    adjustments: orDie(adjustmentsOf),
     /** The sales taxes of products, at the location's rate where it has one. */
-    taxes: (businessId: number, productIds: ReadonlyArray<number>, locationId: number | null) =>
-      (productIds.length === 0 ? Effect.succeed([]) : taxes({ businessId, productIds, locationId })).pipe(Effect.orDie),
-
-    insertItem: (businessId: number, invoiceId: number, item: ItemInsert, personIds: ReadonlyArray<number>, now: Date) =>
-      Effect.gen(function* () {
-        const { id } = yield* insertItem({ businessId, invoiceId, ...item, now })
-        if (personIds.length > 0) yield* insertRecipients({ businessId, itemId: id, personIds })
-        return id
-      }).pipe(Effect.orDie),
-
+    taxes: orDie(taxesOf),
+    insertItem: orDie(insertWithRecipients),
     /** Its signup-fee item and adjustments go with it. */
-    deleteItem: (businessId: number, id: number) => deleteItem({ businessId, id }).pipe(Effect.orDie),
-
-    upsertAdjustment: (
-      businessId: number,
-      itemId: number,
-      fields: {
-        readonly type: StaffAdjustment
-        readonly name: string
-        readonly requestedCents: number | null
-        readonly percent: number | null
-        readonly initialPunchcardCount: number | null
-      },
-      now: Date
-    ) => upsertAdjustment({ businessId, itemId, ...fields, now }).pipe(Effect.orDie),
-
+    deleteItem: orDie(deleteItem),
+    upsertAdjustment: orDie(upsertAdjustment),
     /** Whether there was one. */
-    deleteAdjustment: (businessId: number, itemId: number, type: StaffAdjustment) =>
-      deleteAdjustment({ businessId, itemId, type }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
-
-    setRecipientPlan: (businessId: number, itemId: number, personId: number, planId: number) =>
-      setRecipientPlan({ businessId, itemId, personId, planId }).pipe(Effect.orDie),
-
-    writeAmounts
+    deleteAdjustment: orDie(deleteOneAdjustment),
+    setRecipientPlan: orDie(setRecipientPlan),
+    /** Computed rows: coupon shares and tax lines are rewritten; staff adjustments get their signed amounts. */
+    writeAmounts: orDie(writeAmounts)
   }
 })
 

@@ -1,16 +1,17 @@
 import { Effect } from "effect"
 import { businessMoney, CurrentBusiness } from "../../access/tenant.ts"
 import { inTransaction } from "../../platform/transactions.ts"
-import { BadRequest, type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { BadRequest, type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import { requireUnpaid } from "./paid-guard.ts"
-import { InvoicesRepo } from "./repo.ts"
+import { InvoiceRefsRepo } from "./refs-repo.ts"
 import type { DiscountInput, InvoiceItemAddInput, PlanProductInput, ProrateInput } from "./model.ts"
 import type { InvoiceRow } from "./rows.ts"
 import { insertPlanned, planItem } from "./create.ts"
 import { type Caller, findInvoice, invoiceAnswer, recompute, requireEditable, requireManagerOutOfCheckout } from "./service.ts"
 import { adjustmentWire } from "./wire.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { InvoiceRefusals } from "./refusals.ts"
 
 /**
  * Invoice items (spec: Invoices): adding a plan product, removing an item (its signup fee goes
@@ -39,16 +40,16 @@ const changeInvoice = <A, E, R>(caller: Caller, invoiceId: number, change: (invo
 
 const findItem = Effect.fn("InvoiceItems.find")(function* (invoiceId: number, itemId: number) {
   const business = yield* CurrentBusiness
-  const item = (yield* (yield* InvoiceItemsRepo).items(business.id, [invoiceId])).find((row) => row.id === itemId)
-  if (!item) return yield* fail(NotFound, { key: "invoice_item_not_found", params: { id: itemId } })
+  const item = (yield* (yield* InvoiceItemsRepo).items({ businessId: business.id, invoiceIds: [invoiceId] })).find((row) => row.id === itemId)
+  if (!item) return yield* InvoiceRefusals.invoiceItemNotFound.fail({ id: itemId })
   return item
 })
 
 /** The plan product of a POST invoice_items body, given bare (spec) or wrapped in `invoice_item`. */
 const planProductOf = (body: InvoiceItemAddInput): Effect.Effect<PlanProductInput, BadRequest> => {
-  if (body.plan_product !== undefined && body.invoice_item !== undefined) return fail(BadRequest, { key: "invoice_item_body_twice" })
+  if (body.plan_product !== undefined && body.invoice_item !== undefined) return InvoiceRefusals.invoiceItemBodyTwice.fail()
   const input = body.plan_product ?? body.invoice_item?.plan_product
-  return input === undefined ? fail(BadRequest, { key: "field_required", params: { field: "plan_product" } }) : Effect.succeed(input)
+  return input === undefined ? InvoiceRefusals.planProductRequired.fail({ field: "plan_product" }) : Effect.succeed(input)
 }
 
 export const addItem = (caller: Caller, invoiceId: number, body: InvoiceItemAddInput) =>
@@ -69,9 +70,9 @@ export const removeItem = (caller: Caller, invoiceId: number, itemId: number) =>
       const business = yield* CurrentBusiness
       const item = yield* findItem(invoiceId, itemId)
       if (item.kind === "signup_fee") {
-        return yield* fail(Unprocessable, { key: "invoice_signup_fee_alone", params: { id: item.parent_item_id ?? item.id } })
+        return yield* InvoiceRefusals.invoiceSignupFeeAlone.fail({ id: item.parent_item_id ?? item.id })
       }
-      yield* (yield* InvoiceItemsRepo).deleteItem(business.id, itemId)
+      yield* (yield* InvoiceItemsRepo).deleteItem({ businessId: business.id, id: itemId })
     }))
 
 /**
@@ -85,34 +86,32 @@ export const prorateItem = (caller: Caller, invoiceId: number, itemId: number, i
       const business = yield* CurrentBusiness
       const item = yield* findItem(invoiceId, itemId)
       const problems: Array<Message> = []
-      if (item.kind !== "plan" || item.product_kind !== "membership") problems.push({ key: "invoice_prorate_not_membership", params: { id: itemId } })
+      if (item.kind !== "plan" || item.product_kind !== "membership") problems.push(InvoiceRefusals.invoiceProrateNotMembership.message({ id: itemId }))
       if (input.amount_cents === undefined && input.initial_punchcard_count === undefined) {
-        problems.push({ key: "field_required", params: { field: "amount_cents" } })
+        problems.push(InvoiceRefusals.fieldRequired.message({ field: "amount_cents" }))
       }
-      if (input.amount_cents !== undefined && input.amount_cents < 0) problems.push({ key: "field_must_be_at_least", params: { field: "amount_cents", min: 0 } })
+      if (input.amount_cents !== undefined && input.amount_cents < 0) problems.push(InvoiceRefusals.fieldMustBeAtLeast.message({ field: "amount_cents", min: 0 }))
       if (input.amount_cents !== undefined && input.amount_cents > 100_000_000) {
-        problems.push({ key: "field_must_be_at_most", params: { field: "amount_cents", max: 100_000_000 } })
+        problems.push(InvoiceRefusals.fieldMustBeAtMost.message({ field: "amount_cents", max: 100_000_000 }))
       }
       if (input.initial_punchcard_count !== undefined) {
-        if (input.initial_punchcard_count < 0) problems.push({ key: "field_must_be_at_least", params: { field: "initial_punchcard_count", min: 0 } })
+        if (input.initial_punchcard_count < 0) problems.push(InvoiceRefusals.fieldMustBeAtLeast.message({ field: "initial_punchcard_count", min: 0 }))
         else if (item.product_kind === "membership") {
-          const row = yield* (yield* InvoicesRepo).product(business.id, item.plan_product_id)
-          if (!row || row.count === null) problems.push({ key: "invoice_prorate_count_unlimited", params: { field: "initial_punchcard_count" } })
+          const row = yield* (yield* InvoiceRefsRepo).product({ businessId: business.id, id: item.plan_product_id })
+          if (!row || row.count === null) problems.push(InvoiceRefusals.invoiceProrateCountUnlimited.message({ field: "initial_punchcard_count" }))
         }
       }
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
-      yield* (yield* InvoiceItemsRepo).upsertAdjustment(
-        business.id,
+      yield* (yield* InvoiceItemsRepo).upsertAdjustment({
+        businessId: business.id,
         itemId,
-        {
-          type: "ProrateAdjustment",
-          name: "Proration",
-          requestedCents: input.amount_cents ?? 0,
-          percent: null,
-          initialPunchcardCount: input.initial_punchcard_count ?? null
-        },
-        yield* currentTime
-      )
+        type: "ProrateAdjustment",
+        name: "Proration",
+        requestedCents: input.amount_cents ?? 0,
+        percent: null,
+        initialPunchcardCount: input.initial_punchcard_count ?? null,
+        now: yield* currentTime
+      })
     }))
 
 /** DELETE prorates: the amount and the count return to the product's. */
@@ -121,8 +120,8 @@ export const removeProrate = (caller: Caller, invoiceId: number, itemId: number)
     Effect.gen(function* () {
       const business = yield* CurrentBusiness
       yield* findItem(invoiceId, itemId)
-      if (!(yield* (yield* InvoiceItemsRepo).deleteAdjustment(business.id, itemId, "ProrateAdjustment"))) {
-        return yield* fail(NotFound, { key: "invoice_prorate_not_found", params: { id: itemId } })
+      if (!(yield* (yield* InvoiceItemsRepo).deleteAdjustment({ businessId: business.id, itemId, type: "ProrateAdjustment" }))) {
+        return yield* InvoiceRefusals.invoiceProrateNotFound.fail({ id: itemId })
       }
     }))
 
@@ -131,10 +130,10 @@ export const getDiscount = Effect.fn("InvoiceItems.getDiscount")(function* (call
   const business = yield* CurrentBusiness
   yield* findInvoice(caller, invoiceId)
   yield* findItem(invoiceId, itemId)
-  const discount = (yield* (yield* InvoiceItemsRepo).adjustments(business.id, [itemId])).find(
+  const discount = (yield* (yield* InvoiceItemsRepo).adjustments({ businessId: business.id, ids: [itemId] })).find(
     (a) => a.type === "Discount" && a.source_type === null
   )
-  if (!discount) return yield* fail(NotFound, { key: "invoice_discount_not_found", params: { id: itemId } })
+  if (!discount) return yield* InvoiceRefusals.invoiceDiscountNotFound.fail({ id: itemId })
   return { discounts: [adjustmentWire(discount, yield* businessMoney)] }
 })
 
@@ -145,27 +144,25 @@ export const discountItem = (caller: Caller, invoiceId: number, itemId: number, 
       const business = yield* CurrentBusiness
       yield* findItem(invoiceId, itemId)
       const problems: Array<Message> = []
-      if (input.amount_cents === undefined && input.percent === undefined) problems.push({ key: "field_required", params: { field: "amount_cents" } })
-      if (input.amount_cents !== undefined && input.percent !== undefined) problems.push({ key: "invoice_discount_one_of", params: { field: "percent" } })
-      if (input.amount_cents !== undefined && input.amount_cents < 0) problems.push({ key: "field_must_be_at_least", params: { field: "amount_cents", min: 0 } })
+      if (input.amount_cents === undefined && input.percent === undefined) problems.push(InvoiceRefusals.fieldRequired.message({ field: "amount_cents" }))
+      if (input.amount_cents !== undefined && input.percent !== undefined) problems.push(InvoiceRefusals.invoiceDiscountOneOf.message({ field: "percent" }))
+      if (input.amount_cents !== undefined && input.amount_cents < 0) problems.push(InvoiceRefusals.fieldMustBeAtLeast.message({ field: "amount_cents", min: 0 }))
       if (input.amount_cents !== undefined && input.amount_cents > 100_000_000) {
-        problems.push({ key: "field_must_be_at_most", params: { field: "amount_cents", max: 100_000_000 } })
+        problems.push(InvoiceRefusals.fieldMustBeAtMost.message({ field: "amount_cents", max: 100_000_000 }))
       }
-      if (input.percent !== undefined && input.percent < 0) problems.push({ key: "field_must_be_at_least", params: { field: "percent", min: 0 } })
-      if (input.percent !== undefined && input.percent > 100) problems.push({ key: "field_must_be_at_most", params: { field: "percent", max: 100 } })
+      if (input.percent !== undefined && input.percent < 0) problems.push(InvoiceRefusals.fieldMustBeAtLeast.message({ field: "percent", min: 0 }))
+      if (input.percent !== undefined && input.percent > 100) problems.push(InvoiceRefusals.fieldMustBeAtMost.message({ field: "percent", max: 100 }))
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
-      yield* (yield* InvoiceItemsRepo).upsertAdjustment(
-        business.id,
+      yield* (yield* InvoiceItemsRepo).upsertAdjustment({
+        businessId: business.id,
         itemId,
-        {
-          type: "Discount",
-          name: input.percent !== undefined ? `Discount (${input.percent}%)` : "Discount",
-          requestedCents: input.amount_cents ?? null,
-          percent: input.percent ?? null,
-          initialPunchcardCount: null
-        },
-        yield* currentTime
-      )
+        type: "Discount",
+        name: input.percent !== undefined ? `Discount (${input.percent}%)` : "Discount",
+        requestedCents: input.amount_cents ?? null,
+        percent: input.percent ?? null,
+        initialPunchcardCount: null,
+        now: yield* currentTime
+      })
     }))
 
 export const removeDiscount = (caller: Caller, invoiceId: number, itemId: number) =>
@@ -173,7 +170,7 @@ export const removeDiscount = (caller: Caller, invoiceId: number, itemId: number
     Effect.gen(function* () {
       const business = yield* CurrentBusiness
       yield* findItem(invoiceId, itemId)
-      if (!(yield* (yield* InvoiceItemsRepo).deleteAdjustment(business.id, itemId, "Discount"))) {
-        return yield* fail(NotFound, { key: "invoice_discount_not_found", params: { id: itemId } })
+      if (!(yield* (yield* InvoiceItemsRepo).deleteAdjustment({ businessId: business.id, itemId, type: "Discount" }))) {
+        return yield* InvoiceRefusals.invoiceDiscountNotFound.fail({ id: itemId })
       }
     }))

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { businessMoney, CurrentBusiness } from "../../access/tenant.ts"
-import { Unprocessable, fail } from "../../shared/errors.ts"
 import type { InvoiceRow } from "./rows.ts"
 import { ofInvoices } from "./payments-wire.ts"
+import { InvoiceRefusals } from "./refusals.ts"
 
 /**
  * The paid-items guard: what an invoice holds of its payers' money is its settled payments less
@@ -23,5 +23,5 @@ export const requireUnpaid = Effect.fn("Invoices.requireUnpaid")(function* (invo
         sum + payment.amount_cents - payment.refunds.filter((refund) => refund.state === "settled").reduce((r, refund) => r + refund.amount_cents, 0),
       0
     )
-  if (held > 0) return yield* fail(Unprocessable, { key: "invoice_has_payments", params: { id: invoice.id, amount: price(held) } })
+  if (held > 0) return yield* InvoiceRefusals.invoiceHasPayments.fail({ id: invoice.id, amount: price(held) })
 })

@@ -3,11 +3,12 @@ import { randomUUID } from "node:crypto"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { gatewayUnavailable } from "../forms-of-payment/service.ts"
 import { closeInvoice } from "./close.ts"
-import { InvoicesRepo } from "./repo.ts"
+import { InvoiceRefsRepo } from "./refs-repo.ts"
+import type { InvoiceRow } from "./rows.ts"
 import { type Caller, findInvoice } from "./service.ts"
 import { PaymentGateway } from "../../platform/payments/gateway.ts"
 import { inTransaction } from "../../platform/transactions.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { idempotent } from "../../shared/idempotency.ts"
 import { CHECKOUT_STATES, type FormRow, PAYABLE_STATES, PAYMENT_TYPE_IDS, type PaymentInput, PaymentMethods, Payments } from "./payments-model.ts"
 import { type NewPayment, PaymentsRepo } from "./payments-repo.ts"
@@ -16,6 +17,7 @@ import { undoPayment } from "./voids.ts"
 import { outstandingFrom } from "./payments-wire.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessMoney } from "../../access/tenant.ts"
+import { InvoiceRefusals } from "./refusals.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Payment methods
@@ -26,9 +28,9 @@ export const paymentMethods = Effect.fn("Payments.methods")(function* (caller: C
   const repo = yield* PaymentsRepo
   const price = yield* businessMoney
   const keys = yield* acceptedKeys(caller)
-  const payer = (yield* (yield* InvoicesRepo).people(business.id, [invoice.person_id]))[0] ?? { id: invoice.person_id, name: "", email: null }
+  const payer = (yield* (yield* InvoiceRefsRepo).people({ businessId: business.id, ids: [invoice.person_id] }))[0] ?? { id: invoice.person_id, name: "", email: null }
   const entries: Array<typeof PaymentMethods.Type["payment_methods"][number]> = []
-  for (const form of yield* repo.forms(business.id, invoice.person_id)) {
+  for (const form of yield* repo.forms({ businessId: business.id, personId: invoice.person_id })) {
     if (!keys.has(form.type)) continue
     entries.push({
       payment_type_id: keys.get(form.type)!,
@@ -44,9 +46,11 @@ export const paymentMethods = Effect.fn("Payments.methods")(function* (caller: C
     })
   }
   const balance = yield* balanceOf(invoice.person_id)
+  // The method's key (a payment type, not a message key).
+  const credit = "credit"
   entries.push({
     payment_type_id: PAYMENT_TYPE_IDS.credit,
-    key: "credit",
+    key: credit,
     description: "Account credit",
     form_of_payment_id: null,
     autobill: false,
@@ -70,90 +74,119 @@ export const paymentFields = (body: PaymentInput & { readonly payment?: PaymentI
   form_of_payment_id: body.payment?.form_of_payment_id ?? body.form_of_payment_id
 })
 
-export const createPayment = Effect.fn("Payments.create")(function* (caller: Caller, invoiceId: number, input: PaymentInput, idempotencyKey: string | undefined) {
+/** The payment a body asks for: every rule checked before one 422 naming each problem. */
+const checkPayment = Effect.fn("Payments.check")(function* (caller: Caller, invoice: InvoiceRow, input: PaymentInput) {
   const business = yield* CurrentBusiness
   const repo = yield* PaymentsRepo
-  const gateway = yield* PaymentGateway
+  if (!(PAYABLE_STATES as ReadonlyArray<string>).includes(invoice.state)) {
+    return yield* InvoiceRefusals.invoiceNotPayable.fail({ id: invoice.id, state: invoice.state })
+  }
+  const payments = yield* repo.payments({ businessId: business.id, ids: [invoice.id] })
+  const outstanding = outstandingFrom(invoice, payments, yield* repo.refunds({ businessId: business.id, ids: payments.map((p) => p.id) }))
+  const keys = yield* acceptedKeys(caller)
+  const problems: Array<Message> = []
+  const method = input.payment_method?.trim() ?? ""
+  if (method === "") problems.push(InvoiceRefusals.fieldRequired.message({ field: "payment_method" }))
+  else if (!keys.has(method)) problems.push(InvoiceRefusals.fieldMustBeOneOf.message({ field: "payment_method", values: [...keys.keys()].join(", ") }))
+  const amount = input.amount_cents ?? null
+  if (amount === null) problems.push(InvoiceRefusals.fieldRequired.message({ field: "amount_cents" }))
+  else if (amount <= 0) problems.push(InvoiceRefusals.fieldMustBePositiveInteger.message({ field: "amount_cents" }))
+  else if (amount > outstanding) problems.push(InvoiceRefusals.paymentAmountTooLarge.message({ field: "amount_cents", max: outstanding }))
+  let form: FormRow | undefined
+  if (method === "creditcard" || method === "ach") {
+    const forms = (yield* repo.forms({ businessId: business.id, personId: invoice.person_id })).filter((f) => f.type === method)
+    const wanted = input.form_of_payment_id ?? null
+    form = wanted === null ? forms.find((f) => f.autobill) : forms.find((f) => f.id === wanted)
+    if (form === undefined) {
+      problems.push(
+        wanted === null
+          ? InvoiceRefusals.fieldRequired.message({ field: "form_of_payment_id" })
+          : InvoiceRefusals.fieldIdNotFound.message({ field: "form_of_payment_id", id: wanted })
+      )
+    }
+  }
+  if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
+  return { method, cents: amount!, form, paymentTypeId: keys.get(method)!, outstanding }
+})
+
+/**
+ * Charges the card through the gateway: a decline is recorded as a failed payment (after the
+ * rollback, recordDeclined) and answered 422. Answers the record with the gateway's transaction.
+ */
+const chargeCard = Effect.fn("Payments.chargeCard")(function* (
+  caller: Caller,
+  invoice: InvoiceRow,
+  record: NewPayment,
+  token: string,
+  idempotencyKey: string | undefined
+) {
+  const business = yield* CurrentBusiness
+  const repo = yield* PaymentsRepo
+  const result = yield* (yield* PaymentGateway).charge({
+    businessId: business.id,
+    token,
+    amountCents: record.amountCents,
+    currency: invoice.currency,
+    idempotencyKey: idempotencyKey === undefined ? randomUUID() : `${business.id}:${scopeOf(caller)}:${idempotencyKey}`,
+    description: `Invoice ${invoice.invoice_number}`
+  })
+  if (result._tag === "Declined") {
+    return yield* new Declined({
+      reason: result.reason,
+      record: () => repo.insertPayment({ businessId: business.id, ...record, state: "failed", errorMessage: result.reason })
+    })
+  }
+  return { ...record, gatewayTransactionId: result.transactionId }
+})
+
+/** One payment, inside the caller's transaction; the invoice closes when nothing is left outstanding. Answers the payment's id. */
+const pay = Effect.fn("Payments.pay")(function* (caller: Caller, invoiceId: number, input: PaymentInput, idempotencyKey: string | undefined) {
+  const business = yield* CurrentBusiness
+  const repo = yield* PaymentsRepo
+  const invoice = yield* findInvoice(caller, invoiceId, true)
+  const { method, cents, form, paymentTypeId, outstanding } = yield* checkPayment(caller, invoice, input)
+  const at = yield* currentTime
+  const base: NewPayment = {
+    invoiceId: invoice.id,
+    personId: invoice.person_id,
+    paymentMethod: method,
+    paymentTypeId,
+    formOfPaymentId: form?.id ?? null,
+    state: "settled",
+    amountCents: cents,
+    description: form ? cardDescription(form) : method === "credit" ? "Account credit" : method === "cash" ? "Cash" : method === "check" ? "Check" : method,
+    gatewayTransactionId: null,
+    errorMessage: null,
+    staffMemberId: caller._tag === "Staff" ? caller.staffMemberId : null,
+    now: at
+  }
+  if (method === "credit") {
+    yield* repo.lockPerson({ businessId: business.id, personId: invoice.person_id })
+    const balance = yield* balanceOf(invoice.person_id)
+    if (balance < cents) return yield* InvoiceRefusals.accountCreditInsufficient.fail({ field: "amount_cents", balance })
+  }
+  const record = method === "creditcard" ? yield* chargeCard(caller, invoice, base, form!.gateway_token!, idempotencyKey) : base
+  const { id } = yield* repo.insertPayment({ businessId: business.id, ...record })
+  if (method === "credit") {
+    yield* repo.insertCredit({
+      businessId: business.id,
+      personId: invoice.person_id,
+      amountCents: -cents,
+      reason: "payment",
+      paymentId: id,
+      refundId: null,
+      now: at
+    })
+  }
+  if (cents === outstanding) yield* closeInvoice(invoice, caller)
+  return id
+})
+
+export const createPayment = Effect.fn("Payments.create")(function* (caller: Caller, invoiceId: number, input: PaymentInput, idempotencyKey: string | undefined) {
+  const business = yield* CurrentBusiness
   const write = Effect.gen(function* () {
-    const paymentId = yield* inTransaction(
-      Effect.gen(function* () {
-        const invoice = yield* findInvoice(caller, invoiceId, true)
-        if (!(PAYABLE_STATES as ReadonlyArray<string>).includes(invoice.state)) {
-          return yield* fail(Unprocessable, { key: "invoice_not_payable", params: { id: invoice.id, state: invoice.state } })
-        }
-        const payments = yield* repo.payments(business.id, [invoice.id])
-        const outstanding = outstandingFrom(invoice, payments, yield* repo.refunds(business.id, payments.map((p) => p.id)))
-        const keys = yield* acceptedKeys(caller)
-        const problems: Array<Message> = []
-        const method = input.payment_method?.trim() ?? ""
-        if (method === "") problems.push({ key: "field_required", params: { field: "payment_method" } })
-        else if (!keys.has(method)) problems.push({ key: "field_must_be_one_of", params: { field: "payment_method", values: [...keys.keys()].join(", ") } })
-        const amount = input.amount_cents ?? null
-        if (amount === null) problems.push({ key: "field_required", params: { field: "amount_cents" } })
-        else if (amount <= 0) problems.push({ key: "field_must_be_positive_integer", params: { field: "amount_cents" } })
-        else if (amount > outstanding) problems.push({ key: "payment_amount_too_large", params: { field: "amount_cents", max: outstanding } })
-        let form: FormRow | undefined
-        if (method === "creditcard" || method === "ach") {
-          const forms = (yield* repo.forms(business.id, invoice.person_id)).filter((f) => f.type === method)
-          const wanted = input.form_of_payment_id ?? null
-          form = wanted === null ? forms.find((f) => f.autobill) : forms.find((f) => f.id === wanted)
-          if (form === undefined) {
-            problems.push(
-              wanted === null
-                ? { key: "field_required", params: { field: "form_of_payment_id" } }
-                : { key: "field_id_not_found", params: { field: "form_of_payment_id", id: wanted } }
-            )
-          }
-        }
-        if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
-        const cents = amount!
-        const at = yield* currentTime
-        const base: NewPayment = {
-          invoiceId: invoice.id,
-          personId: invoice.person_id,
-          paymentMethod: method,
-          paymentTypeId: keys.get(method)!,
-          formOfPaymentId: form?.id ?? null,
-          state: "settled",
-          amountCents: cents,
-          description: form ? cardDescription(form) : method === "credit" ? "Account credit" : method === "cash" ? "Cash" : method === "check" ? "Check" : method,
-          gatewayTransactionId: null,
-          errorMessage: null,
-          staffMemberId: caller._tag === "Staff" ? caller.staffMemberId : null,
-          now: at
-        }
-        if (method === "credit") {
-          yield* repo.lockPerson(business.id, invoice.person_id)
-          const balance = yield* balanceOf(invoice.person_id)
-          if (balance < cents) return yield* fail(Unprocessable, { key: "account_credit_insufficient", params: { field: "amount_cents", balance } })
-        }
-        if (method === "creditcard") {
-          const result = yield* gateway.charge({
-            businessId: business.id,
-            token: form!.gateway_token!,
-            amountCents: cents,
-            currency: invoice.currency,
-            idempotencyKey: idempotencyKey === undefined ? randomUUID() : `${business.id}:${scopeOf(caller)}:${idempotencyKey}`,
-            description: `Invoice ${invoice.invoice_number}`
-          })
-          if (result._tag === "Declined") {
-            return yield* new Declined({
-              reason: result.reason,
-              record: () => repo.insertPayment(business.id, { ...base, state: "failed", errorMessage: result.reason })
-            })
-          }
-          Object.assign(base, { gatewayTransactionId: result.transactionId })
-        }
-        const id = yield* repo.insertPayment(business.id, base)
-        if (method === "credit") {
-          yield* repo.insertCredit(business.id, { personId: invoice.person_id, amountCents: -cents, reason: "payment", paymentId: id, refundId: null, now: at })
-        }
-        if (cents === outstanding) yield* closeInvoice(invoice, caller)
-        return id
-      })
-    )
-    const invoice = yield* findInvoice(caller, invoiceId)
-    return yield* paymentAnswer(invoice, paymentId)
+    const paymentId = yield* inTransaction(pay(caller, invoiceId, input, idempotencyKey))
+    return yield* paymentAnswer(yield* findInvoice(caller, invoiceId), paymentId)
   })
   return yield* idempotent(
     {
@@ -175,10 +208,10 @@ export const deletePayment = Effect.fn("Payments.delete")(function* (caller: Cal
   yield* inTransaction(
     Effect.gen(function* () {
       const invoice = yield* findInvoice(caller, invoiceId, true)
-      const payment = yield* repo.payment(business.id, paymentId, true)
-      if (!payment || payment.invoice_id !== invoice.id) return yield* fail(NotFound, { key: "payment_not_found", params: { id: paymentId } })
+      const payment = yield* repo.payment({ businessId: business.id, id: paymentId, lock: true })
+      if (!payment || payment.invoice_id !== invoice.id) return yield* InvoiceRefusals.paymentNotFound.fail({ id: paymentId })
       if (!(CHECKOUT_STATES as ReadonlyArray<string>).includes(invoice.state)) {
-        return yield* fail(Unprocessable, { key: "payment_not_deletable", params: { id: paymentId, state: invoice.state } })
+        return yield* InvoiceRefusals.paymentNotDeletable.fail({ id: paymentId, state: invoice.state })
       }
       yield* undoPayment(payment)
     })

@@ -1,5 +1,6 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 import { FormRow, PaymentRow, RefundRow } from "./payments-model.ts"
 
 /**
@@ -77,7 +78,7 @@ const make = Effect.gen(function* () {
           order by id`
   })
   const payment = SqlSchema.findOneOption({
-    Request: Schema.Struct({ ...ById.fields, lock: Schema.Boolean }),
+    Request: Schema.Struct({ ...ById.fields, lock: Schema.optional(Schema.Boolean) }),
     Result: PaymentRow,
     execute: ({ businessId, id, lock }) =>
       sql`select ${sql.literal(PAYMENT_COLUMNS)} from payments where business_id = ${businessId} and id = ${id} ${lock ? sql`for update` : sql``}`
@@ -89,7 +90,7 @@ const make = Effect.gen(function* () {
       sql`select ${sql.literal(REFUND_COLUMNS)} from refunds where business_id = ${businessId} and payment_id = any(${ids}::bigint[]) order by id`
   })
   const refund = SqlSchema.findOneOption({
-    Request: Schema.Struct({ ...ById.fields, lock: Schema.Boolean }),
+    Request: Schema.Struct({ ...ById.fields, lock: Schema.optional(Schema.Boolean) }),
     Result: RefundRow,
     execute: ({ businessId, id, lock }) =>
       sql`select ${sql.literal(REFUND_COLUMNS)} from refunds where business_id = ${businessId} and id = ${id} ${lock ? sql`for update` : sql``}`
@@ -165,30 +166,43 @@ const make = Effect.gen(function* () {
           where business_id = ${businessId} and id = ${id}`
   })
 
+  const none = Effect.succeed([])
+  const paymentsOf = (request: typeof Ids.Type) => (request.ids.length === 0 ? none : payments(request))
+  const refundsOf = (request: typeof Ids.Type) => (request.ids.length === 0 ? none : refunds(request))
+  const balancesOf = (request: typeof Ids.Type) =>
+    request.ids.length === 0
+      ? Effect.succeed(new Map<number, number>())
+      : Effect.map(balances(request), (rows) => new Map(rows.map((r) => [r.person_id, r.cents])))
+  const invoiceItemIds = (request: Parameters<typeof invoiceItems>[0]) => Effect.map(invoiceItems(request), (rows) => new Set(rows.map((r) => r.id)))
+  const cancelPlansOf = (request: Parameters<typeof cancelItemPlans>[0]) => (request.ids.length === 0 ? Effect.void : cancelItemPlans(request))
+
   return {
-    forms: (businessId: number, personId: number) => forms({ businessId, personId }).pipe(Effect.orDie),
-    payments: (businessId: number, invoiceIds: ReadonlyArray<number>) =>
-      invoiceIds.length === 0 ? Effect.succeed([]) : payments({ businessId, ids: invoiceIds }).pipe(Effect.orDie),
-    payment: (businessId: number, id: number, lock = false) =>
-      payment({ businessId, id, lock }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-    refunds: (businessId: number, paymentIds: ReadonlyArray<number>) =>
-      paymentIds.length === 0 ? Effect.succeed([]) : refunds({ businessId, ids: paymentIds }).pipe(Effect.orDie),
-    refund: (businessId: number, id: number, lock = false) => refund({ businessId, id, lock }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-    insertPayment: (businessId: number, r: NewPayment) => insertPayment({ businessId, ...r }).pipe(Effect.map((row) => row.id), Effect.orDie),
-    insertRefund: (businessId: number, r: NewRefund) => insertRefund({ businessId, ...r }).pipe(Effect.map((row) => row.id), Effect.orDie),
-    voidPayment: (businessId: number, id: number, now: Date) => voidPayment({ businessId, id, now }).pipe(Effect.orDie),
-    voidRefund: (businessId: number, id: number, now: Date) => voidRefund({ businessId, id, now }).pipe(Effect.orDie),
-    lockPerson: (businessId: number, personId: number) => lockPerson({ businessId, personId }).pipe(Effect.orDie),
-    balances: (businessId: number, personIds: ReadonlyArray<number>) =>
-      personIds.length === 0
-        ? Effect.succeed(new Map<number, number>())
-        : balances({ businessId, ids: personIds }).pipe(Effect.map((rows) => new Map(rows.map((r) => [r.person_id, r.cents]))), Effect.orDie),
-    insertCredit: (businessId: number, r: NewCredit) => insertCredit({ businessId, ...r }).pipe(Effect.orDie),
-    invoiceItemIds: (businessId: number, invoiceId: number) =>
-      invoiceItems({ businessId, invoiceId }).pipe(Effect.map((rows) => new Set(rows.map((r) => r.id))), Effect.orDie),
-    cancelItemPlans: (businessId: number, itemIds: ReadonlyArray<number>, now: Date, today: string) =>
-      itemIds.length === 0 ? Effect.void : cancelItemPlans({ businessId, ids: itemIds, now, today }).pipe(Effect.orDie),
-    person: (businessId: number, id: number) => person({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie)
+    /** The payer's forms of payment, as payments use them. */
+    forms: orDie(forms),
+    /** The payments of invoices (`ids`), none asked for none. */
+    payments: orDie(paymentsOf),
+    /** `lock`: for update. */
+    payment: orUndefined(payment),
+    /** The refunds of payments (`ids`), none asked for none. */
+    refunds: orDie(refundsOf),
+    /** `lock`: for update. */
+    refund: orUndefined(refund),
+    /** Answers `{ id }`. */
+    insertPayment: orDie(insertPayment),
+    /** Answers `{ id }`. */
+    insertRefund: orDie(insertRefund),
+    voidPayment: orDie(voidPayment),
+    voidRefund: orDie(voidRefund),
+    /** Serializes account-credit moves of one person (the row lock lasts until commit). */
+    lockPerson: orDie(lockPerson),
+    /** Account-credit balance by person id (`ids`); people without credit are absent. */
+    balances: orDie(balancesOf),
+    insertCredit: orDie(insertCredit),
+    /** The ids of an invoice's items, as a set. */
+    invoiceItemIds: orDie(invoiceItemIds),
+    /** Ends the plans the items (`ids`) created; none asked, no round trip. */
+    cancelItemPlans: orDie(cancelPlansOf),
+    person: orUndefined(person)
   }
 })
 

@@ -4,12 +4,13 @@ import type { InvoiceRow } from "./rows.ts"
 import { type Caller } from "./service.ts"
 import { PaymentConfigurationRepo } from "../../catalog/payment-configuration/repo.ts"
 import { inTransaction } from "../../platform/transactions.ts"
-import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message } from "../../shared/errors.ts"
 import { localDateAt } from "../../shared/zoned-time.ts"
 import { EXTERNAL_TYPE_BASE, type FormRow, PAYMENT_TYPE_IDS } from "./payments-model.ts"
 import { PaymentsRepo } from "./payments-repo.ts"
 import { invoicePayments } from "./payments-wire.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { InvoiceRefusals } from "./refusals.ts"
 
 /**
  * Payments, refunds and voids (spec: the invoice payments endpoints), by seam: paying.ts
@@ -49,28 +50,28 @@ export const acceptedKeys = Effect.fn("Payments.acceptedKeys")(function* (caller
 
 export const balanceOf = Effect.fn("Payments.balance")(function* (personId: number) {
   const business = yield* CurrentBusiness
-  return (yield* (yield* PaymentsRepo).balances(business.id, [personId])).get(personId) ?? 0
+  return (yield* (yield* PaymentsRepo).balances({ businessId: business.id, ids: [personId] })).get(personId) ?? 0
 })
 
 export const recordDeclined = (error: Declined) =>
-  Effect.flatMap(inTransaction(error.record()), () => fail(Unprocessable, { key: "payment_declined", params: { reason: error.reason } }))
+  Effect.flatMap(inTransaction(error.record()), () => InvoiceRefusals.paymentDeclined.fail({ reason: error.reason }))
 
 export const itemsToCancel = Effect.fn("Payments.itemsToCancel")(function* (invoiceId: number, ids: ReadonlyArray<number> | null | undefined, problems: Array<Message>) {
   const business = yield* CurrentBusiness
   const wanted = [...new Set(ids ?? [])]
-  const existing = yield* (yield* PaymentsRepo).invoiceItemIds(business.id, invoiceId)
-  for (const id of wanted) if (!existing.has(id)) problems.push({ key: "field_id_not_found", params: { field: "invoice_item_ids_to_cancel", id } })
+  const existing = yield* (yield* PaymentsRepo).invoiceItemIds({ businessId: business.id, invoiceId })
+  for (const id of wanted) if (!existing.has(id)) problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "invoice_item_ids_to_cancel", id }))
   return wanted
 })
 
 export const cancelItems = Effect.fn("Payments.cancelItems")(function* (itemIds: ReadonlyArray<number>) {
   const business = yield* CurrentBusiness
   const at = yield* currentTime
-  yield* (yield* PaymentsRepo).cancelItemPlans(business.id, itemIds, at, localDateAt(at.getTime(), business.time_zone))
+  yield* (yield* PaymentsRepo).cancelItemPlans({ businessId: business.id, ids: itemIds, now: at, today: localDateAt(at.getTime(), business.time_zone) })
 })
 
 /** Account credit balances for the people list (`include_balances`). */
 export const accountBalances = Effect.fn("Payments.balances")(function* (personIds: ReadonlyArray<number>) {
   const business = yield* CurrentBusiness
-  return yield* (yield* PaymentsRepo).balances(business.id, personIds)
+  return yield* (yield* PaymentsRepo).balances({ businessId: business.id, ids: personIds })
 })

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { InvoicesRepo } from "./repo.ts"
+import { InvoiceRefsRepo } from "./refs-repo.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { type InvoiceTotal, type PaymentWire, type RefundWire } from "./payments-model.ts"
 import type { PaymentRow, RefundRow } from "./payments-model.ts"
@@ -33,9 +33,9 @@ export const ofInvoices = Effect.fn("Payments.ofInvoices")(function* (
 ) {
   const business = { id: businessId }
   const repo = yield* PaymentsRepo
-  const payments = yield* repo.payments(business.id, rows.map((r) => r.id))
-  const refunds = yield* repo.refunds(business.id, payments.map((p) => p.id))
-  const people = yield* (yield* InvoicesRepo).people(business.id, [...new Set(payments.map((p) => p.person_id))])
+  const payments = yield* repo.payments({ businessId: business.id, ids: rows.map((r) => r.id) })
+  const refunds = yield* repo.refunds({ businessId: business.id, ids: payments.map((p) => p.id) })
+  const people = yield* (yield* InvoiceRefsRepo).people({ businessId: business.id, ids: [...new Set(payments.map((p) => p.person_id))] })
   const refundWire = (r: RefundRow): RefundWire => ({
     id: r.id,
     amount_cents: r.amount_cents,

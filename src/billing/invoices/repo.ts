@@ -1,24 +1,22 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../../shared/pagination.ts"
-import { INVOICE_STATES, type InvoiceState } from "./model.ts"
-import { CouponRow, InvoiceRow, ProductRow } from "./rows.ts"
+import { orDie, orUndefined } from "../../shared/statements.ts"
+import { INVOICE_STATES } from "./model.ts"
+import { InvoiceRow } from "./rows.ts"
 
 /**
- * The SQL of invoices themselves: numbers, rows, the list, state and settings, coupons, and the
- * lookups of what an invoice refers to. Items and adjustments are in items-repo.ts. Writes run
- * on the caller's connection (inside its transaction).
+ * The SQL of invoices themselves: numbers, rows, the list, state and settings. What an invoice
+ * refers to (coupons, products, people, staff) is read in refs-repo.ts; items and adjustments are
+ * in items-repo.ts. Writes run on the caller's connection (inside its transaction).
  */
 const Id = Schema.Struct({ id: Schema.Number })
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
-const Ref = Schema.Struct({ id: Schema.Number, name: Schema.String, email: Schema.NullOr(Schema.String) })
 
 const COLUMNS = `i.id, i.invoice_number, i.state, i.invoice_date::text as invoice_date, i.person_id, i.currency, i.location_id,
   i.booking_id, i.coupon_id, i.commission_recipient_id, i.tip_recipient_id, i.send_receipt, i.receipt_email,
   i.created_by_staff_member_id, i.created_by_person_id, i.closed_at, i.canceled_at, i.subtotal_cents, i.discount_total_cents,
   i.adjustment_total_cents, i.included_tax_total_cents, i.additional_tax_total_cents, i.total_cents, i.created_at, i.updated_at`
-
-export const LOOKUP_TABLES = ["staff_members", "locations", "events", "bookings"] as const
 
 const ListFilter = Schema.Struct({
   businessId: Schema.Number,
@@ -40,6 +38,8 @@ const InvoiceInsert = Schema.Struct({
   createdByPersonId: Schema.NullOr(Schema.Number),
   now: Schema.Date
 })
+
+const Ids = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) })
 
 const Settings = Schema.Struct({
   businessId: Schema.Number,
@@ -86,7 +86,7 @@ const make = Effect.gen(function* () {
           returning id`
   })
   const find = SqlSchema.findOneOption({
-    Request: Schema.Struct({ ...ById.fields, lock: Schema.Boolean }),
+    Request: Schema.Struct({ ...ById.fields, lock: Schema.optional(Schema.Boolean) }),
     Result: InvoiceRow,
     execute: ({ businessId, id, lock }) =>
       sql`select ${sql.literal(COLUMNS)} from invoices i where i.business_id = ${businessId} and i.id = ${id}
@@ -105,7 +105,7 @@ const make = Effect.gen(function* () {
     execute: (r) => sql`select count(*)::int as n from invoices i where ${where(r)}`
   })
   const setState = SqlSchema.void({
-    Request: Schema.Struct({ ...ById.fields, state: Schema.String, now: Schema.Date }),
+    Request: Schema.Struct({ ...ById.fields, state: Schema.Literals(INVOICE_STATES), now: Schema.Date }),
     execute: ({ businessId, id, state, now }) =>
       sql`update invoices set state = ${state}, updated_at = ${now},
             closed_at = case when ${state} = 'closed' then ${now} else closed_at end,
@@ -124,65 +124,6 @@ const make = Effect.gen(function* () {
     Request: Schema.Struct({ ...ById.fields, now: Schema.Date }),
     execute: ({ businessId, id, now }) => sql`update invoices set updated_at = ${now} where business_id = ${businessId} and id = ${id}`
   })
-  const couponByCode = SqlSchema.findOneOption({
-    Request: Schema.Struct({ businessId: Schema.Number, code: Schema.String }),
-    Result: CouponRow,
-    execute: ({ businessId, code }) =>
-      sql`select id, code, name, description, discount_percent, discount_amount_cents, active from coupons
-          where business_id = ${businessId} and lower(code) = lower(${code})`
-  })
-  const couponById = SqlSchema.findOneOption({
-    Request: ById,
-    Result: CouponRow,
-    execute: ({ businessId, id }) =>
-      sql`select id, code, name, description, discount_percent, discount_amount_cents, active from coupons
-          where business_id = ${businessId} and id = ${id}`
-  })
-  const product = SqlSchema.findOneOption({
-    Request: ById,
-    Result: ProductRow,
-    execute: ({ businessId, id }) =>
-      sql`select id, kind, name, description, price_cents, signup_fee_cents, staff_specific_pricing, suspended, count, limit_period,
-                 commitment_length, commitment_unit, consider_member, terms, terms_acceptance_required, terms_acceptance_type
-          from plan_products where business_id = ${businessId} and id = ${id} and deleted_at is null`
-  })
-  const staffPrice = SqlSchema.findOneOption({
-    Request: Schema.Struct({ businessId: Schema.Number, productId: Schema.Number, staffMemberId: Schema.Number }),
-    Result: Schema.Struct({ price_cents: Schema.Number }),
-    execute: ({ businessId, productId, staffMemberId }) =>
-      sql`select price_cents from plan_product_staff_prices
-          where business_id = ${businessId} and plan_product_id = ${productId} and staff_member_id = ${staffMemberId}`
-  })
-  const exists = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, table: Schema.Literals(LOOKUP_TABLES), id: Schema.Number }),
-    Result: Id,
-    execute: ({ businessId, table, id }) => sql`select id from ${sql.literal(table)} where business_id = ${businessId} and id = ${id}`
-  })
-  const people = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) }),
-    Result: Ref,
-    execute: ({ businessId, ids }) =>
-      sql`select id, concat_ws(' ', first_name, last_name) as name, email::text as email from people
-          where business_id = ${businessId} and id = any(${ids}::bigint[])`
-  })
-  const staff = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) }),
-    Result: Ref,
-    execute: ({ businessId, ids }) =>
-      sql`select s.id, concat_ws(' ', p.first_name, p.last_name) as name, p.email::text as email
-          from staff_members s join people p on p.business_id = s.business_id and p.id = s.person_id
-          where s.business_id = ${businessId} and s.id = any(${ids}::bigint[])`
-  })
-  const location = SqlSchema.findOneOption({
-    Request: ById,
-    Result: Schema.Struct({ id: Schema.Number, name: Schema.String, slug: Schema.String }),
-    execute: ({ businessId, id }) => sql`select id, name, slug from locations where business_id = ${businessId} and id = ${id}`
-  })
-  const bookingOwner = SqlSchema.findOneOption({
-    Request: ById,
-    Result: Schema.Struct({ person_id: Schema.NullOr(Schema.Number) }),
-    execute: ({ businessId, id }) => sql`select person_id from bookings where business_id = ${businessId} and id = ${id}`
-  })
   const abandoned = SqlSchema.findAll({
     Request: Schema.Struct({ before: Schema.Date, now: Schema.Date, limit: Schema.Number }),
     Result: Schema.Struct({ business_id: Schema.Number, id: Schema.Number }),
@@ -196,9 +137,9 @@ const make = Effect.gen(function* () {
   // The invoices tied to a booking, locked (payments lock the invoice row first), whether a
   // record of money or pay refers to them, and the plans their items sold.
   const ofBooking = SqlSchema.findAll({
-    Request: ById,
+    Request: Schema.Struct({ businessId: Schema.Number, bookingId: Schema.Number }),
     Result: Schema.Struct({ id: Schema.Number, kept: Schema.Boolean, plan_ids: Schema.Array(Schema.Number) }),
-    execute: ({ businessId, id }) =>
+    execute: ({ businessId, bookingId }) =>
       sql`select i.id,
                  exists (select 1 from payments p where p.business_id = i.business_id and p.invoice_id = i.id)
                    or exists (select 1 from pays y where y.business_id = i.business_id and y.invoice_id = i.id)
@@ -206,70 +147,41 @@ const make = Effect.gen(function* () {
                  array(select distinct r.plan_id::int from invoice_items it
                        join invoice_item_recipients r on r.business_id = it.business_id and r.invoice_item_id = it.id
                        where it.business_id = i.business_id and it.invoice_id = i.id and r.plan_id is not null) as plan_ids
-          from invoices i where i.business_id = ${businessId} and i.booking_id = ${id}
+          from invoices i where i.business_id = ${businessId} and i.booking_id = ${bookingId}
           order by i.id for update of i`
   })
 
+  const deleted = SqlSchema.void({
+    Request: Ids,
+    execute: ({ businessId, ids }) => sql`delete from invoices where business_id = ${businessId} and id = any(${ids}::bigint[])`
+  })
+  /** Deletes invoices with their items, adjustments and recipients (cascade); none, no round trip. */
+  const deleteMany = (request: typeof Ids.Type) => (request.ids.length === 0 ? Effect.void : deleted(request))
+  /** The business's next invoice number: 1, 2, 3... (the counter row is locked until commit). */
+  const nextInvoiceNumber = (request: { readonly businessId: number }) => Effect.map(nextNumber(request), (row) => String(row.n))
+  /** Newest first: one page and the total. */
+  const list = ({ page, ...filter }: typeof ListFilter.Type & { readonly page: Page }) =>
+    Effect.gen(function* () {
+      const rows = yield* listed({ ...filter, limit: page.limit, offset: page.offset })
+      const total = yield* totalCount(rows, page, counted(filter))
+      return { rows: rows as ReadonlyArray<InvoiceRow>, total }
+    })
+
   return {
     /** The invoices tied to a booking (locked), each with `kept` (money or pay refers to it) and the plans it sold. */
-    ofBooking: (businessId: number, bookingId: number) => ofBooking({ businessId, id: bookingId }).pipe(Effect.orDie),
-
-    /** Deletes invoices with their items, adjustments and recipients (cascade). */
-    deleteMany: (businessId: number, ids: ReadonlyArray<number>) =>
-      ids.length === 0
-        ? Effect.void
-        : sql`delete from invoices where business_id = ${businessId} and id = any(${ids})`.pipe(Effect.asVoid, Effect.orDie),
-
-    /** The business's next invoice number: 1, 2, 3... (the counter row is locked until commit). */
-    nextNumber: (businessId: number) => nextNumber({ businessId }).pipe(Effect.map((row) => String(row.n)), Effect.orDie),
-
-    insert: (invoice: typeof InvoiceInsert.Type) => insert(invoice).pipe(Effect.map((row) => row.id), Effect.orDie),
-
-    find: (businessId: number, id: number, options: { readonly lock?: boolean } = {}) =>
-      find({ businessId, id, lock: options.lock === true }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    /** Newest first. */
-    list: (businessId: number, filter: InvoiceListFilter, page: Page) =>
-      Effect.gen(function* () {
-        const rows = yield* listed({ businessId, ...filter, limit: page.limit, offset: page.offset })
-        const total = yield* totalCount(rows, page, counted({ businessId, ...filter }))
-        return { rows: rows as ReadonlyArray<InvoiceRow>, total }
-      }).pipe(Effect.orDie),
-
-    setState: (businessId: number, id: number, state: InvoiceState, now: Date) => setState({ businessId, id, state, now }).pipe(Effect.orDie),
-
-    setSettings: (businessId: number, id: number, settings: InvoiceSettings, now: Date) =>
-      setSettings({ businessId, id, ...settings, now }).pipe(Effect.orDie),
-
-    touch: (businessId: number, id: number, now: Date) => touch({ businessId, id, now }).pipe(Effect.orDie),
-
-    /** Case-insensitive. */
-    couponByCode: (businessId: number, code: string) => couponByCode({ businessId, code }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    couponById: (businessId: number, id: number) => couponById({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    /** A live (not deleted) plan product of the business. */
-    product: (businessId: number, id: number) => product({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    staffPrice: (businessId: number, productId: number, staffMemberId: number) =>
-      staffPrice({ businessId, productId, staffMemberId }).pipe(Effect.map((row) => Option.getOrUndefined(row)?.price_cents), Effect.orDie),
-
-    exists: (businessId: number, table: (typeof LOOKUP_TABLES)[number], id: number) =>
-      exists({ businessId, table, id }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
-
-    /** A booking's client (null: made by staff); undefined when there is no such booking. */
-    bookingOwner: (businessId: number, id: number) =>
-      bookingOwner({ businessId, id }).pipe(Effect.map((row) => (row._tag === "Some" ? row.value.person_id : undefined)), Effect.orDie),
-
-    people: (businessId: number, ids: ReadonlyArray<number>) =>
-      (ids.length === 0 ? Effect.succeed([]) : people({ businessId, ids })).pipe(Effect.orDie),
-
-    staff: (businessId: number, ids: ReadonlyArray<number>) => (ids.length === 0 ? Effect.succeed([]) : staff({ businessId, ids })).pipe(Effect.orDie),
-
-    location: (businessId: number, id: number) => location({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
+    ofBooking: orDie(ofBooking),
+    deleteMany: orDie(deleteMany),
+    nextNumber: orDie(nextInvoiceNumber),
+    /** Answers `{ id }`. */
+    insert: orDie(insert),
+    /** `lock`: for update. */
+    find: orUndefined(find),
+    list: orDie(list),
+    setState: orDie(setState),
+    setSettings: orDie(setSettings),
+    touch: orDie(touch),
     /** Cancels up to `limit` carts untouched since `before` (any business); answers which. */
-    cancelAbandoned: (before: Date, now: Date, limit: number) => abandoned({ before, now, limit }).pipe(Effect.orDie)
+    cancelAbandoned: orDie(abandoned)
   }
 })
 

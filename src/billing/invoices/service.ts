@@ -5,15 +5,17 @@ import { CurrentBusiness } from "../../access/tenant.ts"
 import type { StaffRole } from "../../access/tokens.ts"
 import { clientReach } from "../../identity/people/client-reach.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import { INVOICE_STATES, type InvoiceListQuery, type InvoiceState } from "./model.ts"
 import { type InvoiceRow } from "./rows.ts"
 import { InvoicesRepo } from "./repo.ts"
+import { InvoiceRefsRepo } from "./refs-repo.ts"
 import { computeInvoice } from "./totals.ts"
 import { invoicesWire, isEditable, type Mode } from "./wire.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { InvoiceRefusals } from "./refusals.ts"
 
 /**
  * Invoices, both modes (spec: Invoices): what every invoice write shares (callers, the locked
@@ -46,9 +48,9 @@ export const modeOf = (caller: Caller): Mode => (caller._tag === "Staff" ? "staf
 /** The invoice, if the caller may see it: staff any of the business's; a client only their own. */
 export const findInvoice = Effect.fn("Invoices.find")(function* (caller: Caller, id: number, lock = false) {
   const business = yield* CurrentBusiness
-  const row = yield* (yield* InvoicesRepo).find(business.id, id, { lock })
+  const row = yield* (yield* InvoicesRepo).find({ businessId: business.id, id, lock })
   if (!row || (caller._tag === "Client" && row.person_id !== caller.personId)) {
-    return yield* fail(NotFound, { key: "invoice_not_found", params: { id } })
+    return yield* InvoiceRefusals.invoiceNotFound.fail({ id })
   }
   return row
 })
@@ -61,22 +63,26 @@ export const findInvoice = Effect.fn("Invoices.find")(function* (caller: Caller,
 export const OUT_OF_CHECKOUT: ReadonlyArray<InvoiceState> = ["open", "on_hold"]
 export const requireManagerOutOfCheckout = (caller: Caller, row: InvoiceRow) =>
   caller._tag === "Staff" && OUT_OF_CHECKOUT.includes(row.state)
-    ? requireManagerRole(caller.role, { key: "invoice_owed_manager_required", params: { id: row.id, state: row.state } })
+    ? requireManagerRole(caller.role, InvoiceRefusals.invoiceOwedManagerRequired.message({ id: row.id, state: row.state }))
     : Effect.void
 
 export const requireEditable = (row: InvoiceRow) =>
-  isEditable(row) ? Effect.void : fail(Unprocessable, { key: "invoice_not_editable", params: { id: row.id, state: row.state } })
+  isEditable(row) ? Effect.void : InvoiceRefusals.invoiceNotEditable.fail({ id: row.id, state: row.state })
 
 /** Computes the invoice's amounts (totals.ts) and stores them: the one writer of money columns. */
 export const recompute = Effect.fn("Invoices.recompute")(function* (invoiceId: number) {
   const business = yield* CurrentBusiness
   const repo = yield* InvoicesRepo
   const itemsRepo = yield* InvoiceItemsRepo
-  const invoice = (yield* repo.find(business.id, invoiceId))!
-  const items = yield* itemsRepo.items(business.id, [invoiceId])
-  const adjustments = yield* itemsRepo.adjustments(business.id, items.map((item) => item.id))
-  const taxes = yield* itemsRepo.taxes(business.id, [...new Set(items.map((item) => item.plan_product_id))], invoice.location_id)
-  const coupon = invoice.coupon_id === null ? undefined : yield* repo.couponById(business.id, invoice.coupon_id)
+  const invoice = (yield* repo.find({ businessId: business.id, id: invoiceId }))!
+  const items = yield* itemsRepo.items({ businessId: business.id, invoiceIds: [invoiceId] })
+  const adjustments = yield* itemsRepo.adjustments({ businessId: business.id, ids: items.map((item) => item.id) })
+  const taxes = yield* itemsRepo.taxes({
+    businessId: business.id,
+    productIds: [...new Set(items.map((item) => item.plan_product_id))],
+    locationId: invoice.location_id
+  })
+  const coupon = invoice.coupon_id === null ? undefined : yield* (yield* InvoiceRefsRepo).couponById({ businessId: business.id, id: invoice.coupon_id })
   const staffAdjustment = (itemId: number, type: string) =>
     adjustments.find((a) => a.invoice_item_id === itemId && a.type === type && a.source_type === null)
   const amounts = computeInvoice(
@@ -95,7 +101,14 @@ export const recompute = Effect.fn("Invoices.recompute")(function* (invoiceId: n
     }),
     coupon === undefined ? null : { id: coupon.id, name: coupon.name, percent: coupon.discount_percent, amountCents: coupon.discount_amount_cents }
   )
-  yield* itemsRepo.writeAmounts(business.id, invoiceId, amounts, coupon?.id ?? null, coupon?.name ?? "", yield* currentTime)
+  yield* itemsRepo.writeAmounts({
+    businessId: business.id,
+    invoiceId,
+    amounts,
+    couponId: coupon?.id ?? null,
+    couponName: coupon?.name ?? "",
+    now: yield* currentTime
+  })
 })
 
 export const invoiceAnswer = Effect.fn("Invoices.answer")(function* (caller: Caller, id: number) {
@@ -114,20 +127,18 @@ export const listInvoices = Effect.fn("Invoices.list")(function* (query: Invoice
     states = []
     for (const part of query.state.split(",").map((s) => s.trim())) {
       if ((INVOICE_STATES as ReadonlyArray<string>).includes(part)) states.push(part as InvoiceState)
-      else problems.push({ key: "field_must_be_one_of", params: { field: "state", values: INVOICE_STATES.join(", ") } })
+      else problems.push(InvoiceRefusals.fieldMustBeOneOf.message({ field: "state", values: INVOICE_STATES.join(", ") }))
     }
   }
   if (problems.length > 0) return yield* fail(Unprocessable, problems[0]!)
   const page = pageOf(query)
-  const { rows, total } = yield* (yield* InvoicesRepo).list(
-    business.id,
-    {
-      states,
-      personIds: query.person_ids ?? null,
-      createdSince: query.created_since ?? null,
-      updatedSince: query.updated_since ?? null
-    },
+  const { rows, total } = yield* (yield* InvoicesRepo).list({
+    businessId: business.id,
+    states,
+    personIds: query.person_ids ?? null,
+    createdSince: query.created_since ?? null,
+    updatedSince: query.updated_since ?? null,
     page
-  )
+  })
   return { invoices: yield* invoicesWire(rows, "staff_list"), ...(yield* pageLinks(page, total)) }
 })

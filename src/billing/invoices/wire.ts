@@ -7,8 +7,8 @@ import { formatTimestamp } from "../../shared/schemas.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import { ofInvoices } from "./payments-wire.ts"
 import { type AdjustmentWire, EDITABLE, type InvoiceItemWire, type InvoiceWire, TRANSITIONS } from "./model.ts"
-import { type AdjustmentRow, type InvoiceRow, type ItemRow } from "./rows.ts"
-import { InvoicesRepo } from "./repo.ts"
+import { type AdjustmentRow, type CouponRow, type InvoiceRow, type ItemRow } from "./rows.ts"
+import { InvoiceRefsRepo } from "./refs-repo.ts"
 import { businessMoney } from "../../access/tenant.ts"
 
 /**
@@ -85,14 +85,111 @@ export const itemDescriptions = (item: ItemRow, initialCount: number | null, loc
   }
 }
 
+type Price = (cents: number) => string
+type Ref = { readonly id: number; readonly name: string; readonly email: string | null }
+
+/** What the items of a page of invoices share: their recipients and adjustments, the money format, the locale and the mode. */
+interface ItemsContext {
+  readonly recipients: ReadonlyArray<Ref & { readonly invoice_item_id: number }>
+  readonly adjustments: ReadonlyArray<AdjustmentRow>
+  readonly price: Price
+  readonly locale: Locale
+  readonly mode: Mode
+}
+
+const itemWire = (item: ItemRow, { recipients, adjustments, price, locale, mode }: ItemsContext): InvoiceItemWire => ({
+  id: item.id,
+  name: item.name,
+  description: item.description,
+  recipients: recipients.filter((r) => r.invoice_item_id === item.id).map((r) => ({ id: r.id, name: r.name, email: r.email })),
+  adjustments: adjustments.filter((a) => a.invoice_item_id === item.id).map((a) => adjustmentWire(a, price)),
+  detail: {
+    id: item.id,
+    type: item.kind === "signup_fee" ? "SignupFee" : DETAIL_TYPES[item.product_kind],
+    start_date: item.start_date,
+    ...itemDescriptions(
+      item,
+      adjustments.find((a) => a.invoice_item_id === item.id && a.type === "ProrateAdjustment" && a.initial_punchcard_count !== null)
+        ?.initial_punchcard_count ?? null,
+      locale
+    ),
+    has_terms: item.kind === "plan" && item.has_terms,
+    plan_product_id: item.plan_product_id,
+    // The plan product is the product sold; there are no retail products, so no retail_product_id.
+    product_id: item.plan_product_id
+  },
+  service: null,
+  price_cents: item.price_cents,
+  price: price(item.price_cents),
+  total_cents: item.total_cents,
+  total: price(item.total_cents),
+  ...(mode === "staff" ? { commissionable: item.commissionable, compable: item.compable } : {})
+})
+
+/** The coupon as each mode sees it: staff mode adds the formatted amount. */
+const couponWire = (coupon: CouponRow | null, mode: Mode, price: Price): InvoiceWire["coupon"] =>
+  coupon === null
+    ? null
+    : {
+      id: coupon.id,
+      code: coupon.code,
+      name: coupon.name,
+      description: coupon.description,
+      ...(coupon.discount_percent === null ? {} : { discount_percent: coupon.discount_percent }),
+      ...(coupon.discount_amount_cents === null
+        ? {}
+        : {
+          discount_amount_cents: coupon.discount_amount_cents,
+          ...(mode === "staff" ? { discount_amount: price(coupon.discount_amount_cents) } : {})
+        })
+    }
+
+/** Staff mode's fields beyond the common ones. */
+const staffFields = (
+  row: InvoiceRow,
+  payments: NonNullable<InvoiceWire["payments"]>,
+  location: Exclude<InvoiceWire["location"], undefined>,
+  refs: { readonly staff: (id: number | null) => Ref | null; readonly person: (id: number | null) => Ref | null },
+  price: Price
+) => ({
+  person_id: row.person_id,
+  subtotal_cents: row.subtotal_cents,
+  subtotal: price(row.subtotal_cents),
+  discount_total_cents: row.discount_total_cents,
+  discount_total: price(row.discount_total_cents),
+  adjustment_total_cents: row.adjustment_total_cents,
+  adjustment_total: price(row.adjustment_total_cents),
+  included_tax_total_cents: row.included_tax_total_cents,
+  included_tax_total: price(row.included_tax_total_cents),
+  additional_tax_total_cents: row.additional_tax_total_cents,
+  additional_tax_total: price(row.additional_tax_total_cents),
+  send_receipt: row.send_receipt,
+  receipt_email: row.receipt_email,
+  has_tip: false,
+  has_commission_pay: row.commission_recipient_id !== null,
+  // The tip recipient is a setting: it changes while the invoice is editable.
+  can_adjust_tip: isEditable(row),
+  // A settled payment without a settled refund can be voided (POST /payments/:id/voids).
+  is_voidable: payments.some((p) => p.state === "settled" && !p.refunds.some((r) => r.state === "settled")),
+  location,
+  created_by: refs.staff(row.created_by_staff_member_id) ?? refs.person(row.created_by_person_id),
+  commission_recipient: refs.staff(row.commission_recipient_id),
+  tip_recipient: refs.staff(row.tip_recipient_id),
+  booking_id: row.booking_id,
+  closed_at: row.closed_at === null ? null : formatTimestamp(row.closed_at),
+  canceled_at: row.canceled_at === null ? null : formatTimestamp(row.canceled_at),
+  created_at: formatTimestamp(row.created_at),
+  updated_at: formatTimestamp(row.updated_at)
+})
+
 /** Answers `{invoices: [...]}` for the given rows in the caller's mode. */
 export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: ReadonlyArray<InvoiceRow>, mode: Mode | "staff_list") {
   const business = yield* CurrentBusiness
-  const repo = yield* InvoicesRepo
+  const lookups = yield* InvoiceRefsRepo
   const itemsRepo = yield* InvoiceItemsRepo
   const price = yield* businessMoney
   const { locale } = yield* RequestContext
-  const items = yield* itemsRepo.items(business.id, rows.map((row) => row.id))
+  const items = yield* itemsRepo.items({ businessId: business.id, invoiceIds: rows.map((row) => row.id) })
   const liveCount = (id: number) => items.filter((item) => item.invoice_id === id).length
   const paid = yield* ofInvoices(business.id, rows, price)
   if (mode === "staff_list") {
@@ -109,49 +206,31 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
     }))
   }
   const itemIds = items.map((item) => item.id)
-  const recipients = yield* itemsRepo.recipients(business.id, itemIds)
-  const adjustments = yield* itemsRepo.adjustments(business.id, itemIds)
-  const people = yield* repo.people(business.id, [...new Set(rows.flatMap((row) => [row.person_id, ...(row.created_by_person_id === null ? [] : [row.created_by_person_id])]))])
+  const context: ItemsContext = {
+    recipients: yield* itemsRepo.recipients({ businessId: business.id, ids: itemIds }),
+    adjustments: yield* itemsRepo.adjustments({ businessId: business.id, ids: itemIds }),
+    price,
+    locale,
+    mode
+  }
+  const people = yield* lookups.people({
+    businessId: business.id,
+    ids: [...new Set(rows.flatMap((row) => [row.person_id, ...(row.created_by_person_id === null ? [] : [row.created_by_person_id])]))]
+  })
   const staffIds = rows.flatMap((row) =>
     [row.commission_recipient_id, row.tip_recipient_id, row.created_by_staff_member_id].filter((id): id is number => id !== null))
-  const staff = yield* repo.staff(business.id, [...new Set(staffIds)])
-  const personRef = (id: number | null) => (id === null ? null : (people.find((p) => p.id === id) ?? null))
-  const staffRef = (id: number | null) => (id === null ? null : (staff.find((s) => s.id === id) ?? null))
+  const staff = yield* lookups.staff({ businessId: business.id, ids: [...new Set(staffIds)] })
+  const refs = {
+    person: (id: number | null) => (id === null ? null : (people.find((p) => p.id === id) ?? null)),
+    staff: (id: number | null) => (id === null ? null : (staff.find((s) => s.id === id) ?? null))
+  }
 
   const out: Array<InvoiceWire> = []
   for (const row of rows) {
-    const coupon = row.coupon_id === null ? null : ((yield* repo.couponById(business.id, row.coupon_id)) ?? null)
-    const location = mode === "staff" && row.location_id !== null ? ((yield* repo.location(business.id, row.location_id)) ?? null) : null
+    const coupon = row.coupon_id === null ? null : ((yield* lookups.couponById({ businessId: business.id, id: row.coupon_id })) ?? null)
+    const location = mode === "staff" && row.location_id !== null ? ((yield* lookups.location({ businessId: business.id, id: row.location_id })) ?? null) : null
     const own = items.filter((item) => item.invoice_id === row.id)
-    const itemWire = (item: ItemRow): InvoiceItemWire => ({
-      id: item.id,
-      name: item.name,
-      description: item.description,
-      recipients: recipients.filter((r) => r.invoice_item_id === item.id).map((r) => ({ id: r.id, name: r.name, email: r.email })),
-      adjustments: adjustments.filter((a) => a.invoice_item_id === item.id).map((a) => adjustmentWire(a, price)),
-      detail: {
-        id: item.id,
-        type: item.kind === "signup_fee" ? "SignupFee" : DETAIL_TYPES[item.product_kind],
-        start_date: item.start_date,
-        ...itemDescriptions(
-          item,
-          adjustments.find((a) => a.invoice_item_id === item.id && a.type === "ProrateAdjustment" && a.initial_punchcard_count !== null)
-            ?.initial_punchcard_count ?? null,
-          locale
-        ),
-        has_terms: item.kind === "plan" && item.has_terms,
-        plan_product_id: item.plan_product_id,
-        // The plan product is the product sold; there are no retail products, so no retail_product_id.
-        product_id: item.plan_product_id
-      },
-      service: null,
-      price_cents: item.price_cents,
-      price: price(item.price_cents),
-      total_cents: item.total_cents,
-      total: price(item.total_cents),
-      ...(mode === "staff" ? { commissionable: item.commissionable, compable: item.compable } : {})
-    })
-    const outstanding = paid.get(row.id)!.outstanding
+    const { outstanding, payments } = paid.get(row.id)!
     const common: InvoiceWire = {
       id: row.id,
       invoice_number: row.invoice_number,
@@ -163,61 +242,12 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
       currency: row.currency,
       state: row.state,
       state_events: stateEvents(row, own.length, outstanding),
-      invoice_items: own.map(itemWire),
-      payments: paid.get(row.id)!.payments,
-      person: personRef(row.person_id) ?? { id: row.person_id, name: "", email: null },
-      coupon:
-        coupon === null
-          ? null
-          : {
-            id: coupon.id,
-            code: coupon.code,
-            name: coupon.name,
-            description: coupon.description,
-            ...(coupon.discount_percent === null ? {} : { discount_percent: coupon.discount_percent }),
-            ...(coupon.discount_amount_cents === null
-              ? {}
-              : {
-                discount_amount_cents: coupon.discount_amount_cents,
-                ...(mode === "staff" ? { discount_amount: price(coupon.discount_amount_cents) } : {})
-              })
-          }
+      invoice_items: own.map((item) => itemWire(item, context)),
+      payments,
+      person: refs.person(row.person_id) ?? { id: row.person_id, name: "", email: null },
+      coupon: couponWire(coupon, mode, price)
     }
-    if (mode === "client") {
-      out.push(common)
-      continue
-    }
-    out.push({
-      ...common,
-      person_id: row.person_id,
-      subtotal_cents: row.subtotal_cents,
-      subtotal: price(row.subtotal_cents),
-      discount_total_cents: row.discount_total_cents,
-      discount_total: price(row.discount_total_cents),
-      adjustment_total_cents: row.adjustment_total_cents,
-      adjustment_total: price(row.adjustment_total_cents),
-      included_tax_total_cents: row.included_tax_total_cents,
-      included_tax_total: price(row.included_tax_total_cents),
-      additional_tax_total_cents: row.additional_tax_total_cents,
-      additional_tax_total: price(row.additional_tax_total_cents),
-      send_receipt: row.send_receipt,
-      receipt_email: row.receipt_email,
-      has_tip: false,
-      has_commission_pay: row.commission_recipient_id !== null,
-      // The tip recipient is a setting: it changes while the invoice is editable.
-      can_adjust_tip: isEditable(row),
-      // A settled payment without a settled refund can be voided (POST /payments/:id/voids).
-      is_voidable: paid.get(row.id)!.payments.some((p) => p.state === "settled" && !p.refunds.some((r) => r.state === "settled")),
-      location,
-      created_by: staffRef(row.created_by_staff_member_id) ?? personRef(row.created_by_person_id),
-      commission_recipient: staffRef(row.commission_recipient_id),
-      tip_recipient: staffRef(row.tip_recipient_id),
-      booking_id: row.booking_id,
-      closed_at: row.closed_at === null ? null : formatTimestamp(row.closed_at),
-      canceled_at: row.canceled_at === null ? null : formatTimestamp(row.canceled_at),
-      created_at: formatTimestamp(row.created_at),
-      updated_at: formatTimestamp(row.updated_at)
-    })
+    out.push(mode === "client" ? common : { ...common, ...staffFields(row, payments, location, refs, price) })
   }
   return out
 })

@@ -16,6 +16,7 @@ import {
   PlanUpdateInput,
   Plans
 } from "./model.ts"
+import { PlanRefusals as R } from "./refusals.ts"
 
 const packCreateDescription =
   "Any staff member. `person_ids` is required (live people of the business; the first is the primary participant). " +
@@ -28,6 +29,18 @@ const filterDescription =
   "Paginated (20 per page), newest start first. `filter`: active, active_with_upcoming, current, inactive, upcoming, usable " +
   "(evaluated today, business-local); `include_holds` adds each plan's holds. `visits_remaining` counts the visits left to this person."
 
+const PACK_REFUSALS = [
+  R.packsProductNotFound,
+  R.packsProductSuspended,
+  R.fieldRequired,
+  R.fieldIdNotFound,
+  R.fieldMustBeDate,
+  R.fieldMustBeAtLeast,
+  R.planEndBeforeStart
+]
+const UPDATE_REFUSALS = [R.planNotFound, R.fieldRequired, R.fieldMustBeDate, R.planEndBeforeStart, R.planAlreadyCanceled, R.planAlreadyDeactivated, R.planNotDeactivated]
+const HOLD_REFUSALS = [R.planNotFound, R.fieldMustBeDate, R.planEndBeforeStart, R.planHoldOverlaps]
+
 export const PlansDeskApi = HttpApiGroup.make("plansDesk")
   .add(
     HttpApiEndpoint.post("createPack", "/api/v2/desk/pack_products/:pack_product_id/packs", {
@@ -36,20 +49,20 @@ export const PlansDeskApi = HttpApiGroup.make("plansDesk")
       payload: Schema.Struct({ pack: PackCreateInput }),
       success: Packs.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, NotFound, Unprocessable]
-    }).annotateMerge(docs("Give a pack", packCreateDescription))
+    }).annotateMerge(docs("Give a pack", packCreateDescription, PACK_REFUSALS))
   )
   .add(
     HttpApiEndpoint.get("getPack", "/api/v2/desk/packs/:id", {
       params: { id: IdFromString },
       success: Packs,
       error: NotFound
-    }).annotateMerge(docs("Get a pack", "A plan of another type is not found."))
+    }).annotateMerge(docs("Get a pack", "A plan of another type is not found.", [R.packNotFound]))
   )
   .add(
     HttpApiEndpoint.delete("deletePack", "/api/v2/desk/packs/:id", {
       params: { id: IdFromString },
       error: NotFound
-    }).annotateMerge(docs("Delete a pack", "204. The visits it paid become unpaid; its punches, holds and terms are deleted with it."))
+    }).annotateMerge(docs("Delete a pack", "204. The visits it paid become unpaid; its punches, holds and terms are deleted with it.", [R.packNotFound]))
   )
   .add(
     HttpApiEndpoint.get("list", "/api/v2/desk/plans", {
@@ -63,7 +76,7 @@ export const PlansDeskApi = HttpApiGroup.make("plansDesk")
       params: { id: IdFromString },
       success: Plans,
       error: NotFound
-    }).annotateMerge(docs("Get a person plan", "With its holds."))
+    }).annotateMerge(docs("Get a person plan", "With its holds.", [R.planNotFound]))
   )
   .add(
     HttpApiEndpoint.get("personList", "/api/v2/desk/people/:person_id/plans", {
@@ -71,7 +84,7 @@ export const PlansDeskApi = HttpApiGroup.make("plansDesk")
       query: PersonPlanListQuery,
       success: PlanPage,
       error: [BadRequest, NotFound]
-    }).annotateMerge(docs("List a person's plans", filterDescription))
+    }).annotateMerge(docs("List a person's plans", filterDescription, [R.personNotFound]))
   )
   .add(
     HttpApiEndpoint.put("update", "/api/v2/desk/plans/:id", {
@@ -83,7 +96,7 @@ export const PlansDeskApi = HttpApiGroup.make("plansDesk")
       docs(
         "Cancel, deactivate or reactivate a plan",
         "`state_event`: cancel (sets canceled_at and ends the plan at `end_date`, default today), deactivate (the plan stops at once), " +
-          "reactivate (undoes a deactivation). `end_date` alone moves the last day. Announced as plan.updated."
+          "reactivate (undoes a deactivation). `end_date` alone moves the last day. Announced as plan.updated.", UPDATE_REFUSALS
       )
     )
   )
@@ -97,7 +110,7 @@ export const PlansDeskApi = HttpApiGroup.make("plansDesk")
       docs(
         "Put a plan on hold",
         "From `start_date` (default today) through `end_date` (inclusive; absent or null: until the hold is removed). " +
-          "Holds of a plan may not overlap (422). The plan cannot be used while on hold."
+          "Holds of a plan may not overlap (422). The plan cannot be used while on hold.", HOLD_REFUSALS
       )
     )
   )
@@ -105,7 +118,7 @@ export const PlansDeskApi = HttpApiGroup.make("plansDesk")
     HttpApiEndpoint.delete("removeHold", "/api/v2/desk/plans/:id/holds/:hold_id", {
       params: { id: IdFromString, hold_id: IdFromString },
       error: NotFound
-    }).annotateMerge(docs("Remove a hold", "204."))
+    }).annotateMerge(docs("Remove a hold", "204.", [R.planNotFound, R.planHoldNotFound]))
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Plans and packs (staff mode)"))

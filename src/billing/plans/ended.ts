@@ -26,13 +26,13 @@ export const emitEndedPlans = Effect.fn("Plans.emitEnded")(function* () {
   const config = yield* AppConfig
   const now = yield* Clock.currentTimeMillis
   let announced = 0
-  for (const business of yield* repo.dueBusinesses(new Date(now))) {
+  for (const business of yield* repo.dueBusinesses({ now: new Date(now) })) {
     const context = yield* jobRequestContext(business, config.baseDomain)
     const today = localDateAt(now, business.time_zone)
     while (true) {
       const ids = yield* sql.withTransaction(
         Effect.gen(function* () {
-          const claimed = yield* repo.claimEnded(business.id, today, BATCH, new Date(now))
+          const claimed = yield* repo.claimEnded({ businessId: business.id, today, limit: BATCH, now: new Date(now) })
           for (const id of claimed) {
             yield* emitWebhookEvent(business.id, ENDED_TOPIC, planPayload(id))
           }

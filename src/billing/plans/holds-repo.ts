@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
+import { orDie } from "../../shared/statements.ts"
 import { HoldRow } from "./model.ts"
 
 /**
@@ -47,22 +48,18 @@ export const holdsQueries = (sql: SqlClient.SqlClient) => {
     execute: ({ businessId, planId, id }) =>
       sql`delete from plan_holds where business_id = ${businessId} and plan_id = ${planId} and id = ${id} returning id`
   })
+  const holdsOf = (request: Parameters<typeof holds>[0]) => (request.planIds.length === 0 ? Effect.succeed([] as ReadonlyArray<HoldRow>) : holds(request))
+  const overlappingIds = (request: Parameters<typeof overlapping>[0]) => Effect.map(overlapping(request), (rows) => rows.map((row) => row.id))
+  const deleted = (request: Parameters<typeof deleteHold>[0]) => Effect.map(deleteHold(request), (rows) => rows.length > 0)
+
   return {
-    holds: (businessId: number, planIds: ReadonlyArray<number>) =>
-      planIds.length === 0 ? Effect.succeed([] as ReadonlyArray<HoldRow>) : holds({ businessId, planIds }).pipe(Effect.orDie),
-
-    /** Holds of the plan sharing a day with [startDate, endDate] (null end: open-ended). */
-    overlappingHolds: (businessId: number, planId: number, startDate: string, endDate: string | null) =>
-      overlapping({ businessId, planId, startDate, endDate }).pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
-
-    insertHold: (
-      businessId: number,
-      hold: { readonly planId: number; readonly startDate: string; readonly endDate: string | null; readonly accountId: number },
-      now: Date
-    ) => insertHold({ businessId, ...hold, now }).pipe(Effect.map((row) => row.id), Effect.orDie),
-
+    /** The holds of plans (`planIds`), none asked for none. */
+    holds: orDie(holdsOf),
+    /** Holds of the plan sharing a day with [startDate, endDate] (null end: open-ended), by id. */
+    overlappingHolds: orDie(overlappingIds),
+    /** Answers `{ id }`. */
+    insertHold: orDie(insertHold),
     /** Whether the hold existed (under this plan). */
-    deleteHold: (businessId: number, planId: number, id: number) =>
-      deleteHold({ businessId, planId, id }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+    deleteHold: orDie(deleted)
   }
 }

@@ -24,7 +24,7 @@ export const NewClientPassesLive = Layer.effect(NewClientPasses)(
       give: (business, personIds) =>
         Effect.gen(function* () {
           if (personIds.length === 0) return
-          const products = yield* (yield* PlansRepo).newClientPasses(business.id)
+          const products = yield* (yield* PlansRepo).newClientPasses({ businessId: business.id })
           if (products.length === 0) return
           const millis = yield* Clock.currentTimeMillis
           const today = localDateAt(millis, business.time_zone)

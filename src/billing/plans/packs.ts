@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { CurrentStaff } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { PeopleRepo } from "../../identity/people/repo.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { idempotent } from "../../shared/idempotency.ts"
 import { isCalendarDate } from "../../shared/zoned-time.ts"
 import { emitWebhookEvent } from "../../webhooks/emit.ts"
@@ -14,6 +14,7 @@ import { findPlan, packWire, planPayload } from "./service.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessToday } from "../../access/tenant.ts"
 import { businessMoney } from "../../access/tenant.ts"
+import { PlanRefusals } from "./refusals.ts"
 
 /**
  * Packs (spec: Pack; compatibility notes: the booking integration's calls). A pack is a plan of
@@ -29,38 +30,38 @@ export const getPack = Effect.fn("Packs.get")(function* (id: number) {
 const packFields = Effect.fn("Packs.fields")(function* (productId: number, input: PackCreateInput) {
   const business = yield* CurrentBusiness
   const repo = yield* PlansRepo
-  const product = yield* repo.packProduct(business.id, productId)
-  if (!product) return yield* fail(NotFound, { key: "packs_product_not_found", params: { id: productId } })
+  const product = yield* repo.packProduct({ businessId: business.id, id: productId })
+  if (!product) return yield* PlanRefusals.packsProductNotFound.fail({ id: productId })
   const problems: Array<Message> = []
-  if (product.suspended) problems.push({ key: "packs_product_suspended", params: { id: productId } })
+  if (product.suspended) problems.push(PlanRefusals.packsProductSuspended.message({ id: productId }))
 
   const personIds = [...new Set(input.person_ids ?? [])]
-  if (personIds.length === 0) problems.push({ key: "field_required", params: { field: "person_ids" } })
+  if (personIds.length === 0) problems.push(PlanRefusals.fieldRequired.message({ field: "person_ids" }))
   else {
     const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: personIds.filter((id) => id > 0) })
-    for (const id of personIds) if (!live.has(id)) problems.push({ key: "field_id_not_found", params: { field: "person_ids", id } })
+    for (const id of personIds) if (!live.has(id)) problems.push(PlanRefusals.fieldIdNotFound.message({ field: "person_ids", id }))
   }
 
   const startDate = input.start_date ?? (yield* businessToday)
-  if (!isCalendarDate(startDate)) problems.push({ key: "field_must_be_date", params: { field: "start_date" } })
+  if (!isCalendarDate(startDate)) problems.push(PlanRefusals.fieldMustBeDate.message({ field: "start_date" }))
   const endDate = input.end_date === undefined ? expirationEnd(startDate, product.commitment_length, product.commitment_unit) : input.end_date
-  if (endDate !== null && !isCalendarDate(endDate)) problems.push({ key: "field_must_be_date", params: { field: "end_date" } })
+  if (endDate !== null && !isCalendarDate(endDate)) problems.push(PlanRefusals.fieldMustBeDate.message({ field: "end_date" }))
   else if (endDate !== null && endDate < startDate) {
-    problems.push({ key: "plan_end_before_start", params: { field: "end_date", date: startDate } })
+    problems.push(PlanRefusals.planEndBeforeStart.message({ field: "end_date", date: startDate }))
   }
 
   const count = input.count ?? product.count
-  if (count < 1) problems.push({ key: "field_must_be_at_least", params: { field: "count", min: 1 } })
+  if (count < 1) problems.push(PlanRefusals.fieldMustBeAtLeast.message({ field: "count", min: 1 }))
   const priceCents = input.price_cents ?? product.price_cents
-  if (priceCents < 0) problems.push({ key: "field_must_be_at_least", params: { field: "price_cents", min: 0 } })
+  if (priceCents < 0) problems.push(PlanRefusals.fieldMustBeAtLeast.message({ field: "price_cents", min: 0 }))
 
   const staffMemberId = input.staff_member_id ?? null
-  if (staffMemberId !== null && !(yield* repo.exists(business.id, "staff_members", staffMemberId))) {
-    problems.push({ key: "field_id_not_found", params: { field: "staff_member_id", id: staffMemberId } })
+  if (staffMemberId !== null && !(yield* repo.exists({ businessId: business.id, table: "staff_members", id: staffMemberId })).found) {
+    problems.push(PlanRefusals.fieldIdNotFound.message({ field: "staff_member_id", id: staffMemberId }))
   }
   const locationId = input.location_id ?? null
-  if (locationId !== null && !(yield* repo.exists(business.id, "locations", locationId))) {
-    problems.push({ key: "field_id_not_found", params: { field: "location_id", id: locationId } })
+  if (locationId !== null && !(yield* repo.exists({ businessId: business.id, table: "locations", id: locationId })).found) {
+    problems.push(PlanRefusals.fieldIdNotFound.message({ field: "location_id", id: locationId }))
   }
   if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
   return {
@@ -96,8 +97,8 @@ export const createPersonPlan = Effect.fn("Plans.createPersonPlan")(function* (
 ) {
   const business = yield* CurrentBusiness
   const repo = yield* PlansRepo
-  const id = yield* repo.insert(business.id, plan, personIds, at)
-  if (terms !== null) yield* repo.insertTerms(business.id, { planId: id, ...terms }, at)
+  const id = yield* repo.insert({ businessId: business.id, ...plan, personIds, now: at })
+  if (terms !== null) yield* repo.insertTerms({ businessId: business.id, planId: id, ...terms, now: at })
   yield* emitWebhookEvent(business.id, "plan.created", planPayload(id))
   yield* emitWebhookEvent(business.id, "person_plan.created", planPayload(id))
   return id
@@ -126,7 +127,7 @@ export const createPack = Effect.fn("Packs.create")(function* (productId: number
         at
       )
     ).pipe(Effect.catchTag("SqlError", Effect.die))
-    return { packs: [packWire((yield* repo.find(business.id, yield* businessToday, id))!, yield* businessMoney)] }
+    return { packs: [packWire((yield* repo.find({ businessId: business.id, today: yield* businessToday, id }))!, yield* businessMoney)] }
   })
   return yield* idempotent(
     {
@@ -149,9 +150,9 @@ export const deletePack = Effect.fn("Packs.delete")(function* (id: number) {
   const at = yield* currentTime
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      if (!(yield* repo.lock(business.id, id))) return yield* fail(NotFound, { key: "pack_not_found", params: { id } })
+      if (!(yield* repo.lock({ businessId: business.id, id }))) return yield* PlanRefusals.packNotFound.fail({ id })
       yield* findPlan(id, true)
-      yield* repo.delete(business.id, id, at)
+      yield* repo.delete({ businessId: business.id, id, now: at })
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die))
 })

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 import { type Page, totalCount } from "../../shared/pagination.ts"
 import { holdsQueries } from "./holds-repo.ts"
 import { planWrites } from "./writes-repo.ts"
@@ -124,41 +125,39 @@ const make = Effect.gen(function* () {
     packsOnly: options.packsOnly ?? false
   })
 
+  /** A page of plans (newest start first), of the business or of one person, and the total. */
+  const list = ({ businessId, today, personId, filter, page }: {
+    readonly businessId: number
+    readonly today: string
+    readonly personId?: number | undefined
+    readonly filter?: PlanFilter | undefined
+    readonly page: Page
+  }) =>
+    Effect.gen(function* () {
+      const request = scope(businessId, today, { personId: personId ?? null, filter: filter ?? null })
+      const rows = yield* listed({ ...request, limit: page.limit, offset: page.offset })
+      const total = yield* totalCount(rows, page, counted(request))
+      return { rows: rows as ReadonlyArray<PlanRow>, total }
+    })
+  const findOne = ({ businessId, today, id, packsOnly }: { readonly businessId: number; readonly today: string; readonly id: number; readonly packsOnly?: boolean }) =>
+    found(scope(businessId, today, { planId: id, packsOnly: packsOnly ?? false }))
+  const locked = (request: Parameters<typeof lockPlan>[0]) => Effect.map(lockPlan(request), Option.isSome)
+  const existsOne = (request: Parameters<typeof exists>[0]) => Effect.map(exists(request), (rows) => ({ found: rows.length > 0 }))
+
   return {
     ...holdsQueries(sql),
     ...planWrites(sql),
 
-    /** A page of plans (newest start first), of the business or of one person, and the total. */
-    list: (
-      businessId: number,
-      today: string,
-      options: { readonly personId?: number | undefined; readonly filter?: PlanFilter | undefined },
-      page: Page
-    ) =>
-      Effect.gen(function* () {
-        const request = scope(businessId, today, { personId: options.personId ?? null, filter: options.filter ?? null })
-        const rows = yield* listed({ ...request, limit: page.limit, offset: page.offset })
-        const total = yield* totalCount(rows, page, counted(request))
-        return { rows: rows as ReadonlyArray<PlanRow>, total }
-      }).pipe(Effect.orDie),
-
+    list: orDie(list),
     /** One plan (only a Pack with `packsOnly`), visits counted for its primary participant. */
-    find: (businessId: number, today: string, id: number, options: { readonly packsOnly?: boolean } = {}) =>
-      found(scope(businessId, today, { planId: id, packsOnly: options.packsOnly ?? false })).pipe(
-        Effect.map(Option.getOrUndefined),
-        Effect.orDie
-      ),
-
-    /** Locks the plan row: holds and state changes of one plan run one at a time. */
-    lock: (businessId: number, id: number) => lockPlan({ businessId, id }).pipe(Effect.map(Option.isSome), Effect.orDie),
-
+    find: orUndefined(findOne),
+    /** Locks the plan row: holds and state changes of one plan run one at a time; false: no such plan. */
+    lock: orDie(locked),
     /** The live pack and pass products the business gives new clients (new_client_pass). */
-    newClientPasses: (businessId: number) => newClientPasses({ businessId }).pipe(Effect.orDie),
-
-    packProduct: (businessId: number, id: number) => packProduct({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    exists: (businessId: number, table: "staff_members" | "locations", id: number) =>
-      exists({ businessId, table, id }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+    newClientPasses: orDie(newClientPasses),
+    packProduct: orUndefined(packProduct),
+    /** `{ found }`: whether the business has that staff member or location. */
+    exists: orDie(existsOne)
   }
 })
 

@@ -4,7 +4,7 @@ import { CurrentStaff } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { clientReach, requireInReach, requireLivePerson } from "../../identity/people/client-reach.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { type PersonTarget, formatTimestamp } from "../../shared/schemas.ts"
 import { isCalendarDate } from "../../shared/zoned-time.ts"
@@ -14,6 +14,7 @@ import { PlansRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessToday } from "../../access/tenant.ts"
 import { businessMoney } from "../../access/tenant.ts"
+import { PlanRefusals } from "./refusals.ts"
 
 /**
  * Person plans (spec: Plans and person plans): the lists, holds and state changes, and the
@@ -85,9 +86,9 @@ export const packWire = (row: PlanRow, price: (cents: number) => string): PackWi
 export const planPayload = Effect.fn("Plans.payload")(function* (id: number) {
   const business = yield* CurrentBusiness
   const repo = yield* PlansRepo
-  const row = yield* repo.find(business.id, yield* businessToday, id)
+  const row = yield* repo.find({ businessId: business.id, today: yield* businessToday, id })
   if (!row) return { plans: [] }
-  return { plans: [planWire(row, yield* businessMoney, yield* repo.holds(business.id, [id]))] }
+  return { plans: [planWire(row, yield* businessMoney, yield* repo.holds({ businessId: business.id, planIds: [id] }))] }
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -100,8 +101,8 @@ const listWith = Effect.fn("Plans.list")(function* (
   const business = yield* CurrentBusiness
   const repo = yield* PlansRepo
   const page = pageOf(query)
-  const { rows, total } = yield* repo.list(business.id, yield* businessToday, { personId, filter: query.filter }, page)
-  const holds = query.include_holds === true ? yield* repo.holds(business.id, rows.map((row) => row.id)) : undefined
+  const { rows, total } = yield* repo.list({ businessId: business.id, today: yield* businessToday, personId, filter: query.filter, page })
+  const holds = query.include_holds === true ? yield* repo.holds({ businessId: business.id, planIds: rows.map((row) => row.id) }) : undefined
   const price = yield* businessMoney
   return { plans: rows.map((row) => planWire(row, price, holds)), ...(yield* pageLinks(page, total)) }
 })
@@ -129,8 +130,8 @@ export const listFrontPersonPlans = Effect.fn("Plans.frontPersonList")(function*
 
 export const findPlan = Effect.fn("Plans.find")(function* (id: number, packsOnly: boolean) {
   const business = yield* CurrentBusiness
-  const row = yield* (yield* PlansRepo).find(business.id, yield* businessToday, id, { packsOnly })
-  if (!row) return yield* fail(NotFound, { key: packsOnly ? "pack_not_found" : "plan_not_found", params: { id } })
+  const row = yield* (yield* PlansRepo).find({ businessId: business.id, today: yield* businessToday, id, packsOnly })
+  if (!row) return yield* (packsOnly ? PlanRefusals.packNotFound : PlanRefusals.planNotFound).fail({ id })
   return row
 })
 
@@ -145,9 +146,9 @@ const changePlan = <A, E, R>(id: number, change: (row: PlanRow) => Effect.Effect
     const sql = yield* SqlClient.SqlClient
     return yield* sql.withTransaction(
       Effect.gen(function* () {
-        if (!(yield* repo.lock(business.id, id))) return yield* fail(NotFound, { key: "plan_not_found", params: { id } })
+        if (!(yield* repo.lock({ businessId: business.id, id }))) return yield* PlanRefusals.planNotFound.fail({ id })
         const result = yield* change(yield* findPlan(id, false))
-        yield* repo.touch(business.id, id, yield* currentTime)
+        yield* repo.touch({ businessId: business.id, id, now: yield* currentTime })
         yield* emitWebhookEvent(business.id, "plan.updated", planPayload(id))
         return result
       })
@@ -157,8 +158,8 @@ const changePlan = <A, E, R>(id: number, change: (row: PlanRow) => Effect.Effect
 const planAnswer = Effect.fn("Plans.answer")(function* (id: number) {
   const business = yield* CurrentBusiness
   const repo = yield* PlansRepo
-  const row = (yield* repo.find(business.id, yield* businessToday, id))!
-  return { plans: [planWire(row, yield* businessMoney, yield* repo.holds(business.id, [id]))] }
+  const row = (yield* repo.find({ businessId: business.id, today: yield* businessToday, id }))!
+  return { plans: [planWire(row, yield* businessMoney, yield* repo.holds({ businessId: business.id, planIds: [id] }))] }
 })
 
 /** A pause from start_date (default today) through end_date (null: until removed); holds may not overlap. */
@@ -172,18 +173,19 @@ export const addHold = Effect.fn("Plans.addHold")(function* (planId: number, inp
       const startDate = input.start_date ?? today
       const endDate = input.end_date ?? null
       const problems: Array<Message> = []
-      if (!isCalendarDate(startDate)) problems.push({ key: "field_must_be_date", params: { field: "start_date" } })
-      if (endDate !== null && !isCalendarDate(endDate)) problems.push({ key: "field_must_be_date", params: { field: "end_date" } })
+      if (!isCalendarDate(startDate)) problems.push(PlanRefusals.fieldMustBeDate.message({ field: "start_date" }))
+      if (endDate !== null && !isCalendarDate(endDate)) problems.push(PlanRefusals.fieldMustBeDate.message({ field: "end_date" }))
       else if (endDate !== null && endDate < startDate) {
-        problems.push({ key: "plan_end_before_start", params: { field: "end_date", date: startDate } })
+        problems.push(PlanRefusals.planEndBeforeStart.message({ field: "end_date", date: startDate }))
       }
-      if (problems.length === 0 && (yield* repo.overlappingHolds(business.id, planId, startDate, endDate)).length > 0) {
-        problems.push({ key: "plan_hold_overlaps" })
+      if (problems.length === 0 && (yield* repo.overlappingHolds({ businessId: business.id, planId, startDate, endDate })).length > 0) {
+        problems.push(PlanRefusals.planHoldOverlaps.message())
       }
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
-      return yield* repo.insertHold(business.id, { planId, startDate, endDate, accountId: staff.accountId }, yield* currentTime)
+      const { id } = yield* repo.insertHold({ businessId: business.id, planId, startDate, endDate, accountId: staff.accountId, now: yield* currentTime })
+      return id
     }))
-  const holds = yield* repo.holds(business.id, [planId])
+  const holds = yield* repo.holds({ businessId: business.id, planIds: [planId] })
   return { holds: holds.filter((hold) => hold.id === holdId).map(holdWire) }
 })
 
@@ -192,8 +194,8 @@ export const removeHold = Effect.fn("Plans.removeHold")(function* (planId: numbe
   const repo = yield* PlansRepo
   yield* changePlan(planId, () =>
     Effect.gen(function* () {
-      if (!(yield* repo.deleteHold(business.id, planId, holdId))) {
-        return yield* fail(NotFound, { key: "plan_hold_not_found", params: { id: holdId } })
+      if (!(yield* repo.deleteHold({ businessId: business.id, planId, id: holdId }))) {
+        return yield* PlanRefusals.planHoldNotFound.fail({ id: holdId })
       }
     }))
 })
@@ -213,29 +215,29 @@ export const updatePlan = Effect.fn("Plans.update")(function* (id: number, input
       const at = yield* currentTime
       const problems: Array<Message> = []
       if (input.state_event === undefined && input.end_date === undefined) {
-        problems.push({ key: "field_required", params: { field: "state_event" } })
+        problems.push(PlanRefusals.fieldRequired.message({ field: "state_event" }))
       }
       const endDate = input.end_date === undefined ? undefined : input.end_date
       if (endDate !== undefined && endDate !== null) {
-        if (!isCalendarDate(endDate)) problems.push({ key: "field_must_be_date", params: { field: "end_date" } })
-        else if (endDate < row.start_date) problems.push({ key: "plan_end_before_start", params: { field: "end_date", date: row.start_date } })
+        if (!isCalendarDate(endDate)) problems.push(PlanRefusals.fieldMustBeDate.message({ field: "end_date" }))
+        else if (endDate < row.start_date) problems.push(PlanRefusals.planEndBeforeStart.message({ field: "end_date", date: row.start_date }))
       }
-      if (input.state_event === "cancel" && row.canceled_at !== null) problems.push({ key: "plan_already_canceled" })
-      if (input.state_event === "deactivate" && row.deactivated_at !== null) problems.push({ key: "plan_already_deactivated" })
-      if (input.state_event === "reactivate" && row.deactivated_at === null) problems.push({ key: "plan_not_deactivated" })
+      if (input.state_event === "cancel" && row.canceled_at !== null) problems.push(PlanRefusals.planAlreadyCanceled.message())
+      if (input.state_event === "deactivate" && row.deactivated_at !== null) problems.push(PlanRefusals.planAlreadyDeactivated.message())
+      if (input.state_event === "reactivate" && row.deactivated_at === null) problems.push(PlanRefusals.planNotDeactivated.message())
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
       switch (input.state_event) {
         case "cancel": {
           // A plan canceled before it starts ends the day it would have started.
           const last = endDate ?? (today < row.start_date ? row.start_date : today)
-          return yield* repo.updateState(business.id, id, { endDate: last, canceled: { at, accountId: staff.accountId } }, at)
+          return yield* repo.updateState({ businessId: business.id, id, endDate: last, canceled: { at, accountId: staff.accountId }, now: at })
         }
         case "deactivate":
-          return yield* repo.updateState(business.id, id, { deactivatedAt: at, ...(endDate === undefined ? {} : { endDate }) }, at)
+          return yield* repo.updateState({ businessId: business.id, id, deactivatedAt: at, ...(endDate === undefined ? {} : { endDate }), now: at })
         case "reactivate":
-          return yield* repo.updateState(business.id, id, { deactivatedAt: null, ...(endDate === undefined ? {} : { endDate }) }, at)
+          return yield* repo.updateState({ businessId: business.id, id, deactivatedAt: null, ...(endDate === undefined ? {} : { endDate }), now: at })
         case undefined:
-          return yield* repo.updateState(business.id, id, { endDate: endDate ?? null }, at)
+          return yield* repo.updateState({ businessId: business.id, id, endDate: endDate ?? null, now: at })
       }
     }))
   return yield* planAnswer(id)

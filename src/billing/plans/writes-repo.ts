@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
+import { orDie } from "../../shared/statements.ts"
 import { BusinessRow } from "../../shared/request-context.ts"
 
 /**
@@ -139,59 +140,52 @@ export const planWrites = (sql: SqlClient.SqlClient) => {
           returning p.id`
   })
 
+  /** A plan and its people (the first is the primary participant), in the caller's transaction; answers its id. */
+  const insert = ({ businessId, personIds, now, ...plan }: PlanInsert & { readonly businessId: number; readonly personIds: ReadonlyArray<number>; readonly now: Date }) =>
+    Effect.gen(function* () {
+      const { id } = yield* insertPlan({ businessId, ...plan, limitPeriod: plan.limitPeriod ?? null, isComplimentary: plan.isComplimentary ?? false, now })
+      yield* insertPeople({ businessId, planId: id, personIds })
+      return id
+    })
+  /** Sets the given state fields (absent: unchanged); a new end date is announced again by plan.ended. */
+  const setState = ({ businessId, id, endDate, canceled, deactivatedAt, now }: {
+    readonly businessId: number
+    readonly id: number
+    readonly endDate?: string | null
+    readonly canceled?: { readonly at: Date | null; readonly accountId: number | null }
+    readonly deactivatedAt?: Date | null
+    readonly now: Date
+  }) =>
+    updateState({
+      businessId,
+      id,
+      endDate: endDate ?? null,
+      setEndDate: endDate !== undefined,
+      canceledAt: canceled?.at ?? null,
+      canceledByAccountId: canceled?.accountId ?? null,
+      setCanceled: canceled !== undefined,
+      deactivatedAt: deactivatedAt ?? null,
+      setDeactivated: deactivatedAt !== undefined,
+      now
+    })
+  const claimedIds = (request: Parameters<typeof claimEnded>[0]) => Effect.map(claimEnded(request), (rows) => rows.map((row) => row.id))
+  /** Both as one unit: the visits it paid become unpaid before the plan goes. */
+  const remove = (request: { readonly businessId: number; readonly id: number; readonly now: Date }) =>
+    Effect.andThen(clearPaidVisits(request), deletePlan({ businessId: request.businessId, id: request.id }))
+
   return {
-    /** A plan and its people (the first is the primary participant), in the caller's transaction. */
-    insert: (businessId: number, plan: PlanInsert, personIds: ReadonlyArray<number>, now: Date) =>
-      Effect.gen(function* () {
-        const { id } = yield* insertPlan({ businessId, ...plan, limitPeriod: plan.limitPeriod ?? null, isComplimentary: plan.isComplimentary ?? false, now })
-        yield* insertPeople({ businessId, planId: id, personIds })
-        return id
-      }).pipe(Effect.orDie),
-
-    insertTerms: (
-      businessId: number,
-      terms: { readonly planId: number; readonly payerPersonId: number; readonly acceptanceType: string; readonly terms: string },
-      now: Date
-    ) => insertTerms({ businessId, ...terms, now }).pipe(Effect.orDie),
-
-    touch: (businessId: number, id: number, now: Date) => touch({ businessId, id, now }).pipe(Effect.orDie),
-
-    /** Sets the given state fields (absent: unchanged); a new end date is announced again by plan.ended. */
-    updateState: (
-      businessId: number,
-      id: number,
-      fields: {
-        readonly endDate?: string | null
-        readonly canceled?: { readonly at: Date | null; readonly accountId: number | null }
-        readonly deactivatedAt?: Date | null
-      },
-      now: Date
-    ) =>
-      updateState({
-        businessId,
-        id,
-        endDate: fields.endDate ?? null,
-        setEndDate: fields.endDate !== undefined,
-        canceledAt: fields.canceled?.at ?? null,
-        canceledByAccountId: fields.canceled?.accountId ?? null,
-        setCanceled: fields.canceled !== undefined,
-        deactivatedAt: fields.deactivatedAt ?? null,
-        setDeactivated: fields.deactivatedAt !== undefined,
-        now
-      }).pipe(Effect.orDie),
-
+    insert: orDie(insert),
+    insertTerms: orDie(insertTerms),
+    touch: orDie(touch),
+    updateState: orDie(setState),
     /** Businesses with plans whose last day is before their local today and not yet announced. */
-    dueBusinesses: (now: Date) => dueBusinesses({ now }).pipe(Effect.orDie),
-
+    dueBusinesses: orDie(dueBusinesses),
     /**
      * Marks up to `limit` plans of the business that ended before `today` as announced and
      * answers their ids; rows locked by a concurrent run are skipped (it announces them).
      */
-    claimEnded: (businessId: number, today: string, limit: number, now: Date) =>
-      claimEnded({ businessId, today, limit, now }).pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
-
+    claimEnded: orDie(claimedIds),
     /** Deletes the plan: its visits become unpaid; punches, holds, people and terms cascade. */
-    delete: (businessId: number, id: number, now: Date) =>
-      clearPaidVisits({ businessId, id, now }).pipe(Effect.andThen(deletePlan({ businessId, id })), Effect.orDie)
+    delete: orDie(remove)
   }
 }

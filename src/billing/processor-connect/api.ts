@@ -4,6 +4,8 @@ import { DeskAccess, FrontAccess } from "../../access/access.ts"
 import { docs } from "../../shared/docs.ts"
 import { BadRequest, Forbidden, NotFound, Unauthorized, Unprocessable } from "../../shared/errors.ts"
 import { IntInput } from "../../shared/schemas.ts"
+import { FormOfPaymentRefusals } from "../forms-of-payment/refusals.ts"
+import { ProcessorConnectRefusals as R } from "./refusals.ts"
 
 /**
  * Payment-processor connect (spec: the path segment `processor_connect` stands for the
@@ -41,6 +43,11 @@ export type SaveInput = typeof SaveInput.Type
 /** Who may call in staff mode: saving a card for a person needs standard staff or higher. */
 const STANDARD = "Standard staff, managers and owners (403 for limited staff). "
 
+const GATEWAY = FormOfPaymentRefusals.paymentGatewayUnavailable
+const CARD_REFUSALS = [R.processorPaymentMethodNotFound, R.processorPaymentMethodUnconfirmed, GATEWAY]
+/** Client mode saves for oneself only; staff mode names a live person of the business. */
+const SAVE_REFUSALS = { front: [R.personNotFound, ...CARD_REFUSALS], desk: [R.processorPersonRequired, R.personNotFound, ...CARD_REFUSALS] }
+
 const group = <const Name extends string, const Mode extends "front" | "desk">(name: Name, mode: Mode) => {
   const who = mode === "desk" ? STANDARD : ""
   const refused = mode === "desk" ? [Forbidden] : []
@@ -49,14 +56,14 @@ const group = <const Name extends string, const Mode extends "front" | "desk">(n
       HttpApiEndpoint.get("new", `/api/v2/${mode}/processor_connect/payment_methods/new`, {
         success: SetupIntents,
         error: [...refused, NotFound, Unauthorized, Unprocessable]
-      }).annotateMerge(docs("A new setup intent", who + "Its client secret builds the processor's payment method form."))
+      }).annotateMerge(docs("A new setup intent", who + "Its client secret builds the processor's payment method form.", [GATEWAY]))
     )
     .add(
       HttpApiEndpoint.get("get", `/api/v2/${mode}/processor_connect/payment_methods`, {
         query: Query,
         success: PaymentMethods,
         error: [BadRequest, NotFound, Unauthorized, Unprocessable]
-      }).annotateMerge(docs("The processor's data for a payment method", "`payment_method_id` is required; 422 while unconfirmed."))
+      }).annotateMerge(docs("The processor's data for a payment method", "`payment_method_id` is required; 422 while unconfirmed.", CARD_REFUSALS))
     )
     .add(
       HttpApiEndpoint.post("save", `/api/v2/${mode}/processor_connect/payment_methods`, {
@@ -67,7 +74,7 @@ const group = <const Name extends string, const Mode extends "front" | "desk">(n
         docs(
           "Save a confirmed payment method as a form of payment",
           who +
-            "Answers the processor's data plus `form_of_payment_id`; the person's first form becomes autobill. Saving it again answers the same form."
+            "Answers the processor's data plus `form_of_payment_id`; the person's first form becomes autobill. Saving it again answers the same form.", SAVE_REFUSALS[mode]
         )
       )
     )

@@ -3,9 +3,9 @@ import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { gatewayUnavailable, requireDeskPerson, requireFrontPerson, saveCard } from "../forms-of-payment/service.ts"
 import { PaymentGateway, type VaultedCard } from "../../platform/payments/gateway.ts"
-import { NotFound, Unprocessable, fail } from "../../shared/errors.ts"
 import type { ProcessorPaymentMethod, SaveInput } from "./api.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { ProcessorConnectRefusals } from "./refusals.ts"
 
 /**
  * processor_connect over the PaymentGateway port. A setup intent carries whom it is for: a
@@ -40,9 +40,9 @@ const confirmedCard = Effect.fn("ProcessorConnect.card")(function* (caller: Call
     .setupIntentCard({ businessId: business.id, setupIntentId: paymentMethodId })
     .pipe(Effect.catchTag("GatewayUnavailable", gatewayUnavailable))
   if (!found || (caller.mode === "front" && found.reference !== referenceOf(caller))) {
-    return yield* fail(NotFound, { key: "processor_payment_method_not_found", params: { id: paymentMethodId } })
+    return yield* ProcessorConnectRefusals.processorPaymentMethodNotFound.fail({ id: paymentMethodId })
   }
-  if (!found.card) return yield* fail(Unprocessable, { key: "processor_payment_method_unconfirmed", params: { id: paymentMethodId } })
+  if (!found.card) return yield* ProcessorConnectRefusals.processorPaymentMethodUnconfirmed.fail({ id: paymentMethodId })
   return found.card
 })
 
@@ -57,11 +57,11 @@ export const savePaymentMethod = Effect.fn("ProcessorConnect.save")(function* (c
   if (caller.mode === "front") {
     // Oneself only (checked by frontCaller); anyone else is not found.
     if (input.person_id !== undefined && input.person_id !== caller.selfId) {
-      return yield* fail(NotFound, { key: "person_not_found", params: { id: input.person_id } })
+      return yield* ProcessorConnectRefusals.personNotFound.fail({ id: input.person_id })
     }
     personId = caller.selfId
   } else {
-    if (input.person_id === undefined) return yield* fail(Unprocessable, { key: "processor_person_required" })
+    if (input.person_id === undefined) return yield* ProcessorConnectRefusals.processorPersonRequired.fail()
     personId = yield* requireDeskPerson(input.person_id)
   }
   const card = yield* confirmedCard(caller, input.payment_method_id)

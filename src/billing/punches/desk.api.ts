@@ -5,6 +5,7 @@ import { docs } from "../../shared/docs.ts"
 import { BadRequest, NotFound, Unprocessable } from "../../shared/errors.ts"
 import { IdFromString } from "../../shared/schemas.ts"
 import { PunchCreateInput, Punches } from "./model.ts"
+import { PunchRefusals } from "./refusals.ts"
 
 const createDescription =
   "`visit_id` is required; `plan_id` names the person plan to spend (a pack's id is its plan id). The plan must be held " +
@@ -15,26 +16,38 @@ const createDescription =
   "replaces a punch made automatically (auto-pay) and is a 422 when staff made it; without `plan_id` a paid visit is a " +
   "422. An unknown visit or plan is a 404. The visit becomes paid (`punch_id`, `paid_for_by`)."
 
+const CREATE_REFUSALS = [
+  PunchRefusals.visitNotFound,
+  PunchRefusals.punchPlanNotFound,
+  PunchRefusals.punchVisitWithoutPerson,
+  PunchRefusals.punchVisitAlreadyPaid,
+  PunchRefusals.punchNoSuitablePlan,
+  PunchRefusals.punchPlanNotHeld,
+  PunchRefusals.punchPlanNotCurrent,
+  PunchRefusals.punchPlanOnHold,
+  PunchRefusals.punchPlanUsedUp
+]
+
 export const PunchesDeskApi = HttpApiGroup.make("punchesDesk")
   .add(
     HttpApiEndpoint.get("get", "/api/v2/desk/punches/:id", {
       params: { id: IdFromString },
       success: Punches,
       error: NotFound
-    }).annotateMerge(docs("Get a punch"))
+    }).annotateMerge(docs("Get a punch", undefined, [PunchRefusals.punchNotFound]))
   )
   .add(
     HttpApiEndpoint.post("create", "/api/v2/desk/punches", {
       payload: Schema.Struct({ punch: PunchCreateInput }),
       success: Punches.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, NotFound, Unprocessable]
-    }).annotateMerge(docs("Pay for a visit with a plan", createDescription))
+    }).annotateMerge(docs("Pay for a visit with a plan", createDescription, CREATE_REFUSALS))
   )
   .add(
     HttpApiEndpoint.delete("delete", "/api/v2/desk/punches/:id", {
       params: { id: IdFromString },
       error: NotFound
-    }).annotateMerge(docs("Delete a punch", "204. The visit becomes unpaid and its plan gets the visit back."))
+    }).annotateMerge(docs("Delete a punch", "204. The visit becomes unpaid and its plan gets the visit back.", [PunchRefusals.punchNotFound]))
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Punches (staff mode)"))

@@ -41,15 +41,19 @@ export const CommerceLive = Layer.effect(Commerce)(
       planHolders: (businessId, personIds, target) =>
         Effect.gen(function* () {
           const at = target.at ?? (yield* currentTime)
-          const date = yield* repo.localDate(businessId, at)
-          return yield* repo.planHolders(businessId, personIds, {
-            serviceId: target.serviceId,
-            locationId: target.locationId,
-            staffMemberIds: target.staffMemberIds,
-            date
+          const date = yield* repo.localDate({ businessId, at })
+          return yield* repo.planHolders({
+            businessId,
+            ids: personIds,
+            coverage: {
+              serviceId: target.serviceId,
+              locationId: target.locationId,
+              staffMemberIds: target.staffMemberIds,
+              date
+            }
           })
         }),
-      cardHolders: forms.cardHolders
+      cardHolders: (businessId, personIds) => forms.cardHolders({ businessId, personIds })
     }
   })
 )
@@ -58,6 +62,6 @@ export const CommerceLive = Layer.effect(Commerce)(
 export const MembershipsLive = Layer.effect(Memberships)(
   Effect.gen(function* () {
     const repo = yield* PunchesRepo
-    return { members: repo.members }
+    return { members: (businessId, personIds, date) => repo.members({ businessId, ids: personIds, date }) }
   })
 )

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { orDie, orUndefined } from "../../shared/statements.ts"
 import { currentOn, memberOn, onHoldOn, visitsLeft } from "../../shared/plan-rules.ts"
 import { type Coverage, choiceOrder, suitableFor } from "./choice.ts"
 import { PlanStanding, PunchRow, PunchVisit } from "./model.ts"
@@ -34,7 +35,7 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, ids }) =>
       sql`select ${sql.literal(PUNCH_COLUMNS)} from punches pu where pu.business_id = ${businessId} and pu.visit_id = any(${ids}) order by pu.id`
   })
-  const visit = (lock: boolean) =>
+  const visitRow = (lock: boolean) =>
     SqlSchema.findOneOption({
       Request: ById,
       Result: PunchVisit,
@@ -49,8 +50,8 @@ const make = Effect.gen(function* () {
             where v.business_id = ${businessId} and v.id = ${id}
             ${lock ? sql`for update of v` : sql``}`
     })
-  const visitUnlocked = visit(false)
-  const visitLocked = visit(true)
+  const visitUnlocked = visitRow(false)
+  const visitLocked = visitRow(true)
   const lockPlan = SqlSchema.findOneOption({
     Request: ById,
     Result: Schema.Struct({ id: Schema.Number }),
@@ -154,71 +155,58 @@ const make = Effect.gen(function* () {
   })
   const idSet = (rows: ReadonlyArray<{ readonly id: number }>): ReadonlySet<number> => new Set(rows.map((row) => row.id))
 
+  type Ids = { readonly businessId: number; readonly ids: ReadonlyArray<number> }
+  const ofVisitsOf = (request: Ids) => (request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<PunchRow>) : ofVisits(request))
+  const visit = ({ lock, ...request }: { readonly businessId: number; readonly id: number; readonly lock: boolean }) =>
+    (lock ? visitLocked : visitUnlocked)(request)
+  const lockPlanOf = (request: Parameters<typeof lockPlan>[0]) => Effect.map(lockPlan(request), Option.isSome)
+  const candidateIds = (request: Parameters<typeof candidates>[0]) => Effect.map(candidates(request), (rows) => rows.map((row) => row.id))
+  const suitable = (request: Parameters<typeof stillSuitable>[0]) => Effect.map(stillSuitable(request), (rows) => rows.length > 0)
+  const insertPunch = ({ now, ...punch }: Omit<Parameters<typeof insert>[0], "now"> & { readonly now: Date }) =>
+    Effect.gen(function* () {
+      const { id } = yield* insert({ ...punch, now })
+      yield* markPaid({ businessId: punch.businessId, id: punch.visitId, punchId: id, planId: punch.planId, now })
+      return id
+    })
+  const deletePunches = ({ businessId, ids, now }: Ids & { readonly now: Date }) =>
+    Effect.gen(function* () {
+      if (ids.length === 0) return [] as ReadonlyArray<number>
+      const removed = yield* remove({ businessId, ids })
+      yield* markUnpaid({ businessId, ids: removed.map((row) => row.visit_id), now })
+      return [...new Set(removed.map((row) => row.plan_id))]
+    })
+  const refreshOf = (request: Ids & { readonly now: Date }) => (request.ids.length === 0 ? Effect.void : refreshExhausted(request))
+  const noOne = Effect.succeed(new Set<number>() as ReadonlySet<number>)
+  const holdersOf = (request: Ids & { readonly coverage: Coverage }) => (request.ids.length === 0 ? noOne : Effect.map(planHolders(request), idSet))
+  const membersOf = (request: Ids & { readonly date: string }) => (request.ids.length === 0 ? noOne : Effect.map(members(request), idSet))
+  const dateOf = (request: Parameters<typeof localDate>[0]) => Effect.map(localDate(request), (row) => row.date)
+
   return {
-    find: (businessId: number, id: number) => find({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    /** The punches of the visits (at most one each). */
-    ofVisits: (businessId: number, visitIds: ReadonlyArray<number>) =>
-      visitIds.length === 0 ? Effect.succeed([] as ReadonlyArray<PunchRow>) : ofVisits({ businessId, ids: visitIds }).pipe(Effect.orDie),
-
+    find: orUndefined(find),
+    /** The punches of the visits (`ids`, at most one each). */
+    ofVisits: orDie(ofVisitsOf),
     /** The visit as a punch sees it; `lock`: locked until the commit (one punch per visit, decided under it). */
-    visit: (businessId: number, id: number, lock: boolean) =>
-      (lock ? visitLocked : visitUnlocked)({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
+    visit: orUndefined(visit),
     /** Locks the plan until the commit (every punch of a plan counts under this lock); false: no such plan. */
-    lockPlan: (businessId: number, id: number) => lockPlan({ businessId, id }).pipe(Effect.map(Option.isSome), Effect.orDie),
-
+    lockPlan: orDie(lockPlanOf),
     /** How the plan stands for the person on the date (after lockPlan: counted under the lock). */
-    standing: (businessId: number, id: number, personId: number, date: string) =>
-      standing({ businessId, id, personId, date }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    /** The person's suitable plans for the visit, best first (the automatic choice). */
-    candidates: (businessId: number, personId: number, coverage: Coverage) =>
-      candidates({ businessId, personId, coverage }).pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
-
+    standing: orUndefined(standing),
+    /** The person's suitable plans for the visit, best first (the automatic choice), by id. */
+    candidates: orDie(candidateIds),
     /** Whether the plan is still suitable (asked again once it is locked). */
-    stillSuitable: (businessId: number, id: number, personId: number, coverage: Coverage) =>
-      stillSuitable({ businessId, id, personId, coverage }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
-
-    /** Inserts the punch and mirrors it on the visit (punch_id, paid_for_by = the plan's name). */
-    insert: (
-      businessId: number,
-      punch: { readonly visitId: number; readonly planId: number; readonly personId: number; readonly visitDate: string; readonly createdBy: number | null },
-      now: Date
-    ) =>
-      Effect.gen(function* () {
-        const { id } = yield* insert({ businessId, ...punch, now })
-        yield* markPaid({ businessId, id: punch.visitId, punchId: id, planId: punch.planId, now })
-        return id
-      }).pipe(Effect.orDie),
-
-    /** Deletes the punches and makes their visits unpaid; returns the plans they spent. */
-    delete: (businessId: number, ids: ReadonlyArray<number>, now: Date) =>
-      Effect.gen(function* () {
-        if (ids.length === 0) return [] as ReadonlyArray<number>
-        const removed = yield* remove({ businessId, ids })
-        yield* markUnpaid({ businessId, ids: removed.map((row) => row.visit_id), now })
-        return [...new Set(removed.map((row) => row.plan_id))]
-      }).pipe(Effect.orDie),
-
-    /** exhausted_at follows the plans' visits left (set when none is left, cleared when one is again). */
-    refreshExhausted: (businessId: number, planIds: ReadonlyArray<number>, now: Date) =>
-      planIds.length === 0 ? Effect.void : refreshExhausted({ businessId, ids: planIds, now }).pipe(Effect.orDie),
-
-    /** Of the people, who holds a suitable plan for the visit described by `coverage`. */
-    planHolders: (businessId: number, personIds: ReadonlyArray<number>, coverage: Coverage) =>
-      personIds.length === 0
-        ? Effect.succeed(new Set<number>() as ReadonlySet<number>)
-        : planHolders({ businessId, ids: personIds, coverage }).pipe(Effect.map(idSet), Effect.orDie),
-
+    stillSuitable: orDie(suitable),
+    /** Inserts the punch and mirrors it on the visit (punch_id, paid_for_by = the plan's name); answers its id. */
+    insert: orDie(insertPunch),
+    /** Deletes the punches (`ids`) and makes their visits unpaid; returns the plans they spent. */
+    delete: orDie(deletePunches),
+    /** exhausted_at follows the plans' (`ids`) visits left (set when none is left, cleared when one is again). */
+    refreshExhausted: orDie(refreshOf),
+    /** Of the people (`ids`), who holds a suitable plan for the visit described by `coverage`. */
+    planHolders: orDie(holdersOf),
     /** The business-local calendar date of an instant (plans' dates are the business's). */
-    localDate: (businessId: number, at: Date) => localDate({ businessId, at }).pipe(Effect.map((row) => row.date), Effect.orDie),
-
-    /** Of the people, who is a member on the date (src/shared/plan-rules.ts memberOn). */
-    members: (businessId: number, personIds: ReadonlyArray<number>, date: string) =>
-      personIds.length === 0
-        ? Effect.succeed(new Set<number>() as ReadonlySet<number>)
-        : members({ businessId, ids: personIds, date }).pipe(Effect.map(idSet), Effect.orDie)
+    localDate: orDie(dateOf),
+    /** Of the people (`ids`), who is a member on the date (src/shared/plan-rules.ts memberOn). */
+    members: orDie(membersOf)
   }
 })
 

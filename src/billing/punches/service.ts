@@ -2,12 +2,13 @@ import { Effect } from "effect"
 import { CurrentStaff } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { inTransaction } from "../../platform/transactions.ts"
-import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
+import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { emitWebhookEvent } from "../../webhooks/emit.ts"
 import type { Coverage } from "./choice.ts"
 import { type PunchCreateInput, type PunchVisit, toPunchWire } from "./model.ts"
 import { PunchesRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { PunchRefusals } from "./refusals.ts"
 
 /**
  * Punches (spec: Punches; staff mode). A punch spends one visit of a plan on one visit and
@@ -32,8 +33,9 @@ const coverageOf = (visit: PunchVisit): Coverage => ({
 const choosePlan = Effect.fn("Punches.choose")(function* (businessId: number, visit: PunchVisit & { readonly person_id: number }) {
   const repo = yield* PunchesRepo
   const coverage = coverageOf(visit)
-  for (const planId of yield* repo.candidates(businessId, visit.person_id, coverage)) {
-    if ((yield* repo.lockPlan(businessId, planId)) && (yield* repo.stillSuitable(businessId, planId, visit.person_id, coverage))) return planId
+  for (const planId of yield* repo.candidates({ businessId, personId: visit.person_id, coverage })) {
+    const locked = yield* repo.lockPlan({ businessId, id: planId })
+    if (locked && (yield* repo.stillSuitable({ businessId, id: planId, personId: visit.person_id, coverage }))) return planId
   }
   return undefined
 })
@@ -47,12 +49,12 @@ const spend = Effect.fn("Punches.spend")(function* (
 ) {
   const repo = yield* PunchesRepo
   const now = (yield* currentTime)
-  const id = yield* repo.insert(businessId, { visitId: visit.id, planId, personId: visit.person_id, visitDate: visit.visit_date, createdBy }, now)
-  yield* repo.refreshExhausted(businessId, [planId], now)
+  const id = yield* repo.insert({ businessId, visitId: visit.id, planId, personId: visit.person_id, visitDate: visit.visit_date, createdBy, now })
+  yield* repo.refreshExhausted({ businessId, ids: [planId], now })
   yield* emitWebhookEvent(
     businessId,
     "punch.created",
-    repo.find(businessId, id).pipe(Effect.map((row) => ({ punches: row ? [toPunchWire(row)] : [] })))
+    repo.find({ businessId, id }).pipe(Effect.map((row) => ({ punches: row ? [toPunchWire(row)] : [] })))
   )
   return id
 })
@@ -67,7 +69,7 @@ const withPerson = (visit: PunchVisit): visit is PunchVisit & { readonly person_
 export const payVisits = Effect.fn("Punches.payVisits")(function* (businessId: number, visitIds: ReadonlyArray<number>) {
   const repo = yield* PunchesRepo
   for (const visitId of [...new Set(visitIds)].sort((a, b) => a - b)) {
-    const visit = yield* repo.visit(businessId, visitId, true)
+    const visit = yield* repo.visit({ businessId, id: visitId, lock: true })
     if (!visit || !withPerson(visit) || visit.punch_id !== null) continue
     if (visit.state !== "registered" && visit.state !== "completed") continue
     const planId = yield* choosePlan(businessId, visit)
@@ -78,23 +80,23 @@ export const payVisits = Effect.fn("Punches.payVisits")(function* (businessId: n
 /** The visits are about to be deleted: their punches go first and their plans get the visits back. */
 export const unpayVisits = Effect.fn("Punches.unpayVisits")(function* (businessId: number, visitIds: ReadonlyArray<number>) {
   const repo = yield* PunchesRepo
-  const punches = yield* repo.ofVisits(businessId, visitIds)
+  const punches = yield* repo.ofVisits({ businessId, ids: visitIds })
   if (punches.length === 0) return
   const now = (yield* currentTime)
   const planIds = [...new Set(punches.map((punch) => punch.plan_id))].sort((a, b) => a - b)
-  for (const planId of planIds) yield* repo.lockPlan(businessId, planId)
-  yield* repo.delete(businessId, punches.map((punch) => punch.id), now)
-  yield* repo.refreshExhausted(businessId, planIds, now)
+  for (const planId of planIds) yield* repo.lockPlan({ businessId, id: planId })
+  yield* repo.delete({ businessId, ids: punches.map((punch) => punch.id), now })
+  yield* repo.refreshExhausted({ businessId, ids: planIds, now })
 })
 
 // ---------------------------------------------------------------------------------------------
 // Staff mode
 
-const punchNotFound = (id: number) => fail(NotFound, { key: "punch_not_found", params: { id } })
+const punchNotFound = (id: number) => PunchRefusals.punchNotFound.fail({ id })
 
 export const getPunch = Effect.fn("Punches.get")(function* (id: number) {
   const business = yield* CurrentBusiness
-  const row = yield* (yield* PunchesRepo).find(business.id, id)
+  const row = yield* (yield* PunchesRepo).find({ businessId: business.id, id })
   if (!row) return yield* punchNotFound(id)
   return { punches: [toPunchWire(row)] }
 })
@@ -116,43 +118,43 @@ export const createPunch = Effect.fn("Punches.create")(function* (input: PunchCr
   const planId = input.plan_id ?? null
   const id = yield* inTransaction(
     Effect.gen(function* () {
-      const visit = yield* repo.visit(business.id, input.visit_id, true)
-      if (!visit) return yield* fail(NotFound, { key: "visit_not_found", params: { id: input.visit_id } })
-      if (!withPerson(visit)) return yield* fail(Unprocessable, { key: "punch_visit_without_person", params: { id: visit.id } })
-      const [existing] = visit.punch_id === null ? [] : yield* repo.ofVisits(business.id, [visit.id])
+      const visit = yield* repo.visit({ businessId: business.id, id: input.visit_id, lock: true })
+      if (!visit) return yield* PunchRefusals.visitNotFound.fail({ id: input.visit_id })
+      if (!withPerson(visit)) return yield* PunchRefusals.punchVisitWithoutPerson.fail({ id: visit.id })
+      const [existing] = visit.punch_id === null ? [] : yield* repo.ofVisits({ businessId: business.id, ids: [visit.id] })
       if (existing) {
         if (planId !== null && existing.plan_id === planId) return existing.id
         // Only a punch auto-pay made gives way, and only to a plan staff name.
         if (planId === null || existing.created_by_staff_member_id !== null) {
-          return yield* fail(Unprocessable, { key: "punch_visit_already_paid", params: { id: visit.id } })
+          return yield* PunchRefusals.punchVisitAlreadyPaid.fail({ id: visit.id })
         }
       }
       if (planId === null) {
         const chosen = yield* choosePlan(business.id, visit)
-        if (chosen === undefined) return yield* fail(Unprocessable, { key: "punch_no_suitable_plan", params: { id: visit.id } })
+        if (chosen === undefined) return yield* PunchRefusals.punchNoSuitablePlan.fail({ id: visit.id })
         return yield* spend(business.id, visit, chosen, staff.staffMemberId)
       }
       // Both plans in id order when an automatic punch is replaced, as two such replacements may cross.
-      if (existing && existing.plan_id < planId) yield* repo.lockPlan(business.id, existing.plan_id)
-      if (!(yield* repo.lockPlan(business.id, planId))) return yield* fail(NotFound, { key: "punch_plan_not_found", params: { id: planId } })
-      if (existing && existing.plan_id > planId) yield* repo.lockPlan(business.id, existing.plan_id)
-      const standing = (yield* repo.standing(business.id, planId, visit.person_id, visit.visit_date))!
+      if (existing && existing.plan_id < planId) yield* repo.lockPlan({ businessId: business.id, id: existing.plan_id })
+      if (!(yield* repo.lockPlan({ businessId: business.id, id: planId }))) return yield* PunchRefusals.punchPlanNotFound.fail({ id: planId })
+      if (existing && existing.plan_id > planId) yield* repo.lockPlan({ businessId: business.id, id: existing.plan_id })
+      const standing = (yield* repo.standing({ businessId: business.id, id: planId, personId: visit.person_id, date: visit.visit_date }))!
       const params = { id: planId, date: visit.visit_date }
       const problems: Array<Message> = []
-      if (!standing.held) problems.push({ key: "punch_plan_not_held", params })
-      if (!standing.current) problems.push({ key: "punch_plan_not_current", params })
-      if (standing.on_hold) problems.push({ key: "punch_plan_on_hold", params })
-      if (standing.visits_left !== null && standing.visits_left <= 0) problems.push({ key: "punch_plan_used_up", params })
+      if (!standing.held) problems.push(PunchRefusals.punchPlanNotHeld.message(params))
+      if (!standing.current) problems.push(PunchRefusals.punchPlanNotCurrent.message(params))
+      if (standing.on_hold) problems.push(PunchRefusals.punchPlanOnHold.message(params))
+      if (standing.visits_left !== null && standing.visits_left <= 0) problems.push(PunchRefusals.punchPlanUsedUp.message(params))
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
       if (existing) {
         const now = (yield* currentTime)
-        yield* repo.delete(business.id, [existing.id], now)
-        yield* repo.refreshExhausted(business.id, [existing.plan_id], now)
+        yield* repo.delete({ businessId: business.id, ids: [existing.id], now })
+        yield* repo.refreshExhausted({ businessId: business.id, ids: [existing.plan_id], now })
       }
       return yield* spend(business.id, visit, planId, staff.staffMemberId)
     })
   )
-  return { punches: [toPunchWire((yield* repo.find(business.id, id))!)] }
+  return { punches: [toPunchWire((yield* repo.find({ businessId: business.id, id }))!)] }
 })
 
 /** DELETE /desk/punches/:id: the visit becomes unpaid and the plan gets its visit back. */
@@ -161,14 +163,14 @@ export const deletePunch = Effect.fn("Punches.delete")(function* (id: number) {
   const repo = yield* PunchesRepo
   yield* inTransaction(
     Effect.gen(function* () {
-      const row = yield* repo.find(business.id, id)
+      const row = yield* repo.find({ businessId: business.id, id })
       if (!row) return yield* punchNotFound(id)
       // The plan first, as every punch writer locks it: its count is decided under that lock.
-      yield* repo.lockPlan(business.id, row.plan_id)
+      yield* repo.lockPlan({ businessId: business.id, id: row.plan_id })
       const now = (yield* currentTime)
-      const planIds = yield* repo.delete(business.id, [id], now)
+      const planIds = yield* repo.delete({ businessId: business.id, ids: [id], now })
       if (planIds.length === 0) return yield* punchNotFound(id)
-      yield* repo.refreshExhausted(business.id, planIds, now)
+      yield* repo.refreshExhausted({ businessId: business.id, ids: planIds, now })
     })
   )
 })

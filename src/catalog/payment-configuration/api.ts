@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { DeskAccess, FrontAccess } from "../../access/access.ts"
 import { docs } from "../../shared/docs.ts"
-import { NotFound, Unauthorized } from "../../shared/errors.ts"
+import { Unauthorized } from "../../shared/errors.ts"
 import { PaymentConfigurationResponse } from "./model.ts"
 
 const description =
@@ -12,7 +12,7 @@ export const PaymentConfigurationFrontApi = HttpApiGroup.make("paymentConfigurat
   .add(
     HttpApiEndpoint.get("get", "/api/v2/front/payments/configuration", {
       success: PaymentConfigurationResponse,
-      error: [NotFound, Unauthorized]
+      error: Unauthorized
     }).annotateMerge(docs("Payment configuration", `${description} No token needed with client_id.`))
   )
   .middleware(FrontAccess)
@@ -22,7 +22,6 @@ export const PaymentConfigurationDeskApi = HttpApiGroup.make("paymentConfigurati
   .add(
     HttpApiEndpoint.get("get", "/api/v2/desk/payments/configuration", {
       success: PaymentConfigurationResponse,
-      error: NotFound
     }).annotateMerge(docs("Payment configuration", description))
   )
   .middleware(DeskAccess)

@@ -5,6 +5,7 @@ import { docs } from "../../shared/docs.ts"
 import { BadRequest, NotFound, Unauthorized } from "../../shared/errors.ts"
 import { PageFields } from "../../shared/pagination.ts"
 import { IdFromString } from "../../shared/schemas.ts"
+import { PeopleRefusals } from "../../identity/people/refusals.ts"
 import { WaiverListQuery, WaiverWire } from "./model.ts"
 
 const success = Schema.Struct({ waivers: Schema.Array(WaiverWire), ...PageFields })
@@ -17,7 +18,10 @@ export const WaiversFrontApi = HttpApiGroup.make("waiversFront")
       query: WaiverListQuery,
       success,
       error: [BadRequest, NotFound, Unauthorized]
-    }).annotateMerge(docs("List a person's waivers", `The token's person or a dependent (anyone else is not found). ${description}`))
+    }).annotateMerge(docs("List a person's waivers", `The token's person or a dependent (anyone else is not found). ${description}`, [
+      PeopleRefusals.personNotFound,
+      PeopleRefusals.personMeNotFound
+    ]))
   )
   .middleware(FrontAccess)
   .annotateMerge(docs("Waivers (client mode)"))
@@ -29,7 +33,7 @@ export const WaiversDeskApi = HttpApiGroup.make("waiversDesk")
       query: WaiverListQuery,
       success,
       error: [BadRequest, NotFound]
-    }).annotateMerge(docs("List a person's waivers", description))
+    }).annotateMerge(docs("List a person's waivers", description, [PeopleRefusals.personNotFound]))
   )
   .middleware(DeskAccess)
   .annotateMerge(docs("Waivers (staff mode)"))

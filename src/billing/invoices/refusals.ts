@@ -1,0 +1,40 @@
+import { BadRequest, Forbidden, NotFound, Unprocessable } from "../../shared/errors.ts"
+import { refusal } from "../../shared/refusals.ts"
+
+/** Every refusal of the invoices, their items, payments and refunds (the field rules in the wording the other domains share). */
+export const InvoiceRefusals = {
+  accountCreditInsufficient: refusal(Unprocessable, "account_credit_insufficient"),
+  fieldIdNotFound: refusal(Unprocessable, "field_id_not_found"),
+  fieldIsInvalid: refusal(Unprocessable, "field_is_invalid"),
+  fieldMustBeAtLeast: refusal(Unprocessable, "field_must_be_at_least"),
+  fieldMustBeAtMost: refusal(Unprocessable, "field_must_be_at_most"),
+  fieldMustBeDate: refusal(Unprocessable, "field_must_be_date"),
+  fieldMustBeOneOf: refusal(Unprocessable, "field_must_be_one_of"),
+  fieldMustBePositiveInteger: refusal(Unprocessable, "field_must_be_positive_integer"),
+  fieldRequired: refusal(Unprocessable, "field_required"),
+  invoiceDiscountNotFound: refusal(NotFound, "invoice_discount_not_found"),
+  invoiceDiscountOneOf: refusal(Unprocessable, "invoice_discount_one_of"),
+  invoiceHasPayments: refusal(Unprocessable, "invoice_has_payments"),
+  invoiceItemBodyTwice: refusal(BadRequest, "invoice_item_body_twice"),
+  invoiceItemNotFound: refusal(NotFound, "invoice_item_not_found"),
+  invoiceNotEditable: refusal(Unprocessable, "invoice_not_editable"),
+  invoiceNotFound: refusal(NotFound, "invoice_not_found"),
+  invoiceNotPayable: refusal(Unprocessable, "invoice_not_payable"),
+  invoiceOwedManagerRequired: refusal(Forbidden, "invoice_owed_manager_required"),
+  invoiceProductSuspended: refusal(Unprocessable, "invoice_product_suspended"),
+  invoiceProrateCountUnlimited: refusal(Unprocessable, "invoice_prorate_count_unlimited"),
+  invoiceProrateNotFound: refusal(NotFound, "invoice_prorate_not_found"),
+  invoiceProrateNotMembership: refusal(Unprocessable, "invoice_prorate_not_membership"),
+  invoiceSignupFeeAlone: refusal(Unprocessable, "invoice_signup_fee_alone"),
+  invoiceStateEventInvalid: refusal(Unprocessable, "invoice_state_event_invalid"),
+  paymentAmountTooLarge: refusal(Unprocessable, "payment_amount_too_large"),
+  paymentDeclined: refusal(Unprocessable, "payment_declined"),
+  paymentNotDeletable: refusal(Unprocessable, "payment_not_deletable"),
+  paymentNotFound: refusal(NotFound, "payment_not_found"),
+  paymentNotRefundable: refusal(Unprocessable, "payment_not_refundable"),
+  paymentNotVoidable: refusal(Unprocessable, "payment_not_voidable"),
+  planProductRequired: refusal(BadRequest, "field_required"),
+  refundAmountTooLarge: refusal(Unprocessable, "refund_amount_too_large"),
+  refundNotFound: refusal(NotFound, "refund_not_found"),
+  refundNotSettled: refusal(Unprocessable, "refund_not_settled")
+}
