@@ -25,7 +25,7 @@ export const getLease = Effect.fn("Bookings.getLease")(function* (caller: Caller
 /** POST leases: one more lease on a live, incomplete booking. */
 export const addLease = Effect.fn("Bookings.addLease")(function* (caller: Caller, bookingId: number, input: LeaseInput) {
   const business = yield* CurrentBusiness
-  const [leaseId] = yield* inTransaction(
+  const { leaseIds: [leaseId] } = yield* inTransaction(
     Effect.gen(function* () {
       const booking = yield* findBooking(caller, bookingId, true)
       yield* requireOpen(booking)

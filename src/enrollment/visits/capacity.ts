@@ -3,7 +3,7 @@ import { enqueueJob } from "../../platform/jobs.ts"
 import { OfferWaitlistPlacesJob } from "./jobs.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { HOLDING_STATES, type VisitState } from "./model.ts"
-import { VisitsRepo } from "./repo.ts"
+import { type LockedOccurrence, VisitsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { VisitRefusals } from "./refusals.ts"
 
@@ -34,6 +34,11 @@ export interface Admission {
 export interface AdmitOptions {
   /** Refuse admissions beyond capacity (422 "This event is full"). Staff may overbook by leaving it off. */
   readonly enforceCapacity: boolean
+  /**
+   * The occurrences as the caller already locked them (`lockOccurrences`, this transaction):
+   * a writer that must hold the lock before its own inserts passes them instead of locking twice.
+   */
+  readonly locked?: ReadonlyArray<LockedOccurrence>
 }
 
 /** States in which a new visit is spent at once, so auto-pay pays it (docs/decisions.md). */
@@ -55,7 +60,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   if (admissions.length === 0) return [] as ReadonlyArray<number>
   const repo = yield* VisitsRepo
   const occurrenceIds = [...new Set(admissions.map((admission) => admission.occurrenceId))]
-  const locked = yield* repo.lockOccurrences({ businessId, ids: occurrenceIds })
+  const locked = options.locked ?? (yield* repo.lockOccurrences({ businessId, ids: occurrenceIds }))
   const byId = new Map(locked.map((row) => [row.id, row]))
   const missing = occurrenceIds.filter((id) => !byId.has(id))
   if (missing.length > 0) return yield* Effect.die(new Error(`Event occurrences ${missing.join(", ")} not found in business ${businessId}`))
