@@ -25,7 +25,7 @@ export const getLease = Effect.fn("Bookings.getLease")(function* (caller: Caller
 /** POST leases: one more lease on a live, incomplete booking. */
 export const addLease = Effect.fn("Bookings.addLease")(function* (caller: Caller, bookingId: number, input: LeaseInput) {
   const business = yield* CurrentBusiness
-  const { leaseIds: [leaseId] } = yield* inTransaction(
+  const { leases: [written] } = yield* inTransaction(
     Effect.gen(function* () {
       const booking = yield* findBooking(caller, bookingId, true)
       yield* requireOpen(booking)
@@ -35,7 +35,7 @@ export const addLease = Effect.fn("Bookings.addLease")(function* (caller: Caller
       return yield* writeLeases(business.id, bookingId, plans, caller)
     })
   )
-  return yield* leaseResponse(leaseId!)
+  return yield* leaseResponse(written!.id)
 })
 
 /** The shape fields a lease body may repeat but not change (spec: delete and re-create instead). */

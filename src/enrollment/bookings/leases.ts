@@ -44,7 +44,7 @@ export const personIdOf = Effect.fn("Leases.personId")(function* (businessId: nu
  * its final state (an update of a row inserted in the same transaction re-runs its FK checks).
  * Appointment leases first take their staff members' locks, then check the slot is still
  * free and create the appointment (`reserved`, or `active` with registered leases); every visit goes through `admitVisits` in one
- * call, so its occurrence locks are taken in one id order. Returns the new lease and visit ids.
+ * call, so its occurrence locks are taken in one id order. Returns the leases as written and the visit ids.
  */
 export const writeLeases = Effect.fn("Leases.write")(function* (
   businessId: number,
@@ -87,8 +87,9 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
   // The lease rows' foreign keys take a share lock on their occurrence; taking admitVisits's
   // update lock first (in id order) keeps two bookings of one occurrence from deadlocking.
   const locked = yield* (yield* VisitsRepo).lockOccurrences({ businessId, ids: occurrenceIds.flat() })
-  const leaseIds = yield* repo.insertLeases({
+  const leases = yield* repo.insertLeases({
     businessId,
+    occurrenceIds,
     leases: plans.map((plan, i) => ({
       booking_id: bookingId,
       kind: plan.kind,
@@ -111,14 +112,14 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
       personId: people[i]!,
       state,
       bookingId,
-      leaseId: leaseIds[i]!,
+      leaseId: leases[i]!.id,
       createdByStaffMemberId: caller._tag === "Staff" ? caller.staffMemberId : null
     }))
   )
   const visitIds = yield* admitVisits(businessId, admissions, { enforceCapacity: true, locked })
   // A hold is not a visit to webhook consumers; registered at once, its visits are created now.
   if (state === "registered") yield* emitVisitEvents(businessId, "visit.created", visitIds)
-  return { leaseIds, visitIds }
+  return { leases, visitIds }
 })
 
 /**

@@ -9,8 +9,8 @@ import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { completeLeases, releaseLeases, writeLeases } from "./leases.ts"
 import { type Caller } from "./lease-plan.ts"
-import { bookingResponse, bookingsWire, findBooking, isExpired, resolveContext, resolveLeases } from "./lookup.ts"
-import { type BookingInput, type BookingRow, DEFAULT_HOLD_MS, MAX_HOLD_MS } from "./model.ts"
+import { bookingResponse, bookingWire, bookingsWire, findBooking, isExpired, resolveContext, resolveLeases } from "./lookup.ts"
+import { type BookingInput, type BookingRow, type LeaseRow, DEFAULT_HOLD_MS, MAX_HOLD_MS } from "./model.ts"
 import { BookingsRepo } from "./repo.ts"
 import { BookingRefusals } from "./refusals.ts"
 
@@ -61,7 +61,7 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
   // A repeat answers the stored booking as it is now; a new booking is answered as written.
   const replay = (existing: BookingRow) =>
     existing.request_digest === digest
-      ? Effect.succeed({ replayed: true, booking: existing })
+      ? Effect.succeed({ replayed: true, booking: existing, leases: [] as ReadonlyArray<LeaseRow> })
       : BookingRefusals.bookingIdempotencyMismatch.fail({ field: "idempotency_token" })
 
   const written = yield* inTransaction(
@@ -106,18 +106,18 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
         return yield* replay(existing)
       }
       const booking = inserted.value
-      yield* writeLeases(business.id, booking.id, plans, caller, complete ? "registered" : "reserved")
+      const { leases } = yield* writeLeases(business.id, booking.id, plans, caller, complete ? "registered" : "reserved")
       if (!complete) {
         yield* enqueueJob(ExpireBookingJob, { business_id: business.id, booking_id: booking.id }, {
           runAt: expiresAt,
           jobKey: expireJobKey(business.id, booking.id)
         })
       }
-      return { replayed: false, booking }
+      return { replayed: false, booking, leases }
     })
   )
   if (written.replayed) return yield* bookingResponse(written.booking.id)
-  return { bookings: yield* bookingsWire(business.id, [written.booking]) }
+  return { bookings: [bookingWire(written.booking, written.leases)] }
 })
 
 export const getBooking = Effect.fn("Bookings.get")(function* (caller: Caller, id: number) {

@@ -75,9 +75,11 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   }
 
   // One visit per person and occurrence: those already there, and repeats within this call.
+  // Read after the lock, in a statement of its own: its snapshot sees the visits of every
+  // admitter it waited for (a subquery of the locking statement would not).
   const personIds = [...new Set(admissions.flatMap((admission) => (admission.personId === null ? [] : [admission.personId])))]
-  const existing = yield* repo.visitorsOf({ businessId, occurrenceIds, personIds })
-  const seen = new Set(existing.map((pair) => `${pair.event_occurrence_id}:${pair.person_id}`))
+  const { taken, visitors } = yield* repo.occupancy({ businessId, occurrenceIds, personIds })
+  const seen = new Set(visitors.map((pair) => `${pair.occurrenceId}:${pair.personId}`))
   for (const admission of admissions) {
     if (admission.personId === null) continue
     const key = `${admission.occurrenceId}:${admission.personId}`
@@ -86,7 +88,6 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   }
 
   if (options.enforceCapacity) {
-    const taken = yield* repo.placesTaken({ businessId, ids: occurrenceIds })
     const wanted = new Map<number, number>()
     for (const admission of admissions) {
       if (holding(admission.state)) wanted.set(admission.occurrenceId, (wanted.get(admission.occurrenceId) ?? 0) + 1)

@@ -12,7 +12,8 @@ import { waitlistStatements } from "./waitlist-statements.ts"
 
 /**
  * The SQL of visits. The capacity rule (src/enrollment/visits/capacity.ts) is built on three of these:
- * `lockOccurrences` (row locks, in id order), `placesTaken` (holding visits) and `insert`.
+ * `lockOccurrences` (row locks, in id order), `occupancy` (holding visits, read after the lock in
+ * a statement of its own so its snapshot sees what the writers it waited for committed) and `insert`.
  */
 const LockedOccurrence = Schema.Struct({
   id: Schema.Number,
@@ -42,6 +43,12 @@ export interface VisitInsert {
 }
 
 const holding = HOLDING_STATES as ReadonlyArray<string>
+
+/** Per occurrence, the places its holding visits take (absent: none), and who among some people is on it. */
+export interface Occupancy {
+  readonly taken: ReadonlyMap<number, number>
+  readonly visitors: ReadonlyArray<{ readonly occurrenceId: number; readonly personId: number }>
+}
 
 /** Columns a visit update may write. */
 export type VisitChange = Partial<
@@ -80,6 +87,16 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, occurrenceIds, personIds }) =>
       sql`select event_occurrence_id, person_id from visits
           where business_id = ${businessId} and event_occurrence_id = any(${occurrenceIds}) and person_id = any(${personIds})`
+  })
+  const occupancy = SqlSchema.findAll({
+    Request: Visitors,
+    Result: Schema.Struct({ id: Schema.Number, taken: Schema.Number, visitors: Schema.Array(Schema.Number) }),
+    execute: ({ businessId, occurrenceIds, personIds }) =>
+      sql`select event_occurrence_id as id, (count(*) filter (where state = any(${holding})))::int as taken,
+                 coalesce(array_agg(person_id::int) filter (where person_id = any(${personIds})), '{}') as visitors
+          from visits
+          where business_id = ${businessId} and event_occurrence_id = any(${occurrenceIds})
+          group by event_occurrence_id`
   })
   const byIds = SqlSchema.findAll({
     Request: InBusiness,
@@ -174,6 +191,18 @@ const make = Effect.gen(function* () {
       request.occurrenceIds.length === 0 || request.personIds.length === 0
         ? Effect.succeed([] as ReadonlyArray<{ event_occurrence_id: number; person_id: number }>)
         : visitorsOf(request)
+    ),
+    /**
+     * What admitting asks once the occurrences are locked, in one statement: the places taken
+     * in each (holding visits) and which of `personIds` have a visit there (any state).
+     */
+    occupancy: orDie((request: typeof Visitors.Type) =>
+      request.occurrenceIds.length === 0
+        ? Effect.succeed<Occupancy>({ taken: new Map(), visitors: [] })
+        : occupancy(request).pipe(Effect.map((rows): Occupancy => ({
+          taken: new Map(rows.map((row) => [row.id, row.taken])),
+          visitors: rows.flatMap((row) => row.visitors.map((personId) => ({ occurrenceId: row.id, personId })))
+        })))
     ),
     /** Inserts visits; returns their ids in the order given. */
     insert: ({ businessId, visits }: { readonly businessId: number; readonly visits: ReadonlyArray<VisitInsert> }) =>
