@@ -100,7 +100,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
 
   const now = (yield* currentTime)
-  const ids = yield* repo.insert({
+  const ids = yield* repo.insertEnrolling({
     businessId,
     visits: admissions.map((admission) => ({
       event_occurrence_id: admission.occurrenceId,
@@ -116,13 +116,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
       cancelled_at: admission.state === "late_canceled" ? now : null,
       created_at: now,
       updated_at: now
-    }))
-  })
-  yield* repo.waitlist.enrollVisitors({
-    businessId,
-    pairs: admissions.flatMap((admission) =>
-      admission.personId === null ? [] : [{ occurrenceId: admission.occurrenceId, personId: admission.personId }]
-    ),
+    })),
     now
   })
   // Auto-pay: a visit admitted as registered or completed is paid by the person's suitable plan, if any.
