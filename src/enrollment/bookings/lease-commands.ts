@@ -35,7 +35,8 @@ export const addLease = Effect.fn("Bookings.addLease")(function* (caller: Caller
       return yield* writeLeases(business.id, bookingId, plans, caller)
     })
   )
-  return yield* leaseResponse(written!.id)
+  // Answered as written (the insert joins the person's name; its occurrences are the plan's).
+  return { leases: written ? [leaseWire(written)] : [] }
 })
 
 /** The shape fields a lease body may repeat but not change (spec: delete and re-create instead). */
