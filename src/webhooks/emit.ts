@@ -30,11 +30,34 @@ export const emitWebhookEvent = Effect.fn("Webhooks.emit")(function* <E, R>(
 ) {
   const repo = yield* WebhooksRepo
   if (!(yield* repo.hasSubscribers({ businessId, topic }))) return Option.none<string>()
+  return Option.some(yield* storeEvent(businessId, topic, payload))
+})
+
+/**
+ * One event per payload, all of one topic (e.g. the visits a course booking created): the
+ * subscription lookup runs once for all of them, in the same transaction, so the answer is the same.
+ */
+export const emitWebhookEvents = Effect.fn("Webhooks.emitMany")(function* <E, R>(
+  businessId: number,
+  topic: WebhookTopic,
+  payloads: ReadonlyArray<Effect.Effect<WebhookPayload, E, R>>
+) {
+  if (payloads.length === 0) return
+  if (!(yield* (yield* WebhooksRepo).hasSubscribers({ businessId, topic }))) return
+  for (const payload of payloads) yield* storeEvent(businessId, topic, payload)
+})
+
+const storeEvent = Effect.fn("Webhooks.store")(function* <E, R>(
+  businessId: number,
+  topic: WebhookTopic,
+  payload: Effect.Effect<WebhookPayload, E, R>
+) {
+  const repo = yield* WebhooksRepo
   const records = yield* payload
   const createdAt = (yield* currentTime)
   const messageId = generateMessageId()
   const body = JSON.stringify({ id: messageId, topic, created_at: formatTimestamp(createdAt), business_id: businessId, ...records })
   const { id: eventId } = yield* repo.insertEvent({ businessId, messageId, topic, body, createdAt })
   yield* enqueueJob(WebhookFanoutJob, { business_id: businessId, event_id: eventId }, { maxAttempts: 10 })
-  return Option.some(messageId)
+  return messageId
 })

@@ -25,7 +25,7 @@ export const getLease = Effect.fn("Bookings.getLease")(function* (caller: Caller
 /** POST leases: one more lease on a live, incomplete booking. */
 export const addLease = Effect.fn("Bookings.addLease")(function* (caller: Caller, bookingId: number, input: LeaseInput) {
   const business = yield* CurrentBusiness
-  const [leaseId] = yield* inTransaction(
+  const { leases: [written] } = yield* inTransaction(
     Effect.gen(function* () {
       const booking = yield* findBooking(caller, bookingId, true)
       yield* requireOpen(booking)
@@ -35,7 +35,8 @@ export const addLease = Effect.fn("Bookings.addLease")(function* (caller: Caller
       return yield* writeLeases(business.id, bookingId, plans, caller)
     })
   )
-  return yield* leaseResponse(leaseId!)
+  // Answered as written (the insert joins the person's name; its occurrences are the plan's).
+  return { leases: written ? [leaseWire(written)] : [] }
 })
 
 /** The shape fields a lease body may repeat but not change (spec: delete and re-create instead). */

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
 import { SERVICE_TYPES } from "../../catalog/services/model.ts"
-import { insertTenantRows } from "../../shared/sql-rows.ts"
+import { insertRows } from "../../shared/sql-rows.ts"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { LEASE_STATES, type LeaseInsert, LeaseRow } from "./model.ts"
 
@@ -17,6 +17,8 @@ const OngoingLease = Schema.Struct({
   booking_state: Schema.Literals(["incomplete", "completed"])
 })
 export type OngoingLease = typeof OngoingLease.Type
+const { occurrence_ids: _, ...writtenFields } = LeaseRow.fields
+const decodeWritten = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct(writtenFields)))
 
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
 const InBusiness = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) })
@@ -124,8 +126,28 @@ export const leaseStatements = (sql: SqlClient.SqlClient) => {
     leasesById: orDie((request: typeof InBusiness.Type) =>
       request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<LeaseRow>) : leasesById(request)
     ),
-    insertLeases: ({ businessId, leases }: { readonly businessId: number; readonly leases: ReadonlyArray<LeaseInsert> }) =>
-      insertTenantRows(sql, "leases", businessId, leases),
+    /**
+     * Inserts leases and answers them as written, in the order given, each with the occurrences
+     * its visits will be on (`occurrenceIds`, by start): the booking's answer needs no re-read.
+     */
+    insertLeases: orDie(({ businessId, leases, occurrenceIds }: {
+      readonly businessId: number
+      readonly leases: ReadonlyArray<LeaseInsert>
+      readonly occurrenceIds: ReadonlyArray<ReadonlyArray<number>>
+    }) => {
+      const records = insertRows(leases.map((lease) => ({ business_id: businessId, ...lease })))
+      if (records === undefined) return Effect.succeed([] as ReadonlyArray<LeaseRow>)
+      return sql`with l as (insert into leases ${sql.insert(records)} returning *)
+                 select l.id, l.booking_id, l.kind, l.state, l.person_id,
+                        case when p.id is null then null else concat_ws(' ', p.first_name, p.last_name) end as person_name,
+                        l.event_occurrence_id, l.event_id, l.service_id, l.staff_member_id, l.location_id, l.start_at, l.recurring,
+                        l.created_at, l.updated_at
+                 from l left join people p on p.business_id = l.business_id and p.id = l.person_id
+                 order by l.id`.pipe(
+        Effect.flatMap(decodeWritten),
+        Effect.map((rows): ReadonlyArray<LeaseRow> => rows.map((row, i) => ({ ...row, occurrence_ids: occurrenceIds[i] ?? [] })))
+      )
+    }),
     setLeasesState: orDie((request: typeof LeasesState.Type) =>
       request.ids.length === 0 ? Effect.void : setLeasesState(request)
     ),

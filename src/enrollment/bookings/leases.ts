@@ -39,16 +39,19 @@ export const personIdOf = Effect.fn("Leases.personId")(function* (businessId: nu
 })
 
 /**
- * Writes the leases of a booking and their `reserved` visits (in the caller's transaction).
+ * Writes the leases of a booking and their visits (in the caller's transaction): `reserved`
+ * (a hold), or `registered` when the booking completes at once, so each row is written once in
+ * its final state (an update of a row inserted in the same transaction re-runs its FK checks).
  * Appointment leases first take their staff members' locks, then check the slot is still
- * free and create the `reserved` appointment; every visit goes through `admitVisits` in one
- * call, so its occurrence locks are taken in one id order. Returns the new lease ids.
+ * free and create the appointment (`reserved`, or `active` with registered leases); every visit goes through `admitVisits` in one
+ * call, so its occurrence locks are taken in one id order. Returns the leases as written and the visit ids.
  */
 export const writeLeases = Effect.fn("Leases.write")(function* (
   businessId: number,
   bookingId: number,
   plans: ReadonlyArray<LeasePlan>,
-  caller: Caller
+  caller: Caller,
+  state: "reserved" | "registered" = "reserved"
 ) {
   const repo = yield* BookingsRepo
   const now = (yield* currentTime)
@@ -75,7 +78,7 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
       location_id: slot.location_id,
       start_at: slot.start_at,
       person_id: people[i]!,
-      state: "reserved"
+      state: state === "registered" ? "active" : "reserved"
     })
     occurrenceIds.push([id])
   }
@@ -83,13 +86,14 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
 
   // The lease rows' foreign keys take a share lock on their occurrence; taking admitVisits's
   // update lock first (in id order) keeps two bookings of one occurrence from deadlocking.
-  yield* (yield* VisitsRepo).lockOccurrences({ businessId, ids: occurrenceIds.flat() })
-  const leaseIds = yield* repo.insertLeases({
+  const locked = yield* (yield* VisitsRepo).lockOccurrences({ businessId, ids: occurrenceIds.flat() })
+  const leases = yield* repo.insertLeases({
     businessId,
+    occurrenceIds,
     leases: plans.map((plan, i) => ({
       booking_id: bookingId,
       kind: plan.kind,
-      state: "reserved" as const,
+      state,
       person_id: people[i]!,
       event_occurrence_id: occurrenceIds[i]![0] ?? null,
       event_id: plan.event_id,
@@ -106,14 +110,16 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
     occurrenceIds[i]!.map((occurrenceId) => ({
       occurrenceId,
       personId: people[i]!,
-      state: "reserved" as const,
+      state,
       bookingId,
-      leaseId: leaseIds[i]!,
+      leaseId: leases[i]!.id,
       createdByStaffMemberId: caller._tag === "Staff" ? caller.staffMemberId : null
     }))
   )
-  yield* admitVisits(businessId, admissions, { enforceCapacity: true })
-  return leaseIds
+  const visitIds = yield* admitVisits(businessId, admissions, { enforceCapacity: true, locked })
+  // A hold is not a visit to webhook consumers; registered at once, its visits are created now.
+  if (state === "registered") yield* emitVisitEvents(businessId, "visit.created", visitIds)
+  return { leases, visitIds }
 })
 
 /**

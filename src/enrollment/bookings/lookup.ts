@@ -54,19 +54,22 @@ export const leaseWire = (row: LeaseRow): LeaseWire => ({
   updated_at: formatTimestamp(row.updated_at)
 })
 
+/** A booking on the wire, with its leases (those of other bookings are left out). */
+export const bookingWire = (row: BookingRow, leases: ReadonlyArray<LeaseRow>): BookingWire => ({
+  id: row.id,
+  state: row.state,
+  expires_at: formatTimestamp(row.expires_at),
+  completed_at: row.completed_at === null ? null : formatTimestamp(row.completed_at),
+  idempotency_token: row.idempotency_token,
+  person_id: row.person_id,
+  created_at: formatTimestamp(row.created_at),
+  updated_at: formatTimestamp(row.updated_at),
+  leases: leases.filter((lease) => lease.booking_id === row.id).map(leaseWire)
+})
+
 export const bookingsWire = Effect.fn("Bookings.wire")(function* (businessId: number, rows: ReadonlyArray<BookingRow>) {
   const leases = yield* (yield* BookingsRepo).leasesOf({ businessId, bookingIds: rows.map((row) => row.id) })
-  return rows.map((row): BookingWire => ({
-    id: row.id,
-    state: row.state,
-    expires_at: formatTimestamp(row.expires_at),
-    completed_at: row.completed_at === null ? null : formatTimestamp(row.completed_at),
-    idempotency_token: row.idempotency_token,
-    person_id: row.person_id,
-    created_at: formatTimestamp(row.created_at),
-    updated_at: formatTimestamp(row.updated_at),
-    leases: leases.filter((lease) => lease.booking_id === row.id).map(leaseWire)
-  }))
+  return rows.map((row) => bookingWire(row, leases))
 })
 
 export const bookingResponse = Effect.fn("Bookings.response")(function* (id: number) {

@@ -13,6 +13,8 @@ const BookingInsert = Schema.Struct({
   idempotency_scope: Schema.NullOr(Schema.String),
   request_digest: Schema.NullOr(Schema.String),
   expires_at: Schema.Date,
+  /** `completed` when the booking completes at once: written in its final state, never updated. */
+  state: Schema.Literals(["incomplete", "completed"]),
   now: Schema.Date
 })
 
@@ -37,14 +39,15 @@ const make = Effect.gen(function* () {
   })
   const insert = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, booking: BookingInsert }),
-    Result: Schema.Struct({ id: Schema.Number }),
+    Result: BookingRow,
     execute: ({ businessId, booking }) =>
-      sql`insert into bookings (business_id, person_id, created_by_staff_member_id, idempotency_token, idempotency_scope,
-                                request_digest, expires_at, created_at, updated_at)
-          values (${businessId}, ${booking.person_id}, ${booking.created_by_staff_member_id}, ${booking.idempotency_token},
-                  ${booking.idempotency_scope}, ${booking.request_digest}, ${booking.expires_at}, ${booking.now}, ${booking.now})
+      sql`insert into bookings as b (business_id, state, person_id, created_by_staff_member_id, idempotency_token, idempotency_scope,
+                                     request_digest, expires_at, completed_at, created_at, updated_at)
+          values (${businessId}, ${booking.state}, ${booking.person_id}, ${booking.created_by_staff_member_id}, ${booking.idempotency_token},
+                  ${booking.idempotency_scope}, ${booking.request_digest}, ${booking.expires_at},
+                  ${booking.state === "completed" ? booking.now : null}, ${booking.now}, ${booking.now})
           on conflict (business_id, idempotency_scope, idempotency_token) where idempotency_token is not null do nothing
-          returning id`
+          returning ${sql.literal(BOOKING_COLUMNS)}`
   })
   const setState = SqlSchema.void({
     Request: Schema.Struct({ ...ById.fields, state: Schema.Literals(BOOKING_STATES), now: Schema.Date }),
@@ -71,7 +74,7 @@ const make = Effect.gen(function* () {
     find: orUndefined(find),
     byToken: orUndefined(byToken),
     /**
-     * Inserts a booking; None when another booking already has its idempotency token (the
+     * Inserts a booking and answers it as written; None when another booking already has its idempotency token (the
      * unique index decides between concurrent repeats: the later one waits for the earlier to
      * commit and then finds the conflict).
      */

@@ -9,8 +9,8 @@ import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { completeLeases, releaseLeases, writeLeases } from "./leases.ts"
 import { type Caller } from "./lease-plan.ts"
-import { bookingResponse, bookingsWire, findBooking, isExpired, resolveContext, resolveLeases } from "./lookup.ts"
-import { type BookingInput, type BookingRow, DEFAULT_HOLD_MS, MAX_HOLD_MS } from "./model.ts"
+import { bookingResponse, bookingWire, bookingsWire, findBooking, isExpired, resolveContext, resolveLeases } from "./lookup.ts"
+import { type BookingInput, type BookingRow, type LeaseRow, DEFAULT_HOLD_MS, MAX_HOLD_MS } from "./model.ts"
 import { BookingsRepo } from "./repo.ts"
 import { BookingRefusals } from "./refusals.ts"
 
@@ -58,12 +58,13 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
   const token = input.idempotency_token ?? null
   const scope = idempotencyScope(caller)
   const digest = requestDigest(input)
+  // A repeat answers the stored booking as it is now; a new booking is answered as written.
   const replay = (existing: BookingRow) =>
     existing.request_digest === digest
-      ? Effect.succeed(existing.id)
+      ? Effect.succeed({ replayed: true, booking: existing, leases: [] as ReadonlyArray<LeaseRow> })
       : BookingRefusals.bookingIdempotencyMismatch.fail({ field: "idempotency_token" })
 
-  const id = yield* inTransaction(
+  const written = yield* inTransaction(
     Effect.gen(function* () {
       if (token !== null) {
         const existing = yield* repo.byToken({ businessId: business.id, scope, token })
@@ -87,6 +88,8 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
       }
       if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
 
+      // Completing at once writes the booking, its leases and visits in their final state
+      // (completed, registered): what completeLeases would do, without updating fresh rows.
       const inserted = yield* repo.insert({ businessId: business.id, booking: {
         person_id: caller._tag === "Client" ? caller.personId : null,
         created_by_staff_member_id: caller._tag === "Staff" ? caller.staffMemberId : null,
@@ -94,6 +97,7 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
         idempotency_scope: token === null ? null : scope,
         request_digest: token === null ? null : digest,
         expires_at: expiresAt,
+        state: complete ? "completed" : "incomplete",
         now: context.now
       } })
       if (Option.isNone(inserted)) {
@@ -101,20 +105,19 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
         if (!existing) return yield* Effect.die(new Error("idempotency conflict without a stored booking"))
         return yield* replay(existing)
       }
-      const bookingId = inserted.value.id
-      yield* writeLeases(business.id, bookingId, plans, caller)
-      if (complete) {
-        yield* completeLeases(business.id, bookingId, yield* repo.leasesOf({ businessId: business.id, bookingIds: [bookingId] }))
-      } else {
-        yield* enqueueJob(ExpireBookingJob, { business_id: business.id, booking_id: bookingId }, {
+      const booking = inserted.value
+      const { leases } = yield* writeLeases(business.id, booking.id, plans, caller, complete ? "registered" : "reserved")
+      if (!complete) {
+        yield* enqueueJob(ExpireBookingJob, { business_id: business.id, booking_id: booking.id }, {
           runAt: expiresAt,
-          jobKey: expireJobKey(business.id, bookingId)
+          jobKey: expireJobKey(business.id, booking.id)
         })
       }
-      return bookingId
+      return { replayed: false, booking, leases }
     })
   )
-  return yield* bookingResponse(id)
+  if (written.replayed) return yield* bookingResponse(written.booking.id)
+  return { bookings: [bookingWire(written.booking, written.leases)] }
 })
 
 export const getBooking = Effect.fn("Bookings.get")(function* (caller: Caller, id: number) {

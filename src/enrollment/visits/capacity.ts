@@ -3,7 +3,7 @@ import { enqueueJob } from "../../platform/jobs.ts"
 import { OfferWaitlistPlacesJob } from "./jobs.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { HOLDING_STATES, type VisitState } from "./model.ts"
-import { VisitsRepo } from "./repo.ts"
+import { type LockedOccurrence, VisitsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { VisitRefusals } from "./refusals.ts"
 
@@ -34,6 +34,11 @@ export interface Admission {
 export interface AdmitOptions {
   /** Refuse admissions beyond capacity (422 "This event is full"). Staff may overbook by leaving it off. */
   readonly enforceCapacity: boolean
+  /**
+   * The occurrences as the caller already locked them (`lockOccurrences`, this transaction):
+   * a writer that must hold the lock before its own inserts passes them instead of locking twice.
+   */
+  readonly locked?: ReadonlyArray<LockedOccurrence>
 }
 
 /** States in which a new visit is spent at once, so auto-pay pays it (docs/decisions.md). */
@@ -55,7 +60,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   if (admissions.length === 0) return [] as ReadonlyArray<number>
   const repo = yield* VisitsRepo
   const occurrenceIds = [...new Set(admissions.map((admission) => admission.occurrenceId))]
-  const locked = yield* repo.lockOccurrences({ businessId, ids: occurrenceIds })
+  const locked = options.locked ?? (yield* repo.lockOccurrences({ businessId, ids: occurrenceIds }))
   const byId = new Map(locked.map((row) => [row.id, row]))
   const missing = occurrenceIds.filter((id) => !byId.has(id))
   if (missing.length > 0) return yield* Effect.die(new Error(`Event occurrences ${missing.join(", ")} not found in business ${businessId}`))
@@ -70,9 +75,11 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   }
 
   // One visit per person and occurrence: those already there, and repeats within this call.
+  // Read after the lock, in a statement of its own: its snapshot sees the visits of every
+  // admitter it waited for (a subquery of the locking statement would not).
   const personIds = [...new Set(admissions.flatMap((admission) => (admission.personId === null ? [] : [admission.personId])))]
-  const existing = yield* repo.visitorsOf({ businessId, occurrenceIds, personIds })
-  const seen = new Set(existing.map((pair) => `${pair.event_occurrence_id}:${pair.person_id}`))
+  const { taken, visitors } = yield* repo.occupancy({ businessId, occurrenceIds, personIds })
+  const seen = new Set(visitors.map((pair) => `${pair.occurrenceId}:${pair.personId}`))
   for (const admission of admissions) {
     if (admission.personId === null) continue
     const key = `${admission.occurrenceId}:${admission.personId}`
@@ -81,7 +88,6 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   }
 
   if (options.enforceCapacity) {
-    const taken = yield* repo.placesTaken({ businessId, ids: occurrenceIds })
     const wanted = new Map<number, number>()
     for (const admission of admissions) {
       if (holding(admission.state)) wanted.set(admission.occurrenceId, (wanted.get(admission.occurrenceId) ?? 0) + 1)
@@ -94,7 +100,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
 
   const now = (yield* currentTime)
-  const ids = yield* repo.insert({
+  const ids = yield* repo.insertEnrolling({
     businessId,
     visits: admissions.map((admission) => ({
       event_occurrence_id: admission.occurrenceId,
@@ -110,13 +116,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
       cancelled_at: admission.state === "late_canceled" ? now : null,
       created_at: now,
       updated_at: now
-    }))
-  })
-  yield* repo.waitlist.enrollVisitors({
-    businessId,
-    pairs: admissions.flatMap((admission) =>
-      admission.personId === null ? [] : [{ occurrenceId: admission.occurrenceId, personId: admission.personId }]
-    ),
+    })),
     now
   })
   // Auto-pay: a visit admitted as registered or completed is paid by the person's suitable plan, if any.

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { emitWebhookEvent } from "../../webhooks/emit.ts"
+import { emitWebhookEvents } from "../../webhooks/emit.ts"
 import { VisitsRepo } from "./repo.ts"
 import { visitsShown } from "./shown.ts"
 
@@ -14,11 +14,9 @@ export const emitVisitEvents = Effect.fn("Visits.emitEvents")(function* (
   visitIds: ReadonlyArray<number>
 ) {
   const repo = yield* VisitsRepo
-  for (const id of visitIds) {
-    yield* emitWebhookEvent(
-      businessId,
-      topic,
-      repo.byIds({ businessId, ids: [id] }).pipe(Effect.flatMap((rows) => visitsShown(businessId, rows)))
-    )
-  }
+  yield* emitWebhookEvents(
+    businessId,
+    topic,
+    visitIds.map((id) => repo.byIds({ businessId, ids: [id] }).pipe(Effect.flatMap((rows) => visitsShown(businessId, rows))))
+  )
 })

@@ -2,17 +2,18 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { OCCURRENCE_STATES } from "../../schedule/event-occurrences/model.ts"
 import { recipientJoin } from "../../platform/mail/recipient.ts"
-import { insertTenantRows } from "../../shared/sql-rows.ts"
+import { insertRows } from "../../shared/sql-rows.ts"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { leaseVisitsQueries } from "./lease-visits-repo.ts"
 import { visitListQueries } from "./list-repo.ts"
 import { EmbeddedOccurrenceRow, EmbeddedPersonRow, HOLDING_STATES, VISIT_COLUMNS, VisitRow, type VisitState } from "./model.ts"
 import { VisitPayments } from "./payments.ts"
-import { waitlistStatements } from "./waitlist-statements.ts"
+import { enrollVisitorsSql, waitlistStatements } from "./waitlist-statements.ts"
 
 /**
  * The SQL of visits. The capacity rule (src/enrollment/visits/capacity.ts) is built on three of these:
- * `lockOccurrences` (row locks, in id order), `placesTaken` (holding visits) and `insert`.
+ * `lockOccurrences` (row locks, in id order), `occupancy` (holding visits, read after the lock in
+ * a statement of its own so its snapshot sees what the writers it waited for committed) and `insertEnrolling`.
  */
 const LockedOccurrence = Schema.Struct({
   id: Schema.Number,
@@ -42,6 +43,13 @@ export interface VisitInsert {
 }
 
 const holding = HOLDING_STATES as ReadonlyArray<string>
+const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
+
+/** Per occurrence, the places its holding visits take (absent: none), and who among some people is on it. */
+export interface Occupancy {
+  readonly taken: ReadonlyMap<number, number>
+  readonly visitors: ReadonlyArray<{ readonly occurrenceId: number; readonly personId: number }>
+}
 
 /** Columns a visit update may write. */
 export type VisitChange = Partial<
@@ -80,6 +88,16 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, occurrenceIds, personIds }) =>
       sql`select event_occurrence_id, person_id from visits
           where business_id = ${businessId} and event_occurrence_id = any(${occurrenceIds}) and person_id = any(${personIds})`
+  })
+  const occupancy = SqlSchema.findAll({
+    Request: Visitors,
+    Result: Schema.Struct({ id: Schema.Number, taken: Schema.Number, visitors: Schema.Array(Schema.Number) }),
+    execute: ({ businessId, occurrenceIds, personIds }) =>
+      sql`select event_occurrence_id as id, (count(*) filter (where state = any(${holding})))::int as taken,
+                 coalesce(array_agg(person_id::int) filter (where person_id = any(${personIds})), '{}') as visitors
+          from visits
+          where business_id = ${businessId} and event_occurrence_id = any(${occurrenceIds})
+          group by event_occurrence_id`
   })
   const byIds = SqlSchema.findAll({
     Request: InBusiness,
@@ -175,9 +193,33 @@ const make = Effect.gen(function* () {
         ? Effect.succeed([] as ReadonlyArray<{ event_occurrence_id: number; person_id: number }>)
         : visitorsOf(request)
     ),
-    /** Inserts visits; returns their ids in the order given. */
-    insert: ({ businessId, visits }: { readonly businessId: number; readonly visits: ReadonlyArray<VisitInsert> }) =>
-      insertTenantRows(sql, "visits", businessId, visits),
+    /**
+     * What admitting asks once the occurrences are locked, in one statement: the places taken
+     * in each (holding visits) and which of `personIds` have a visit there (any state).
+     */
+    occupancy: orDie((request: typeof Visitors.Type) =>
+      request.occurrenceIds.length === 0
+        ? Effect.succeed<Occupancy>({ taken: new Map(), visitors: [] })
+        : occupancy(request).pipe(Effect.map((rows): Occupancy => ({
+          taken: new Map(rows.map((row) => [row.id, row.taken])),
+          visitors: rows.flatMap((row) => row.visitors.map((personId) => ({ occurrenceId: row.id, personId })))
+        })))
+    ),
+    /**
+     * Inserts visits and, in the same statement, moves their people's live waitlist entries on
+     * those occurrences to `enrolled`; returns the visit ids in the order given.
+     */
+    insertEnrolling: orDie(({ businessId, visits, now }: { readonly businessId: number; readonly visits: ReadonlyArray<VisitInsert>; readonly now: Date }) => {
+      const records = insertRows(visits.map((visit) => ({ business_id: businessId, ...visit })))
+      if (records === undefined) return Effect.succeed([] as ReadonlyArray<number>)
+      const pairs = visits.flatMap((visit) => (visit.person_id === null ? [] : [{ occurrenceId: visit.event_occurrence_id, personId: visit.person_id }]))
+      return sql`with enrolled as (${enrollVisitorsSql(sql, { businessId, pairs, now })}),
+                      inserted as (insert into visits ${sql.insert(records)} returning id)
+                 select id from inserted order by id`.pipe(
+        Effect.flatMap(decodeIds),
+        Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id))
+      )
+    }),
     /** Visits by id, in id order. */
     byIds: orDie((request: InBusiness) => (request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<VisitRow>) : byIds(request))),
 
