@@ -2,25 +2,12 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { insertRows } from "../../shared/sql-rows.ts"
 import { orDie, orUndefined } from "../../shared/statements.ts"
-import { InvoiceForPay, OccurrenceForPay, PAY_PERIOD_KINDS, PayRate, PayRateTier, PayRow, type PayState, PayTypeSchema } from "./model.ts"
+import { InvoiceForPay, OccurrenceForPay, PAY_PERIOD_KINDS, PayRate, PayRateTier, PayRow, type PayState } from "./model.ts"
 
 /** A pay to record; `on conflict do nothing` keeps service and sale pays exactly-once. */
-const PayInsert = Schema.Struct({
-  pay_type: PayTypeSchema,
-  staff_member_id: Schema.Number,
-  service_id: Schema.NullOr(Schema.Number),
-  event_occurrence_id: Schema.NullOr(Schema.Number),
-  invoice_id: Schema.NullOr(Schema.Number),
-  description: Schema.NullOr(Schema.String),
-  base_cents: Schema.Number,
-  per_head_cents: Schema.Number,
-  tiered_cents: Schema.Number,
-  final_cents: Schema.Number,
-  service_hours: Schema.Number,
-  pay_period_start: Schema.String,
-  pay_period_end: Schema.String,
-  recorded_at: Schema.Date
-})
+// A stored pay's columns less those the database and the review set.
+const { id: _id, pay_state: _state, recorded_at: _recorded, reviewed_at: _reviewed, reviewed_by_staff_member_id: _by, ...recorded } = PayRow.fields
+const PayInsert = Schema.Struct({ ...recorded, recorded_at: Schema.Date })
 export type PayInsert = typeof PayInsert.Type
 
 export interface PayFilters {
