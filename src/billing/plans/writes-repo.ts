@@ -5,8 +5,10 @@ import { BusinessRow } from "../../shared/request-context.ts"
 import { visitsLeft } from "../../shared/plan-rules.ts"
 
 /**
- * The SQL that writes person plans: insert with people and terms, state changes, delete, and
- * the claim of ended plans for their plan.ended announcement. Part of PlansRepo (repo.ts
+ * The SQL that writes person plans, the only writer of `plans` rows in billing: insert with
+ * people and terms, state changes (billing runs' end dates too), the cancel of what refunded or
+ * voided invoice items sold, exhaustion after punches, delete, and the claim of ended plans for
+ * their plan.ended announcement. Part of PlansRepo (repo.ts
  * spreads these methods in), kept apart so reads and writes each fit one file; same
  * conventions: every statement names `business_id`, writes run on the caller's connection.
  */
