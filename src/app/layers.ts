@@ -84,7 +84,8 @@ const BillingPortsLive = Layer.mergeAll(
   NewClientPassesLive.pipe(Layer.provide(PlansRepo.layer))
 ).pipe(
   Layer.provideMerge(PunchesRepo.layer),
-  Layer.provide(WebhooksRepo.layer)
+  // Punches keep the plans' exhaustion, a write of plans' own repo.
+  Layer.provide(Layer.merge(WebhooksRepo.layer, PlansRepo.layer))
 )
 
 const RepositoriesLive = Layer.mergeAll(

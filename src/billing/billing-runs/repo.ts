@@ -116,12 +116,6 @@ const make = Effect.gen(function* () {
       sql`update membership_billing_periods set state = ${r.state}, attempts = ${r.attempts}, next_attempt_at = ${r.nextAttemptAt}, updated_at = ${r.now}
           where business_id = ${r.businessId} and id = ${r.id}`
   })
-  const endPlan = SqlSchema.void({
-    Request: Schema.Struct({ businessId: Schema.Number, planId: Schema.Number, endDate: Schema.String, now: Schema.Date }),
-    execute: (r) =>
-      sql`update plans set end_date = ${r.endDate}::date, ended_notified_at = null, updated_at = ${r.now}
-          where business_id = ${r.businessId} and id = ${r.planId}`
-  })
   const planPeople = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, planId: Schema.Number }),
     Result: Schema.Struct({ person_id: Schema.Number }),
@@ -150,8 +144,6 @@ const make = Effect.gen(function* () {
     /** The period, its row locked until the transaction ends (one charge run at a time). */
     lock: orUndefined(lock),
     record: orDie(record),
-    /** Sets the plan's last day (plan.ended announces it once it has passed). */
-    endPlan: orDie(endPlan),
     /** The plan's people, by id. */
     planPeople: orDie(peopleOf),
     /** How many failed payments the invoice has. */

@@ -11,6 +11,7 @@ import { outstandingFrom } from "../invoices/payments-wire.ts"
 import { AppConfig } from "../../platform/config.ts"
 import { enqueueJob } from "../../platform/jobs.ts"
 import { commitmentEnd } from "../plans/model.ts"
+import { PlansRepo } from "../plans/repo.ts"
 import { t } from "../../shared/i18n.ts"
 import { type BusinessRow, RequestContext, jobRequestContext } from "../../shared/request-context.ts"
 import { addDays, localDateAt } from "../../shared/zoned-time.ts"
@@ -96,7 +97,8 @@ export const billDueMemberships = Effect.fn("BillingRuns.sweep")(function* () {
       if (due === undefined) continue
       const at = new Date(nowMs)
       if (due.endPlanOn !== undefined) {
-        yield* repo.endPlan({ businessId: business.id, planId: plan.id, endDate: due.endPlanOn, now: at })
+        // The plan ends on its last paid day (plan.ended announces it once it has passed).
+        yield* (yield* PlansRepo).updateState({ businessId: business.id, id: plan.id, endDate: due.endPlanOn, now: at })
         continue
       }
       const claimed = yield* sql.withTransaction(provide(billPeriod(plan, due.start, at))).pipe(Effect.orDie)
@@ -224,7 +226,7 @@ const attempt = Effect.fn("BillingRuns.attempt")(function* (periodId: number) {
   }
   if (number >= MAX_ATTEMPTS) {
     yield* repo.record({ businessId: business.id, id: period.id, state: "failed", attempts: number, nextAttemptAt: null, now: at })
-    yield* repo.endPlan({ businessId: business.id, planId: period.plan_id, endDate: addDays(period.period_start, -1), now: at })
+    yield* (yield* PlansRepo).updateState({ businessId: business.id, id: period.plan_id, endDate: addDays(period.period_start, -1), now: at })
     return "failed" as ChargeOutcome
   }
   const next = new Date(nowMs + RETRY_DAYS[number - 1]! * 86_400_000)

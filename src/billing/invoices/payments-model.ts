@@ -108,13 +108,8 @@ export const PaymentMethods = Schema.Struct({ payment_methods: Schema.Array(Paym
 
 // Rows
 
-export const PaymentRow = Schema.Struct({
-  id: Schema.Number,
-  invoice_id: Schema.Number,
-  person_id: Schema.Number,
-  payment_method: Schema.String,
-  payment_type_id: Schema.Number,
-  form_of_payment_id: Schema.NullOr(Schema.Number),
+/** What payments and refunds both record, in their rows' column order. */
+const MoneyMovement = {
   state: Schema.Literals(PAYMENT_STATES),
   amount_cents: Schema.Number,
   description: Schema.String,
@@ -122,6 +117,16 @@ export const PaymentRow = Schema.Struct({
   error_message: Schema.NullOr(Schema.String),
   created_at: Schema.Date,
   voided_at: Schema.NullOr(Schema.Date)
+} as const
+
+export const PaymentRow = Schema.Struct({
+  id: Schema.Number,
+  invoice_id: Schema.Number,
+  person_id: Schema.Number,
+  payment_method: Schema.String,
+  payment_type_id: Schema.Number,
+  form_of_payment_id: Schema.NullOr(Schema.Number),
+  ...MoneyMovement
 })
 export type PaymentRow = typeof PaymentRow.Type
 
@@ -130,13 +135,7 @@ export const RefundRow = Schema.Struct({
   payment_id: Schema.Number,
   invoice_id: Schema.Number,
   payment_type_id: Schema.Number,
-  state: Schema.Literals(PAYMENT_STATES),
-  amount_cents: Schema.Number,
-  description: Schema.String,
-  gateway_transaction_id: Schema.NullOr(Schema.String),
-  error_message: Schema.NullOr(Schema.String),
-  created_at: Schema.Date,
-  voided_at: Schema.NullOr(Schema.Date)
+  ...MoneyMovement
 })
 export type RefundRow = typeof RefundRow.Type
 

@@ -147,17 +147,6 @@ const make = Effect.gen(function* () {
     Result: Schema.Struct({ id: Schema.Number }),
     execute: ({ businessId, invoiceId }) => sql`select id from invoice_items where business_id = ${businessId} and invoice_id = ${invoiceId}`
   })
-  // Ends the plans an item created (and its signup fee's plan item's, by parent).
-  const cancelItemPlans = SqlSchema.void({
-    Request: Schema.Struct({ ...Ids.fields, now: Schema.Date, today: Schema.String }),
-    execute: ({ businessId, ids, now, today }) =>
-      sql`update plans set canceled_at = coalesce(canceled_at, ${now}),
-            end_date = case when end_date is null or end_date > ${today}::date then greatest(start_date, ${today}::date) else end_date end,
-            updated_at = ${now}
-          where business_id = ${businessId} and id in (
-            select plan_id from invoice_item_recipients where business_id = ${businessId} and plan_id is not null
-              and invoice_item_id = any(${ids}::bigint[]))`
-  })
   const person = SqlSchema.findOneOption({
     Request: ById,
     Result: Schema.Struct({ id: Schema.Number, name: Schema.String, email: Schema.NullOr(Schema.String) }),
@@ -174,7 +163,6 @@ const make = Effect.gen(function* () {
       ? Effect.succeed(new Map<number, number>())
       : Effect.map(balances(request), (rows) => new Map(rows.map((r) => [r.person_id, r.cents])))
   const invoiceItemIds = (request: Parameters<typeof invoiceItems>[0]) => Effect.map(invoiceItems(request), (rows) => new Set(rows.map((r) => r.id)))
-  const cancelPlansOf = (request: Parameters<typeof cancelItemPlans>[0]) => (request.ids.length === 0 ? Effect.void : cancelItemPlans(request))
 
   return {
     /** The payer's forms of payment, as payments use them. */
@@ -200,8 +188,6 @@ const make = Effect.gen(function* () {
     insertCredit: orDie(insertCredit),
     /** The ids of an invoice's items, as a set. */
     invoiceItemIds: orDie(invoiceItemIds),
-    /** Ends the plans the items (`ids`) created; none asked, no round trip. */
-    cancelItemPlans: orDie(cancelPlansOf),
     person: orUndefined(person)
   }
 })

@@ -8,6 +8,7 @@ import { type Message } from "../../shared/errors.ts"
 import { localDateAt } from "../../shared/zoned-time.ts"
 import { EXTERNAL_TYPE_BASE, type FormRow, PAYMENT_TYPE_IDS } from "./payments-model.ts"
 import { PaymentsRepo } from "./payments-repo.ts"
+import { PlansRepo } from "../plans/repo.ts"
 import { invoicePayments } from "./payments-wire.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { InvoiceRefusals } from "./refusals.ts"
@@ -67,7 +68,7 @@ export const itemsToCancel = Effect.fn("Payments.itemsToCancel")(function* (invo
 export const cancelItems = Effect.fn("Payments.cancelItems")(function* (itemIds: ReadonlyArray<number>) {
   const business = yield* CurrentBusiness
   const at = yield* currentTime
-  yield* (yield* PaymentsRepo).cancelItemPlans({ businessId: business.id, ids: itemIds, now: at, today: localDateAt(at.getTime(), business.time_zone) })
+  yield* (yield* PlansRepo).cancelItemPlans({ businessId: business.id, ids: itemIds, now: at, today: localDateAt(at.getTime(), business.time_zone) })
 })
 
 /** Account credit balances for the people list (`include_balances`). */

@@ -2,14 +2,18 @@ import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
 import { orDie } from "../../shared/statements.ts"
 import { BusinessRow } from "../../shared/request-context.ts"
+import { visitsLeft } from "../../shared/plan-rules.ts"
 
 /**
- * The SQL that writes person plans: insert with people and terms, state changes, delete, and
- * the claim of ended plans for their plan.ended announcement. Part of PlansRepo (repo.ts
+ * The SQL that writes person plans, the only writer of `plans` rows in billing: insert with
+ * people and terms, state changes (billing runs' end dates too), the cancel of what refunded or
+ * voided invoice items sold, exhaustion after punches, delete, and the claim of ended plans for
+ * their plan.ended announcement. Part of PlansRepo (repo.ts
  * spreads these methods in), kept apart so reads and writes each fit one file; same
  * conventions: every statement names `business_id`, writes run on the caller's connection.
  */
 const Id = Schema.Struct({ id: Schema.Number })
+const PlanIds = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number), now: Schema.Date })
 
 export interface PlanInsert {
   readonly planProductId: number
@@ -118,6 +122,34 @@ export const planWrites = (sql: SqlClient.SqlClient) => {
     execute: ({ businessId, id }) => sql`delete from plans where business_id = ${businessId} and id = ${id}`
   })
 
+  // Ends the plans invoice items (`ids`) created (and their signup fee's plan item's, by parent):
+  // a refund or void of what sold them.
+  const cancelItemPlans = SqlSchema.void({
+    Request: Schema.Struct({ ...PlanIds.fields, today: Schema.String }),
+    execute: ({ businessId, ids, now, today }) =>
+      sql`update plans set canceled_at = coalesce(canceled_at, ${now}),
+            end_date = case when end_date is null or end_date > ${today}::date then greatest(start_date, ${today}::date) else end_date end,
+            updated_at = ${now}
+          where business_id = ${businessId} and id in (
+            select plan_id from invoice_item_recipients where business_id = ${businessId} and plan_id is not null
+              and invoice_item_id = any(${ids}::bigint[]))`
+  })
+  // A plan without a limit period is used up when none of its holders has a visit left; a
+  // plan with one refreshes each period, so it is never marked (its period's count says it all).
+  const refreshExhausted = SqlSchema.void({
+    Request: PlanIds,
+    execute: ({ businessId, ids, now }) =>
+      sql`with s as (
+            select p.business_id, p.id,
+              case when p.count is not null and p.limit_period is null
+                    and not exists (select 1 from plan_people pp where pp.business_id = p.business_id and pp.plan_id = p.id
+                                      and ${visitsLeft(sql, "p", sql`pp.person_id`, sql`p.start_date`)} > 0)
+                   then coalesce(p.exhausted_at, ${now}) end as value
+            from plans p where p.business_id = ${businessId} and p.id = any(${ids}))
+          update plans t set exhausted_at = s.value, updated_at = ${now} from s
+          where t.business_id = s.business_id and t.id = s.id and t.exhausted_at is distinct from s.value`
+  })
+
   const dueBusinesses = SqlSchema.findAll({
     Request: Schema.Struct({ now: Schema.Date }),
     Result: BusinessRow,
@@ -173,6 +205,9 @@ export const planWrites = (sql: SqlClient.SqlClient) => {
   const remove = (request: { readonly businessId: number; readonly id: number; readonly now: Date }) =>
     Effect.andThen(clearPaidVisits(request), deletePlan({ businessId: request.businessId, id: request.id }))
 
+  const cancelPlansOf = (request: Parameters<typeof cancelItemPlans>[0]) => (request.ids.length === 0 ? Effect.void : cancelItemPlans(request))
+  const refreshOf = (request: typeof PlanIds.Type) => (request.ids.length === 0 ? Effect.void : refreshExhausted(request))
+
   return {
     insert: orDie(insert),
     insertTerms: orDie(insertTerms),
@@ -186,6 +221,10 @@ export const planWrites = (sql: SqlClient.SqlClient) => {
      */
     claimEnded: orDie(claimedIds),
     /** Deletes the plan: its visits become unpaid; punches, holds, people and terms cascade. */
-    delete: orDie(remove)
+    delete: orDie(remove),
+    /** Ends the plans the invoice items (`ids`) created; none asked, no round trip. */
+    cancelItemPlans: orDie(cancelPlansOf),
+    /** exhausted_at follows the plans' (`ids`) visits left (set when none is left, cleared when one is again). */
+    refreshExhausted: orDie(refreshOf)
   }
 }

@@ -5,6 +5,7 @@ import { FormsOfPaymentRepo } from "../forms-of-payment/repo.ts"
 import { Memberships } from "../../catalog/services/memberships.ts"
 import { VisitPayments } from "../../enrollment/visits/payments.ts"
 import { WebhooksRepo } from "../../webhooks/repo.ts"
+import { PlansRepo } from "../plans/repo.ts"
 import { PunchesRepo } from "./repo.ts"
 import { payVisits, unpayVisits } from "./service.ts"
 import { currentTime } from "../../shared/clock.ts"
@@ -19,8 +20,8 @@ import { currentTime } from "../../shared/clock.ts"
 export const VisitPaymentsLive = Layer.effect(VisitPayments)(
   Effect.gen(function* () {
     // Only these services: the caller's fiber keeps its own (the transaction's connection above all).
-    const services = Context.pick(SqlClient.SqlClient, PunchesRepo, WebhooksRepo)(
-      yield* Effect.context<SqlClient.SqlClient | PunchesRepo | WebhooksRepo>()
+    const services = Context.pick(SqlClient.SqlClient, PunchesRepo, PlansRepo, WebhooksRepo)(
+      yield* Effect.context<SqlClient.SqlClient | PunchesRepo | PlansRepo | WebhooksRepo>()
     )
     return {
       payVisits: (businessId, visitIds) => payVisits(businessId, visitIds).pipe(Effect.provideContext(services)),

@@ -116,21 +116,6 @@ const make = Effect.gen(function* () {
       sql`update visits set punch_id = null, paid_for_by = null, updated_at = ${now}
           where business_id = ${businessId} and id = any(${ids})`
   })
-  // A plan without a limit period is used up when none of its holders has a visit left; a
-  // plan with one refreshes each period, so it is never marked (its period's count says it all).
-  const refreshExhausted = SqlSchema.void({
-    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, now: Schema.Date }),
-    execute: ({ businessId, ids, now }) =>
-      sql`with s as (
-            select p.business_id, p.id,
-              case when p.count is not null and p.limit_period is null
-                    and not exists (select 1 from plan_people pp where pp.business_id = p.business_id and pp.plan_id = p.id
-                                      and ${visitsLeft(sql, "p", sql`pp.person_id`, sql`p.start_date`)} > 0)
-                   then coalesce(p.exhausted_at, ${now}) end as value
-            from plans p where p.business_id = ${businessId} and p.id = any(${ids}))
-          update plans t set exhausted_at = s.value, updated_at = ${now} from s
-          where t.business_id = s.business_id and t.id = s.id and t.exhausted_at is distinct from s.value`
-  })
   const planHolders = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, coverage: CoverageSchema }),
     Result: Schema.Struct({ id: Schema.Number }),
@@ -175,7 +160,6 @@ const make = Effect.gen(function* () {
       yield* markUnpaid({ businessId, ids: removed.map((row) => row.visit_id), now })
       return [...new Set(removed.map((row) => row.plan_id))]
     })
-  const refreshOf = (request: Ids & { readonly now: Date }) => (request.ids.length === 0 ? Effect.void : refreshExhausted(request))
   const noOne = Effect.succeed(new Set<number>() as ReadonlySet<number>)
   const holdersOf = (request: Ids & { readonly coverage: Coverage }) => (request.ids.length === 0 ? noOne : Effect.map(planHolders(request), idSet))
   const membersOf = (request: Ids & { readonly date: string }) => (request.ids.length === 0 ? noOne : Effect.map(members(request), idSet))
@@ -199,8 +183,6 @@ const make = Effect.gen(function* () {
     insert: orDie(insertPunch),
     /** Deletes the punches (`ids`) and makes their visits unpaid; returns the plans they spent. */
     delete: orDie(deletePunches),
-    /** exhausted_at follows the plans' (`ids`) visits left (set when none is left, cleared when one is again). */
-    refreshExhausted: orDie(refreshOf),
     /** Of the people (`ids`), who holds a suitable plan for the visit described by `coverage`. */
     planHolders: orDie(holdersOf),
     /** The business-local calendar date of an instant (plans' dates are the business's). */

@@ -7,6 +7,7 @@ import { emitWebhookEvent } from "../../webhooks/emit.ts"
 import type { Coverage } from "./choice.ts"
 import { type PunchCreateInput, type PunchVisit, toPunchWire } from "./model.ts"
 import { PunchesRepo } from "./repo.ts"
+import { PlansRepo } from "../plans/repo.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { PunchRefusals } from "./refusals.ts"
 
@@ -50,7 +51,7 @@ const spend = Effect.fn("Punches.spend")(function* (
   const repo = yield* PunchesRepo
   const now = (yield* currentTime)
   const id = yield* repo.insert({ businessId, visitId: visit.id, planId, personId: visit.person_id, visitDate: visit.visit_date, createdBy, now })
-  yield* repo.refreshExhausted({ businessId, ids: [planId], now })
+  yield* (yield* PlansRepo).refreshExhausted({ businessId, ids: [planId], now })
   yield* emitWebhookEvent(
     businessId,
     "punch.created",
@@ -86,7 +87,7 @@ export const unpayVisits = Effect.fn("Punches.unpayVisits")(function* (businessI
   const planIds = [...new Set(punches.map((punch) => punch.plan_id))].sort((a, b) => a - b)
   for (const planId of planIds) yield* repo.lockPlan({ businessId, id: planId })
   yield* repo.delete({ businessId, ids: punches.map((punch) => punch.id), now })
-  yield* repo.refreshExhausted({ businessId, ids: planIds, now })
+  yield* (yield* PlansRepo).refreshExhausted({ businessId, ids: planIds, now })
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -149,7 +150,7 @@ export const createPunch = Effect.fn("Punches.create")(function* (input: PunchCr
       if (existing) {
         const now = (yield* currentTime)
         yield* repo.delete({ businessId: business.id, ids: [existing.id], now })
-        yield* repo.refreshExhausted({ businessId: business.id, ids: [existing.plan_id], now })
+        yield* (yield* PlansRepo).refreshExhausted({ businessId: business.id, ids: [existing.plan_id], now })
       }
       return yield* spend(business.id, visit, planId, staff.staffMemberId)
     })
@@ -170,7 +171,7 @@ export const deletePunch = Effect.fn("Punches.delete")(function* (id: number) {
       const now = (yield* currentTime)
       const planIds = yield* repo.delete({ businessId: business.id, ids: [id], now })
       if (planIds.length === 0) return yield* punchNotFound(id)
-      yield* repo.refreshExhausted({ businessId: business.id, ids: planIds, now })
+      yield* (yield* PlansRepo).refreshExhausted({ businessId: business.id, ids: planIds, now })
     })
   )
 })

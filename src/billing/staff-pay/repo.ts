@@ -1,25 +1,14 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { insertRows } from "../../shared/sql-rows.ts"
-import { InvoiceForPay, OccurrenceForPay, PAY_PERIOD_KINDS, PayRate, PayRow, type PayState, type PayType } from "./model.ts"
+import { orDie, orUndefined } from "../../shared/statements.ts"
+import { InvoiceForPay, OccurrenceForPay, PAY_PERIOD_KINDS, PayRate, PayRateTier, PayRow, type PayState } from "./model.ts"
 
 /** A pay to record; `on conflict do nothing` keeps service and sale pays exactly-once. */
-export interface PayInsert {
-  readonly pay_type: PayType
-  readonly staff_member_id: number
-  readonly service_id: number | null
-  readonly event_occurrence_id: number | null
-  readonly invoice_id: number | null
-  readonly description: string | null
-  readonly base_cents: number
-  readonly per_head_cents: number
-  readonly tiered_cents: number
-  readonly final_cents: number
-  readonly service_hours: number
-  readonly pay_period_start: string
-  readonly pay_period_end: string
-  readonly recorded_at: Date
-}
+// A stored pay's columns less those the database and the review set.
+const { id: _id, pay_state: _state, recorded_at: _recorded, reviewed_at: _reviewed, reviewed_by_staff_member_id: _by, ...recorded } = PayRow.fields
+const PayInsert = Schema.Struct({ ...recorded, recorded_at: Schema.Date })
+export type PayInsert = typeof PayInsert.Type
 
 export interface PayFilters {
   readonly state?: PayState | undefined
@@ -35,13 +24,21 @@ const payColumns = `id, pay_type, pay_state, staff_member_id, service_id, event_
   ${utc("recorded_at")} as recorded_at, ${utc("reviewed_at")} as reviewed_at, reviewed_by_staff_member_id`
 
 const RateRow = Schema.Struct({ staff_member_id: Schema.Number, service_id: Schema.NullOr(Schema.Number), ...PayRate.fields })
+const Business = Schema.Struct({ businessId: Schema.Number })
+const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
+const ByIds = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) })
+const Id = Schema.Struct({ id: Schema.Number })
+const Owner = Schema.Struct({ table: Schema.Literals(["pays", "staff_members", "invoices"]), id: Schema.Number })
+const Listed = Schema.Struct({ businessId: Schema.NullOr(Schema.Number), state: Schema.NullOr(Schema.String), period: Schema.NullOr(Schema.String) })
+const PeriodRule = Schema.Struct({ kind: Schema.Literals(PAY_PERIOD_KINDS), anchor_date: Schema.NullOr(Schema.String) })
+const CommissionRate = Schema.Struct({ staff_member_id: Schema.Number, basis_points: Schema.Number })
 
 /** The only SQL of staff pay. */
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
   const occurrences = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) }),
+    Request: ByIds,
     Result: Schema.Struct({ ...OccurrenceForPay.fields, staff_member_ids: Schema.Array(Schema.Number) }),
     execute: ({ businessId, ids }) => sql`
       select o.id, o.service_id, s.type as service_type, (o.start_at at time zone o.time_zone)::date::text as local_date,
@@ -58,9 +55,9 @@ const make = Effect.gen(function* () {
   })
 
   const rates = SqlSchema.findAll({
-    Request: Schema.Number,
+    Request: Business,
     Result: RateRow,
-    execute: (businessId) => sql`
+    execute: ({ businessId }) => sql`
       select r.staff_member_id, r.service_id, r.base_cents, r.per_head_cents, r.per_head_minimum, r.hourly_cents,
              coalesce((select json_agg(json_build_object('attendance_threshold', t.attendance_threshold, 'bonus_cents', t.bonus_cents)
                                        order by t.attendance_threshold)
@@ -69,13 +66,13 @@ const make = Effect.gen(function* () {
   })
 
   const periodRule = SqlSchema.findOneOption({
-    Request: Schema.Number,
-    Result: Schema.Struct({ kind: Schema.Literals(PAY_PERIOD_KINDS), anchor_date: Schema.NullOr(Schema.String) }),
-    execute: (businessId) => sql`select kind, anchor_date::text as anchor_date from pay_period_rules where business_id = ${businessId}`
+    Request: Business,
+    Result: PeriodRule,
+    execute: ({ businessId }) => sql`select kind, anchor_date::text as anchor_date from pay_period_rules where business_id = ${businessId}`
   })
 
   const invoices = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) }),
+    Request: ByIds,
     Result: InvoiceForPay,
     execute: ({ businessId, ids }) => sql`
       select i.id, i.state, i.invoice_number,
@@ -93,19 +90,19 @@ const make = Effect.gen(function* () {
   })
 
   const commissionRates = SqlSchema.findAll({
-    Request: Schema.Number,
-    Result: Schema.Struct({ staff_member_id: Schema.Number, basis_points: Schema.Number }),
-    execute: (businessId) => sql`select staff_member_id, basis_points from staff_commission_rates where business_id = ${businessId}`
+    Request: Business,
+    Result: CommissionRate,
+    execute: ({ businessId }) => sql`select staff_member_id, basis_points from staff_commission_rates where business_id = ${businessId}`
   })
 
-  const staffExists = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
-    Result: Schema.Struct({ id: Schema.Number }),
+  const staff = SqlSchema.findAll({
+    Request: ById,
+    Result: Id,
     execute: ({ businessId, id }) => sql`select id from staff_members where business_id = ${businessId} and id = ${id}`
   })
 
   const listed = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.NullOr(Schema.Number), state: Schema.NullOr(Schema.String), period: Schema.NullOr(Schema.String) }),
+    Request: Listed,
     Result: Schema.Struct({ business_id: Schema.Number, ...PayRow.fields }),
     execute: ({ businessId, state, period }) => sql`
       select business_id, ${sql.literal(payColumns)} from pays
@@ -118,19 +115,19 @@ const make = Effect.gen(function* () {
   // Ids come from one identity sequence per table, so an id alone names its business (the CLI's
   // commands without --business).
   const owner = SqlSchema.findAll({
-    Request: Schema.Struct({ table: Schema.Literals(["pays", "staff_members", "invoices"]), id: Schema.Number }),
+    Request: Owner,
     Result: Schema.Struct({ business_id: Schema.Number }),
     execute: ({ table, id }) => sql`select business_id from ${sql(table)} where id = ${id}`
   })
 
   const lockedPay = SqlSchema.findOneOption({
-    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
+    Request: ById,
     Result: PayRow,
     execute: ({ businessId, id }) => sql`select ${sql.literal(payColumns)} from pays where business_id = ${businessId} and id = ${id} for update`
   })
 
   const reviewed = SqlSchema.findOne({
-    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, state: Schema.String, by: Schema.Number, at: Schema.Date }),
+    Request: Schema.Struct({ ...ById.fields, state: Schema.Literals(["approved", "denied"]), by: Schema.Number, at: Schema.Date }),
     Result: PayRow,
     execute: ({ businessId, id, state, by, at }) => sql`
       update pays set pay_state = ${state}, reviewed_at = ${at}, reviewed_by_staff_member_id = ${by}, updated_at = ${at}
@@ -139,92 +136,90 @@ const make = Effect.gen(function* () {
   })
 
   const zone = SqlSchema.findOne({
-    Request: Schema.Number,
+    Request: Business,
     Result: Schema.Struct({ time_zone: Schema.String }),
-    execute: (businessId) => sql`select time_zone from businesses where id = ${businessId}`
+    execute: ({ businessId }) => sql`select time_zone from businesses where id = ${businessId}`
   })
 
   const insertedRate = SqlSchema.findOne({
-    Request: Schema.Struct({ businessId: Schema.Number, ...RateRow.fields }),
-    Result: Schema.Struct({ id: Schema.Number }),
-    execute: ({ businessId, tiers: _, ...rate }) => sql`insert into pay_rates ${sql.insert({ business_id: businessId, ...rate })} returning id`
+    Request: Schema.Struct({ businessId: Schema.Number, rate: RateRow }),
+    Result: Id,
+    execute: ({ businessId, rate: { tiers: _, ...rate } }) => sql`insert into pay_rates ${sql.insert({ business_id: businessId, ...rate })} returning id`
+  })
+  const insertedTiers = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, payRateId: Schema.Number, tiers: Schema.Array(PayRateTier) }),
+    execute: ({ businessId, payRateId, tiers }) => {
+      const rows = insertRows(tiers.map((tier) => ({ business_id: businessId, pay_rate_id: payRateId, ...tier })))
+      return rows ? sql`insert into pay_rate_tiers ${sql.insert(rows)}` : Effect.void
+    }
+  })
+  const setPayPeriodRule = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, rule: PeriodRule }),
+    execute: ({ businessId, rule }) =>
+      sql`insert into pay_period_rules (business_id, kind, anchor_date) values (${businessId}, ${rule.kind}, ${rule.anchor_date}::date)
+          on conflict (business_id) do update set kind = excluded.kind, anchor_date = excluded.anchor_date`
+  })
+  const setCommissionRate = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, staffMemberId: Schema.Number, basisPoints: Schema.Number }),
+    execute: ({ businessId, staffMemberId, basisPoints }) =>
+      sql`insert into staff_commission_rates (business_id, staff_member_id, basis_points) values (${businessId}, ${staffMemberId}, ${basisPoints})
+          on conflict (business_id, staff_member_id) do update set basis_points = excluded.basis_points, updated_at = now()`
+  })
+  const stamped = (pay: PayInsert) => ({ ...pay, updated_at: pay.recorded_at, created_at: pay.recorded_at })
+  const insertedPays = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, pays: Schema.Array(PayInsert) }),
+    Result: Id,
+    execute: ({ businessId, pays }) => {
+      const rows = insertRows(pays.map((pay) => ({ business_id: businessId, ...stamped(pay) })))
+      return rows ? sql`insert into pays ${sql.insert(rows)} on conflict do nothing returning id` : Effect.succeed([])
+    }
+  })
+  const insertedPay = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, pay: PayInsert }),
+    Result: PayRow,
+    execute: ({ businessId, pay }) =>
+      sql`insert into pays ${sql.insert({ business_id: businessId, ...stamped(pay) })} returning ${sql.literal(payColumns)}`
   })
 
+  /** A staff member's rate (for a service, or their default) with its tiers; answers its id. */
+  const insertRate = (request: { readonly businessId: number; readonly rate: typeof RateRow.Type }) =>
+    Effect.gen(function* () {
+      const { id } = yield* insertedRate(request)
+      yield* insertedTiers({ businessId: request.businessId, payRateId: id, tiers: request.rate.tiers })
+      return id
+    })
+
   return {
-    /** A staff member's rate (for a service, or their default) with its tiers. */
-    insertRate: (businessId: number, rate: typeof RateRow.Type) =>
-      Effect.gen(function* () {
-        const { id } = yield* insertedRate({ businessId, ...rate })
-        const tiers = insertRows(rate.tiers.map((tier) => ({ business_id: businessId, pay_rate_id: id, ...tier })))
-        if (tiers) yield* sql`insert into pay_rate_tiers ${sql.insert(tiers)}`
-        return id
-      }).pipe(Effect.orDie),
-
+    insertRate: orDie(insertRate),
     /** The business's one pay period rule (without one it pays semimonthly). */
-    setPayPeriodRule: (businessId: number, rule: { readonly kind: string; readonly anchor_date: string | null }) =>
-      sql`insert into pay_period_rules (business_id, kind, anchor_date) values (${businessId}, ${rule.kind}, ${rule.anchor_date}::date)
-          on conflict (business_id) do update set kind = excluded.kind, anchor_date = excluded.anchor_date`.pipe(Effect.asVoid, Effect.orDie),
-
-    setCommissionRate: (businessId: number, staffMemberId: number, basisPoints: number) =>
-      sql`insert into staff_commission_rates (business_id, staff_member_id, basis_points) values (${businessId}, ${staffMemberId}, ${basisPoints})
-          on conflict (business_id, staff_member_id) do update set basis_points = excluded.basis_points, updated_at = now()`.pipe(
-        Effect.asVoid,
-        Effect.orDie
-      ),
-
+    setPayPeriodRule: orDie(setPayPeriodRule),
+    setCommissionRate: orDie(setCommissionRate),
     /** The business's time zone (its local dates place ad-hoc pays in a period). */
-    timeZone: (businessId: number) => zone(businessId).pipe(Effect.map((row) => row.time_zone), Effect.orDie),
-
+    timeZone: orDie((request: typeof Business.Type) => zone(request).pipe(Effect.map((row) => row.time_zone))),
     /** Occurrences with the facts their service pays need, and their staff in position order. */
-    occurrences: (businessId: number, ids: ReadonlyArray<number>) => occurrences({ businessId, ids }).pipe(Effect.orDie),
-
+    occurrences: orDie(occurrences),
     /** Every rate of the business with its tiers (a business has a handful of staff). */
-    rates: (businessId: number) => rates(businessId).pipe(Effect.orDie),
-
-    periodRule: (businessId: number) =>
-      periodRule(businessId).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    invoices: (businessId: number, ids: ReadonlyArray<number>) => invoices({ businessId, ids }).pipe(Effect.orDie),
-
-    commissionRates: (businessId: number) => commissionRates(businessId).pipe(Effect.orDie),
-
-    staffExists: (businessId: number, id: number) => staffExists({ businessId, id }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
-
-    /** Records pays; one already recorded for the same occurrence (or invoice) and staff member is left as it is. */
-    insertPays: (businessId: number, pays: ReadonlyArray<PayInsert>) => {
-      const records = insertRows(pays.map((pay) => ({ business_id: businessId, ...pay, updated_at: pay.recorded_at, created_at: pay.recorded_at })))
-      return records === undefined
-        ? Effect.succeed(0)
-        : sql`insert into pays ${sql.insert(records)} on conflict do nothing returning id`.pipe(
-          Effect.map((rows) => rows.length),
-          Effect.orDie
-        )
-    },
-
+    rates: orDie(rates),
+    periodRule: orUndefined(periodRule),
+    invoices: orDie(invoices),
+    commissionRates: orDie(commissionRates),
+    staffExists: orDie((request: typeof ById.Type) => staff(request).pipe(Effect.map((rows) => rows.length > 0))),
+    /** Records pays and answers how many; one already recorded for the same occurrence (or invoice) and staff member is left as it is. */
+    insertPays: orDie((request: Parameters<typeof insertedPays>[0]) =>
+      request.pays.length === 0 ? Effect.succeed(0) : insertedPays(request).pipe(Effect.map((rows) => rows.length))
+    ),
     /** Adds one pay (ad hoc or tip) and answers it. */
-    insertPay: (businessId: number, pay: PayInsert) =>
-      SqlSchema.findOne({
-        Request: Schema.Unknown,
-        Result: PayRow,
-        execute: () =>
-          sql`insert into pays ${sql.insert({ business_id: businessId, ...pay, updated_at: pay.recorded_at, created_at: pay.recorded_at })}
-              returning ${sql.literal(payColumns)}`
-      })(undefined).pipe(Effect.orDie),
-
+    insertPay: orDie(insertedPay),
     /** The business of a pay, staff member or invoice id, when exactly one has it. */
-    businessOf: (table: "pays" | "staff_members" | "invoices", id: number) =>
-      owner({ table, id }).pipe(Effect.map((rows) => (rows.length === 1 ? rows[0]!.business_id : undefined)), Effect.orDie),
-
+    businessOf: orDie((request: typeof Owner.Type) =>
+      owner(request).pipe(Effect.map((rows) => (rows.length === 1 ? rows[0]!.business_id : undefined)))
+    ),
     /** Pays of a business (all businesses when null), by period. */
-    list: (businessId: number | null, filters: PayFilters) =>
-      listed({ businessId, state: filters.state ?? null, period: filters.period ?? null }).pipe(Effect.orDie),
-
-    lockPay: (businessId: number, id: number) => lockedPay({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-
-    review: (businessId: number, id: number, state: "approved" | "denied", by: number, at: Date) =>
-      reviewed({ businessId, id, state, by, at }).pipe(Effect.orDie),
-
-    /** Marks an occurrence's attendance complete; true when this call did it (false: it already was). */
+    list: orDie(({ businessId, state, period }: { readonly businessId: number | null } & PayFilters) =>
+      listed({ businessId, state: state ?? null, period: period ?? null })
+    ),
+    lockPay: orUndefined(lockedPay),
+    review: orDie(reviewed)
   }
 })
 

@@ -16,7 +16,7 @@ import { currentTime } from "../../shared/clock.ts"
 
 
 const periodRule = (businessId: number) =>
-  Effect.map(StaffPayRepo.use((repo) => repo.periodRule(businessId)), (rule) => rule ?? DEFAULT_PAY_PERIOD_RULE)
+  Effect.map(StaffPayRepo.use((repo) => repo.periodRule({ businessId })), (rule) => rule ?? DEFAULT_PAY_PERIOD_RULE)
 
 // ---------------------------------------------------------------------------------------------
 // Jobs enqueued by other domains' writes
@@ -45,9 +45,9 @@ export const createServicePays = Effect.fn("StaffPay.createServicePays")(functio
 ) {
   const repo = yield* StaffPayRepo
   const at = recordedAt ?? (yield* currentTime)
-  const occurrences = (yield* repo.occurrences(businessId, occurrenceIds)).filter((o) => o.attendance_complete)
+  const occurrences = (yield* repo.occurrences({ businessId, ids: occurrenceIds })).filter((o) => o.attendance_complete)
   if (occurrences.length === 0) return 0
-  const rates = yield* repo.rates(businessId)
+  const rates = yield* repo.rates({ businessId })
   const rule = yield* periodRule(businessId)
   const rateOf = (staffId: number, serviceId: number): PayRate | undefined =>
     rates.find((r) => r.staff_member_id === staffId && r.service_id === serviceId) ??
@@ -77,7 +77,7 @@ export const createServicePays = Effect.fn("StaffPay.createServicePays")(functio
       })
     }
   }
-  return yield* repo.insertPays(businessId, pays)
+  return yield* repo.insertPays({ businessId, pays })
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -96,9 +96,9 @@ export const createSalePays = Effect.fn("StaffPay.createSalePays")(function* (
 ) {
   const repo = yield* StaffPayRepo
   const at = recordedAt ?? (yield* currentTime)
-  const invoices = (yield* repo.invoices(businessId, invoiceIds)).filter((i) => i.state === "closed" && i.commission_recipient_id !== null)
+  const invoices = (yield* repo.invoices({ businessId, ids: invoiceIds })).filter((i) => i.state === "closed" && i.commission_recipient_id !== null)
   if (invoices.length === 0) return 0
-  const rates = yield* repo.commissionRates(businessId)
+  const rates = yield* repo.commissionRates({ businessId })
   const rule = yield* periodRule(businessId)
   const pays: Array<PayInsert> = []
   for (const invoice of invoices) {
@@ -123,16 +123,16 @@ export const createSalePays = Effect.fn("StaffPay.createSalePays")(function* (
       recorded_at: at
     })
   }
-  return yield* repo.insertPays(businessId, pays)
+  return yield* repo.insertPays({ businessId, pays })
 })
 
 // ---------------------------------------------------------------------------------------------
 // The operator's pays: list, add, review
 
 /** The business a pay, staff member or invoice id belongs to (the CLI's commands without --business). */
-export const businessOf = (table: "pays" | "staff_members" | "invoices", id: number) => StaffPayRepo.use((repo) => repo.businessOf(table, id))
+export const businessOf = (table: "pays" | "staff_members" | "invoices", id: number) => StaffPayRepo.use((repo) => repo.businessOf({ table, id }))
 
-export const listPays = (businessId: number | null, filters: PayFilters) => StaffPayRepo.use((repo) => repo.list(businessId, filters))
+export const listPays = (businessId: number | null, filters: PayFilters) => StaffPayRepo.use((repo) => repo.list({ businessId, ...filters }))
 
 export interface AdHocPay {
   readonly type: "adhoc" | "tip"
@@ -156,10 +156,10 @@ export const addPay = Effect.fn("StaffPay.add")(function* (businessId: number, i
     return yield* problem("invalid_amount", "--amount-cents must be a non-zero whole number of cents")
   }
   let staffId = input.staffMemberId
-  let date = localDateAt(at.getTime(), yield* repo.timeZone(businessId))
+  let date = localDateAt(at.getTime(), yield* repo.timeZone({ businessId }))
   if (input.type === "tip") {
     if (input.invoiceId === undefined) return yield* problem("invoice_not_found", "--invoice is required for a tip pay")
-    const [invoice] = yield* repo.invoices(businessId, [input.invoiceId])
+    const [invoice] = yield* repo.invoices({ businessId, ids: [input.invoiceId] })
     if (invoice === undefined) return yield* problem("invoice_not_found", `--invoice: no invoice ${input.invoiceId} in this business`)
     if (invoice.state !== "closed" || invoice.local_closed_date === null) {
       return yield* problem("invoice_not_closed", `--invoice: invoice ${input.invoiceId} is ${invoice.state}; tips are paid on closed invoices`)
@@ -174,11 +174,11 @@ export const addPay = Effect.fn("StaffPay.add")(function* (businessId: number, i
     staffId = invoice.tip_recipient_id
     date = invoice.local_closed_date
     // Exactly once per invoice and recipient (a unique index backs this up).
-    const recorded = (yield* repo.list(businessId, {})).some((p) => p.pay_type === "tip" && p.invoice_id === input.invoiceId)
+    const recorded = (yield* repo.list({ businessId })).some((p) => p.pay_type === "tip" && p.invoice_id === input.invoiceId)
     if (recorded) return yield* problem("tip_already_recorded", `--invoice: invoice ${input.invoiceId} already has a tip pay`)
   }
   if (staffId === undefined) return yield* problem("staff_member_not_found", "--staff is required")
-  if (!(yield* repo.staffExists(businessId, staffId))) {
+  if (!(yield* repo.staffExists({ businessId, id: staffId }))) {
     return yield* problem("staff_member_not_found", `--staff: no staff member ${staffId} in this business`)
   }
   const period = payPeriod(yield* periodRule(businessId), date)
@@ -198,7 +198,7 @@ export const addPay = Effect.fn("StaffPay.add")(function* (businessId: number, i
     pay_period_end: period.end,
     recorded_at: at
   }
-  return yield* repo.insertPay(businessId, pay)
+  return yield* repo.insertPay({ businessId, pay })
 })
 
 /** pending → approved | denied, once: the pay's row is locked, so two reviews never both pass. */
@@ -209,11 +209,11 @@ export const reviewPay = Effect.fn("StaffPay.review")(function* (
   reviewerId: number
 ): Effect.fn.Return<PayRow, PayProblem, StaffPayRepo> {
   const repo = yield* StaffPayRepo
-  const pay = yield* repo.lockPay(businessId, payId)
+  const pay = yield* repo.lockPay({ businessId, id: payId })
   if (pay === undefined) return yield* problem("pay_not_found", `no pay ${payId} in this business`)
   if (pay.pay_state !== "pending") {
     return yield* problem("already_reviewed", `pay ${payId} was already reviewed: ${pay.pay_state} at ${pay.reviewed_at} by staff member ${pay.reviewed_by_staff_member_id}`)
   }
-  if (!(yield* repo.staffExists(businessId, reviewerId))) return yield* problem("staff_member_not_found", `--by: no staff member ${reviewerId} in this business`)
-  return yield* repo.review(businessId, payId, decision, reviewerId, yield* currentTime)
+  if (!(yield* repo.staffExists({ businessId, id: reviewerId }))) return yield* problem("staff_member_not_found", `--by: no staff member ${reviewerId} in this business`)
+  return yield* repo.review({ businessId, id: payId, state: decision, by: reviewerId, at: yield* currentTime })
 })

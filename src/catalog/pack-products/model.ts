@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { COMMITMENT_UNITS, TERMS_ACCEPTANCE_TYPES, VISIBILITIES } from "../plan-products/model.ts"
+import { COMMITMENT_UNITS, termsAndTimestamps, TERMS_ACCEPTANCE_TYPES, VISIBILITIES } from "../plan-products/model.ts"
 import { Cents, FormattedMoney } from "../../shared/money.ts"
 import { PageFields, PageQuery } from "../../shared/pagination.ts"
 import { BooleanInput, IntInput, Timestamp } from "../../shared/schemas.ts"
@@ -38,13 +38,7 @@ export const PackProductWire = Schema.Struct({
   commitment_unit: Schema.Literals(COMMITMENT_UNITS),
   location_id: Schema.NullOr(Schema.Int),
   consider_member: Schema.Boolean,
-  terms: Schema.NullOr(Schema.String),
-  terms_acceptance_required: Schema.Boolean,
-  terms_acceptance_type: Schema.Literals(TERMS_ACCEPTANCE_TYPES),
-  terms_acceptance_at_checkout: Schema.Boolean,
-  send_expiration_notifications: Schema.Boolean,
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...termsAndTimestamps,
   product: PackProductProductWire,
   services: Schema.Array(Schema.Struct({ id: Schema.Int, name: Schema.String })).annotate({
     description: "Services clients may use the packs with; empty: every service (staff are unrestricted)"

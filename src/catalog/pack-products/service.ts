@@ -22,6 +22,17 @@ import { PackProductRefusals } from "./refusals.ts"
  */
 type Locale = Parameters<typeof formatMoney>[2]
 
+/** Where and under which terms a pack product sells: its wire and its fields alike. */
+const sellingOf = (row: PlanProductRecord["row"]) => ({
+  location_id: row.location_id,
+  consider_member: row.consider_member,
+  terms: row.terms,
+  terms_acceptance_required: row.terms_acceptance_required,
+  terms_acceptance_type: row.terms_acceptance_type,
+  terms_acceptance_at_checkout: row.terms_acceptance_at_checkout,
+  send_expiration_notifications: row.send_expiration_notifications
+})
+
 const toWire = (record: PlanProductRecord, currency: string, locale: Locale): PackProductWire => {
   const row = record.row
   const created_at = formatTimestamp(row.created_at)
@@ -31,13 +42,7 @@ const toWire = (record: PlanProductRecord, currency: string, locale: Locale): Pa
     count: row.count ?? 0,
     commitment_length: row.commitment_length ?? 0,
     commitment_unit: row.commitment_unit ?? "month",
-    location_id: row.location_id,
-    consider_member: row.consider_member,
-    terms: row.terms,
-    terms_acceptance_required: row.terms_acceptance_required,
-    terms_acceptance_type: row.terms_acceptance_type,
-    terms_acceptance_at_checkout: row.terms_acceptance_at_checkout,
-    send_expiration_notifications: row.send_expiration_notifications,
+    ...sellingOf(row),
     created_at,
     updated_at,
     product: {
@@ -199,13 +204,7 @@ const fieldsOf = (record: PlanProductRecord): PackProductFields => {
     commitment_unit: (PACK_COMMITMENT_UNITS as ReadonlyArray<string>).includes(row.commitment_unit ?? "")
       ? (row.commitment_unit as PackProductFields["commitment_unit"])
       : "month",
-    location_id: row.location_id,
-    consider_member: row.consider_member,
-    terms: row.terms,
-    terms_acceptance_required: row.terms_acceptance_required,
-    terms_acceptance_type: row.terms_acceptance_type,
-    terms_acceptance_at_checkout: row.terms_acceptance_at_checkout,
-    send_expiration_notifications: row.send_expiration_notifications
+    ...sellingOf(row)
   }
 }
 

@@ -42,6 +42,17 @@ export const PlanProductStaffPrice = Schema.Struct({
 
 const NullableInt = Schema.NullOr(Schema.Int)
 
+/** The terms a product's plans are sold under, their expiration notices and the product's timestamps (pack products' too). */
+export const termsAndTimestamps = {
+  terms: Schema.NullOr(Schema.String),
+  terms_acceptance_required: Schema.Boolean,
+  terms_acceptance_type: Schema.Literals(TERMS_ACCEPTANCE_TYPES),
+  terms_acceptance_at_checkout: Schema.Boolean,
+  send_expiration_notifications: Schema.Boolean,
+  created_at: Timestamp,
+  updated_at: Timestamp
+}
+
 const planProductFields = {
   id: Schema.Int,
   name: Schema.String,
@@ -72,13 +83,7 @@ const planProductFields = {
   services: Schema.Array(Named).annotate({ description: "Services clients may use it with; empty: every service" }),
   staff_specific_pricing: Schema.Boolean,
   staff_prices: Schema.Array(PlanProductStaffPrice),
-  terms: Schema.NullOr(Schema.String),
-  terms_acceptance_required: Schema.Boolean,
-  terms_acceptance_type: Schema.Literals(TERMS_ACCEPTANCE_TYPES),
-  terms_acceptance_at_checkout: Schema.Boolean,
-  send_expiration_notifications: Schema.Boolean,
-  created_at: Timestamp,
-  updated_at: Timestamp
+  ...termsAndTimestamps
 }
 
 /** Client mode: what a buyer needs (`suspended` is always false there, so it is left out). */

@@ -1,5 +1,5 @@
 import { Clock, Effect } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type SqlError } from "effect/sql"
 import { AccountTokensRepo, passwordResetLink } from "../../access/account-tokens.ts"
 import { requireManagerOrHigher } from "../../access/policies.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
@@ -27,6 +27,28 @@ import { PeopleRefusals } from "./refusals.ts"
  * Policy: any staff member may create and update people (front-desk staff sign clients up);
  * deleting needs a manager or an owner.
  */
+
+/** The person as desk `GET /people/:id` shows them: `{"people": [person]}` (none when gone). */
+const personAnswer = Effect.fn("People.answer")(function* (request: { readonly businessId: number; readonly id: number; readonly includeDeleted: boolean }) {
+  const rows = yield* (yield* PeopleRepo).find({ businessId: request.businessId, ids: [request.id], includeDeleted: request.includeDeleted })
+  return { people: yield* deskPeople(rows, { relationships: true, balances: false }) }
+})
+
+/** The person (deleted ones too with `includeDeleted`), or the 404 every command answers without one. */
+const existingPerson = Effect.fn("People.existing")(function* (request: { readonly businessId: number; readonly id: number; readonly includeDeleted: boolean }) {
+  const [row] = yield* (yield* PeopleRepo).find({ businessId: request.businessId, ids: [request.id], includeDeleted: request.includeDeleted })
+  if (row === undefined) return yield* PeopleRefusals.personNotFound.fail({ id: request.id })
+  return row
+})
+
+/**
+ * The e-mail checks before a write can race another request taking the same address: the
+ * unique index decides, and the loser hears the same 422 the check would have given.
+ */
+const emailTaken = (error: SqlError.SqlError) =>
+  error.reason._tag === "UniqueViolation" && error.reason.constraint === "people_business_email_idx"
+    ? PeopleRefusals.fieldTaken.fail({ field: "email" })
+    : Effect.die(error)
 
 /** Invitations open the password form; a week gives the invited person time to act. */
 const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000
@@ -117,8 +139,7 @@ export const createPerson = Effect.fn("People.create")(function* (input: PersonC
       return id
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die))
-  const rows = yield* repo.find({ businessId: business.id, ids: [id], includeDeleted: false })
-  return { people: yield* deskPeople(rows, { relationships: true, balances: false }) }
+  return yield* personAnswer({ businessId: business.id, id, includeDeleted: false })
 })
 
 /**
@@ -130,16 +151,8 @@ export const emitPersonEvents = Effect.fn("People.emitWebhooks")(function* (
   ids: ReadonlyArray<number>
 ) {
   const business = yield* CurrentBusiness
-  const repo = yield* PeopleRepo
   for (const id of ids) {
-    yield* emitWebhookEvent(
-      business.id,
-      topic,
-      Effect.gen(function* () {
-        const rows = yield* repo.find({ businessId: business.id, ids: [id], includeDeleted: true })
-        return { people: yield* deskPeople(rows, { relationships: true, balances: false }) }
-      })
-    )
+    yield* emitWebhookEvent(business.id, topic, personAnswer({ businessId: business.id, id, includeDeleted: true }))
   }
 })
 
@@ -153,8 +166,7 @@ export const updatePerson = Effect.fn("People.update")(function* (id: number, in
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      const existing = (yield* repo.find({ businessId: business.id, ids: [id], includeDeleted: false }))[0]
-      if (!existing) return yield* PeopleRefusals.personNotFound.fail({ id })
+      const existing = yield* existingPerson({ businessId: business.id, id, includeDeleted: false })
       const messages: Array<Message> = []
       const prepared = yield* prepareAttributes(business.id, input, { prefix: "", existing, claimedEmails: new Set() }, messages)
 
@@ -201,16 +213,8 @@ export const updatePerson = Effect.fn("People.update")(function* (id: number, in
       yield* emitPersonEvents("person.updated", [id, ...others])
       if (prepared.sendInvite && prepared.email !== null && accountId !== null) yield* invite(accountId, prepared.email, names.first_name)
     })
-  ).pipe(
-    // The e-mail check above can race another request taking the same address: the unique
-    // index decides, and the loser hears the same 422 the check would have given.
-    Effect.catchTag("SqlError", (error) =>
-      error.reason._tag === "UniqueViolation" && error.reason.constraint === "people_business_email_idx"
-        ? PeopleRefusals.fieldTaken.fail({ field: "email" })
-        : Effect.die(error))
-  )
-  const rows = yield* repo.find({ businessId: business.id, ids: [id], includeDeleted: false })
-  return { people: yield* deskPeople(rows, { relationships: true, balances: false }) }
+  ).pipe(Effect.catchTag("SqlError", emailTaken))
+  return yield* personAnswer({ businessId: business.id, id, includeDeleted: false })
 })
 
 /**
@@ -225,8 +229,7 @@ export const deletePerson = Effect.fn("People.delete")(function* (id: number) {
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      const existing = (yield* repo.find({ businessId: business.id, ids: [id], includeDeleted: false }))[0]
-      if (!existing) return yield* PeopleRefusals.personNotFound.fail({ id })
+      yield* existingPerson({ businessId: business.id, id, includeDeleted: false })
       const now = yield* Clock.currentTimeMillis
       const blockers = yield* repo.deleteBlockers({ businessId: business.id, id, today: localDateAt(now, business.time_zone) })
       const messages: Array<Message> = []
@@ -264,18 +267,11 @@ export const undeletePerson = Effect.fn("People.undelete")(function* (id: number
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      const existing = (yield* repo.find({ businessId: business.id, ids: [id], includeDeleted: true }))[0]
-      if (!existing) return yield* PeopleRefusals.personNotFound.fail({ id })
+      const existing = yield* existingPerson({ businessId: business.id, id, includeDeleted: true })
       if (existing.deleted_at === null) return yield* PeopleRefusals.personNotDeleted.fail({ id })
       yield* repo.restore({ businessId: business.id, id })
       yield* emitPersonEvents("person.undeleted", [id])
     })
-  ).pipe(
-    Effect.catchTag("SqlError", (error) =>
-      error.reason._tag === "UniqueViolation" && error.reason.constraint === "people_business_email_idx"
-        ? PeopleRefusals.fieldTaken.fail({ field: "email" })
-        : Effect.die(error))
-  )
-  const rows = yield* repo.find({ businessId: business.id, ids: [id], includeDeleted: false })
-  return { people: yield* deskPeople(rows, { relationships: true, balances: false }) }
+  ).pipe(Effect.catchTag("SqlError", emailTaken))
+  return yield* personAnswer({ businessId: business.id, id, includeDeleted: false })
 })

@@ -1,4 +1,4 @@
-import type { CardNetwork, VaultingRequirements, VaultProblem } from "./gateway.ts"
+import type { CardNetwork, VaultedCard, VaultingRequirements, VaultProblem } from "./gateway.ts"
 
 /**
  * The sandbox gateway's card rules: what its hosted form checks (spec, vaulting step two) and
@@ -59,14 +59,9 @@ const text = (fields: CardFields, name: string) => {
   return typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : ""
 }
 
-export interface CheckedCard {
+/** A card that passed the checks: what the vault keeps of it, and its number. */
+export interface CheckedCard extends Omit<VaultedCard, "token"> {
   readonly number: string
-  readonly cardType: CardNetwork
-  readonly lastFour: string
-  readonly expireMonth: number
-  readonly expireYear: number
-  readonly firstName: string
-  readonly lastName: string
 }
 
 /**

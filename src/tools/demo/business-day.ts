@@ -2,7 +2,7 @@ import { Effect, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { localDateAt } from "../../shared/zoned-time.ts"
 
-/** What the demo's seeders share: the business's day, and whether a table already has its rows. */
+/** What the demo's seeders share: the business's day, whether a table already has its rows, counted statements. */
 export interface BusinessDay {
   readonly now: Date
   readonly timeZone: string
@@ -28,3 +28,12 @@ export const hasRows = (table: "plans" | "invoices", businessId: number) =>
       Result: Schema.Struct({ n: Schema.Number }),
       execute: (id) => sql`select 1 as n from ${sql.literal(table)} where business_id = ${id} limit 1`
     })(businessId)).pipe(Effect.map((rows) => rows.length > 0))
+
+/** Runs a statement ending in `select count(*)::int as n ...` (its parameters `$1`...) and answers n. */
+export const counted = (statement: string, params: ReadonlyArray<unknown>) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    SqlSchema.findOne({
+      Request: Schema.Array(Schema.Unknown),
+      Result: Schema.Struct({ n: Schema.Number }),
+      execute: (values) => sql.unsafe(statement, [...values])
+    })(params)).pipe(Effect.map((row) => row.n))

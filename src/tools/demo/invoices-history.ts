@@ -1,6 +1,5 @@
-import { Effect, Schema } from "effect"
-import { SqlClient, SqlSchema } from "effect/sql"
-import { businessDay, hasRows } from "./business-day.ts"
+import { Effect } from "effect"
+import { businessDay, counted, hasRows } from "./business-day.ts"
 import { DEMO_PACK } from "./plans-history.ts"
 
 /**
@@ -19,15 +18,6 @@ import { DEMO_PACK } from "./plans-history.ts"
  * Clock and the plans' and clients' order; set-based, after the plans (plans-history.ts).
  * Invoice numbers continue the business's counter.
  */
-const N = Schema.Struct({ n: Schema.Number })
-
-const counted = (statement: string, params: ReadonlyArray<unknown>) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    SqlSchema.findOne({
-      Request: Schema.Array(Schema.Unknown),
-      Result: N,
-      execute: (values) => sql.unsafe(statement, [...values])
-    })(params)).pipe(Effect.map((row) => row.n))
 
 /**
  * The money rule (src/billing/invoices/totals.ts) for an item with no override, prorate, discount or

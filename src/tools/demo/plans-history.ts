@@ -1,6 +1,5 @@
-import { Effect, Schema } from "effect"
-import { SqlClient, SqlSchema } from "effect/sql"
-import { businessDay, hasRows } from "./business-day.ts"
+import { Effect } from "effect"
+import { businessDay, counted, hasRows } from "./business-day.ts"
 import { addDays } from "../../shared/zoned-time.ts"
 
 /**
@@ -16,16 +15,6 @@ import { addDays } from "../../shared/zoned-time.ts"
 export const DEMO_MEMBERSHIP = "Unlimited Monthly"
 export const DEMO_PACK = "10-Class Pack"
 
-const N = Schema.Struct({ n: Schema.Number })
-
-/** Runs a statement ending in `select count(*)::int as n ...` and answers n. */
-const counted = (statement: string, params: ReadonlyArray<unknown>) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    SqlSchema.findOne({
-      Request: Schema.Array(Schema.Unknown),
-      Result: N,
-      execute: (values) => sql.unsafe(statement, [...values])
-    })(params)).pipe(Effect.map((row) => row.n))
 
 /** The demo's plan products, created when the catalog has none by that name and kind. */
 const ensureProducts = (businessId: number) =>

@@ -96,19 +96,26 @@ export const writePayRates = Effect.fn("Import.payRates")(function* (
   context: { readonly businessId: number; readonly serviceIds: ReadonlyMap<string, number>; readonly staffId: (email: string) => number }
 ) {
   const repo = yield* StaffPayRepo
-  if (period !== undefined) yield* repo.setPayPeriodRule(context.businessId, { kind: period.kind, anchor_date: period.anchor_date ?? null })
+  if (period !== undefined) {
+    yield* repo.setPayPeriodRule({ businessId: context.businessId, rule: { kind: period.kind, anchor_date: period.anchor_date ?? null } })
+  }
   for (const rate of rates) {
     const staffMemberId = context.staffId(rate.staff)
-    yield* repo.insertRate(context.businessId, {
-      staff_member_id: staffMemberId,
-      service_id: rate.service === undefined ? null : context.serviceIds.get(rate.service)!,
-      base_cents: rate.base_cents ?? 0,
-      per_head_cents: rate.per_head_cents ?? 0,
-      per_head_minimum: rate.per_head_minimum ?? 0,
-      hourly_cents: rate.hourly_cents ?? 0,
-      tiers: (rate.tiers ?? []).map((tier) => ({ attendance_threshold: tier.attendance, bonus_cents: tier.bonus_cents }))
+    yield* repo.insertRate({
+      businessId: context.businessId,
+      rate: {
+        staff_member_id: staffMemberId,
+        service_id: rate.service === undefined ? null : context.serviceIds.get(rate.service)!,
+        base_cents: rate.base_cents ?? 0,
+        per_head_cents: rate.per_head_cents ?? 0,
+        per_head_minimum: rate.per_head_minimum ?? 0,
+        hourly_cents: rate.hourly_cents ?? 0,
+        tiers: (rate.tiers ?? []).map((tier) => ({ attendance_threshold: tier.attendance, bonus_cents: tier.bonus_cents }))
+      }
     })
-    if (rate.commission_basis_points !== undefined) yield* repo.setCommissionRate(context.businessId, staffMemberId, rate.commission_basis_points)
+    if (rate.commission_basis_points !== undefined) {
+      yield* repo.setCommissionRate({ businessId: context.businessId, staffMemberId, basisPoints: rate.commission_basis_points })
+    }
   }
   return rates.length
 })
