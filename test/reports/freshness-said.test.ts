@@ -112,5 +112,5 @@ describe("POST /desk/api/v3/reports/refreshes", () => {
     expect(after.meta.data_as_of).toMatch(ISO_WITH_OFFSET)
     expect(Date.parse(after.meta.data_as_of)).toBeGreaterThan(Date.parse(before.meta.data_as_of))
     expect(after.meta.generation).toBeGreaterThan(before.meta.generation)
-  })
+  }, 120_000)
 })
