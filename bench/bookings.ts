@@ -7,7 +7,7 @@ import { cpuProfileFlags, freePort, SERVER_NODE_FLAGS, startBenchDatabase, start
 import { benchSchedule, seedBench } from "./support/seed.ts"
 import { benchRun, jsonPoster, log, root } from "./support/run.ts"
 import { BASE_DOMAIN, demoTenant, largeTenant, type Tenant } from "./support/tenants.ts"
-import { best, measureRound, type Round, roundLine } from "./support/write-measure.ts"
+import { best, measureRound, roundLine } from "./support/write-measure.ts"
 import { createWriteBaselines } from "./support/write-baselines.ts"
 
 /**

@@ -1,5 +1,4 @@
 import { Schema } from "effect"
-import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import * as path from "node:path"
@@ -16,6 +15,7 @@ import type { EmbeddedServer } from "../src/platform/embedded-postgres.ts"
 import { createToken } from "../test/support/factories.ts"
 import { type Child, freePort, memoryOf, startBenchDatabase, startChild } from "./support/processes.ts"
 import { runBench } from "./support/run.ts"
+import { seedScaleBusiness } from "./support/tenants.ts"
 
 /**
  * `npm run bench:export`: CSV export through the Reporting API against DuckDB's own COPY.
@@ -57,16 +57,6 @@ const ATTRIBUTES = {
   ],
   // BENCH_EXPORT_SORT: another sort key (`full_name+`), to see an order the store is not laid out in.
   sort: [process.env.BENCH_EXPORT_SORT ?? "start_at+"]
-}
-
-const seedScale = (databaseUrl: string) => {
-  log(`seeding ${ENROLLMENTS.toLocaleString("en")} enrollments in one business (studio seed scale)`)
-  const seeded = spawnSync(process.execPath, [path.join(root, "src/cli.ts"), "seed", "scale", "--enrollments", String(ENROLLMENTS), "--businesses", "1"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "error" },
-    encoding: "utf8",
-    maxBuffer: 10_000_000
-  })
-  if (seeded.status !== 0) throw new Error(`seed scale failed:\n${seeded.stderr}`)
 }
 
 /** Streams the CSV export and counts its lines; samples the service's RSS meanwhile. */
@@ -126,7 +116,7 @@ const main = async () => {
   log(`PostgreSQL: starting (${dataDir})`)
   const { databaseUrl } = await startBenchDatabase(dataDir, (server) => (postgres = server))
   if (!reusing) {
-    seedScale(databaseUrl)
+    seedScaleBusiness(databaseUrl, ENROLLMENTS)
     log("full sync")
     await syncReports({ databaseUrl, dir: reportsDir, mode: "full" })
   }

@@ -21,8 +21,8 @@ export const demoTenant = async (pool: pg.Pool, seed: { readonly businessId: num
   return { label: "demo business", businessId: seed.businessId, host: `demo.${BASE_DOMAIN}`, token: seed.token, staffMemberId: Number(owner.id) }
 }
 
-/** A business of `enrollments` enrollments seeded by `studio seed scale` (minutes for a million). */
-export const largeTenant = async (databaseUrl: string, pool: pg.Pool, enrollments: number): Promise<Tenant> => {
+/** Seeds one business of `enrollments` enrollments with `studio seed scale` (minutes for a million). */
+export const seedScaleBusiness = (databaseUrl: string, enrollments: number) => {
   log(`seeding ${enrollments.toLocaleString("en")} enrollments in one business (studio seed scale)`)
   const seeded = spawnSync(process.execPath, [path.join(root, "src/cli.ts"), "seed", "scale", "--enrollments", String(enrollments), "--businesses", "1"], {
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "error" },
@@ -30,6 +30,11 @@ export const largeTenant = async (databaseUrl: string, pool: pg.Pool, enrollment
     maxBuffer: 10_000_000
   })
   if (seeded.status !== 0) throw new Error(`seed scale failed:\n${seeded.stderr}`)
+}
+
+/** The scale business (seeded by seedScaleBusiness) as a tenant. */
+export const largeTenant = async (databaseUrl: string, pool: pg.Pool, enrollments: number): Promise<Tenant> => {
+  seedScaleBusiness(databaseUrl, enrollments)
   const { rows: [business] } = await pool.query(
     `select b.id, b.subdomain, s.id as staff_member_id, p.account_id
      from businesses b join staff_members s on s.business_id = b.id and s.role = 'primary_owner'
