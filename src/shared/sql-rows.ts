@@ -1,5 +1,5 @@
 import { Array as Arr, Effect, Schema } from "effect"
-import type { SqlClient } from "effect/sql"
+import { type SqlClient, SqlSchema } from "effect/sql"
 
 /**
  * Rows for `sql.insert`, which takes a non-empty list of records: undefined when there is
@@ -10,16 +10,20 @@ export const insertRows = <A extends object>(rows: ReadonlyArray<A>): Arr.NonEmp
   return Arr.isReadonlyArrayNonEmpty(records) ? records : undefined
 }
 
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
+/** The request of a statement that inserts prepared rows (`sql.insert(records)`): what insertRows gives. */
+export const InsertRecords = Schema.NonEmptyArray(Schema.Record(Schema.String, Schema.Unknown))
+
+/** A row that is just an id (inserts `returning id`). */
+export const IdRow = Schema.Struct({ id: Schema.Number })
 
 /** Inserts a tenant's rows (business_id added to each) and returns their ids in the order given. */
 export const insertTenantRows = (sql: SqlClient.SqlClient, table: string, businessId: number, rows: ReadonlyArray<object>) => {
   const records = insertRows(rows.map((row) => ({ business_id: businessId, ...row })))
-  return records === undefined
-    ? Effect.succeed([] as ReadonlyArray<number>)
-    : sql`insert into ${sql(table)} ${sql.insert(records)} returning id`.pipe(
-      Effect.flatMap(decodeIds),
-      Effect.map((ids): ReadonlyArray<number> => ids.map((row) => row.id)),
-      Effect.orDie
-    )
+  if (records === undefined) return Effect.succeed([] as ReadonlyArray<number>)
+  const insert = SqlSchema.findAll({
+    Request: InsertRecords,
+    Result: IdRow,
+    execute: (request) => sql`insert into ${sql(table)} ${sql.insert(request)} returning id`
+  })
+  return insert(records).pipe(Effect.map((ids): ReadonlyArray<number> => ids.map((row) => row.id)), Effect.orDie)
 }

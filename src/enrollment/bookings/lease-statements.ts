@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
 import { SERVICE_TYPES } from "../../catalog/services/model.ts"
-import { insertRows } from "../../shared/sql-rows.ts"
+import { InsertRecords, insertRows } from "../../shared/sql-rows.ts"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { LEASE_STATES, type LeaseInsert, LeaseRow } from "./model.ts"
 
@@ -17,8 +17,9 @@ const OngoingLease = Schema.Struct({
   booking_state: Schema.Literals(["incomplete", "completed"])
 })
 export type OngoingLease = typeof OngoingLease.Type
+/** A lease as its insert returns it: everything but the occurrences, which the caller knows. */
 const { occurrence_ids: _, ...writtenFields } = LeaseRow.fields
-const decodeWritten = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct(writtenFields)))
+const WrittenLease = Schema.Struct(writtenFields)
 
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
 const InBusiness = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) })
@@ -118,6 +119,18 @@ export const leaseStatements = (sql: SqlClient.SqlClient) => {
           order by l.id`
   })
 
+  const insertLeases = SqlSchema.findAll({
+    Request: InsertRecords,
+    Result: WrittenLease,
+    execute: (records) =>
+      sql`with l as (insert into leases ${sql.insert(records)} returning *)
+          select l.id, l.booking_id, l.kind, l.state, l.person_id,
+                 case when p.id is null then null else concat_ws(' ', p.first_name, p.last_name) end as person_name,
+                 l.event_occurrence_id, l.event_id, l.service_id, l.staff_member_id, l.location_id, l.start_at, l.recurring,
+                 l.created_at, l.updated_at
+          from l left join people p on p.business_id = l.business_id and p.id = l.person_id
+          order by l.id`
+  })
   return {
     /** Leases of the bookings, each with the occurrences its visits are on. */
     leasesOf: orDie(({ businessId, bookingIds }: { readonly businessId: number; readonly bookingIds: ReadonlyArray<number> }) =>
@@ -137,14 +150,7 @@ export const leaseStatements = (sql: SqlClient.SqlClient) => {
     }) => {
       const records = insertRows(leases.map((lease) => ({ business_id: businessId, ...lease })))
       if (records === undefined) return Effect.succeed([] as ReadonlyArray<LeaseRow>)
-      return sql`with l as (insert into leases ${sql.insert(records)} returning *)
-                 select l.id, l.booking_id, l.kind, l.state, l.person_id,
-                        case when p.id is null then null else concat_ws(' ', p.first_name, p.last_name) end as person_name,
-                        l.event_occurrence_id, l.event_id, l.service_id, l.staff_member_id, l.location_id, l.start_at, l.recurring,
-                        l.created_at, l.updated_at
-                 from l left join people p on p.business_id = l.business_id and p.id = l.person_id
-                 order by l.id`.pipe(
-        Effect.flatMap(decodeWritten),
+      return insertLeases(records).pipe(
         Effect.map((rows): ReadonlyArray<LeaseRow> => rows.map((row, i) => ({ ...row, occurrence_ids: occurrenceIds[i] ?? [] })))
       )
     }),

@@ -9,7 +9,7 @@ import { orDie } from "../../shared/statements.ts"
  * as in src/enrollment/waitlists/model.ts (LIVE_STATES).
  */
 const LIVE: ReadonlyArray<string> = ["pending", "waiting"]
-const Pairs = Schema.Array(Schema.Struct({ occurrenceId: Schema.Number, personId: Schema.Number }))
+export const Pairs = Schema.Array(Schema.Struct({ occurrenceId: Schema.Number, personId: Schema.Number }))
 const Occurrences = Schema.Struct({ businessId: Schema.Number, occurrenceIds: Schema.Array(Schema.Number) })
 
 /**

@@ -1,8 +1,10 @@
 import { Effect, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { IdRow } from "../../shared/sql-rows.ts"
 import { seedPays } from "./scale-pays.ts"
 import { seedPunches } from "./scale-punches.ts"
 import { seedSales } from "./scale-sales.ts"
+import { countOf, insertedCount } from "./scale-sql.ts"
 
 /**
  * One business of the scale seed: its settings, services, staff and clients, then a few years of
@@ -24,9 +26,6 @@ const SERVICES: ReadonlyArray<readonly [name: string, type: "GroupClass" | "Cour
 /** Clients per business: each one averages about this many enrollments over their stay. */
 const ENROLLMENTS_PER_CLIENT = 30
 
-const decodeCount = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ n: Schema.Number })))
-const decodeId = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
-
 /**
  * The clients present at an instant, as the index range (lo, hi] of scale_clients: joined by
  * then, and not more than a year before (a new business's first sessions have fewer).
@@ -43,17 +42,10 @@ const hash = (expression: string) => `((((${expression}) * 2654435761::bigint) %
 
 const date = (d: Date) => d.toISOString().slice(0, 10)
 
-/** Runs an INSERT ... SELECT and returns how many rows it wrote. */
-const counter = (sql: SqlClient.SqlClient) => (insert: string, params: ReadonlyArray<unknown>) =>
-  sql.unsafe(`with made as (${insert} returning 1) select count(*)::int as n from made`, params as Array<unknown>).pipe(
-    Effect.flatMap(decodeCount),
-    Effect.map((rows) => rows[0]?.n ?? 0)
-  )
-
 /** What every part of one business's seed works with. */
 interface Seed {
   readonly sql: SqlClient.SqlClient
-  readonly count: ReturnType<typeof counter>
+  readonly count: ReturnType<typeof insertedCount>
   readonly businessId: number
   readonly subdomain: string
   readonly timeZone: string
@@ -95,6 +87,19 @@ const seedStaff = ({ sql, businessId, subdomain }: Seed) =>
 /** Services, their weekly events and every session of those: returns the sessions made. */
 const seedSchedule = ({ sql, businessId, timeZone, enrollments, weeks, firstDay, lastDay }: Seed) =>
   Effect.gen(function* () {
+    const insertService = SqlSchema.findOne({
+      Request: Schema.Struct({
+        businessId: Schema.Number,
+        type: Schema.Literals(["GroupClass", "Course"]),
+        name: Schema.String,
+        position: Schema.Number,
+        capacity: Schema.Number
+      }),
+      Result: IdRow,
+      execute: (service) =>
+        sql`insert into services (business_id, type, name, position, duration_in_minutes, maximum_clients)
+            values (${service.businessId}, ${service.type}, ${service.name}, ${service.position}, 55, ${service.capacity}) returning id`
+    })
     // Services, with popularity 1/rank^0.8 and their share of the business's enrollments.
     const popularity = SERVICES.map((_, rank) => 1 / Math.pow(rank + 1, 0.8))
     const popularityTotal = popularity.reduce((sum, p) => sum + p, 0)
@@ -103,10 +108,7 @@ const seedSchedule = ({ sql, businessId, timeZone, enrollments, weeks, firstDay,
       // Popular services fill their sessions more: 35 % to 95 % on average.
       const fill = 0.35 + 0.6 * (popularity[rank]! / popularity[0]!)
       const sessionsPerWeek = Math.max(1, Math.round((enrollments * share) / (weeks * capacity * fill)))
-      const [service] = yield* sql`insert into services (business_id, type, name, position, duration_in_minutes, maximum_clients)
-        values (${businessId}, ${type}, ${name}, ${rank}, 55, ${capacity}) returning id`.pipe(
-        Effect.flatMap(decodeId)
-      )
+      const service = yield* insertService({ businessId, type, name, position: rank, capacity })
       // One weekly event per session slot, spread over the week and the day, with an instructor.
       yield* sql.unsafe(
         `with slots as (
@@ -123,12 +125,12 @@ const seedSchedule = ({ sql, businessId, timeZone, enrollments, weeks, firstDay,
          select $1, ev.id, (select id from staff_members where business_id = $1 and role = 'standard'
                             order by id limit 1 offset ((ev.id % 6)))
          from ev`,
-        [businessId, service!.id, rank, sessionsPerWeek, name, date(firstDay), date(lastDay), 55, capacity]
+        [businessId, service.id, rank, sessionsPerWeek, name, date(firstDay), date(lastDay), 55, capacity]
       )
     }
     // Materialize every weekly session of every event as an occurrence, with its instructor.
-    const [materialized] = yield* sql.unsafe(
-      `with made as (
+    const materialized = yield* countOf(sql)({
+      text: `with made as (
          insert into event_occurrences (business_id, event_id, scheduled_date, service_id, location_id, name, start_at, end_at, time_zone, capacity)
          select e.business_id, e.id, d::date, e.service_id, e.location_id, e.name,
                 (d::date + e.start_time) at time zone $2::text, (d::date + e.end_time) at time zone $2::text, $2::text, e.capacity
@@ -142,9 +144,9 @@ const seedSchedule = ({ sql, businessId, timeZone, enrollments, weeks, firstDay,
          join event_staff_members es on es.business_id = made.business_id and es.event_id = made.event_id
          returning 1)
        select count(*)::int as n from staff`,
-      [businessId, timeZone]
-    ).pipe(Effect.flatMap(decodeCount))
-    const occurrences = materialized?.n ?? 0
+      params: [businessId, timeZone]
+    })
+    const occurrences = materialized.n
     return occurrences
   })
 
@@ -236,8 +238,8 @@ const seedMemberships = ({ sql, businessId, timeZone, now }: Seed) =>
     // Memberships: the members hold an Unlimited Membership from the day they joined, for a year
     // (churn: those who joined over a year ago hold an ended one, so they are members no more).
     // Plan ids are drawn first (a materialized CTE, once each) to tie each plan to its holder.
-    const [memberships] = yield* sql.unsafe(
-      `with product as (
+    const memberships = yield* countOf(sql)({
+      text: `with product as (
          insert into plan_products (business_id, kind, name, description, price_cents, commitment_length, commitment_unit,
                                     invoice_interval_count, invoice_interval_unit, consider_member, signup_fee_cents)
          values ($1, 'membership', 'Unlimited Membership', 'Every class, billed monthly.', 14900, 12, 'month', 1, 'monthly', true, 2500)
@@ -260,9 +262,9 @@ const seedMemberships = ({ sql, businessId, timeZone, now }: Seed) =>
          select $1, ch.plan_id, ch.person_id, true from chosen ch join made m on m.id = ch.plan_id
          returning 1)
        select count(*)::int as n from holders`,
-      [businessId, timeZone, now]
-    ).pipe(Effect.flatMap(decodeCount))
-    return memberships?.n ?? 0
+      params: [businessId, timeZone, now]
+    })
+    return memberships.n
   })
 
 export const seedBusiness = (number: number, enrollments: number, years: number, now: Date) =>
@@ -270,9 +272,12 @@ export const seedBusiness = (number: number, enrollments: number, years: number,
     const sql = yield* SqlClient.SqlClient
     const subdomain = `scale-${number}`
     const timeZone = TIME_ZONES[number % TIME_ZONES.length]!
-    const [business] = yield* sql`insert into businesses (subdomain, name, time_zone) values (${subdomain}, ${`Scale Studio ${number}`}, ${timeZone})
-      returning id`.pipe(Effect.flatMap(decodeId))
-    const businessId = business!.id
+    const { id: businessId } = yield* SqlSchema.findOne({
+      Request: Schema.Struct({ subdomain: Schema.String, name: Schema.String, timeZone: Schema.String }),
+      Result: IdRow,
+      execute: (business) =>
+        sql`insert into businesses (subdomain, name, time_zone) values (${business.subdomain}, ${business.name}, ${business.timeZone}) returning id`
+    })({ subdomain, name: `Scale Studio ${number}`, timeZone })
     yield* sql`insert into locations (business_id, name, slug, time_zone, position)
       values (${businessId}, 'Downtown', 'downtown', ${timeZone}, 0), (${businessId}, 'Riverside', 'riverside', ${timeZone}, 1)`
 
@@ -280,7 +285,7 @@ export const seedBusiness = (number: number, enrollments: number, years: number,
     const lastDay = new Date(now.getTime() + 28 * 86_400_000)
     const firstDay = new Date(lastDay.getTime() - weeks * 7 * 86_400_000)
     const clients = Math.max(50, Math.ceil(enrollments / ENROLLMENTS_PER_CLIENT))
-    const seed: Seed = { sql, count: counter(sql), businessId, subdomain, timeZone, now, enrollments, weeks, firstDay, lastDay, clients, spanDays: weeks * 7 }
+    const seed: Seed = { sql, count: insertedCount(sql), businessId, subdomain, timeZone, now, enrollments, weeks, firstDay, lastDay, clients, spanDays: weeks * 7 }
     yield* seedStaff(seed)
     const occurrences = yield* seedSchedule(seed)
     yield* seedClients(seed)

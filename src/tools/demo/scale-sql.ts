@@ -1,10 +1,18 @@
 import { Effect, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 
-/** SQL pieces shared by the scale seed's sales statements (scale-sales.ts, scale-payments.ts). */
+/** SQL pieces shared by the scale seed's statements (scale-business.ts, scale-sales.ts, scale-pays.ts). */
 
 /** A statement that selects one row with a count `n`. */
 const Count = Schema.Struct({ n: Schema.Number })
+
+/** A generated statement (its text and positional parameters) that selects one count `n`. */
+export const countOf = (sql: SqlClient.SqlClient) =>
+  SqlSchema.findOne({
+    Request: Schema.Struct({ text: Schema.String, params: Schema.Array(Schema.Unknown) }),
+    Result: Count,
+    execute: ({ text, params }) => sql.unsafe(text, [...params])
+  })
 
 /**
  * A deterministic fraction in [0, 1) from an SQL integer expression: a multiplicative hash, then
@@ -20,6 +28,13 @@ export const percentOf = (amount: string, scaled: string) => `((2 * (${amount}):
 /** The inclusive tax inside `base` (inclusiveTaxOf): base − round(base × 10^6 / (10^6 + scaled)). */
 export const inclusiveTaxOf = (base: string, scaled: string) =>
   `((${base}) - (2 * (${base})::bigint * 1000000 + 1000000 + (${scaled})) / (2 * (1000000 + (${scaled}))))`
+
+/** Runs a generated INSERT ... SELECT (text and positional parameters) and answers how many rows it wrote. */
+export const insertedCount = (sql: SqlClient.SqlClient) => {
+  const count = countOf(sql)
+  return (insert: string, params: ReadonlyArray<unknown>) =>
+    count({ text: `with made as (${insert} returning 1) select count(*)::int as n from made`, params }).pipe(Effect.map((row) => row.n))
+}
 
 /** The parameters a statement uses, $1 to its highest (PostgreSQL cannot type one it never sees, so a gap is a bug). */
 const paramsOf = (statement: string, all: ReadonlyArray<unknown>): Array<unknown> => {

@@ -1,8 +1,9 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { currentTime } from "../../shared/clock.ts"
 
 import { seedBusiness } from "./scale-business.ts"
+import { countOf } from "./scale-sql.ts"
 /**
  * `studio seed scale --enrollments N`: many businesses with years of history, for the report
  * benchmark and for trying reports on realistic volumes. Everything is generated inside
@@ -55,15 +56,14 @@ export interface ScaleSummary {
   readonly seconds: number
 }
 
-const decodeCount = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ n: Schema.Number })))
 
 export const seedScale = Effect.fn("Demo.seedScale")(function* (options: ScaleOptions) {
   const sql = yield* SqlClient.SqlClient
   const started = performance.now()
   const now = (yield* currentTime)
   const count = options.businesses ?? Math.min(40, Math.max(1, Math.round(options.enrollments / 250_000)))
-  const [existing] = yield* sql`select count(*)::int as n from businesses where subdomain like 'scale-%'`.pipe(Effect.flatMap(decodeCount))
-  const first = (existing?.n ?? 0) + 1
+  const existing = yield* countOf(sql)({ text: `select count(*)::int as n from businesses where subdomain like 'scale-%'`, params: [] })
+  const first = existing.n + 1
   const weights = Array.from({ length: count }, (_, i) => 0.5 + ((first + i) * 0.618034) % 1)
   const total = weights.reduce((sum, weight) => sum + weight, 0)
   const subdomains: Array<string> = []

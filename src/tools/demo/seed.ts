@@ -1,9 +1,10 @@
 import type { StaffPayRepo } from "../../billing/staff-pay/repo.ts"
 import { Effect, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { Applications, hashClientSecret } from "../../access/applications.ts"
+import { IdRow } from "../../shared/sql-rows.ts"
 import { AccessTokens } from "../../access/tokens.ts"
 import { ImportRepo } from "../import/repo.ts"
 import type { ScheduleImportServices } from "../import/schedule.ts"
@@ -43,8 +44,6 @@ const TokensFile = Schema.fromJsonString(
 const decodeTokensFile = Schema.decodeUnknownOption(TokensFile)
 const encodeTokensFile = Schema.encodeSync(TokensFile)
 
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Number })))
-const decodeAccountIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ account_id: Schema.Number })))
 
 /** The demo business, imported when missing (a concurrent start may have imported it first). */
 const ensureBusiness = Effect.gen(function* () {
@@ -70,11 +69,11 @@ const ensureBusiness = Effect.gen(function* () {
 const ensureApplication = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const redirectUri = demoRedirectUri(yield* AppConfig)
-  const find = sql`select id from oauth_applications where client_id = ${DEMO_CLIENT_ID}`.pipe(
-    Effect.flatMap(decodeIds),
-    Effect.map((rows) => Option.fromNullishOr(rows[0]?.id)),
-    Effect.orDie
-  )
+  const find = SqlSchema.findOneOption({
+    Request: Schema.String,
+    Result: IdRow,
+    execute: (clientId) => sql`select id from oauth_applications where client_id = ${clientId}`
+  })(DEMO_CLIENT_ID).pipe(Effect.map(Option.map((row) => row.id)), Effect.orDie)
   const existing = yield* find
   if (Option.isSome(existing)) {
     yield* sql`update oauth_applications set redirect_uri = ${redirectUri}
@@ -95,10 +94,14 @@ const ensureApplication = Effect.gen(function* () {
 const accountOf = (businessId: number, email: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql`select account_id from people
-                            where business_id = ${businessId} and email = ${email}
-                              and account_id is not null and deleted_at is null`.pipe(Effect.flatMap(decodeAccountIds), Effect.orDie)
-    return Option.fromNullishOr(rows[0]?.account_id)
+    const row = yield* SqlSchema.findOneOption({
+      Request: Schema.Struct({ businessId: Schema.Number, email: Schema.String }),
+      Result: Schema.Struct({ account_id: Schema.Number }),
+      execute: (person) =>
+        sql`select account_id from people
+            where business_id = ${person.businessId} and email = ${person.email} and account_id is not null and deleted_at is null`
+    })({ businessId, email }).pipe(Effect.orDie)
+    return Option.map(row, (found) => found.account_id)
   })
 
 const readTokensFile = (file: string) =>

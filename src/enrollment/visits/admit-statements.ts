@@ -1,0 +1,142 @@
+import { Effect, Schema } from "effect"
+import { type SqlClient, SqlSchema } from "effect/sql"
+import { OCCURRENCE_STATES } from "../../schedule/event-occurrences/model.ts"
+import { IdRow, InsertRecords, insertRows } from "../../shared/sql-rows.ts"
+import { orDie } from "../../shared/statements.ts"
+import { HOLDING_STATES, type VisitState } from "./model.ts"
+import { enrollVisitorsSql, Pairs } from "./waitlist-statements.ts"
+
+/**
+ * The statements admitting visits rests on, spread into VisitsRepo. The capacity rule
+ * (src/enrollment/visits/capacity.ts) is built on three of these: `lockOccurrences` (row locks, in id order), `occupancy` (holding visits, read after the lock in
+ * a statement of its own so its snapshot sees what the writers it waited for committed) and `insertEnrolling`.
+ */
+const LockedOccurrence = Schema.Struct({
+  id: Schema.Number,
+  service_id: Schema.Number,
+  event_id: Schema.NullOr(Schema.Number),
+  state: Schema.Literals(OCCURRENCE_STATES),
+  capacity: Schema.NullOr(Schema.Number),
+  start_at: Schema.Date,
+  end_at: Schema.Date
+})
+export type LockedOccurrence = typeof LockedOccurrence.Type
+
+export interface VisitInsert {
+  readonly event_occurrence_id: number
+  readonly person_id: number | null
+  readonly state: VisitState
+  readonly booking_id: number | null
+  readonly lease_id: number | null
+  readonly notify_client: boolean
+  readonly created_by_staff_member_id: number | null
+  readonly registered_at: Date | null
+  readonly completed_at: Date | null
+  readonly noshow_at: Date | null
+  readonly cancelled_at: Date | null
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+const holding = HOLDING_STATES as ReadonlyArray<string>
+
+/** Per occurrence, the places its holding visits take (absent: none), and who among some people is on it. */
+export interface Occupancy {
+  readonly taken: ReadonlyMap<number, number>
+  readonly visitors: ReadonlyArray<{ readonly occurrenceId: number; readonly personId: number }>
+}
+
+const Ids = Schema.Array(Schema.Number)
+const InBusiness = Schema.Struct({ businessId: Schema.Number, ids: Ids })
+type InBusiness = typeof InBusiness.Type
+const Visitors = Schema.Struct({ businessId: Schema.Number, occurrenceIds: Ids, personIds: Ids })
+
+export const admitStatements = (sql: SqlClient.SqlClient) => {
+  const lockOccurrences = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: LockedOccurrence,
+    execute: ({ businessId, ids }) =>
+      sql`select id, service_id, event_id, state, capacity, start_at, end_at from event_occurrences
+          where business_id = ${businessId} and id = any(${[...new Set(ids)].sort((a, b) => a - b)})
+          order by id for no key update`
+  })
+  const placesTaken = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: Schema.Struct({ id: Schema.Number, count: Schema.Number }),
+    execute: ({ businessId, ids }) =>
+      sql`select event_occurrence_id as id, count(*)::int as count from visits
+          where business_id = ${businessId} and event_occurrence_id = any(${ids}) and state = any(${holding})
+          group by event_occurrence_id`
+  })
+  const visitorsOf = SqlSchema.findAll({
+    Request: Visitors,
+    Result: Schema.Struct({ event_occurrence_id: Schema.Number, person_id: Schema.Number }),
+    execute: ({ businessId, occurrenceIds, personIds }) =>
+      sql`select event_occurrence_id, person_id from visits
+          where business_id = ${businessId} and event_occurrence_id = any(${occurrenceIds}) and person_id = any(${personIds})`
+  })
+  const occupancy = SqlSchema.findAll({
+    Request: Visitors,
+    Result: Schema.Struct({ id: Schema.Number, taken: Schema.Number, visitors: Schema.Array(Schema.Number) }),
+    execute: ({ businessId, occurrenceIds, personIds }) =>
+      sql`select event_occurrence_id as id, (count(*) filter (where state = any(${holding})))::int as taken,
+                 coalesce(array_agg(person_id::int) filter (where person_id = any(${personIds})), '{}') as visitors
+          from visits
+          where business_id = ${businessId} and event_occurrence_id = any(${occurrenceIds})
+          group by event_occurrence_id`
+  })
+  const insertEnrolling = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, records: InsertRecords, pairs: Pairs, now: Schema.Date }),
+    Result: IdRow,
+    execute: ({ businessId, records, pairs, now }) =>
+      sql`with enrolled as (${enrollVisitorsSql(sql, { businessId, pairs, now })}),
+               inserted as (insert into visits ${sql.insert(records)} returning id)
+          select id from inserted order by id`
+  })
+  return {
+    /**
+     * Locks the occurrences for the rest of the transaction, in id order so two writers never
+     * wait on each other in a cycle, and returns them. Unknown ids are absent. FOR NO KEY
+     * UPDATE: it excludes every other admitter, but not the KEY SHARE locks that inserting a
+     * row referencing the occurrence takes (a lease, a visit), so a writer that inserted one
+     * before calling admitVisits cannot deadlock with another doing the same.
+     */
+    lockOccurrences: orDie(({ businessId, ids }: InBusiness) =>
+      ids.length === 0 ? Effect.succeed([] as ReadonlyArray<LockedOccurrence>) : lockOccurrences({ businessId, ids })
+    ),
+    /** Places taken in each occurrence: its visits in a holding state. Absent: none. */
+    placesTaken: orDie(({ businessId, ids }: InBusiness) =>
+      ids.length === 0
+        ? Effect.succeed(new Map<number, number>() as ReadonlyMap<number, number>)
+        : placesTaken({ businessId, ids }).pipe(Effect.map((rows): ReadonlyMap<number, number> => new Map(rows.map((row) => [row.id, row.count]))))
+    ),
+    /** Which of `personIds` have a visit (in any state) in which of the occurrences. */
+    visitorsOf: orDie((request: typeof Visitors.Type) =>
+      request.occurrenceIds.length === 0 || request.personIds.length === 0
+        ? Effect.succeed([] as ReadonlyArray<{ event_occurrence_id: number; person_id: number }>)
+        : visitorsOf(request)
+    ),
+    /**
+     * What admitting asks once the occurrences are locked, in one statement: the places taken
+     * in each (holding visits) and which of `personIds` have a visit there (any state).
+     */
+    occupancy: orDie((request: typeof Visitors.Type) =>
+      request.occurrenceIds.length === 0
+        ? Effect.succeed<Occupancy>({ taken: new Map(), visitors: [] })
+        : occupancy(request).pipe(Effect.map((rows): Occupancy => ({
+          taken: new Map(rows.map((row) => [row.id, row.taken])),
+          visitors: rows.flatMap((row) => row.visitors.map((personId) => ({ occurrenceId: row.id, personId })))
+        })))
+    ),
+    /**
+     * Inserts visits and, in the same statement, moves their people's live waitlist entries on
+     * those occurrences to `enrolled`; returns the visit ids in the order given.
+     */
+    insertEnrolling: orDie(({ businessId, visits, now }: { readonly businessId: number; readonly visits: ReadonlyArray<VisitInsert>; readonly now: Date }) => {
+      const records = insertRows(visits.map((visit) => ({ business_id: businessId, ...visit })))
+      if (records === undefined) return Effect.succeed([] as ReadonlyArray<number>)
+      const pairs = visits.flatMap((visit) => (visit.person_id === null ? [] : [{ occurrenceId: visit.event_occurrence_id, personId: visit.person_id }]))
+      return insertEnrolling({ businessId, records, pairs, now }).pipe(Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id)))
+    })
+  }
+}
