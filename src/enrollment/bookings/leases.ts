@@ -86,7 +86,11 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
 
   // The lease rows' foreign keys take a share lock on their occurrence; taking admitVisits's
   // update lock first (in id order) keeps two bookings of one occurrence from deadlocking.
-  const locked = yield* (yield* VisitsRepo).lockOccurrences({ businessId, ids: occurrenceIds.flat() })
+  const locked = yield* (yield* VisitsRepo).lockForAdmission({
+    businessId,
+    occurrenceIds: occurrenceIds.flat(),
+    personIds: [...new Set(people.filter((id): id is number => id !== null))]
+  })
   const leases = yield* repo.insertLeases({
     businessId,
     occurrenceIds,

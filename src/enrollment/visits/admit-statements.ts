@@ -8,8 +8,9 @@ import { enrollVisitorsSql, Pairs } from "./waitlist-statements.ts"
 
 /**
  * The statements admitting visits rests on, spread into VisitsRepo. The capacity rule
- * (src/enrollment/visits/capacity.ts) is built on three of these: `lockOccurrences` (row locks, in id order), `occupancy` (holding visits, read after the lock in
- * a statement of its own so its snapshot sees what the writers it waited for committed) and `insertEnrolling`.
+ * (src/enrollment/visits/capacity.ts) is built on two of these: `lockForAdmission` (row locks in id order, then
+ * holding visits read in a statement of its own, so its snapshot sees what the writers it waited for committed)
+ * and `insertEnrolling`.
  */
 const LockedOccurrence = Schema.Struct({
   id: Schema.Number,
@@ -46,6 +47,12 @@ export interface Occupancy {
   readonly visitors: ReadonlyArray<{ readonly occurrenceId: number; readonly personId: number }>
 }
 
+/** Occurrences locked for admitting visits, with what admitting asks of them (read after the lock). */
+export interface AdmissionLock {
+  readonly occurrences: ReadonlyArray<LockedOccurrence>
+  readonly occupancy: Occupancy
+}
+
 const Ids = Schema.Array(Schema.Number)
 const InBusiness = Schema.Struct({ businessId: Schema.Number, ids: Ids })
 type InBusiness = typeof InBusiness.Type
@@ -59,6 +66,13 @@ export const admitStatements = (sql: SqlClient.SqlClient) => {
       sql`select id, service_id, event_id, state, capacity, start_at, end_at from event_occurrences
           where business_id = ${businessId} and id = any(${[...new Set(ids)].sort((a, b) => a - b)})
           order by id for no key update`
+  })
+  const lockForAdmission = SqlSchema.findAll({
+    Request: Visitors,
+    Result: Schema.Struct({ ...LockedOccurrence.fields, taken: Schema.Number, visitors: Schema.Array(Schema.Number) }),
+    execute: ({ businessId, occurrenceIds, personIds }) =>
+      sql`select id, service_id, event_id, state, capacity, start_at, end_at, taken, visitors
+          from lock_occurrences_for_admission(${businessId}, ${[...new Set(occurrenceIds)].sort((a, b) => a - b)}, ${personIds}, ${holding})`
   })
   const placesTaken = SqlSchema.findAll({
     Request: InBusiness,
@@ -74,16 +88,6 @@ export const admitStatements = (sql: SqlClient.SqlClient) => {
     execute: ({ businessId, occurrenceIds, personIds }) =>
       sql`select event_occurrence_id, person_id from visits
           where business_id = ${businessId} and event_occurrence_id = any(${occurrenceIds}) and person_id = any(${personIds})`
-  })
-  const occupancy = SqlSchema.findAll({
-    Request: Visitors,
-    Result: Schema.Struct({ id: Schema.Number, taken: Schema.Number, visitors: Schema.Array(Schema.Number) }),
-    execute: ({ businessId, occurrenceIds, personIds }) =>
-      sql`select event_occurrence_id as id, (count(*) filter (where state = any(${holding})))::int as taken,
-                 coalesce(array_agg(person_id::int) filter (where person_id = any(${personIds})), '{}') as visitors
-          from visits
-          where business_id = ${businessId} and event_occurrence_id = any(${occurrenceIds})
-          group by event_occurrence_id`
   })
   const insertEnrolling = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, records: InsertRecords, pairs: Pairs, now: Schema.Date }),
@@ -104,6 +108,21 @@ export const admitStatements = (sql: SqlClient.SqlClient) => {
     lockOccurrences: orDie(({ businessId, ids }: InBusiness) =>
       ids.length === 0 ? Effect.succeed([] as ReadonlyArray<LockedOccurrence>) : lockOccurrences({ businessId, ids })
     ),
+    /**
+     * `lockOccurrences` and `occupancy` in one round trip (the database function
+     * lock_occurrences_for_admission takes the locks, then reads in a statement of its own).
+     */
+    lockForAdmission: orDie((request: typeof Visitors.Type) =>
+      request.occurrenceIds.length === 0
+        ? Effect.succeed<AdmissionLock>({ occurrences: [], occupancy: { taken: new Map(), visitors: [] } })
+        : lockForAdmission(request).pipe(Effect.map((rows): AdmissionLock => ({
+          occurrences: rows.map(({ taken: _taken, visitors: _visitors, ...occurrence }) => occurrence),
+          occupancy: {
+            taken: new Map(rows.map((row) => [row.id, row.taken])),
+            visitors: rows.flatMap((row) => row.visitors.map((personId) => ({ occurrenceId: row.id, personId })))
+          }
+        })))
+    ),
     /** Places taken in each occurrence: its visits in a holding state. Absent: none. */
     placesTaken: orDie(({ businessId, ids }: InBusiness) =>
       ids.length === 0
@@ -115,18 +134,6 @@ export const admitStatements = (sql: SqlClient.SqlClient) => {
       request.occurrenceIds.length === 0 || request.personIds.length === 0
         ? Effect.succeed([] as ReadonlyArray<{ event_occurrence_id: number; person_id: number }>)
         : visitorsOf(request)
-    ),
-    /**
-     * What admitting asks once the occurrences are locked, in one statement: the places taken
-     * in each (holding visits) and which of `personIds` have a visit there (any state).
-     */
-    occupancy: orDie((request: typeof Visitors.Type) =>
-      request.occurrenceIds.length === 0
-        ? Effect.succeed<Occupancy>({ taken: new Map(), visitors: [] })
-        : occupancy(request).pipe(Effect.map((rows): Occupancy => ({
-          taken: new Map(rows.map((row) => [row.id, row.taken])),
-          visitors: rows.flatMap((row) => row.visitors.map((personId) => ({ occurrenceId: row.id, personId })))
-        })))
     ),
     /**
      * Inserts visits and, in the same statement, moves their people's live waitlist entries on

@@ -3,7 +3,7 @@ import { enqueueJob } from "../../platform/jobs.ts"
 import { OfferWaitlistPlacesJob } from "./jobs.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { HOLDING_STATES, type VisitState } from "./model.ts"
-import type { LockedOccurrence } from "./admit-statements.ts"
+import type { AdmissionLock } from "./admit-statements.ts"
 import { VisitsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { VisitRefusals } from "./refusals.ts"
@@ -13,8 +13,8 @@ import { VisitRefusals } from "./refusals.ts"
  *
  * Every writer that adds visits (POST visits in both modes, leases of bookings, the waitlist's
  * offer of a freed place) calls `admitVisits` inside its transaction. It locks the occurrences
- * (`select ... for no key update`, in id order), counts their holding visits under the lock, refuses
- * what does not fit, and inserts. A second writer on the same occurrence waits for the first
+ * (`for no key update`, in id order), counts their holding visits under the lock (both in one
+ * round trip: `lockForAdmission`), refuses what does not fit, and inserts. A second writer on the same occurrence waits for the first
  * to commit and then counts its visits too, so whatever the interleaving, an occurrence never
  * holds more than its capacity. Locking in id order keeps multi-occurrence writers (a course
  * lease) from deadlocking each other.
@@ -36,10 +36,11 @@ export interface AdmitOptions {
   /** Refuse admissions beyond capacity (422 "This event is full"). Staff may overbook by leaving it off. */
   readonly enforceCapacity: boolean
   /**
-   * The occurrences as the caller already locked them (`lockOccurrences`, this transaction):
-   * a writer that must hold the lock before its own inserts passes them instead of locking twice.
+   * The occurrences as the caller already locked them (`lockForAdmission`, this transaction, for
+   * the same people, with no visit written since): a writer that must hold the lock before its own
+   * inserts passes them instead of locking twice.
    */
-  readonly locked?: ReadonlyArray<LockedOccurrence>
+  readonly locked?: AdmissionLock
 }
 
 /** States in which a new visit is spent at once, so auto-pay pays it (docs/decisions.md). */
@@ -61,7 +62,9 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   if (admissions.length === 0) return [] as ReadonlyArray<number>
   const repo = yield* VisitsRepo
   const occurrenceIds = [...new Set(admissions.map((admission) => admission.occurrenceId))]
-  const locked = options.locked ?? (yield* repo.lockOccurrences({ businessId, ids: occurrenceIds }))
+  const personIds = [...new Set(admissions.flatMap((admission) => (admission.personId === null ? [] : [admission.personId])))]
+  const { occurrences: locked, occupancy: { taken, visitors } } = options.locked ??
+    (yield* repo.lockForAdmission({ businessId, occurrenceIds, personIds }))
   const byId = new Map(locked.map((row) => [row.id, row]))
   const missing = occurrenceIds.filter((id) => !byId.has(id))
   if (missing.length > 0) return yield* Effect.die(new Error(`Event occurrences ${missing.join(", ")} not found in business ${businessId}`))
@@ -76,10 +79,6 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   }
 
   // One visit per person and occurrence: those already there, and repeats within this call.
-  // Read after the lock, in a statement of its own: its snapshot sees the visits of every
-  // admitter it waited for (a subquery of the locking statement would not).
-  const personIds = [...new Set(admissions.flatMap((admission) => (admission.personId === null ? [] : [admission.personId])))]
-  const { taken, visitors } = yield* repo.occupancy({ businessId, occurrenceIds, personIds })
   const seen = new Set(visitors.map((pair) => `${pair.occurrenceId}:${pair.personId}`))
   for (const admission of admissions) {
     if (admission.personId === null) continue
