@@ -11,8 +11,8 @@ import { PaymentGateway } from "../../src/platform/payments/gateway.ts"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { pendingJobs } from "../people/fixtures.ts"
+import { vaultCard } from "../support/vaulting.ts"
 import { NOW, type Studio, setUpStudio, studioCallers } from "../support/studio.ts"
-import { followLink } from "../support/http.ts"
 
 /**
  * Automatic membership billing with a pinned clock: a membership sold through an invoice and
@@ -31,17 +31,7 @@ let saleId: number
 const reportsDir = path.resolve(`.data/test/autobill-reports-${process.pid}`)
 
 const { desk } = studioCallers(() => s)
-const follow = (url: string, method?: string, body?: string) => followLink(s.server.request, url, method, body)
-const vault = async (personId: number, number: string) => {
-  const started = await desk("POST", `/people/${personId}/form_of_payments`, { form_of_payment: { type: "creditcard" } })
-  expect(started.status, started.text).toBe(201)
-  const fields = { "billing-cc-number": number, "billing-cc-exp": "1230", "billing-cvv": "123", "billing-first-name": "Cleo", "billing-last-name": "Client", "billing-postal": "94110" }
-  const posted = await follow(started.json.form_of_payments[0].form_url, "POST", new URLSearchParams(fields).toString())
-  expect(posted.status, posted.text).toBe(303)
-  expect((await follow(posted.headers.location!)).status).toBe(200)
-  const list = await desk("GET", `/people/${personId}/form_of_payments`)
-  return Math.max(...list.json.form_of_payments.map((f: { id: number }) => f.id)) as number
-}
+const vault = (personId: number, number: string) => vaultCard(s, personId, number)
 const setAutobill = async (formId: number) => {
   const response = await desk("PUT", `/people/${s.cleo.personId}/form_of_payments/${formId}`, { form_of_payment: { autobill: true } })
   expect(response.status, response.text).toBe(200)

@@ -5,6 +5,7 @@ import { apiCaller } from "../support/http.ts"
 import { TEST_BASE_DOMAIN } from "../support/server.ts"
 import { pendingJobs } from "../people/fixtures.ts"
 import { NOW, type Studio, setUpStudio, studioCallers } from "../support/studio.ts"
+import { vaultCard } from "../support/vaulting.ts"
 
 /**
  * Payments, refunds, voids and account credit over HTTP (spec: the invoice payments endpoints,
@@ -26,33 +27,8 @@ const counts = async () => ({ payments: await count("payments"), refunds: await 
 const charges = async () =>
   Number((await s.pool.query(`select count(*) from sandbox_gateway_transactions where business_id = $1 and kind = 'charge'`, [s.business.id])).rows[0].count)
 
-const follow = (url: string, method = "GET", body?: string) => {
-  const parsed = new URL(url)
-  return s.server.request(method, parsed.pathname + parsed.search, {
-    host: parsed.host,
-    ...(body === undefined ? {} : { body, headers: { "content-type": "application/x-www-form-urlencoded" } })
-  })
-}
-
 /** The three vaulting steps in staff mode for `personId`; answers the new form's id. */
-const vault = async (personId: number, number: string) => {
-  const started = await desk("POST", `/people/${personId}/form_of_payments`, { form_of_payment: { type: "creditcard" } })
-  expect(started.status, started.text).toBe(201)
-  const fields = {
-    "billing-cc-number": number,
-    "billing-cc-exp": "1230",
-    "billing-cvv": "123",
-    "billing-first-name": "Cleo",
-    "billing-last-name": "Client",
-    "billing-postal": "94110"
-  }
-  const posted = await follow(started.json.form_of_payments[0].form_url, "POST", new URLSearchParams(fields).toString())
-  expect(posted.status, posted.text).toBe(303)
-  const done = await follow(posted.headers.location!)
-  expect(done.status, done.text).toBe(200)
-  const list = await desk("GET", `/people/${personId}/form_of_payments`)
-  return Math.max(...list.json.form_of_payments.map((f: { id: number }) => f.id)) as number
-}
+const vault = (personId: number, number: string) => vaultCard(s, personId, number)
 
 const newInvoice = async (payer = s.cleo.personId, product = pack) => {
   const created = await desk("POST", "/invoices", { invoice: { payer_id: payer, plan_products: [{ id: product }] } })

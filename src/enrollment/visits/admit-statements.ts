@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
 import { OCCURRENCE_STATES } from "../../schedule/event-occurrences/model.ts"
 import { IdRow, InsertRecords, insertRows } from "../../shared/sql-rows.ts"
@@ -74,6 +74,15 @@ export const admitStatements = (sql: SqlClient.SqlClient) => {
       sql`select id, service_id, event_id, state, capacity, start_at, end_at, taken, visitors
           from lock_occurrences_for_admission(${businessId}, ${[...new Set(occurrenceIds)].sort((a, b) => a - b)}, ${personIds}, ${holding})`
   })
+  const lockOccurrenceOfVisit = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, id }) =>
+      sql`select o.id from event_occurrences o
+          where o.business_id = ${businessId}
+            and o.id = (select v.event_occurrence_id from visits v where v.business_id = ${businessId} and v.id = ${id})
+          for no key update of o`
+  })
   const placesTaken = SqlSchema.findAll({
     Request: InBusiness,
     Result: Schema.Struct({ id: Schema.Number, count: Schema.Number }),
@@ -122,6 +131,10 @@ export const admitStatements = (sql: SqlClient.SqlClient) => {
             visitors: rows.flatMap((row) => row.visitors.map((personId) => ({ occurrenceId: row.id, personId })))
           }
         })))
+    ),
+    /** Locks the occurrence of a visit as `lockOccurrences` does; false: no such visit. */
+    lockOccurrenceOfVisit: orDie((request: { readonly businessId: number; readonly id: number }) =>
+      lockOccurrenceOfVisit(request).pipe(Effect.map(Option.isSome))
     ),
     /** Places taken in each occurrence: its visits in a holding state. Absent: none. */
     placesTaken: orDie(({ businessId, ids }: InBusiness) =>

@@ -41,6 +41,11 @@ export interface AdmitOptions {
    * inserts passes them instead of locking twice.
    */
   readonly locked?: AdmissionLock
+  /**
+   * What the caller refuses already (its own rules, checked before the lock): admitting refuses
+   * these together with its own, in this order, so one 422 lists every failed rule.
+   */
+  readonly refusals?: ReadonlyArray<Message>
 }
 
 /** States in which a new visit is spent at once, so auto-pay pays it (docs/decisions.md). */
@@ -69,7 +74,7 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   const missing = occurrenceIds.filter((id) => !byId.has(id))
   if (missing.length > 0) return yield* Effect.die(new Error(`Event occurrences ${missing.join(", ")} not found in business ${businessId}`))
 
-  const problems: Array<Message> = []
+  const problems: Array<Message> = [...(options.refusals ?? [])]
   const refuse = (message: Message) => {
     if (!problems.some((known) => known.key === message.key)) problems.push(message)
   }

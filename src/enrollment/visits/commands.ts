@@ -24,8 +24,8 @@ import { VisitRefusals } from "./refusals.ts"
  * Creating, changing and deleting visits. Each write runs in one transaction: the visit, its
  * webhook event, the waitlist wake-up and the client's mail commit together or not at all.
  * Rules are checked before anything is written; places are taken only through `admitVisits`
- * (capacity.ts), which re-checks `full`, `already_enrolled`, `cancelled` and `deleted` under
- * the occurrence's lock, so the answers below are advisory and the lock decides.
+ * (capacity.ts), which checks `full`, `already_enrolled`, `cancelled` and `deleted` under the
+ * occurrence's lock (staff mode hands it its own refusals, so one 422 lists them all).
  */
 
 const isHolding = (state: VisitState) => (HOLDING_STATES as ReadonlyArray<VisitState>).includes(state)
@@ -34,31 +34,6 @@ const isHolding = (state: VisitState) => (HOLDING_STATES as ReadonlyArray<VisitS
 const businessLocale = Effect.gen(function* () {
   const business = yield* CurrentBusiness
   return parseLocale(business.default_locale) ?? "en"
-})
-
-/**
- * What admitVisits would refuse, seen before the lock, so a 422 can list every failed rule at
- * once (the time restrictions with these). The lock still decides.
- */
-const admissionProblems = Effect.fn("Visits.admissionProblems")(function* (
-  occurrence: OccurrenceRow,
-  personId: number | null,
-  state: VisitState,
-  enforceCapacity: boolean
-) {
-  const business = yield* CurrentBusiness
-  const repo = yield* VisitsRepo
-  const problems: Array<Message> = []
-  if (occurrence.state === "canceled") problems.push(VisitRefusals.eligibilityCancelled.message())
-  if (occurrence.state === "deleted") problems.push(VisitRefusals.eligibilityDeleted.message())
-  if (personId !== null && (yield* repo.visitorsOf({ businessId: business.id, occurrenceIds: [occurrence.id], personIds: [personId] })).length > 0) {
-    problems.push(VisitRefusals.eligibilityAlreadyEnrolled.message())
-  }
-  if (enforceCapacity && isHolding(state) && occurrence.capacity !== null) {
-    const taken = (yield* repo.placesTaken({ businessId: business.id, ids: [occurrence.id] })).get(occurrence.id) ?? 0
-    if (taken >= occurrence.capacity) problems.push(VisitRefusals.eligibilityFull.message())
-  }
-  return problems
 })
 
 /** Create and update answer the visits as `:id` shows them. */
@@ -97,7 +72,7 @@ export const createFrontVisit = Effect.fn("Visits.frontCreate")(function* (input
         enforceCapacity: true
       })
       yield* emitVisitEvents(business.id, "visit.created", ids)
-      yield* notifyClient("visit_confirmation", { person_id: personId, event_occurrence_id: occurrence.id }, locale)
+      yield* notifyClient("visit_confirmation", { person_id: personId, event_occurrence_id: occurrence.id }, locale, occurrence)
       return ids
     })
   )
@@ -122,7 +97,7 @@ export const deleteFrontVisit = Effect.fn("Visits.frontDelete")(function* (id: n
       if (now >= occurrence.start_at.getTime()) problems.push(VisitRefusals.visitDeleteStarted.message())
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
       yield* removeVisit(row)
-      yield* notifyClient("visit_cancellation", row, locale)
+      yield* notifyClient("visit_cancellation", row, locale, occurrence)
     })
   )
 })
@@ -176,21 +151,20 @@ export const createDeskVisit = Effect.fn("Visits.deskCreate")(function* (input: 
   if (restrictions.has("in_the_past") && ended) problems.push(VisitRefusals.eligibilityInThePast.message())
   if (restrictions.has("inside_blackout_window") && closed) problems.push(VisitRefusals.eligibilityInsideBlackoutWindow.message())
   const enforceCapacity = restrictions.has("full")
-  problems.push(...(yield* admissionProblems(occurrence, personId, state, enforceCapacity)))
-  if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
 
   const locale = yield* businessLocale
   const [id] = yield* inTransaction(
     Effect.gen(function* () {
+      // admitVisits adds what it refuses under the lock to these, so one 422 lists every failed rule.
       const ids = yield* admitVisits(
         business.id,
         [{ occurrenceId: occurrence.id, personId, state, notifyClient: notify, createdByStaffMemberId: staff.staffMemberId }],
-        { enforceCapacity }
+        { enforceCapacity, refusals: problems }
       )
       yield* emitVisitEvents(business.id, "visit.created", ids)
       // A visit recorded after the fact (completed, no-show, late cancel) is no news to the client.
       if (notify && (state === "registered" || state === "reserved")) {
-        yield* notifyClient("visit_confirmation", { person_id: personId, event_occurrence_id: occurrence.id }, locale)
+        yield* notifyClient("visit_confirmation", { person_id: personId, event_occurrence_id: occurrence.id }, locale, occurrence)
       }
       return ids
     })
@@ -207,14 +181,12 @@ export const createDeskVisit = Effect.fn("Visits.deskCreate")(function* (input: 
 export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: number, input: VisitUpdateInput) {
   const business = yield* CurrentBusiness
   const repo = yield* VisitsRepo
-  const before = (yield* repo.byIds({ businessId: business.id, ids: [id] }))[0]
-  if (!before) return yield* VisitRefusals.visitNotFound.fail({ id })
-  if (input.person_id !== undefined && before.person_id === null) yield* requireLivePerson(input.person_id)
-  yield* inTransaction(
+  const written = yield* inTransaction(
     Effect.gen(function* () {
       // Occurrence first, then the visit: the order admitVisits takes its locks in.
-      yield* repo.lockOccurrences({ businessId: business.id, ids: [before.event_occurrence_id] })
+      if (!(yield* repo.lockOccurrenceOfVisit({ businessId: business.id, id }))) return yield* VisitRefusals.visitNotFound.fail({ id })
       const row = yield* lockVisit(id)
+      if (input.person_id !== undefined && row.person_id === null) yield* requireLivePerson(input.person_id)
       const now = (yield* currentTime)
       const problems: Array<Message> = []
       const change: { -readonly [K in keyof VisitChange]: VisitChange[K] } = {}
@@ -253,16 +225,19 @@ export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: num
         }
       }
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
-      if (Object.keys(change).length === 0) return
+      if (Object.keys(change).length === 0) return row
       yield* repo.update({ businessId: business.id, id, fields: change, now })
       if (isHolding(row.state) && !isHolding(state)) yield* placesFreed(business.id, [row.event_occurrence_id])
       // Auto-pay: a visit becoming registered or completed without a punch is paid by a suitable
       // plan, if any. No-show and late cancel keep a punch: the visit is still spent.
-      if (change.state === "registered" || change.state === "completed") yield* repo.payments.payVisits(business.id, [id])
+      const autoPaid = change.state === "registered" || change.state === "completed"
+      if (autoPaid) yield* repo.payments.payVisits(business.id, [id])
       yield* emitVisitEvents(business.id, "visit.updated", [id])
+      // The row as written (the update set exactly these columns), unless auto-pay may have punched it.
+      return autoPaid ? undefined : { ...row, ...change, updated_at: now }
     })
   )
-  return yield* visitsOf([id])
+  return written === undefined ? yield* visitsOf([id]) : yield* visitsShown(business.id, [written])
 })
 
 /**
@@ -281,7 +256,7 @@ export const deleteDeskVisit = Effect.fn("Visits.deskDelete")(function* (id: num
       const now = yield* Clock.currentTimeMillis
       yield* removeVisit(row)
       if (row.notify_client && isHolding(row.state) && now < occurrence.start_at.getTime()) {
-        yield* notifyClient("visit_cancellation", row, locale)
+        yield* notifyClient("visit_cancellation", row, locale, occurrence)
       }
     })
   )

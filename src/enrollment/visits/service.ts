@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { CurrentStaff } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
+import type { OccurrenceRow } from "../../schedule/event-occurrences/model.ts"
 import { findOccurrence } from "../../schedule/event-occurrences/service.ts"
 import { sendMail } from "../../platform/mail/service.ts"
 import { clientReach, requireInReach, requireLivePerson } from "../../identity/people/client-reach.ts"
@@ -130,14 +131,16 @@ export const deskVisitSummary = Effect.fn("Visits.summary")(function* (target: P
 export const notifyClient = Effect.fn("Visits.notifyClient")(function* (
   kind: "visit_confirmation" | "visit_cancellation",
   visit: Pick<VisitRow, "person_id" | "event_occurrence_id">,
-  locale: Locale
+  locale: Locale,
+  /** The visit's occurrence, when the caller has read it already. */
+  known?: Pick<OccurrenceRow, "name" | "start_at" | "time_zone">
 ) {
   if (visit.person_id === null) return
   const business = yield* CurrentBusiness
   const repo = yield* VisitsRepo
   const recipient = yield* repo.recipient({ businessId: business.id, personId: visit.person_id })
   if (!recipient || recipient.email === null) return
-  const occurrence = yield* findOccurrence(visit.event_occurrence_id, { _tag: "Staff" })
+  const occurrence = known ?? (yield* findOccurrence(visit.event_occurrence_id, { _tag: "Staff" }))
   const start = new Intl.DateTimeFormat(locale, { dateStyle: "full", timeStyle: "short", timeZone: occurrence.time_zone })
     .format(occurrence.start_at)
   yield* sendMail({
