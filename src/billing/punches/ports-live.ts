@@ -7,7 +7,7 @@ import { VisitPayments } from "../../enrollment/visits/payments.ts"
 import { WebhooksRepo } from "../../webhooks/repo.ts"
 import { PlansRepo } from "../plans/repo.ts"
 import { PunchesRepo } from "./repo.ts"
-import { payVisits, unpayVisits } from "./service.ts"
+import { payNewVisits, payVisits, unpayVisits } from "./service.ts"
 import { currentTime } from "../../shared/clock.ts"
 
 /**
@@ -25,6 +25,7 @@ export const VisitPaymentsLive = Layer.effect(VisitPayments)(
     )
     return {
       payVisits: (businessId, visitIds) => payVisits(businessId, visitIds).pipe(Effect.provideContext(services)),
+      payNewVisits: (businessId, visits) => payNewVisits(businessId, visits).pipe(Effect.provideContext(services)),
       unpayVisits: (businessId, visitIds) => unpayVisits(businessId, visitIds).pipe(Effect.provideContext(services))
     }
   })

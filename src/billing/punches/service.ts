@@ -7,6 +7,7 @@ import { emitWebhookEvent } from "../../webhooks/emit.ts"
 import type { Coverage } from "./choice.ts"
 import { type PunchCreateInput, type PunchVisit, toPunchWire } from "./model.ts"
 import { PunchesRepo } from "./repo.ts"
+import type { NewVisit } from "../../enrollment/visits/payments.ts"
 import { PlansRepo } from "../plans/repo.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { PunchRefusals } from "./refusals.ts"
@@ -71,11 +72,20 @@ export const payVisits = Effect.fn("Punches.payVisits")(function* (businessId: n
   const repo = yield* PunchesRepo
   for (const visitId of [...new Set(visitIds)].sort((a, b) => a - b)) {
     const visit = yield* repo.visit({ businessId, id: visitId, lock: true })
-    if (!visit || !withPerson(visit) || visit.punch_id !== null) continue
-    if (visit.state !== "registered" && visit.state !== "completed") continue
-    const planId = yield* choosePlan(businessId, visit)
-    if (planId !== undefined) yield* spend(businessId, visit, planId, null)
+    if (visit) yield* payVisit(businessId, visit)
   }
+})
+
+/** Auto-pay of visits the caller's transaction has just inserted (VisitPayments.payNewVisits): no read, no lock. */
+export const payNewVisits = Effect.fn("Punches.payNewVisits")(function* (businessId: number, visits: ReadonlyArray<NewVisit>) {
+  for (const visit of [...visits].sort((a, b) => a.id - b.id)) yield* payVisit(businessId, { ...visit, punch_id: null })
+})
+
+const payVisit = Effect.fnUntraced(function* (businessId: number, visit: PunchVisit) {
+  if (!withPerson(visit) || visit.punch_id !== null) return
+  if (visit.state !== "registered" && visit.state !== "completed") return
+  const planId = yield* choosePlan(businessId, visit)
+  if (planId !== undefined) yield* spend(businessId, visit, planId, null)
 })
 
 /** The visits are about to be deleted: their punches go first and their plans get the visits back. */

@@ -23,6 +23,15 @@ const LockedOccurrence = Schema.Struct({
 })
 export type LockedOccurrence = typeof LockedOccurrence.Type
 
+/** A locked occurrence with what auto-pay asks of a visit on it (its business-local date: `local_date`). */
+const AdmittingOccurrence = Schema.Struct({
+  ...LockedOccurrence.fields,
+  location_id: Schema.NullOr(Schema.Number),
+  staff_member_ids: Schema.Array(Schema.Number),
+  local_date: Schema.String
+})
+export type AdmittingOccurrence = typeof AdmittingOccurrence.Type
+
 export interface VisitInsert {
   readonly event_occurrence_id: number
   readonly person_id: number | null
@@ -49,7 +58,7 @@ export interface Occupancy {
 
 /** Occurrences locked for admitting visits, with what admitting asks of them (read after the lock). */
 export interface AdmissionLock {
-  readonly occurrences: ReadonlyArray<LockedOccurrence>
+  readonly occurrences: ReadonlyArray<AdmittingOccurrence>
   readonly occupancy: Occupancy
 }
 
@@ -69,9 +78,9 @@ export const admitStatements = (sql: SqlClient.SqlClient) => {
   })
   const lockForAdmission = SqlSchema.findAll({
     Request: Visitors,
-    Result: Schema.Struct({ ...LockedOccurrence.fields, taken: Schema.Number, visitors: Schema.Array(Schema.Number) }),
+    Result: Schema.Struct({ ...AdmittingOccurrence.fields, taken: Schema.Number, visitors: Schema.Array(Schema.Number) }),
     execute: ({ businessId, occurrenceIds, personIds }) =>
-      sql`select id, service_id, event_id, state, capacity, start_at, end_at, taken, visitors
+      sql`select id, service_id, event_id, state, capacity, start_at, end_at, location_id, staff_member_ids, local_date, taken, visitors
           from lock_occurrences_for_admission(${businessId}, ${[...new Set(occurrenceIds)].sort((a, b) => a - b)}, ${personIds}, ${holding})`
   })
   const lockOccurrenceOfVisit = SqlSchema.findOneOption({

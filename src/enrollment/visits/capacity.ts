@@ -4,6 +4,7 @@ import { OfferWaitlistPlacesJob } from "./jobs.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { HOLDING_STATES, type VisitState } from "./model.ts"
 import type { AdmissionLock } from "./admit-statements.ts"
+import type { NewVisit } from "./payments.ts"
 import { VisitsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { VisitRefusals } from "./refusals.ts"
@@ -125,9 +126,21 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
     now
   })
   // Auto-pay: a visit admitted as registered or completed is paid by the person's suitable plan, if any.
-  yield* repo.payments.payVisits(
+  yield* repo.payments.payNewVisits(
     businessId,
-    ids.filter((_, i) => admissions[i]!.personId !== null && PAID_ON_ADMISSION.includes(admissions[i]!.state))
+    admissions.flatMap((admission, i): Array<NewVisit> => {
+      if (admission.personId === null || !PAID_ON_ADMISSION.includes(admission.state)) return []
+      const occurrence = byId.get(admission.occurrenceId)!
+      return [{
+        id: ids[i]!,
+        person_id: admission.personId,
+        state: admission.state,
+        service_id: occurrence.service_id,
+        location_id: occurrence.location_id,
+        staff_member_ids: occurrence.staff_member_ids,
+        visit_date: occurrence.local_date
+      }]
+    })
   )
   return ids
 })
