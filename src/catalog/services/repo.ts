@@ -30,11 +30,12 @@ export const ServiceScope = Schema.Union([
 ])
 export type ServiceScope = typeof ServiceScope.Type
 
-const make = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  const memberships = yield* Memberships
-
-  const columns = sql`s.id, s.type, s.name, s.position, s.description, s.description_short, s.instructions,
+/**
+ * A ServiceRow's columns over `services s` joined to its category `c` (`serviceCategoryJoinSql`):
+ * the schedule's lookups that answer an occurrence with its service select these too.
+ */
+export const serviceColumnsSql = (sql: SqlClient.SqlClient) =>
+  sql`s.id, s.type, s.name, s.position, s.description, s.description_short, s.instructions,
     s.category_id, c.name as category_name, s.duration_in_minutes, s.calendar_color, s.visibility, s.hidden_at,
     s.online_booking, s.clients_can_book, s.members_can_book, s.client_purchase_disabled, s.require_cc, s.require_plan,
     s.enrollment_window_blackout_minutes, s.booking_window_days, s.free_cancellation_window_in_hours,
@@ -42,13 +43,24 @@ const make = Effect.gen(function* () {
     s.show_rooms_to_clients, s.allow_tips, s.no_merchandise_price, s.supports_single_payer, s.created_at, s.updated_at,
     coalesce((select json_agg(ss.staff_member_id order by ss.staff_member_id) from service_staff_members ss
               where ss.business_id = s.business_id and ss.service_id = s.id), '[]') as staff_member_ids`
-  const from = sql`services s left join service_categories c on c.business_id = s.business_id and c.id = s.category_id`
-  const scoped = (scope: ServiceScope) =>
-    scope._tag === "Client"
-      ? sql`and ${viewableServiceSql(sql, "s", scope.viewer)}`
-      : scope.includeHidden
-        ? sql``
-        : sql`and s.hidden_at is null`
+export const serviceCategoryJoinSql = (sql: SqlClient.SqlClient) =>
+  sql`left join service_categories c on c.business_id = s.business_id and c.id = s.category_id`
+
+/** Whether `services s` is within the scope (a condition, true when the scope sees every service). */
+export const serviceInScopeSql = (sql: SqlClient.SqlClient, scope: ServiceScope) =>
+  scope._tag === "Client"
+    ? viewableServiceSql(sql, "s", scope.viewer)
+    : scope.includeHidden
+      ? sql`true`
+      : sql`s.hidden_at is null`
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const memberships = yield* Memberships
+
+  const columns = serviceColumnsSql(sql)
+  const from = sql`services s ${serviceCategoryJoinSql(sql)}`
+  const scoped = (scope: ServiceScope) => sql`and ${serviceInScopeSql(sql, scope)}`
 
   const list = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, scope: ServiceScope, page: PageRequest }),

@@ -146,14 +146,15 @@ interface Shape {
 const occurrenceLease = Effect.fn("Leases.resolveOccurrence")(function* (shape: Shape, id: number) {
   const { context: { businessId, caller, now }, field, problems, base } = shape
   shape.notAllowed(["staff_member_id", "location_id", "start_at", "recurring"])
-  const occurrences = yield* EventOccurrencesRepo
-  const row = yield* occurrences.find({
+  const found = yield* (yield* EventOccurrencesRepo).findWithService({
     businessId,
     id,
     scope: occurrenceScope(caller),
-    appointmentsOf: caller._tag === "Client" ? caller.personId : null
+    appointmentsOf: caller._tag === "Client" ? caller.personId : null,
+    serviceScope: serviceScope(caller)
   })
-  const service = row ? yield* shape.serviceOf(row.service_id) : undefined
+  const row = found?.occurrence
+  const service = found?.service
   if (!row || !service) problems.push(BookingRefusals.fieldIdNotFound.message({ field: field("event_occurrence_id"), id }))
   else if (row.service_type !== "GroupClass") shape.wrongType("event_occurrence_id", id, row.service_type)
   else {

@@ -1,9 +1,9 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { orDie, orUndefined } from "../../shared/statements.ts"
-import { Audience, SERVICE_TYPES, type Viewer } from "../../catalog/services/model.ts"
+import { Audience, SERVICE_TYPES, ServiceRow, type Viewer } from "../../catalog/services/model.ts"
 import { MATERIALIZE_TASK } from "../events/service.ts"
-import { viewableServiceSql } from "../../catalog/services/repo.ts"
+import { ServiceScope, serviceCategoryJoinSql, serviceColumnsSql, serviceInScopeSql, viewableServiceSql } from "../../catalog/services/repo.ts"
 import { clientVisibleStaffSql, staffRefsSql } from "../../catalog/staff-members/repo.ts"
 import { OCCURRENCE_STATES, OccurrenceRow } from "./model.ts"
 import { occurrenceWrites } from "./write-statements.ts"
@@ -15,6 +15,17 @@ import { occurrenceWrites } from "./write-statements.ts"
  */
 const Id = Schema.Struct({ id: Schema.Number })
 const Ids = Schema.Array(Schema.Number)
+
+/** An occurrence's own columns (prefixed) beside its service's (ServiceRow's names): `findWithService`. */
+const OccurrenceWithServiceRow = Schema.Struct({
+  occurrence_id: Schema.Number,
+  occurrence_event_id: Schema.NullOr(Schema.Number),
+  occurrence_start_at: Schema.Date,
+  occurrence_end_at: Schema.Date,
+  service_in_scope: Schema.Boolean,
+  ...ServiceRow.fields
+})
+const SERVICE_ROW_KEYS = Object.keys(ServiceRow.fields) as Array<keyof typeof ServiceRow.fields>
 /** Client mode: viewable group classes and courses at locations shown to clients. */
 export type OccurrenceScope = Audience
 
@@ -80,15 +91,26 @@ const make = Effect.gen(function* () {
   })
 
   const Find = Schema.Struct({ businessId: Schema.Number, id: Schema.Number, scope: Audience, appointmentsOf: Schema.NullOr(Schema.Number) })
+  /** What `find` sees of one occurrence: client mode, the viewable ones and the person's own appointments. */
+  const findable = ({ scope, appointmentsOf }: typeof Find.Type) =>
+    scope._tag === "Client"
+      ? sql`and ((${clientVisible(scope.viewer)}) or (s.type = 'Appointment' and o.booked_for_person_id = ${appointmentsOf}))`
+      : sql``
   const find = SqlSchema.findOneOption({
     Request: Find,
     Result: OccurrenceRow,
-    execute: ({ businessId, id, scope, appointmentsOf }) =>
+    execute: (request) =>
       sql`select ${columns} from ${from}
-          where o.business_id = ${businessId} and o.id = ${id}
-          ${scope._tag === "Client"
-            ? sql`and ((${clientVisible(scope.viewer)}) or (s.type = 'Appointment' and o.booked_for_person_id = ${appointmentsOf}))`
-            : sql``}`
+          where o.business_id = ${request.businessId} and o.id = ${request.id} ${findable(request)}`
+  })
+  const findWithService = SqlSchema.findOneOption({
+    Request: Schema.Struct({ ...Find.fields, serviceScope: ServiceScope }),
+    Result: OccurrenceWithServiceRow,
+    execute: ({ serviceScope, ...request }) =>
+      sql`select o.id as occurrence_id, o.event_id as occurrence_event_id, o.start_at as occurrence_start_at,
+                 o.end_at as occurrence_end_at, ${serviceInScopeSql(sql, serviceScope)} as service_in_scope, ${serviceColumnsSql(sql)}
+          from ${from} ${serviceCategoryJoinSql(sql)}
+          where o.business_id = ${request.businessId} and o.id = ${request.id} ${findable(request)}`
   })
 
   const Existing = Schema.Struct({ businessId: Schema.Number, table: Schema.Literals(FILTER_TABLES), ids: Ids, scope: Audience })
@@ -123,6 +145,27 @@ const make = Effect.gen(function* () {
      */
     find: orUndefined(({ appointmentsOf = null, ...request }: Omit<typeof Find.Type, "appointmentsOf"> & { readonly appointmentsOf?: number | null }) =>
       find({ ...request, appointmentsOf })
+    ),
+    /**
+     * What a lease of one occurrence asks, in one statement: the occurrence as `find` sees it, and
+     * its service as the services' `findMany` would answer it for `serviceScope` (undefined when
+     * outside it).
+     */
+    findWithService: orUndefined(({ appointmentsOf = null, ...request }: Omit<typeof Find.Type, "appointmentsOf"> & {
+      readonly appointmentsOf?: number | null
+      readonly serviceScope: ServiceScope
+    }) =>
+      findWithService({ ...request, appointmentsOf }).pipe(Effect.map(Option.map((row) => ({
+        occurrence: {
+          id: row.occurrence_id,
+          event_id: row.occurrence_event_id,
+          service_id: row.id,
+          service_type: row.type,
+          start_at: row.occurrence_start_at,
+          end_at: row.occurrence_end_at
+        },
+        service: row.service_in_scope ? Struct.pick(row, SERVICE_ROW_KEYS) : undefined
+      }))))
     ),
     /** Which of `ids` exist in `table` for the scope (client mode: what clients may see). */
     existingIds: orDie((request: typeof Existing.Type) =>
