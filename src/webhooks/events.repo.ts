@@ -32,22 +32,6 @@ export const makeEventsRepo = Effect.gen(function* () {
             and exists (select 1 from webhook_deliveries d
                         where d.business_id = e.business_id and d.event_id = e.id and d.subscription_id = ${subscriptionId})`
   })
-  const claimUpcomingOccurrences = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, from: Schema.Date, until: Schema.Date, limit: Schema.Number }),
-    Result: Id,
-    execute: ({ businessId, from, until, limit }) =>
-      sql`with due as (
-            select id from event_occurrences
-            where business_id = ${businessId} and state = 'active' and upcoming_notified_at is null
-              and start_at > ${from} and start_at <= ${until}
-            order by start_at, id
-            limit ${limit}
-            for update skip locked
-          )
-          update event_occurrences o set upcoming_notified_at = ${from}
-          from due where o.business_id = ${businessId} and o.id = due.id
-          returning o.id`
-  })
   const pruneEvents = SqlSchema.findAll({
     Request: Schema.Struct({ before: Schema.Date, limit: Schema.Number }),
     Result: Id,
@@ -66,14 +50,6 @@ export const makeEventsRepo = Effect.gen(function* () {
   })
 
   /**
-   * Up to `limit` active occurrences starting in (`from`, `until`] not yet announced as
-   * upcoming, marked announced at `now`, by id. Call it inside the transaction that emits their
-   * events: the rows stay locked until it commits, and a concurrent run skips them (SKIP
-   * LOCKED) and then finds them marked, so each occurrence is announced once.
-   */
-  const claimUpcoming = (request: Parameters<typeof claimUpcomingOccurrences>[0]) =>
-    claimUpcomingOccurrences(request).pipe(Effect.map((rows) => rows.map((row) => row.id).sort((a, b) => a - b)))
-  /**
    * Retention: deletes up to `limit` events created before `before`, oldest first, with their
    * deliveries and attempts (cascade). An event with a pending delivery (a late replay still
    * retrying) waits for it to settle. Returns how many events went.
@@ -84,7 +60,6 @@ export const makeEventsRepo = Effect.gen(function* () {
     insertEvent: orDie(insertEvent),
     /** The event behind one of the subscription's deliveries (only those can be replayed to it). */
     eventOfSubscription: orUndefined(eventOfSubscription),
-    claimUpcomingOccurrences: orDie(claimUpcoming),
     pruneEvents: orDie(prune)
   }
 })

@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
+import { visitPaidStatements } from "../../enrollment/visits/paid-statements.ts"
 import { orDie } from "../../shared/statements.ts"
 import { BusinessRow } from "../../shared/request-context.ts"
 import { visitsLeft } from "../../shared/plan-rules.ts"
@@ -37,6 +38,7 @@ export interface PlanInsert {
 }
 
 export const planWrites = (sql: SqlClient.SqlClient) => {
+  const visitPaid = visitPaidStatements(sql)
   const insertPlan = SqlSchema.findOne({
     Request: Schema.Struct({
       businessId: Schema.Number,
@@ -109,13 +111,10 @@ export const planWrites = (sql: SqlClient.SqlClient) => {
             ${r.setDeactivated ? sql`, deactivated_at = ${r.deactivatedAt}` : sql``}
           where business_id = ${r.businessId} and id = ${r.id}`
   })
-  // The visits a plan paid lose their mirror of the punch before the plan (and its punches) go.
-  const clearPaidVisits = SqlSchema.void({
-    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, now: Schema.Date }),
-    execute: ({ businessId, id, now }) =>
-      sql`update visits v set punch_id = null, paid_for_by = null, updated_at = ${now}
-          from punches pu
-          where pu.business_id = ${businessId} and pu.plan_id = ${id} and v.business_id = pu.business_id and v.id = pu.visit_id`
+  const paidVisits = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
+    Result: Schema.Struct({ visit_id: Schema.Number }),
+    execute: ({ businessId, id }) => sql`select visit_id from punches where business_id = ${businessId} and plan_id = ${id}`
   })
   const deletePlan = SqlSchema.void({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
@@ -201,9 +200,13 @@ export const planWrites = (sql: SqlClient.SqlClient) => {
       now
     })
   const claimedIds = (request: Parameters<typeof claimEnded>[0]) => Effect.map(claimEnded(request), (rows) => rows.map((row) => row.id))
-  /** Both as one unit: the visits it paid become unpaid before the plan goes. */
-  const remove = (request: { readonly businessId: number; readonly id: number; readonly now: Date }) =>
-    Effect.andThen(clearPaidVisits(request), deletePlan({ businessId: request.businessId, id: request.id }))
+  /** Both as one unit: the visits it paid lose their mirror of the punch before the plan (and its punches) go. */
+  const remove = ({ businessId, id, now }: { readonly businessId: number; readonly id: number; readonly now: Date }) =>
+    Effect.gen(function* () {
+      const paid = yield* paidVisits({ businessId, id })
+      if (paid.length > 0) yield* visitPaid.markUnpaid({ businessId, ids: paid.map((row) => row.visit_id), now })
+      yield* deletePlan({ businessId, id })
+    })
 
   const cancelPlansOf = (request: Parameters<typeof cancelItemPlans>[0]) => (request.ids.length === 0 ? Effect.void : cancelItemPlans(request))
   const refreshOf = (request: typeof PlanIds.Type) => (request.ids.length === 0 ? Effect.void : refreshExhausted(request))

@@ -3,6 +3,7 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { currentOn, memberOn, onHoldOn, visitsLeft } from "../../shared/plan-rules.ts"
 import { type Coverage, choiceOrder, suitableFor } from "./choice.ts"
+import { visitPaidStatements } from "../../enrollment/visits/paid-statements.ts"
 import { PlanStanding, PunchRow, PunchVisit } from "./model.ts"
 
 /**
@@ -22,6 +23,7 @@ const PUNCH_COLUMNS = `pu.id, pu.visit_id, pu.plan_id, pu.person_id, pu.created_
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  const visitPaid = visitPaidStatements(sql)
 
   const find = SqlSchema.findOneOption({
     Request: ById,
@@ -91,30 +93,17 @@ const make = Effect.gen(function* () {
       createdBy: Schema.NullOr(Schema.Number),
       now: Schema.Date
     }),
-    Result: Schema.Struct({ id: Schema.Number }),
+    Result: Schema.Struct({ id: Schema.Number, plan_name: Schema.String }),
     execute: ({ businessId, visitId, planId, personId, visitDate, createdBy, now }) =>
       sql`insert into punches (business_id, visit_id, plan_id, person_id, visit_date, created_by_staff_member_id, created_at)
           values (${businessId}, ${visitId}, ${planId}, ${personId}, ${visitDate}::date, ${createdBy}, ${now})
-          returning id`
-  })
-  const markPaid = SqlSchema.void({
-    Request: Schema.Struct({ ...ById.fields, punchId: Schema.Number, planId: Schema.Number, now: Schema.Date }),
-    execute: ({ businessId, id, punchId, planId, now }) =>
-      sql`update visits set punch_id = ${punchId},
-            paid_for_by = (select name from plans where business_id = ${businessId} and id = ${planId}), updated_at = ${now}
-          where business_id = ${businessId} and id = ${id}`
+          returning id, (select name from plans where business_id = ${businessId} and id = ${planId}) as plan_name`
   })
   const remove = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
     Result: Schema.Struct({ visit_id: Schema.Number, plan_id: Schema.Number }),
     execute: ({ businessId, ids }) =>
       sql`delete from punches where business_id = ${businessId} and id = any(${ids}) returning visit_id, plan_id`
-  })
-  const markUnpaid = SqlSchema.void({
-    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, now: Schema.Date }),
-    execute: ({ businessId, ids, now }) =>
-      sql`update visits set punch_id = null, paid_for_by = null, updated_at = ${now}
-          where business_id = ${businessId} and id = any(${ids})`
   })
   const planHolders = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, coverage: CoverageSchema }),
@@ -149,15 +138,15 @@ const make = Effect.gen(function* () {
   const suitable = (request: Parameters<typeof stillSuitable>[0]) => Effect.map(stillSuitable(request), (rows) => rows.length > 0)
   const insertPunch = ({ now, ...punch }: Omit<Parameters<typeof insert>[0], "now"> & { readonly now: Date }) =>
     Effect.gen(function* () {
-      const { id } = yield* insert({ ...punch, now })
-      yield* markPaid({ businessId: punch.businessId, id: punch.visitId, punchId: id, planId: punch.planId, now })
+      const { id, plan_name } = yield* insert({ ...punch, now })
+      yield* visitPaid.markPaid({ businessId: punch.businessId, id: punch.visitId, punchId: id, paidForBy: plan_name, now })
       return id
     })
   const deletePunches = ({ businessId, ids, now }: Ids & { readonly now: Date }) =>
     Effect.gen(function* () {
       if (ids.length === 0) return [] as ReadonlyArray<number>
       const removed = yield* remove({ businessId, ids })
-      yield* markUnpaid({ businessId, ids: removed.map((row) => row.visit_id), now })
+      yield* visitPaid.markUnpaid({ businessId, ids: removed.map((row) => row.visit_id), now })
       return [...new Set(removed.map((row) => row.plan_id))]
     })
   const noOne = Effect.succeed(new Set<number>() as ReadonlySet<number>)

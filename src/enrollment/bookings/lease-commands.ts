@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
+import { EventOccurrencesRepo } from "../../schedule/event-occurrences/repo.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { VisitsRepo } from "../visits/repo.ts"
@@ -96,7 +97,7 @@ export const updateLease = Effect.fn("Bookings.updateLease")(function* (caller: 
       yield* repo.setLeasePerson({ businessId: business.id, id: lease.id, personId: newId, now })
       yield* visits.setPersonOfLease({ businessId: business.id, leaseId: lease.id, personId: newId, now })
       if (lease.kind === "appointment" && lease.event_occurrence_id !== null) {
-        yield* repo.setAppointmentPerson({ businessId: business.id, occurrenceId: lease.event_occurrence_id, personId: newId, now })
+        yield* (yield* EventOccurrencesRepo).setAppointmentPerson({ businessId: business.id, occurrenceId: lease.event_occurrence_id, personId: newId, now })
       }
     })
   )

@@ -63,12 +63,6 @@ export const leaseStatements = (sql: SqlClient.SqlClient) => {
     Request: ById,
     execute: ({ businessId, id }) => sql`delete from leases where business_id = ${businessId} and id = ${id}`
   })
-  const setAppointmentPerson = SqlSchema.void({
-    Request: Schema.Struct({ businessId: Schema.Number, occurrenceId: Schema.Number, personId: Schema.NullOr(Schema.Number), now: Schema.Date }),
-    execute: ({ businessId, occurrenceId, personId, now }) =>
-      sql`update event_occurrences set booked_for_person_id = ${personId}, updated_at = ${now}
-          where business_id = ${businessId} and id = ${occurrenceId} and event_id is null`
-  })
   const lockStaffSchedule = SqlSchema.void({
     Request: Schema.Struct({ businessId: Schema.Number, staffId: Schema.Number }),
     execute: ({ businessId, staffId }) => sql`select pg_advisory_xact_lock(hashtext(${`appointment:${businessId}`}), ${staffId}::int)`
@@ -159,8 +153,6 @@ export const leaseStatements = (sql: SqlClient.SqlClient) => {
     ),
     setLeasePerson: orDie(setLeasePerson),
     deleteLease: orDie(deleteLease),
-    /** An appointment's attendee follows its lease's person (availability and client lookups read it). */
-    setAppointmentPerson: orDie(setAppointmentPerson),
     /**
      * Serializes appointment leases per staff member for the rest of the transaction, in id
      * order (so two bookings naming the same two staff members cannot wait on each other).

@@ -1,6 +1,7 @@
 import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../../access/tenant.ts"
+import { EventOccurrencesRepo } from "./repo.ts"
 import { getDeskOccurrence } from "./service.ts"
 import { AppConfig } from "../../platform/config.ts"
 import { RequestContext, jobRequestContext } from "../../shared/request-context.ts"
@@ -22,6 +23,7 @@ const BATCH = 100
 export const emitUpcomingOccurrences = Effect.fn("Webhooks.emitUpcoming")(function* () {
   const sql = yield* SqlClient.SqlClient
   const repo = yield* WebhooksRepo
+  const occurrences = yield* EventOccurrencesRepo
   const config = yield* AppConfig
   const now = yield* Clock.currentTimeMillis
   const window = { from: new Date(now), until: new Date(now + UPCOMING_WINDOW_HOURS * 3_600_000) }
@@ -31,7 +33,7 @@ export const emitUpcomingOccurrences = Effect.fn("Webhooks.emitUpcoming")(functi
     while (true) {
       const ids = yield* sql.withTransaction(
         Effect.gen(function* () {
-          const claimed = yield* repo.claimUpcomingOccurrences({ businessId: business.id, from: window.from, until: window.until, limit: BATCH })
+          const claimed = yield* occurrences.claimUpcoming({ businessId: business.id, from: window.from, until: window.until, limit: BATCH })
           for (const id of claimed) {
             yield* emitWebhookEvent(
               business.id,

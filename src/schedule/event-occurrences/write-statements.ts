@@ -109,6 +109,29 @@ export const occurrenceWrites = (sql: SqlClient.SqlClient) => {
           where business_id = ${row.businessId} and id = ${row.id}`
   })
 
+  const claimUpcoming = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, from: Schema.Date, until: Schema.Date, limit: Schema.Number }),
+    Result: Id,
+    execute: ({ businessId, from, until, limit }) =>
+      sql`with due as (
+            select id from event_occurrences
+            where business_id = ${businessId} and state = 'active' and upcoming_notified_at is null
+              and start_at > ${from} and start_at <= ${until}
+            order by start_at, id
+            limit ${limit}
+            for update skip locked
+          )
+          update event_occurrences o set upcoming_notified_at = ${from}
+          from due where o.business_id = ${businessId} and o.id = due.id
+          returning o.id`
+  })
+  const setAppointmentPerson = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, occurrenceId: Schema.Number, personId: Schema.NullOr(Schema.Number), now: Schema.Date }),
+    execute: ({ businessId, occurrenceId, personId, now }) =>
+      sql`update event_occurrences set booked_for_person_id = ${personId}, updated_at = ${now}
+          where business_id = ${businessId} and id = ${occurrenceId} and event_id is null`
+  })
+
   /** The staff rows of occurrences, in their order per occurrence (repeats dropped), 1000 a statement. */
   const insertStaff = (businessId: number, staffOf: ReadonlyArray<readonly [occurrenceId: number, staffIds: ReadonlyArray<number>]>) =>
     Effect.gen(function* () {
@@ -127,6 +150,17 @@ export const occurrenceWrites = (sql: SqlClient.SqlClient) => {
     })
 
   return {
+    /**
+     * Up to `limit` active occurrences starting in (`from`, `until`] not yet announced as
+     * upcoming, marked announced at `from`, by id. Call it inside the transaction that emits their
+     * events: the rows stay locked until it commits, and a concurrent run skips them (SKIP
+     * LOCKED) and then finds them marked, so each occurrence is announced once.
+     */
+    claimUpcoming: orDie((request: Parameters<typeof claimUpcoming>[0]) =>
+      claimUpcoming(request).pipe(Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id).sort((a, b) => a - b)))
+    ),
+    /** An appointment's attendee follows its lease's person (availability and client lookups read it). */
+    setAppointmentPerson: orDie(setAppointmentPerson),
     /** Marks the occurrence's attendance complete; false when it already was (nothing changed). */
     completeAttendance: orDie((request: typeof Attendance.Type) => attendanceCompleted(request).pipe(Effect.map((rows) => rows.length > 0))),
     /** The occurrences an event has from `fromDate` on (any state), by scheduled date. */
