@@ -27,9 +27,8 @@ const ListFilter = Schema.Struct({
 })
 export type InvoiceListFilter = Omit<typeof ListFilter.Type, "businessId">
 
-const InvoiceInsert = Schema.Struct({
+const InvoiceHead = {
   businessId: Schema.Number,
-  invoiceNumber: Schema.String,
   invoiceDate: Schema.String,
   personId: Schema.Number,
   currency: Schema.String,
@@ -37,9 +36,20 @@ const InvoiceInsert = Schema.Struct({
   createdByStaffMemberId: Schema.NullOr(Schema.Number),
   createdByPersonId: Schema.NullOr(Schema.Number),
   now: Schema.Date
-})
+}
+const InvoiceInsert = Schema.Struct({ ...InvoiceHead, invoiceNumber: Schema.String })
 
 const Ids = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) })
+
+const Totals = {
+  subtotalCents: Schema.Number,
+  discountTotalCents: Schema.Number,
+  adjustmentTotalCents: Schema.Number,
+  includedTaxTotalCents: Schema.Number,
+  additionalTaxTotalCents: Schema.Number,
+  totalCents: Schema.Number
+}
+const DraftInsert = Schema.Struct({ ...InvoiceHead, ...Totals })
 
 const Settings = Schema.Struct({
   businessId: Schema.Number,
@@ -84,6 +94,36 @@ const make = Effect.gen(function* () {
           values (${r.businessId}, ${r.invoiceNumber}, ${r.invoiceDate}::date, ${r.personId}, ${r.currency}, ${r.bookingId},
             ${r.createdByStaffMemberId}, ${r.createdByPersonId}, ${r.now}, ${r.now})
           returning id`
+  })
+  // The row is written with its totals and a stand-in number unique to it ("draft <id>", never
+  // seen outside the transaction); `numberLast` gives it the business's next number just before commit.
+  const insertDraft = SqlSchema.findOne({
+    Request: DraftInsert,
+    Result: Id,
+    execute: (r) =>
+      sql`with next as (select nextval(pg_get_serial_sequence('invoices', 'id')) as id)
+          insert into invoices (business_id, id, invoice_number, invoice_date, person_id, currency, booking_id,
+            created_by_staff_member_id, created_by_person_id, subtotal_cents, discount_total_cents, adjustment_total_cents,
+            included_tax_total_cents, additional_tax_total_cents, total_cents, created_at, updated_at)
+          select ${r.businessId}, next.id, 'draft ' || next.id, ${r.invoiceDate}::date, ${r.personId}, ${r.currency}, ${r.bookingId},
+            ${r.createdByStaffMemberId}, ${r.createdByPersonId}, ${r.subtotalCents}, ${r.discountTotalCents}, ${r.adjustmentTotalCents},
+            ${r.includedTaxTotalCents}, ${r.additionalTaxTotalCents}, ${r.totalCents}, ${r.now}, ${r.now}
+          from next
+          returning id`
+  })
+  // The counter row stays locked until commit, so this is the write's last statement: invoices of
+  // one business wait on each other for one round trip, not for the whole write.
+  const numberLast = SqlSchema.findOne({
+    Request: ById,
+    Result: InvoiceRow,
+    execute: ({ businessId, id }) =>
+      sql`with counter as (
+            insert into invoice_numbers (business_id, last_number) values (${businessId}, 1)
+            on conflict (business_id) do update set last_number = invoice_numbers.last_number + 1
+            returning last_number)
+          update invoices i set invoice_number = counter.last_number::text from counter
+          where i.business_id = ${businessId} and i.id = ${id}
+          returning ${sql.literal(COLUMNS)}`
   })
   const find = SqlSchema.findOneOption({
     Request: Schema.Struct({ ...ById.fields, lock: Schema.optional(Schema.Boolean) }),
@@ -174,6 +214,10 @@ const make = Effect.gen(function* () {
     nextNumber: orDie(nextInvoiceNumber),
     /** Answers `{ id }`. */
     insert: orDie(insert),
+    /** An invoice with its totals and no number yet: `numberLast` must end the transaction. Answers `{ id }`. */
+    insertDraft: orDie(insertDraft),
+    /** Gives a draft the business's next number (locks the counter until commit); answers the row. */
+    numberLast: orDie(numberLast),
     /** `lock`: for update. */
     find: orUndefined(find),
     list: orDie(list),
