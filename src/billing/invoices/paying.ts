@@ -14,7 +14,7 @@ import { CHECKOUT_STATES, type FormRow, PAYABLE_STATES, PAYMENT_TYPE_IDS, type P
 import { type NewPayment, PaymentsRepo } from "./payments-repo.ts"
 import { Declined, acceptedKeys, balanceOf, cardDescription, modePath, paymentAnswer, recordDeclined, scopeOf } from "./payments-service.ts"
 import { undoPayment } from "./voids.ts"
-import { outstandingFrom } from "./payments-wire.ts"
+import { outstandingFrom, paymentWireOf } from "./payments-wire.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessMoney } from "../../access/tenant.ts"
 import { InvoiceRefusals } from "./refusals.ts"
@@ -139,7 +139,7 @@ const chargeCard = Effect.fn("Payments.chargeCard")(function* (
   return { ...record, gatewayTransactionId: result.transactionId }
 })
 
-/** One payment, inside the caller's transaction; the invoice closes when nothing is left outstanding. Answers the payment's id. */
+/** One payment, inside the caller's transaction; the invoice closes when nothing is left outstanding. Answers the payment and its payer. */
 const pay = Effect.fn("Payments.pay")(function* (caller: Caller, invoiceId: number, input: PaymentInput, idempotencyKey: string | undefined) {
   const business = yield* CurrentBusiness
   const repo = yield* PaymentsRepo
@@ -166,7 +166,8 @@ const pay = Effect.fn("Payments.pay")(function* (caller: Caller, invoiceId: numb
     if (balance < cents) return yield* InvoiceRefusals.accountCreditInsufficient.fail({ field: "amount_cents", balance })
   }
   const record = method === "creditcard" ? yield* chargeCard(caller, invoice, base, form!.gateway_token!, idempotencyKey) : base
-  const { id } = yield* repo.insertPayment({ businessId: business.id, ...record })
+  const payment = yield* repo.insertPayment({ businessId: business.id, ...record })
+  const id = payment.id
   if (method === "credit") {
     yield* repo.insertCredit({
       businessId: business.id,
@@ -179,14 +180,15 @@ const pay = Effect.fn("Payments.pay")(function* (caller: Caller, invoiceId: numb
     })
   }
   if (cents === outstanding) yield* closeInvoice(invoice, caller)
-  return id
+  return payment
 })
 
 export const createPayment = Effect.fn("Payments.create")(function* (caller: Caller, invoiceId: number, input: PaymentInput, idempotencyKey: string | undefined) {
   const business = yield* CurrentBusiness
   const write = Effect.gen(function* () {
-    const paymentId = yield* inTransaction(pay(caller, invoiceId, input, idempotencyKey))
-    return yield* paymentAnswer(yield* findInvoice(caller, invoiceId), paymentId)
+    const { payer, ...payment } = yield* inTransaction(pay(caller, invoiceId, input, idempotencyKey))
+    // A new payment has no refund yet: its answer is what was written.
+    return { payments: [paymentWireOf([], [payer], yield* businessMoney)(payment)] }
   })
   return yield* idempotent(
     {

@@ -152,6 +152,22 @@ const make = Effect.gen(function* () {
             canceled_at = case when ${state} = 'canceled' then ${now} else canceled_at end
           where business_id = ${businessId} and id = ${id}`
   })
+  // Closing records, in the one statement that closes, the plan sold to each recipient of each item.
+  const closeSold = SqlSchema.void({
+    Request: Schema.Struct({
+      ...ById.fields,
+      sold: Schema.Array(Schema.Struct({ itemId: Schema.Number, personId: Schema.Number, planId: Schema.Number })),
+      now: Schema.Date
+    }),
+    execute: ({ businessId, id, sold, now }) =>
+      sql`with tied as (
+            update invoice_item_recipients r set plan_id = t.plan_id
+            from unnest(${sold.map((s) => s.itemId)}::bigint[], ${sold.map((s) => s.personId)}::bigint[], ${sold.map((s) => s.planId)}::bigint[])
+              as t(item_id, person_id, plan_id)
+            where r.business_id = ${businessId} and r.invoice_item_id = t.item_id and r.person_id = t.person_id)
+          update invoices set state = 'closed', updated_at = ${now}, closed_at = ${now}
+          where business_id = ${businessId} and id = ${id}`
+  })
   const setSettings = SqlSchema.void({
     Request: Settings,
     execute: (r) =>
@@ -223,6 +239,8 @@ const make = Effect.gen(function* () {
     list: orDie(list),
     setState: orDie(setState),
     setSettings: orDie(setSettings),
+    /** Closes the invoice and ties each sold plan to its item's recipient. */
+    closeSold: orDie(closeSold),
     touch: orDie(touch),
     /** Cancels up to `limit` carts untouched since `before` (any business); answers which. */
     cancelAbandoned: orDie(abandoned)
