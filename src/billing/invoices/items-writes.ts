@@ -100,22 +100,27 @@ export const itemWrites = (sql: SqlClient.SqlClient) => {
   })
 
   /** Computed rows: coupon shares and tax lines are rewritten; staff adjustments get their signed amounts. */
-  const writeAmounts = ({ businessId, invoiceId, amounts, couponId, couponName, now }: {
+  // `stored`: the items' adjustments as read before computing; a statement that would change no
+  // row (no computed row to delete, a staff adjustment absent or already at its amount) is not sent.
+  const writeAmounts = ({ businessId, invoiceId, amounts, stored, couponId, couponName, now }: {
     readonly businessId: number
     readonly invoiceId: number
     readonly amounts: InvoiceAmounts
+    readonly stored: ReadonlyArray<{ readonly invoice_item_id: number; readonly type: string; readonly source_type: string | null; readonly amount_cents: number }>
     readonly couponId: number | null
     readonly couponName: string
     readonly now: Date
   }) =>
     Effect.gen(function* () {
       const ids = amounts.items.map((item) => item.id)
-      if (ids.length > 0) {
+      if (ids.length > 0 && stored.some((a) => a.source_type !== null)) {
         yield* sql`delete from invoice_item_adjustments where business_id = ${businessId} and invoice_item_id = any(${ids}::bigint[])
                      and source_type is not null`
       }
       for (const item of amounts.items) {
         for (const [type, cents] of [["PriceOverride", item.overrideCents], ["ProrateAdjustment", item.prorateCents], ["Discount", item.discountCents]] as const) {
+          const staff = stored.find((a) => a.invoice_item_id === item.id && a.type === type && a.source_type === null)
+          if (staff === undefined || staff.amount_cents === cents) continue
           yield* sql`update invoice_item_adjustments set amount_cents = ${cents}
                      where business_id = ${businessId} and invoice_item_id = ${item.id} and type = ${type} and source_type is null`
         }
