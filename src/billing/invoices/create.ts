@@ -11,7 +11,6 @@ import { InvoiceRefsRepo } from "./refs-repo.ts"
 import { type Caller, modeOf } from "./service.ts"
 import { writeNew } from "./create-write.ts"
 import { wireOf } from "./wire.ts"
-import { currentTime } from "../../shared/clock.ts"
 import { InvoiceRefusals } from "./refusals.ts"
 
 /**
