@@ -4,7 +4,6 @@ import { currentTime } from "../../shared/clock.ts"
 import type { PlannedItem } from "./create.ts"
 import { computedAdjustments, InvoiceItemsRepo, type ItemInsert, type TaxRow } from "./items-repo.ts"
 import { outstandingFrom } from "./payments-wire.ts"
-import { InvoiceRefsRepo } from "./refs-repo.ts"
 import { InvoicesRepo } from "./repo.ts"
 import type { AdjustmentRow, ItemRow } from "./rows.ts"
 import type { Caller } from "./service.ts"
@@ -45,13 +44,14 @@ const amountsOf = (lines: ReadonlyArray<Line>, taxes: ReadonlyArray<TaxRow>) =>
     null
   )
 
-export const writeNew = Effect.fn("Invoices.writeNew")(function* (
-  caller: Caller,
-  payerId: number,
-  planned: ReadonlyArray<PlannedItem>,
-  bookingId: number | null,
-  people: ReadonlyArray<Named>
-) {
+export const writeNew = Effect.fn("Invoices.writeNew")(function* (caller: Caller, { payerId, planned, bookingId, people, staffPersonId }: {
+  readonly payerId: number
+  readonly planned: ReadonlyArray<PlannedItem>
+  readonly bookingId: number | null
+  /** The payer, the recipients and (staff mode) the staff member's own person, as read by the checks. */
+  readonly people: ReadonlyArray<Named>
+  readonly staffPersonId: number | undefined
+}) {
   const business = yield* CurrentBusiness
   const repo = yield* InvoicesRepo
   const itemsRepo = yield* InvoiceItemsRepo
@@ -60,7 +60,6 @@ export const writeNew = Effect.fn("Invoices.writeNew")(function* (
     ...(p.signupFee === null ? [] : [{ item: p.signupFee, recipientIds: p.recipientIds, fee: true }])
   ])
   const taxes = yield* itemsRepo.taxes({ businessId: business.id, productIds: [...new Set(lines.map((l) => l.item.planProductId))], locationId: null })
-  const staff = caller._tag === "Staff" ? yield* (yield* InvoiceRefsRepo).staff({ businessId: business.id, ids: [caller.staffMemberId] }) : []
   const amounts = amountsOf(lines, taxes)
   const at = yield* currentTime
   const { id: invoiceId } = yield* repo.insertDraft({
@@ -112,6 +111,9 @@ export const writeNew = Effect.fn("Invoices.writeNew")(function* (
   }
   const invoice = yield* repo.numberLast({ businessId: business.id, id: invoiceId })
   const named = (id: number) => people.find((person) => person.id === id)
+  const self = staffPersonId === undefined ? undefined : named(staffPersonId)
+  // A staff member is named as their person (refs-repo's `staff`).
+  const staff = caller._tag === "Staff" && self !== undefined ? [{ id: caller.staffMemberId, name: self.name, email: self.email }] : []
   const shown: InvoicesShown = {
     items,
     adjustments,

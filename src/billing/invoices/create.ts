@@ -1,4 +1,5 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { CurrentStaff } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { PeopleRepo } from "../../identity/people/repo.ts"
 import { inTransaction } from "../../platform/transactions.ts"
@@ -123,8 +124,10 @@ const checkCreate = Effect.fn("Invoices.checkCreate")(function* (caller: Caller,
   const problems: Array<Message> = []
   const entries = input.plan_products ?? []
   const payerId = caller._tag === "Client" ? caller.personId : (input.payer_id ?? 0)
-  // One read checks and names the payer and every recipient (they default to the payer).
-  const wanted = [payerId, ...entries.flatMap((entry) => entry.recipient_ids ?? [payerId])].filter((id) => id > 0)
+  // The staff member's own person names them in the answer (`created_by`).
+  const staffPersonId = caller._tag === "Staff" ? Option.map(yield* Effect.serviceOption(CurrentStaff), (staff) => staff.personId) : Option.none()
+  // One read checks and names the payer and every recipient (they default to the payer), and the staff member.
+  const wanted = [payerId, ...entries.flatMap((entry) => entry.recipient_ids ?? [payerId]), ...Option.toArray(staffPersonId)].filter((id) => id > 0)
   const people = yield* (yield* InvoiceRefsRepo).namedPeople({ businessId: business.id, ids: [...new Set(wanted)] })
   const live = new Set(people.filter((person) => person.live).map((person) => person.id))
   if (caller._tag === "Staff") {
@@ -144,7 +147,7 @@ const checkCreate = Effect.fn("Invoices.checkCreate")(function* (caller: Caller,
     problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "booking_id", id: bookingId }))
   }
   if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
-  return { payerId, planned, bookingId, people }
+  return { payerId, planned, bookingId, people, staffPersonId: Option.getOrUndefined(staffPersonId) }
 })
 
 /**
@@ -158,7 +161,7 @@ export const createInvoice = Effect.fn("Invoices.create")(function* (caller: Cal
     const { row, shown } = yield* inTransaction(
       Effect.gen(function* () {
         const checked = yield* checkCreate(caller, input)
-        return yield* writeNew(caller, checked.payerId, checked.planned, checked.bookingId, checked.people)
+        return yield* writeNew(caller, checked)
       })
     )
     return { invoices: yield* wireOf([row], modeOf(caller), shown) }
