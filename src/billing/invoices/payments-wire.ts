@@ -18,8 +18,11 @@ export const settled = <R extends { readonly state: string; readonly amount_cent
   rows.filter((r) => r.state === "settled").reduce((sum, r) => sum + r.amount_cents, 0)
 
 /** total − (settled payments − settled refunds); nothing once closed or canceled. */
+export const outstandingOf = (invoice: InvoiceTotal, settledPayments: number, settledRefunds: number) =>
+  invoice.state === "closed" || invoice.state === "canceled" ? 0 : Math.max(0, invoice.total_cents - settledPayments + settledRefunds)
+
 export const outstandingFrom = (invoice: InvoiceTotal, payments: ReadonlyArray<PaymentRow>, refunds: ReadonlyArray<RefundRow>) =>
-  invoice.state === "closed" || invoice.state === "canceled" ? 0 : Math.max(0, invoice.total_cents - settled(payments) + settled(refunds))
+  outstandingOf(invoice, settled(payments), settled(refunds))
 
 export const maximumRefund = (payment: PaymentRow, refunds: ReadonlyArray<RefundRow>) =>
   payment.state === "settled" ? payment.amount_cents - settled(refunds.filter((r) => r.payment_id === payment.id)) : 0

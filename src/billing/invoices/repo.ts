@@ -132,6 +132,20 @@ const make = Effect.gen(function* () {
       sql`select ${sql.literal(COLUMNS)} from invoices i where i.business_id = ${businessId} and i.id = ${id}
           ${lock ? sql`for update` : sql``}`
   })
+  // A payment's view of the invoice, locked: the row and what its settled payments and refunds
+  // add up to (the money rule's inputs, payments-wire.ts), in the read that takes the lock.
+  const findToPay = SqlSchema.findOneOption({
+    Request: ById,
+    Result: Schema.Struct({ ...InvoiceRow.fields, settled_payments_cents: Schema.Number, settled_refunds_cents: Schema.Number }),
+    execute: ({ businessId, id }) =>
+      sql`select ${sql.literal(COLUMNS)},
+            (select coalesce(sum(p.amount_cents), 0)::int from payments p
+             where p.business_id = i.business_id and p.invoice_id = i.id and p.state = 'settled') as settled_payments_cents,
+            (select coalesce(sum(r.amount_cents), 0)::int from refunds r
+             where r.business_id = i.business_id and r.invoice_id = i.id and r.state = 'settled') as settled_refunds_cents
+          from invoices i where i.business_id = ${businessId} and i.id = ${id}
+          for update of i`
+  })
   const listed = SqlSchema.findAll({
     Request: Schema.Struct({ ...ListFilter.fields, limit: Schema.Number, offset: Schema.Number }),
     Result: Schema.Struct({ ...InvoiceRow.fields, total_count: Schema.Number }),
@@ -236,6 +250,8 @@ const make = Effect.gen(function* () {
     numberLast: orDie(numberLast),
     /** `lock`: for update. */
     find: orUndefined(find),
+    /** The invoice locked for a payment, with its settled payments and refunds summed. */
+    findToPay: orUndefined(findToPay),
     list: orDie(list),
     setState: orDie(setState),
     setSettings: orDie(setSettings),
