@@ -7,7 +7,6 @@ import { enqueueSalePays } from "../staff-pay/service.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import type { InvoiceRow } from "./rows.ts"
 import { InvoicesRepo } from "./repo.ts"
-import { InvoiceRefsRepo } from "./refs-repo.ts"
 import { type Caller } from "./service.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessToday } from "../../access/tenant.ts"
@@ -20,56 +19,43 @@ import { businessToday } from "../../access/tenant.ts"
  */
 export const closeInvoice = Effect.fn("Invoices.close")(function* (invoice: InvoiceRow, caller: Caller | null) {
   const business = yield* CurrentBusiness
-  const repo = yield* InvoicesRepo
-  const itemsRepo = yield* InvoiceItemsRepo
   const at = yield* currentTime
   const today = yield* businessToday
-  const items = (yield* itemsRepo.items({ businessId: business.id, invoiceIds: [invoice.id] })).filter((item) => item.kind === "plan")
-  const recipients = yield* itemsRepo.recipients({ businessId: business.id, ids: items.map((item) => item.id) })
-  const prorates = (yield* itemsRepo.adjustments({ businessId: business.id, ids: items.map((item) => item.id) })).filter(
-    (a) => a.type === "ProrateAdjustment" && a.source_type === null
-  )
-  for (const item of items) {
-    const product = (yield* (yield* InvoiceRefsRepo).product({ businessId: business.id, id: item.plan_product_id })) ?? undefined
-    if (!product) continue
-    const startDate = item.start_date ?? today
-    const initialCount = prorates.find((p) => p.invoice_item_id === item.id)?.initial_punchcard_count ?? null
-    for (const recipient of recipients.filter((r) => r.invoice_item_id === item.id)) {
-      // A renewal invoice (src/billing-runs) names the plan it renews: paying it sells no new plan.
-      if (recipient.plan_id !== null) continue
-      const planId = yield* createPersonPlan(
-        {
-          planProductId: product.id,
-          type: product.kind === "membership" ? "Membership" : product.kind === "prepaid" ? "Prepaid" : "Pack",
-          name: product.name,
-          description: product.description,
-          priceCents: item.price_cents,
-          count: initialCount ?? product.count,
-          limitPeriod: product.kind === "membership" || product.kind === "prepaid" ? product.limit_period : null,
-          considerMember: product.consider_member,
-          visitsShared: true,
-          startDate,
-          // A membership renews by its billing (no end); a pack ends at start plus its expiration
-          // (spec, Pack), as a pack given at the desk; a prepaid lasts its commitment.
-          endDate:
-            product.kind === "membership"
-              ? null
-              : (product.kind === "pack" ? expirationEnd : commitmentEnd)(startDate, product.commitment_length, product.commitment_unit),
-          staffMemberId: item.staff_member_id,
-          locationId: invoice.location_id,
-          createdByStaffMemberId: caller?._tag === "Staff" ? caller.staffMemberId : null
-        },
-        [recipient.id],
-        product.terms_acceptance_required
-          ? { payerPersonId: invoice.person_id, acceptanceType: product.terms_acceptance_type, terms: product.terms ?? "" }
-          : null,
-        at
-      )
-      yield* itemsRepo.setRecipientPlan({ businessId: business.id, itemId: item.id, personId: recipient.id, planId })
-    }
+  const sold: Array<{ readonly itemId: number; readonly personId: number; readonly planId: number }> = []
+  for (const line of yield* (yield* InvoiceItemsRepo).saleLines({ businessId: business.id, invoiceId: invoice.id })) {
+    // A renewal invoice (src/billing-runs) names the plan it renews: paying it sells no new plan.
+    if (line.recipient_plan_id !== null) continue
+    const startDate = line.item_start_date ?? today
+    const planId = yield* createPersonPlan(
+      {
+        planProductId: line.id,
+        type: line.kind === "membership" ? "Membership" : line.kind === "prepaid" ? "Prepaid" : "Pack",
+        name: line.name,
+        description: line.description,
+        priceCents: line.item_price_cents,
+        count: line.initial_punchcard_count ?? line.count,
+        limitPeriod: line.kind === "membership" || line.kind === "prepaid" ? line.limit_period : null,
+        considerMember: line.consider_member,
+        visitsShared: true,
+        startDate,
+        // A membership renews by its billing (no end); a pack ends at start plus its expiration
+        // (spec, Pack), as a pack given at the desk; a prepaid lasts its commitment.
+        endDate:
+          line.kind === "membership" ? null : (line.kind === "pack" ? expirationEnd : commitmentEnd)(startDate, line.commitment_length, line.commitment_unit),
+        staffMemberId: line.item_staff_member_id,
+        locationId: invoice.location_id,
+        createdByStaffMemberId: caller?._tag === "Staff" ? caller.staffMemberId : null
+      },
+      [line.recipient_id],
+      line.terms_acceptance_required
+        ? { payerPersonId: invoice.person_id, acceptanceType: line.terms_acceptance_type, terms: line.terms ?? "" }
+        : null,
+      at
+    )
+    sold.push({ itemId: line.item_id, personId: line.recipient_id, planId })
   }
   if (invoice.booking_id !== null) yield* completeInvoicedBooking(business.id, invoice.booking_id)
-  yield* repo.setState({ businessId: business.id, id: invoice.id, state: "closed", now: at })
+  yield* (yield* InvoicesRepo).closeSold({ businessId: business.id, id: invoice.id, sold, now: at })
   // The commission recipient's pay, recorded by a job that commits with the closing.
   if (invoice.commission_recipient_id !== null) yield* enqueueSalePays(business.id, invoice.id)
 })

@@ -1,4 +1,5 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { CurrentStaff } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { PeopleRepo } from "../../identity/people/repo.ts"
 import { inTransaction } from "../../platform/transactions.ts"
@@ -7,11 +8,10 @@ import { idempotent } from "../../shared/idempotency.ts"
 import { isCalendarDate } from "../../shared/zoned-time.ts"
 import { InvoiceItemsRepo, type ItemInsert } from "./items-repo.ts"
 import { type InvoiceCreateInput, Invoices, type PlanProductInput } from "./model.ts"
-import { InvoicesRepo } from "./repo.ts"
 import { InvoiceRefsRepo } from "./refs-repo.ts"
-import { type Caller, invoiceAnswer, recompute } from "./service.ts"
-import { currentTime } from "../../shared/clock.ts"
-import { businessToday } from "../../access/tenant.ts"
+import { type Caller, modeOf } from "./service.ts"
+import { writeNew } from "./create-write.ts"
+import { wireOf } from "./wire.ts"
 import { InvoiceRefusals } from "./refusals.ts"
 
 /**
@@ -37,7 +37,8 @@ export const planItem = Effect.fn("Invoices.planItem")(function* (
   payerId: number,
   input: PlanProductInput,
   prefix: string,
-  problems: Array<Message>
+  problems: Array<Message>,
+  known?: ReadonlySet<number>
 ) {
   const business = yield* CurrentBusiness
   const refs = yield* InvoiceRefsRepo
@@ -54,7 +55,8 @@ export const planItem = Effect.fn("Invoices.planItem")(function* (
   if (product.suspended) problems.push(InvoiceRefusals.invoiceProductSuspended.message({ field: `${prefix}.id`, id: product.id }))
   const recipientIds = [...new Set(input.recipient_ids ?? [payerId])]
   if (recipientIds.length === 0) problems.push(InvoiceRefusals.fieldRequired.message({ field: `${prefix}.recipient_ids` }))
-  const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: recipientIds.filter((id) => id > 0) })
+  // `known`: the live people the caller has already read (the create reads them all at once).
+  const live = known ?? (yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: recipientIds.filter((id) => id > 0) }))
   for (const id of recipientIds) {
     const reachable = caller._tag === "Staff" ? live.has(id) : live.has(id) && caller.reach.includes(id)
     if (!reachable) problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: `${prefix}.recipient_ids`, id }))
@@ -116,59 +118,53 @@ export const insertPlanned = Effect.fn("Invoices.insertPlanned")(function* (invo
 // ---------------------------------------------------------------------------------------------
 // Create
 
+/** Every rule of a POST invoices body, checked before one 422 naming each problem. */
+const checkCreate = Effect.fn("Invoices.checkCreate")(function* (caller: Caller, input: InvoiceCreateInput) {
+  const business = yield* CurrentBusiness
+  const problems: Array<Message> = []
+  const entries = input.plan_products ?? []
+  const payerId = caller._tag === "Client" ? caller.personId : (input.payer_id ?? 0)
+  // The staff member's own person names them in the answer (`created_by`).
+  const staffPersonId = caller._tag === "Staff" ? Option.map(yield* Effect.serviceOption(CurrentStaff), (staff) => staff.personId) : Option.none()
+  // One read checks and names the payer and every recipient (they default to the payer), and the staff member.
+  const wanted = [payerId, ...entries.flatMap((entry) => entry.recipient_ids ?? [payerId]), ...Option.toArray(staffPersonId)].filter((id) => id > 0)
+  const people = yield* (yield* InvoiceRefsRepo).namedPeople({ businessId: business.id, ids: [...new Set(wanted)] })
+  const live = new Set(people.filter((person) => person.live).map((person) => person.id))
+  if (caller._tag === "Staff") {
+    if (input.payer_id === undefined) problems.push(InvoiceRefusals.fieldRequired.message({ field: "payer_id" }))
+    else if (!live.has(payerId)) problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "payer_id", id: payerId }))
+  }
+  if (entries.length === 0) problems.push(InvoiceRefusals.fieldRequired.message({ field: "plan_products" }))
+  const planned: Array<PlannedItem> = []
+  for (const [i, entry] of entries.entries()) {
+    const item = yield* planItem(caller, payerId, entry, `plan_products[${i}]`, problems, live)
+    if (item) planned.push(item)
+  }
+  const bookingId = input.booking_id ?? null
+  // A client may tie only a booking of their own.
+  const bookingOwner = bookingId === null ? undefined : (yield* (yield* InvoiceRefsRepo).bookingOwner({ businessId: business.id, id: bookingId }))?.person_id
+  if (bookingId !== null && (bookingOwner === undefined || (caller._tag === "Client" && bookingOwner !== caller.personId))) {
+    problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "booking_id", id: bookingId }))
+  }
+  if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
+  return { payerId, planned, bookingId, people, staffPersonId: Option.getOrUndefined(staffPersonId) }
+})
+
 /**
  * POST invoices. Staff name the payer (`payer_id`); a client pays for themself. Recipients
  * default to the payer (a client may name their dependents). The invoice starts as a `cart`.
+ * Its rows are written once, in their final state (writeNew), and the answer is built from them.
  */
 export const createInvoice = Effect.fn("Invoices.create")(function* (caller: Caller, input: InvoiceCreateInput, idempotencyKey: string | undefined) {
   const business = yield* CurrentBusiness
-  const repo = yield* InvoicesRepo
   const write = Effect.gen(function* () {
-    const id = yield* inTransaction(
+    const { row, shown } = yield* inTransaction(
       Effect.gen(function* () {
-        const problems: Array<Message> = []
-        let payerId: number
-        if (caller._tag === "Client") payerId = caller.personId
-        else if (input.payer_id === undefined) {
-          problems.push(InvoiceRefusals.fieldRequired.message({ field: "payer_id" }))
-          payerId = 0
-        } else {
-          payerId = input.payer_id
-          const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: [payerId].filter((id) => id > 0) })
-          if (!live.has(payerId)) problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "payer_id", id: payerId }))
-        }
-        const entries = input.plan_products ?? []
-        if (entries.length === 0) problems.push(InvoiceRefusals.fieldRequired.message({ field: "plan_products" }))
-        const planned: Array<PlannedItem> = []
-        for (const [i, entry] of entries.entries()) {
-          const item = yield* planItem(caller, payerId, entry, `plan_products[${i}]`, problems)
-          if (item) planned.push(item)
-        }
-        const bookingId = input.booking_id ?? null
-        // A client may tie only a booking of their own.
-        const bookingOwner = bookingId === null ? undefined : (yield* (yield* InvoiceRefsRepo).bookingOwner({ businessId: business.id, id: bookingId }))?.person_id
-        if (bookingId !== null && (bookingOwner === undefined || (caller._tag === "Client" && bookingOwner !== caller.personId))) {
-          problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "booking_id", id: bookingId }))
-        }
-        if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
-        const at = yield* currentTime
-        const { id: invoiceId } = yield* repo.insert({
-          businessId: business.id,
-          invoiceNumber: yield* repo.nextNumber({ businessId: business.id }),
-          invoiceDate: yield* businessToday,
-          personId: payerId,
-          currency: business.currency_code,
-          bookingId,
-          createdByStaffMemberId: caller._tag === "Staff" ? caller.staffMemberId : null,
-          createdByPersonId: caller._tag === "Client" ? caller.personId : null,
-          now: at
-        })
-        for (const item of planned) yield* insertPlanned(invoiceId, item, at)
-        yield* recompute(invoiceId)
-        return invoiceId
+        const checked = yield* checkCreate(caller, input)
+        return yield* writeNew(caller, checked)
       })
     )
-    return yield* invoiceAnswer(caller, id)
+    return { invoices: yield* wireOf([row], modeOf(caller), shown) }
   })
   return yield* idempotent(
     {

@@ -1,13 +1,14 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { orDie } from "../../shared/statements.ts"
-import { AdjustmentRow, ItemRow } from "./rows.ts"
-import type { InvoiceAmounts } from "./totals.ts"
+import { AdjustmentRow, ItemRow, ProductRow } from "./rows.ts"
+import { ITEM_COLUMNS, ItemInsert, itemWrites } from "./items-writes.ts"
+
+export { computedAdjustments, type ItemInsert } from "./items-writes.ts"
 
 /**
- * The SQL of invoice items, their recipients and adjustments, and the one writer of computed
- * amounts (`writeAmounts`, called only by the invoices' recompute). Runs on the caller's
- * connection (inside its transaction).
+ * The SQL of invoice items, their recipients and adjustments (the writes of computed amounts are
+ * in items-writes.ts, spread in here). Runs on the caller's connection (inside its transaction).
  */
 const Id = Schema.Struct({ id: Schema.Number })
 const ItemIds = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) })
@@ -15,23 +16,8 @@ const ItemIds = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Sch
 export const STAFF_ADJUSTMENTS = ["Discount", "ProrateAdjustment", "PriceOverride"] as const
 export type StaffAdjustment = (typeof STAFF_ADJUSTMENTS)[number]
 
-const ItemInsert = Schema.Struct({
-  businessId: Schema.Number,
-  invoiceId: Schema.Number,
-  kind: Schema.Literals(["plan", "signup_fee"]),
-  parentItemId: Schema.NullOr(Schema.Number),
-  planProductId: Schema.Number,
-  name: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  staffMemberId: Schema.NullOr(Schema.Number),
-  eventId: Schema.NullOr(Schema.Number),
-  startDate: Schema.NullOr(Schema.String),
-  priceCents: Schema.Number,
-  now: Schema.Date
-})
-export type ItemInsert = Omit<typeof ItemInsert.Type, "businessId" | "invoiceId" | "now">
 
-const TaxRow = Schema.Struct({
+export const TaxRow = Schema.Struct({
   plan_product_id: Schema.Number,
   sales_tax_id: Schema.Number,
   name: Schema.String,
@@ -39,18 +25,17 @@ const TaxRow = Schema.Struct({
   inclusive: Schema.Boolean
 })
 
+export type TaxRow = typeof TaxRow.Type
+
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  const writes = itemWrites(sql)
 
   const items = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, invoiceIds: Schema.Array(Schema.Number) }),
     Result: ItemRow,
     execute: ({ businessId, invoiceIds }) =>
-      sql`select it.id, it.invoice_id, it.kind, it.parent_item_id, it.plan_product_id, pp.kind as product_kind,
-                 pp.terms_acceptance_required as has_terms, it.name, it.description, it.staff_member_id, it.event_id,
-                 it.start_date::text as start_date, it.commissionable, it.compable, it.price_cents, it.total_cents,
-                 pp.count as product_count, pp.limit_period, pp.commitment_length, pp.commitment_unit,
-                 pp.invoice_interval_count, pp.invoice_interval_unit
+      sql`select ${sql.literal(ITEM_COLUMNS)}
           from invoice_items it join plan_products pp on pp.business_id = it.business_id and pp.id = it.plan_product_id
           where it.business_id = ${businessId} and it.invoice_id = any(${invoiceIds}::bigint[]) and it.canceled_at is null
           order by it.invoice_id, it.id`
@@ -135,63 +120,42 @@ const make = Effect.gen(function* () {
       sql`delete from invoice_item_adjustments
           where business_id = ${businessId} and invoice_item_id = ${itemId} and type = ${type} and source_type is null returning id`
   })
+  // What closing sells, in one read: per live plan item of a live product and per recipient (in
+  // order), the product, the item's terms, the plan a renewal names and the prorate's first count.
+  const saleLines = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, invoiceId: Schema.Number }),
+    Result: Schema.Struct({
+      ...ProductRow.fields,
+      item_id: Schema.Number,
+      item_start_date: Schema.NullOr(Schema.String),
+      item_price_cents: Schema.Number,
+      item_staff_member_id: Schema.NullOr(Schema.Number),
+      recipient_id: Schema.Number,
+      recipient_plan_id: Schema.NullOr(Schema.Number),
+      initial_punchcard_count: Schema.NullOr(Schema.Number)
+    }),
+    execute: ({ businessId, invoiceId }) =>
+      sql`select pp.id, pp.kind, pp.name, pp.description, pp.price_cents, pp.signup_fee_cents, pp.staff_specific_pricing, pp.suspended,
+                 pp.count, pp.limit_period, pp.commitment_length, pp.commitment_unit, pp.consider_member, pp.terms,
+                 pp.terms_acceptance_required, pp.terms_acceptance_type,
+                 it.id as item_id, it.start_date::text as item_start_date, it.price_cents as item_price_cents,
+                 it.staff_member_id as item_staff_member_id, r.person_id as recipient_id, r.plan_id as recipient_plan_id,
+                 (select a.initial_punchcard_count from invoice_item_adjustments a
+                  where a.business_id = it.business_id and a.invoice_item_id = it.id and a.type = 'ProrateAdjustment' and a.source_type is null
+                  order by a.id limit 1) as initial_punchcard_count
+          from invoice_items it
+          join plan_products pp on pp.business_id = it.business_id and pp.id = it.plan_product_id and pp.deleted_at is null
+          join invoice_item_recipients r on r.business_id = it.business_id and r.invoice_item_id = it.id
+          join people p on p.business_id = r.business_id and p.id = r.person_id
+          where it.business_id = ${businessId} and it.invoice_id = ${invoiceId} and it.kind = 'plan' and it.canceled_at is null
+          order by it.id, r.position`
+  })
   const setRecipientPlan = SqlSchema.void({
     Request: Schema.Struct({ businessId: Schema.Number, itemId: Schema.Number, personId: Schema.Number, planId: Schema.Number }),
     execute: ({ businessId, itemId, personId, planId }) =>
       sql`update invoice_item_recipients set plan_id = ${planId}
           where business_id = ${businessId} and invoice_item_id = ${itemId} and person_id = ${personId}`
   })
-
-  /** Computed rows: coupon shares and tax lines are rewritten; staff adjustments get their signed amounts. */
-  const writeAmounts = ({ businessId, invoiceId, amounts, couponId, couponName, now }: {
-    readonly businessId: number
-    readonly invoiceId: number
-    readonly amounts: InvoiceAmounts
-    readonly couponId: number | null
-    readonly couponName: string
-    readonly now: Date
-  }) =>
-    Effect.gen(function* () {
-      const ids = amounts.items.map((item) => item.id)
-      if (ids.length > 0) {
-        yield* sql`delete from invoice_item_adjustments where business_id = ${businessId} and invoice_item_id = any(${ids}::bigint[])
-                     and source_type is not null`
-      }
-      for (const item of amounts.items) {
-        for (const [type, cents] of [["PriceOverride", item.overrideCents], ["ProrateAdjustment", item.prorateCents], ["Discount", item.discountCents]] as const) {
-          yield* sql`update invoice_item_adjustments set amount_cents = ${cents}
-                     where business_id = ${businessId} and invoice_item_id = ${item.id} and type = ${type} and source_type is null`
-        }
-        const computed = [
-          ...(couponId !== null && item.couponCents !== 0
-            ? [{ type: "Discount", name: couponName, amount_cents: item.couponCents, percent: null as number | null, inclusive: false, source_type: "Coupon", source_id: couponId }]
-            : []),
-          ...item.taxes.map((tax) => ({
-            type: "TaxAdjustment",
-            name: tax.name,
-            amount_cents: tax.amountCents,
-            percent: tax.rate as number | null,
-            inclusive: tax.inclusive,
-            source_type: "SalesTax",
-            source_id: tax.salesTaxId
-          }))
-        ]
-        for (const row of computed) {
-          yield* sql`insert into invoice_item_adjustments (business_id, invoice_item_id, type, name, amount_cents, percent, inclusive,
-                       source_type, source_id, created_at, updated_at)
-                     values (${businessId}, ${item.id}, ${row.type}, ${row.name}, ${row.amount_cents}, ${row.percent}, ${row.inclusive},
-                       ${row.source_type}, ${row.source_id}, ${now}, ${now})`
-        }
-        yield* sql`update invoice_items set adjustment_total_cents = ${item.adjustmentTotalCents}, discount_total_cents = ${item.discountTotalCents},
-                     included_tax_total_cents = ${item.includedTaxTotalCents}, additional_tax_total_cents = ${item.additionalTaxTotalCents},
-                     total_cents = ${item.totalCents}, updated_at = ${now}
-                   where business_id = ${businessId} and id = ${item.id}`
-      }
-      yield* sql`update invoices set subtotal_cents = ${amounts.subtotalCents}, discount_total_cents = ${amounts.discountTotalCents},
-                   adjustment_total_cents = ${amounts.adjustmentTotalCents}, included_tax_total_cents = ${amounts.includedTaxTotalCents},
-                   additional_tax_total_cents = ${amounts.additionalTaxTotalCents}, total_cents = ${amounts.totalCents}, updated_at = ${now}
-                 where business_id = ${businessId} and id = ${invoiceId}`
-    })
 
   const none = Effect.succeed([])
   const itemsOf = (request: Parameters<typeof items>[0]) => (request.invoiceIds.length === 0 ? none : items(request))
@@ -222,8 +186,12 @@ const make = Effect.gen(function* () {
     /** Whether there was one. */
     deleteAdjustment: orDie(deleteOneAdjustment),
     setRecipientPlan: orDie(setRecipientPlan),
+    /** Per plan item and recipient, what closing the invoice sells (items of deleted products sell nothing). */
+    saleLines: orDie(saleLines),
+    /** A new item with its amounts, recipients and computed adjustments, in one statement. */
+    insertComputed: orDie(writes.insertComputed),
     /** Computed rows: coupon shares and tax lines are rewritten; staff adjustments get their signed amounts. */
-    writeAmounts: orDie(writeAmounts)
+    writeAmounts: orDie(writes.writeAmounts)
   }
 })
 

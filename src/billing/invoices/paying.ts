@@ -14,7 +14,8 @@ import { CHECKOUT_STATES, type FormRow, PAYABLE_STATES, PAYMENT_TYPE_IDS, type P
 import { type NewPayment, PaymentsRepo } from "./payments-repo.ts"
 import { Declined, acceptedKeys, balanceOf, cardDescription, modePath, paymentAnswer, recordDeclined, scopeOf } from "./payments-service.ts"
 import { undoPayment } from "./voids.ts"
-import { outstandingFrom } from "./payments-wire.ts"
+import { outstandingOf, paymentWireOf } from "./payments-wire.ts"
+import { InvoicesRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessMoney } from "../../access/tenant.ts"
 import { InvoiceRefusals } from "./refusals.ts"
@@ -75,14 +76,13 @@ export const paymentFields = (body: PaymentInput & { readonly payment?: PaymentI
 })
 
 /** The payment a body asks for: every rule checked before one 422 naming each problem. */
-const checkPayment = Effect.fn("Payments.check")(function* (caller: Caller, invoice: InvoiceRow, input: PaymentInput) {
+const checkPayment = Effect.fn("Payments.check")(function* (caller: Caller, invoice: InvoiceToPay, input: PaymentInput) {
   const business = yield* CurrentBusiness
   const repo = yield* PaymentsRepo
   if (!(PAYABLE_STATES as ReadonlyArray<string>).includes(invoice.state)) {
     return yield* InvoiceRefusals.invoiceNotPayable.fail({ id: invoice.id, state: invoice.state })
   }
-  const payments = yield* repo.payments({ businessId: business.id, ids: [invoice.id] })
-  const outstanding = outstandingFrom(invoice, payments, yield* repo.refunds({ businessId: business.id, ids: payments.map((p) => p.id) }))
+  const outstanding = outstandingOf(invoice, invoice.settled_payments_cents, invoice.settled_refunds_cents)
   const keys = yield* acceptedKeys(caller)
   const problems: Array<Message> = []
   const method = input.payment_method?.trim() ?? ""
@@ -139,11 +139,21 @@ const chargeCard = Effect.fn("Payments.chargeCard")(function* (
   return { ...record, gatewayTransactionId: result.transactionId }
 })
 
-/** One payment, inside the caller's transaction; the invoice closes when nothing is left outstanding. Answers the payment's id. */
+type InvoiceToPay = InvoiceRow & { readonly settled_payments_cents: number; readonly settled_refunds_cents: number }
+
+/** The invoice, locked, with what is settled on it, if the caller may see it (as `findInvoice`). */
+const findToPay = Effect.fn("Payments.findInvoice")(function* (caller: Caller, id: number) {
+  const business = yield* CurrentBusiness
+  const row = yield* (yield* InvoicesRepo).findToPay({ businessId: business.id, id })
+  if (!row || (caller._tag === "Client" && row.person_id !== caller.personId)) return yield* InvoiceRefusals.invoiceNotFound.fail({ id })
+  return row
+})
+
+/** One payment, inside the caller's transaction; the invoice closes when nothing is left outstanding. Answers the payment and its payer. */
 const pay = Effect.fn("Payments.pay")(function* (caller: Caller, invoiceId: number, input: PaymentInput, idempotencyKey: string | undefined) {
   const business = yield* CurrentBusiness
   const repo = yield* PaymentsRepo
-  const invoice = yield* findInvoice(caller, invoiceId, true)
+  const invoice = yield* findToPay(caller, invoiceId)
   const { method, cents, form, paymentTypeId, outstanding } = yield* checkPayment(caller, invoice, input)
   const at = yield* currentTime
   const base: NewPayment = {
@@ -166,7 +176,8 @@ const pay = Effect.fn("Payments.pay")(function* (caller: Caller, invoiceId: numb
     if (balance < cents) return yield* InvoiceRefusals.accountCreditInsufficient.fail({ field: "amount_cents", balance })
   }
   const record = method === "creditcard" ? yield* chargeCard(caller, invoice, base, form!.gateway_token!, idempotencyKey) : base
-  const { id } = yield* repo.insertPayment({ businessId: business.id, ...record })
+  const payment = yield* repo.insertPayment({ businessId: business.id, ...record })
+  const id = payment.id
   if (method === "credit") {
     yield* repo.insertCredit({
       businessId: business.id,
@@ -179,14 +190,15 @@ const pay = Effect.fn("Payments.pay")(function* (caller: Caller, invoiceId: numb
     })
   }
   if (cents === outstanding) yield* closeInvoice(invoice, caller)
-  return id
+  return payment
 })
 
 export const createPayment = Effect.fn("Payments.create")(function* (caller: Caller, invoiceId: number, input: PaymentInput, idempotencyKey: string | undefined) {
   const business = yield* CurrentBusiness
   const write = Effect.gen(function* () {
-    const paymentId = yield* inTransaction(pay(caller, invoiceId, input, idempotencyKey))
-    return yield* paymentAnswer(yield* findInvoice(caller, invoiceId), paymentId)
+    const { payer, ...payment } = yield* inTransaction(pay(caller, invoiceId, input, idempotencyKey))
+    // A new payment has no refund yet: its answer is what was written.
+    return { payments: [paymentWireOf([], [payer], yield* businessMoney)(payment)] }
   })
   return yield* idempotent(
     {

@@ -95,15 +95,19 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, id, lock }) =>
       sql`select ${sql.literal(REFUND_COLUMNS)} from refunds where business_id = ${businessId} and id = ${id} ${lock ? sql`for update` : sql``}`
   })
+  // Answers the payment as `payments` reads it, and its payer's name: the answer needs no read back.
   const insertPayment = SqlSchema.findOne({
     Request: NewPayment,
-    Result: Schema.Struct({ id: Schema.Number }),
+    Result: Schema.Struct({ ...PaymentRow.fields, payer: Schema.Struct({ id: Schema.Number, name: Schema.String, email: Schema.NullOr(Schema.String) }) }),
     execute: (r) =>
-      sql`insert into payments (business_id, invoice_id, person_id, payment_method, payment_type_id, form_of_payment_id, state, amount_cents,
-            description, gateway_transaction_id, error_message, created_by_staff_member_id, created_at, updated_at)
-          values (${r.businessId}, ${r.invoiceId}, ${r.personId}, ${r.paymentMethod}, ${r.paymentTypeId}, ${r.formOfPaymentId}, ${r.state},
-            ${r.amountCents}, ${r.description}, ${r.gatewayTransactionId}, ${r.errorMessage}, ${r.staffMemberId}, ${r.now}, ${r.now})
-          returning id`
+      sql`with p as (
+            insert into payments (business_id, invoice_id, person_id, payment_method, payment_type_id, form_of_payment_id, state, amount_cents,
+              description, gateway_transaction_id, error_message, created_by_staff_member_id, created_at, updated_at)
+            values (${r.businessId}, ${r.invoiceId}, ${r.personId}, ${r.paymentMethod}, ${r.paymentTypeId}, ${r.formOfPaymentId}, ${r.state},
+              ${r.amountCents}, ${r.description}, ${r.gatewayTransactionId}, ${r.errorMessage}, ${r.staffMemberId}, ${r.now}, ${r.now})
+            returning ${sql.literal(PAYMENT_COLUMNS)})
+          select p.*, json_build_object('id', pe.id, 'name', concat_ws(' ', pe.first_name, pe.last_name), 'email', pe.email::text) as payer
+          from p join people pe on pe.business_id = ${r.businessId} and pe.id = p.person_id`
   })
   const insertRefund = SqlSchema.findOne({
     Request: NewRefund,
@@ -175,7 +179,7 @@ const make = Effect.gen(function* () {
     refunds: orDie(refundsOf),
     /** `lock`: for update. */
     refund: orUndefined(refund),
-    /** Answers `{ id }`. */
+    /** Answers the payment's row and its payer (id, name, email). */
     insertPayment: orDie(insertPayment),
     /** Answers `{ id }`. */
     insertRefund: orDie(insertRefund),

@@ -18,24 +18,19 @@ export const settled = <R extends { readonly state: string; readonly amount_cent
   rows.filter((r) => r.state === "settled").reduce((sum, r) => sum + r.amount_cents, 0)
 
 /** total − (settled payments − settled refunds); nothing once closed or canceled. */
+export const outstandingOf = (invoice: InvoiceTotal, settledPayments: number, settledRefunds: number) =>
+  invoice.state === "closed" || invoice.state === "canceled" ? 0 : Math.max(0, invoice.total_cents - settledPayments + settledRefunds)
+
 export const outstandingFrom = (invoice: InvoiceTotal, payments: ReadonlyArray<PaymentRow>, refunds: ReadonlyArray<RefundRow>) =>
-  invoice.state === "closed" || invoice.state === "canceled" ? 0 : Math.max(0, invoice.total_cents - settled(payments) + settled(refunds))
+  outstandingOf(invoice, settled(payments), settled(refunds))
 
 export const maximumRefund = (payment: PaymentRow, refunds: ReadonlyArray<RefundRow>) =>
   payment.state === "settled" ? payment.amount_cents - settled(refunds.filter((r) => r.payment_id === payment.id)) : 0
 
+type Ref = { readonly id: number; readonly name: string; readonly email: string | null }
 
-/** The invoices' money as payments see it: outstanding amount and payment records, per invoice id. */
-export const ofInvoices = Effect.fn("Payments.ofInvoices")(function* (
-  businessId: number,
-  rows: ReadonlyArray<InvoiceTotal>,
-  price: (cents: number) => string
-) {
-  const business = { id: businessId }
-  const repo = yield* PaymentsRepo
-  const payments = yield* repo.payments({ businessId: business.id, ids: rows.map((r) => r.id) })
-  const refunds = yield* repo.refunds({ businessId: business.id, ids: payments.map((p) => p.id) })
-  const people = yield* (yield* InvoiceRefsRepo).people({ businessId: business.id, ids: [...new Set(payments.map((p) => p.person_id))] })
+/** A payment record as invoices and payments show it, from its refunds and the people who paid. */
+export const paymentWireOf = (refunds: ReadonlyArray<RefundRow>, people: ReadonlyArray<Ref>, price: (cents: number) => string) => {
   const refundWire = (r: RefundRow): RefundWire => ({
     id: r.id,
     amount_cents: r.amount_cents,
@@ -48,7 +43,7 @@ export const ofInvoices = Effect.fn("Payments.ofInvoices")(function* (
     voided_at: r.voided_at === null ? null : formatTimestamp(r.voided_at),
     ...(r.error_message === null ? {} : { error_message: r.error_message })
   })
-  const paymentWire = (p: PaymentRow): PaymentWire => {
+  return (p: PaymentRow): PaymentWire => {
     const max = maximumRefund(p, refunds)
     return {
       id: p.id,
@@ -67,11 +62,25 @@ export const ofInvoices = Effect.fn("Payments.ofInvoices")(function* (
       payer: people.find((person) => person.id === p.person_id) ?? { id: p.person_id, name: "", email: null }
     }
   }
+}
+
+/** The invoices' money as payments see it: outstanding amount and payment records, per invoice id. */
+export const ofInvoices = Effect.fn("Payments.ofInvoices")(function* (
+  businessId: number,
+  rows: ReadonlyArray<InvoiceTotal>,
+  price: (cents: number) => string
+) {
+  const business = { id: businessId }
+  const repo = yield* PaymentsRepo
+  const payments = yield* repo.payments({ businessId: business.id, ids: rows.map((r) => r.id) })
+  const refunds = yield* repo.refunds({ businessId: business.id, ids: payments.map((p) => p.id) })
+  const people = yield* (yield* InvoiceRefsRepo).people({ businessId: business.id, ids: [...new Set(payments.map((p) => p.person_id))] })
+  const wire = paymentWireOf(refunds, people, price)
   return new Map(
     rows.map((row) => {
       const own = payments.filter((p) => p.invoice_id === row.id)
       const ownRefunds = refunds.filter((r) => r.invoice_id === row.id)
-      return [row.id, { outstanding: outstandingFrom(row, own, ownRefunds), payments: own.map(paymentWire) }] as const
+      return [row.id, { outstanding: outstandingFrom(row, own, ownRefunds), payments: own.map(wire) }] as const
     })
   )
 })

@@ -57,6 +57,13 @@ const make = Effect.gen(function* () {
       sql`select id, concat_ws(' ', first_name, last_name) as name, email::text as email from people
           where business_id = ${businessId} and id = any(${ids}::bigint[])`
   })
+  const namedPeople = SqlSchema.findAll({
+    Request: Ids,
+    Result: Schema.Struct({ ...Ref.fields, live: Schema.Boolean }),
+    execute: ({ businessId, ids }) =>
+      sql`select id, concat_ws(' ', first_name, last_name) as name, email::text as email, deleted_at is null as live from people
+          where business_id = ${businessId} and id = any(${ids}::bigint[])`
+  })
   const staff = SqlSchema.findAll({
     Request: Ids,
     Result: Ref,
@@ -76,6 +83,7 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, id }) => sql`select person_id from bookings where business_id = ${businessId} and id = ${id}`
   })
   const peopleOf = (request: typeof Ids.Type) => (request.ids.length === 0 ? Effect.succeed([]) : people(request))
+  const namedPeopleOf = (request: typeof Ids.Type) => (request.ids.length === 0 ? Effect.succeed([]) : namedPeople(request))
   const staffOf = (request: typeof Ids.Type) => (request.ids.length === 0 ? Effect.succeed([]) : staff(request))
 
   return {
@@ -90,6 +98,8 @@ const make = Effect.gen(function* () {
     exists: orDie(exists),
     /** People by id (an empty list asks nothing). */
     people: orDie(peopleOf),
+    /** People by id with whether each is live (not deleted): one read both checks and names them. */
+    namedPeople: orDie(namedPeopleOf),
     /** Staff members by id, named as their people (an empty list asks nothing). */
     staff: orDie(staffOf),
     location: orUndefined(location),

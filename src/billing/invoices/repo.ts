@@ -27,9 +27,8 @@ const ListFilter = Schema.Struct({
 })
 export type InvoiceListFilter = Omit<typeof ListFilter.Type, "businessId">
 
-const InvoiceInsert = Schema.Struct({
+const InvoiceHead = {
   businessId: Schema.Number,
-  invoiceNumber: Schema.String,
   invoiceDate: Schema.String,
   personId: Schema.Number,
   currency: Schema.String,
@@ -37,9 +36,20 @@ const InvoiceInsert = Schema.Struct({
   createdByStaffMemberId: Schema.NullOr(Schema.Number),
   createdByPersonId: Schema.NullOr(Schema.Number),
   now: Schema.Date
-})
+}
+const InvoiceInsert = Schema.Struct({ ...InvoiceHead, invoiceNumber: Schema.String })
 
 const Ids = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) })
+
+const Totals = {
+  subtotalCents: Schema.Number,
+  discountTotalCents: Schema.Number,
+  adjustmentTotalCents: Schema.Number,
+  includedTaxTotalCents: Schema.Number,
+  additionalTaxTotalCents: Schema.Number,
+  totalCents: Schema.Number
+}
+const DraftInsert = Schema.Struct({ ...InvoiceHead, ...Totals })
 
 const Settings = Schema.Struct({
   businessId: Schema.Number,
@@ -85,12 +95,56 @@ const make = Effect.gen(function* () {
             ${r.createdByStaffMemberId}, ${r.createdByPersonId}, ${r.now}, ${r.now})
           returning id`
   })
+  // The row is written with its totals and a stand-in number unique to it ("draft <id>", never
+  // seen outside the transaction); `numberLast` gives it the business's next number just before commit.
+  const insertDraft = SqlSchema.findOne({
+    Request: DraftInsert,
+    Result: Id,
+    execute: (r) =>
+      sql`with next as (select nextval(pg_get_serial_sequence('invoices', 'id')) as id)
+          insert into invoices (business_id, id, invoice_number, invoice_date, person_id, currency, booking_id,
+            created_by_staff_member_id, created_by_person_id, subtotal_cents, discount_total_cents, adjustment_total_cents,
+            included_tax_total_cents, additional_tax_total_cents, total_cents, created_at, updated_at)
+          select ${r.businessId}, next.id, 'draft ' || next.id, ${r.invoiceDate}::date, ${r.personId}, ${r.currency}, ${r.bookingId},
+            ${r.createdByStaffMemberId}, ${r.createdByPersonId}, ${r.subtotalCents}, ${r.discountTotalCents}, ${r.adjustmentTotalCents},
+            ${r.includedTaxTotalCents}, ${r.additionalTaxTotalCents}, ${r.totalCents}, ${r.now}, ${r.now}
+          from next
+          returning id`
+  })
+  // The counter row stays locked until commit, so this is the write's last statement: invoices of
+  // one business wait on each other for one round trip, not for the whole write.
+  const numberLast = SqlSchema.findOne({
+    Request: ById,
+    Result: InvoiceRow,
+    execute: ({ businessId, id }) =>
+      sql`with counter as (
+            insert into invoice_numbers (business_id, last_number) values (${businessId}, 1)
+            on conflict (business_id) do update set last_number = invoice_numbers.last_number + 1
+            returning last_number)
+          update invoices i set invoice_number = counter.last_number::text from counter
+          where i.business_id = ${businessId} and i.id = ${id}
+          returning ${sql.literal(COLUMNS)}`
+  })
   const find = SqlSchema.findOneOption({
     Request: Schema.Struct({ ...ById.fields, lock: Schema.optional(Schema.Boolean) }),
     Result: InvoiceRow,
     execute: ({ businessId, id, lock }) =>
       sql`select ${sql.literal(COLUMNS)} from invoices i where i.business_id = ${businessId} and i.id = ${id}
           ${lock ? sql`for update` : sql``}`
+  })
+  // A payment's view of the invoice, locked: the row and what its settled payments and refunds
+  // add up to (the money rule's inputs, payments-wire.ts), in the read that takes the lock.
+  const findToPay = SqlSchema.findOneOption({
+    Request: ById,
+    Result: Schema.Struct({ ...InvoiceRow.fields, settled_payments_cents: Schema.Number, settled_refunds_cents: Schema.Number }),
+    execute: ({ businessId, id }) =>
+      sql`select ${sql.literal(COLUMNS)},
+            (select coalesce(sum(p.amount_cents), 0)::int from payments p
+             where p.business_id = i.business_id and p.invoice_id = i.id and p.state = 'settled') as settled_payments_cents,
+            (select coalesce(sum(r.amount_cents), 0)::int from refunds r
+             where r.business_id = i.business_id and r.invoice_id = i.id and r.state = 'settled') as settled_refunds_cents
+          from invoices i where i.business_id = ${businessId} and i.id = ${id}
+          for update of i`
   })
   const listed = SqlSchema.findAll({
     Request: Schema.Struct({ ...ListFilter.fields, limit: Schema.Number, offset: Schema.Number }),
@@ -110,6 +164,22 @@ const make = Effect.gen(function* () {
       sql`update invoices set state = ${state}, updated_at = ${now},
             closed_at = case when ${state} = 'closed' then ${now} else closed_at end,
             canceled_at = case when ${state} = 'canceled' then ${now} else canceled_at end
+          where business_id = ${businessId} and id = ${id}`
+  })
+  // Closing records, in the one statement that closes, the plan sold to each recipient of each item.
+  const closeSold = SqlSchema.void({
+    Request: Schema.Struct({
+      ...ById.fields,
+      sold: Schema.Array(Schema.Struct({ itemId: Schema.Number, personId: Schema.Number, planId: Schema.Number })),
+      now: Schema.Date
+    }),
+    execute: ({ businessId, id, sold, now }) =>
+      sql`with tied as (
+            update invoice_item_recipients r set plan_id = t.plan_id
+            from unnest(${sold.map((s) => s.itemId)}::bigint[], ${sold.map((s) => s.personId)}::bigint[], ${sold.map((s) => s.planId)}::bigint[])
+              as t(item_id, person_id, plan_id)
+            where r.business_id = ${businessId} and r.invoice_item_id = t.item_id and r.person_id = t.person_id)
+          update invoices set state = 'closed', updated_at = ${now}, closed_at = ${now}
           where business_id = ${businessId} and id = ${id}`
   })
   const setSettings = SqlSchema.void({
@@ -174,11 +244,19 @@ const make = Effect.gen(function* () {
     nextNumber: orDie(nextInvoiceNumber),
     /** Answers `{ id }`. */
     insert: orDie(insert),
+    /** An invoice with its totals and no number yet: `numberLast` must end the transaction. Answers `{ id }`. */
+    insertDraft: orDie(insertDraft),
+    /** Gives a draft the business's next number (locks the counter until commit); answers the row. */
+    numberLast: orDie(numberLast),
     /** `lock`: for update. */
     find: orUndefined(find),
+    /** The invoice locked for a payment, with its settled payments and refunds summed. */
+    findToPay: orUndefined(findToPay),
     list: orDie(list),
     setState: orDie(setState),
     setSettings: orDie(setSettings),
+    /** Closes the invoice and ties each sold plan to its item's recipient. */
+    closeSold: orDie(closeSold),
     touch: orDie(touch),
     /** Cancels up to `limit` carts untouched since `before` (any business); answers which. */
     cancelAbandoned: orDie(abandoned)

@@ -105,6 +105,7 @@ export const recompute = Effect.fn("Invoices.recompute")(function* (invoiceId: n
     businessId: business.id,
     invoiceId,
     amounts,
+    stored: adjustments,
     couponId: coupon?.id ?? null,
     couponName: coupon?.name ?? "",
     now: yield* currentTime

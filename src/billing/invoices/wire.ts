@@ -182,22 +182,36 @@ const staffFields = (
   updated_at: formatTimestamp(row.updated_at)
 })
 
-/** Answers `{invoices: [...]}` for the given rows in the caller's mode. */
+/**
+ * What the answer shows beside the rows: their live items with recipients and adjustments, their
+ * payments (outstanding and records), the people and staff they name, coupons and locations. A
+ * write that has just written all of it passes it in (`wireOf`); the reads load it (`invoicesWire`).
+ */
+export interface InvoicesShown {
+  readonly items: ReadonlyArray<ItemRow>
+  readonly recipients: ReadonlyArray<Ref & { readonly invoice_item_id: number }>
+  readonly adjustments: ReadonlyArray<AdjustmentRow>
+  readonly paid: ReadonlyMap<number, { readonly outstanding: number; readonly payments: NonNullable<InvoiceWire["payments"]> }>
+  readonly people: ReadonlyArray<Ref>
+  readonly staff: ReadonlyArray<Ref>
+  readonly coupons: ReadonlyMap<number, CouponRow>
+  readonly locations: ReadonlyMap<number, Exclude<InvoiceWire["location"], undefined | null>>
+}
+
+/** Answers `{invoices: [...]}` for the given rows in the caller's mode, reading what they show. */
 export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: ReadonlyArray<InvoiceRow>, mode: Mode | "staff_list") {
   const business = yield* CurrentBusiness
   const lookups = yield* InvoiceRefsRepo
   const itemsRepo = yield* InvoiceItemsRepo
   const price = yield* businessMoney
-  const { locale } = yield* RequestContext
   const items = yield* itemsRepo.items({ businessId: business.id, invoiceIds: rows.map((row) => row.id) })
-  const liveCount = (id: number) => items.filter((item) => item.invoice_id === id).length
   const paid = yield* ofInvoices(business.id, rows, price)
   if (mode === "staff_list") {
     return rows.map((row): InvoiceWire => ({
       id: row.id,
       total_cents: row.total_cents,
       total: price(row.total_cents),
-      state_events: stateEvents(row, liveCount(row.id), paid.get(row.id)!.outstanding),
+      state_events: stateEvents(row, items.filter((item) => item.invoice_id === row.id).length, paid.get(row.id)!.outstanding),
       send_receipt: row.send_receipt,
       receipt_email: row.receipt_email,
       currency: row.currency,
@@ -206,31 +220,45 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
     }))
   }
   const itemIds = items.map((item) => item.id)
-  const context: ItemsContext = {
-    recipients: yield* itemsRepo.recipients({ businessId: business.id, ids: itemIds }),
-    adjustments: yield* itemsRepo.adjustments({ businessId: business.id, ids: itemIds }),
-    price,
-    locale,
-    mode
-  }
-  const people = yield* lookups.people({
-    businessId: business.id,
-    ids: [...new Set(rows.flatMap((row) => [row.person_id, ...(row.created_by_person_id === null ? [] : [row.created_by_person_id])]))]
-  })
   const staffIds = rows.flatMap((row) =>
     [row.commission_recipient_id, row.tip_recipient_id, row.created_by_staff_member_id].filter((id): id is number => id !== null))
-  const staff = yield* lookups.staff({ businessId: business.id, ids: [...new Set(staffIds)] })
-  const refs = {
-    person: (id: number | null) => (id === null ? null : (people.find((p) => p.id === id) ?? null)),
-    staff: (id: number | null) => (id === null ? null : (staff.find((s) => s.id === id) ?? null))
-  }
-
-  const out: Array<InvoiceWire> = []
+  const coupons = new Map<number, CouponRow>()
+  const locations = new Map<number, { readonly id: number; readonly name: string; readonly slug: string }>()
   for (const row of rows) {
-    const coupon = row.coupon_id === null ? null : ((yield* lookups.couponById({ businessId: business.id, id: row.coupon_id })) ?? null)
-    const location = mode === "staff" && row.location_id !== null ? ((yield* lookups.location({ businessId: business.id, id: row.location_id })) ?? null) : null
-    const own = items.filter((item) => item.invoice_id === row.id)
-    const { outstanding, payments } = paid.get(row.id)!
+    const coupon = row.coupon_id === null ? undefined : yield* lookups.couponById({ businessId: business.id, id: row.coupon_id })
+    if (coupon !== undefined) coupons.set(coupon.id, coupon)
+    const location = mode === "staff" && row.location_id !== null ? yield* lookups.location({ businessId: business.id, id: row.location_id }) : undefined
+    if (location !== undefined) locations.set(location.id, location)
+  }
+  return yield* wireOf(rows, mode, {
+    items,
+    paid,
+    recipients: yield* itemsRepo.recipients({ businessId: business.id, ids: itemIds }),
+    adjustments: yield* itemsRepo.adjustments({ businessId: business.id, ids: itemIds }),
+    people: yield* lookups.people({
+      businessId: business.id,
+      ids: [...new Set(rows.flatMap((row) => [row.person_id, ...(row.created_by_person_id === null ? [] : [row.created_by_person_id])]))]
+    }),
+    staff: yield* lookups.staff({ businessId: business.id, ids: [...new Set(staffIds)] }),
+    coupons,
+    locations
+  })
+})
+
+/** The invoices in the caller's mode from what they show, without a read. */
+export const wireOf = Effect.fn("Invoices.wireOf")(function* (rows: ReadonlyArray<InvoiceRow>, mode: Mode, shown: InvoicesShown) {
+  const price = yield* businessMoney
+  const { locale } = yield* RequestContext
+  const context: ItemsContext = { recipients: shown.recipients, adjustments: shown.adjustments, price, locale, mode }
+  const refs = {
+    person: (id: number | null) => (id === null ? null : (shown.people.find((p) => p.id === id) ?? null)),
+    staff: (id: number | null) => (id === null ? null : (shown.staff.find((s) => s.id === id) ?? null))
+  }
+  return rows.map((row): InvoiceWire => {
+    const coupon = row.coupon_id === null ? null : (shown.coupons.get(row.coupon_id) ?? null)
+    const location = mode === "staff" && row.location_id !== null ? (shown.locations.get(row.location_id) ?? null) : null
+    const own = shown.items.filter((item) => item.invoice_id === row.id)
+    const { outstanding, payments } = shown.paid.get(row.id)!
     const common: InvoiceWire = {
       id: row.id,
       invoice_number: row.invoice_number,
@@ -247,7 +275,6 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
       person: refs.person(row.person_id) ?? { id: row.person_id, name: "", email: null },
       coupon: couponWire(coupon, mode, price)
     }
-    out.push(mode === "client" ? common : { ...common, ...staffFields(row, payments, location, refs, price) })
-  }
-  return out
+    return mode === "client" ? common : { ...common, ...staffFields(row, payments, location, refs, price) }
+  })
 })

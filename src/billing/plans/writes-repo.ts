@@ -39,6 +39,7 @@ export interface PlanInsert {
 
 export const planWrites = (sql: SqlClient.SqlClient) => {
   const visitPaid = visitPaidStatements(sql)
+  // The plan and its people in one statement (the first person is the primary participant).
   const insertPlan = SqlSchema.findOne({
     Request: Schema.Struct({
       businessId: Schema.Number,
@@ -57,22 +58,22 @@ export const planWrites = (sql: SqlClient.SqlClient) => {
       createdByStaffMemberId: Schema.NullOr(Schema.Number),
       limitPeriod: Schema.NullOr(Schema.String),
       isComplimentary: Schema.Boolean,
+      personIds: Schema.Array(Schema.Number),
       now: Schema.Date
     }),
     Result: Id,
     execute: (r) =>
-      sql`insert into plans (business_id, plan_product_id, type, name, description, price_cents, count, consider_member, visits_shared,
-            start_date, end_date, staff_member_id, location_id, created_by_staff_member_id, limit_period, is_complimentary, created_at, updated_at)
-          values (${r.businessId}, ${r.planProductId}, ${r.type}, ${r.name}, ${r.description}, ${r.priceCents}, ${r.count},
-            ${r.considerMember}, ${r.visitsShared}, ${r.startDate}::date, ${r.endDate}::date, ${r.staffMemberId}, ${r.locationId},
-            ${r.createdByStaffMemberId}, ${r.limitPeriod}, ${r.isComplimentary}, ${r.now}, ${r.now})
-          returning id`
-  })
-  const insertPeople = SqlSchema.void({
-    Request: Schema.Struct({ businessId: Schema.Number, planId: Schema.Number, personIds: Schema.Array(Schema.Number) }),
-    execute: ({ businessId, planId, personIds }) =>
-      sql`insert into plan_people (business_id, plan_id, person_id, is_primary)
-          select ${businessId}, ${planId}, person_id, ord = 1 from unnest(${personIds}::bigint[]) with ordinality as u(person_id, ord)`
+      sql`with plan as (
+            insert into plans (business_id, plan_product_id, type, name, description, price_cents, count, consider_member, visits_shared,
+              start_date, end_date, staff_member_id, location_id, created_by_staff_member_id, limit_period, is_complimentary, created_at, updated_at)
+            values (${r.businessId}, ${r.planProductId}, ${r.type}, ${r.name}, ${r.description}, ${r.priceCents}, ${r.count},
+              ${r.considerMember}, ${r.visitsShared}, ${r.startDate}::date, ${r.endDate}::date, ${r.staffMemberId}, ${r.locationId},
+              ${r.createdByStaffMemberId}, ${r.limitPeriod}, ${r.isComplimentary}, ${r.now}, ${r.now})
+            returning business_id, id),
+          people as (
+            insert into plan_people (business_id, plan_id, person_id, is_primary)
+            select plan.business_id, plan.id, u.person_id, u.ord = 1 from plan, unnest(${r.personIds}::bigint[]) with ordinality as u(person_id, ord))
+          select id from plan`
   })
   const insertTerms = SqlSchema.void({
     Request: Schema.Struct({
@@ -173,11 +174,10 @@ export const planWrites = (sql: SqlClient.SqlClient) => {
 
   /** A plan and its people (the first is the primary participant), in the caller's transaction; answers its id. */
   const insert = ({ businessId, personIds, now, ...plan }: PlanInsert & { readonly businessId: number; readonly personIds: ReadonlyArray<number>; readonly now: Date }) =>
-    Effect.gen(function* () {
-      const { id } = yield* insertPlan({ businessId, ...plan, limitPeriod: plan.limitPeriod ?? null, isComplimentary: plan.isComplimentary ?? false, now })
-      yield* insertPeople({ businessId, planId: id, personIds })
-      return id
-    })
+    Effect.map(
+      insertPlan({ businessId, ...plan, limitPeriod: plan.limitPeriod ?? null, isComplimentary: plan.isComplimentary ?? false, personIds, now }),
+      (row) => row.id
+    )
   /** Sets the given state fields (absent: unchanged); a new end date is announced again by plan.ended. */
   const setState = ({ businessId, id, endDate, canceled, deactivatedAt, now }: {
     readonly businessId: number

@@ -1,0 +1,129 @@
+import { Effect } from "effect"
+import { businessToday, CurrentBusiness } from "../../access/tenant.ts"
+import { currentTime } from "../../shared/clock.ts"
+import type { PlannedItem } from "./create.ts"
+import { computedAdjustments, InvoiceItemsRepo, type ItemInsert, type TaxRow } from "./items-repo.ts"
+import { outstandingFrom } from "./payments-wire.ts"
+import { InvoicesRepo } from "./repo.ts"
+import type { AdjustmentRow, ItemRow } from "./rows.ts"
+import type { Caller } from "./service.ts"
+import { computeInvoice } from "./totals.ts"
+import type { InvoicesShown } from "./wire.ts"
+
+/**
+ * The writes of a new invoice, each row once and in its final state: the money rule (totals.ts)
+ * runs on the checked items before anything is written (a new invoice has no coupon, location or
+ * staff adjustment yet), so the invoice and its items are inserted with their amounts, each item
+ * with its recipients and computed adjustments in one statement. The invoice number comes last
+ * (its counter row stays locked until commit). Answers the row and what its answer shows, from
+ * what was written: nothing is read back.
+ */
+
+type Named = { readonly id: number; readonly name: string; readonly email: string | null }
+
+interface Line {
+  readonly item: ItemInsert
+  readonly recipientIds: ReadonlyArray<number>
+  /** A signup fee: its parent is the line before it. */
+  readonly fee: boolean
+}
+
+/** The money rule on lines not written yet: no coupon, no staff adjustment; ids are the lines' positions. */
+const amountsOf = (lines: ReadonlyArray<Line>, taxes: ReadonlyArray<TaxRow>) =>
+  computeInvoice(
+    lines.map((line, i) => ({
+      id: i,
+      priceCents: line.item.priceCents,
+      override: null,
+      prorateCents: null,
+      discount: null,
+      taxes: taxes
+        .filter((tax) => tax.plan_product_id === line.item.planProductId)
+        .map((tax) => ({ salesTaxId: tax.sales_tax_id, name: tax.name, rate: tax.rate, inclusive: tax.inclusive }))
+    })),
+    null
+  )
+
+export const writeNew = Effect.fn("Invoices.writeNew")(function* (caller: Caller, { payerId, planned, bookingId, people, staffPersonId }: {
+  readonly payerId: number
+  readonly planned: ReadonlyArray<PlannedItem>
+  readonly bookingId: number | null
+  /** The payer, the recipients and (staff mode) the staff member's own person, as read by the checks. */
+  readonly people: ReadonlyArray<Named>
+  readonly staffPersonId: number | undefined
+}) {
+  const business = yield* CurrentBusiness
+  const repo = yield* InvoicesRepo
+  const itemsRepo = yield* InvoiceItemsRepo
+  const lines: ReadonlyArray<Line> = planned.flatMap((p) => [
+    { item: p.plan, recipientIds: p.recipientIds, fee: false },
+    ...(p.signupFee === null ? [] : [{ item: p.signupFee, recipientIds: p.recipientIds, fee: true }])
+  ])
+  const taxes = yield* itemsRepo.taxes({ businessId: business.id, productIds: [...new Set(lines.map((l) => l.item.planProductId))], locationId: null })
+  const amounts = amountsOf(lines, taxes)
+  const at = yield* currentTime
+  const { id: invoiceId } = yield* repo.insertDraft({
+    businessId: business.id,
+    invoiceDate: yield* businessToday,
+    personId: payerId,
+    currency: business.currency_code,
+    bookingId,
+    createdByStaffMemberId: caller._tag === "Staff" ? caller.staffMemberId : null,
+    createdByPersonId: caller._tag === "Client" ? caller.personId : null,
+    subtotalCents: amounts.subtotalCents,
+    discountTotalCents: amounts.discountTotalCents,
+    adjustmentTotalCents: amounts.adjustmentTotalCents,
+    includedTaxTotalCents: amounts.includedTaxTotalCents,
+    additionalTaxTotalCents: amounts.additionalTaxTotalCents,
+    totalCents: amounts.totalCents,
+    now: at
+  })
+  const items: Array<ItemRow> = []
+  const adjustments: Array<AdjustmentRow> = []
+  for (const [i, line] of lines.entries()) {
+    const item = amounts.items[i]!
+    const computed = computedAdjustments(item, null)
+    const { adjustment_ids, ...row } = yield* itemsRepo.insertComputed({
+      businessId: business.id,
+      invoiceId,
+      ...line.item,
+      parentItemId: line.fee ? items[items.length - 1]!.id : null,
+      adjustmentTotalCents: item.adjustmentTotalCents,
+      discountTotalCents: item.discountTotalCents,
+      includedTaxTotalCents: item.includedTaxTotalCents,
+      additionalTaxTotalCents: item.additionalTaxTotalCents,
+      totalCents: item.totalCents,
+      personIds: line.recipientIds,
+      adjustments: JSON.stringify(computed),
+      now: at
+    })
+    items.push(row)
+    const idOf = (a: (typeof computed)[number]) => adjustment_ids.find((w) => w.source_type === a.source_type && w.source_id === a.source_id)!.id
+    const written = computed.map((a): AdjustmentRow => ({
+      ...a,
+      id: idOf(a),
+      invoice_item_id: row.id,
+      requested_cents: null,
+      initial_punchcard_count: null,
+      created_at: at
+    }))
+    adjustments.push(...written.sort((a, b) => a.id - b.id))
+  }
+  const invoice = yield* repo.numberLast({ businessId: business.id, id: invoiceId })
+  const named = (id: number) => people.find((person) => person.id === id)
+  const self = staffPersonId === undefined ? undefined : named(staffPersonId)
+  // A staff member is named as their person (refs-repo's `staff`).
+  const staff = caller._tag === "Staff" && self !== undefined ? [{ id: caller.staffMemberId, name: self.name, email: self.email }] : []
+  const shown: InvoicesShown = {
+    items,
+    adjustments,
+    recipients: lines.flatMap((line, i) =>
+      line.recipientIds.map((id) => ({ invoice_item_id: items[i]!.id, id, name: named(id)?.name ?? "", email: named(id)?.email ?? null }))),
+    paid: new Map([[invoice.id, { outstanding: outstandingFrom(invoice, [], []), payments: [] }]]),
+    people: people.map(({ id, name, email }) => ({ id, name, email })),
+    staff,
+    coupons: new Map(),
+    locations: new Map()
+  }
+  return { row: invoice, shown }
+})
