@@ -17,7 +17,7 @@ const LIMITS = {
   visitCreated: { roundTrips: 12 },
   visitStateEvent: { roundTrips: 7 },
   punch: { roundTrips: 8 },
-  cardPayment: { roundTrips: 22 },
+  cardPayment: { roundTrips: 12 },
   refund: { roundTrips: 16 }
 }
 
