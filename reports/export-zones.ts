@@ -13,9 +13,9 @@ import { offsetAt } from "../src/shared/zoned-time.ts"
 const DAY_MS = 86_400_000
 const WEEK_MS = 7 * DAY_MS
 
-/** Beyond these, a column keeps DuckDB's conversion (centuries of DST: a deep CASE, a long search). */
+/** Beyond these, a column keeps DuckDB's conversion (decades of DST: a deep CASE; a century of weeks: a long search). */
 const MAX_PERIODS = 64
-const MAX_SPAN_MS = 200 * 365 * DAY_MS
+const MAX_SPAN_MS = 100 * 365 * DAY_MS
 
 /** From `from` (epoch ms; the first period from the span's start) on, the zone's offset in ms. */
 export interface ZonePeriod {
