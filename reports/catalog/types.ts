@@ -48,7 +48,7 @@ export interface CatalogContext {
 /** A requested name that expands to several instance fields (clients' `custom_fields`). */
 export interface LogicalDef {
   readonly name: string
-  /** The instance fields, or a problem message key when the expansion is not supported. */
+  /** The instance fields, or the refusal (reports/refusals.ts) when the expansion is not supported. */
   readonly expand: (context: CatalogContext) => ReadonlyArray<ColumnDef> | { readonly unsupported: Refusal }
   /** Recognises an instance field requested (or filtered, sorted) by its own name. */
   readonly instance: (name: string, context: CatalogContext) => ColumnDef | undefined
