@@ -100,35 +100,23 @@ export type ColumnZones = ReadonlyArray<ReadonlyArray<ZonePeriod> | undefined>
 const rowZone = (prepared: PreparedExport) => (prepared.compiled.withTz ? prepared.compiled.timeZone ?? "UTC" : "UTC")
 
 /**
- * Rows from which an export's datetimes are written by periods (or fewer, when that many are
- * read in ranges): finding them takes up to a tenth of a second (decades of DST), what a
- * conversion per value costs for some thousands of rows.
- */
-export const PERIODS_FROM_ROWS = 5_000
-
-/**
  * Each datetime column's instants, first and last (epoch ms), of the whole export: the span its
  * zone's periods must cover. Other columns (and a datetime column of plain TIMESTAMPs, which
- * the periods do not describe) keep DuckDB's conversion, as do exports of fewer than `fromRows` rows.
+ * the periods do not describe) keep DuckDB's conversion.
  */
-export const columnZones = async (
-  prepared: PreparedExport,
-  run: (statement: CompiledSql) => Promise<Array<Array<unknown>>>,
-  fromRows: number = PERIODS_FROM_ROWS
-): Promise<ColumnZones> => {
+export const columnZones = async (prepared: PreparedExport, run: (statement: CompiledSql) => Promise<Array<Array<unknown>>>): Promise<ColumnZones> => {
   const columns = columnsOf(prepared)
   const datetimes = columns.flatMap((column, i) => (prepared.fields[i]!.type === "datetime" ? [{ column, i }] : []))
   if (datetimes.length === 0) return columns.map(() => undefined)
   const [row] = await run({
-    sql: `SELECT count(*), ${datetimes.map(({ column }) => `min(epoch_ms(${column})), max(epoch_ms(${column})), any_value(typeof(${column}))`).join(", ")} ` +
+    sql: `SELECT ${datetimes.map(({ column }) => `min(epoch_ms(${column})), max(epoch_ms(${column})), any_value(typeof(${column}))`).join(", ")} ` +
       `FROM (${prepared.compiled.sql}) e`,
     params: prepared.compiled.params
   })
   const zone = rowZone(prepared)
   const zones: Array<ReadonlyArray<ZonePeriod> | undefined> = columns.map(() => undefined)
-  if (Number(row?.[0] ?? 0) < fromRows) return zones
   datetimes.forEach(({ i }, j) => {
-    const [min, max, type] = [row?.[1 + 3 * j], row?.[2 + 3 * j], row?.[3 + 3 * j]]
+    const [min, max, type] = [row?.[3 * j], row?.[3 * j + 1], row?.[3 * j + 2]]
     if (min === null || min === undefined || type !== "TIMESTAMP WITH TIME ZONE") return
     zones[i] = zonePeriods(zone, Number(min), Number(max))
   })
@@ -202,9 +190,12 @@ async function* fileChunks(file: string, buffers: ReadonlyArray<Buffer>): AsyncG
  * The ranges' files in order: the next range is written while the one before is sent, so
  * DuckDB and the socket work at once; at most two files exist at a time.
  */
-async function* rangeChunks(exporter: RangedExport, prepared: PreparedExport, exportDir: string, files: Set<string>, rangeRows: number): AsyncGenerator<Uint8Array> {
+async function* rangeChunks(exporter: RangedExport, prepared: PreparedExport, exportDir: string, files: Set<string>): AsyncGenerator<Uint8Array> {
   const ranges = await exporter.ranges()
-  const zones = ranges.length === 0 || exporter.cancelled ? [] : await columnZones(prepared, (statement) => exporter.run(statement), Math.min(PERIODS_FROM_ROWS, rangeRows))
+  // Read in one statement (summary rows, or at most a range's rows), an export converts each
+  // datetime: the periods' extra scan (the aggregate again, for summary rows) and their search (up
+  // to a tenth of a second over decades of DST) cost more than converting that many values.
+  const zones = ranges.length > 1 && !exporter.cancelled ? await columnZones(prepared, (statement) => exporter.run(statement)) : []
   const buffers = [Buffer.allocUnsafe(CHUNK_BYTES), Buffer.allocUnsafe(CHUNK_BYTES)]
   const name = randomUUID()
   const write = async (j: number) => {
@@ -240,7 +231,7 @@ export const csvResponse = Effect.fn("Reports.exportCsv")(function* (
   yield* Effect.addFinalizer(() => Effect.sync(() => files.forEach((file) => fs.rmSync(file, { force: true }))))
   yield* stopWithRequest(exporter, "csv")
   const header = Buffer.from(csvLine(prepared.fields.map((field) => field.name)), "utf8")
-  const rows = Stream.fromAsyncIterable(rangeChunks(exporter, prepared, exportDir, files, rangeRows), (error) => error).pipe(Stream.orDie)
+  const rows = Stream.fromAsyncIterable(rangeChunks(exporter, prepared, exportDir, files), (error) => error).pipe(Stream.orDie)
   return HttpServerResponse.stream(Stream.concat(Stream.succeed(header as Uint8Array), rows), {
     status: 200,
     headers: { ...headers, "content-disposition": disposition(resource, prepared.dataAsOf, "csv") },
