@@ -6,7 +6,7 @@ import { BadRequest, Forbidden, NotFound, TooManyRequests } from "../src/shared/
 import { queryableNames } from "./catalog/describe.ts"
 import { REPORT_RESOURCES, resourceCatalog } from "./catalog/resources.ts"
 import { WIRE_TYPES } from "./catalog/types.ts"
-import { ReportRefusals } from "./refusals.ts"
+import { QUERY_ENDPOINT_REFUSALS, ReportRefusals } from "./refusals.ts"
 import { QueryDocument } from "./grammar.ts"
 
 /** The Reporting API v3: one query endpoint per resource (JSON:API 1.0). */
@@ -182,8 +182,8 @@ const queryEndpoint = {
 
 const catalogErrors = [Forbidden, NotFound, TooManyRequests] as const
 
-/** A query's named refusals (its validation problems, 400, are described in words). */
-const QUERY_REFUSALS = [ReportRefusals.reportAccessDenied, ReportRefusals.reportUnknownResource]
+/** A query's named refusals: access, the resource, and every validation problem (400). */
+const QUERY_REFUSALS = QUERY_ENDPOINT_REFUSALS
 
 export const ReportsApi = HttpApiGroup.make("reports")
   .add(

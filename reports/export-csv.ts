@@ -6,6 +6,7 @@ import * as path from "node:path"
 import { recordExportStatement, recordReportExport } from "../src/platform/metrics/exports.ts"
 import type { WireType } from "./catalog/types.ts"
 import type { CompiledSql } from "./compile-filter.ts"
+import { periodsSql, type ZonePeriod, zonePeriods } from "./export-zones.ts"
 import { CSV, disposition, stopWithRequest } from "./export.ts"
 import { RANGE_ROWS, type Range, RangedExport } from "./export-ranges.ts"
 import type { WireValue } from "./run.ts"
@@ -26,7 +27,9 @@ import type { PreparedExport } from "./service.ts"
  * Reading every value into JavaScript cost about ten times DuckDB's own work (21 s against
  * 2.3 s for a million rows); lines built in SQL and read as one text a row still spent more
  * in the expressions building them than the writer spends on the same rows (6.0 s of CPU
- * against 3.4 s for COPY sorting and writing a million rows).
+ * against 3.4 s for COPY sorting and writing a million rows), most of it converting each
+ * datetime to its zone: a datetime of the rows in the caller's zone is now written by that
+ * zone's periods over the export's span (export-zones.ts), found once per export.
  */
 
 const NEEDS_QUOTES = /[",\r\n]/
@@ -83,25 +86,71 @@ export const textSql = (value: string, type: WireType, local: string): string =>
   }
 }
 
+/** The export's columns as the compiled statement names them (`group_label` then `c0..` for summary rows). */
+const columnsOf = ({ fields, summary }: PreparedExport) =>
+  summary ? ["e.group_label", ...fields.slice(1).map((_, i) => `e.c${i}`)] : fields.map((_, i) => `e.c${i}`)
+
+/** Per column, the periods of the zone its datetimes are written in when a row names none (export-zones.ts). */
+export type ColumnZones = ReadonlyArray<ReadonlyArray<ZonePeriod> | undefined>
+
+/**
+ * The zone a row without `tz` is written in: the caller's when rows carry `tz` (NULL when it is
+ * the caller's), UTC for rows without (as run.ts).
+ */
+const rowZone = (prepared: PreparedExport) => (prepared.compiled.withTz ? prepared.compiled.timeZone ?? "UTC" : "UTC")
+
+/**
+ * Each datetime column's instants, first and last (epoch ms), of the whole export: the span its
+ * zone's periods must cover. Other columns (and a datetime column of plain TIMESTAMPs, which
+ * the periods do not describe) keep DuckDB's conversion.
+ */
+export const columnZones = async (prepared: PreparedExport, run: (statement: CompiledSql) => Promise<Array<Array<unknown>>>): Promise<ColumnZones> => {
+  const columns = columnsOf(prepared)
+  const datetimes = columns.flatMap((column, i) => (prepared.fields[i]!.type === "datetime" ? [{ column, i }] : []))
+  if (datetimes.length === 0) return columns.map(() => undefined)
+  const [row] = await run({
+    sql: `SELECT ${datetimes.map(({ column }) => `min(epoch_ms(${column})), max(epoch_ms(${column})), any_value(typeof(${column}))`).join(", ")} ` +
+      `FROM (${prepared.compiled.sql}) e`,
+    params: prepared.compiled.params
+  })
+  const zone = rowZone(prepared)
+  const zones: Array<ReadonlyArray<ZonePeriod> | undefined> = columns.map(() => undefined)
+  datetimes.forEach(({ i }, j) => {
+    const [min, max, type] = [row?.[3 * j], row?.[3 * j + 1], row?.[3 * j + 2]]
+    if (min === null || min === undefined || type !== "TIMESTAMP WITH TIME ZONE") return
+    zones[i] = zonePeriods(zone, Number(min), Number(max))
+  })
+  return zones
+}
+
 /**
  * The export's rows (those `range` holds, or all) as the JSON's texts, in order, written by
- * DuckDB as CSV lines into `file`.
+ * DuckDB as CSV lines into `file`. `zones`: the datetime columns' periods (columnZones).
  */
-export const csvCopySql = (prepared: PreparedExport, file: string, range?: Range): CompiledSql => {
-  const { compiled, fields, summary } = prepared
-  const columns = summary ? ["e.group_label", ...fields.slice(1).map((_, i) => `e.c${i}`)] : fields.map((_, i) => `e.c${i}`)
-  // A datetime's wall time, once per value (`l0..`): in the row's zone, the caller's when the row
-  // names none (NULL `tz`), UTC for rows without `tz` (as run.ts). The caller's zone is a
-  // constant, bound once; a zone read from the row is looked up again for every value (a
-  // million datetimes: 40 s against 1 s), and most rows are in the caller's (compile.ts).
-  const fallback = literal(compiled.timeZone ?? "UTC")
-  const locals = columns.map((column, i) =>
-    fields[i]!.type !== "datetime" ? undefined
-    : compiled.withTz ? `CASE WHEN e.tz IS NULL THEN timezone(${fallback}, ${column}) ELSE timezone(e.tz, ${column}) END AS l${i}`
-    : `timezone('UTC', ${column}) AS l${i}`)
-  const withLocals = `SELECT e.*${locals.map((local) => (local === undefined ? "" : `, ${local}`)).join("")} FROM (${compiled.sql}) e` +
+export const csvCopySql = (prepared: PreparedExport, file: string, range?: Range, zones: ColumnZones = []): CompiledSql => {
+  const { compiled, fields } = prepared
+  const columns = columnsOf(prepared)
+  // A datetime of a row in its own zone (`tz`) is converted by DuckDB (`l0..`, its wall time);
+  // in the zone rows without `tz` share, by its periods (`u0..`, its epoch microseconds). Each
+  // once per value. A zone read from the row is looked up again for every value (a million
+  // datetimes: 40 s against 1 s), and most rows are in the caller's (compile.ts).
+  const fallback = literal(rowZone(prepared))
+  const ownZone = (column: string) => `timezone(e.tz, ${column})`
+  const extras = columns.flatMap((column, i) => {
+    if (fields[i]!.type !== "datetime") return []
+    if (zones[i] !== undefined) return [`epoch_us(${column}) AS u${i}`, ...(compiled.withTz ? [`CASE WHEN e.tz IS NOT NULL THEN ${ownZone(column)} END AS l${i}`] : [])]
+    return [compiled.withTz ? `CASE WHEN e.tz IS NULL THEN timezone(${fallback}, ${column}) ELSE ${ownZone(column)} END AS l${i}` : `timezone('UTC', ${column}) AS l${i}`]
+  })
+  const withLocals = `SELECT e.*${extras.map((extra) => `, ${extra}`).join("")} FROM (${compiled.sql}) e` +
     (range === undefined ? "" : ` WHERE ${range.where}`)
-  const texts = columns.map((column, i) => `${textSql(column, fields[i]!.type, `e.l${i}`)} AS t${i}`)
+  const texts = columns.map((column, i) => {
+    const periods = zones[i]
+    if (fields[i]!.type !== "datetime" || periods === undefined) return `${textSql(column, fields[i]!.type, `e.l${i}`)} AS t${i}`
+    const byPeriods = periodsSql(`e.u${i}`, periods)
+    return compiled.withTz
+      ? `CASE WHEN ${column} IS NULL THEN NULL WHEN e.tz IS NULL THEN ${byPeriods} ELSE ${datetimeSql(column, `e.l${i}`)} END AS t${i}`
+      : `CASE WHEN ${column} IS NOT NULL THEN ${byPeriods} END AS t${i}`
+  })
   return {
     sql: `COPY (SELECT ${texts.join(", ")} FROM (${withLocals}) e ORDER BY ${compiled.order}) ` +
       `TO ${literal(file)} (FORMAT csv, HEADER false, NEW_LINE '\\r\\n')`,
@@ -143,12 +192,16 @@ async function* fileChunks(file: string, buffers: ReadonlyArray<Buffer>): AsyncG
  */
 async function* rangeChunks(exporter: RangedExport, prepared: PreparedExport, exportDir: string, files: Set<string>): AsyncGenerator<Uint8Array> {
   const ranges = await exporter.ranges()
+  // Read in one statement (summary rows, or at most a range's rows), an export converts each
+  // datetime: the periods' extra scan (the aggregate again, for summary rows) and their search (up
+  // to a tenth of a second over decades of DST) cost more than converting that many values.
+  const zones = ranges.length > 1 && !exporter.cancelled ? await columnZones(prepared, (statement) => exporter.run(statement)) : []
   const buffers = [Buffer.allocUnsafe(CHUNK_BYTES), Buffer.allocUnsafe(CHUNK_BYTES)]
   const name = randomUUID()
   const write = async (j: number) => {
     const file = path.join(exportDir, `${name}-${j}.csv`)
     files.add(file)
-    await exporter.run(csvCopySql(prepared, file, ranges[j]))
+    await exporter.run(csvCopySql(prepared, file, ranges[j], zones))
     recordExportStatement()
     return file
   }

@@ -1,6 +1,7 @@
 import { Option, Schema } from "effect"
 import { BooleanInput, IntInput } from "../src/shared/schemas.ts"
-import { type QueryProblem, problem, shown } from "./problems.ts"
+import { type QueryProblem, shown } from "./problems.ts"
+import { FilterRefusals } from "./refusals.ts"
 import { closestNames, listed } from "./suggest.ts"
 
 /**
@@ -98,11 +99,11 @@ export const parseFilter = (raw: ReadonlyArray<unknown>, problems: Array<QueryPr
   const parse = (input: unknown, path: string, depth: number): FilterNode | undefined => {
     nodes += 1
     if (depth > MAX_FILTER_DEPTH || nodes > MAX_FILTER_NODES) {
-      problems.push(problem("report_filter_too_large", { max: depth > MAX_FILTER_DEPTH ? MAX_FILTER_DEPTH : MAX_FILTER_NODES }))
+      problems.push(FilterRefusals.tooLarge.message({ max: depth > MAX_FILTER_DEPTH ? MAX_FILTER_DEPTH : MAX_FILTER_NODES }))
       return undefined
     }
     if (!Array.isArray(input) || typeof input[0] !== "string") {
-      problems.push(problem("report_filter_not_list", { path }))
+      problems.push(FilterRefusals.notList.message({ path }))
       return undefined
     }
     const [head, ...args] = input as [string, ...Array<unknown>]
@@ -113,7 +114,7 @@ export const parseFilter = (raw: ReadonlyArray<unknown>, problems: Array<QueryPr
         const decoded = decodeCombination(args)
         // `["and", ["eq", ...]]` (one filter instead of a list of them) is the usual slip.
         if (Option.isNone(decoded) || typeof decoded.value[0][0] === "string") {
-          problems.push(problem("report_filter_list", { path, operation: shown(head) }))
+          problems.push(FilterRefusals.list.message({ path, operation: shown(head) }))
           return undefined
         }
         const filters = decoded.value[0].map((child, i) => parse(child, `${path}[1][${i}]`, depth + 1))
@@ -123,7 +124,7 @@ export const parseFilter = (raw: ReadonlyArray<unknown>, problems: Array<QueryPr
       case "nemp": {
         const decoded = decodeFieldOnly(args)
         if (Option.isNone(decoded)) {
-          problems.push(problem("report_filter_field_only", { path, operation: shown(head) }))
+          problems.push(FilterRefusals.fieldOnly.message({ path, operation: shown(head) }))
           return undefined
         }
         return { kind: op, path, field: decoded.value[0] }
@@ -133,7 +134,7 @@ export const parseFilter = (raw: ReadonlyArray<unknown>, problems: Array<QueryPr
         if (Option.isSome(flat)) return { kind: "btw", path, field: flat.value[0], low: flat.value[1], high: flat.value[2] }
         const pair = decodeBetweenPair(args)
         if (Option.isSome(pair)) return { kind: "btw", path, field: pair.value[0], low: pair.value[1][0], high: pair.value[1][1] }
-        problems.push(problem("report_filter_between", { path }))
+        problems.push(FilterRefusals.between.message({ path }))
         return undefined
       }
       default: {
@@ -141,14 +142,14 @@ export const parseFilter = (raw: ReadonlyArray<unknown>, problems: Array<QueryPr
           const names = closestNames(head, FILTER_OPERATIONS)
           problems.push(
             names.length === 0
-              ? problem("report_filter_unknown_operation", { path, operation: shown(head) })
-              : problem("report_filter_unknown_operation_hint", { path, operation: shown(head), names: listed(names) })
+              ? FilterRefusals.unknownOperation.message({ path, operation: shown(head) })
+              : FilterRefusals.unknownOperationHint.message({ path, operation: shown(head), names: listed(names) })
           )
           return undefined
         }
         const decoded = decodeFieldAndValue(args)
         if (Option.isNone(decoded)) {
-          problems.push(problem("report_filter_field_value", { path, operation: shown(head) }))
+          problems.push(FilterRefusals.fieldValue.message({ path, operation: shown(head) }))
           return undefined
         }
         return { kind: "compare", path, op: op as Comparison, field: decoded.value[0], value: decoded.value[1] }

@@ -1,9 +1,11 @@
 import type { ColumnDef } from "./catalog/types.ts"
 import type { Comparison, FilterNode, FilterValue } from "./grammar.ts"
 import { type ParamValue, appliesTo, coerceValue } from "./normalize-values.ts"
-import { type QueryProblem, problem, shown } from "./problems.ts"
+import { type QueryProblem, shown } from "./problems.ts"
+import { FilterRefusals } from "./refusals.ts"
 import { closestNames, listed } from "./suggest.ts"
-import type { MessageKey, MessageParams } from "../src/shared/i18n.ts"
+import type { MessageParams } from "../src/shared/i18n.ts"
+import type { Refusal } from "../src/shared/refusals.ts"
 
 /** A parsed filter checked against the resource: every name resolved to its column, every value to the column's type. */
 
@@ -18,14 +20,14 @@ export type NormalizedFilter =
  * `full_name`?"): the hinting key is the plain one's message plus the names.
  */
 export const unknownName = (
-  key: MessageKey,
-  hintKey: MessageKey,
+  plain: Refusal,
+  hinting: Refusal,
   params: MessageParams,
   name: string,
   valid: Iterable<string>
 ): QueryProblem => {
   const names = closestNames(name, valid)
-  return names.length === 0 ? problem(key, params) : problem(hintKey, { ...params, names: listed(names) })
+  return names.length === 0 ? plain.message(params) : hinting.message({ ...params, names: listed(names) })
 }
 
 export const normalizeFilter = (
@@ -37,25 +39,25 @@ export const normalizeFilter = (
   if (node === undefined) return undefined
   const resolve = (path: string, name: string) => {
     const column = rowColumn(name)
-    if (!column) problems.push(unknownName("report_unknown_filter_field", "report_unknown_filter_field_hint", { path, name: shown(name) }, name, filterNames()))
+    if (!column) problems.push(unknownName(FilterRefusals.unknownField, FilterRefusals.unknownFieldHint, { path, name: shown(name) }, name, filterNames()))
     return column
   }
   const value = (path: string, column: ColumnDef, raw: FilterValue, checkEnum: boolean): ParamValue | undefined => {
     const coerced = raw === null ? undefined : coerceValue(raw, column.type)
     if (coerced === undefined) {
-      problems.push(problem("report_filter_value", { path, value: shown(raw), type: column.type, name: shown(column.name) }))
+      problems.push(FilterRefusals.value.message({ path, value: shown(raw), type: column.type, name: shown(column.name) }))
       return undefined
     }
     // An equality test against a value outside the enum is a typo, not an empty answer.
     if (checkEnum && column.values && !column.values.includes(String(coerced).toLowerCase())) {
-      problems.push(problem("report_filter_enum_value", { path, value: shown(raw), name: shown(column.name), values: column.values.join(", ") }))
+      problems.push(FilterRefusals.enumValue.message({ path, value: shown(raw), name: shown(column.name), values: column.values.join(", ") }))
       return undefined
     }
     return coerced
   }
   const operationFits = (path: string, op: Comparison | "btw", column: ColumnDef) => {
     if (appliesTo(op, column.type)) return true
-    problems.push(problem("report_filter_operation_type", { path, operation: op, type: column.type, name: shown(column.name) }))
+    problems.push(FilterRefusals.operationType.message({ path, operation: op, type: column.type, name: shown(column.name) }))
     return false
   }
 

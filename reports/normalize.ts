@@ -1,7 +1,8 @@
 import type { CatalogContext, ColumnDef, ResourceCatalog, SummaryDef, WireType } from "./catalog/types.ts"
 import { type QueryAttributes, parseFilter } from "./grammar.ts"
 import { type NormalizedFilter, normalizeFilter, unknownName } from "./normalize-filter.ts"
-import { type QueryProblem, problem, shown } from "./problems.ts"
+import { type QueryProblem, shown } from "./problems.ts"
+import { QueryRefusals } from "./refusals.ts"
 
 // The query's values and filters are checked in normalize-values.ts and normalize-filter.ts; their names are reached here too.
 
@@ -84,7 +85,7 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
   const groupName = attributes.group ?? undefined
   const group = groupName === undefined ? undefined : catalog.groupings.get(groupName)
   if (groupName !== undefined && !group) {
-    problems.push(unknownName("report_unknown_group", "report_unknown_group_hint", { name: shown(groupName), resource }, groupName, catalog.groupings.keys()))
+    problems.push(unknownName(QueryRefusals.unknownGroup, QueryRefusals.unknownGroupHint, { name: shown(groupName), resource }, groupName, catalog.groupings.keys()))
   }
   const grouped = groupName !== undefined
 
@@ -102,16 +103,16 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
   const maxSortKeys = grouped ? catalog.summary.size + 1 : catalog.detail.size + catalog.groupings.size + instances
 
   // Fields
-  if (attributes.fields.length === 0) problems.push(problem("report_fields_required"))
+  if (attributes.fields.length === 0) problems.push(QueryRefusals.fieldsRequired.message())
   const tooManyFields = attributes.fields.length > maxFields
-  if (tooManyFields) problems.push(problem("report_too_many_fields", { max: maxFields, resource }))
+  if (tooManyFields) problems.push(QueryRefusals.tooManyFields.message({ max: maxFields, resource }))
   const detailColumns: Array<ColumnDef> = []
   const summaryColumns: Array<SummaryDef> = []
   /** Names already asked for: requested names and the columns they became (`custom_fields` and one of its instances). */
   const named = new Set<string>()
   const once = (name: string) => {
     if (named.has(name)) {
-      problems.push(problem("report_duplicate_field", { name: shown(name) }))
+      problems.push(QueryRefusals.duplicateField.message({ name: shown(name) }))
       return false
     }
     named.add(name)
@@ -123,25 +124,25 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
       if (name === "group_label") continue // always the first column of a summary row
       const found = catalog.summary.get(name)
       if (found) summaryColumns.push(found)
-      else if (rowColumn(name) || catalog.logical.has(name)) problems.push(problem("report_detail_field_with_group", { name: shown(name) }))
-      else problems.push(unknownName("report_unknown_field", "report_unknown_field_hint", { name: shown(name), resource }, name, catalog.summary.keys()))
+      else if (rowColumn(name) || catalog.logical.has(name)) problems.push(QueryRefusals.detailFieldWithGroup.message({ name: shown(name) }))
+      else problems.push(unknownName(QueryRefusals.unknownField, QueryRefusals.unknownFieldHint, { name: shown(name), resource }, name, catalog.summary.keys()))
       continue
     }
     if (!once(name)) continue
     const logical = catalog.logical.get(name)
     if (logical) {
       const expanded = logical.expand(context)
-      if ("unsupported" in expanded) problems.push(problem(expanded.unsupported))
+      if ("unsupported" in expanded) problems.push(expanded.unsupported.message())
       else for (const instance of expanded) if (instance.name === name || once(instance.name)) detailColumns.push(instance)
       continue
     }
     const found = catalog.detail.get(name) ?? (catalog.groupings.has(name) ? undefined : rowColumn(name))
     if (found) {
       if (found.name === name || once(found.name)) detailColumns.push(found)
-    } else if (catalog.summary.has(name)) problems.push(problem("report_summary_field_without_group", { name: shown(name) }))
+    } else if (catalog.summary.has(name)) problems.push(QueryRefusals.summaryFieldWithoutGroup.message({ name: shown(name) }))
     else {
       const valid = [...catalog.detail.keys(), ...catalog.logical.keys(), ...instanceNames()]
-      problems.push(unknownName("report_unknown_field", "report_unknown_field_hint", { name: shown(name), resource }, name, valid))
+      problems.push(unknownName(QueryRefusals.unknownField, QueryRefusals.unknownFieldHint, { name: shown(name), resource }, name, valid))
     }
   }
 
@@ -153,13 +154,13 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
   const sort: Array<SortKey> = []
   const sortEntries = attributes.sort ?? []
   const tooManySortKeys = sortEntries.length > maxSortKeys
-  if (tooManySortKeys) problems.push(problem("report_too_many_sort_keys", { max: maxSortKeys }))
+  if (tooManySortKeys) problems.push(QueryRefusals.tooManySortKeys.message({ max: maxSortKeys }))
   /** Targets already sorted by: a second key on the same one could never decide an order. */
   const sortedBy = new Set<string>()
   for (const entry of tooManySortKeys ? [] : sortEntries) {
     const match = SORT.exec(entry)
     if (!match || (match[1] !== "" && match[3] !== "")) {
-      problems.push(problem("report_invalid_sort", { sort: shown(entry) }))
+      problems.push(QueryRefusals.invalidSort.message({ sort: shown(entry) }))
       continue
     }
     const name = match[2]!
@@ -167,7 +168,7 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
     // `group_label` and the grouping's own name are one target.
     const target = grouped && name === groupName ? "group_label" : name
     if (sortedBy.has(target)) {
-      problems.push(problem("report_duplicate_sort", { name: shown(name) }))
+      problems.push(QueryRefusals.duplicateSort.message({ name: shown(name) }))
       continue
     }
     sortedBy.add(target)
@@ -179,20 +180,20 @@ export const normalize = (attributes: QueryAttributes, catalog: ResourceCatalog,
       }
       const aggregate = catalog.summary.get(name)
       if (aggregate) sort.push({ target: { kind: "aggregate", summary: aggregate }, type: aggregate.type, direction })
-      else problems.push(problem("report_unknown_sort", { name: shown(name) }))
+      else problems.push(QueryRefusals.unknownSort.message({ name: shown(name) }))
       continue
     }
     const column = catalog.detail.get(name) ?? rowColumn(name)
     if (column && !catalog.logical.has(name)) sort.push({ target: { kind: "row", column }, type: column.type, direction })
-    else problems.push(problem("report_unknown_sort", { name: shown(name) }))
+    else problems.push(QueryRefusals.unknownSort.message({ name: shown(name) }))
   }
 
   // Page
   const limit = attributes.page?.limit ?? DEFAULT_PAGE_LIMIT
-  if (limit < 1 || limit > MAX_PAGE_LIMIT) problems.push(problem("report_page_limit", { max: MAX_PAGE_LIMIT }))
+  if (limit < 1 || limit > MAX_PAGE_LIMIT) problems.push(QueryRefusals.pageLimit.message({ max: MAX_PAGE_LIMIT }))
   const startingAfter = attributes.page?.starting_after ?? undefined
   if (startingAfter !== undefined && (startingAfter.length === 0 || startingAfter.length > MAX_KEY_LENGTH)) {
-    problems.push(problem("report_starting_after_invalid", { max: MAX_KEY_LENGTH }))
+    problems.push(QueryRefusals.startingAfterInvalid.message({ max: MAX_KEY_LENGTH }))
   }
 
   if (problems.length > 0) return { _tag: "Invalid", problems: dedupe(problems) }

@@ -1,17 +1,11 @@
-import type { MessageKey, MessageParams } from "../src/shared/i18n.ts"
+import type { Message } from "../src/shared/errors.ts"
 
 /**
- * One thing wrong with a report query, as a message key and its parameters: the HTTP layer
- * translates it into the request's locale. Every stage (grammar, normalize, run) reports
- * all the problems it finds, so a client fixes a query in one round trip.
+ * One thing wrong with a report query: a named refusal's message (reports/refusals.ts) with its
+ * parameters, which the HTTP layer translates into the request's locale. Every stage (grammar,
+ * normalize, run) reports all the problems it finds, so a client fixes a query in one round trip.
  */
-export interface QueryProblem {
-  readonly key: MessageKey
-  readonly params?: MessageParams
-}
-
-export const problem = (key: MessageKey, params?: MessageParams): QueryProblem =>
-  params === undefined ? { key } : { key, params }
+export type QueryProblem = Message
 
 /** A value as it appears inside a message: strings quoted, everything else as JSON. */
 export const shown = (value: unknown): string => {

@@ -11,7 +11,8 @@ import { Schema } from "effect"
 import type { CatalogContext, WireType } from "./catalog/types.ts"
 import type { CompiledQuery } from "./compile.ts"
 import type { NormalizedQuery, ResponseField } from "./normalize.ts"
-import { type QueryProblem, problem } from "./problems.ts"
+import type { QueryProblem } from "./problems.ts"
+import { QueryRefusals } from "./refusals.ts"
 import type { StoreConnection } from "./store-connection.ts"
 
 /**
@@ -59,7 +60,7 @@ export const runQuery = async (connection: StoreConnection, query: NormalizedQue
   const raw = await readPage(connection, query, compiled)
   if (raw.length === 0 && compiled.anchorExists) {
     const [[n] = []] = await connection.execute(compiled.anchorExists)
-    if (Number(n ?? 0) === 0) return { _tag: "Invalid", problems: [problem("report_starting_after_unknown")] }
+    if (Number(n ?? 0) === 0) return { _tag: "Invalid", problems: [QueryRefusals.startingAfterUnknown.message()] }
   }
   const totalCount = compiled.count ? Number((await connection.execute(compiled.count))[0]?.[0] ?? 0) : undefined
   const duration = (performance.now() - started) / 1000

@@ -1,3 +1,4 @@
+import { QueryRefusals } from "../refusals.ts"
 import {
   type CatalogContext,
   type ColumnDef,
@@ -193,7 +194,7 @@ const customFieldColumn = (field: CatalogContext["customFields"][number]): Colum
 export const customFields: LogicalDef = {
   name: "custom_fields",
   expand: (context) =>
-    context.franchiseHolding ? { unsupported: "report_custom_fields_franchise" } : context.customFields.map(customFieldColumn),
+    context.franchiseHolding ? { unsupported: QueryRefusals.customFieldsFranchise } : context.customFields.map(customFieldColumn),
   instance: (name, context) => {
     const match = CUSTOM_FIELD.exec(name)
     if (!match || context.franchiseHolding) return undefined

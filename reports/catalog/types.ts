@@ -1,3 +1,5 @@
+import type { Refusal } from "../../src/shared/refusals.ts"
+
 /**
  * What a report resource offers: its detail fields, summary fields, groupings and logical
  * fields, each with its wire type and the DuckDB expression it reads. Every SQL identifier a
@@ -46,8 +48,8 @@ export interface CatalogContext {
 /** A requested name that expands to several instance fields (clients' `custom_fields`). */
 export interface LogicalDef {
   readonly name: string
-  /** The instance fields, or a problem message key when the expansion is not supported. */
-  readonly expand: (context: CatalogContext) => ReadonlyArray<ColumnDef> | { readonly unsupported: "report_custom_fields_franchise" }
+  /** The instance fields, or the refusal (reports/refusals.ts) when the expansion is not supported. */
+  readonly expand: (context: CatalogContext) => ReadonlyArray<ColumnDef> | { readonly unsupported: Refusal }
   /** Recognises an instance field requested (or filtered, sorted) by its own name. */
   readonly instance: (name: string, context: CatalogContext) => ColumnDef | undefined
 }

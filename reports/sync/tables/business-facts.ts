@@ -1,3 +1,4 @@
+import { readWhole } from "./change-scope.ts"
 import { franchiseId, franchiseJoin, type StoreTable } from "./types.ts"
 
 /**
@@ -9,6 +10,8 @@ import { franchiseId, franchiseJoin, type StoreTable } from "./types.ts"
 /** Every business, with its local creation date (a business with no activity yet still has months). */
 export const metricsBusinessesTable: StoreTable = {
   name: "metrics_businesses",
+  // Small, read whole: what monthly_business_metrics alone needs.
+  changes: readWhole(true),
   columns: [
     ["business_id", "BIGINT NOT NULL"],
     ["business_name", "VARCHAR"],
@@ -30,6 +33,8 @@ export const metricsBusinessesTable: StoreTable = {
 /** Staff members and the local date they were added (new_staff_count). */
 export const metricsStaffTable: StoreTable = {
   name: "metrics_staff",
+  // Small, read whole: what monthly_business_metrics alone needs.
+  changes: readWhole(true),
   columns: [
     ["business_id", "BIGINT NOT NULL"],
     ["person_id", "BIGINT NOT NULL"],

@@ -1,7 +1,77 @@
 import { changedPayersSql, clientMoneyCtes } from "./client-money.ts"
-import { availableOnSql, currentOnSql, onHoldOnSql, planTypeSql } from "./plans.ts"
+import { type ChangeScope, changeLog, inLogs } from "./change-scope.ts"
+import { availableOnSql, changedPlans, changedProductHoldersSql, currentOnSql, onHoldOnSql, planTypeSql, turnedDayHoldersSql } from "./plans.ts"
 import { customFieldValuesSql } from "./custom-fields.ts"
 import { businessColumns, franchiseId, franchiseJoin, fullName, type StoreTable, businessesToday } from "./types.ts"
+
+/**
+ * PostgreSQL rows whose change can alter a client row, as `(business_id, id)` of the people
+ * concerned. Runs inside the sync's snapshot with `$1` = changed since, after
+ * report_changed_plans is filled. Deleting a
+ * relationship or a staff member leaves no timestamp behind: those show at the nightly rebuild.
+ */
+export const changedPeopleSql = `
+  select p.business_id, p.id from people p
+   where greatest(p.updated_at, p.created_at, p.deleted_at, p.hidden_at) > $1
+  union
+  select s.business_id, s.person_id from staff_members s where greatest(s.updated_at, s.created_at) > $1
+  union
+  select r.business_id, r.provider_id from person_relationships r where r.created_at > $1
+  union
+  select r.business_id, r.dependent_id from person_relationships r where r.created_at > $1
+  union
+  select p.business_id, p.id from people p join accounts a on a.id = p.account_id where a.updated_at > $1
+  union
+  select p.business_id, p.id from people p join locations l on l.business_id = p.business_id and l.id = p.location_id
+   where l.updated_at > $1
+  union
+  select p.business_id, p.id from people p join businesses b on b.id = p.business_id where b.updated_at > $1
+  union
+  -- A new (or re-parented) franchisee changes its holding's franchise_id.
+  select p.business_id, p.id from people p join businesses f on f.franchise_parent_id = p.business_id
+   where greatest(f.created_at, f.updated_at) > $1
+  union
+  -- A provider's own changes show in their dependents' rows, and the other way round.
+  select r.business_id, r.dependent_id from person_relationships r
+    join people m on m.business_id = r.business_id and m.id = r.provider_id where m.updated_at > $1
+  union
+  select r.business_id, r.provider_id from person_relationships r
+    join people d on d.business_id = r.business_id and d.id = r.dependent_id where d.updated_at > $1
+  union
+  -- Their visits and waivers show in their client row.
+  select v.business_id, v.person_id from visits v where greatest(v.updated_at, v.created_at) > $1 and v.person_id is not null
+  union
+  select d.business_id, d.person_id from report_enrollment_deletions d where d.deleted_at > $1 and d.person_id is not null
+  union
+  select w.business_id, w.person_id from waivers w where greatest(w.updated_at, w.created_at) > $1
+  union
+  -- Plans changed (report_changed_plans, filled first): their holders, the people of their
+  -- punches, and holders added or removed (recorded with the change).
+  select cpp.business_id, cpp.person_id from plan_people cpp
+    join report_changed_plans c on c.business_id = cpp.business_id and c.id = cpp.plan_id
+  union
+  select q.business_id, q.person_id from punches q
+    join report_changed_plans c on c.business_id = q.business_id and c.id = q.plan_id
+  union
+  select c.business_id, c.person_id from report_plan_changes c where c.changed_at > $1 and c.person_id is not null
+  union
+  ${changedPayersSql}`
+
+export const changedPeople = changeLog("report_changed_people", changedPeopleSql, [changedPlans])
+
+/**
+ * People whose client row alone may have changed (their enrollments did not): holders of plans
+ * whose product was edited, or whose plans' standing turned with the day.
+ */
+export const changedClients = changeLog("report_changed_clients", `${changedProductHoldersSql} union ${turnedDayHoldersSql}`)
+
+/** A person's rows (`p`) read again when the person changed, replaced by key (clients', staff members'). */
+export const personChanges = (metrics: boolean): ChangeScope => ({
+  logs: [changedPeople, changedClients],
+  where: inLogs("(p.business_id, p.id)", [changedPeople, changedClients]),
+  replaces: { kind: "key" },
+  metrics
+})
 
 /** The business's calendar date today (`businessesToday`, joined as `b`). */
 const today = "b.today"
@@ -9,6 +79,7 @@ const today = "b.today"
 /** Clients: one row per person, in every state (person_state tells active, hidden, deleted). */
 export const clientsTable: StoreTable = {
   name: "clients",
+  changes: personChanges(true),
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...businessColumns,
@@ -218,56 +289,3 @@ export const clientsTable: StoreTable = {
     ) pw on true
     where ${where}`
 }
-
-/**
- * PostgreSQL rows whose change can alter a client row, as `(business_id, id)` of the people
- * concerned. Runs inside the sync's snapshot with `$1` = changed since, after
- * report_changed_plans is filled. Deleting a
- * relationship or a staff member leaves no timestamp behind: those show at the nightly rebuild.
- */
-export const changedPeopleSql = `
-  select p.business_id, p.id from people p
-   where greatest(p.updated_at, p.created_at, p.deleted_at, p.hidden_at) > $1
-  union
-  select s.business_id, s.person_id from staff_members s where greatest(s.updated_at, s.created_at) > $1
-  union
-  select r.business_id, r.provider_id from person_relationships r where r.created_at > $1
-  union
-  select r.business_id, r.dependent_id from person_relationships r where r.created_at > $1
-  union
-  select p.business_id, p.id from people p join accounts a on a.id = p.account_id where a.updated_at > $1
-  union
-  select p.business_id, p.id from people p join locations l on l.business_id = p.business_id and l.id = p.location_id
-   where l.updated_at > $1
-  union
-  select p.business_id, p.id from people p join businesses b on b.id = p.business_id where b.updated_at > $1
-  union
-  -- A new (or re-parented) franchisee changes its holding's franchise_id.
-  select p.business_id, p.id from people p join businesses f on f.franchise_parent_id = p.business_id
-   where greatest(f.created_at, f.updated_at) > $1
-  union
-  -- A provider's own changes show in their dependents' rows, and the other way round.
-  select r.business_id, r.dependent_id from person_relationships r
-    join people m on m.business_id = r.business_id and m.id = r.provider_id where m.updated_at > $1
-  union
-  select r.business_id, r.provider_id from person_relationships r
-    join people d on d.business_id = r.business_id and d.id = r.dependent_id where d.updated_at > $1
-  union
-  -- Their visits and waivers show in their client row.
-  select v.business_id, v.person_id from visits v where greatest(v.updated_at, v.created_at) > $1 and v.person_id is not null
-  union
-  select d.business_id, d.person_id from report_enrollment_deletions d where d.deleted_at > $1 and d.person_id is not null
-  union
-  select w.business_id, w.person_id from waivers w where greatest(w.updated_at, w.created_at) > $1
-  union
-  -- Plans changed (report_changed_plans, filled first): their holders, the people of their
-  -- punches, and holders added or removed (recorded with the change).
-  select cpp.business_id, cpp.person_id from plan_people cpp
-    join report_changed_plans c on c.business_id = cpp.business_id and c.id = cpp.plan_id
-  union
-  select q.business_id, q.person_id from punches q
-    join report_changed_plans c on c.business_id = q.business_id and c.id = q.plan_id
-  union
-  select c.business_id, c.person_id from report_plan_changes c where c.changed_at > $1 and c.person_id is not null
-  union
-  ${changedPayersSql}`

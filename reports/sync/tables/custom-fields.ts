@@ -1,3 +1,4 @@
+import { readWhole } from "./change-scope.ts"
 import type { StoreTable } from "./types.ts"
 
 /**
@@ -35,6 +36,7 @@ export const customFieldValuesSql = (person: string) => `(select '{' || string_a
 /** Custom field definitions: what `custom_fields` expands to. */
 export const customFieldsTable: StoreTable = {
   name: "custom_fields",
+  changes: readWhole(false),
   columns: [
     ["business_id", "BIGINT NOT NULL"],
     ["id", "BIGINT NOT NULL"],

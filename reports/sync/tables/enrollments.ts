@@ -1,4 +1,4 @@
-import { occurrenceCtes } from "./event-occurrences.ts"
+import { occurrenceCtes, occurrenceRowsChanges } from "./event-occurrences.ts"
 import { availableOnSql, currentOnSql } from "./plans.ts"
 import { businessColumns, franchiseId, franchiseJoin, fullName, type StoreTable } from "./types.ts"
 
@@ -95,6 +95,7 @@ const payable = (rows: "sel_v" | "sel_w", which: string) => `(
  */
 export const enrollmentsTable: StoreTable = {
   name: "enrollments",
+  changes: occurrenceRowsChanges,
   newestFirstBy: "start_at",
   columns: [
     ["key", "VARCHAR NOT NULL"],

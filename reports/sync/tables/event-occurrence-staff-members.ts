@@ -1,9 +1,10 @@
-import { occurrenceColumns, occurrenceCtes, occurrenceFrom, occurrenceSelect } from "./event-occurrences.ts"
+import { occurrenceColumns, occurrenceCtes, occurrenceFrom, occurrenceRowsChanges, occurrenceSelect } from "./event-occurrences.ts"
 import { fullName, type StoreTable } from "./types.ts"
 
 /** One row per staff member of each occurrence; `where` is a condition on the occurrence `o`. */
 export const eventOccurrenceStaffMembersTable: StoreTable = {
   name: "event_occurrence_staff_members",
+  changes: occurrenceRowsChanges,
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...occurrenceColumns,

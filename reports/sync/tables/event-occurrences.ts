@@ -1,3 +1,5 @@
+import { type ChangeScope, changeLog, inLogs } from "./change-scope.ts"
+import { changedPeople } from "./clients.ts"
 import { businessColumns, franchiseJoin, franchiseId, fullName, localTime, type StoreTable } from "./types.ts"
 
 /**
@@ -118,19 +120,6 @@ export const occurrenceFrom = `
     left join vc on vc.business_id = o.business_id and vc.event_occurrence_id = o.id
     left join wc on wc.business_id = o.business_id and wc.event_occurrence_id = o.id`
 
-/** Event occurrences: one row per occurrence, in every state (service_state tells deleted ones). */
-export const eventOccurrencesTable: StoreTable = {
-  name: "event_occurrences",
-  columns: [["key", "VARCHAR NOT NULL"], ...occurrenceColumns, ["instructor_names", "VARCHAR"]],
-  select: (where) => `${occurrenceCtes(where)}
-    select
-      o.business_id || '-' || o.id as key,${occurrenceSelect},
-      ins.names as instructor_names
-    ${occurrenceFrom}
-    left join ins on ins.business_id = o.business_id and ins.event_occurrence_id = o.id`
-}
-
-
 /**
  * Occurrences whose rows (event_occurrences, their staff members, their enrollments) may have
  * changed, as `(business_id, id)`. Runs inside the sync's snapshot with `$1` = changed since,
@@ -187,3 +176,36 @@ export const changedOccurrencesSql = `
   union
   select w.business_id, w.event_occurrence_id from waitlist_entries w
     join report_changed_people c on c.business_id = w.business_id and c.id = w.person_id`
+
+export const changedOccurrences = changeLog("report_changed_occurrences", changedOccurrencesSql, [changedPeople])
+
+/** The changed occurrences' rows: `o` is the occurrence. */
+const occurrenceWhere = inLogs("(o.business_id, o.id)", [changedOccurrences])
+
+/**
+ * An occurrence's staff and enrollment rows, read again when it changed, all replace the
+ * occurrence's rows of the store: a staff member taken off it, or a deleted visit, disappears.
+ */
+export const occurrenceRowsChanges: ChangeScope = {
+  logs: [changedOccurrences],
+  where: occurrenceWhere,
+  replaces: {
+    kind: "within",
+    rows: (alias, fresh) =>
+      `EXISTS (SELECT 1 FROM ${fresh("event_occurrences")} f WHERE f.business_id = ${alias}.business_id AND f.event_occurrence_id = ${alias}.event_occurrence_id)`
+  },
+  metrics: true
+}
+
+/** Event occurrences: one row per occurrence, in every state (service_state tells deleted ones). */
+export const eventOccurrencesTable: StoreTable = {
+  name: "event_occurrences",
+  changes: { logs: [changedOccurrences], where: occurrenceWhere, replaces: { kind: "key" }, metrics: true },
+  columns: [["key", "VARCHAR NOT NULL"], ...occurrenceColumns, ["instructor_names", "VARCHAR"]],
+  select: (where) => `${occurrenceCtes(where)}
+    select
+      o.business_id || '-' || o.id as key,${occurrenceSelect},
+      ins.names as instructor_names
+    ${occurrenceFrom}
+    left join ins on ins.business_id = o.business_id and ins.event_occurrence_id = o.id`
+}

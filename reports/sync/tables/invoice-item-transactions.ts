@@ -2,6 +2,7 @@ import { invoiceItemColumns, invoiceItemCtes, invoiceItemJoins, invoiceItemSelec
 import { invoiceHeaderColumns, invoiceHeaderSelect, invoiceJoins, invoiceMoneyCtes } from "./invoice-parts.ts"
 import { transactionColumns, transactionCtes, transactionSelect } from "./transaction-parts.ts"
 
+import { invoiceChanges } from "./invoices.ts"
 import type { StoreTable } from "./types.ts"
 
 /**
@@ -16,6 +17,7 @@ import type { StoreTable } from "./types.ts"
 
 export const invoiceItemTransactionsTable: StoreTable = {
   name: "invoice_item_transactions",
+  changes: invoiceChanges(false),
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...invoiceHeaderColumns,

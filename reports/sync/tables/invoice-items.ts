@@ -1,6 +1,7 @@
 import { invoiceItemColumns, invoiceItemCtes, invoiceItemJoins, invoiceItemSelect, itemShare, itemTaxShare } from "./invoice-item-parts.ts"
 import { invoiceCountColumns, invoiceCountSelect, invoiceHeaderColumns,
   invoiceMoney, invoiceMoneyColumns, invoiceHeaderSelect, invoiceJoins, invoiceMoneyCtes } from "./invoice-parts.ts"
+import { invoiceChanges } from "./invoices.ts"
 import type { StoreTable } from "./types.ts"
 
 /**
@@ -21,6 +22,7 @@ import type { StoreTable } from "./types.ts"
  */
 export const invoiceItemsTable: StoreTable = {
   name: "invoice_items",
+  changes: invoiceChanges(false),
   newestFirstBy: "closed_at",
   newestRowsBy: "invoice_item_id",
   columns: [

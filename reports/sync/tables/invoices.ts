@@ -10,7 +10,52 @@ import {
   invoiceTaxShare,
   reportedInvoice
 } from "./invoice-parts.ts"
+import { type ChangeScope, changeLog, inLogs } from "./change-scope.ts"
 import type { StoreTable } from "./types.ts"
+
+/**
+ * Invoices whose row may have changed since `$1`, as `(business_id, id)`: every write to an
+ * invoice, its items and their adjustments, its payments, refunds and billing periods is logged
+ * by trigger in `report_invoice_changes` (migration 0022; payments and refunds do not touch the
+ * invoice's `updated_at`, and refunds have none); plus the invoices of payers, creators and
+ * commission recipients whose person record changed (names, e-mail, phone, home location), and
+ * of sale locations edited. A payer's home location renamed shows at the nightly rebuild.
+ */
+export const changedInvoicesSql = `
+  with changed_people as (select p.business_id, p.id from people p where p.updated_at > $1),
+       changed_staff as (select sm.business_id, sm.id from staff_members sm
+                          where (sm.business_id, sm.person_id) in (select business_id, id from changed_people))
+  select c.business_id, c.invoice_id from report_invoice_changes c where c.changed_at > $1
+  union
+  select i.business_id, i.id from invoices i
+   where (i.business_id, i.person_id) in (select business_id, id from changed_people)
+      or (i.business_id, i.created_by_person_id) in (select business_id, id from changed_people)
+      or (i.business_id, i.created_by_staff_member_id) in (select business_id, id from changed_staff)
+      or (i.business_id, i.commission_recipient_id) in (select business_id, id from changed_staff)
+      or (i.business_id, i.location_id) in (select l.business_id, l.id from locations l where l.updated_at > $1)`
+
+export const changedInvoices = changeLog("report_changed_invoices", changedInvoicesSql)
+
+/**
+ * A changed invoice's rows in the four invoice tables (invoices, their items, item transactions
+ * and transactions; `i` is the invoice) are all read again and replace all its rows of the
+ * store: a canceled item, or an invoice's last item gone, leaves no fresh row to replace its old
+ * one by key, and an invoice deleted with its uncompleted booking leaves none at all.
+ */
+export const invoiceChanges = (metrics: boolean): ChangeScope => ({
+  logs: [changedInvoices],
+  where: inLogs("(i.business_id, i.id)", [changedInvoices]),
+  replaces: {
+    kind: "within",
+    rows: (alias) => `EXISTS (SELECT 1 FROM invoice_scope s WHERE s.business_id = ${alias}.business_id AND s.invoice_id = ${alias}.invoice_id)`
+  },
+  scope: {
+    name: "invoice_scope",
+    columns: [["business_id", "BIGINT"], ["invoice_id", "BIGINT"]],
+    sql: `select business_id, id as invoice_id from ${changedInvoices.table}`
+  },
+  metrics
+})
 
 /**
  * Invoices (`invoices`): one row per invoice that left the checkout, i.e. in state open,
@@ -39,6 +84,7 @@ import type { StoreTable } from "./types.ts"
 
 export const invoicesTable: StoreTable = {
   name: "invoices",
+  changes: invoiceChanges(true),
   newestFirstBy: "closed_at",
   newestRowsBy: "invoice_id",
   columns: [
@@ -75,24 +121,3 @@ export const invoicesTable: StoreTable = {
     left join cpn on cpn.business_id = i.business_id and cpn.invoice_id = i.id
     where ${reportedInvoice(where)}`
 }
-
-/**
- * Invoices whose row may have changed since `$1`, as `(business_id, id)`: every write to an
- * invoice, its items and their adjustments, its payments, refunds and billing periods is logged
- * by trigger in `report_invoice_changes` (migration 0022; payments and refunds do not touch the
- * invoice's `updated_at`, and refunds have none); plus the invoices of payers, creators and
- * commission recipients whose person record changed (names, e-mail, phone, home location), and
- * of sale locations edited. A payer's home location renamed shows at the nightly rebuild.
- */
-export const changedInvoicesSql = `
-  with changed_people as (select p.business_id, p.id from people p where p.updated_at > $1),
-       changed_staff as (select sm.business_id, sm.id from staff_members sm
-                          where (sm.business_id, sm.person_id) in (select business_id, id from changed_people))
-  select c.business_id, c.invoice_id from report_invoice_changes c where c.changed_at > $1
-  union
-  select i.business_id, i.id from invoices i
-   where (i.business_id, i.person_id) in (select business_id, id from changed_people)
-      or (i.business_id, i.created_by_person_id) in (select business_id, id from changed_people)
-      or (i.business_id, i.created_by_staff_member_id) in (select business_id, id from changed_staff)
-      or (i.business_id, i.commission_recipient_id) in (select business_id, id from changed_staff)
-      or (i.business_id, i.location_id) in (select l.business_id, l.id from locations l where l.updated_at > $1)`

@@ -1,4 +1,22 @@
+import { changeLog, inLogs } from "./change-scope.ts"
 import { businessColumns, franchiseId, franchiseJoin, fullName, localTime, type StoreTable } from "./types.ts"
+
+/**
+ * Pays whose row may have changed since `$1`: every writer of `pays` stamps `updated_at`
+ * (recording, review), plus the pays of staff members and reviewers whose person record changed,
+ * and of services and occurrences edited. A renamed location or category shows at the nightly rebuild.
+ */
+export const changedPaysSql = `
+  with changed_staff as (select sm.business_id, sm.id from staff_members sm join people p on p.business_id = sm.business_id and p.id = sm.person_id
+                          where p.updated_at > $1 or sm.updated_at > $1)
+  select y.business_id, y.id from pays y
+   where y.updated_at > $1
+      or (y.business_id, y.staff_member_id) in (select business_id, id from changed_staff)
+      or (y.business_id, y.reviewed_by_staff_member_id) in (select business_id, id from changed_staff)
+      or (y.business_id, y.service_id) in (select s.business_id, s.id from services s where s.updated_at > $1)
+      or (y.business_id, y.event_occurrence_id) in (select o.business_id, o.id from event_occurrences o where o.updated_at > $1)`
+
+export const changedPays = changeLog("report_changed_pays", changedPaysSql)
 
 /**
  * Pays (`pays`): one row per pay in any state (src/staff-pay). Amounts are cents as recorded.
@@ -12,6 +30,8 @@ const zone = "coalesce(o.time_zone, b.time_zone)"
 
 export const paysTable: StoreTable = {
   name: "pays",
+  // Pays are never deleted: a changed one is replaced by key.
+  changes: { logs: [changedPays], where: inLogs("(y.business_id, y.id)", [changedPays]), replaces: { kind: "key" }, metrics: false },
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...businessColumns,
@@ -96,18 +116,3 @@ export const paysTable: StoreTable = {
     left join service_categories sc on sc.business_id = s.business_id and sc.id = s.category_id
     where ${where}`
 }
-
-/**
- * Pays whose row may have changed since `$1`: every writer of `pays` stamps `updated_at`
- * (recording, review), plus the pays of staff members and reviewers whose person record changed,
- * and of services and occurrences edited. A renamed location or category shows at the nightly rebuild.
- */
-export const changedPaysSql = `
-  with changed_staff as (select sm.business_id, sm.id from staff_members sm join people p on p.business_id = sm.business_id and p.id = sm.person_id
-                          where p.updated_at > $1 or sm.updated_at > $1)
-  select y.business_id, y.id from pays y
-   where y.updated_at > $1
-      or (y.business_id, y.staff_member_id) in (select business_id, id from changed_staff)
-      or (y.business_id, y.reviewed_by_staff_member_id) in (select business_id, id from changed_staff)
-      or (y.business_id, y.service_id) in (select s.business_id, s.id from services s where s.updated_at > $1)
-      or (y.business_id, y.event_occurrence_id) in (select o.business_id, o.id from event_occurrences o where o.updated_at > $1)`

@@ -1,3 +1,7 @@
+import { type ChangeScope, changeLog, inLogs } from "./change-scope.ts"
+import { changedClients, changedPeople } from "./clients.ts"
+import { changedPlans } from "./plans.ts"
+
 /**
  * What an incremental refresh of person_plans re-reads (incremental-refresh.ts): the plans whose
  * rows may have changed outside the plan change log, and the rows of changed plans and people.
@@ -52,6 +56,20 @@ export const personPlansScopeSql = `
   union select business_id, null::bigint, id from report_changed_people
   union select business_id, null::bigint, id from report_changed_clients`
 
-export const personPlansChangedWhere =
-  "((pp.business_id, pp.plan_id) in (select business_id, id from report_changed_plans union select business_id, id from report_changed_person_plans)" +
-  " or (pp.business_id, pp.person_id) in (select business_id, id from report_changed_people union select business_id, id from report_changed_clients))"
+export const changedPersonPlans = changeLog("report_changed_person_plans", changedPersonPlanSourcesSql)
+
+const planLogs = [changedPlans, changedPersonPlans]
+const personLogs = [changedPeople, changedClients]
+
+/** person_plans' change scope (`pp` is the plan_people row): the rows of changed plans and people replace all theirs. */
+export const personPlansChanges: ChangeScope = {
+  logs: [...planLogs, ...personLogs],
+  where: `(${inLogs("(pp.business_id, pp.plan_id)", planLogs)} or ${inLogs("(pp.business_id, pp.person_id)", personLogs)})`,
+  replaces: {
+    kind: "within",
+    rows: (alias) =>
+      `EXISTS (SELECT 1 FROM person_plans_scope s WHERE s.business_id = ${alias}.business_id AND (s.plan_id = ${alias}.plan_id OR s.person_id = ${alias}.person_id))`
+  },
+  scope: { name: "person_plans_scope", columns: [["business_id", "BIGINT"], ["plan_id", "BIGINT"], ["person_id", "BIGINT"]], sql: personPlansScopeSql },
+  metrics: true
+}

@@ -1,3 +1,4 @@
+import { personPlansChanges } from "./person-plan-changes.ts"
 import { availableOnSql, onHoldOnSql, planTypeSql, punchesCountedSql, visitsLeftSql } from "./plans.ts"
 import { businessColumns, franchiseId, franchiseJoin, fullName, localTime, type StoreTable, businessesToday } from "./types.ts"
 
@@ -22,6 +23,7 @@ const localDate = (column: string) => `(${column} at time zone b.time_zone)::dat
  */
 export const personPlansTable: StoreTable = {
   name: "person_plans",
+  changes: personPlansChanges,
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...businessColumns,

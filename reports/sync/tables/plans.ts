@@ -2,6 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect } from "effect"
 import { type SqlClient, Statement } from "effect/sql"
 import * as rules from "../../../src/shared/plan-rules.ts"
+import { changeLog } from "./change-scope.ts"
 
 /**
  * Plans in the report sync. The plan rules (src/shared/plan-rules.ts) as SQL text for the sync, which
@@ -50,6 +51,8 @@ export const planTypeSql = (plan: string, product: string) =>
  */
 export const changedPlansSql = `
   select c.business_id, c.plan_id from report_plan_changes c where c.changed_at > $1`
+
+export const changedPlans = changeLog("report_changed_plans", changedPlansSql)
 
 /**
  * Holders of plans whose product or the product's revenue category was edited, as

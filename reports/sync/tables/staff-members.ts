@@ -1,3 +1,4 @@
+import { personChanges } from "./clients.ts"
 import { customFieldValuesSql } from "./custom-fields.ts"
 import { businessColumns, franchiseId, franchiseJoin, fullName, type StoreTable } from "./types.ts"
 
@@ -13,6 +14,8 @@ import { businessColumns, franchiseId, franchiseJoin, fullName, type StoreTable 
  */
 export const staffMembersTable: StoreTable = {
   name: "staff_members",
+  // Re-read with the changed people (a staff record's change is among them).
+  changes: personChanges(false),
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...businessColumns,

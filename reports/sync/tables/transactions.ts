@@ -1,5 +1,6 @@
 import { invoiceHeaderColumns, invoiceHeaderSelect, invoiceJoins, invoiceMoneyCtes, invoiceTaxShare, reportedInvoice } from "./invoice-parts.ts"
 import { transactionColumns, transactionCtes, transactionSelect } from "./transaction-parts.ts"
+import { invoiceChanges } from "./invoices.ts"
 import type { StoreTable } from "./types.ts"
 
 /**
@@ -19,6 +20,7 @@ import type { StoreTable } from "./types.ts"
  */
 export const transactionsTable: StoreTable = {
   name: "transactions",
+  changes: invoiceChanges(false),
   columns: [
     ["key", "VARCHAR NOT NULL"],
     ...invoiceHeaderColumns,

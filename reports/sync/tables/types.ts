@@ -1,3 +1,5 @@
+import type { ChangeScope } from "./change-scope.ts"
+
 /**
  * The tables of the report store, one file per report resource (as reports/catalog/): their
  * DuckDB columns and the query that fills them. One denormalized table per report resource,
@@ -25,6 +27,8 @@ export interface StoreTable {
    * in a full rebuild). COPY cannot take bind parameters, so `where` is a fixed text (see sync.ts).
    */
   readonly select: (where: string) => string
+  /** What an incremental refresh reads again of it, and which rows that replaces (change-scope.ts). */
+  readonly changes: ChangeScope
   /**
    * The store column a full rebuild orders each business's rows by (newest first), besides the
    * business: the date that detail pages sort by. A first page of it then lies in the business's
