@@ -1,8 +1,9 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { ClientCaller, type FrontCaller, isMemberOf, VisitorCaller } from "../../access/caller.ts"
 import { type Page, totalCount } from "../../shared/pagination.ts"
 import { orDie } from "../../shared/statements.ts"
-import { CategoryRow, type ServiceInsert, ServiceRow, Viewer } from "./model.ts"
+import { CategoryRow, type ServiceInsert, ServiceRow } from "./model.ts"
 import { Memberships } from "./memberships.ts"
 
 /**
@@ -19,15 +20,13 @@ const Listed = Schema.Struct({ ...ServiceRow.fields, total_count: Schema.Number 
  * Client mode sees a service when it is not hidden and is for everyone, or for members and
  * the viewer is one. `alias` names the services table in the caller's query.
  */
-export const viewableServiceSql = (sql: SqlClient.SqlClient, alias: string, viewer: Viewer) => {
+export const viewableServiceSql = (sql: SqlClient.SqlClient, alias: string, caller: FrontCaller) => {
   const s = sql.literal(alias)
-  return sql`(${s}.hidden_at is null and (${s}.visibility = 'Everyone' or (${s}.visibility = 'Members' and ${viewer.isMember})))`
+  return sql`(${s}.hidden_at is null and (${s}.visibility = 'Everyone' or (${s}.visibility = 'Members' and ${isMemberOf(caller)})))`
 }
 
-export const ServiceScope = Schema.Union([
-  Schema.TaggedStruct("Client", { viewer: Viewer }),
-  Schema.TaggedStruct("Staff", { includeHidden: Schema.Boolean })
-])
+/** Which services a read shows: what a client-mode caller may see, or staff's view (hidden ones on request). */
+export const ServiceScope = Schema.Union([ClientCaller, VisitorCaller, Schema.TaggedStruct("Staff", { includeHidden: Schema.Boolean })])
 export type ServiceScope = typeof ServiceScope.Type
 
 const make = Effect.gen(function* () {
@@ -44,8 +43,8 @@ const make = Effect.gen(function* () {
               where ss.business_id = s.business_id and ss.service_id = s.id), '[]') as staff_member_ids`
   const from = sql`services s left join service_categories c on c.business_id = s.business_id and c.id = s.category_id`
   const scoped = (scope: ServiceScope) =>
-    scope._tag === "Client"
-      ? sql`and ${viewableServiceSql(sql, "s", scope.viewer)}`
+    scope._tag !== "Staff"
+      ? sql`and ${viewableServiceSql(sql, "s", scope)}`
       : scope.includeHidden
         ? sql``
         : sql`and s.hidden_at is null`

@@ -1,7 +1,8 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { orDie, orUndefined } from "../../shared/statements.ts"
-import { Audience, SERVICE_TYPES, type Viewer } from "../../catalog/services/model.ts"
+import { CallerView, type FrontCaller } from "../../access/caller.ts"
+import { SERVICE_TYPES } from "../../catalog/services/model.ts"
 import { MATERIALIZE_TASK } from "../events/service.ts"
 import { viewableServiceSql } from "../../catalog/services/repo.ts"
 import { clientVisibleStaffSql, staffRefsSql } from "../../catalog/staff-members/repo.ts"
@@ -16,7 +17,7 @@ import { occurrenceWrites } from "./write-statements.ts"
 const Id = Schema.Struct({ id: Schema.Number })
 const Ids = Schema.Array(Schema.Number)
 /** Client mode: viewable group classes and courses at locations shown to clients. */
-export type OccurrenceScope = Audience
+export type OccurrenceScope = CallerView
 
 export const OccurrenceFilters = Schema.Struct({
   /** Occurrences starting from `from` to `to`, both inclusive; undefined: no bound. */
@@ -53,11 +54,11 @@ const make = Effect.gen(function* () {
   const from = sql`event_occurrences o
     join services s on s.business_id = o.business_id and s.id = o.service_id
     left join locations l on l.business_id = o.business_id and l.id = o.location_id`
-  const clientVisible = (viewer: Viewer) =>
-    sql`s.type in ('GroupClass', 'Course') and ${viewableServiceSql(sql, "s", viewer)} and (l.id is null or l.show_in_client_mode)`
+  const clientVisible = (caller: FrontCaller) =>
+    sql`s.type in ('GroupClass', 'Course') and ${viewableServiceSql(sql, "s", caller)} and (l.id is null or l.show_in_client_mode)`
 
   const list = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, ...OccurrenceFilters.fields, scope: Audience }),
+    Request: Schema.Struct({ businessId: Schema.Number, ...OccurrenceFilters.fields, scope: CallerView }),
     Result: OccurrenceRow,
     execute: ({ businessId, scope, ...filters }) =>
       sql`select ${columns} from ${from}
@@ -65,7 +66,7 @@ const make = Effect.gen(function* () {
             ${filters.from ? sql`and o.start_at >= ${filters.from}` : sql``}
             ${filters.to ? sql`and o.start_at <= ${filters.to}` : sql``}
             and o.state = any(${filters.states})
-            ${scope._tag === "Client" ? sql`and ${clientVisible(scope.viewer)}` : sql``}
+            ${scope._tag !== "Staff" ? sql`and ${clientVisible(scope)}` : sql``}
             ${filters.ids ? sql`and o.id = any(${filters.ids})` : sql``}
             ${filters.serviceIds ? sql`and o.service_id = any(${filters.serviceIds})` : sql``}
             ${filters.eventIds ? sql`and o.event_id = any(${filters.eventIds})` : sql``}
@@ -79,19 +80,19 @@ const make = Effect.gen(function* () {
           order by o.start_at, o.id`
   })
 
-  const Find = Schema.Struct({ businessId: Schema.Number, id: Schema.Number, scope: Audience, appointmentsOf: Schema.NullOr(Schema.Number) })
+  const Find = Schema.Struct({ businessId: Schema.Number, id: Schema.Number, scope: CallerView, appointmentsOf: Schema.NullOr(Schema.Number) })
   const find = SqlSchema.findOneOption({
     Request: Find,
     Result: OccurrenceRow,
     execute: ({ businessId, id, scope, appointmentsOf }) =>
       sql`select ${columns} from ${from}
           where o.business_id = ${businessId} and o.id = ${id}
-          ${scope._tag === "Client"
-            ? sql`and ((${clientVisible(scope.viewer)}) or (s.type = 'Appointment' and o.booked_for_person_id = ${appointmentsOf}))`
+          ${scope._tag !== "Staff"
+            ? sql`and ((${clientVisible(scope)}) or (s.type = 'Appointment' and o.booked_for_person_id = ${appointmentsOf}))`
             : sql``}`
   })
 
-  const Existing = Schema.Struct({ businessId: Schema.Number, table: Schema.Literals(FILTER_TABLES), ids: Ids, scope: Audience })
+  const Existing = Schema.Struct({ businessId: Schema.Number, table: Schema.Literals(FILTER_TABLES), ids: Ids, scope: CallerView })
   const existingIds = SqlSchema.findAll({
     Request: Existing,
     Result: Id,
@@ -99,17 +100,17 @@ const make = Effect.gen(function* () {
       switch (table) {
         case "staff_members":
           return sql`select id from staff_members where business_id = ${businessId} and id = any(${ids})
-                     ${scope._tag === "Client" ? sql`and ${clientVisibleStaffSql(sql, "staff_members")}` : sql``}`
+                     ${scope._tag !== "Staff" ? sql`and ${clientVisibleStaffSql(sql, "staff_members")}` : sql``}`
         case "locations":
           return sql`select id from locations where business_id = ${businessId} and id = any(${ids})
-                     ${scope._tag === "Client" ? sql`and show_in_client_mode` : sql``}`
+                     ${scope._tag !== "Staff" ? sql`and show_in_client_mode` : sql``}`
         case "services":
           return sql`select s.id from services s where s.business_id = ${businessId} and s.id = any(${ids})
-                     ${scope._tag === "Client" ? sql`and ${viewableServiceSql(sql, "s", scope.viewer)}` : sql``}`
+                     ${scope._tag !== "Staff" ? sql`and ${viewableServiceSql(sql, "s", scope)}` : sql``}`
         case "events":
           return sql`select e.id from events e join services s on s.business_id = e.business_id and s.id = e.service_id
                      where e.business_id = ${businessId} and e.id = any(${ids}) and e.deleted_at is null
-                     ${scope._tag === "Client" ? sql`and ${viewableServiceSql(sql, "s", scope.viewer)}` : sql``}`
+                     ${scope._tag !== "Staff" ? sql`and ${viewableServiceSql(sql, "s", scope)}` : sql``}`
       }
     }
   })

@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { insertRows } from "../../shared/sql-rows.ts"
 import { orDie, orUndefined } from "../../shared/statements.ts"
-import { Audience } from "../../catalog/services/model.ts"
+import { CallerView } from "../../access/caller.ts"
 import { viewableServiceSql } from "../../catalog/services/repo.ts"
 import { staffRefsSql } from "../../catalog/staff-members/repo.ts"
 import { EventInput, EventRow } from "./model.ts"
@@ -16,7 +16,7 @@ const Id = Schema.Struct({ id: Schema.Number })
 const Ids = Schema.Array(Schema.Number)
 const InEvent = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
 
-export type EventScope = Audience
+export type EventScope = CallerView
 
 export const EventFilters = Schema.Struct({ ids: Schema.optional(Ids), serviceIds: Schema.optional(Ids) })
 export type EventFilters = typeof EventFilters.Type
@@ -35,8 +35,8 @@ const make = Effect.gen(function* () {
     join services s on s.business_id = e.business_id and s.id = e.service_id
     left join locations l on l.business_id = e.business_id and l.id = e.location_id`
   const scoped = (scope: EventScope) =>
-    scope._tag === "Client"
-      ? sql`and ${viewableServiceSql(sql, "s", scope.viewer)} and (l.id is null or l.show_in_client_mode)`
+    scope._tag !== "Staff"
+      ? sql`and ${viewableServiceSql(sql, "s", scope)} and (l.id is null or l.show_in_client_mode)`
       : sql``
 
   const StaffOf = Schema.Struct({ businessId: Schema.Number, eventId: Schema.Number, staffIds: Ids })
@@ -82,7 +82,7 @@ const make = Effect.gen(function* () {
   })
 
   const list = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, ...EventFilters.fields, scope: Audience }),
+    Request: Schema.Struct({ businessId: Schema.Number, ...EventFilters.fields, scope: CallerView }),
     Result: EventRow,
     execute: ({ businessId, ids, serviceIds, scope }) =>
       sql`select ${columns} from ${from}
