@@ -8,7 +8,7 @@ import { InvoiceItemsRepo } from "./items-repo.ts"
 import type { InvoiceRow } from "./rows.ts"
 import { InvoicesRepo } from "./repo.ts"
 import { InvoiceRefsRepo } from "./refs-repo.ts"
-import { type Caller } from "./service.ts"
+import type { Caller } from "../../access/caller.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessToday } from "../../access/tenant.ts"
 

@@ -9,7 +9,8 @@ import { InvoiceItemsRepo, type ItemInsert } from "./items-repo.ts"
 import { type InvoiceCreateInput, Invoices, type PlanProductInput } from "./model.ts"
 import { InvoicesRepo } from "./repo.ts"
 import { InvoiceRefsRepo } from "./refs-repo.ts"
-import { type Caller, invoiceAnswer, recompute } from "./service.ts"
+import { type Caller, householdOf, personOf } from "../../access/caller.ts"
+import { invoiceAnswer, recompute } from "./service.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessToday } from "../../access/tenant.ts"
 import { InvoiceRefusals } from "./refusals.ts"
@@ -56,7 +57,7 @@ export const planItem = Effect.fn("Invoices.planItem")(function* (
   if (recipientIds.length === 0) problems.push(InvoiceRefusals.fieldRequired.message({ field: `${prefix}.recipient_ids` }))
   const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: recipientIds.filter((id) => id > 0) })
   for (const id of recipientIds) {
-    const reachable = caller._tag === "Staff" ? live.has(id) : live.has(id) && caller.reach.includes(id)
+    const reachable = caller._tag === "Staff" ? live.has(id) : live.has(id) && householdOf(caller).includes(id)
     if (!reachable) problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: `${prefix}.recipient_ids`, id }))
   }
   const staffMemberId = input.staff_member_id ?? null
@@ -147,7 +148,7 @@ export const createInvoice = Effect.fn("Invoices.create")(function* (caller: Cal
         const bookingId = input.booking_id ?? null
         // A client may tie only a booking of their own.
         const bookingOwner = bookingId === null ? undefined : (yield* (yield* InvoiceRefsRepo).bookingOwner({ businessId: business.id, id: bookingId }))?.person_id
-        if (bookingId !== null && (bookingOwner === undefined || (caller._tag === "Client" && bookingOwner !== caller.personId))) {
+        if (bookingId !== null && (bookingOwner === undefined || (caller._tag !== "Staff" && bookingOwner !== personOf(caller)))) {
           problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "booking_id", id: bookingId }))
         }
         if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
@@ -160,7 +161,7 @@ export const createInvoice = Effect.fn("Invoices.create")(function* (caller: Cal
           currency: business.currency_code,
           bookingId,
           createdByStaffMemberId: caller._tag === "Staff" ? caller.staffMemberId : null,
-          createdByPersonId: caller._tag === "Client" ? caller.personId : null,
+          createdByPersonId: personOf(caller),
           now: at
         })
         for (const item of planned) yield* insertPlanned(invoiceId, item, at)
@@ -173,7 +174,7 @@ export const createInvoice = Effect.fn("Invoices.create")(function* (caller: Cal
   return yield* idempotent(
     {
       businessId: business.id,
-      scope: caller._tag === "Staff" ? `account:${caller.accountId}` : `person:${caller.personId}`,
+      scope: caller._tag === "Staff" ? `account:${caller.accountId}` : `person:${personOf(caller)}`,
       key: idempotencyKey,
       request: { endpoint: `POST /api/v2/${caller._tag === "Staff" ? "desk" : "front"}/invoices`, invoice: input },
       response: Invoices,

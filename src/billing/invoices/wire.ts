@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import type { Caller } from "../../access/caller.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { t } from "../../shared/i18n.ts"
 import type { Locale } from "../../shared/locale.ts"
@@ -15,7 +16,6 @@ import { businessMoney } from "../../access/tenant.ts"
  * Invoice records as each mode sees them (spec: Invoice): client mode the common fields plus
  * person and coupon; staff mode everything; the staff list only the fields the spec names.
  */
-export type Mode = "client" | "staff"
 
 /**
  * The next states, the same in both modes (TRANSITIONS; closing needs a live item and nothing
@@ -88,16 +88,16 @@ export const itemDescriptions = (item: ItemRow, initialCount: number | null, loc
 type Price = (cents: number) => string
 type Ref = { readonly id: number; readonly name: string; readonly email: string | null }
 
-/** What the items of a page of invoices share: their recipients and adjustments, the money format, the locale and the mode. */
+/** What the items of a page of invoices share: their recipients and adjustments, the money format, the locale and whether staff mode's fields show. */
 interface ItemsContext {
   readonly recipients: ReadonlyArray<Ref & { readonly invoice_item_id: number }>
   readonly adjustments: ReadonlyArray<AdjustmentRow>
   readonly price: Price
   readonly locale: Locale
-  readonly mode: Mode
+  readonly staffMode: boolean
 }
 
-const itemWire = (item: ItemRow, { recipients, adjustments, price, locale, mode }: ItemsContext): InvoiceItemWire => ({
+const itemWire = (item: ItemRow, { recipients, adjustments, price, locale, staffMode }: ItemsContext): InvoiceItemWire => ({
   id: item.id,
   name: item.name,
   description: item.description,
@@ -123,11 +123,11 @@ const itemWire = (item: ItemRow, { recipients, adjustments, price, locale, mode 
   price: price(item.price_cents),
   total_cents: item.total_cents,
   total: price(item.total_cents),
-  ...(mode === "staff" ? { commissionable: item.commissionable, compable: item.compable } : {})
+  ...(staffMode ? { commissionable: item.commissionable, compable: item.compable } : {})
 })
 
 /** The coupon as each mode sees it: staff mode adds the formatted amount. */
-const couponWire = (coupon: CouponRow | null, mode: Mode, price: Price): InvoiceWire["coupon"] =>
+const couponWire = (coupon: CouponRow | null, staffMode: boolean, price: Price): InvoiceWire["coupon"] =>
   coupon === null
     ? null
     : {
@@ -140,7 +140,7 @@ const couponWire = (coupon: CouponRow | null, mode: Mode, price: Price): Invoice
         ? {}
         : {
           discount_amount_cents: coupon.discount_amount_cents,
-          ...(mode === "staff" ? { discount_amount: price(coupon.discount_amount_cents) } : {})
+          ...(staffMode ? { discount_amount: price(coupon.discount_amount_cents) } : {})
         })
     }
 
@@ -183,7 +183,7 @@ const staffFields = (
 })
 
 /** Answers `{invoices: [...]}` for the given rows in the caller's mode. */
-export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: ReadonlyArray<InvoiceRow>, mode: Mode | "staff_list") {
+export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: ReadonlyArray<InvoiceRow>, view: Caller | "staff_list") {
   const business = yield* CurrentBusiness
   const lookups = yield* InvoiceRefsRepo
   const itemsRepo = yield* InvoiceItemsRepo
@@ -192,7 +192,7 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
   const items = yield* itemsRepo.items({ businessId: business.id, invoiceIds: rows.map((row) => row.id) })
   const liveCount = (id: number) => items.filter((item) => item.invoice_id === id).length
   const paid = yield* ofInvoices(business.id, rows, price)
-  if (mode === "staff_list") {
+  if (view === "staff_list") {
     return rows.map((row): InvoiceWire => ({
       id: row.id,
       total_cents: row.total_cents,
@@ -205,13 +205,14 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
       state: row.state
     }))
   }
+  const staffMode = view._tag === "Staff"
   const itemIds = items.map((item) => item.id)
   const context: ItemsContext = {
     recipients: yield* itemsRepo.recipients({ businessId: business.id, ids: itemIds }),
     adjustments: yield* itemsRepo.adjustments({ businessId: business.id, ids: itemIds }),
     price,
     locale,
-    mode
+    staffMode
   }
   const people = yield* lookups.people({
     businessId: business.id,
@@ -228,7 +229,7 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
   const out: Array<InvoiceWire> = []
   for (const row of rows) {
     const coupon = row.coupon_id === null ? null : ((yield* lookups.couponById({ businessId: business.id, id: row.coupon_id })) ?? null)
-    const location = mode === "staff" && row.location_id !== null ? ((yield* lookups.location({ businessId: business.id, id: row.location_id })) ?? null) : null
+    const location = staffMode && row.location_id !== null ? ((yield* lookups.location({ businessId: business.id, id: row.location_id })) ?? null) : null
     const own = items.filter((item) => item.invoice_id === row.id)
     const { outstanding, payments } = paid.get(row.id)!
     const common: InvoiceWire = {
@@ -245,9 +246,9 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
       invoice_items: own.map((item) => itemWire(item, context)),
       payments,
       person: refs.person(row.person_id) ?? { id: row.person_id, name: "", email: null },
-      coupon: couponWire(coupon, mode, price)
+      coupon: couponWire(coupon, staffMode, price)
     }
-    out.push(mode === "client" ? common : { ...common, ...staffFields(row, payments, location, refs, price) })
+    out.push(staffMode ? { ...common, ...staffFields(row, payments, location, refs, price) } : common)
   }
   return out
 })

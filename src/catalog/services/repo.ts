@@ -2,9 +2,9 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { ClientCaller, type FrontCaller, isMemberOf, VisitorCaller } from "../../access/caller.ts"
 import { type Page, totalCount } from "../../shared/pagination.ts"
+import { memberOn } from "../../shared/plan-rules.ts"
 import { orDie } from "../../shared/statements.ts"
 import { CategoryRow, type ServiceInsert, ServiceRow } from "./model.ts"
-import { Memberships } from "./memberships.ts"
 
 /**
  * The SQL of services and their categories. Every statement names `business_id`. What client
@@ -31,7 +31,6 @@ export type ServiceScope = typeof ServiceScope.Type
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const memberships = yield* Memberships
 
   const columns = sql`s.id, s.type, s.name, s.position, s.description, s.description_short, s.instructions,
     s.category_id, c.name as category_name, s.duration_in_minutes, s.calendar_color, s.visibility, s.hidden_at,
@@ -106,6 +105,22 @@ const make = Effect.gen(function* () {
           select ${businessId}, ${serviceId}, m from unnest(${staffMemberIds}::bigint[]) as m`
   })
 
+  /**
+   * What a client-mode caller carries (src/access/caller.ts), in one round trip: the person's
+   * live dependents (by id) and whether the person is a member on `date` (members see
+   * members-only services; the plans' rule, `memberOn`).
+   */
+  const clientStanding = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, personId: Schema.Number, date: Schema.String }),
+    Result: Schema.Struct({ dependents: Ids, is_member: Schema.Boolean }),
+    execute: ({ businessId, personId, date }) =>
+      sql`select coalesce((select json_agg(p.id order by p.id) from person_relationships r
+                           join people p on p.business_id = r.business_id and p.id = r.dependent_id
+                           where r.business_id = ${businessId} and r.provider_id = ${personId} and p.deleted_at is null), '[]') as dependents,
+                 exists (select 1 from people pe where pe.business_id = ${businessId} and pe.id = ${personId}
+                           and ${memberOn(sql, businessId, sql`pe.id`, date)}) as is_member`
+  })
+
   /** One page by position then id. */
   const page = ({ page, ...request }: { readonly businessId: number; readonly scope: ServiceScope; readonly page: Page }) =>
     Effect.gen(function* () {
@@ -118,12 +133,6 @@ const make = Effect.gen(function* () {
     request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<ServiceRow>) : findMany(request)
   const categoriesOf = (request: Parameters<typeof categories>[0]) =>
     request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<CategoryRow>) : categories(request)
-  /**
-   * Whether a person is a member on `date` (members see members-only services): the plans'
-   * rule, asked through the Memberships port, taken when the repo is built.
-   */
-  const isMember = ({ businessId, personId, date }: { readonly businessId: number; readonly personId: number; readonly date: string }) =>
-    memberships.members(businessId, [personId], date).pipe(Effect.map((members) => members.has(personId)))
   /** A new service; what `service` leaves out takes the defaults below (the import relies on them). */
   const insertService = ({ businessId, service }: { readonly businessId: number; readonly service: ServiceInsert }) =>
     Effect.gen(function* () {
@@ -168,7 +177,7 @@ const make = Effect.gen(function* () {
     list: orDie(page),
     findMany: orDie(byIds),
     categories: orDie(categoriesOf),
-    isMember,
+    clientStanding: orDie(clientStanding),
     /** A category by name, created when missing (the import); answers its id. */
     ensureCategory: orDie(ensureCategory),
     insert: orDie(insertService)
