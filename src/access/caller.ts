@@ -25,6 +25,7 @@ export const ClientCaller = Schema.TaggedStruct("Client", {
   household: Schema.Array(Schema.Number),
   isMember: Schema.Boolean
 })
+export type ClientCaller = typeof ClientCaller.Type
 export const VisitorCaller = Schema.TaggedStruct("Visitor", {})
 
 export const Caller = Schema.Union([StaffCaller, ClientCaller, VisitorCaller])

@@ -1,6 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { CurrentClient } from "../../access/access.ts"
-import type { Caller, FrontCaller } from "../../access/caller.ts"
+import type { ClientCaller, FrontCaller } from "../../access/caller.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { clientSelf } from "../../identity/people/client-reach.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
@@ -19,7 +19,7 @@ const clientOf = Effect.fn("Callers.client")(function* (personId: number) {
   const business = yield* CurrentBusiness
   const date = localDateAt(yield* Clock.currentTimeMillis, business.time_zone)
   const standing = yield* (yield* ServicesRepo).clientStanding({ businessId: business.id, personId, date })
-  return { _tag: "Client", personId, household: [personId, ...standing.dependents], isMember: standing.is_member } satisfies Caller
+  return { _tag: "Client", personId, household: [personId, ...standing.dependents], isMember: standing.is_member } satisfies ClientCaller as ClientCaller
 })
 
 /**
@@ -29,7 +29,7 @@ const clientOf = Effect.fn("Callers.client")(function* (personId: number) {
 export const clientCaller = Effect.gen(function* () {
   yield* privateResponse
   const personId = yield* clientSelf
-  return (yield* clientOf(personId)) as Caller
+  return yield* clientOf(personId)
 })
 
 /** Client mode as it comes: the token's person when there is one, else a visitor (never refused). */
@@ -38,5 +38,6 @@ export const frontCaller = Effect.gen(function* () {
   const client = yield* CurrentClient
   const personId = Option.getOrNull(Option.flatMap(client.grant, (grant) => grant.personId))
   if (personId === null) return { _tag: "Visitor" } satisfies FrontCaller as FrontCaller
-  return (yield* clientOf(personId)) as FrontCaller
+  const caller: FrontCaller = yield* clientOf(personId)
+  return caller
 })
