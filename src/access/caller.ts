@@ -11,7 +11,7 @@ import { STAFF_ROLES } from "./tokens.ts"
  *   members-only services).
  * - `Visitor`: client mode without a person here (a `client_id`-only call, or an account with no
  *   person in this business): sees what anyone may see and acts for nobody.
- * A Schema, so a repo's statement can take the caller in its request and scope its SQL by it.
+ * Schemas, so a repo's statement can take what the caller may see (`CallerView`) in its request.
  * The desk constructor is below; the client-mode ones need people and plans, so they sit with
  * the catalog (src/catalog/services/callers.ts).
  */
