@@ -20,9 +20,11 @@ const CoverageSchema = Schema.Struct({
 })
 const PUNCH_COLUMNS = `pu.id, pu.visit_id, pu.plan_id, pu.person_id, pu.created_by_staff_member_id, pu.created_at`
 
-const make = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
+type ByIds = { readonly businessId: number; readonly ids: ReadonlyArray<number> }
+const idSet = (rows: ReadonlyArray<{ readonly id: number }>): ReadonlySet<number> => new Set(rows.map((row) => row.id))
 
+/** Punches and the visits they pay for, as a punch sees them. */
+const punchReads = (sql: SqlClient.SqlClient) => {
   const find = SqlSchema.findOneOption({
     Request: ById,
     Result: PunchRow,
@@ -52,35 +54,20 @@ const make = Effect.gen(function* () {
     })
   const visitUnlocked = visitRow(false)
   const visitLocked = visitRow(true)
-  const lockPlan = SqlSchema.findOneOption({
-    Request: ById,
-    Result: Schema.Struct({ id: Schema.Number }),
-    execute: ({ businessId, id }) => sql`select id from plans where business_id = ${businessId} and id = ${id} for update`
-  })
-  const standing = SqlSchema.findOneOption({
-    Request: Schema.Struct({ ...ById.fields, personId: Schema.Number, date: Schema.String }),
-    Result: PlanStanding,
-    execute: ({ businessId, id, personId, date }) =>
-      sql`select p.id, p.name,
-            exists (select 1 from plan_people pp where pp.business_id = p.business_id and pp.plan_id = p.id and pp.person_id = ${personId}) as held,
-            ${currentOn(sql, "p", date)} as current, ${onHoldOn(sql, "p", date)} as on_hold,
-            ${visitsLeft(sql, "p", personId, date)} as visits_left
-          from plans p where p.business_id = ${businessId} and p.id = ${id}`
-  })
-  const candidates = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, personId: Schema.Number, coverage: CoverageSchema }),
-    Result: Schema.Struct({ id: Schema.Number }),
-    execute: ({ businessId, personId, coverage }) =>
-      sql`select p.id from plans p
-          where p.business_id = ${businessId} and ${suitableFor(sql, "p", personId, coverage)}
-          order by ${choiceOrder(sql, "p", personId, coverage.date)}`
-  })
-  const stillSuitable = SqlSchema.findAll({
-    Request: Schema.Struct({ ...ById.fields, personId: Schema.Number, coverage: CoverageSchema }),
-    Result: Schema.Struct({ id: Schema.Number }),
-    execute: ({ businessId, id, personId, coverage }) =>
-      sql`select p.id from plans p where p.business_id = ${businessId} and p.id = ${id} and ${suitableFor(sql, "p", personId, coverage)}`
-  })
+  const ofVisitsOf = (request: ByIds) => (request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<PunchRow>) : ofVisits(request))
+  const visit = ({ lock, ...request }: { readonly businessId: number; readonly id: number; readonly lock: boolean }) =>
+    (lock ? visitLocked : visitUnlocked)(request)
+  return {
+    find: orUndefined(find),
+    /** The punches of the visits (`ids`, at most one each). */
+    ofVisits: orDie(ofVisitsOf),
+    /** The visit as a punch sees it; `lock`: locked until the commit (one punch per visit, decided under it). */
+    visit: orUndefined(visit)
+  }
+}
+
+/** Punch writes, each keeping the visit and its punch in step (punch_id, paid_for_by). */
+const punchWrites = (sql: SqlClient.SqlClient) => {
   const insert = SqlSchema.findOne({
     Request: Schema.Struct({
       businessId: Schema.Number,
@@ -116,6 +103,75 @@ const make = Effect.gen(function* () {
       sql`update visits set punch_id = null, paid_for_by = null, updated_at = ${now}
           where business_id = ${businessId} and id = any(${ids})`
   })
+  const insertPunch = ({ now, ...punch }: Omit<Parameters<typeof insert>[0], "now"> & { readonly now: Date }) =>
+    Effect.gen(function* () {
+      const { id } = yield* insert({ ...punch, now })
+      yield* markPaid({ businessId: punch.businessId, id: punch.visitId, punchId: id, planId: punch.planId, now })
+      return id
+    })
+  const deletePunches = ({ businessId, ids, now }: ByIds & { readonly now: Date }) =>
+    Effect.gen(function* () {
+      if (ids.length === 0) return [] as ReadonlyArray<number>
+      const removed = yield* remove({ businessId, ids })
+      yield* markUnpaid({ businessId, ids: removed.map((row) => row.visit_id), now })
+      return [...new Set(removed.map((row) => row.plan_id))]
+    })
+  return {
+    /** Inserts the punch and mirrors it on the visit (punch_id, paid_for_by = the plan's name); answers its id. */
+    insert: orDie(insertPunch),
+    /** Deletes the punches (`ids`) and makes their visits unpaid; returns the plans they spent. */
+    delete: orDie(deletePunches)
+  }
+}
+
+/** The automatic choice's questions about a person's plans, asked again under the plan's lock. */
+const choiceStatements = (sql: SqlClient.SqlClient) => {
+  const lockPlan = SqlSchema.findOneOption({
+    Request: ById,
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, id }) => sql`select id from plans where business_id = ${businessId} and id = ${id} for update`
+  })
+  const standing = SqlSchema.findOneOption({
+    Request: Schema.Struct({ ...ById.fields, personId: Schema.Number, date: Schema.String }),
+    Result: PlanStanding,
+    execute: ({ businessId, id, personId, date }) =>
+      sql`select p.id, p.name,
+            exists (select 1 from plan_people pp where pp.business_id = p.business_id and pp.plan_id = p.id and pp.person_id = ${personId}) as held,
+            ${currentOn(sql, "p", date)} as current, ${onHoldOn(sql, "p", date)} as on_hold,
+            ${visitsLeft(sql, "p", personId, date)} as visits_left
+          from plans p where p.business_id = ${businessId} and p.id = ${id}`
+  })
+  const candidates = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, personId: Schema.Number, coverage: CoverageSchema }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, personId, coverage }) =>
+      sql`select p.id from plans p
+          where p.business_id = ${businessId} and ${suitableFor(sql, "p", personId, coverage)}
+          order by ${choiceOrder(sql, "p", personId, coverage.date)}`
+  })
+  const stillSuitable = SqlSchema.findAll({
+    Request: Schema.Struct({ ...ById.fields, personId: Schema.Number, coverage: CoverageSchema }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, id, personId, coverage }) =>
+      sql`select p.id from plans p where p.business_id = ${businessId} and p.id = ${id} and ${suitableFor(sql, "p", personId, coverage)}`
+  })
+  const lockPlanOf = (request: Parameters<typeof lockPlan>[0]) => Effect.map(lockPlan(request), Option.isSome)
+  const candidateIds = (request: Parameters<typeof candidates>[0]) => Effect.map(candidates(request), (rows) => rows.map((row) => row.id))
+  const suitable = (request: Parameters<typeof stillSuitable>[0]) => Effect.map(stillSuitable(request), (rows) => rows.length > 0)
+  return {
+    /** Locks the plan until the commit (every punch of a plan counts under this lock); false: no such plan. */
+    lockPlan: orDie(lockPlanOf),
+    /** How the plan stands for the person on the date (after lockPlan: counted under the lock). */
+    standing: orUndefined(standing),
+    /** The person's suitable plans for the visit, best first (the automatic choice), by id. */
+    candidates: orDie(candidateIds),
+    /** Whether the plan is still suitable (asked again once it is locked). */
+    stillSuitable: orDie(suitable)
+  }
+}
+
+/** What lower domains ask of plans through their ports (eligibility's holders, services' members). */
+const portStatements = (sql: SqlClient.SqlClient) => {
   const planHolders = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, coverage: CoverageSchema }),
     Result: Schema.Struct({ id: Schema.Number }),
@@ -138,51 +194,12 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, at }) =>
       sql`select to_char((${at}::timestamptz at time zone time_zone)::date, 'YYYY-MM-DD') as date from businesses where id = ${businessId}`
   })
-  const idSet = (rows: ReadonlyArray<{ readonly id: number }>): ReadonlySet<number> => new Set(rows.map((row) => row.id))
-
-  type Ids = { readonly businessId: number; readonly ids: ReadonlyArray<number> }
-  const ofVisitsOf = (request: Ids) => (request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<PunchRow>) : ofVisits(request))
-  const visit = ({ lock, ...request }: { readonly businessId: number; readonly id: number; readonly lock: boolean }) =>
-    (lock ? visitLocked : visitUnlocked)(request)
-  const lockPlanOf = (request: Parameters<typeof lockPlan>[0]) => Effect.map(lockPlan(request), Option.isSome)
-  const candidateIds = (request: Parameters<typeof candidates>[0]) => Effect.map(candidates(request), (rows) => rows.map((row) => row.id))
-  const suitable = (request: Parameters<typeof stillSuitable>[0]) => Effect.map(stillSuitable(request), (rows) => rows.length > 0)
-  const insertPunch = ({ now, ...punch }: Omit<Parameters<typeof insert>[0], "now"> & { readonly now: Date }) =>
-    Effect.gen(function* () {
-      const { id } = yield* insert({ ...punch, now })
-      yield* markPaid({ businessId: punch.businessId, id: punch.visitId, punchId: id, planId: punch.planId, now })
-      return id
-    })
-  const deletePunches = ({ businessId, ids, now }: Ids & { readonly now: Date }) =>
-    Effect.gen(function* () {
-      if (ids.length === 0) return [] as ReadonlyArray<number>
-      const removed = yield* remove({ businessId, ids })
-      yield* markUnpaid({ businessId, ids: removed.map((row) => row.visit_id), now })
-      return [...new Set(removed.map((row) => row.plan_id))]
-    })
   const noOne = Effect.succeed(new Set<number>() as ReadonlySet<number>)
-  const holdersOf = (request: Ids & { readonly coverage: Coverage }) => (request.ids.length === 0 ? noOne : Effect.map(planHolders(request), idSet))
-  const membersOf = (request: Ids & { readonly date: string }) => (request.ids.length === 0 ? noOne : Effect.map(members(request), idSet))
+  const holdersOf = (request: ByIds & { readonly coverage: Coverage }) => (request.ids.length === 0 ? noOne : Effect.map(planHolders(request), idSet))
+  const membersOf = (request: ByIds & { readonly date: string }) => (request.ids.length === 0 ? noOne : Effect.map(members(request), idSet))
   const dateOf = (request: Parameters<typeof localDate>[0]) => Effect.map(localDate(request), (row) => row.date)
 
   return {
-    find: orUndefined(find),
-    /** The punches of the visits (`ids`, at most one each). */
-    ofVisits: orDie(ofVisitsOf),
-    /** The visit as a punch sees it; `lock`: locked until the commit (one punch per visit, decided under it). */
-    visit: orUndefined(visit),
-    /** Locks the plan until the commit (every punch of a plan counts under this lock); false: no such plan. */
-    lockPlan: orDie(lockPlanOf),
-    /** How the plan stands for the person on the date (after lockPlan: counted under the lock). */
-    standing: orUndefined(standing),
-    /** The person's suitable plans for the visit, best first (the automatic choice), by id. */
-    candidates: orDie(candidateIds),
-    /** Whether the plan is still suitable (asked again once it is locked). */
-    stillSuitable: orDie(suitable),
-    /** Inserts the punch and mirrors it on the visit (punch_id, paid_for_by = the plan's name); answers its id. */
-    insert: orDie(insertPunch),
-    /** Deletes the punches (`ids`) and makes their visits unpaid; returns the plans they spent. */
-    delete: orDie(deletePunches),
     /** Of the people (`ids`), who holds a suitable plan for the visit described by `coverage`. */
     planHolders: orDie(holdersOf),
     /** The business-local calendar date of an instant (plans' dates are the business's). */
@@ -190,6 +207,11 @@ const make = Effect.gen(function* () {
     /** Of the people (`ids`), who is a member on the date (src/shared/plan-rules.ts memberOn). */
     members: orDie(membersOf)
   }
+}
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return { ...punchReads(sql), ...punchWrites(sql), ...choiceStatements(sql), ...portStatements(sql) }
 })
 
 export class PunchesRepo extends Context.Service<PunchesRepo, Effect.Success<typeof make>>()("studio/PunchesRepo") {
