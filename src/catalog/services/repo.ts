@@ -29,6 +29,97 @@ export const viewableServiceSql = (sql: SqlClient.SqlClient, alias: string, call
 export const ServiceScope = Schema.Union([ClientCaller, VisitorCaller, Schema.TaggedStruct("Staff", { includeHidden: Schema.Boolean })])
 export type ServiceScope = typeof ServiceScope.Type
 
+/** New services and categories (the import, tests): a service's staff are linked with it. */
+const serviceWrites = (sql: SqlClient.SqlClient) => {
+  const ensureCategory = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, name: Schema.String, position: Schema.Number }),
+    Result: Id,
+    execute: ({ businessId, name, position }) =>
+      sql`insert into service_categories (business_id, name, position) values (${businessId}, ${name}, ${position})
+          on conflict (business_id, name) do update set updated_at = service_categories.updated_at
+          returning id`
+  })
+
+  const insert = SqlSchema.findOne({
+    Request: Schema.Record(Schema.String, Schema.Unknown),
+    Result: Id,
+    execute: (values) => sql`insert into services ${sql.insert(values)} returning id`
+  })
+
+  const linkStaff = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, serviceId: Schema.Number, staffMemberIds: Ids }),
+    execute: ({ businessId, serviceId, staffMemberIds }) =>
+      sql`insert into service_staff_members (business_id, service_id, staff_member_id)
+          select ${businessId}, ${serviceId}, m from unnest(${staffMemberIds}::bigint[]) as m`
+  })
+
+  /** A new service; what `service` leaves out takes the defaults below (the import relies on them). */
+  const insertService = ({ businessId, service }: { readonly businessId: number; readonly service: ServiceInsert }) =>
+    Effect.gen(function* () {
+      const { id } = yield* insert({
+        business_id: businessId,
+        type: service.type,
+        name: service.name,
+        position: service.position ?? 0,
+        description: service.description ?? null,
+        description_short: service.description_short ?? null,
+        instructions: service.instructions ?? null,
+        category_id: service.category_id ?? null,
+        duration_in_minutes: service.duration_in_minutes,
+        calendar_color: service.calendar_color ?? null,
+        visibility: service.visibility ?? "Everyone",
+        hidden_at: service.hidden_at ?? null,
+        online_booking: service.online_booking ?? true,
+        clients_can_book: service.clients_can_book ?? true,
+        members_can_book: service.members_can_book ?? true,
+        client_purchase_disabled: service.client_purchase_disabled ?? false,
+        require_cc: service.require_cc ?? false,
+        require_plan: service.require_plan ?? false,
+        enrollment_window_blackout_minutes: service.enrollment_window_blackout_minutes ?? 0,
+        booking_window_days: service.booking_window_days ?? null,
+        free_cancellation_window_in_hours: service.free_cancellation_window_in_hours ?? 0,
+        maximum_clients: service.maximum_clients === undefined ? (service.type === "Appointment" ? 1 : null) : service.maximum_clients,
+        drop_in_price_cents: service.drop_in_price_cents ?? null,
+        number_of_free_visits: service.number_of_free_visits ?? 0,
+        anonymous_staff: service.anonymous_staff ?? false,
+        show_capacity_to_clients: service.show_capacity_to_clients ?? null,
+        show_rooms_to_clients: service.show_rooms_to_clients ?? false,
+        allow_tips: service.allow_tips ?? false,
+        no_merchandise_price: service.no_merchandise_price ?? null,
+        supports_single_payer: service.supports_single_payer ?? false
+      })
+      const staffMemberIds = [...new Set(service.staff_member_ids ?? [])]
+      if (staffMemberIds.length > 0) yield* linkStaff({ businessId, serviceId: id, staffMemberIds })
+      return id
+    })
+
+  return {
+    /** A category by name, created when missing (the import); answers its id. */
+    ensureCategory: orDie(ensureCategory),
+    insert: orDie(insertService)
+  }
+}
+
+/** What the client-mode `Caller` constructors (callers.ts) read. */
+const callerStatements = (sql: SqlClient.SqlClient) => {
+  /**
+   * What a client-mode caller carries (src/access/caller.ts), in one round trip: the person's
+   * live dependents (by id) and whether the person is a member on `date` (members see
+   * members-only services; the plans' rule, `memberOn`).
+   */
+  const clientStanding = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, personId: Schema.Number, date: Schema.String }),
+    Result: Schema.Struct({ dependents: Ids, is_member: Schema.Boolean }),
+    execute: ({ businessId, personId, date }) =>
+      sql`select coalesce((select json_agg(p.id order by p.id) from person_relationships r
+                           join people p on p.business_id = r.business_id and p.id = r.dependent_id
+                           where r.business_id = ${businessId} and r.provider_id = ${personId} and p.deleted_at is null), '[]') as dependents,
+                 exists (select 1 from people pe where pe.business_id = ${businessId} and pe.id = ${personId}
+                           and ${memberOn(sql, businessId, sql`pe.id`, date)}) as is_member`
+  })
+  return { clientStanding: orDie(clientStanding) }
+}
+
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
@@ -77,48 +168,10 @@ const make = Effect.gen(function* () {
           order by position, id`
   })
 
-  const ensureCategory = SqlSchema.findOne({
-    Request: Schema.Struct({ businessId: Schema.Number, name: Schema.String, position: Schema.Number }),
-    Result: Id,
-    execute: ({ businessId, name, position }) =>
-      sql`insert into service_categories (business_id, name, position) values (${businessId}, ${name}, ${position})
-          on conflict (business_id, name) do update set updated_at = service_categories.updated_at
-          returning id`
-  })
-
-  const insert = SqlSchema.findOne({
-    Request: Schema.Record(Schema.String, Schema.Unknown),
-    Result: Id,
-    execute: (values) => sql`insert into services ${sql.insert(values)} returning id`
-  })
-
   const counted = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, scope: ServiceScope }),
     Result: Schema.Struct({ n: Schema.Number }),
     execute: ({ businessId, scope }) => sql`select count(*) as n from services s where s.business_id = ${businessId} ${scoped(scope)}`
-  })
-
-  const linkStaff = SqlSchema.void({
-    Request: Schema.Struct({ businessId: Schema.Number, serviceId: Schema.Number, staffMemberIds: Ids }),
-    execute: ({ businessId, serviceId, staffMemberIds }) =>
-      sql`insert into service_staff_members (business_id, service_id, staff_member_id)
-          select ${businessId}, ${serviceId}, m from unnest(${staffMemberIds}::bigint[]) as m`
-  })
-
-  /**
-   * What a client-mode caller carries (src/access/caller.ts), in one round trip: the person's
-   * live dependents (by id) and whether the person is a member on `date` (members see
-   * members-only services; the plans' rule, `memberOn`).
-   */
-  const clientStanding = SqlSchema.findOne({
-    Request: Schema.Struct({ businessId: Schema.Number, personId: Schema.Number, date: Schema.String }),
-    Result: Schema.Struct({ dependents: Ids, is_member: Schema.Boolean }),
-    execute: ({ businessId, personId, date }) =>
-      sql`select coalesce((select json_agg(p.id order by p.id) from person_relationships r
-                           join people p on p.business_id = r.business_id and p.id = r.dependent_id
-                           where r.business_id = ${businessId} and r.provider_id = ${personId} and p.deleted_at is null), '[]') as dependents,
-                 exists (select 1 from people pe where pe.business_id = ${businessId} and pe.id = ${personId}
-                           and ${memberOn(sql, businessId, sql`pe.id`, date)}) as is_member`
   })
 
   /** One page by position then id. */
@@ -133,54 +186,12 @@ const make = Effect.gen(function* () {
     request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<ServiceRow>) : findMany(request)
   const categoriesOf = (request: Parameters<typeof categories>[0]) =>
     request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<CategoryRow>) : categories(request)
-  /** A new service; what `service` leaves out takes the defaults below (the import relies on them). */
-  const insertService = ({ businessId, service }: { readonly businessId: number; readonly service: ServiceInsert }) =>
-    Effect.gen(function* () {
-      const { id } = yield* insert({
-        business_id: businessId,
-        type: service.type,
-        name: service.name,
-        position: service.position ?? 0,
-        description: service.description ?? null,
-        description_short: service.description_short ?? null,
-        instructions: service.instructions ?? null,
-        category_id: service.category_id ?? null,
-        duration_in_minutes: service.duration_in_minutes,
-        calendar_color: service.calendar_color ?? null,
-        visibility: service.visibility ?? "Everyone",
-        hidden_at: service.hidden_at ?? null,
-        online_booking: service.online_booking ?? true,
-        clients_can_book: service.clients_can_book ?? true,
-        members_can_book: service.members_can_book ?? true,
-        client_purchase_disabled: service.client_purchase_disabled ?? false,
-        require_cc: service.require_cc ?? false,
-        require_plan: service.require_plan ?? false,
-        enrollment_window_blackout_minutes: service.enrollment_window_blackout_minutes ?? 0,
-        booking_window_days: service.booking_window_days ?? null,
-        free_cancellation_window_in_hours: service.free_cancellation_window_in_hours ?? 0,
-        maximum_clients: service.maximum_clients === undefined ? (service.type === "Appointment" ? 1 : null) : service.maximum_clients,
-        drop_in_price_cents: service.drop_in_price_cents ?? null,
-        number_of_free_visits: service.number_of_free_visits ?? 0,
-        anonymous_staff: service.anonymous_staff ?? false,
-        show_capacity_to_clients: service.show_capacity_to_clients ?? null,
-        show_rooms_to_clients: service.show_rooms_to_clients ?? false,
-        allow_tips: service.allow_tips ?? false,
-        no_merchandise_price: service.no_merchandise_price ?? null,
-        supports_single_payer: service.supports_single_payer ?? false
-      })
-      const staffMemberIds = [...new Set(service.staff_member_ids ?? [])]
-      if (staffMemberIds.length > 0) yield* linkStaff({ businessId, serviceId: id, staffMemberIds })
-      return id
-    })
-
   return {
     list: orDie(page),
     findMany: orDie(byIds),
     categories: orDie(categoriesOf),
-    clientStanding: orDie(clientStanding),
-    /** A category by name, created when missing (the import); answers its id. */
-    ensureCategory: orDie(ensureCategory),
-    insert: orDie(insertService)
+    ...serviceWrites(sql),
+    ...callerStatements(sql)
   }
 })
 
