@@ -37,6 +37,41 @@ export type OccurrenceFilters = typeof OccurrenceFilters.Type
 export const FILTER_TABLES = ["staff_members", "services", "events", "locations"] as const
 export type FilterTable = (typeof FILTER_TABLES)[number]
 
+/** The ids a list's filters name, checked against what the caller may see (a 400 names the missing). */
+const filterStatements = (sql: SqlClient.SqlClient) => {
+  const Existing = Schema.Struct({ businessId: Schema.Number, table: Schema.Literals(FILTER_TABLES), ids: Ids, scope: CallerView })
+  const existingIds = SqlSchema.findAll({
+    Request: Existing,
+    Result: Id,
+    execute: ({ businessId, table, ids, scope }) => {
+      switch (table) {
+        case "staff_members":
+          return sql`select id from staff_members where business_id = ${businessId} and id = any(${ids})
+                     ${scope._tag !== "Staff" ? sql`and ${clientVisibleStaffSql(sql, "staff_members")}` : sql``}`
+        case "locations":
+          return sql`select id from locations where business_id = ${businessId} and id = any(${ids})
+                     ${scope._tag !== "Staff" ? sql`and show_in_client_mode` : sql``}`
+        case "services":
+          return sql`select s.id from services s where s.business_id = ${businessId} and s.id = any(${ids})
+                     ${scope._tag !== "Staff" ? sql`and ${viewableServiceSql(sql, "s", scope)}` : sql``}`
+        case "events":
+          return sql`select e.id from events e join services s on s.business_id = e.business_id and s.id = e.service_id
+                     where e.business_id = ${businessId} and e.id = any(${ids}) and e.deleted_at is null
+                     ${scope._tag !== "Staff" ? sql`and ${viewableServiceSql(sql, "s", scope)}` : sql``}`
+      }
+    }
+  })
+
+  return {
+    /** Which of `ids` exist in `table` for the scope (client mode: what clients may see). */
+    existingIds: orDie((request: typeof Existing.Type) =>
+      request.ids.length === 0
+        ? Effect.succeed(new Set<number>() as ReadonlySet<number>)
+        : existingIds(request).pipe(Effect.map((rows): ReadonlySet<number> => new Set(rows.map((row) => row.id))))
+    )
+  }
+}
+
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
@@ -92,29 +127,6 @@ const make = Effect.gen(function* () {
             : sql``}`
   })
 
-  const Existing = Schema.Struct({ businessId: Schema.Number, table: Schema.Literals(FILTER_TABLES), ids: Ids, scope: CallerView })
-  const existingIds = SqlSchema.findAll({
-    Request: Existing,
-    Result: Id,
-    execute: ({ businessId, table, ids, scope }) => {
-      switch (table) {
-        case "staff_members":
-          return sql`select id from staff_members where business_id = ${businessId} and id = any(${ids})
-                     ${scope._tag !== "Staff" ? sql`and ${clientVisibleStaffSql(sql, "staff_members")}` : sql``}`
-        case "locations":
-          return sql`select id from locations where business_id = ${businessId} and id = any(${ids})
-                     ${scope._tag !== "Staff" ? sql`and show_in_client_mode` : sql``}`
-        case "services":
-          return sql`select s.id from services s where s.business_id = ${businessId} and s.id = any(${ids})
-                     ${scope._tag !== "Staff" ? sql`and ${viewableServiceSql(sql, "s", scope)}` : sql``}`
-        case "events":
-          return sql`select e.id from events e join services s on s.business_id = e.business_id and s.id = e.service_id
-                     where e.business_id = ${businessId} and e.id = any(${ids}) and e.deleted_at is null
-                     ${scope._tag !== "Staff" ? sql`and ${viewableServiceSql(sql, "s", scope)}` : sql``}`
-      }
-    }
-  })
-
   return {
     /** Occurrences in the filters (OccurrenceFilters' fields), by start then id. */
     list: orDie(list),
@@ -125,12 +137,7 @@ const make = Effect.gen(function* () {
     find: orUndefined(({ appointmentsOf = null, ...request }: Omit<typeof Find.Type, "appointmentsOf"> & { readonly appointmentsOf?: number | null }) =>
       find({ ...request, appointmentsOf })
     ),
-    /** Which of `ids` exist in `table` for the scope (client mode: what clients may see). */
-    existingIds: orDie((request: typeof Existing.Type) =>
-      request.ids.length === 0
-        ? Effect.succeed(new Set<number>() as ReadonlySet<number>)
-        : existingIds(request).pipe(Effect.map((rows): ReadonlySet<number> => new Set(rows.map((row) => row.id))))
-    ),
+    ...filterStatements(sql),
     ...occurrenceWrites(sql)
   }
 })
