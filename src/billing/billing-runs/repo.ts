@@ -41,6 +41,53 @@ export const PeriodRow = Schema.Struct({
 })
 export type PeriodRow = typeof PeriodRow.Type
 
+/** Billing periods: claimed once per plan and period, tied to their invoice, locked and recorded by the charge. */
+const periodStatements = (sql: SqlClient.SqlClient) => {
+  const claim = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, planId: Schema.Number, periodStart: Schema.String, personId: Schema.Number, now: Schema.Date }),
+    Result: Id,
+    execute: (r) =>
+      sql`insert into membership_billing_periods (business_id, plan_id, period_start, person_id, created_at, updated_at)
+          values (${r.businessId}, ${r.planId}, ${r.periodStart}::date, ${r.personId}, ${r.now}, ${r.now})
+          on conflict (business_id, plan_id, period_start) do nothing
+          returning id`
+  })
+  const setInvoice = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, invoiceId: Schema.Number }),
+    execute: (r) => sql`update membership_billing_periods set invoice_id = ${r.invoiceId} where business_id = ${r.businessId} and id = ${r.id}`
+  })
+  const lock = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
+    Result: PeriodRow,
+    execute: (r) =>
+      sql`select id, plan_id, period_start::text as period_start, invoice_id, person_id, state, attempts, next_attempt_at
+          from membership_billing_periods where business_id = ${r.businessId} and id = ${r.id} for update`
+  })
+  const record = SqlSchema.void({
+    Request: Schema.Struct({
+      businessId: Schema.Number,
+      id: Schema.Number,
+      state: PeriodRow.fields.state,
+      attempts: Schema.Number,
+      nextAttemptAt: Schema.NullOr(Schema.Date),
+      now: Schema.Date
+    }),
+    execute: (r) =>
+      sql`update membership_billing_periods set state = ${r.state}, attempts = ${r.attempts}, next_attempt_at = ${r.nextAttemptAt}, updated_at = ${r.now}
+          where business_id = ${r.businessId} and id = ${r.id}`
+  })
+  /** Answers the period's id, or undefined when another run claimed it first. */
+  const claimed = (request: Parameters<typeof claim>[0]) => Effect.map(claim(request), Option.map((row) => row.id))
+  return {
+    /** Inserts the period's row; answers its id, or undefined when another run claimed it first. */
+    claim: orUndefined(claimed),
+    setInvoice: orDie(setInvoice),
+    /** The period, its row locked until the transaction ends (one charge run at a time). */
+    lock: orUndefined(lock),
+    record: orDie(record)
+  }
+}
+
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
@@ -83,39 +130,6 @@ const make = Effect.gen(function* () {
     Result: MembershipRow,
     execute: ({ businessId }) => sql`${MEMBERSHIPS(businessId)} order by p.id`
   })
-  const claim = SqlSchema.findOneOption({
-    Request: Schema.Struct({ businessId: Schema.Number, planId: Schema.Number, periodStart: Schema.String, personId: Schema.Number, now: Schema.Date }),
-    Result: Id,
-    execute: (r) =>
-      sql`insert into membership_billing_periods (business_id, plan_id, period_start, person_id, created_at, updated_at)
-          values (${r.businessId}, ${r.planId}, ${r.periodStart}::date, ${r.personId}, ${r.now}, ${r.now})
-          on conflict (business_id, plan_id, period_start) do nothing
-          returning id`
-  })
-  const setInvoice = SqlSchema.void({
-    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, invoiceId: Schema.Number }),
-    execute: (r) => sql`update membership_billing_periods set invoice_id = ${r.invoiceId} where business_id = ${r.businessId} and id = ${r.id}`
-  })
-  const lock = SqlSchema.findOneOption({
-    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
-    Result: PeriodRow,
-    execute: (r) =>
-      sql`select id, plan_id, period_start::text as period_start, invoice_id, person_id, state, attempts, next_attempt_at
-          from membership_billing_periods where business_id = ${r.businessId} and id = ${r.id} for update`
-  })
-  const record = SqlSchema.void({
-    Request: Schema.Struct({
-      businessId: Schema.Number,
-      id: Schema.Number,
-      state: PeriodRow.fields.state,
-      attempts: Schema.Number,
-      nextAttemptAt: Schema.NullOr(Schema.Date),
-      now: Schema.Date
-    }),
-    execute: (r) =>
-      sql`update membership_billing_periods set state = ${r.state}, attempts = ${r.attempts}, next_attempt_at = ${r.nextAttemptAt}, updated_at = ${r.now}
-          where business_id = ${r.businessId} and id = ${r.id}`
-  })
   const planPeople = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, planId: Schema.Number }),
     Result: Schema.Struct({ person_id: Schema.Number }),
@@ -128,8 +142,6 @@ const make = Effect.gen(function* () {
     execute: (r) => sql`select count(*)::int as n from payments where business_id = ${r.businessId} and invoice_id = ${r.invoiceId} and state = 'failed'`
   })
 
-  /** Answers the period's id, or undefined when another run claimed it first. */
-  const claimed = (request: Parameters<typeof claim>[0]) => Effect.map(claim(request), Option.map((row) => row.id))
   const peopleOf = (request: Parameters<typeof planPeople>[0]) => Effect.map(planPeople(request), (rows) => rows.map((row) => row.person_id))
   const failedCount = (request: Parameters<typeof failedPayments>[0]) => Effect.map(failedPayments(request), (row) => row.n)
 
@@ -138,12 +150,7 @@ const make = Effect.gen(function* () {
     businesses: orDie(businesses),
     business: orUndefined(business),
     memberships: orDie(memberships),
-    /** Inserts the period's row; answers its id, or undefined when another run claimed it first. */
-    claim: orUndefined(claimed),
-    setInvoice: orDie(setInvoice),
-    /** The period, its row locked until the transaction ends (one charge run at a time). */
-    lock: orUndefined(lock),
-    record: orDie(record),
+    ...periodStatements(sql),
     /** The plan's people, by id. */
     planPeople: orDie(peopleOf),
     /** How many failed payments the invoice has. */

@@ -3,7 +3,8 @@ import { SqlClient } from "effect/sql"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { InvoiceItemsRepo } from "../invoices/items-repo.ts"
 import { InvoicesRepo } from "../invoices/repo.ts"
-import { type Caller, recompute } from "../invoices/service.ts"
+import type { Caller } from "../../access/caller.ts"
+import { recompute } from "../invoices/service.ts"
 import { PAYMENT_TYPE_IDS } from "../invoices/payments-model.ts"
 import { PaymentsRepo } from "../invoices/payments-repo.ts"
 import { createPayment } from "../invoices/paying.ts"
@@ -190,7 +191,8 @@ const attempt = Effect.fn("BillingRuns.attempt")(function* (periodId: number) {
   if (form === undefined) problem = t(locale, "autobill_no_form")
   else {
     const failedBefore = yield* repo.failedPayments({ businessId: business.id, invoiceId: invoice.id })
-    const caller: Caller = { _tag: "Client", personId: period.person_id, reach: [period.person_id] }
+    // The renewal is paid as the client would pay it (a client's methods, their own card); payments read no membership.
+    const caller: Caller = { _tag: "Client", personId: period.person_id, household: [period.person_id], isMember: false }
     const result = yield* createPayment(
       caller,
       invoice.id,

@@ -1,6 +1,8 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { staffCaller } from "../../access/caller.ts"
 import { requireStandardOrHigher } from "../../access/policies.ts"
+import { clientCaller } from "../../catalog/services/callers.ts"
 import { apiOf } from "../../shared/http-api.ts"
 import { FormOfPaymentVaultingApi, FormsOfPaymentDeskApi, FormsOfPaymentFrontApi } from "./api.ts"
 import {
@@ -9,6 +11,7 @@ import {
   listFormsOfPayment,
   requireDeskPerson,
   requireFrontPerson,
+  requireOwnPerson,
   startVaulting,
   updateFormOfPayment
 } from "./service.ts"
@@ -20,7 +23,8 @@ export const FormsOfPaymentFrontLive = HttpApiBuilder.group(apiOf(FormsOfPayment
     .handle("me", ({ params }) => Effect.flatMap(requireFrontPerson("me"), (person) => getFormOfPayment(person, params.id)))
     .handle("get", ({ params }) => Effect.flatMap(requireFrontPerson(params.person_id), (person) => getFormOfPayment(person, params.id)))
     .handle("create", ({ params, payload }) =>
-      Effect.flatMap(requireFrontPerson(params.person_id), (person) => startVaulting("front", person, payload.form_of_payment)))
+      Effect.flatMap(clientCaller, (caller) =>
+        Effect.flatMap(requireOwnPerson(caller, params.person_id), (person) => startVaulting(caller, person, payload.form_of_payment))))
     .handle("update", ({ params, payload }) =>
       Effect.flatMap(requireFrontPerson(params.person_id), (person) => updateFormOfPayment(person, params.id, payload.form_of_payment))))
 
@@ -30,7 +34,8 @@ export const FormsOfPaymentDeskLive = HttpApiBuilder.group(apiOf(FormsOfPaymentD
     .handle("list", ({ params, query }) => Effect.flatMap(requireDeskPerson(params.person_id), (person) => listFormsOfPayment(person, query)))
     .handle("get", ({ params }) => Effect.flatMap(requireDeskPerson(params.person_id), (person) => getFormOfPayment(person, params.id)))
     .handle("create", ({ params, payload }) =>
-      Effect.flatMap(Effect.andThen(requireStandardOrHigher, requireDeskPerson(params.person_id)), (person) => startVaulting("desk", person, payload.form_of_payment)))
+      Effect.flatMap(Effect.andThen(requireStandardOrHigher, staffCaller), (caller) =>
+        Effect.flatMap(requireDeskPerson(params.person_id), (person) => startVaulting(caller, person, payload.form_of_payment))))
     .handle("update", ({ params, payload }) =>
       Effect.flatMap(Effect.andThen(requireStandardOrHigher, requireDeskPerson(params.person_id)), (person) => updateFormOfPayment(person, params.id, payload.form_of_payment))))
 

@@ -100,4 +100,3 @@ export const FormOfPaymentUpdateInput = Schema.Struct({
 })
 export type FormOfPaymentUpdateInput = typeof FormOfPaymentUpdateInput.Type
 
-export type Mode = "front" | "desk"

@@ -1,17 +1,18 @@
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
+import { type Caller, type ClientCaller, type PathMode, pathModeOf } from "../../access/caller.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
+import { clientCaller } from "../../catalog/services/callers.ts"
 import { vaultingRequirements } from "../../catalog/payment-configuration/model.ts"
 import { currentPaymentConfiguration } from "../../catalog/payment-configuration/handlers.ts"
-import { clientReach, requireLivePerson } from "../../identity/people/client-reach.ts"
+import { requireLivePerson } from "../../identity/people/client-reach.ts"
 import { GatewayUnavailable, PaymentGateway, type VaultedCard, type VaultProblem } from "../../platform/payments/gateway.ts"
-import { privateResponse } from "../../shared/cache-headers.ts"
 import { type Message, NotFound, Unprocessable, fail } from "../../shared/errors.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
-import { type FormOfPaymentCreateInput, type FormOfPaymentListQuery, type FormOfPaymentUpdateInput, type Mode, toFormOfPaymentWire } from "./model.ts"
+import { type FormOfPaymentCreateInput, type FormOfPaymentListQuery, type FormOfPaymentUpdateInput, toFormOfPaymentWire } from "./model.ts"
 import { FormsOfPaymentRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { FormOfPaymentRefusals } from "./refusals.ts"
@@ -30,13 +31,12 @@ import { FormOfPaymentRefusals } from "./refusals.ts"
 export const VAULTING_SECONDS = 10 * 60
 
 
-/** Client mode: the token's own person (`me` too); anyone else is not found. Answers the person's id. */
-export const requireFrontPerson = Effect.fn("FormsOfPayment.requireFrontPerson")(function* (personId: number | "me") {
-  yield* privateResponse
-  const reach = yield* clientReach
-  if (personId !== "me" && personId !== reach.selfId) return yield* FormOfPaymentRefusals.personNotFound.fail({ id: personId })
-  return reach.selfId
-})
+/** Client mode: the caller's own person (`me` too); anyone else is not found. Answers the person's id. */
+export const requireOwnPerson = (caller: ClientCaller, personId: number | "me") =>
+  personId !== "me" && personId !== caller.personId ? FormOfPaymentRefusals.personNotFound.fail({ id: personId }) : Effect.succeed(caller.personId)
+
+/** `requireOwnPerson` for the client-mode caller of the request. */
+export const requireFrontPerson = (personId: number | "me") => Effect.flatMap(clientCaller, (caller) => requireOwnPerson(caller, personId))
 
 /** Staff mode: any live person of the business. Answers the person's id. */
 export const requireDeskPerson = (personId: number) => Effect.as(requireLivePerson(personId), personId)
@@ -66,7 +66,8 @@ export const gatewayUnavailable = (error: GatewayUnavailable) =>
     FormOfPaymentRefusals.paymentGatewayUnavailable.fail())
 
 /** Step one: a session and the gateway's card form for it. */
-export const startVaulting = Effect.fn("FormsOfPayment.startVaulting")(function* (mode: Mode, personId: number, input: FormOfPaymentCreateInput) {
+export const startVaulting = Effect.fn("FormsOfPayment.startVaulting")(function* (caller: Caller, personId: number, input: FormOfPaymentCreateInput) {
+  const mode = pathModeOf(caller)
   const business = yield* CurrentBusiness
   const context = yield* RequestContext
   const type = input.type ?? ""
@@ -135,7 +136,7 @@ type Completion = { readonly _tag: "Saved" } | { readonly _tag: "Refused"; reado
  * mode too), unused and unexpired, and the gateway's outcome. A final outcome uses the session
  * up in the same transaction that saves the card; the refusal is answered after it commits.
  */
-export const completeVaulting = Effect.fn("FormsOfPayment.completeVaulting")(function* (mode: Mode, personId: number, session: string) {
+export const completeVaulting = Effect.fn("FormsOfPayment.completeVaulting")(function* (mode: PathMode, personId: number, session: string) {
   const context = yield* RequestContext
   if (Option.isNone(context.business)) return yield* FormOfPaymentRefusals.vaultingNotFound.fail()
   const businessId = context.business.value.id

@@ -7,7 +7,7 @@ import { enqueueSalePays } from "../staff-pay/service.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import type { InvoiceRow } from "./rows.ts"
 import { InvoicesRepo } from "./repo.ts"
-import { type Caller } from "./service.ts"
+import type { Caller } from "../../access/caller.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessToday } from "../../access/tenant.ts"
 

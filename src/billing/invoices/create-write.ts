@@ -6,7 +6,7 @@ import { computedAdjustments, InvoiceItemsRepo, type ItemInsert, type TaxRow } f
 import { outstandingFrom } from "./payments-wire.ts"
 import { InvoicesRepo } from "./repo.ts"
 import type { AdjustmentRow, ItemRow } from "./rows.ts"
-import type { Caller } from "./service.ts"
+import { type Caller, personOf } from "../../access/caller.ts"
 import { computeInvoice } from "./totals.ts"
 import type { InvoicesShown } from "./wire.ts"
 
@@ -69,7 +69,7 @@ export const writeNew = Effect.fn("Invoices.writeNew")(function* (caller: Caller
     currency: business.currency_code,
     bookingId,
     createdByStaffMemberId: caller._tag === "Staff" ? caller.staffMemberId : null,
-    createdByPersonId: caller._tag === "Client" ? caller.personId : null,
+    createdByPersonId: personOf(caller),
     subtotalCents: amounts.subtotalCents,
     discountTotalCents: amounts.discountTotalCents,
     adjustmentTotalCents: amounts.adjustmentTotalCents,

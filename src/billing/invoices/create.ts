@@ -9,7 +9,7 @@ import { isCalendarDate } from "../../shared/zoned-time.ts"
 import { InvoiceItemsRepo, type ItemInsert } from "./items-repo.ts"
 import { type InvoiceCreateInput, Invoices, type PlanProductInput } from "./model.ts"
 import { InvoiceRefsRepo } from "./refs-repo.ts"
-import { type Caller, modeOf } from "./service.ts"
+import { type Caller, householdOf, personOf } from "../../access/caller.ts"
 import { writeNew } from "./create-write.ts"
 import { wireOf } from "./wire.ts"
 import { InvoiceRefusals } from "./refusals.ts"
@@ -58,7 +58,7 @@ export const planItem = Effect.fn("Invoices.planItem")(function* (
   // `known`: the live people the caller has already read (the create reads them all at once).
   const live = known ?? (yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: recipientIds.filter((id) => id > 0) }))
   for (const id of recipientIds) {
-    const reachable = caller._tag === "Staff" ? live.has(id) : live.has(id) && caller.reach.includes(id)
+    const reachable = caller._tag === "Staff" ? live.has(id) : live.has(id) && householdOf(caller).includes(id)
     if (!reachable) problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: `${prefix}.recipient_ids`, id }))
   }
   const staffMemberId = input.staff_member_id ?? null
@@ -143,7 +143,7 @@ const checkCreate = Effect.fn("Invoices.checkCreate")(function* (caller: Caller,
   const bookingId = input.booking_id ?? null
   // A client may tie only a booking of their own.
   const bookingOwner = bookingId === null ? undefined : (yield* (yield* InvoiceRefsRepo).bookingOwner({ businessId: business.id, id: bookingId }))?.person_id
-  if (bookingId !== null && (bookingOwner === undefined || (caller._tag === "Client" && bookingOwner !== caller.personId))) {
+  if (bookingId !== null && (bookingOwner === undefined || (caller._tag !== "Staff" && bookingOwner !== personOf(caller)))) {
     problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "booking_id", id: bookingId }))
   }
   if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
@@ -164,12 +164,12 @@ export const createInvoice = Effect.fn("Invoices.create")(function* (caller: Cal
         return yield* writeNew(caller, checked)
       })
     )
-    return { invoices: yield* wireOf([row], modeOf(caller), shown) }
+    return { invoices: yield* wireOf([row], caller, shown) }
   })
   return yield* idempotent(
     {
       businessId: business.id,
-      scope: caller._tag === "Staff" ? `account:${caller.accountId}` : `person:${caller.personId}`,
+      scope: caller._tag === "Staff" ? `account:${caller.accountId}` : `person:${personOf(caller)}`,
       key: idempotencyKey,
       request: { endpoint: `POST /api/v2/${caller._tag === "Staff" ? "desk" : "front"}/invoices`, invoice: input },
       response: Invoices,

@@ -6,7 +6,9 @@ import { createInvoice } from "./create.ts"
 import { InvoicesDeskApi } from "./desk.api.ts"
 import { InvoicesFrontApi } from "./front.api.ts"
 import { addItem, discountItem, getDiscount, prorateItem, removeDiscount, removeItem, removeProrate } from "./items.ts"
-import { clientCaller, getInvoice, listInvoices, staffCaller } from "./service.ts"
+import { staffCaller } from "../../access/caller.ts"
+import { clientCaller } from "../../catalog/services/callers.ts"
+import { getInvoice, listInvoices } from "./service.ts"
 import { updateInvoice } from "./update.ts"
 
 export const InvoicesFrontLive = HttpApiBuilder.group(apiOf(InvoicesFrontApi), "invoicesFront", (handlers) =>

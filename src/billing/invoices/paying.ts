@@ -5,14 +5,15 @@ import { gatewayUnavailable } from "../forms-of-payment/service.ts"
 import { closeInvoice } from "./close.ts"
 import { InvoiceRefsRepo } from "./refs-repo.ts"
 import type { InvoiceRow } from "./rows.ts"
-import { type Caller, findInvoice } from "./service.ts"
+import { type Caller, pathModeOf } from "../../access/caller.ts"
+import { findInvoice } from "./service.ts"
 import { PaymentGateway } from "../../platform/payments/gateway.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { idempotent } from "../../shared/idempotency.ts"
 import { CHECKOUT_STATES, type FormRow, PAYABLE_STATES, PAYMENT_TYPE_IDS, type PaymentInput, PaymentMethods, Payments } from "./payments-model.ts"
 import { type NewPayment, PaymentsRepo } from "./payments-repo.ts"
-import { Declined, acceptedKeys, balanceOf, cardDescription, modePath, paymentAnswer, recordDeclined, scopeOf } from "./payments-service.ts"
+import { Declined, acceptedKeys, balanceOf, cardDescription, paymentAnswer, recordDeclined, scopeOf } from "./payments-service.ts"
 import { undoPayment } from "./voids.ts"
 import { outstandingOf, paymentWireOf } from "./payments-wire.ts"
 import { InvoicesRepo } from "./repo.ts"
@@ -205,7 +206,7 @@ export const createPayment = Effect.fn("Payments.create")(function* (caller: Cal
       businessId: business.id,
       scope: scopeOf(caller),
       key: idempotencyKey,
-      request: { endpoint: `POST /api/v2/${modePath(caller)}/invoices/${invoiceId}/payments`, payment: input },
+      request: { endpoint: `POST /api/v2/${pathModeOf(caller)}/invoices/${invoiceId}/payments`, payment: input },
       response: Payments,
       status: 201
     },

@@ -1,7 +1,7 @@
 import { Data, Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import type { InvoiceRow } from "./rows.ts"
-import { type Caller } from "./service.ts"
+import { type Caller, personOf } from "../../access/caller.ts"
 import { PaymentConfigurationRepo } from "../../catalog/payment-configuration/repo.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { type Message } from "../../shared/errors.ts"
@@ -26,8 +26,7 @@ import { InvoiceRefusals } from "./refusals.ts"
 
 export class Declined extends Data.TaggedError("Declined")<{ readonly reason: string; readonly record: () => Effect.Effect<unknown> }> {}
 
-export const scopeOf = (caller: Caller) => (caller._tag === "Staff" ? `account:${caller.accountId}` : `person:${caller.personId}`)
-export const modePath = (caller: Caller) => (caller._tag === "Staff" ? "desk" : "front")
+export const scopeOf = (caller: Caller) => (caller._tag === "Staff" ? `account:${caller.accountId}` : `person:${personOf(caller)}`)
 
 export const paymentAnswer = (invoice: InvoiceRow, paymentId: number) =>
   Effect.map(invoicePayments([invoice]), (byInvoice) => ({ payments: byInvoice.get(invoice.id)!.payments.filter((p) => p.id === paymentId) }))

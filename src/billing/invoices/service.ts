@@ -1,10 +1,7 @@
 import { Effect } from "effect"
-import { CurrentStaff } from "../../access/access.ts"
+import { type Caller, personOf } from "../../access/caller.ts"
 import { requireManagerRole } from "../../access/policies.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import type { StaffRole } from "../../access/tokens.ts"
-import { clientReach } from "../../identity/people/client-reach.ts"
-import { privateResponse } from "../../shared/cache-headers.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { pageLinks, pageOf } from "../../shared/pagination.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
@@ -13,7 +10,7 @@ import { type InvoiceRow } from "./rows.ts"
 import { InvoicesRepo } from "./repo.ts"
 import { InvoiceRefsRepo } from "./refs-repo.ts"
 import { computeInvoice } from "./totals.ts"
-import { invoicesWire, isEditable, type Mode } from "./wire.ts"
+import { invoicesWire, isEditable } from "./wire.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { InvoiceRefusals } from "./refusals.ts"
 
@@ -26,30 +23,11 @@ import { InvoiceRefusals } from "./refusals.ts"
  * stored amounts (money rule: totals.ts).
  */
 
-export type Caller =
-  | { readonly _tag: "Staff"; readonly staffMemberId: number; readonly accountId: number; readonly role: StaffRole }
-  | { readonly _tag: "Client"; readonly personId: number; readonly reach: ReadonlyArray<number> }
-
-export const staffCaller = Effect.gen(function* () {
-  const staff = yield* CurrentStaff
-  return { _tag: "Staff", staffMemberId: staff.staffMemberId, accountId: staff.accountId, role: staff.role } satisfies Caller as Caller
-})
-
-export const clientCaller = Effect.gen(function* () {
-  yield* privateResponse
-  const reach = yield* clientReach
-  return { _tag: "Client", personId: reach.selfId, reach: reach.personIds } satisfies Caller as Caller
-})
-
-export const modeOf = (caller: Caller): Mode => (caller._tag === "Staff" ? "staff" : "client")
-
-
-
 /** The invoice, if the caller may see it: staff any of the business's; a client only their own. */
 export const findInvoice = Effect.fn("Invoices.find")(function* (caller: Caller, id: number, lock = false) {
   const business = yield* CurrentBusiness
   const row = yield* (yield* InvoicesRepo).find({ businessId: business.id, id, lock })
-  if (!row || (caller._tag === "Client" && row.person_id !== caller.personId)) {
+  if (!row || (caller._tag !== "Staff" && row.person_id !== personOf(caller))) {
     return yield* InvoiceRefusals.invoiceNotFound.fail({ id })
   }
   return row
@@ -114,7 +92,7 @@ export const recompute = Effect.fn("Invoices.recompute")(function* (invoiceId: n
 
 export const invoiceAnswer = Effect.fn("Invoices.answer")(function* (caller: Caller, id: number) {
   const row = yield* findInvoice(caller, id)
-  return { invoices: yield* invoicesWire([row], modeOf(caller)) }
+  return { invoices: yield* invoicesWire([row], caller) }
 })
 
 export const getInvoice = (caller: Caller, id: number) => invoiceAnswer(caller, id)

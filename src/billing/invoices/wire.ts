@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import type { Caller } from "../../access/caller.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { t } from "../../shared/i18n.ts"
 import type { Locale } from "../../shared/locale.ts"
@@ -15,7 +16,6 @@ import { businessMoney } from "../../access/tenant.ts"
  * Invoice records as each mode sees them (spec: Invoice): client mode the common fields plus
  * person and coupon; staff mode everything; the staff list only the fields the spec names.
  */
-export type Mode = "client" | "staff"
 
 /**
  * The next states, the same in both modes (TRANSITIONS; closing needs a live item and nothing
@@ -88,16 +88,16 @@ export const itemDescriptions = (item: ItemRow, initialCount: number | null, loc
 type Price = (cents: number) => string
 type Ref = { readonly id: number; readonly name: string; readonly email: string | null }
 
-/** What the items of a page of invoices share: their recipients and adjustments, the money format, the locale and the mode. */
+/** What the items of a page of invoices share: their recipients and adjustments, the money format, the locale and whether staff mode's fields show. */
 interface ItemsContext {
   readonly recipients: ReadonlyArray<Ref & { readonly invoice_item_id: number }>
   readonly adjustments: ReadonlyArray<AdjustmentRow>
   readonly price: Price
   readonly locale: Locale
-  readonly mode: Mode
+  readonly staffMode: boolean
 }
 
-const itemWire = (item: ItemRow, { recipients, adjustments, price, locale, mode }: ItemsContext): InvoiceItemWire => ({
+const itemWire = (item: ItemRow, { recipients, adjustments, price, locale, staffMode }: ItemsContext): InvoiceItemWire => ({
   id: item.id,
   name: item.name,
   description: item.description,
@@ -123,11 +123,11 @@ const itemWire = (item: ItemRow, { recipients, adjustments, price, locale, mode 
   price: price(item.price_cents),
   total_cents: item.total_cents,
   total: price(item.total_cents),
-  ...(mode === "staff" ? { commissionable: item.commissionable, compable: item.compable } : {})
+  ...(staffMode ? { commissionable: item.commissionable, compable: item.compable } : {})
 })
 
 /** The coupon as each mode sees it: staff mode adds the formatted amount. */
-const couponWire = (coupon: CouponRow | null, mode: Mode, price: Price): InvoiceWire["coupon"] =>
+const couponWire = (coupon: CouponRow | null, staffMode: boolean, price: Price): InvoiceWire["coupon"] =>
   coupon === null
     ? null
     : {
@@ -140,7 +140,7 @@ const couponWire = (coupon: CouponRow | null, mode: Mode, price: Price): Invoice
         ? {}
         : {
           discount_amount_cents: coupon.discount_amount_cents,
-          ...(mode === "staff" ? { discount_amount: price(coupon.discount_amount_cents) } : {})
+          ...(staffMode ? { discount_amount: price(coupon.discount_amount_cents) } : {})
         })
     }
 
@@ -199,14 +199,14 @@ export interface InvoicesShown {
 }
 
 /** Answers `{invoices: [...]}` for the given rows in the caller's mode, reading what they show. */
-export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: ReadonlyArray<InvoiceRow>, mode: Mode | "staff_list") {
+export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: ReadonlyArray<InvoiceRow>, view: Caller | "staff_list") {
   const business = yield* CurrentBusiness
   const lookups = yield* InvoiceRefsRepo
   const itemsRepo = yield* InvoiceItemsRepo
   const price = yield* businessMoney
   const items = yield* itemsRepo.items({ businessId: business.id, invoiceIds: rows.map((row) => row.id) })
   const paid = yield* ofInvoices(business.id, rows, price)
-  if (mode === "staff_list") {
+  if (view === "staff_list") {
     return rows.map((row): InvoiceWire => ({
       id: row.id,
       total_cents: row.total_cents,
@@ -227,10 +227,10 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
   for (const row of rows) {
     const coupon = row.coupon_id === null ? undefined : yield* lookups.couponById({ businessId: business.id, id: row.coupon_id })
     if (coupon !== undefined) coupons.set(coupon.id, coupon)
-    const location = mode === "staff" && row.location_id !== null ? yield* lookups.location({ businessId: business.id, id: row.location_id }) : undefined
+    const location = view._tag === "Staff" && row.location_id !== null ? yield* lookups.location({ businessId: business.id, id: row.location_id }) : undefined
     if (location !== undefined) locations.set(location.id, location)
   }
-  return yield* wireOf(rows, mode, {
+  return yield* wireOf(rows, view, {
     items,
     paid,
     recipients: yield* itemsRepo.recipients({ businessId: business.id, ids: itemIds }),
@@ -246,17 +246,18 @@ export const invoicesWire = Effect.fn("Invoices.wire")(function* (rows: Readonly
 })
 
 /** The invoices in the caller's mode from what they show, without a read. */
-export const wireOf = Effect.fn("Invoices.wireOf")(function* (rows: ReadonlyArray<InvoiceRow>, mode: Mode, shown: InvoicesShown) {
+export const wireOf = Effect.fn("Invoices.wireOf")(function* (rows: ReadonlyArray<InvoiceRow>, view: Caller, shown: InvoicesShown) {
+  const staffMode = view._tag === "Staff"
   const price = yield* businessMoney
   const { locale } = yield* RequestContext
-  const context: ItemsContext = { recipients: shown.recipients, adjustments: shown.adjustments, price, locale, mode }
+  const context: ItemsContext = { recipients: shown.recipients, adjustments: shown.adjustments, price, locale, staffMode }
   const refs = {
     person: (id: number | null) => (id === null ? null : (shown.people.find((p) => p.id === id) ?? null)),
     staff: (id: number | null) => (id === null ? null : (shown.staff.find((s) => s.id === id) ?? null))
   }
   return rows.map((row): InvoiceWire => {
     const coupon = row.coupon_id === null ? null : (shown.coupons.get(row.coupon_id) ?? null)
-    const location = mode === "staff" && row.location_id !== null ? (shown.locations.get(row.location_id) ?? null) : null
+    const location = staffMode && row.location_id !== null ? (shown.locations.get(row.location_id) ?? null) : null
     const own = shown.items.filter((item) => item.invoice_id === row.id)
     const { outstanding, payments } = shown.paid.get(row.id)!
     const common: InvoiceWire = {
@@ -273,8 +274,8 @@ export const wireOf = Effect.fn("Invoices.wireOf")(function* (rows: ReadonlyArra
       invoice_items: own.map((item) => itemWire(item, context)),
       payments,
       person: refs.person(row.person_id) ?? { id: row.person_id, name: "", email: null },
-      coupon: couponWire(coupon, mode, price)
+      coupon: couponWire(coupon, staffMode, price)
     }
-    return mode === "client" ? common : { ...common, ...staffFields(row, payments, location, refs, price) }
+    return staffMode ? { ...common, ...staffFields(row, payments, location, refs, price) } : common
   })
 })

@@ -27,9 +27,8 @@ const Scope = Schema.Struct({
 })
 type Scope = typeof Scope.Type
 
-const make = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-
+/** Which plans a scope selects (its filters over the plan rules) and the columns of a plan row. */
+const planSql = (sql: SqlClient.SqlClient) => {
   const primary = sql`(select pr.person_id from plan_people pr
                        where pr.business_id = p.business_id and pr.plan_id = p.id
                        order by pr.is_primary desc, pr.person_id limit 1)`
@@ -68,29 +67,11 @@ const make = Effect.gen(function* () {
          from plan_people pp where pp.business_id = p.business_id and pp.plan_id = p.id) as person_ids,
         ${left(scope)} as visits_remaining, ${onHoldOn(sql, "p", scope.today)} as on_hold,
         p.created_at, p.updated_at`
+  return { where, columns }
+}
 
-  const listed = SqlSchema.findAll({
-    Request: Schema.Struct({ ...Scope.fields, limit: Schema.Number, offset: Schema.Number }),
-    Result: Schema.Struct({ ...PlanRow.fields, total_count: Schema.Number }),
-    execute: (request) =>
-      sql`select ${columns(request)}, count(*) over ()::int as total_count from plans p
-          where ${where(request)} order by p.start_date desc, p.id desc limit ${request.limit} offset ${request.offset}`
-  })
-  const counted = SqlSchema.findAll({
-    Request: Scope,
-    Result: Count,
-    execute: (request) => sql`select count(*)::int as n from plans p where ${where(request)}`
-  })
-  const found = SqlSchema.findOneOption({
-    Request: Scope,
-    Result: PlanRow,
-    execute: (request) => sql`select ${columns(request)} from plans p where ${where(request)}`
-  })
-  const lockPlan = SqlSchema.findOneOption({
-    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
-    Result: Id,
-    execute: ({ businessId, id }) => sql`select id from plans where business_id = ${businessId} and id = ${id} for update`
-  })
+/** What a sale of a plan refers to: pack and pass products, and the staff member or location it names. */
+const productStatements = (sql: SqlClient.SqlClient) => {
   const packProduct = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
     Result: PackProductRow,
@@ -115,6 +96,43 @@ const make = Effect.gen(function* () {
     Request: Schema.Struct({ businessId: Schema.Number, table: Schema.Literals(["staff_members", "locations"]), id: Schema.Number }),
     Result: Id,
     execute: ({ businessId, table, id }) => sql`select id from ${sql.literal(table)} where business_id = ${businessId} and id = ${id}`
+  })
+  const existsOne = (request: Parameters<typeof exists>[0]) => Effect.map(exists(request), (rows) => ({ found: rows.length > 0 }))
+  return {
+    /** The live pack and pass products the business gives new clients (new_client_pass). */
+    newClientPasses: orDie(newClientPasses),
+    packProduct: orUndefined(packProduct),
+    /** `{ found }`: whether the business has that staff member or location. */
+    exists: orDie(existsOne)
+  }
+}
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+
+  const { where, columns } = planSql(sql)
+
+  const listed = SqlSchema.findAll({
+    Request: Schema.Struct({ ...Scope.fields, limit: Schema.Number, offset: Schema.Number }),
+    Result: Schema.Struct({ ...PlanRow.fields, total_count: Schema.Number }),
+    execute: (request) =>
+      sql`select ${columns(request)}, count(*) over ()::int as total_count from plans p
+          where ${where(request)} order by p.start_date desc, p.id desc limit ${request.limit} offset ${request.offset}`
+  })
+  const counted = SqlSchema.findAll({
+    Request: Scope,
+    Result: Count,
+    execute: (request) => sql`select count(*)::int as n from plans p where ${where(request)}`
+  })
+  const found = SqlSchema.findOneOption({
+    Request: Scope,
+    Result: PlanRow,
+    execute: (request) => sql`select ${columns(request)} from plans p where ${where(request)}`
+  })
+  const lockPlan = SqlSchema.findOneOption({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
+    Result: Id,
+    execute: ({ businessId, id }) => sql`select id from plans where business_id = ${businessId} and id = ${id} for update`
   })
   const scope = (businessId: number, today: string, options: Partial<Omit<Scope, "businessId" | "today">> = {}): Scope => ({
     businessId,
@@ -142,7 +160,6 @@ const make = Effect.gen(function* () {
   const findOne = ({ businessId, today, id, packsOnly }: { readonly businessId: number; readonly today: string; readonly id: number; readonly packsOnly?: boolean }) =>
     found(scope(businessId, today, { planId: id, packsOnly: packsOnly ?? false }))
   const locked = (request: Parameters<typeof lockPlan>[0]) => Effect.map(lockPlan(request), Option.isSome)
-  const existsOne = (request: Parameters<typeof exists>[0]) => Effect.map(exists(request), (rows) => ({ found: rows.length > 0 }))
 
   return {
     ...holdsQueries(sql),
@@ -153,11 +170,7 @@ const make = Effect.gen(function* () {
     find: orUndefined(findOne),
     /** Locks the plan row: holds and state changes of one plan run one at a time; false: no such plan. */
     lock: orDie(locked),
-    /** The live pack and pass products the business gives new clients (new_client_pass). */
-    newClientPasses: orDie(newClientPasses),
-    packProduct: orUndefined(packProduct),
-    /** `{ found }`: whether the business has that staff member or location. */
-    exists: orDie(existsOne)
+    ...productStatements(sql)
   }
 })
 

@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { type Caller, personOf } from "../../access/caller.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { gatewayUnavailable, requireDeskPerson, requireFrontPerson, saveCard } from "../forms-of-payment/service.ts"
+import { gatewayUnavailable, requireDeskPerson, saveCard } from "../forms-of-payment/service.ts"
 import { PaymentGateway, type VaultedCard } from "../../platform/payments/gateway.ts"
 import type { ProcessorPaymentMethod, SaveInput } from "./api.ts"
 import { currentTime } from "../../shared/clock.ts"
@@ -11,12 +12,7 @@ import { ProcessorConnectRefusals } from "./refusals.ts"
  * processor_connect over the PaymentGateway port. A setup intent carries whom it is for: a
  * client's is theirs only (`person:{id}`), a staff member's may be saved for anyone (`desk`).
  */
-type Caller = { readonly mode: "front"; readonly selfId: number } | { readonly mode: "desk" }
-
-const referenceOf = (caller: Caller) => (caller.mode === "front" ? `person:${caller.selfId}` : "desk")
-
-export const frontCaller = Effect.map(requireFrontPerson("me"), (selfId): Caller => ({ mode: "front", selfId }))
-export const deskCaller = Effect.succeed<Caller>({ mode: "desk" })
+const referenceOf = (caller: Caller) => (caller._tag === "Staff" ? "desk" : `person:${personOf(caller)}`)
 
 const toData = (id: string, card: VaultedCard): ProcessorPaymentMethod => ({
   id,
@@ -39,7 +35,7 @@ const confirmedCard = Effect.fn("ProcessorConnect.card")(function* (caller: Call
   const found = yield* (yield* PaymentGateway)
     .setupIntentCard({ businessId: business.id, setupIntentId: paymentMethodId })
     .pipe(Effect.catchTag("GatewayUnavailable", gatewayUnavailable))
-  if (!found || (caller.mode === "front" && found.reference !== referenceOf(caller))) {
+  if (!found || (caller._tag !== "Staff" && found.reference !== referenceOf(caller))) {
     return yield* ProcessorConnectRefusals.processorPaymentMethodNotFound.fail({ id: paymentMethodId })
   }
   if (!found.card) return yield* ProcessorConnectRefusals.processorPaymentMethodUnconfirmed.fail({ id: paymentMethodId })
@@ -54,15 +50,16 @@ export const savePaymentMethod = Effect.fn("ProcessorConnect.save")(function* (c
   const business = yield* CurrentBusiness
   const sql = yield* SqlClient.SqlClient
   let personId: number
-  if (caller.mode === "front") {
-    // Oneself only (checked by frontCaller); anyone else is not found.
-    if (input.person_id !== undefined && input.person_id !== caller.selfId) {
-      return yield* ProcessorConnectRefusals.personNotFound.fail({ id: input.person_id })
-    }
-    personId = caller.selfId
-  } else {
+  if (caller._tag === "Staff") {
     if (input.person_id === undefined) return yield* ProcessorConnectRefusals.processorPersonRequired.fail()
     personId = yield* requireDeskPerson(input.person_id)
+  } else {
+    // Oneself only; anyone else (anyone at all for a visitor, who has no person) is not found.
+    const self = personOf(caller)
+    if (self === null || (input.person_id !== undefined && input.person_id !== self)) {
+      return yield* ProcessorConnectRefusals.personNotFound.fail({ id: input.person_id ?? "me" })
+    }
+    personId = self
   }
   const card = yield* confirmedCard(caller, input.payment_method_id)
   const at = (yield* currentTime)

@@ -2,8 +2,8 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { currentOn, memberOn, onHoldOn, visitsLeft } from "../../shared/plan-rules.ts"
-import { type Coverage, choiceOrder, suitableFor } from "./choice.ts"
 import { visitPaidStatements } from "../../enrollment/visits/paid-statements.ts"
+import { type Coverage, choiceOrder, suitableFor } from "./choice.ts"
 import { PlanStanding, PunchRow, PunchVisit } from "./model.ts"
 
 /**
@@ -21,10 +21,11 @@ const CoverageSchema = Schema.Struct({
 })
 const PUNCH_COLUMNS = `pu.id, pu.visit_id, pu.plan_id, pu.person_id, pu.created_by_staff_member_id, pu.created_at`
 
-const make = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  const visitPaid = visitPaidStatements(sql)
+type ByIds = { readonly businessId: number; readonly ids: ReadonlyArray<number> }
+const idSet = (rows: ReadonlyArray<{ readonly id: number }>): ReadonlySet<number> => new Set(rows.map((row) => row.id))
 
+/** Punches and the visits they pay for, as a punch sees them. */
+const punchReads = (sql: SqlClient.SqlClient) => {
   const find = SqlSchema.findOneOption({
     Request: ById,
     Result: PunchRow,
@@ -54,6 +55,66 @@ const make = Effect.gen(function* () {
     })
   const visitUnlocked = visitRow(false)
   const visitLocked = visitRow(true)
+  const ofVisitsOf = (request: ByIds) => (request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<PunchRow>) : ofVisits(request))
+  const visit = ({ lock, ...request }: { readonly businessId: number; readonly id: number; readonly lock: boolean }) =>
+    (lock ? visitLocked : visitUnlocked)(request)
+  return {
+    find: orUndefined(find),
+    /** The punches of the visits (`ids`, at most one each). */
+    ofVisits: orDie(ofVisitsOf),
+    /** The visit as a punch sees it; `lock`: locked until the commit (one punch per visit, decided under it). */
+    visit: orUndefined(visit)
+  }
+}
+
+/** Punch writes, each keeping the visit and its punch in step (punch_id, paid_for_by, through visits' own statements). */
+const punchWrites = (sql: SqlClient.SqlClient) => {
+  const visitPaid = visitPaidStatements(sql)
+  const insert = SqlSchema.findOne({
+    Request: Schema.Struct({
+      businessId: Schema.Number,
+      visitId: Schema.Number,
+      planId: Schema.Number,
+      personId: Schema.Number,
+      visitDate: Schema.String,
+      createdBy: Schema.NullOr(Schema.Number),
+      now: Schema.Date
+    }),
+    Result: Schema.Struct({ id: Schema.Number, plan_name: Schema.String }),
+    execute: ({ businessId, visitId, planId, personId, visitDate, createdBy, now }) =>
+      sql`insert into punches (business_id, visit_id, plan_id, person_id, visit_date, created_by_staff_member_id, created_at)
+          values (${businessId}, ${visitId}, ${planId}, ${personId}, ${visitDate}::date, ${createdBy}, ${now})
+          returning id, (select name from plans where business_id = ${businessId} and id = ${planId}) as plan_name`
+  })
+  const remove = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
+    Result: Schema.Struct({ visit_id: Schema.Number, plan_id: Schema.Number }),
+    execute: ({ businessId, ids }) =>
+      sql`delete from punches where business_id = ${businessId} and id = any(${ids}) returning visit_id, plan_id`
+  })
+  const insertPunch = ({ now, ...punch }: Omit<Parameters<typeof insert>[0], "now"> & { readonly now: Date }) =>
+    Effect.gen(function* () {
+      const { id, plan_name } = yield* insert({ ...punch, now })
+      yield* visitPaid.markPaid({ businessId: punch.businessId, id: punch.visitId, punchId: id, paidForBy: plan_name, now })
+      return id
+    })
+  const deletePunches = ({ businessId, ids, now }: ByIds & { readonly now: Date }) =>
+    Effect.gen(function* () {
+      if (ids.length === 0) return [] as ReadonlyArray<number>
+      const removed = yield* remove({ businessId, ids })
+      yield* visitPaid.markUnpaid({ businessId, ids: removed.map((row) => row.visit_id), now })
+      return [...new Set(removed.map((row) => row.plan_id))]
+    })
+  return {
+    /** Inserts the punch and mirrors it on the visit (punch_id, paid_for_by = the plan's name); answers its id. */
+    insert: orDie(insertPunch),
+    /** Deletes the punches (`ids`) and makes their visits unpaid; returns the plans they spent. */
+    delete: orDie(deletePunches)
+  }
+}
+
+/** The automatic choice's questions about a person's plans, asked again under the plan's lock. */
+const choiceStatements = (sql: SqlClient.SqlClient) => {
   const lockPlan = SqlSchema.findOneOption({
     Request: ById,
     Result: Schema.Struct({ id: Schema.Number }),
@@ -83,28 +144,23 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, id, personId, coverage }) =>
       sql`select p.id from plans p where p.business_id = ${businessId} and p.id = ${id} and ${suitableFor(sql, "p", personId, coverage)}`
   })
-  const insert = SqlSchema.findOne({
-    Request: Schema.Struct({
-      businessId: Schema.Number,
-      visitId: Schema.Number,
-      planId: Schema.Number,
-      personId: Schema.Number,
-      visitDate: Schema.String,
-      createdBy: Schema.NullOr(Schema.Number),
-      now: Schema.Date
-    }),
-    Result: Schema.Struct({ id: Schema.Number, plan_name: Schema.String }),
-    execute: ({ businessId, visitId, planId, personId, visitDate, createdBy, now }) =>
-      sql`insert into punches (business_id, visit_id, plan_id, person_id, visit_date, created_by_staff_member_id, created_at)
-          values (${businessId}, ${visitId}, ${planId}, ${personId}, ${visitDate}::date, ${createdBy}, ${now})
-          returning id, (select name from plans where business_id = ${businessId} and id = ${planId}) as plan_name`
-  })
-  const remove = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
-    Result: Schema.Struct({ visit_id: Schema.Number, plan_id: Schema.Number }),
-    execute: ({ businessId, ids }) =>
-      sql`delete from punches where business_id = ${businessId} and id = any(${ids}) returning visit_id, plan_id`
-  })
+  const lockPlanOf = (request: Parameters<typeof lockPlan>[0]) => Effect.map(lockPlan(request), Option.isSome)
+  const candidateIds = (request: Parameters<typeof candidates>[0]) => Effect.map(candidates(request), (rows) => rows.map((row) => row.id))
+  const suitable = (request: Parameters<typeof stillSuitable>[0]) => Effect.map(stillSuitable(request), (rows) => rows.length > 0)
+  return {
+    /** Locks the plan until the commit (every punch of a plan counts under this lock); false: no such plan. */
+    lockPlan: orDie(lockPlanOf),
+    /** How the plan stands for the person on the date (after lockPlan: counted under the lock). */
+    standing: orUndefined(standing),
+    /** The person's suitable plans for the visit, best first (the automatic choice), by id. */
+    candidates: orDie(candidateIds),
+    /** Whether the plan is still suitable (asked again once it is locked). */
+    stillSuitable: orDie(suitable)
+  }
+}
+
+/** What lower domains ask of plans through their ports (eligibility's holders, services' members). */
+const portStatements = (sql: SqlClient.SqlClient) => {
   const planHolders = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, coverage: CoverageSchema }),
     Result: Schema.Struct({ id: Schema.Number }),
@@ -127,51 +183,12 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, at }) =>
       sql`select to_char((${at}::timestamptz at time zone time_zone)::date, 'YYYY-MM-DD') as date from businesses where id = ${businessId}`
   })
-  const idSet = (rows: ReadonlyArray<{ readonly id: number }>): ReadonlySet<number> => new Set(rows.map((row) => row.id))
-
-  type Ids = { readonly businessId: number; readonly ids: ReadonlyArray<number> }
-  const ofVisitsOf = (request: Ids) => (request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<PunchRow>) : ofVisits(request))
-  const visit = ({ lock, ...request }: { readonly businessId: number; readonly id: number; readonly lock: boolean }) =>
-    (lock ? visitLocked : visitUnlocked)(request)
-  const lockPlanOf = (request: Parameters<typeof lockPlan>[0]) => Effect.map(lockPlan(request), Option.isSome)
-  const candidateIds = (request: Parameters<typeof candidates>[0]) => Effect.map(candidates(request), (rows) => rows.map((row) => row.id))
-  const suitable = (request: Parameters<typeof stillSuitable>[0]) => Effect.map(stillSuitable(request), (rows) => rows.length > 0)
-  const insertPunch = ({ now, ...punch }: Omit<Parameters<typeof insert>[0], "now"> & { readonly now: Date }) =>
-    Effect.gen(function* () {
-      const { id, plan_name } = yield* insert({ ...punch, now })
-      yield* visitPaid.markPaid({ businessId: punch.businessId, id: punch.visitId, punchId: id, paidForBy: plan_name, now })
-      return id
-    })
-  const deletePunches = ({ businessId, ids, now }: Ids & { readonly now: Date }) =>
-    Effect.gen(function* () {
-      if (ids.length === 0) return [] as ReadonlyArray<number>
-      const removed = yield* remove({ businessId, ids })
-      yield* visitPaid.markUnpaid({ businessId, ids: removed.map((row) => row.visit_id), now })
-      return [...new Set(removed.map((row) => row.plan_id))]
-    })
   const noOne = Effect.succeed(new Set<number>() as ReadonlySet<number>)
-  const holdersOf = (request: Ids & { readonly coverage: Coverage }) => (request.ids.length === 0 ? noOne : Effect.map(planHolders(request), idSet))
-  const membersOf = (request: Ids & { readonly date: string }) => (request.ids.length === 0 ? noOne : Effect.map(members(request), idSet))
+  const holdersOf = (request: ByIds & { readonly coverage: Coverage }) => (request.ids.length === 0 ? noOne : Effect.map(planHolders(request), idSet))
+  const membersOf = (request: ByIds & { readonly date: string }) => (request.ids.length === 0 ? noOne : Effect.map(members(request), idSet))
   const dateOf = (request: Parameters<typeof localDate>[0]) => Effect.map(localDate(request), (row) => row.date)
 
   return {
-    find: orUndefined(find),
-    /** The punches of the visits (`ids`, at most one each). */
-    ofVisits: orDie(ofVisitsOf),
-    /** The visit as a punch sees it; `lock`: locked until the commit (one punch per visit, decided under it). */
-    visit: orUndefined(visit),
-    /** Locks the plan until the commit (every punch of a plan counts under this lock); false: no such plan. */
-    lockPlan: orDie(lockPlanOf),
-    /** How the plan stands for the person on the date (after lockPlan: counted under the lock). */
-    standing: orUndefined(standing),
-    /** The person's suitable plans for the visit, best first (the automatic choice), by id. */
-    candidates: orDie(candidateIds),
-    /** Whether the plan is still suitable (asked again once it is locked). */
-    stillSuitable: orDie(suitable),
-    /** Inserts the punch and mirrors it on the visit (punch_id, paid_for_by = the plan's name); answers its id. */
-    insert: orDie(insertPunch),
-    /** Deletes the punches (`ids`) and makes their visits unpaid; returns the plans they spent. */
-    delete: orDie(deletePunches),
     /** Of the people (`ids`), who holds a suitable plan for the visit described by `coverage`. */
     planHolders: orDie(holdersOf),
     /** The business-local calendar date of an instant (plans' dates are the business's). */
@@ -179,6 +196,11 @@ const make = Effect.gen(function* () {
     /** Of the people (`ids`), who is a member on the date (src/shared/plan-rules.ts memberOn). */
     members: orDie(membersOf)
   }
+}
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return { ...punchReads(sql), ...punchWrites(sql), ...choiceStatements(sql), ...portStatements(sql) }
 })
 
 export class PunchesRepo extends Context.Service<PunchesRepo, Effect.Success<typeof make>>()("studio/PunchesRepo") {

@@ -33,10 +33,11 @@ const Listed = Schema.Struct({ businessId: Schema.NullOr(Schema.Number), state: 
 const PeriodRule = Schema.Struct({ kind: Schema.Literals(PAY_PERIOD_KINDS), anchor_date: Schema.NullOr(Schema.String) })
 const CommissionRate = Schema.Struct({ staff_member_id: Schema.Number, basis_points: Schema.Number })
 
-/** The only SQL of staff pay. */
-const make = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-
+/**
+ * What pays are computed from: occurrences and invoices with the facts their pays need, and the
+ * business's rates, period rule, commission rates and time zone.
+ */
+const payInputs = (sql: SqlClient.SqlClient) => {
   const occurrences = SqlSchema.findAll({
     Request: ByIds,
     Result: Schema.Struct({ ...OccurrenceForPay.fields, staff_member_ids: Schema.Array(Schema.Number) }),
@@ -101,6 +102,86 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, id }) => sql`select id from staff_members where business_id = ${businessId} and id = ${id}`
   })
 
+  const zone = SqlSchema.findOne({
+    Request: Business,
+    Result: Schema.Struct({ time_zone: Schema.String }),
+    execute: ({ businessId }) => sql`select time_zone from businesses where id = ${businessId}`
+  })
+
+  return {
+    /** The business's time zone (its local dates place ad-hoc pays in a period). */
+    timeZone: orDie((request: typeof Business.Type) => zone(request).pipe(Effect.map((row) => row.time_zone))),
+    /** Occurrences with the facts their service pays need, and their staff in position order. */
+    occurrences: orDie(occurrences),
+    /** Every rate of the business with its tiers (a business has a handful of staff). */
+    rates: orDie(rates),
+    periodRule: orUndefined(periodRule),
+    invoices: orDie(invoices),
+    commissionRates: orDie(commissionRates),
+    staffExists: orDie((request: typeof ById.Type) => staff(request).pipe(Effect.map((rows) => rows.length > 0)))
+  }
+}
+
+/** The pay settings staff set up: rates with their tiers, the period rule, commission rates. */
+const settingStatements = (sql: SqlClient.SqlClient) => {
+  const insertedRate = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, rate: RateRow }),
+    Result: Id,
+    execute: ({ businessId, rate: { tiers: _, ...rate } }) => sql`insert into pay_rates ${sql.insert({ business_id: businessId, ...rate })} returning id`
+  })
+  const insertedTiers = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, payRateId: Schema.Number, tiers: Schema.Array(PayRateTier) }),
+    execute: ({ businessId, payRateId, tiers }) => {
+      const rows = insertRows(tiers.map((tier) => ({ business_id: businessId, pay_rate_id: payRateId, ...tier })))
+      return rows ? sql`insert into pay_rate_tiers ${sql.insert(rows)}` : Effect.void
+    }
+  })
+  const setPayPeriodRule = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, rule: PeriodRule }),
+    execute: ({ businessId, rule }) =>
+      sql`insert into pay_period_rules (business_id, kind, anchor_date) values (${businessId}, ${rule.kind}, ${rule.anchor_date}::date)
+          on conflict (business_id) do update set kind = excluded.kind, anchor_date = excluded.anchor_date`
+  })
+  const setCommissionRate = SqlSchema.void({
+    Request: Schema.Struct({ businessId: Schema.Number, staffMemberId: Schema.Number, basisPoints: Schema.Number }),
+    execute: ({ businessId, staffMemberId, basisPoints }) =>
+      sql`insert into staff_commission_rates (business_id, staff_member_id, basis_points) values (${businessId}, ${staffMemberId}, ${basisPoints})
+          on conflict (business_id, staff_member_id) do update set basis_points = excluded.basis_points, updated_at = now()`
+  })
+  /** A staff member's rate (for a service, or their default) with its tiers; answers its id. */
+  const insertRate = (request: { readonly businessId: number; readonly rate: typeof RateRow.Type }) =>
+    Effect.gen(function* () {
+      const { id } = yield* insertedRate(request)
+      yield* insertedTiers({ businessId: request.businessId, payRateId: id, tiers: request.rate.tiers })
+      return id
+    })
+
+  return {
+    insertRate: orDie(insertRate),
+    /** The business's one pay period rule (without one it pays semimonthly). */
+    setPayPeriodRule: orDie(setPayPeriodRule),
+    setCommissionRate: orDie(setCommissionRate)
+  }
+}
+
+/** Pays themselves: recorded exactly once, listed, found by id across businesses, reviewed. */
+const payStatements = (sql: SqlClient.SqlClient) => {
+  const stamped = (pay: PayInsert) => ({ ...pay, updated_at: pay.recorded_at, created_at: pay.recorded_at })
+  const insertedPays = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, pays: Schema.Array(PayInsert) }),
+    Result: Id,
+    execute: ({ businessId, pays }) => {
+      const rows = insertRows(pays.map((pay) => ({ business_id: businessId, ...stamped(pay) })))
+      return rows ? sql`insert into pays ${sql.insert(rows)} on conflict do nothing returning id` : Effect.succeed([])
+    }
+  })
+  const insertedPay = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, pay: PayInsert }),
+    Result: PayRow,
+    execute: ({ businessId, pay }) =>
+      sql`insert into pays ${sql.insert({ business_id: businessId, ...stamped(pay) })} returning ${sql.literal(payColumns)}`
+  })
+
   const listed = SqlSchema.findAll({
     Request: Listed,
     Result: Schema.Struct({ business_id: Schema.Number, ...PayRow.fields }),
@@ -135,75 +216,7 @@ const make = Effect.gen(function* () {
        returning ${sql.literal(payColumns)}`
   })
 
-  const zone = SqlSchema.findOne({
-    Request: Business,
-    Result: Schema.Struct({ time_zone: Schema.String }),
-    execute: ({ businessId }) => sql`select time_zone from businesses where id = ${businessId}`
-  })
-
-  const insertedRate = SqlSchema.findOne({
-    Request: Schema.Struct({ businessId: Schema.Number, rate: RateRow }),
-    Result: Id,
-    execute: ({ businessId, rate: { tiers: _, ...rate } }) => sql`insert into pay_rates ${sql.insert({ business_id: businessId, ...rate })} returning id`
-  })
-  const insertedTiers = SqlSchema.void({
-    Request: Schema.Struct({ businessId: Schema.Number, payRateId: Schema.Number, tiers: Schema.Array(PayRateTier) }),
-    execute: ({ businessId, payRateId, tiers }) => {
-      const rows = insertRows(tiers.map((tier) => ({ business_id: businessId, pay_rate_id: payRateId, ...tier })))
-      return rows ? sql`insert into pay_rate_tiers ${sql.insert(rows)}` : Effect.void
-    }
-  })
-  const setPayPeriodRule = SqlSchema.void({
-    Request: Schema.Struct({ businessId: Schema.Number, rule: PeriodRule }),
-    execute: ({ businessId, rule }) =>
-      sql`insert into pay_period_rules (business_id, kind, anchor_date) values (${businessId}, ${rule.kind}, ${rule.anchor_date}::date)
-          on conflict (business_id) do update set kind = excluded.kind, anchor_date = excluded.anchor_date`
-  })
-  const setCommissionRate = SqlSchema.void({
-    Request: Schema.Struct({ businessId: Schema.Number, staffMemberId: Schema.Number, basisPoints: Schema.Number }),
-    execute: ({ businessId, staffMemberId, basisPoints }) =>
-      sql`insert into staff_commission_rates (business_id, staff_member_id, basis_points) values (${businessId}, ${staffMemberId}, ${basisPoints})
-          on conflict (business_id, staff_member_id) do update set basis_points = excluded.basis_points, updated_at = now()`
-  })
-  const stamped = (pay: PayInsert) => ({ ...pay, updated_at: pay.recorded_at, created_at: pay.recorded_at })
-  const insertedPays = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, pays: Schema.Array(PayInsert) }),
-    Result: Id,
-    execute: ({ businessId, pays }) => {
-      const rows = insertRows(pays.map((pay) => ({ business_id: businessId, ...stamped(pay) })))
-      return rows ? sql`insert into pays ${sql.insert(rows)} on conflict do nothing returning id` : Effect.succeed([])
-    }
-  })
-  const insertedPay = SqlSchema.findOne({
-    Request: Schema.Struct({ businessId: Schema.Number, pay: PayInsert }),
-    Result: PayRow,
-    execute: ({ businessId, pay }) =>
-      sql`insert into pays ${sql.insert({ business_id: businessId, ...stamped(pay) })} returning ${sql.literal(payColumns)}`
-  })
-
-  /** A staff member's rate (for a service, or their default) with its tiers; answers its id. */
-  const insertRate = (request: { readonly businessId: number; readonly rate: typeof RateRow.Type }) =>
-    Effect.gen(function* () {
-      const { id } = yield* insertedRate(request)
-      yield* insertedTiers({ businessId: request.businessId, payRateId: id, tiers: request.rate.tiers })
-      return id
-    })
-
   return {
-    insertRate: orDie(insertRate),
-    /** The business's one pay period rule (without one it pays semimonthly). */
-    setPayPeriodRule: orDie(setPayPeriodRule),
-    setCommissionRate: orDie(setCommissionRate),
-    /** The business's time zone (its local dates place ad-hoc pays in a period). */
-    timeZone: orDie((request: typeof Business.Type) => zone(request).pipe(Effect.map((row) => row.time_zone))),
-    /** Occurrences with the facts their service pays need, and their staff in position order. */
-    occurrences: orDie(occurrences),
-    /** Every rate of the business with its tiers (a business has a handful of staff). */
-    rates: orDie(rates),
-    periodRule: orUndefined(periodRule),
-    invoices: orDie(invoices),
-    commissionRates: orDie(commissionRates),
-    staffExists: orDie((request: typeof ById.Type) => staff(request).pipe(Effect.map((rows) => rows.length > 0))),
     /** Records pays and answers how many; one already recorded for the same occurrence (or invoice) and staff member is left as it is. */
     insertPays: orDie((request: Parameters<typeof insertedPays>[0]) =>
       request.pays.length === 0 ? Effect.succeed(0) : insertedPays(request).pipe(Effect.map((rows) => rows.length))
@@ -221,6 +234,12 @@ const make = Effect.gen(function* () {
     lockPay: orUndefined(lockedPay),
     review: orDie(reviewed)
   }
+}
+
+/** The only SQL of staff pay, by concern. */
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return { ...settingStatements(sql), ...payInputs(sql), ...payStatements(sql) }
 })
 
 export class StaffPayRepo extends Context.Service<StaffPayRepo, Effect.Success<typeof make>>()("studio/StaffPayRepo") {

@@ -49,6 +49,52 @@ const Filter = Schema.Struct({
 type CatalogRequest = CatalogFilter & { readonly businessId: number }
 const IdsRequest = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) })
 
+/** The rows with their services, sales taxes and staff prices: three queries for a whole page. */
+const recordsOf = (sql: SqlClient.SqlClient) => {
+  const services = SqlSchema.findAll({
+    Request: IdsRequest,
+    Result: ProductServiceRow,
+    execute: ({ businessId, ids }) =>
+      sql`select ps.plan_product_id, s.id, s.name from plan_product_services ps
+          join services s on s.business_id = ps.business_id and s.id = ps.service_id
+          where ps.business_id = ${businessId} and ps.plan_product_id = any(${ids}) order by s.name, s.id`
+  })
+  const salesTaxes = SqlSchema.findAll({
+    Request: IdsRequest,
+    Result: ProductSalesTaxRow,
+    execute: ({ businessId, ids }) =>
+      sql`select pt.plan_product_id, t.id, t.name, t.tax_rate::float8 as tax_rate, t.inclusive from plan_product_sales_taxes pt
+          join sales_taxes t on t.business_id = pt.business_id and t.id = pt.sales_tax_id
+          where pt.business_id = ${businessId} and pt.plan_product_id = any(${ids}) order by t.name, t.id`
+  })
+  const staffPrices = SqlSchema.findAll({
+    Request: IdsRequest,
+    Result: ProductStaffPriceRow,
+    execute: ({ businessId, ids }) =>
+      sql`select plan_product_id, staff_member_id, price_cents from plan_product_staff_prices
+          where business_id = ${businessId} and plan_product_id = any(${ids}) order by staff_member_id`
+  })
+
+  return (businessId: number, rows: ReadonlyArray<PlanProductRow>) =>
+    Effect.gen(function* () {
+      if (rows.length === 0) return [] as ReadonlyArray<PlanProductRecord>
+      const ids = rows.map((row) => row.id)
+      const [serviceRows, taxRows, priceRows] = yield* Effect.all([
+        services({ businessId, ids }),
+        salesTaxes({ businessId, ids }),
+        staffPrices({ businessId, ids })
+      ])
+      const byProduct = <A extends { readonly plan_product_id: number }>(all: ReadonlyArray<A>, id: number) =>
+        all.filter((row) => row.plan_product_id === id)
+      return rows.map((row): PlanProductRecord => ({
+        row,
+        services: byProduct(serviceRows, row.id).map(({ id, name }) => ({ id, name })),
+        salesTaxes: byProduct(taxRows, row.id),
+        staffPrices: byProduct(priceRows, row.id)
+      }))
+    })
+}
+
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
@@ -96,49 +142,7 @@ const make = Effect.gen(function* () {
     Result: PlanProductRow,
     execute: (request) => sql`select ${sql.literal(COLUMNS)} from ${sql.literal(FROM)} where ${whereSql(request)} and p.id = ${request.id}`
   })
-  const services = SqlSchema.findAll({
-    Request: IdsRequest,
-    Result: ProductServiceRow,
-    execute: ({ businessId, ids }) =>
-      sql`select ps.plan_product_id, s.id, s.name from plan_product_services ps
-          join services s on s.business_id = ps.business_id and s.id = ps.service_id
-          where ps.business_id = ${businessId} and ps.plan_product_id = any(${ids}) order by s.name, s.id`
-  })
-  const salesTaxes = SqlSchema.findAll({
-    Request: IdsRequest,
-    Result: ProductSalesTaxRow,
-    execute: ({ businessId, ids }) =>
-      sql`select pt.plan_product_id, t.id, t.name, t.tax_rate::float8 as tax_rate, t.inclusive from plan_product_sales_taxes pt
-          join sales_taxes t on t.business_id = pt.business_id and t.id = pt.sales_tax_id
-          where pt.business_id = ${businessId} and pt.plan_product_id = any(${ids}) order by t.name, t.id`
-  })
-  const staffPrices = SqlSchema.findAll({
-    Request: IdsRequest,
-    Result: ProductStaffPriceRow,
-    execute: ({ businessId, ids }) =>
-      sql`select plan_product_id, staff_member_id, price_cents from plan_product_staff_prices
-          where business_id = ${businessId} and plan_product_id = any(${ids}) order by staff_member_id`
-  })
-
-  /** The rows with their services, sales taxes and staff prices: three queries for a whole page. */
-  const records = (businessId: number, rows: ReadonlyArray<PlanProductRow>) =>
-    Effect.gen(function* () {
-      if (rows.length === 0) return [] as ReadonlyArray<PlanProductRecord>
-      const ids = rows.map((row) => row.id)
-      const [serviceRows, taxRows, priceRows] = yield* Effect.all([
-        services({ businessId, ids }),
-        salesTaxes({ businessId, ids }),
-        staffPrices({ businessId, ids })
-      ])
-      const byProduct = <A extends { readonly plan_product_id: number }>(all: ReadonlyArray<A>, id: number) =>
-        all.filter((row) => row.plan_product_id === id)
-      return rows.map((row): PlanProductRecord => ({
-        row,
-        services: byProduct(serviceRows, row.id).map(({ id, name }) => ({ id, name })),
-        salesTaxes: byProduct(taxRows, row.id),
-        staffPrices: byProduct(priceRows, row.id)
-      }))
-    })
+  const records = recordsOf(sql)
 
   /** A page of the catalog as the filter sees it, by name, and the total. */
   const list = ({ page, ...request }: CatalogRequest & { readonly page: Page }) =>

@@ -154,20 +154,6 @@ export const CategoryRow = Schema.Struct({
 })
 export type CategoryRow = typeof CategoryRow.Type
 
-/**
- * Who looks at the catalog in client mode: nobody in particular (a `client_id` call) or a
- * person, who sees members-only services when they are a member.
- */
-export const Viewer = Schema.Struct({ personId: Schema.NullOr(Schema.Number), isMember: Schema.Boolean })
-export type Viewer = typeof Viewer.Type
-
-/** Who a schedule endpoint answers: a client-mode viewer, or staff (who see everything). */
-export const Audience = Schema.Union([
-  Schema.TaggedStruct("Client", { viewer: Viewer }),
-  Schema.TaggedStruct("Staff", {})
-])
-export type Audience = typeof Audience.Type
-
 /** What a service insert needs (the import, tests). */
 export interface ServiceInsert {
   readonly type: ServiceType

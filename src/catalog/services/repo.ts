@@ -1,9 +1,10 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { ClientCaller, type FrontCaller, isMemberOf, VisitorCaller } from "../../access/caller.ts"
 import { type Page, totalCount } from "../../shared/pagination.ts"
+import { memberOn } from "../../shared/plan-rules.ts"
 import { orDie } from "../../shared/statements.ts"
-import { CategoryRow, type ServiceInsert, ServiceRow, Viewer } from "./model.ts"
-import { Memberships } from "./memberships.ts"
+import { CategoryRow, type ServiceInsert, ServiceRow } from "./model.ts"
 
 /**
  * The SQL of services and their categories. Every statement names `business_id`. What client
@@ -19,15 +20,13 @@ const Listed = Schema.Struct({ ...ServiceRow.fields, total_count: Schema.Number 
  * Client mode sees a service when it is not hidden and is for everyone, or for members and
  * the viewer is one. `alias` names the services table in the caller's query.
  */
-export const viewableServiceSql = (sql: SqlClient.SqlClient, alias: string, viewer: Viewer) => {
+export const viewableServiceSql = (sql: SqlClient.SqlClient, alias: string, caller: FrontCaller) => {
   const s = sql.literal(alias)
-  return sql`(${s}.hidden_at is null and (${s}.visibility = 'Everyone' or (${s}.visibility = 'Members' and ${viewer.isMember})))`
+  return sql`(${s}.hidden_at is null and (${s}.visibility = 'Everyone' or (${s}.visibility = 'Members' and ${isMemberOf(caller)})))`
 }
 
-export const ServiceScope = Schema.Union([
-  Schema.TaggedStruct("Client", { viewer: Viewer }),
-  Schema.TaggedStruct("Staff", { includeHidden: Schema.Boolean })
-])
+/** Which services a read shows: what a client-mode caller may see, or staff's view (hidden ones on request). */
+export const ServiceScope = Schema.Union([ClientCaller, VisitorCaller, Schema.TaggedStruct("Staff", { includeHidden: Schema.Boolean })])
 export type ServiceScope = typeof ServiceScope.Type
 
 /**
@@ -48,49 +47,14 @@ export const serviceCategoryJoinSql = (sql: SqlClient.SqlClient) =>
 
 /** Whether `services s` is within the scope (a condition, true when the scope sees every service). */
 export const serviceInScopeSql = (sql: SqlClient.SqlClient, scope: ServiceScope) =>
-  scope._tag === "Client"
-    ? viewableServiceSql(sql, "s", scope.viewer)
+  scope._tag !== "Staff"
+    ? viewableServiceSql(sql, "s", scope)
     : scope.includeHidden
       ? sql`true`
       : sql`s.hidden_at is null`
 
-const make = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  const memberships = yield* Memberships
-
-  const columns = serviceColumnsSql(sql)
-  const from = sql`services s ${serviceCategoryJoinSql(sql)}`
-  const scoped = (scope: ServiceScope) => sql`and ${serviceInScopeSql(sql, scope)}`
-
-  const list = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, scope: ServiceScope, page: PageRequest }),
-    Result: Listed,
-    execute: ({ businessId, scope, page }) =>
-      sql`select ${columns}, count(*) over () as total_count
-          from ${from}
-          where s.business_id = ${businessId} ${scoped(scope)}
-          order by s.position, s.id
-          limit ${page.limit} offset ${page.offset}`
-  })
-
-  const findMany = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, scope: ServiceScope }),
-    Result: ServiceRow,
-    execute: ({ businessId, ids, scope }) =>
-      sql`select ${columns} from ${from}
-          where s.business_id = ${businessId} and s.id = any(${ids}) ${scoped(scope)}
-          order by s.id`
-  })
-
-  const categories = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
-    Result: CategoryRow,
-    execute: ({ businessId, ids }) =>
-      sql`select id, name, position, description, description_short from service_categories
-          where business_id = ${businessId} and id = any(${ids})
-          order by position, id`
-  })
-
+/** New services and categories (the import, tests): a service's staff are linked with it. */
+const serviceWrites = (sql: SqlClient.SqlClient) => {
   const ensureCategory = SqlSchema.findOne({
     Request: Schema.Struct({ businessId: Schema.Number, name: Schema.String, position: Schema.Number }),
     Result: Id,
@@ -106,12 +70,6 @@ const make = Effect.gen(function* () {
     execute: (values) => sql`insert into services ${sql.insert(values)} returning id`
   })
 
-  const counted = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, scope: ServiceScope }),
-    Result: Schema.Struct({ n: Schema.Number }),
-    execute: ({ businessId, scope }) => sql`select count(*) as n from services s where s.business_id = ${businessId} ${scoped(scope)}`
-  })
-
   const linkStaff = SqlSchema.void({
     Request: Schema.Struct({ businessId: Schema.Number, serviceId: Schema.Number, staffMemberIds: Ids }),
     execute: ({ businessId, serviceId, staffMemberIds }) =>
@@ -119,24 +77,6 @@ const make = Effect.gen(function* () {
           select ${businessId}, ${serviceId}, m from unnest(${staffMemberIds}::bigint[]) as m`
   })
 
-  /** One page by position then id. */
-  const page = ({ page, ...request }: { readonly businessId: number; readonly scope: ServiceScope; readonly page: Page }) =>
-    Effect.gen(function* () {
-      const rows = yield* list({ ...request, page })
-      const total = yield* totalCount(rows, page, counted(request))
-      return { rows: rows as ReadonlyArray<ServiceRow>, total }
-    })
-  /** Services by id within the scope, in id order. */
-  const byIds = (request: Parameters<typeof findMany>[0]) =>
-    request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<ServiceRow>) : findMany(request)
-  const categoriesOf = (request: Parameters<typeof categories>[0]) =>
-    request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<CategoryRow>) : categories(request)
-  /**
-   * Whether a person is a member on `date` (members see members-only services): the plans'
-   * rule, asked through the Memberships port, taken when the repo is built.
-   */
-  const isMember = ({ businessId, personId, date }: { readonly businessId: number; readonly personId: number; readonly date: string }) =>
-    memberships.members(businessId, [personId], date).pipe(Effect.map((members) => members.has(personId)))
   /** A new service; what `service` leaves out takes the defaults below (the import relies on them). */
   const insertService = ({ businessId, service }: { readonly businessId: number; readonly service: ServiceInsert }) =>
     Effect.gen(function* () {
@@ -178,13 +118,92 @@ const make = Effect.gen(function* () {
     })
 
   return {
-    list: orDie(page),
-    findMany: orDie(byIds),
-    categories: orDie(categoriesOf),
-    isMember,
     /** A category by name, created when missing (the import); answers its id. */
     ensureCategory: orDie(ensureCategory),
     insert: orDie(insertService)
+  }
+}
+
+/** What the client-mode `Caller` constructors (callers.ts) read. */
+const callerStatements = (sql: SqlClient.SqlClient) => {
+  /**
+   * What a client-mode caller carries (src/access/caller.ts), in one round trip: the person's
+   * live dependents (by id) and whether the person is a member on `date` (members see
+   * members-only services; the plans' rule, `memberOn`).
+   */
+  const clientStanding = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, personId: Schema.Number, date: Schema.String }),
+    Result: Schema.Struct({ dependents: Ids, is_member: Schema.Boolean }),
+    execute: ({ businessId, personId, date }) =>
+      sql`select coalesce((select json_agg(p.id order by p.id) from person_relationships r
+                           join people p on p.business_id = r.business_id and p.id = r.dependent_id
+                           where r.business_id = ${businessId} and r.provider_id = ${personId} and p.deleted_at is null), '[]') as dependents,
+                 exists (select 1 from people pe where pe.business_id = ${businessId} and pe.id = ${personId}
+                           and ${memberOn(sql, businessId, sql`pe.id`, date)}) as is_member`
+  })
+  return { clientStanding: orDie(clientStanding) }
+}
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+
+  const columns = serviceColumnsSql(sql)
+  const from = sql`services s ${serviceCategoryJoinSql(sql)}`
+  const scoped = (scope: ServiceScope) => sql`and ${serviceInScopeSql(sql, scope)}`
+
+  const list = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, scope: ServiceScope, page: PageRequest }),
+    Result: Listed,
+    execute: ({ businessId, scope, page }) =>
+      sql`select ${columns}, count(*) over () as total_count
+          from ${from}
+          where s.business_id = ${businessId} ${scoped(scope)}
+          order by s.position, s.id
+          limit ${page.limit} offset ${page.offset}`
+  })
+
+  const findMany = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, scope: ServiceScope }),
+    Result: ServiceRow,
+    execute: ({ businessId, ids, scope }) =>
+      sql`select ${columns} from ${from}
+          where s.business_id = ${businessId} and s.id = any(${ids}) ${scoped(scope)}
+          order by s.id`
+  })
+
+  const categories = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
+    Result: CategoryRow,
+    execute: ({ businessId, ids }) =>
+      sql`select id, name, position, description, description_short from service_categories
+          where business_id = ${businessId} and id = any(${ids})
+          order by position, id`
+  })
+
+  const counted = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, scope: ServiceScope }),
+    Result: Schema.Struct({ n: Schema.Number }),
+    execute: ({ businessId, scope }) => sql`select count(*) as n from services s where s.business_id = ${businessId} ${scoped(scope)}`
+  })
+
+  /** One page by position then id. */
+  const page = ({ page, ...request }: { readonly businessId: number; readonly scope: ServiceScope; readonly page: Page }) =>
+    Effect.gen(function* () {
+      const rows = yield* list({ ...request, page })
+      const total = yield* totalCount(rows, page, counted(request))
+      return { rows: rows as ReadonlyArray<ServiceRow>, total }
+    })
+  /** Services by id within the scope, in id order. */
+  const byIds = (request: Parameters<typeof findMany>[0]) =>
+    request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<ServiceRow>) : findMany(request)
+  const categoriesOf = (request: Parameters<typeof categories>[0]) =>
+    request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<CategoryRow>) : categories(request)
+  return {
+    list: orDie(page),
+    findMany: orDie(byIds),
+    categories: orDie(categoriesOf),
+    ...serviceWrites(sql),
+    ...callerStatements(sql)
   }
 })
 

@@ -1,40 +1,16 @@
-import { Clock, Effect, Option } from "effect"
-import { CurrentClient } from "../../access/access.ts"
+import { Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { privateResponse } from "../../shared/cache-headers.ts"
 import { formatMoney } from "../../shared/money.ts"
 import { type Page, pageLinks, pageOf } from "../../shared/pagination.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
-import { localDateAt } from "../../shared/zoned-time.ts"
-import { type Audience, type CategoryRow, type ServiceCategory, type ServiceDesk, type ServiceRow, SLOT_STEP_MINUTES, type Viewer } from "./model.ts"
+import { type CategoryRow, type ServiceCategory, type ServiceDesk, type ServiceRow, SLOT_STEP_MINUTES } from "./model.ts"
+import { frontCaller } from "./callers.ts"
 import { type ServiceScope, ServicesRepo } from "./repo.ts"
 import { ServiceRefusals } from "./refusals.ts"
 
 /** Services are few and change rarely: one page of 100 holds a real studio's catalog. */
 export const SERVICES_PER_PAGE = 100
-
-/**
- * The client-mode viewer: the token's person (members see members-only services), or nobody
- * for a `client_id` call. The response then depends on the caller: it is marked private.
- */
-export const clientViewer = Effect.gen(function* () {
-  yield* privateResponse
-  const client = yield* CurrentClient
-  const personId = Option.getOrNull(Option.flatMap(client.grant, (grant) => grant.personId))
-  if (personId === null) return { personId: null, isMember: false } satisfies Viewer
-  const business = yield* CurrentBusiness
-  // A member today, in the business's calendar (plans' dates are business-local).
-  const today = localDateAt(yield* Clock.currentTimeMillis, business.time_zone)
-  const isMember = yield* (yield* ServicesRepo).isMember({ businessId: business.id, personId, date: today })
-  return { personId, isMember } satisfies Viewer
-})
-
-export const clientScope = Effect.map(clientViewer, (viewer): ServiceScope => ({ _tag: "Client", viewer }))
-
-/** Client mode's audience; front handlers compute it and pass it down, so desk code never needs CurrentClient. */
-export const clientAudience = Effect.map(clientViewer, (viewer): Audience => ({ _tag: "Client", viewer }))
-export const staffAudience: Audience = { _tag: "Staff" }
 
 type Locale = Parameters<typeof formatMoney>[2]
 
@@ -139,7 +115,7 @@ export const listFrontServices = Effect.fn("Services.frontList")(function* (quer
   readonly page?: number | undefined
   readonly per_page?: number | undefined
 }) {
-  return yield* list(query, yield* clientScope)
+  return yield* list(query, yield* frontCaller)
 })
 
 /**
@@ -147,7 +123,7 @@ export const listFrontServices = Effect.fn("Services.frontList")(function* (quer
  * public API does so and its clients rely on it (compatibility notes, docs/decisions.md).
  */
 export const getFrontService = Effect.fn("Services.frontGet")(function* (id: number) {
-  const row = yield* findService(id, yield* clientScope)
+  const row = yield* findService(id, yield* frontCaller)
   return { services: (yield* wire([row]))[0]! }
 })
 

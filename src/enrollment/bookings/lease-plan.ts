@@ -2,7 +2,8 @@ import { Effect } from "effect"
 import { EventOccurrencesRepo } from "../../schedule/event-occurrences/repo.ts"
 import { type PreparedPerson, prepareAttributes } from "../../identity/people/attributes.ts"
 import { PeopleRepo } from "../../identity/people/repo.ts"
-import type { Audience, ServiceRow } from "../../catalog/services/model.ts"
+import { type Caller, householdOf, isFrontCaller, personOf } from "../../access/caller.ts"
+import type { ServiceRow } from "../../catalog/services/model.ts"
 import { ServicesRepo } from "../../catalog/services/repo.ts"
 import type { Message } from "../../shared/errors.ts"
 import type { DeskLeasePerson, LeaseInput, LeaseKind } from "./model.ts"
@@ -15,17 +16,6 @@ import { VisitRefusals } from "../visits/refusals.ts"
  * collects one message per failed rule (so a booking's 422 lists every lease's problems);
  * writing (leases.ts) happens once everything passed, in the caller's transaction.
  */
-
-/** Who is booking: a client (their household may attend) or a staff member. */
-export type Caller =
-  | {
-    readonly _tag: "Client"
-    readonly personId: number
-    /** The person and their dependents. */
-    readonly household: ReadonlySet<number>
-    readonly audience: Audience
-  }
-  | { readonly _tag: "Staff"; readonly staffMemberId: number }
 
 export type PersonPlan =
   | { readonly _tag: "None" }
@@ -56,12 +46,7 @@ export interface ResolveContext {
 
 const given = <A>(value: A | null | undefined): value is A => value !== undefined && value !== null
 
-const serviceScope = (caller: Caller) =>
-  caller._tag === "Client"
-    ? ({ _tag: "Client", viewer: caller.audience._tag === "Client" ? caller.audience.viewer : { personId: null, isMember: false } } as const)
-    : ({ _tag: "Staff", includeHidden: true } as const)
-
-const occurrenceScope = (caller: Caller): Audience => (caller._tag === "Client" ? caller.audience : { _tag: "Staff" })
+const serviceScope = (caller: Caller) => (isFrontCaller(caller) ? caller : ({ _tag: "Staff", includeHidden: true } as const))
 
 /**
  * Client mode keeps to what a client may book online: not ended, not inside the service's
@@ -71,10 +56,10 @@ const timingProblems = (service: ServiceRow, startAt: Date, endAt: Date | null, 
   const problems: Array<Message> = []
   const nowMs = now.getTime()
   if ((endAt ?? startAt).getTime() <= nowMs) problems.push(VisitRefusals.eligibilityInThePast.message())
-  else if (caller._tag === "Client" && nowMs >= startAt.getTime() - service.enrollment_window_blackout_minutes * 60_000) {
+  else if (isFrontCaller(caller) && nowMs >= startAt.getTime() - service.enrollment_window_blackout_minutes * 60_000) {
     problems.push(VisitRefusals.eligibilityInsideBlackoutWindow.message())
   }
-  if (caller._tag === "Client" && !service.online_booking) problems.push(VisitRefusals.eligibilityClientModeBookingNotAllowed.message())
+  if (isFrontCaller(caller) && !service.online_booking) problems.push(VisitRefusals.eligibilityClientModeBookingNotAllowed.message())
   return problems
 }
 
@@ -88,9 +73,9 @@ export const resolvePerson = Effect.fn("Leases.resolvePerson")(function* (
   const none: PersonPlan = { _tag: "None" }
   if (!given(person)) return { plan: none, notFound: undefined as number | undefined }
   const people = yield* PeopleRepo
-  if (context.caller._tag === "Client") {
+  if (isFrontCaller(context.caller)) {
     const id = (person as { readonly id: number }).id
-    if (!context.caller.household.has(id)) return { plan: none, notFound: id }
+    if (!householdOf(context.caller).includes(id)) return { plan: none, notFound: id }
     return { plan: { _tag: "Existing", id } as PersonPlan, notFound: undefined }
   }
   const desk = person as DeskLeasePerson
@@ -149,8 +134,8 @@ const occurrenceLease = Effect.fn("Leases.resolveOccurrence")(function* (shape: 
   const found = yield* (yield* EventOccurrencesRepo).findWithService({
     businessId,
     id,
-    scope: occurrenceScope(caller),
-    appointmentsOf: caller._tag === "Client" ? caller.personId : null,
+    scope: caller,
+    appointmentsOf: personOf(caller),
     serviceScope: serviceScope(caller)
   })
   const row = found?.occurrence
@@ -175,7 +160,7 @@ const appointmentLease = Effect.fn("Leases.resolveAppointment")(function* (shape
   if (!service) problems.push(BookingRefusals.fieldIdNotFound.message({ field: field("service_id"), id }))
   else if (service.type !== "Appointment") shape.wrongType("service_id", id, service.type)
   else if (given(input.staff_member_id) && given(input.location_id) && given(input.start_at)) {
-    if (caller._tag === "Client" && !service.online_booking) problems.push(VisitRefusals.eligibilityClientModeBookingNotAllowed.message())
+    if (isFrontCaller(caller) && !service.online_booking) problems.push(VisitRefusals.eligibilityClientModeBookingNotAllowed.message())
     return {
       ...base,
       kind: "appointment",
@@ -194,7 +179,7 @@ const eventLease = Effect.fn("Leases.resolveEvent")(function* (shape: Shape, id:
   const { context: { businessId, caller, now }, input, field, problems, base } = shape
   shape.notAllowed(["staff_member_id", "location_id"])
   const repo = yield* BookingsRepo
-  const visible = yield* (yield* EventOccurrencesRepo).existingIds({ businessId, table: "events", ids: [id], scope: occurrenceScope(caller) })
+  const visible = yield* (yield* EventOccurrencesRepo).existingIds({ businessId, table: "events", ids: [id], scope: caller })
   const event = visible.has(id) ? yield* repo.event({ businessId, id }) : undefined
   const service = event ? yield* shape.serviceOf(event.service_id) : undefined
   if (!event || !service) problems.push(BookingRefusals.fieldIdNotFound.message({ field: field("event_id"), id }))

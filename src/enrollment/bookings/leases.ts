@@ -10,7 +10,8 @@ import { type Admission, admitVisits, placesFreed } from "../visits/capacity.ts"
 import { emitVisitEvents } from "../visits/events.ts"
 import { VisitsRepo } from "../visits/repo.ts"
 import type { LeaseRow } from "./model.ts"
-import type { Caller, LeasePlan, PersonPlan } from "./lease-plan.ts"
+import { type Caller, isFrontCaller } from "../../access/caller.ts"
+import type { LeasePlan, PersonPlan } from "./lease-plan.ts"
 import { BookingsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { BookingRefusals } from "./refusals.ts"
@@ -67,7 +68,7 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
       continue
     }
     const slot = { staff_member_id: plan.staff_member_id!, location_id: plan.location_id!, start_at: plan.start_at! }
-    if (problems.length > 0 || !(yield* isSlotAvailable(plan.service, slot, caller._tag === "Client"))) {
+    if (problems.length > 0 || !(yield* isSlotAvailable(plan.service, slot, isFrontCaller(caller)))) {
       problems.push(BookingRefusals.leaseSlotUnavailable.message({ field: `leases[${i}].start_at`, start_at: formatTimestamp(slot.start_at) }))
       occurrenceIds.push([])
       continue

@@ -1,12 +1,9 @@
 import { Clock, Effect } from "effect"
-import { CurrentStaff } from "../../access/access.ts"
+import { type Caller, personOf } from "../../access/caller.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { clientReach } from "../../identity/people/client-reach.ts"
-import { clientAudience } from "../../catalog/services/service.ts"
-import { privateResponse } from "../../shared/cache-headers.ts"
 import type { Message } from "../../shared/errors.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
-import { type Caller, type LeasePlan, type ResolveContext, resolveLease } from "./lease-plan.ts"
+import { type LeasePlan, type ResolveContext, resolveLease } from "./lease-plan.ts"
 import type { BookingRow, BookingWire, LeaseInput, LeaseRow, LeaseWire } from "./model.ts"
 import { BookingsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
@@ -16,22 +13,6 @@ import { BookingRefusals } from "./refusals.ts"
  * What booking and lease commands share: who is calling, the booking and lease they may reach
  * (client mode: only their own), when a booking still takes changes, and how both read on the wire.
  */
-
-// ---------------------------------------------------------------------------------------------
-// Callers
-
-/** Client mode needs a person: a `client_id` call is a 401, an account without a person here a 404. */
-export const frontCaller = Effect.gen(function* () {
-  yield* privateResponse
-  const reach = yield* clientReach
-  const audience = yield* clientAudience
-  return { _tag: "Client", personId: reach.selfId, household: new Set(reach.personIds), audience } satisfies Caller as Caller
-})
-
-export const deskCaller = Effect.gen(function* () {
-  const staff = yield* CurrentStaff
-  return { _tag: "Staff", staffMemberId: staff.staffMemberId } satisfies Caller as Caller
-})
 
 // ---------------------------------------------------------------------------------------------
 // Wire
@@ -92,7 +73,7 @@ export const leaseResponse = Effect.fn("Bookings.leaseResponse")(function* (leas
 export const findBooking = Effect.fn("Bookings.find")(function* (caller: Caller, id: number, lock: boolean) {
   const business = yield* CurrentBusiness
   const row = yield* (yield* BookingsRepo).find({ businessId: business.id, id, lock })
-  if (!row || (caller._tag === "Client" && row.person_id !== caller.personId)) {
+  if (!row || (caller._tag !== "Staff" && row.person_id !== personOf(caller))) {
     return yield* BookingRefusals.bookingNotFound.fail({ id })
   }
   return row

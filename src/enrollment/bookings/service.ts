@@ -8,7 +8,7 @@ import { inTransaction } from "../../platform/transactions.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { completeLeases, releaseLeases, writeLeases } from "./leases.ts"
-import { type Caller } from "./lease-plan.ts"
+import { type Caller, personOf } from "../../access/caller.ts"
 import { bookingResponse, bookingWire, bookingsWire, findBooking, isExpired, resolveContext, resolveLeases } from "./lookup.ts"
 import { type BookingInput, type BookingRow, type LeaseRow, DEFAULT_HOLD_MS, MAX_HOLD_MS } from "./model.ts"
 import { BookingsRepo } from "./repo.ts"
@@ -23,7 +23,7 @@ import { BookingRefusals } from "./refusals.ts"
 
 export const expireJobKey = (businessId: number, bookingId: number) => `expire_booking:${businessId}:${bookingId}`
 
-const idempotencyScope = (caller: Caller) => (caller._tag === "Client" ? `person:${caller.personId}` : `staff:${caller.staffMemberId}`)
+const idempotencyScope = (caller: Caller) => (caller._tag === "Staff" ? `staff:${caller.staffMemberId}` : `person:${personOf(caller)}`)
 
 /** SHA-256 of the decoded body with keys sorted: a form and a JSON repeat of one request match. */
 export const requestDigest = (input: unknown) => {
@@ -91,7 +91,7 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
       // Completing at once writes the booking, its leases and visits in their final state
       // (completed, registered): what completeLeases would do, without updating fresh rows.
       const inserted = yield* repo.insert({ businessId: business.id, booking: {
-        person_id: caller._tag === "Client" ? caller.personId : null,
+        person_id: personOf(caller),
         created_by_staff_member_id: caller._tag === "Staff" ? caller.staffMemberId : null,
         idempotency_token: token,
         idempotency_scope: token === null ? null : scope,

@@ -7,9 +7,11 @@ import { findOccurrence } from "../../schedule/event-occurrences/service.ts"
 import { EventsRepo } from "../../schedule/events/repo.ts"
 import { clientReach } from "../../identity/people/client-reach.ts"
 import { eventSpan } from "../../schedule/events/service.ts"
-import type { Audience, ServiceRow } from "../../catalog/services/model.ts"
+import { type CallerView, isFrontCaller, staffView } from "../../access/caller.ts"
+import { frontCaller } from "../../catalog/services/callers.ts"
+import type { ServiceRow } from "../../catalog/services/model.ts"
 import { Memberships } from "../../catalog/services/memberships.ts"
-import { clientAudience, clientViewer, findService } from "../../catalog/services/service.ts"
+import { findService } from "../../catalog/services/service.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
 import { BadRequest, fail, type Message } from "../../shared/errors.ts"
 import { t } from "../../shared/i18n.ts"
@@ -143,7 +145,7 @@ export const occurrenceEligibility = Effect.fn("Eligibility.occurrence")(functio
 
 export const frontOccurrenceEligibilities = Effect.fn("Eligibility.frontOccurrence")(function* (occurrenceId: number) {
   const people = yield* frontPeople
-  const occurrence = yield* findOccurrence(occurrenceId, yield* clientAudience)
+  const occurrence = yield* findOccurrence(occurrenceId, yield* frontCaller)
   // The occurrence is visible, so its service is too (or it is the caller's own appointment).
   const service = yield* findService(occurrence.service_id, { _tag: "Staff", includeHidden: true })
   return { enrollment_eligibilities: yield* occurrenceEligibility(occurrence, service, people, "front") }
@@ -153,7 +155,7 @@ export const deskOccurrenceEligibilities = Effect.fn("Eligibility.deskOccurrence
   occurrenceId: number,
   personIds: ReadonlyArray<number>
 ) {
-  const occurrence = yield* findOccurrence(occurrenceId, { _tag: "Staff" })
+  const occurrence = yield* findOccurrence(occurrenceId, staffView)
   const service = yield* findService(occurrence.service_id, { _tag: "Staff", includeHidden: true })
   const people = yield* deskPeople(personIds)
   return { enrollment_eligibilities: yield* occurrenceEligibility(occurrence, service, people, "desk") }
@@ -172,18 +174,18 @@ const serviceEligibility = Effect.fn("Eligibility.service")(function* (
   service: ServiceRow,
   query: ServiceEligibilityQuery,
   people: ReadonlyArray<EligibilityPersonRow>,
-  scope: Audience
+  scope: CallerView
 ) {
   const business = yield* CurrentBusiness
   const enrollments = yield* Enrollments
   const now = yield* Clock.currentTimeMillis
-  const mode = scope._tag === "Client" ? "front" : "desk"
+  const mode = isFrontCaller(scope) ? "front" : "desk"
   const occurrences = yield* EventOccurrencesRepo
   const problems: Array<Message> = []
 
   let event: Parameters<typeof eventSpan>[0] | undefined
   if (query.event_id !== undefined) {
-    const [row] = yield* (yield* EventsRepo).list({ businessId: business.id, ids: [query.event_id], scope: { _tag: "Staff" } })
+    const [row] = yield* (yield* EventsRepo).list({ businessId: business.id, ids: [query.event_id], scope: staffView })
     if (!row) problems.push(EligibilityRefusals.fieldIdNotFound.message({ field: "event_id", id: query.event_id }))
     else if (row.service_id !== service.id) {
       problems.push(EligibilityRefusals.eventNotOfService.message({ field: "event_id", id: query.event_id, service_id: service.id }))
@@ -240,9 +242,9 @@ export const frontServiceEligibilities = Effect.fn("Eligibility.frontService")(f
   query: ServiceEligibilityQuery
 ) {
   const people = yield* frontPeople
-  const viewer = yield* clientViewer
-  const service = yield* findService(serviceId, { _tag: "Client", viewer })
-  return { enrollment_eligibilities: yield* serviceEligibility(service, query, people, { _tag: "Client", viewer }) }
+  const caller = yield* frontCaller
+  const service = yield* findService(serviceId, caller)
+  return { enrollment_eligibilities: yield* serviceEligibility(service, query, people, caller) }
 })
 
 export const deskServiceEligibilities = Effect.fn("Eligibility.deskService")(function* (
@@ -251,5 +253,5 @@ export const deskServiceEligibilities = Effect.fn("Eligibility.deskService")(fun
 ) {
   const service = yield* findService(serviceId, { _tag: "Staff", includeHidden: true })
   const people = yield* deskPeople(query.person_ids)
-  return { enrollment_eligibilities: yield* serviceEligibility(service, query, people, { _tag: "Staff" }) }
+  return { enrollment_eligibilities: yield* serviceEligibility(service, query, people, staffView) }
 })

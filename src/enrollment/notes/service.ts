@@ -6,7 +6,8 @@ import { CurrentBusiness } from "../../access/tenant.ts"
 import { findOccurrence } from "../../schedule/event-occurrences/service.ts"
 import { sendMail } from "../../platform/mail/service.ts"
 import { clientReach, requireInReach, requireLivePerson } from "../../identity/people/client-reach.ts"
-import { clientAudience, staffAudience } from "../../catalog/services/service.ts"
+import { staffView } from "../../access/caller.ts"
+import { frontCaller } from "../../catalog/services/callers.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { parseLocale } from "../../shared/locale.ts"
@@ -28,13 +29,13 @@ import { NoteRefusals } from "./refusals.ts"
  */
 const requireFrontTarget = Effect.fn("Notes.requireFrontTarget")(function* (target: NoteTarget) {
   yield* privateResponse
-  if (target._tag === "EventOccurrence") yield* findOccurrence(target.id, yield* clientAudience)
+  if (target._tag === "EventOccurrence") yield* findOccurrence(target.id, yield* frontCaller)
   else yield* requireInReach(yield* clientReach, target.id)
 })
 
 /** Staff mode: any occurrence, any live person of the business. */
 const requireDeskTarget = Effect.fn("Notes.requireDeskTarget")(function* (target: NoteTarget) {
-  if (target._tag === "EventOccurrence") yield* findOccurrence(target.id, staffAudience)
+  if (target._tag === "EventOccurrence") yield* findOccurrence(target.id, staffView)
   else yield* requireLivePerson(target.id)
 })
 

@@ -6,7 +6,8 @@ import { occurrenceEligibility } from "../eligibility/service.ts"
 import { findOccurrence } from "../../schedule/event-occurrences/service.ts"
 import { clientReach, requireInReach, requireLivePerson } from "../../identity/people/client-reach.ts"
 import { inTransaction } from "../../platform/transactions.ts"
-import { clientAudience, findService } from "../../catalog/services/service.ts"
+import { frontCaller } from "../../catalog/services/callers.ts"
+import { findService } from "../../catalog/services/service.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { parseLocale } from "../../shared/locale.ts"
 import { RequestContext } from "../../shared/request-context.ts"
@@ -55,7 +56,7 @@ export const createFrontVisit = Effect.fn("Visits.frontCreate")(function* (input
   const reach = yield* clientReach
   const personId = input.person_id ?? reach.selfId
   yield* requireInReach(reach, personId)
-  const occurrence = yield* findOccurrence(input.event_occurrence_id, yield* clientAudience)
+  const occurrence = yield* findOccurrence(input.event_occurrence_id, yield* frontCaller)
   // The occurrence is visible, so its service is too (or it is the caller's own appointment).
   const service = yield* findService(occurrence.service_id, { _tag: "Staff", includeHidden: true })
   const [person] = yield* (yield* EligibilityRepo).people({ businessId: business.id, ids: [personId] })

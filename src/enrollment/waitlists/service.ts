@@ -6,8 +6,8 @@ import type { OccurrenceRow } from "../../schedule/event-occurrences/model.ts"
 import { findOccurrence } from "../../schedule/event-occurrences/service.ts"
 import { type ClientReach, clientReach, requireInReach, requireLivePerson } from "../../identity/people/client-reach.ts"
 import { PeopleRepo } from "../../identity/people/repo.ts"
-import type { Audience } from "../../catalog/services/model.ts"
-import { clientAudience, staffAudience } from "../../catalog/services/service.ts"
+import { type CallerView, staffView } from "../../access/caller.ts"
+import { frontCaller } from "../../catalog/services/callers.ts"
 import { privateResponse } from "../../shared/cache-headers.ts"
 import { Unprocessable, fail } from "../../shared/errors.ts"
 import { t } from "../../shared/i18n.ts"
@@ -83,7 +83,7 @@ export const frontWaitlistEligibilities = Effect.fn("Waitlists.eligibilities")(f
   yield* privateResponse
   const business = yield* CurrentBusiness
   const reach = yield* clientReach
-  const occurrence = yield* findOccurrence(occurrenceId, yield* clientAudience)
+  const occurrence = yield* findOccurrence(occurrenceId, yield* frontCaller)
   const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: reach.personIds })
   const ordered = reach.personIds.filter((id) => live.has(id))
   const { locale } = yield* RequestContext
@@ -176,7 +176,7 @@ export const listDeskPersonEntries = Effect.fn("Waitlists.deskPersonList")(funct
 })
 
 export const listDeskOccurrenceEntries = Effect.fn("Waitlists.deskOccurrenceList")(function* (occurrenceId: number, query: EntryListQuery) {
-  yield* findOccurrence(occurrenceId, staffAudience)
+  yield* findOccurrence(occurrenceId, staffView)
   const { rows, links } = yield* listEntries(query, { occurrenceId }, false)
   return { waitlist_entries: yield* deskEntries(rows), ...links }
 })
@@ -191,7 +191,7 @@ export const listDeskOccurrenceEntries = Effect.fn("Waitlists.deskOccurrenceList
 const createEntry = Effect.fn("Waitlists.create")(function* (
   personId: number,
   occurrenceId: number,
-  audience: Audience,
+  scope: CallerView,
   createdByStaffMemberId: number | null
 ) {
   const business = yield* CurrentBusiness
@@ -199,7 +199,7 @@ const createEntry = Effect.fn("Waitlists.create")(function* (
   const now = (yield* currentTime)
   const id = yield* inTransaction(
     Effect.gen(function* () {
-      const occurrence = yield* findOccurrence(occurrenceId, audience)
+      const occurrence = yield* findOccurrence(occurrenceId, scope)
       yield* (yield* VisitsRepo).lockOccurrences({ businessId: business.id, ids: [occurrence.id] })
       const [verdict] = yield* restrictionsOf(occurrence, [personId])
       if (verdict!.codes.length > 0) {
@@ -221,7 +221,7 @@ export const createFrontEntry = Effect.fn("Waitlists.frontCreate")(function* (in
   const reach = yield* clientReach
   const personId = input.person_id ?? reach.selfId
   yield* requireInReach(reach, personId)
-  const row = yield* createEntry(personId, input.event_occurrence_id, yield* clientAudience, null)
+  const row = yield* createEntry(personId, input.event_occurrence_id, yield* frontCaller, null)
   return { waitlist_entries: yield* frontEntries([row]) }
 })
 
@@ -231,7 +231,7 @@ export const createDeskEntry = Effect.fn("Waitlists.deskCreate")(function* (inpu
 }) {
   const staff = yield* CurrentStaff
   yield* requireLivePerson(input.person_id)
-  const row = yield* createEntry(input.person_id, input.event_occurrence_id, staffAudience, staff.staffMemberId)
+  const row = yield* createEntry(input.person_id, input.event_occurrence_id, staffView, staff.staffMemberId)
   return { waitlist_entries: yield* deskEntries([row]) }
 })
 

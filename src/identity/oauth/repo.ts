@@ -33,10 +33,8 @@ export type AuthorizationCode = typeof AuthorizationCode.Type
 const OfCode = Schema.Struct({ codeHash: Schema.Uint8Array })
 const OfToken = Schema.Struct({ tokenHash: Schema.Uint8Array })
 
-const make = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  const config = yield* AppConfig
-
+/** Client applications; a first-party one is registered the first time it is asked for. */
+const applicationStatements = (sql: SqlClient.SqlClient) => {
   const applicationByClientId = SqlSchema.findOneOption({
     Request: Schema.Struct({ clientId: Schema.String }),
     Result: Application,
@@ -51,6 +49,21 @@ const make = Effect.gen(function* () {
           values (${app.clientId}, null, ${app.name}, ${app.redirectUri}, true)
           on conflict (client_id) do nothing`
   })
+  /** A first-party application (first-party.ts) is registered the first time it is asked for. */
+  const application = ({ clientId }: { readonly clientId: string }) =>
+    applicationByClientId({ clientId }).pipe(
+      Effect.flatMap((found) => {
+        const firstParty = FIRST_PARTY_APPLICATIONS.get(clientId)
+        if (Option.isSome(found) || firstParty === undefined) return Effect.succeed(found)
+        return Effect.andThen(registerFirstParty({ clientId, ...firstParty }), applicationByClientId({ clientId }))
+      }),
+      Effect.map(Option.getOrUndefined)
+    )
+  return { applicationByClientId: orDie(application) }
+}
+
+/** Authorization codes and the access tokens they are exchanged for. */
+const grantStatements = (sql: SqlClient.SqlClient) => {
   const insertCode = SqlSchema.void({
     Request: Schema.Struct({
       codeHash: Schema.Uint8Array,
@@ -109,20 +122,7 @@ const make = Effect.gen(function* () {
           where token_hash = ${tokenHash} and revoked_at is null
           ${applicationId !== null ? sql`and application_id = ${applicationId}` : sql``}`
   })
-  /** A first-party application (first-party.ts) is registered the first time it is asked for. */
-  const application = ({ clientId }: { readonly clientId: string }) =>
-    applicationByClientId({ clientId }).pipe(
-      Effect.flatMap((found) => {
-        const firstParty = FIRST_PARTY_APPLICATIONS.get(clientId)
-        if (Option.isSome(found) || firstParty === undefined) return Effect.succeed(found)
-        return Effect.andThen(registerFirstParty({ clientId, ...firstParty }), applicationByClientId({ clientId }))
-      }),
-      Effect.map(Option.getOrUndefined)
-    )
-
   return {
-    ...sessionStatements(sql, config),
-    applicationByClientId: orDie(application),
     insertCode: orDie(insertCode),
     /**
      * Marks a code used and returns it as it was: `used` tells a replay, `expired` a late
@@ -137,6 +137,16 @@ const make = Effect.gen(function* () {
     tokenApplication: orUndefined(tokenApplication),
     /** Revokes a token; with an application (not null), only that application's own tokens. */
     revokeToken: orDie(revokeToken)
+  }
+}
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const config = yield* AppConfig
+  return {
+    ...sessionStatements(sql, config),
+    ...applicationStatements(sql),
+    ...grantStatements(sql)
   }
 })
 

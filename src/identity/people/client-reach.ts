@@ -16,14 +16,20 @@ export interface ClientReach {
   readonly personIds: ReadonlyArray<number>
 }
 
-export const clientReach = Effect.gen(function* () {
-  const business = yield* CurrentBusiness
+/** The token's person, without asking for the dependents: the refusals of `clientReach`. */
+export const clientSelf = Effect.gen(function* () {
   const client = yield* CurrentClient
   if (Option.isNone(client.grant)) return yield* Effect.fail(new Unauthorized({ error: AUTH_MESSAGES.tokenRequired }))
   const self = client.grant.value.personId
   if (Option.isNone(self)) return yield* PeopleRefusals.personMeNotFound.fail()
-  const dependents = yield* (yield* PeopleRepo).dependents({ businessId: business.id, id: self.value })
-  return { selfId: self.value, personIds: [self.value, ...dependents] } satisfies ClientReach
+  return self.value
+})
+
+export const clientReach = Effect.gen(function* () {
+  const business = yield* CurrentBusiness
+  const self = yield* clientSelf
+  const dependents = yield* (yield* PeopleRepo).dependents({ businessId: business.id, id: self })
+  return { selfId: self, personIds: [self, ...dependents] } satisfies ClientReach
 })
 
 /** The person must be within reach; anyone else (another business's ids too) is not found. */

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient, SqlSchema } from "effect/sql"
+import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { PersonRow, PersonWrite } from "./model.ts"
 import { listQueries } from "./list-repo.ts"
 import { relationsQueries } from "./relations-repo.ts"
@@ -17,15 +17,8 @@ const Ids = Schema.Array(Schema.Number)
 const InBusiness = Schema.Struct({ businessId: Schema.Number, ids: Ids })
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
 
-const make = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-
-  const columns = sql`p.id, p.business_id, p.account_id, p.pronoun, p.first_name, p.middle_name, p.last_name,
-    p.email::text as email, p.phone, p.address, p.birthdate, p.guardian_name, p.guardian_email, p.profile_photo_url,
-    p.joined_at, p.time_zone, p.location_id, l.name as location_name, l.slug as location_slug,
-    p.hidden_at, p.deleted_at, p.created_at, p.updated_at`
-  const fromPeople = sql`people p left join locations l on l.business_id = p.business_id and l.id = p.location_id`
-
+/** Who is who: people by id, and the lookups their references and e-mail addresses are checked by. */
+const lookups = (sql: SqlClient.SqlClient, { columns, fromPeople }: { readonly columns: Statement.Fragment; readonly fromPeople: Statement.Fragment }) => {
   const find = SqlSchema.findAll({
     Request: Schema.Struct({ ...InBusiness.fields, includeDeleted: Schema.Boolean }),
     Result: PersonRow,
@@ -68,6 +61,30 @@ const make = Effect.gen(function* () {
       sql`select id from people where business_id = ${businessId} and lower(email::text) = lower(${email}) and deleted_at is null
           order by id limit 1`
   })
+  /** People by id, in id order; `includeDeleted` also finds soft-deleted ones. */
+  const findMany = (request: Parameters<typeof find>[0]) =>
+    request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<PersonRow>) : find(request)
+  /** Live people among `ids` (to check references). */
+  const liveIds = (request: typeof InBusiness.Type) =>
+    request.ids.length === 0
+      ? Effect.succeed(new Set<number>())
+      : existingIds(request).pipe(Effect.map((rows) => new Set(rows.map((row) => row.id))))
+  return {
+    find: orDie(findMany),
+    existingIds: orDie(liveIds),
+    /** The person of an account in this business (the token's person). */
+    personOfAccount: orUndefined(personOfAccount),
+    /** The location, when the business has it (a person's home location must exist). */
+    location: orUndefined(location),
+    /** Another live person of the business with this e-mail address, if any. */
+    emailTaken: orUndefined(emailTaken),
+    /** The live person of an e-mail address (case-insensitive), if any. */
+    idByEmail: orUndefined(idByEmail)
+  }
+}
+
+/** Writes of people (and the account an e-mail address gets), on the caller's connection. */
+const writes = (sql: SqlClient.SqlClient) => {
   const accountForEmail = SqlSchema.findOne({
     Request: Schema.Struct({ email: Schema.String, firstName: Schema.String, lastName: Schema.String }),
     Result: Id,
@@ -97,6 +114,40 @@ const make = Effect.gen(function* () {
     Request: InBusiness,
     execute: ({ businessId, ids }) => sql`update people set updated_at = now() where business_id = ${businessId} and id = any(${ids})`
   })
+  const restore = SqlSchema.void({
+    Request: ById,
+    execute: ({ businessId, id }) =>
+      sql`update people set deleted_at = null, updated_at = now()
+          where business_id = ${businessId} and id = ${id} and deleted_at is not null`
+  })
+  const softDelete = SqlSchema.void({
+    Request: ById,
+    execute: ({ businessId, id }) =>
+      sql`update people set deleted_at = now(), updated_at = now()
+          where business_id = ${businessId} and id = ${id} and deleted_at is null`
+  })
+
+  /** Bumps `updated_at` of people whose representation changed through another record. */
+  const touchMany = (request: typeof InBusiness.Type) => (request.ids.length === 0 ? Effect.void : touch(request))
+  return {
+    /** The account of an e-mail address, created (without a password) when there is none. */
+    accountForEmail: orDie(accountForEmail),
+    /** Undefined when a live person of the business already has the e-mail address. */
+    insert: orUndefined(insert),
+    update: orDie(update),
+    touch: orDie(touchMany),
+    /**
+     * Undoes a soft delete. The unique e-mail index decides whether the address is still free,
+     * so its SqlError reaches the caller, who answers the taken address.
+     */
+    restore: (request: typeof ById.Type) => restore(request).pipe(Effect.catchTag("SchemaError", Effect.die)),
+    /** Soft delete: the record stays (reports, history), its e-mail address is free again. */
+    softDelete: orDie(softDelete)
+  }
+}
+
+/** What other records say about people: what keeps one from being deleted, and memberships. */
+const standing = (sql: SqlClient.SqlClient) => {
   const deleteBlockers = SqlSchema.findOne({
     Request: Schema.Struct({ ...ById.fields, today: Schema.String }),
     Result: Schema.Struct({
@@ -132,29 +183,6 @@ const make = Effect.gen(function* () {
           order by mp.person_id, m.start_date desc, m.id desc`
     }
   })
-  const restore = SqlSchema.void({
-    Request: ById,
-    execute: ({ businessId, id }) =>
-      sql`update people set deleted_at = null, updated_at = now()
-          where business_id = ${businessId} and id = ${id} and deleted_at is not null`
-  })
-  const softDelete = SqlSchema.void({
-    Request: ById,
-    execute: ({ businessId, id }) =>
-      sql`update people set deleted_at = now(), updated_at = now()
-          where business_id = ${businessId} and id = ${id} and deleted_at is null`
-  })
-
-  /** People by id, in id order; `includeDeleted` also finds soft-deleted ones. */
-  const findMany = (request: Parameters<typeof find>[0]) =>
-    request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<PersonRow>) : find(request)
-  /** Live people among `ids` (to check references). */
-  const liveIds = (request: typeof InBusiness.Type) =>
-    request.ids.length === 0
-      ? Effect.succeed(new Set<number>())
-      : existingIds(request).pipe(Effect.map((rows) => new Set(rows.map((row) => row.id))))
-  /** Bumps `updated_at` of people whose representation changed through another record. */
-  const touchMany = (request: typeof InBusiness.Type) => (request.ids.length === 0 ? Effect.void : touch(request))
   /**
    * Each member's current membership name, today in the business's zone at `now` (the plan
    * rules' member: a current consider_member plan not on hold); people without one are absent.
@@ -165,34 +193,27 @@ const make = Effect.gen(function* () {
       : memberships(request).pipe(Effect.map((rows) => new Map(rows.map((row) => [row.person_id, row.membership]))))
 
   return {
-    ...relationsQueries(sql),
-    ...listQueries(sql, { columns, fromPeople }),
-    find: orDie(findMany),
-    existingIds: orDie(liveIds),
-    /** The person of an account in this business (the token's person). */
-    personOfAccount: orUndefined(personOfAccount),
-    /** The location, when the business has it (a person's home location must exist). */
-    location: orUndefined(location),
-    /** Another live person of the business with this e-mail address, if any. */
-    emailTaken: orUndefined(emailTaken),
-    /** The live person of an e-mail address (case-insensitive), if any. */
-    idByEmail: orUndefined(idByEmail),
-    /** The account of an e-mail address, created (without a password) when there is none. */
-    accountForEmail: orDie(accountForEmail),
-    /** Undefined when a live person of the business already has the e-mail address. */
-    insert: orUndefined(insert),
-    update: orDie(update),
-    touch: orDie(touchMany),
     /** What keeps a person from being deleted, among the records that exist so far. */
     deleteBlockers: orDie(deleteBlockers),
-    memberships: orDie(membershipsOf),
-    /**
-     * Undoes a soft delete. The unique e-mail index decides whether the address is still free,
-     * so its SqlError reaches the caller, who answers the taken address.
-     */
-    restore: (request: typeof ById.Type) => restore(request).pipe(Effect.catchTag("SchemaError", Effect.die)),
-    /** Soft delete: the record stays (reports, history), its e-mail address is free again. */
-    softDelete: orDie(softDelete)
+    memberships: orDie(membershipsOf)
+  }
+}
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+
+  const columns = sql`p.id, p.business_id, p.account_id, p.pronoun, p.first_name, p.middle_name, p.last_name,
+    p.email::text as email, p.phone, p.address, p.birthdate, p.guardian_name, p.guardian_email, p.profile_photo_url,
+    p.joined_at, p.time_zone, p.location_id, l.name as location_name, l.slug as location_slug,
+    p.hidden_at, p.deleted_at, p.created_at, p.updated_at`
+  const fromPeople = sql`people p left join locations l on l.business_id = p.business_id and l.id = p.location_id`
+
+  return {
+    ...relationsQueries(sql),
+    ...listQueries(sql, { columns, fromPeople }),
+    ...lookups(sql, { columns, fromPeople }),
+    ...writes(sql),
+    ...standing(sql)
   }
 })
 

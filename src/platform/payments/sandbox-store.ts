@@ -74,8 +74,8 @@ const NewTransaction = Schema.Struct({
   now: Schema.Date
 })
 
-const make = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
+/** Cards and the hosted forms that vault them: a token and the shown fields, never the number or CVV. */
+const cardStatements = (sql: SqlClient.SqlClient) => {
   const insertCard = SqlSchema.void({
     Request: Schema.Struct({ businessId: Schema.Number, ...CardRow.fields, now: Schema.Date }),
     execute: (r) =>
@@ -111,6 +111,44 @@ const make = Effect.gen(function* () {
             problems = ${problems}::jsonb, submitted_at = ${now}
           where business_id = ${businessId} and id = ${id} and state = 'open' returning id`
   })
+  /** Keeps a checked card: a token and its shown fields, never the number or CVV. */
+  const vault = (businessId: number, card: CheckedCard, now: Date) =>
+    Effect.gen(function* () {
+      const token = randomId("tok_")
+      yield* insertCard({
+        businessId,
+        token,
+        card_type: card.cardType,
+        last_four: card.lastFour,
+        expire_month: card.expireMonth,
+        expire_year: card.expireYear,
+        first_name: card.firstName,
+        last_name: card.lastName,
+        behaviour: behaviourOf(card.number),
+        now
+      })
+      return token
+    })
+
+  return {
+    vault: (businessId: number, card: CheckedCard, now: Date) => vault(businessId, card, now).pipe(Effect.orDie),
+    findCard: (businessId: number, token: string) => findCard({ businessId, token }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+    insertForm: (row: typeof NewForm.Type) => insertForm(row).pipe(Effect.orDie),
+    findForm: (businessId: number, id: string) => findForm({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+    /** Records the form's one outcome; false when it was already submitted. */
+    completeForm: (businessId: number, id: string, outcome: { token: string } | { problems: ReadonlyArray<VaultProblem> }, now: Date) =>
+      completeForm({
+        businessId,
+        id,
+        token: "token" in outcome ? outcome.token : null,
+        problems: "problems" in outcome ? JSON.stringify(outcome.problems) : null,
+        now
+      }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+  }
+}
+
+/** Charges, refunds and voids, each once per idempotency key. */
+const transactionStatements = (sql: SqlClient.SqlClient) => {
   const findTransaction = SqlSchema.findOneOption({
     Request: Key,
     Result: TransactionRow,
@@ -145,6 +183,18 @@ const make = Effect.gen(function* () {
       sql`update sandbox_gateway_transactions set status = 'voided'
           where business_id = ${businessId} and id = ${id} and kind in ('charge', 'refund') and status = 'succeeded'`
   })
+  return {
+    findTransaction: (businessId: number, id: string) => findTransaction({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+    byIdempotencyKey: (businessId: number, key: string) =>
+      byIdempotencyKey({ businessId, key }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
+    insertTransaction: (row: typeof NewTransaction.Type) => insertTransaction(row).pipe(Effect.orDie),
+    refunded: (businessId: number, id: string) => refunded({ businessId, id }).pipe(Effect.map((row) => row.cents), Effect.orDie),
+    voidCharge: (businessId: number, id: string) => voidCharge({ businessId, id }).pipe(Effect.orDie)
+  }
+}
+
+/** Setup intents (processor connect): created with a reference, confirmed once with a card's token. */
+const intentStatements = (sql: SqlClient.SqlClient) => {
   const insertIntent = SqlSchema.void({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.String, secret: Schema.String, reference: Schema.String, now: Schema.Date }),
     execute: (r) =>
@@ -162,51 +212,17 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, id, token }) =>
       sql`update sandbox_gateway_setup_intents set token = ${token} where business_id = ${businessId} and id = ${id} and token is null`
   })
-
-  /** Keeps a checked card: a token and its shown fields, never the number or CVV. */
-  const vault = (businessId: number, card: CheckedCard, now: Date) =>
-    Effect.gen(function* () {
-      const token = randomId("tok_")
-      yield* insertCard({
-        businessId,
-        token,
-        card_type: card.cardType,
-        last_four: card.lastFour,
-        expire_month: card.expireMonth,
-        expire_year: card.expireYear,
-        first_name: card.firstName,
-        last_name: card.lastName,
-        behaviour: behaviourOf(card.number),
-        now
-      })
-      return token
-    })
-
   return {
-    vault: (businessId: number, card: CheckedCard, now: Date) => vault(businessId, card, now).pipe(Effect.orDie),
-    findCard: (businessId: number, token: string) => findCard({ businessId, token }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-    insertForm: (row: typeof NewForm.Type) => insertForm(row).pipe(Effect.orDie),
-    findForm: (businessId: number, id: string) => findForm({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-    /** Records the form's one outcome; false when it was already submitted. */
-    completeForm: (businessId: number, id: string, outcome: { token: string } | { problems: ReadonlyArray<VaultProblem> }, now: Date) =>
-      completeForm({
-        businessId,
-        id,
-        token: "token" in outcome ? outcome.token : null,
-        problems: "problems" in outcome ? JSON.stringify(outcome.problems) : null,
-        now
-      }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
-    findTransaction: (businessId: number, id: string) => findTransaction({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-    byIdempotencyKey: (businessId: number, key: string) =>
-      byIdempotencyKey({ businessId, key }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
-    insertTransaction: (row: typeof NewTransaction.Type) => insertTransaction(row).pipe(Effect.orDie),
-    refunded: (businessId: number, id: string) => refunded({ businessId, id }).pipe(Effect.map((row) => row.cents), Effect.orDie),
-    voidCharge: (businessId: number, id: string) => voidCharge({ businessId, id }).pipe(Effect.orDie),
     insertIntent: (businessId: number, id: string, secret: string, reference: string, now: Date) =>
       insertIntent({ businessId, id, secret, reference, now }).pipe(Effect.orDie),
     findIntent: (businessId: number, id: string) => findIntent({ businessId, id }).pipe(Effect.map(Option.getOrUndefined), Effect.orDie),
     confirmIntent: (businessId: number, id: string, token: string) => confirmIntent({ businessId, id, token }).pipe(Effect.orDie)
   }
+}
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return { ...cardStatements(sql), ...transactionStatements(sql), ...intentStatements(sql) }
 })
 
 export class SandboxGatewayStore extends Context.Service<SandboxGatewayStore, Effect.Success<typeof make>>()("studio/SandboxGatewayStore") {

@@ -3,16 +3,17 @@ import { HttpApiBuilder } from "effect/http-api"
 import { apiOf } from "../../shared/http-api.ts"
 import { AvailabilityFrontApi } from "./front.api.ts"
 import { AvailabilityDeskApi } from "./desk.api.ts"
-import { clientAudience, staffAudience } from "../../catalog/services/service.ts"
+import { staffCaller } from "../../access/caller.ts"
+import { frontCaller } from "../../catalog/services/callers.ts"
 import { availabilitySummary, availableSlots } from "./service.ts"
 
 export const AvailabilityFrontLive = HttpApiBuilder.group(apiOf(AvailabilityFrontApi), "availabilityFront", (handlers) =>
   handlers
-    .handle("slots", ({ params, query }) => Effect.flatMap(clientAudience, (audience) => availableSlots(params.service_id, query, audience)))
+    .handle("slots", ({ params, query }) => Effect.flatMap(frontCaller, (caller) => availableSlots(params.service_id, query, caller)))
     .handle("summary", ({ params, query }) =>
-      Effect.flatMap(clientAudience, (audience) => availabilitySummary(params.service_id, query, audience))))
+      Effect.flatMap(frontCaller, (caller) => availabilitySummary(params.service_id, query, caller))))
 
 export const AvailabilityDeskLive = HttpApiBuilder.group(apiOf(AvailabilityDeskApi), "availabilityDesk", (handlers) =>
   handlers
-    .handle("slots", ({ params, query }) => availableSlots(params.service_id, query, staffAudience))
-    .handle("summary", ({ params, query }) => availabilitySummary(params.service_id, query, staffAudience)))
+    .handle("slots", ({ params, query }) => Effect.flatMap(staffCaller, (caller) => availableSlots(params.service_id, query, caller)))
+    .handle("summary", ({ params, query }) => Effect.flatMap(staffCaller, (caller) => availabilitySummary(params.service_id, query, caller))))

@@ -1,6 +1,7 @@
 import { Clock, Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { type Audience, type ServiceRow, SLOT_STEP_MINUTES } from "../../catalog/services/model.ts"
+import { type Caller, isFrontCaller } from "../../access/caller.ts"
+import { type ServiceRow, SLOT_STEP_MINUTES } from "../../catalog/services/model.ts"
 import type { ServiceScope } from "../../catalog/services/repo.ts"
 import { findService } from "../../catalog/services/service.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
@@ -21,8 +22,8 @@ interface Filters {
  * The appointment service, or a 404: in client mode a service the caller may not see is "an
  * appointment hidden from the current user" (spec); a service of another type is no appointment.
  */
-const appointmentService = Effect.fn("Availability.service")(function* (serviceId: number, audience: Audience) {
-  const scope: ServiceScope = audience._tag === "Client" ? audience : { _tag: "Staff", includeHidden: true }
+const appointmentService = Effect.fn("Availability.service")(function* (serviceId: number, caller: Caller) {
+  const scope: ServiceScope = isFrontCaller(caller) ? caller : { _tag: "Staff", includeHidden: true }
   const service = yield* findService(serviceId, scope).pipe(
     Effect.catch(() => AvailabilityRefusals.appointmentNotFound.fail({ id: serviceId }))
   )
@@ -142,11 +143,11 @@ const today = Effect.gen(function* () {
 export const availableSlots = Effect.fn("Availability.slots")(function* (
   serviceId: number,
   query: Filters & { readonly date?: string | undefined },
-  audience: Audience
+  caller: Caller
 ) {
-  const service = yield* appointmentService(serviceId, audience)
+  const service = yield* appointmentService(serviceId, caller)
   const date = query.date ?? (yield* today)
-  const byDate = yield* computeSlots(service, date, date, query, audience._tag === "Client")
+  const byDate = yield* computeSlots(service, date, date, query, isFrontCaller(caller))
   return { available_slots: byDate.get(date) ?? [] }
 })
 
@@ -158,9 +159,9 @@ export const availableSlots = Effect.fn("Availability.slots")(function* (
 export const availabilitySummary = Effect.fn("Availability.summary")(function* (
   serviceId: number,
   query: Filters & { readonly from?: string | undefined; readonly to?: string | undefined },
-  audience: Audience
+  caller: Caller
 ) {
-  const service = yield* appointmentService(serviceId, audience)
+  const service = yield* appointmentService(serviceId, caller)
   const now = yield* today
   const from = query.from ?? now
   const to = query.to ?? endOfMonth(from)
@@ -171,7 +172,7 @@ export const availabilitySummary = Effect.fn("Availability.summary")(function* (
   const first = from < now ? now : from
   const scores: Record<string, number> = {}
   if (first > to) return scores
-  const byDate = yield* computeSlots(service, first, to, query, audience._tag === "Client")
+  const byDate = yield* computeSlots(service, first, to, query, isFrontCaller(caller))
   const counts = new Map<string, number>()
   for (let i = 0; i <= daysBetween(first, to); i++) {
     const date = addDays(first, i)

@@ -1,5 +1,6 @@
 import { Context, Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { staffView } from "../../access/caller.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { requireStandardOrHigher } from "../../access/policies.ts"
 import { findOccurrence, getDeskOccurrence } from "./service.ts"
@@ -26,7 +27,7 @@ export class AttendanceCompleted extends Context.Service<AttendanceCompleted, {
 export const completeAttendance = Effect.fn("EventOccurrences.completeAttendance")(function* (id: number) {
   yield* requireStandardOrHigher
   const business = yield* CurrentBusiness
-  const occurrence = yield* findOccurrence(id, { _tag: "Staff" })
+  const occurrence = yield* findOccurrence(id, staffView)
   if (occurrence.state !== "active") {
     return yield* EventOccurrenceRefusals.attendanceNotActive.fail({ id, state: occurrence.state })
   }

@@ -1,7 +1,8 @@
 import { Context, Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { orDie, orUndefined } from "../../shared/statements.ts"
-import { Audience, SERVICE_TYPES, ServiceRow, type Viewer } from "../../catalog/services/model.ts"
+import { CallerView, type FrontCaller } from "../../access/caller.ts"
+import { SERVICE_TYPES, ServiceRow } from "../../catalog/services/model.ts"
 import { MATERIALIZE_TASK } from "../events/service.ts"
 import { ServiceScope, serviceCategoryJoinSql, serviceColumnsSql, serviceInScopeSql, viewableServiceSql } from "../../catalog/services/repo.ts"
 import { clientVisibleStaffSql, staffRefsSql } from "../../catalog/staff-members/repo.ts"
@@ -27,7 +28,7 @@ const OccurrenceWithServiceRow = Schema.Struct({
 })
 const SERVICE_ROW_KEYS = Object.keys(ServiceRow.fields) as Array<keyof typeof ServiceRow.fields>
 /** Client mode: viewable group classes and courses at locations shown to clients. */
-export type OccurrenceScope = Audience
+export type OccurrenceScope = CallerView
 
 export const OccurrenceFilters = Schema.Struct({
   /** Occurrences starting from `from` to `to`, both inclusive; undefined: no bound. */
@@ -47,6 +48,41 @@ export type OccurrenceFilters = typeof OccurrenceFilters.Type
 export const FILTER_TABLES = ["staff_members", "services", "events", "locations"] as const
 export type FilterTable = (typeof FILTER_TABLES)[number]
 
+/** The ids a list's filters name, checked against what the caller may see (a 400 names the missing). */
+const filterStatements = (sql: SqlClient.SqlClient) => {
+  const Existing = Schema.Struct({ businessId: Schema.Number, table: Schema.Literals(FILTER_TABLES), ids: Ids, scope: CallerView })
+  const existingIds = SqlSchema.findAll({
+    Request: Existing,
+    Result: Id,
+    execute: ({ businessId, table, ids, scope }) => {
+      switch (table) {
+        case "staff_members":
+          return sql`select id from staff_members where business_id = ${businessId} and id = any(${ids})
+                     ${scope._tag !== "Staff" ? sql`and ${clientVisibleStaffSql(sql, "staff_members")}` : sql``}`
+        case "locations":
+          return sql`select id from locations where business_id = ${businessId} and id = any(${ids})
+                     ${scope._tag !== "Staff" ? sql`and show_in_client_mode` : sql``}`
+        case "services":
+          return sql`select s.id from services s where s.business_id = ${businessId} and s.id = any(${ids})
+                     ${scope._tag !== "Staff" ? sql`and ${viewableServiceSql(sql, "s", scope)}` : sql``}`
+        case "events":
+          return sql`select e.id from events e join services s on s.business_id = e.business_id and s.id = e.service_id
+                     where e.business_id = ${businessId} and e.id = any(${ids}) and e.deleted_at is null
+                     ${scope._tag !== "Staff" ? sql`and ${viewableServiceSql(sql, "s", scope)}` : sql``}`
+      }
+    }
+  })
+
+  return {
+    /** Which of `ids` exist in `table` for the scope (client mode: what clients may see). */
+    existingIds: orDie((request: typeof Existing.Type) =>
+      request.ids.length === 0
+        ? Effect.succeed(new Set<number>() as ReadonlySet<number>)
+        : existingIds(request).pipe(Effect.map((rows): ReadonlySet<number> => new Set(rows.map((row) => row.id))))
+    )
+  }
+}
+
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
@@ -64,11 +100,11 @@ const make = Effect.gen(function* () {
   const from = sql`event_occurrences o
     join services s on s.business_id = o.business_id and s.id = o.service_id
     left join locations l on l.business_id = o.business_id and l.id = o.location_id`
-  const clientVisible = (viewer: Viewer) =>
-    sql`s.type in ('GroupClass', 'Course') and ${viewableServiceSql(sql, "s", viewer)} and (l.id is null or l.show_in_client_mode)`
+  const clientVisible = (caller: FrontCaller) =>
+    sql`s.type in ('GroupClass', 'Course') and ${viewableServiceSql(sql, "s", caller)} and (l.id is null or l.show_in_client_mode)`
 
   const list = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, ...OccurrenceFilters.fields, scope: Audience }),
+    Request: Schema.Struct({ businessId: Schema.Number, ...OccurrenceFilters.fields, scope: CallerView }),
     Result: OccurrenceRow,
     execute: ({ businessId, scope, ...filters }) =>
       sql`select ${columns} from ${from}
@@ -76,7 +112,7 @@ const make = Effect.gen(function* () {
             ${filters.from ? sql`and o.start_at >= ${filters.from}` : sql``}
             ${filters.to ? sql`and o.start_at <= ${filters.to}` : sql``}
             and o.state = any(${filters.states})
-            ${scope._tag === "Client" ? sql`and ${clientVisible(scope.viewer)}` : sql``}
+            ${scope._tag !== "Staff" ? sql`and ${clientVisible(scope)}` : sql``}
             ${filters.ids ? sql`and o.id = any(${filters.ids})` : sql``}
             ${filters.serviceIds ? sql`and o.service_id = any(${filters.serviceIds})` : sql``}
             ${filters.eventIds ? sql`and o.event_id = any(${filters.eventIds})` : sql``}
@@ -90,11 +126,11 @@ const make = Effect.gen(function* () {
           order by o.start_at, o.id`
   })
 
-  const Find = Schema.Struct({ businessId: Schema.Number, id: Schema.Number, scope: Audience, appointmentsOf: Schema.NullOr(Schema.Number) })
+  const Find = Schema.Struct({ businessId: Schema.Number, id: Schema.Number, scope: CallerView, appointmentsOf: Schema.NullOr(Schema.Number) })
   /** What `find` sees of one occurrence: client mode, the viewable ones and the person's own appointments. */
   const findable = ({ scope, appointmentsOf }: typeof Find.Type) =>
-    scope._tag === "Client"
-      ? sql`and ((${clientVisible(scope.viewer)}) or (s.type = 'Appointment' and o.booked_for_person_id = ${appointmentsOf}))`
+    scope._tag !== "Staff"
+      ? sql`and ((${clientVisible(scope)}) or (s.type = 'Appointment' and o.booked_for_person_id = ${appointmentsOf}))`
       : sql``
   const find = SqlSchema.findOneOption({
     Request: Find,
@@ -111,29 +147,6 @@ const make = Effect.gen(function* () {
                  o.end_at as occurrence_end_at, ${serviceInScopeSql(sql, serviceScope)} as service_in_scope, ${serviceColumnsSql(sql)}
           from ${from} ${serviceCategoryJoinSql(sql)}
           where o.business_id = ${request.businessId} and o.id = ${request.id} ${findable(request)}`
-  })
-
-  const Existing = Schema.Struct({ businessId: Schema.Number, table: Schema.Literals(FILTER_TABLES), ids: Ids, scope: Audience })
-  const existingIds = SqlSchema.findAll({
-    Request: Existing,
-    Result: Id,
-    execute: ({ businessId, table, ids, scope }) => {
-      switch (table) {
-        case "staff_members":
-          return sql`select id from staff_members where business_id = ${businessId} and id = any(${ids})
-                     ${scope._tag === "Client" ? sql`and ${clientVisibleStaffSql(sql, "staff_members")}` : sql``}`
-        case "locations":
-          return sql`select id from locations where business_id = ${businessId} and id = any(${ids})
-                     ${scope._tag === "Client" ? sql`and show_in_client_mode` : sql``}`
-        case "services":
-          return sql`select s.id from services s where s.business_id = ${businessId} and s.id = any(${ids})
-                     ${scope._tag === "Client" ? sql`and ${viewableServiceSql(sql, "s", scope.viewer)}` : sql``}`
-        case "events":
-          return sql`select e.id from events e join services s on s.business_id = e.business_id and s.id = e.service_id
-                     where e.business_id = ${businessId} and e.id = any(${ids}) and e.deleted_at is null
-                     ${scope._tag === "Client" ? sql`and ${viewableServiceSql(sql, "s", scope.viewer)}` : sql``}`
-      }
-    }
   })
 
   return {
@@ -167,12 +180,7 @@ const make = Effect.gen(function* () {
         service: row.service_in_scope ? Struct.pick(row, SERVICE_ROW_KEYS) : undefined
       }))))
     ),
-    /** Which of `ids` exist in `table` for the scope (client mode: what clients may see). */
-    existingIds: orDie((request: typeof Existing.Type) =>
-      request.ids.length === 0
-        ? Effect.succeed(new Set<number>() as ReadonlySet<number>)
-        : existingIds(request).pipe(Effect.map((rows): ReadonlySet<number> => new Set(rows.map((row) => row.id))))
-    ),
+    ...filterStatements(sql),
     ...occurrenceWrites(sql)
   }
 })

@@ -1,6 +1,7 @@
 import { Clock, Effect } from "effect"
 import { CurrentBusiness } from "../../access/tenant.ts"
-import { type Audience, SERVICE_TYPES, type ServiceType } from "../../catalog/services/model.ts"
+import { type Caller, type CallerView, isFrontCaller, personOf, staffView } from "../../access/caller.ts"
+import { SERVICE_TYPES, type ServiceType } from "../../catalog/services/model.ts"
 import { BadRequest, fail, type Message } from "../../shared/errors.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
@@ -45,7 +46,7 @@ export const dayRange = Effect.fn("EventOccurrences.dayRange")(function* (from: 
 
 /** Filters naming ids that do not exist (for client mode: that clients may not see) are a 400 listing each. */
 const checkFilterIds = Effect.fn("EventOccurrences.checkFilterIds")(function* (
-  scope: Audience,
+  caller: CallerView,
   filters: ReadonlyArray<readonly [field: string, table: FilterTable, ids: ReadonlyArray<number> | undefined]>
 ) {
   const business = yield* CurrentBusiness
@@ -53,7 +54,7 @@ const checkFilterIds = Effect.fn("EventOccurrences.checkFilterIds")(function* (
   const problems: Array<Message> = []
   for (const [field, table, ids] of filters) {
     if (ids === undefined) continue
-    const found = yield* repo.existingIds({ businessId: business.id, table, ids, scope })
+    const found = yield* repo.existingIds({ businessId: business.id, table, ids, scope: caller })
     for (const id of new Set(ids)) if (!found.has(id)) problems.push(EventOccurrenceRefusals.fieldIdNotFound.message({ field, id }))
   }
   if (problems.length > 0) return yield* fail(BadRequest, ...problems)
@@ -61,7 +62,7 @@ const checkFilterIds = Effect.fn("EventOccurrences.checkFilterIds")(function* (
 
 const filtersOf = Effect.fn("EventOccurrences.filters")(function* (
   query: Omit<OccurrenceListQuery, "ids" | "event_ids"> & Partial<Pick<OccurrenceListQuery, "ids" | "event_ids">>,
-  scope: Audience,
+  caller: CallerView,
   serviceTypes: ReadonlyArray<ServiceType> | undefined
 ) {
   // Asking for occurrences by id without a range finds them whatever their day.
@@ -69,7 +70,7 @@ const filtersOf = Effect.fn("EventOccurrences.filters")(function* (
     query.ids !== undefined && query.from === undefined && query.to === undefined
       ? { from: undefined, to: undefined }
       : yield* dayRange(query.from, query.to)
-  yield* checkFilterIds(scope, [
+  yield* checkFilterIds(caller, [
     ["staff_member_ids", "staff_members", query.staff_member_ids],
     ["service_ids", "services", query.service_ids],
     ["event_ids", "events", query.event_ids],
@@ -136,33 +137,32 @@ const toWire = Effect.fn("EventOccurrences.wire")(function* (
 // Endpoints
 
 /** Client mode: viewable group classes and courses; staff mode: everything, appointments too. */
-export const listOccurrences = Effect.fn("EventOccurrences.list")(function* (query: OccurrenceListQuery, scope: Audience) {
+export const listOccurrences = Effect.fn("EventOccurrences.list")(function* (query: OccurrenceListQuery, caller: Caller) {
   const business = yield* CurrentBusiness
-  const filters = yield* filtersOf(query, scope, undefined)
-  const rows = yield* (yield* EventOccurrencesRepo).list({ businessId: business.id, ...filters, scope })
-  return { event_occurrences: yield* toWire(rows, { clientMode: scope._tag === "Client" }) }
+  const filters = yield* filtersOf(query, caller, undefined)
+  const rows = yield* (yield* EventOccurrencesRepo).list({ businessId: business.id, ...filters, scope: caller })
+  return { event_occurrences: yield* toWire(rows, { clientMode: isFrontCaller(caller) }) }
 })
 
 /**
  * One occurrence in any state. Client mode: a viewable group class or course, or an
  * appointment only for the person it is booked for; staff mode adds the roster and visits.
  */
-export const findOccurrence = Effect.fn("EventOccurrences.find")(function* (id: number, scope: Audience) {
+export const findOccurrence = Effect.fn("EventOccurrences.find")(function* (id: number, caller: CallerView) {
   const business = yield* CurrentBusiness
-  const personId = scope._tag === "Client" ? scope.viewer.personId : null
-  const row = yield* (yield* EventOccurrencesRepo).find({ businessId: business.id, id, scope, appointmentsOf: personId })
+  const row = yield* (yield* EventOccurrencesRepo).find({ businessId: business.id, id, scope: caller, appointmentsOf: personOf(caller) })
   if (!row) return yield* EventOccurrenceRefusals.eventOccurrenceNotFound.fail({ id })
   return row
 })
 
-export const getFrontOccurrence = Effect.fn("EventOccurrences.frontGet")(function* (id: number, audience: Audience) {
-  const row = yield* findOccurrence(id, audience)
+export const getFrontOccurrence = Effect.fn("EventOccurrences.frontGet")(function* (id: number, caller: Caller) {
+  const row = yield* findOccurrence(id, caller)
   return { event_occurrences: yield* toWire([row], { clientMode: true }) }
 })
 
 export const getDeskOccurrence = Effect.fn("EventOccurrences.deskGet")(function* (id: number) {
   const business = yield* CurrentBusiness
-  const row = yield* findOccurrence(id, { _tag: "Staff" })
+  const row = yield* findOccurrence(id, staffView)
   const [wire] = yield* toWire([row], { clientMode: false })
   const visits = yield* (yield* Enrollments).visits(business.id, row.id)
   return { event_occurrences: [{ ...wire!, visits }] }
@@ -172,11 +172,11 @@ export const getDeskOccurrence = Effect.fn("EventOccurrences.deskGet")(function*
  * Counts per day or hour of the business's time zone, for the days and hours that have
  * occurrences, in order. Client mode counts courses and group classes only.
  */
-export const summarizeOccurrences = Effect.fn("EventOccurrences.summary")(function* (query: OccurrenceSummaryQuery, scope: Audience) {
+export const summarizeOccurrences = Effect.fn("EventOccurrences.summary")(function* (query: OccurrenceSummaryQuery, caller: Caller) {
   const business = yield* CurrentBusiness
-  const serviceTypes = query.service_types ?? (scope._tag === "Client" ? FRONT_SERVICE_TYPES : SERVICE_TYPES)
-  const filters = yield* filtersOf(query, scope, serviceTypes)
-  const rows = yield* (yield* EventOccurrencesRepo).list({ businessId: business.id, ...filters, scope })
+  const serviceTypes = query.service_types ?? (isFrontCaller(caller) ? FRONT_SERVICE_TYPES : SERVICE_TYPES)
+  const filters = yield* filtersOf(query, caller, serviceTypes)
+  const rows = yield* (yield* EventOccurrencesRepo).list({ businessId: business.id, ...filters, scope: caller })
   const byHour = query.group_by === "hour"
   const tz = business.time_zone
   const buckets = new Map<string, { date: string; hour: number | null; count: number }>()

@@ -3,15 +3,16 @@ import { HttpApiBuilder } from "effect/http-api"
 import { apiOf } from "../../shared/http-api.ts"
 import { EventsFrontApi } from "./front.api.ts"
 import { EventsDeskApi } from "./desk.api.ts"
-import { clientAudience, staffAudience } from "../../catalog/services/service.ts"
+import { staffCaller } from "../../access/caller.ts"
+import { frontCaller } from "../../catalog/services/callers.ts"
 import { getEvent, listEvents } from "./service.ts"
 
 export const EventsFrontLive = HttpApiBuilder.group(apiOf(EventsFrontApi), "eventsFront", (handlers) =>
   handlers
-    .handle("list", ({ query }) => Effect.flatMap(clientAudience, (audience) => listEvents(query, audience)))
-    .handle("get", ({ params }) => Effect.flatMap(clientAudience, (audience) => getEvent(params.id, audience))))
+    .handle("list", ({ query }) => Effect.flatMap(frontCaller, (caller) => listEvents(query, caller)))
+    .handle("get", ({ params }) => Effect.flatMap(frontCaller, (caller) => getEvent(params.id, caller))))
 
 export const EventsDeskLive = HttpApiBuilder.group(apiOf(EventsDeskApi), "eventsDesk", (handlers) =>
   handlers
-    .handle("list", ({ query }) => listEvents(query, staffAudience))
-    .handle("get", ({ params }) => getEvent(params.id, staffAudience)))
+    .handle("list", ({ query }) => Effect.flatMap(staffCaller, (caller) => listEvents(query, caller)))
+    .handle("get", ({ params }) => Effect.flatMap(staffCaller, (caller) => getEvent(params.id, caller))))

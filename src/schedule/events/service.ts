@@ -1,15 +1,14 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { type Caller, isFrontCaller } from "../../access/caller.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { enqueueJob } from "../../platform/jobs.ts"
 import { MaterializeEventOccurrencesJob } from "./jobs.ts"
-import type { Audience } from "../../catalog/services/model.ts"
 import { formatTimestamp } from "../../shared/schemas.ts"
 import { WEEKDAYS } from "../../shared/zoned-time.ts"
 import { staffRefs } from "../../catalog/staff-members/service.ts"
 import { Enrollments } from "../event-occurrences/enrollments.ts"
 import type { PersonRef } from "../event-occurrences/model.ts"
-import { PeopleRepo } from "../../identity/people/repo.ts"
 import type { EventInput, EventListQuery, EventRow, EventWire } from "./model.ts"
 import { firstSessionDate, lastSessionDate, sessionInstants } from "./recurrence.ts"
 import { EventsRepo } from "./repo.ts"
@@ -38,14 +37,12 @@ export const eventSpan = (row: EventRow): { readonly startAt: number; readonly e
  * caller and dependents" in client mode, "all attendees" in staff mode); a client_id-only call
  * has nobody.
  */
-const attendeesFor = Effect.fn("Events.attendees")(function* (eventIds: ReadonlyArray<number>, audience: Audience) {
+const attendeesFor = Effect.fn("Events.attendees")(function* (eventIds: ReadonlyArray<number>, caller: Caller) {
   const business = yield* CurrentBusiness
   const enrollments = yield* Enrollments
-  if (audience._tag === "Staff") return yield* enrollments.eventAttendees(business.id, eventIds, null)
-  const self = audience.viewer.personId
-  if (self === null) return new Map<number, ReadonlyArray<PersonRef>>()
-  const reach = [self, ...(yield* (yield* PeopleRepo).dependents({ businessId: business.id, id: self }))]
-  return yield* enrollments.eventAttendees(business.id, eventIds, reach)
+  if (caller._tag === "Staff") return yield* enrollments.eventAttendees(business.id, eventIds, null)
+  if (caller._tag === "Visitor") return new Map<number, ReadonlyArray<PersonRef>>()
+  return yield* enrollments.eventAttendees(business.id, eventIds, caller.household)
 })
 
 const toWire = (row: EventRow, options: { readonly clientMode: boolean }, attendees: ReadonlyMap<number, ReadonlyArray<PersonRef>>): EventWire => {
@@ -81,7 +78,7 @@ const toWire = (row: EventRow, options: { readonly clientMode: boolean }, attend
  * Events whose sessions overlap `from`..`to` (the first session's start to the last one's
  * end); with neither, every event. `to` may be at most 120 days after `from`.
  */
-export const listEvents = Effect.fn("Events.list")(function* (query: EventListQuery, audience: Audience) {
+export const listEvents = Effect.fn("Events.list")(function* (query: EventListQuery, caller: Caller) {
   const business = yield* CurrentBusiness
   if (query.from !== undefined && query.to !== undefined) {
     if (query.to.getTime() < query.from.getTime()) {
@@ -91,7 +88,7 @@ export const listEvents = Effect.fn("Events.list")(function* (query: EventListQu
       return yield* EventRefusals.rangeTooLong.fail({ from: "from", to: "to", max: EVENTS_MAX_RANGE_DAYS })
     }
   }
-  const rows = yield* (yield* EventsRepo).list({ businessId: business.id, ids: query.ids, serviceIds: query.service_ids, scope: audience })
+  const rows = yield* (yield* EventsRepo).list({ businessId: business.id, ids: query.ids, serviceIds: query.service_ids, scope: caller })
   const from = query.from?.getTime()
   const to = query.to?.getTime()
   const inRange = rows.filter((row) => {
@@ -99,15 +96,15 @@ export const listEvents = Effect.fn("Events.list")(function* (query: EventListQu
     const span = eventSpan(row)
     return (to === undefined || span.startAt < to) && (from === undefined || span.endAt === null || span.endAt > from)
   })
-  const attendees = yield* attendeesFor(inRange.map((row) => row.id), audience)
-  return { events: inRange.map((row) => toWire(row, { clientMode: audience._tag === "Client" }, attendees)) }
+  const attendees = yield* attendeesFor(inRange.map((row) => row.id), caller)
+  return { events: inRange.map((row) => toWire(row, { clientMode: isFrontCaller(caller) }, attendees)) }
 })
 
-export const getEvent = Effect.fn("Events.get")(function* (id: number, audience: Audience) {
+export const getEvent = Effect.fn("Events.get")(function* (id: number, caller: Caller) {
   const business = yield* CurrentBusiness
-  const [row] = yield* (yield* EventsRepo).list({ businessId: business.id, ids: [id], scope: audience })
+  const [row] = yield* (yield* EventsRepo).list({ businessId: business.id, ids: [id], scope: caller })
   if (!row) return yield* EventRefusals.eventNotFound.fail({ id })
-  return { events: [toWire(row, { clientMode: audience._tag === "Client" }, yield* attendeesFor([row.id], audience))] }
+  return { events: [toWire(row, { clientMode: isFrontCaller(caller) }, yield* attendeesFor([row.id], caller))] }
 })
 
 // ---------------------------------------------------------------------------------------------

@@ -44,14 +44,115 @@ const PersonSummary = Schema.Struct({
   role: Schema.NullOr(Schema.String)
 })
 
-const make = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
+const idOf = Option.map((row: { readonly id: number }) => row.id)
 
+/** Plain inserts of `table` in chunks. */
+const insertAllOf = (sql: SqlClient.SqlClient) => (table: string, rows: ReadonlyArray<object>) =>
+  Effect.forEach(chunked(rows), (chunk) => sql`insert into ${sql(table)} ${sql.insert(chunk)}`, { discard: true }).pipe(Effect.orDie)
+
+/** Accounts and people: accounts shared across businesses, person ids drawn first, then the rows. */
+const peopleWrites = (sql: SqlClient.SqlClient) => {
+  const insertAll = insertAllOf(sql)
+  const upsertAccounts = SqlSchema.findAll({
+    Request: Rows,
+    Result: Schema.Struct({ id: Schema.Number, email: Schema.String, inserted: Schema.Boolean }),
+    execute: (rows) =>
+      sql`insert into accounts ${sql.insert(rows as Arr.NonEmptyReadonlyArray<Record<string, unknown>>)}
+          on conflict (email) do update set
+            first_name = case when accounts.first_name = '' then excluded.first_name else accounts.first_name end,
+            last_name = case when accounts.last_name = '' then excluded.last_name else accounts.last_name end,
+            password_hash = coalesce(accounts.password_hash, excluded.password_hash)
+          returning id, email::text as email, (xmax = 0) as inserted`
+  })
+
+  const reservePersonIds = SqlSchema.findAll({
+    Request: Schema.Struct({ count: Schema.Number }),
+    Result: Id,
+    execute: ({ count }) => sql`select nextval(pg_get_serial_sequence('people', 'id')) as id from generate_series(1, ${count})`
+  })
+  return {
+    /**
+     * One account per e-mail address across businesses. An existing account keeps its password
+     * and names (an import must not take over someone's login); it only gains what it lacks.
+     * Returns every account by lower-cased e-mail, and whether this import created it.
+     */
+    upsertAccounts: (rows: ReadonlyArray<AccountUpsert>) =>
+      Effect.gen(function* () {
+        const accounts = new Map<string, { readonly id: number; readonly inserted: boolean }>()
+        for (const chunk of chunked(rows)) {
+          for (const row of yield* upsertAccounts(chunk)) accounts.set(row.email.toLowerCase(), { id: row.id, inserted: row.inserted })
+        }
+        return accounts
+      }).pipe(Effect.orDie),
+
+    /**
+     * Person ids are drawn from the table's identity sequence before the insert, so the
+     * importer knows each person's id (dependents have no natural key to match returned rows by).
+     */
+    reservePersonIds: orDie(({ count }: { readonly count: number }) =>
+      count === 0
+        ? Effect.succeed([] as ReadonlyArray<number>)
+        : reservePersonIds({ count }).pipe(Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id)))
+    ),
+
+    insertPeople: (rows: ReadonlyArray<PersonInsert>) => insertAll("people", rows),
+
+    insertStaffMembers: (rows: ReadonlyArray<StaffMemberInsert>) => insertAll("staff_members", rows),
+
+    insertRelationships: (rows: ReadonlyArray<RelationshipInsert>) => insertAll("person_relationships", rows),
+
+    insertWaivers: (rows: ReadonlyArray<WaiverInsert>) => insertAll("waivers", rows),
+    insertFormsOfPayment: (rows: ReadonlyArray<FormOfPaymentInsert>) => insertAll("forms_of_payment", rows),
+  }
+}
+
+/** Lookups of the operator CLI (`business create`, `token`) and the demo seed. */
+const lookupStatements = (sql: SqlClient.SqlClient) => {
   const businessId = SqlSchema.findOneOption({
     Request: Schema.Struct({ subdomain: Schema.String }),
     Result: Id,
     execute: ({ subdomain }) => sql`select id from businesses where subdomain = ${subdomain}`
   })
+
+  const accountId = SqlSchema.findOneOption({
+    Request: Schema.Struct({ email: Schema.String }),
+    Result: Id,
+    execute: ({ email }) => sql`select id from accounts where email = ${email}`
+  })
+
+  const PersonOfAccount = Schema.Struct({ businessId: Schema.Number, accountId: Schema.Number })
+  const personOfAccount = SqlSchema.findOneOption({
+    Request: PersonOfAccount,
+    Result: Id,
+    execute: ({ businessId, accountId }) =>
+      sql`select id from people where business_id = ${businessId} and account_id = ${accountId} and deleted_at is null`
+  })
+
+  const PersonByEmail = Schema.Struct({ businessId: Schema.Number, email: Schema.String })
+  const personByEmail = SqlSchema.findOneOption({
+    Request: PersonByEmail,
+    Result: PersonSummary,
+    execute: ({ businessId, email }) =>
+      sql`select p.id as person_id, p.email::text as email, p.account_id, s.id as staff_member_id, s.role
+          from people p left join staff_members s on s.business_id = p.business_id and s.person_id = p.id
+          where p.business_id = ${businessId} and p.email = ${email} and p.deleted_at is null`
+  })
+
+  return {
+    findBusinessId: orDie((request: { readonly subdomain: string }) => businessId(request).pipe(Effect.map(idOf))),
+
+    findAccountId: orDie((request: { readonly email: string }) => accountId(request).pipe(Effect.map(idOf))),
+
+    /** The live person of an account in a business. */
+    findPersonOfAccount: orDie((request: typeof PersonOfAccount.Type) => personOfAccount(request).pipe(Effect.map(idOf))),
+
+    findPersonByEmail: orDie(personByEmail)
+  }
+}
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const insertAll = insertAllOf(sql)
 
   const insertBusiness = SqlSchema.findOneOption({
     Request: Schema.Struct({
@@ -108,63 +209,13 @@ const make = Effect.gen(function* () {
       return ids
     }).pipe(Effect.orDie)
 
-  /** Plain inserts of `table` in chunks. */
-  const insertAll = (table: string, rows: ReadonlyArray<object>) =>
-    Effect.forEach(chunked(rows), (chunk) => sql`insert into ${sql(table)} ${sql.insert(chunk)}`, { discard: true }).pipe(Effect.orDie)
-
   const insertPlanProduct = SqlSchema.findOne({
     Request: Schema.Record(Schema.String, Schema.Unknown),
     Result: Id,
     execute: (row) => sql`insert into plan_products ${sql.insert(row)} returning id`
   })
 
-  const upsertAccounts = SqlSchema.findAll({
-    Request: Rows,
-    Result: Schema.Struct({ id: Schema.Number, email: Schema.String, inserted: Schema.Boolean }),
-    execute: (rows) =>
-      sql`insert into accounts ${sql.insert(rows as Arr.NonEmptyReadonlyArray<Record<string, unknown>>)}
-          on conflict (email) do update set
-            first_name = case when accounts.first_name = '' then excluded.first_name else accounts.first_name end,
-            last_name = case when accounts.last_name = '' then excluded.last_name else accounts.last_name end,
-            password_hash = coalesce(accounts.password_hash, excluded.password_hash)
-          returning id, email::text as email, (xmax = 0) as inserted`
-  })
-
-  const reservePersonIds = SqlSchema.findAll({
-    Request: Schema.Struct({ count: Schema.Number }),
-    Result: Id,
-    execute: ({ count }) => sql`select nextval(pg_get_serial_sequence('people', 'id')) as id from generate_series(1, ${count})`
-  })
-
-  const accountId = SqlSchema.findOneOption({
-    Request: Schema.Struct({ email: Schema.String }),
-    Result: Id,
-    execute: ({ email }) => sql`select id from accounts where email = ${email}`
-  })
-
-  const PersonOfAccount = Schema.Struct({ businessId: Schema.Number, accountId: Schema.Number })
-  const personOfAccount = SqlSchema.findOneOption({
-    Request: PersonOfAccount,
-    Result: Id,
-    execute: ({ businessId, accountId }) =>
-      sql`select id from people where business_id = ${businessId} and account_id = ${accountId} and deleted_at is null`
-  })
-
-  const PersonByEmail = Schema.Struct({ businessId: Schema.Number, email: Schema.String })
-  const personByEmail = SqlSchema.findOneOption({
-    Request: PersonByEmail,
-    Result: PersonSummary,
-    execute: ({ businessId, email }) =>
-      sql`select p.id as person_id, p.email::text as email, p.account_id, s.id as staff_member_id, s.role
-          from people p left join staff_members s on s.business_id = p.business_id and s.person_id = p.id
-          where p.business_id = ${businessId} and p.email = ${email} and p.deleted_at is null`
-  })
-
-  const idOf = Option.map((row: { readonly id: number }) => row.id)
-
   return {
-    findBusinessId: orDie((request: { readonly subdomain: string }) => businessId(request).pipe(Effect.map(idOf))),
-
     /** None when the subdomain is taken, also by an import committing concurrently. */
     insertBusiness: (row: BusinessInsert) => insertBusiness(row).pipe(Effect.map(idOf), Effect.orDie),
 
@@ -185,50 +236,11 @@ const make = Effect.gen(function* () {
       readonly rows: ReadonlyArray<object>
     }) => insertAll(table, rows),
 
-    /**
-     * One account per e-mail address across businesses. An existing account keeps its password
-     * and names (an import must not take over someone's login); it only gains what it lacks.
-     * Returns every account by lower-cased e-mail, and whether this import created it.
-     */
-    upsertAccounts: (rows: ReadonlyArray<AccountUpsert>) =>
-      Effect.gen(function* () {
-        const accounts = new Map<string, { readonly id: number; readonly inserted: boolean }>()
-        for (const chunk of chunked(rows)) {
-          for (const row of yield* upsertAccounts(chunk)) accounts.set(row.email.toLowerCase(), { id: row.id, inserted: row.inserted })
-        }
-        return accounts
-      }).pipe(Effect.orDie),
-
-    /**
-     * Person ids are drawn from the table's identity sequence before the insert, so the
-     * importer knows each person's id (dependents have no natural key to match returned rows by).
-     */
-    reservePersonIds: orDie(({ count }: { readonly count: number }) =>
-      count === 0
-        ? Effect.succeed([] as ReadonlyArray<number>)
-        : reservePersonIds({ count }).pipe(Effect.map((rows): ReadonlyArray<number> => rows.map((row) => row.id)))
-    ),
-
-    insertPeople: (rows: ReadonlyArray<PersonInsert>) => insertAll("people", rows),
-
-    insertStaffMembers: (rows: ReadonlyArray<StaffMemberInsert>) => insertAll("staff_members", rows),
-
-    insertRelationships: (rows: ReadonlyArray<RelationshipInsert>) => insertAll("person_relationships", rows),
-
-    insertWaivers: (rows: ReadonlyArray<WaiverInsert>) => insertAll("waivers", rows),
-    insertFormsOfPayment: (rows: ReadonlyArray<FormOfPaymentInsert>) => insertAll("forms_of_payment", rows),
-
     insertMakeUpReasons: (rows: ReadonlyArray<{ readonly business_id: number; readonly name: string; readonly position: number }>) =>
       insertAll("make_up_reasons", rows),
+    ...peopleWrites(sql),
+    ...lookupStatements(sql)
 
-    // Lookups of the operator CLI (`business create`, `token`) and the demo seed.
-
-    findAccountId: orDie((request: { readonly email: string }) => accountId(request).pipe(Effect.map(idOf))),
-
-    /** The live person of an account in a business. */
-    findPersonOfAccount: orDie((request: typeof PersonOfAccount.Type) => personOfAccount(request).pipe(Effect.map(idOf))),
-
-    findPersonByEmail: orDie(personByEmail)
   }
 })
 
