@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { businessToday, CurrentBusiness } from "../../access/tenant.ts"
 import { currentTime } from "../../shared/clock.ts"
-import type { PlannedItem } from "./create.ts"
 import { computedAdjustments, InvoiceItemsRepo, type ItemInsert, type TaxRow } from "./items-repo.ts"
 import { outstandingFrom } from "./payments-wire.ts"
 import { InvoicesRepo } from "./repo.ts"
@@ -9,6 +8,13 @@ import type { AdjustmentRow, ItemRow } from "./rows.ts"
 import { type Caller, personOf } from "../../access/caller.ts"
 import { computeInvoice } from "./totals.ts"
 import type { InvoicesShown } from "./wire.ts"
+
+/** One `plan_products` entry once checked: its plan item and, with a signup fee, the fee's own item, for its recipients. */
+export interface PlannedItem {
+  readonly plan: ItemInsert
+  readonly signupFee: ItemInsert | null
+  readonly recipientIds: ReadonlyArray<number>
+}
 
 /**
  * The writes of a new invoice, each row once and in its final state: the money rule (totals.ts)

@@ -6,11 +6,11 @@ import { inTransaction } from "../../platform/transactions.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { idempotent } from "../../shared/idempotency.ts"
 import { isCalendarDate } from "../../shared/zoned-time.ts"
-import { InvoiceItemsRepo, type ItemInsert } from "./items-repo.ts"
+import { InvoiceItemsRepo } from "./items-repo.ts"
 import { type InvoiceCreateInput, Invoices, type PlanProductInput } from "./model.ts"
 import { InvoiceRefsRepo } from "./refs-repo.ts"
 import { type Caller, householdOf, personOf } from "../../access/caller.ts"
-import { writeNew } from "./create-write.ts"
+import { type PlannedItem, writeNew } from "./create-write.ts"
 import { wireOf } from "./wire.ts"
 import { InvoiceRefusals } from "./refusals.ts"
 
@@ -21,12 +21,6 @@ import { InvoiceRefusals } from "./refusals.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Items from plan products
-
-export interface PlannedItem {
-  readonly plan: ItemInsert
-  readonly signupFee: ItemInsert | null
-  readonly recipientIds: ReadonlyArray<number>
-}
 
 /**
  * Checks one `plan_products` entry (its fields named `${prefix}.field` in messages) and answers
