@@ -71,6 +71,14 @@ describe("the other writes' statements", () => {
     expect(result.roundTrips, result.statements.join("\n")).toBeLessThanOrEqual(LIMITS.visitStateEvent.roundTrips)
   })
 
+  it("PUT visits answers the visit as a later GET shows it", async () => {
+    const id = await postVisit("2026-11-08", await person())
+    for (const state_event of ["noshow", "reset", "late_cancel", "reset", "complete"]) {
+      const answered = ok(await desk("PUT", `/visits/${id}`, { visit: { state_event } }), 200).json
+      expect(answered, state_event).toEqual(ok(await desk("GET", `/visits/${id}`), 200).json)
+    }
+  })
+
   it("POST punches", async () => {
     const holder = await person()
     const plan = (await createPlan(s.pool, s.business.id, pack, [holder], { type: "Pack", count: 10, start_date: "2026-11-01" })).id
