@@ -3,20 +3,17 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../../shared/pagination.ts"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { INVOICE_STATES } from "./model.ts"
-import { InvoiceRow } from "./rows.ts"
+import { INVOICE_COLUMNS, InvoiceRow } from "./rows.ts"
+import { invoiceInserts } from "./insert-statements.ts"
 
 /**
- * The SQL of invoices themselves: numbers, rows, the list, state and settings. What an invoice
+ * The SQL of invoices themselves: rows, the list, state and settings (numbers and inserts in
+ * insert-statements.ts, spread in). What an invoice
  * refers to (coupons, products, people, staff) is read in refs-repo.ts; items and adjustments are
  * in items-repo.ts. Writes run on the caller's connection (inside its transaction).
  */
-const Id = Schema.Struct({ id: Schema.Number })
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
 
-const COLUMNS = `i.id, i.invoice_number, i.state, i.invoice_date::text as invoice_date, i.person_id, i.currency, i.location_id,
-  i.booking_id, i.coupon_id, i.commission_recipient_id, i.tip_recipient_id, i.send_receipt, i.receipt_email,
-  i.created_by_staff_member_id, i.created_by_person_id, i.closed_at, i.canceled_at, i.subtotal_cents, i.discount_total_cents,
-  i.adjustment_total_cents, i.included_tax_total_cents, i.additional_tax_total_cents, i.total_cents, i.created_at, i.updated_at`
 
 const ListFilter = Schema.Struct({
   businessId: Schema.Number,
@@ -27,29 +24,9 @@ const ListFilter = Schema.Struct({
 })
 export type InvoiceListFilter = Omit<typeof ListFilter.Type, "businessId">
 
-const InvoiceHead = {
-  businessId: Schema.Number,
-  invoiceDate: Schema.String,
-  personId: Schema.Number,
-  currency: Schema.String,
-  bookingId: Schema.NullOr(Schema.Number),
-  createdByStaffMemberId: Schema.NullOr(Schema.Number),
-  createdByPersonId: Schema.NullOr(Schema.Number),
-  now: Schema.Date
-}
-const InvoiceInsert = Schema.Struct({ ...InvoiceHead, invoiceNumber: Schema.String })
 
 const Ids = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) })
 
-const Totals = {
-  subtotalCents: Schema.Number,
-  discountTotalCents: Schema.Number,
-  adjustmentTotalCents: Schema.Number,
-  includedTaxTotalCents: Schema.Number,
-  additionalTaxTotalCents: Schema.Number,
-  totalCents: Schema.Number
-}
-const DraftInsert = Schema.Struct({ ...InvoiceHead, ...Totals })
 
 const Settings = Schema.Struct({
   businessId: Schema.Number,
@@ -77,59 +54,11 @@ const make = Effect.gen(function* () {
       ...(f.updatedSince === null ? [] : [sql`i.updated_at >= ${f.updatedSince}`])
     ])
 
-  const nextNumber = SqlSchema.findOne({
-    Request: Schema.Struct({ businessId: Schema.Number }),
-    Result: Schema.Struct({ n: Schema.Number }),
-    execute: ({ businessId }) =>
-      sql`insert into invoice_numbers (business_id, last_number) values (${businessId}, 1)
-          on conflict (business_id) do update set last_number = invoice_numbers.last_number + 1
-          returning last_number::int as n`
-  })
-  const insert = SqlSchema.findOne({
-    Request: InvoiceInsert,
-    Result: Id,
-    execute: (r) =>
-      sql`insert into invoices (business_id, invoice_number, invoice_date, person_id, currency, booking_id,
-            created_by_staff_member_id, created_by_person_id, created_at, updated_at)
-          values (${r.businessId}, ${r.invoiceNumber}, ${r.invoiceDate}::date, ${r.personId}, ${r.currency}, ${r.bookingId},
-            ${r.createdByStaffMemberId}, ${r.createdByPersonId}, ${r.now}, ${r.now})
-          returning id`
-  })
-  // The row is written with its totals and a stand-in number unique to it ("draft <id>", never
-  // seen outside the transaction); `numberLast` gives it the business's next number just before commit.
-  const insertDraft = SqlSchema.findOne({
-    Request: DraftInsert,
-    Result: Id,
-    execute: (r) =>
-      sql`with next as (select nextval(pg_get_serial_sequence('invoices', 'id')) as id)
-          insert into invoices (business_id, id, invoice_number, invoice_date, person_id, currency, booking_id,
-            created_by_staff_member_id, created_by_person_id, subtotal_cents, discount_total_cents, adjustment_total_cents,
-            included_tax_total_cents, additional_tax_total_cents, total_cents, created_at, updated_at)
-          select ${r.businessId}, next.id, 'draft ' || next.id, ${r.invoiceDate}::date, ${r.personId}, ${r.currency}, ${r.bookingId},
-            ${r.createdByStaffMemberId}, ${r.createdByPersonId}, ${r.subtotalCents}, ${r.discountTotalCents}, ${r.adjustmentTotalCents},
-            ${r.includedTaxTotalCents}, ${r.additionalTaxTotalCents}, ${r.totalCents}, ${r.now}, ${r.now}
-          from next
-          returning id`
-  })
-  // The counter row stays locked until commit, so this is the write's last statement: invoices of
-  // one business wait on each other for one round trip, not for the whole write.
-  const numberLast = SqlSchema.findOne({
-    Request: ById,
-    Result: InvoiceRow,
-    execute: ({ businessId, id }) =>
-      sql`with counter as (
-            insert into invoice_numbers (business_id, last_number) values (${businessId}, 1)
-            on conflict (business_id) do update set last_number = invoice_numbers.last_number + 1
-            returning last_number)
-          update invoices i set invoice_number = counter.last_number::text from counter
-          where i.business_id = ${businessId} and i.id = ${id}
-          returning ${sql.literal(COLUMNS)}`
-  })
   const find = SqlSchema.findOneOption({
     Request: Schema.Struct({ ...ById.fields, lock: Schema.optional(Schema.Boolean) }),
     Result: InvoiceRow,
     execute: ({ businessId, id, lock }) =>
-      sql`select ${sql.literal(COLUMNS)} from invoices i where i.business_id = ${businessId} and i.id = ${id}
+      sql`select ${sql.literal(INVOICE_COLUMNS)} from invoices i where i.business_id = ${businessId} and i.id = ${id}
           ${lock ? sql`for update` : sql``}`
   })
   // A payment's view of the invoice, locked: the row and what its settled payments and refunds
@@ -138,7 +67,7 @@ const make = Effect.gen(function* () {
     Request: ById,
     Result: Schema.Struct({ ...InvoiceRow.fields, settled_payments_cents: Schema.Number, settled_refunds_cents: Schema.Number }),
     execute: ({ businessId, id }) =>
-      sql`select ${sql.literal(COLUMNS)},
+      sql`select ${sql.literal(INVOICE_COLUMNS)},
             (select coalesce(sum(p.amount_cents), 0)::int from payments p
              where p.business_id = i.business_id and p.invoice_id = i.id and p.state = 'settled') as settled_payments_cents,
             (select coalesce(sum(r.amount_cents), 0)::int from refunds r
@@ -150,7 +79,7 @@ const make = Effect.gen(function* () {
     Request: Schema.Struct({ ...ListFilter.fields, limit: Schema.Number, offset: Schema.Number }),
     Result: Schema.Struct({ ...InvoiceRow.fields, total_count: Schema.Number }),
     execute: (r) =>
-      sql`select ${sql.literal(COLUMNS)}, count(*) over ()::int as total_count from invoices i
+      sql`select ${sql.literal(INVOICE_COLUMNS)}, count(*) over ()::int as total_count from invoices i
           where ${where(r)} order by i.created_at desc, i.id desc limit ${r.limit} offset ${r.offset}`
   })
   const counted = SqlSchema.findAll({
@@ -228,7 +157,6 @@ const make = Effect.gen(function* () {
   /** Deletes invoices with their items, adjustments and recipients (cascade); none, no round trip. */
   const deleteMany = (request: typeof Ids.Type) => (request.ids.length === 0 ? Effect.void : deleted(request))
   /** The business's next invoice number: 1, 2, 3... (the counter row is locked until commit). */
-  const nextInvoiceNumber = (request: { readonly businessId: number }) => Effect.map(nextNumber(request), (row) => String(row.n))
   /** Newest first: one page and the total. */
   const list = ({ page, ...filter }: typeof ListFilter.Type & { readonly page: Page }) =>
     Effect.gen(function* () {
@@ -241,13 +169,7 @@ const make = Effect.gen(function* () {
     /** The invoices tied to a booking (locked), each with `kept` (money or pay refers to it) and the plans it sold. */
     ofBooking: orDie(ofBooking),
     deleteMany: orDie(deleteMany),
-    nextNumber: orDie(nextInvoiceNumber),
-    /** Answers `{ id }`. */
-    insert: orDie(insert),
-    /** An invoice with its totals and no number yet: `numberLast` must end the transaction. Answers `{ id }`. */
-    insertDraft: orDie(insertDraft),
-    /** Gives a draft the business's next number (locks the counter until commit); answers the row. */
-    numberLast: orDie(numberLast),
+    ...invoiceInserts(sql),
     /** `lock`: for update. */
     find: orUndefined(find),
     /** The invoice locked for a payment, with its settled payments and refunds summed. */

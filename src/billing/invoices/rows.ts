@@ -3,6 +3,12 @@ import { INVOICE_STATES } from "./model.ts"
 
 /** The rows the invoice statements read (repo.ts, items-repo.ts), decoded by their SqlSchema statements. */
 
+/** The columns of an InvoiceRow, over `invoices i`. */
+export const INVOICE_COLUMNS = `i.id, i.invoice_number, i.state, i.invoice_date::text as invoice_date, i.person_id, i.currency, i.location_id,
+  i.booking_id, i.coupon_id, i.commission_recipient_id, i.tip_recipient_id, i.send_receipt, i.receipt_email,
+  i.created_by_staff_member_id, i.created_by_person_id, i.closed_at, i.canceled_at, i.subtotal_cents, i.discount_total_cents,
+  i.adjustment_total_cents, i.included_tax_total_cents, i.additional_tax_total_cents, i.total_cents, i.created_at, i.updated_at`
+
 export const InvoiceRow = Schema.Struct({
   id: Schema.Number,
   invoice_number: Schema.String,
