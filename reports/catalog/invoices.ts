@@ -8,8 +8,7 @@ import {
   commonSummary,
   countTrue,
   dateBuckets,
-  summary,
-  total
+  summary
 } from "./types.ts"
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { setOccurrenceState } from "../../src/schedule/event-occurrences/service.ts"
 import { VISIT_STATES, VISIT_STATE_EVENTS, VISIT_TRANSITIONS } from "../../src/enrollment/visits/model.ts"
 import { createPerson } from "../support/factories.ts"
-import { type Visit, NOW, business, childId, clock, dayCounter, desk, elsewhere, foreignOccurrence, mailsTo, newPerson, occurrence, other, ownerToken, server, setUpVisits, staffMemberId, visitRow } from "./visits-setup.ts"
+import { NOW, business, childId, clock, dayCounter, desk, elsewhere, foreignOccurrence, mailsTo, newPerson, occurrence, ownerToken, server, setUpVisits, staffMemberId, visitRow } from "./visits-setup.ts"
 
 /** Creating and changing visits as staff over HTTP (data: visits-setup.ts). */
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { eventOccurrencesCatalog } from "../../reports/catalog/event-occurrences.ts"
 import { eventOccurrenceStaffMembersCatalog } from "../../reports/catalog/event-occurrence-staff-members.ts"
 import { rowsOf } from "./support.ts"
-import { apptId, demo, east, everyGrouping, everySort, flowId, flowRow, holding, ivy, massageId, query, server, setUpScheduleReports, sync, tokens, tom, zeroTotals } from "./schedule-http-setup.ts"
+import { apptId, demo, everyGrouping, everySort, flowId, flowRow, holding, ivy, massageId, query, server, setUpScheduleReports, sync, tokens, tom, zeroTotals } from "./schedule-http-setup.ts"
 
 /**
  * The schedule's report resources over HTTP: every field, grouping and sort of event_occurrences

@@ -69,9 +69,3 @@ export const cancelItems = Effect.fn("Payments.cancelItems")(function* (itemIds:
   const at = yield* currentTime
   yield* (yield* PlansRepo).cancelItemPlans({ businessId: business.id, ids: itemIds, now: at, today: localDateAt(at.getTime(), business.time_zone) })
 })
-
-/** Account credit balances for the people list (`include_balances`). */
-export const accountBalances = Effect.fn("Payments.balances")(function* (personIds: ReadonlyArray<number>) {
-  const business = yield* CurrentBusiness
-  return yield* (yield* PaymentsRepo).balances({ businessId: business.id, ids: personIds })
-})

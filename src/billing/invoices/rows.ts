@@ -92,7 +92,6 @@ export const CouponRow = Schema.Struct({
 })
 export type CouponRow = typeof CouponRow.Type
 
-export const PersonRefRow = Schema.Struct({ id: Schema.Number, name: Schema.String, email: Schema.NullOr(Schema.String) })
 
 export const ProductRow = Schema.Struct({
   id: Schema.Number,

@@ -27,8 +27,6 @@ const OccurrenceWithServiceRow = Schema.Struct({
   ...ServiceRow.fields
 })
 const SERVICE_ROW_KEYS = Object.keys(ServiceRow.fields) as Array<keyof typeof ServiceRow.fields>
-/** Client mode: viewable group classes and courses at locations shown to clients. */
-export type OccurrenceScope = CallerView
 
 export const OccurrenceFilters = Schema.Struct({
   /** Occurrences starting from `from` to `to`, both inclusive; undefined: no bound. */
