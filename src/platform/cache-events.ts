@@ -41,6 +41,8 @@ export const droppedOnChange = <K, V>(events: CacheEventsShape, kind: string, tt
   }
   events.subscribe({ kind, changed: forget, dropAll: forget })
   return {
+    /** Drops every entry now: this process's own write, before its notice comes back. */
+    drop: forget,
     get: <E, R>(key: K, load: () => Effect.Effect<V, E, R>): Effect.Effect<V, E, R> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const hit = entries.get(key)

@@ -1,4 +1,5 @@
 import { Context, Effect, Layer } from "effect"
+import { CacheEventsLive } from "../platform/cache-events.ts"
 import { makeDeliveriesRepo } from "./deliveries.repo.ts"
 import { makeEventsRepo } from "./events.repo.ts"
 import { makeSubscriptionsRepo } from "./subscriptions.repo.ts"
@@ -17,5 +18,6 @@ const make = Effect.map(
 )
 
 export class WebhooksRepo extends Context.Service<WebhooksRepo, Effect.Success<typeof make>>()("studio/WebhooksRepo") {
-  static readonly layer = Layer.effect(WebhooksRepo)(make)
+  /** Its subscriber answers are emptied by the same events as the request caches (one listener per process). */
+  static readonly layer = Layer.effect(WebhooksRepo)(make).pipe(Layer.provide(CacheEventsLive))
 }

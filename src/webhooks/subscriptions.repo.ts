@@ -1,6 +1,7 @@
 import { Effect, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { randomBytes } from "node:crypto"
+import { CacheEvents, droppedOnChange } from "../platform/cache-events.ts"
 import { AppConfig } from "../platform/config.ts"
 import { deploymentKey } from "../platform/keys.ts"
 import { SubscriptionRow, WebhookTopic } from "./model.ts"
@@ -12,6 +13,7 @@ const Id = Schema.Struct({ id: Schema.Number })
 const Flag = Schema.Struct({ value: Schema.Boolean })
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
 const OfBusiness = Schema.Struct({ businessId: Schema.Number })
+const HasSubscribers = Schema.Struct({ businessId: Schema.Number, topic: WebhookTopic })
 
 export interface SubscriptionInsert {
   readonly createdByStaffMemberId: number
@@ -31,9 +33,21 @@ export interface SubscriptionPatch {
   readonly enabled?: true | "manual" | "gone"
 }
 
+/**
+ * How long an answer of `hasSubscribers` is kept at most. Every write of a subscription drops them all
+ * (at once in the writing process, by its commit's notice in the others, migration 0037); the limit
+ * only bounds a notice lost while the listener reconnects.
+ */
+const SUBSCRIBERS_TTL_MS = 5_000
+
 export const makeSubscriptionsRepo = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const config = yield* AppConfig
+  // Every emission asks; the answer changes only with a subscription (or the feature) of the business.
+  const subscribers = droppedOnChange<string, boolean>(yield* CacheEvents, "webhook_subscriptions", SUBSCRIBERS_TTL_MS)
+  /** A write of subscriptions: this process forgets what it kept once the statement is done. */
+  const dropping = <I, A, E, R>(write: (request: I) => Effect.Effect<A, E, R>) => (request: I) =>
+    Effect.ensuring(write(request), Effect.sync(subscribers.drop))
 
   const subscriptionColumns = sql`business_id, id, created_by_staff_member_id, created_by_account_id, topic, target, name,
     description, enabled, disabled_at, disabled_reason, created_at, updated_at`
@@ -136,7 +150,7 @@ export const makeSubscriptionsRepo = Effect.gen(function* () {
           returning ${subscriptionColumns}`
   })
   const hasSubscribers = SqlSchema.findOneOption({
-    Request: Schema.Struct({ businessId: Schema.Number, topic: WebhookTopic }),
+    Request: HasSubscribers,
     Result: Flag,
     execute: ({ businessId, topic }) =>
       sql`select exists (select 1 from webhook_subscriptions where business_id = ${businessId} and topic = ${topic} and enabled) as value`
@@ -177,19 +191,24 @@ export const makeSubscriptionsRepo = Effect.gen(function* () {
      */
     featureEnabled: orDie(flagOf(featureEnabled)),
     /** Turns the feature on or off; off deletes every subscription (trigger). Returns whether it changed. */
-    setFeature: orDie(anyRow(setFeature)),
+    setFeature: dropping(orDie(anyRow(setFeature))),
     countSubscriptions: orDie(countSubscriptions),
-    insertSubscription: orDie(insertSubscription),
+    insertSubscription: dropping(orDie(insertSubscription)),
     listSubscriptions: orDie(listSubscriptions),
     findSubscription: orUndefined(findSubscription),
     /** The subscription as changed; undefined when the business has no such subscription. */
-    updateSubscription: orUndefined(updateSubscription),
+    updateSubscription: dropping(orUndefined(updateSubscription)),
     /** Whether the subscription was there to delete. */
-    deleteSubscription: orDie(anyRow(deleteSubscription)),
+    deleteSubscription: dropping(orDie(anyRow(deleteSubscription))),
     /** A new signing key; the current one keeps signing beside it until `previousExpiresAt`. */
     rotateSecret: orUndefined(rotateSecret),
-    /** Whether anyone listens to `topic` in the business: without a listener no event is stored. */
-    hasSubscribers: orDie(flagOf(hasSubscribers)),
+    /**
+     * Whether anyone listens to `topic` in the business: without a listener no event is stored. Kept
+     * per process (SUBSCRIBERS_TTL_MS at most) and dropped on every subscription write, so a write
+     * path does not ask PostgreSQL on each emission.
+     */
+    hasSubscribers: (request: typeof HasSubscribers.Type) =>
+      subscribers.get(`${request.businessId}:${request.topic}`, () => orDie(flagOf(hasSubscribers))(request)),
     /** The businesses with an enabled webhook of the topic: where a scheduled topic's job has work. */
     subscribedBusinesses: orDie(subscribedBusinesses)
   }
