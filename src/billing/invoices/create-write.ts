@@ -4,7 +4,7 @@ import { currentTime } from "../../shared/clock.ts"
 import { computedAdjustments, InvoiceItemsRepo, type ItemInsert, type TaxRow } from "./items-repo.ts"
 import { outstandingFrom } from "./payments-wire.ts"
 import { InvoicesRepo } from "./repo.ts"
-import type { AdjustmentRow, ItemRow } from "./rows.ts"
+import type { AdjustmentRow } from "./rows.ts"
 import { type Caller, personOf } from "../../access/caller.ts"
 import { computeInvoice } from "./totals.ts"
 import type { InvoicesShown } from "./wire.ts"
@@ -20,9 +20,9 @@ export interface PlannedItem {
  * The writes of a new invoice, each row once and in its final state: the money rule (totals.ts)
  * runs on the checked items before anything is written (a new invoice has no coupon, location or
  * staff adjustment yet), so the invoice and its items are inserted with their amounts, each item
- * with its recipients and computed adjustments in one statement. The invoice number comes last
- * (its counter row stays locked until commit). Answers the row and what its answer shows, from
- * what was written: nothing is read back.
+ * with its recipients and computed adjustments, and the invoice's number, in one statement
+ * (create-statement.ts), which needs no transaction. Answers the row and what its answer shows,
+ * from what was written: nothing is read back.
  */
 
 type Named = { readonly id: number; readonly name: string; readonly email: string | null }
@@ -68,7 +68,7 @@ export const writeNew = Effect.fn("Invoices.writeNew")(function* (caller: Caller
   const taxes = yield* itemsRepo.taxes({ businessId: business.id, productIds: [...new Set(lines.map((l) => l.item.planProductId))], locationId: null })
   const amounts = amountsOf(lines, taxes)
   const at = yield* currentTime
-  const { id: invoiceId } = yield* repo.insertDraft({
+  const written = yield* repo.insertNew({
     businessId: business.id,
     invoiceDate: yield* businessToday,
     personId: payerId,
@@ -82,40 +82,44 @@ export const writeNew = Effect.fn("Invoices.writeNew")(function* (caller: Caller
     includedTaxTotalCents: amounts.includedTaxTotalCents,
     additionalTaxTotalCents: amounts.additionalTaxTotalCents,
     totalCents: amounts.totalCents,
+    lines: lines.map((line, i) => {
+      const item = amounts.items[i]!
+      return {
+        fee: line.fee,
+        kind: line.item.kind,
+        plan_product_id: line.item.planProductId,
+        name: line.item.name,
+        description: line.item.description,
+        staff_member_id: line.item.staffMemberId,
+        event_id: line.item.eventId,
+        start_date: line.item.startDate,
+        price_cents: line.item.priceCents,
+        adjustment_total_cents: item.adjustmentTotalCents,
+        discount_total_cents: item.discountTotalCents,
+        included_tax_total_cents: item.includedTaxTotalCents,
+        additional_tax_total_cents: item.additionalTaxTotalCents,
+        total_cents: item.totalCents,
+        person_ids: line.recipientIds,
+        adjustments: computedAdjustments(item, null)
+      }
+    }),
     now: at
   })
-  const items: Array<ItemRow> = []
-  const adjustments: Array<AdjustmentRow> = []
-  for (const [i, line] of lines.entries()) {
-    const item = amounts.items[i]!
-    const computed = computedAdjustments(item, null)
-    const { adjustment_ids, ...row } = yield* itemsRepo.insertComputed({
-      businessId: business.id,
-      invoiceId,
-      ...line.item,
-      parentItemId: line.fee ? items[items.length - 1]!.id : null,
-      adjustmentTotalCents: item.adjustmentTotalCents,
-      discountTotalCents: item.discountTotalCents,
-      includedTaxTotalCents: item.includedTaxTotalCents,
-      additionalTaxTotalCents: item.additionalTaxTotalCents,
-      totalCents: item.totalCents,
-      personIds: line.recipientIds,
-      adjustments: JSON.stringify(computed),
-      now: at
-    })
-    items.push(row)
-    const idOf = (a: (typeof computed)[number]) => adjustment_ids.find((w) => w.source_type === a.source_type && w.source_id === a.source_id)!.id
-    const written = computed.map((a): AdjustmentRow => ({
-      ...a,
-      id: idOf(a),
-      invoice_item_id: row.id,
-      requested_cents: null,
-      initial_punchcard_count: null,
-      created_at: at
-    }))
-    adjustments.push(...written.sort((a, b) => a.id - b.id))
-  }
-  const invoice = yield* repo.numberLast({ businessId: business.id, id: invoiceId })
+  const { items, adjustment_ids, ...invoice } = written
+  // The adjustments as written: what was computed for each line, with the id its row was given.
+  const adjustments = lines.flatMap((_, i) => {
+    const itemId = items[i]!.id
+    return computedAdjustments(amounts.items[i]!, null)
+      .map((a): AdjustmentRow => ({
+        ...a,
+        id: adjustment_ids.find((w) => w.invoice_item_id === itemId && w.source_type === a.source_type && w.source_id === a.source_id)!.id,
+        invoice_item_id: itemId,
+        requested_cents: null,
+        initial_punchcard_count: null,
+        created_at: at
+      }))
+      .sort((a, b) => a.id - b.id)
+  })
   const named = (id: number) => people.find((person) => person.id === id)
   const self = staffPersonId === undefined ? undefined : named(staffPersonId)
   // A staff member is named as their person (refs-repo's `staff`).

@@ -2,7 +2,6 @@ import { Effect, Option } from "effect"
 import { CurrentStaff } from "../../access/access.ts"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { PeopleRepo } from "../../identity/people/repo.ts"
-import { inTransaction } from "../../platform/transactions.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { idempotent } from "../../shared/idempotency.ts"
 import { isCalendarDate } from "../../shared/zoned-time.ts"
@@ -147,17 +146,14 @@ const checkCreate = Effect.fn("Invoices.checkCreate")(function* (caller: Caller,
 /**
  * POST invoices. Staff name the payer (`payer_id`); a client pays for themself. Recipients
  * default to the payer (a client may name their dependents). The invoice starts as a `cart`.
- * Its rows are written once, in their final state (writeNew), and the answer is built from them.
+ * Its rows are written once, in their final state, by one statement (writeNew), and the answer is
+ * built from them.
  */
 export const createInvoice = Effect.fn("Invoices.create")(function* (caller: Caller, input: InvoiceCreateInput, idempotencyKey: string | undefined) {
   const business = yield* CurrentBusiness
+  // The checks only read; the write is one statement (writeNew), so no transaction is opened.
   const write = Effect.gen(function* () {
-    const { row, shown } = yield* inTransaction(
-      Effect.gen(function* () {
-        const checked = yield* checkCreate(caller, input)
-        return yield* writeNew(caller, checked)
-      })
-    )
+    const { row, shown } = yield* writeNew(caller, yield* checkCreate(caller, input))
     return { invoices: yield* wireOf([row], caller, shown) }
   })
   return yield* idempotent(

@@ -188,8 +188,6 @@ const make = Effect.gen(function* () {
     setRecipientPlan: orDie(setRecipientPlan),
     /** Per plan item and recipient, what closing the invoice sells (items of deleted products sell nothing). */
     saleLines: orDie(saleLines),
-    /** A new item with its amounts, recipients and computed adjustments, in one statement. */
-    insertComputed: orDie(writes.insertComputed),
     /** Computed rows: coupon shares and tax lines are rewritten; staff adjustments get their signed amounts. */
     writeAmounts: orDie(writes.writeAmounts)
   }

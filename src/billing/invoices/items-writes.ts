@@ -1,6 +1,5 @@
 import { Effect, Schema } from "effect"
-import { type SqlClient, SqlSchema } from "effect/sql"
-import { ItemRow } from "./rows.ts"
+import type { SqlClient } from "effect/sql"
 import type { InvoiceAmounts, ItemAmounts } from "./totals.ts"
 
 /**
@@ -50,55 +49,7 @@ export const ITEM_COLUMNS = `it.id, it.invoice_id, it.kind, it.parent_item_id, i
   pp.count as product_count, pp.limit_period, pp.commitment_length, pp.commitment_unit,
   pp.invoice_interval_count, pp.invoice_interval_unit`
 
-const ComputedItem = Schema.Struct({
-  ...ItemInsert.fields,
-  adjustmentTotalCents: Schema.Number,
-  discountTotalCents: Schema.Number,
-  includedTaxTotalCents: Schema.Number,
-  additionalTaxTotalCents: Schema.Number,
-  totalCents: Schema.Number,
-  personIds: Schema.Array(Schema.Number),
-  /** JSON of the item's ComputedAdjustment rows, in order. */
-  adjustments: Schema.String
-})
-export type ComputedItem = typeof ComputedItem.Type
-
 export const itemWrites = (sql: SqlClient.SqlClient) => {
-  // A new item written once, in its final state: amounts, recipients and computed adjustments in
-  // one statement; answers the item as `items` reads it and the ids its adjustments were given.
-  const insertComputed = SqlSchema.findOne({
-    Request: ComputedItem,
-    Result: Schema.Struct({
-      ...ItemRow.fields,
-      adjustment_ids: Schema.Array(Schema.Struct({ id: Schema.Number, source_type: Schema.String, source_id: Schema.Number }))
-    }),
-    execute: (r) =>
-      sql`with it as (
-            insert into invoice_items (business_id, invoice_id, kind, parent_item_id, plan_product_id, name, description, staff_member_id,
-              event_id, start_date, price_cents, adjustment_total_cents, discount_total_cents, included_tax_total_cents,
-              additional_tax_total_cents, total_cents, created_at, updated_at)
-            values (${r.businessId}, ${r.invoiceId}, ${r.kind}, ${r.parentItemId}, ${r.planProductId}, ${r.name}, ${r.description},
-              ${r.staffMemberId}, ${r.eventId}, ${r.startDate}::date, ${r.priceCents}, ${r.adjustmentTotalCents}, ${r.discountTotalCents},
-              ${r.includedTaxTotalCents}, ${r.additionalTaxTotalCents}, ${r.totalCents}, ${r.now}, ${r.now})
-            returning *),
-          recipients as (
-            insert into invoice_item_recipients (business_id, invoice_item_id, person_id, position)
-            select it.business_id, it.id, u.person_id, u.ord from it, unnest(${r.personIds}::bigint[]) with ordinality as u(person_id, ord)),
-          adjustments as (
-            insert into invoice_item_adjustments (business_id, invoice_item_id, type, name, amount_cents, percent, inclusive,
-              source_type, source_id, created_at, updated_at)
-            select it.business_id, it.id, a.type, a.name, a.amount_cents, a.percent, a.inclusive, a.source_type, a.source_id, it.created_at, it.created_at
-            from it, rows from (jsonb_to_recordset(${r.adjustments}::jsonb)
-              as (type text, name text, amount_cents integer, percent numeric, inclusive boolean, source_type text, source_id bigint))
-              with ordinality as a(type, name, amount_cents, percent, inclusive, source_type, source_id, ord)
-            order by a.ord
-            returning id, source_type, source_id)
-          select ${sql.literal(ITEM_COLUMNS)},
-            coalesce((select json_agg(json_build_object('id', a.id, 'source_type', a.source_type, 'source_id', a.source_id) order by a.id)
-              from adjustments a), '[]') as adjustment_ids
-          from it join plan_products pp on pp.business_id = it.business_id and pp.id = it.plan_product_id`
-  })
-
   /** Computed rows: coupon shares and tax lines are rewritten; staff adjustments get their signed amounts. */
   // `stored`: the items' adjustments as read before computing; a statement that would change no
   // row (no computed row to delete, a staff adjustment absent or already at its amount) is not sent.
@@ -143,8 +94,6 @@ export const itemWrites = (sql: SqlClient.SqlClient) => {
 
 
   return {
-    /** A new item with its amounts, recipients and computed adjustments, in one statement. */
-    insertComputed,
     /** Computed rows: coupon shares and tax lines are rewritten; staff adjustments get their signed amounts. */
     writeAmounts
   }

@@ -4,6 +4,7 @@ import { type Page, totalCount } from "../../shared/pagination.ts"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { INVOICE_STATES } from "./model.ts"
 import { INVOICE_COLUMNS, InvoiceRow } from "./rows.ts"
+import { createStatements } from "./create-statement.ts"
 import { invoiceInserts } from "./insert-statements.ts"
 
 /**
@@ -170,6 +171,7 @@ const make = Effect.gen(function* () {
     ofBooking: orDie(ofBooking),
     deleteMany: orDie(deleteMany),
     ...invoiceInserts(sql),
+    ...createStatements(sql),
     /** `lock`: for update. */
     find: orUndefined(find),
     /** The invoice locked for a payment, with its settled payments and refunds summed. */
