@@ -3,7 +3,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import pg from "pg"
 import { postmasterPid } from "./support/cpu.ts"
-import { freePort, startBenchDatabase, startChild, SERVER_NODE_FLAGS } from "./support/processes.ts"
+import { cpuProfileFlags, freePort, SERVER_NODE_FLAGS, startBenchDatabase, startChild } from "./support/processes.ts"
 import { seedBench } from "./support/seed.ts"
 import { benchRun, jsonPoster, log, root } from "./support/run.ts"
 import { BASE_DOMAIN, demoTenant, largeTenant, smallTenants, type Tenant } from "./support/tenants.ts"
@@ -72,7 +72,7 @@ const main = async () => {
     "service",
     path.join(root, "bench/support/serve.ts"),
     { DATABASE_URL: databaseUrl, PORT: String(servicePort), BASE_DOMAIN, DATA_DIR: benchDir },
-    SERVER_NODE_FLAGS
+    [...SERVER_NODE_FLAGS, ...cpuProfileFlags()]
   )
   const postmaster = postmasterPid(dataDir)
   const apiPid = run.service.process.pid

@@ -18,7 +18,7 @@ const LIMITS = {
   visitStateEvent: { roundTrips: 6 },
   punch: { roundTrips: 7 },
   cardPayment: { roundTrips: 10 },
-  refund: { roundTrips: 16 }
+  refund: { roundTrips: 10 }
 }
 
 const clock = makeSettableClock(NOW)

@@ -67,4 +67,23 @@ describe("answers built from what was written", () => {
     )
     expect(rows[0].n).toBe(1)
   })
+
+  it("a refund, and its void, answer what the invoice then shows of them", async () => {
+    const created = await desk("POST", "/invoices", { invoice: { payer_id: s.otto.personId, plan_products: [{ id: taxed }] } })
+    const invoice = created.json.invoices[0]
+    const paid = await desk("POST", `/invoices/${invoice.id}/payments`, { payment: { payment_method: "cash", amount_cents: invoice.total_cents } })
+    const payment = paid.json.payments[0]
+    const refundsShown = async () => (await desk("GET", `/invoices/${invoice.id}`)).json.invoices[0].payments[0].refunds
+    const first = await desk("POST", `/invoices/${invoice.id}/payments/${payment.id}/refunds`, { refund: { amount_cents: 500 } })
+    expect(first.status, first.text).toBe(201)
+    const second = await desk("POST", `/invoices/${invoice.id}/payments/${payment.id}/refunds`, {
+      refund: { amount_cents: 250, payment_type_id: 5 }
+    })
+    expect(second.status, second.text).toBe(201)
+    expect([...first.json.refunds, ...second.json.refunds]).toEqual(await refundsShown())
+    const voided = await desk("POST", `/refunds/${first.json.refunds[0].id}/voids`)
+    expect(voided.status, voided.text).toBe(201)
+    expect(voided.json.refunds[0]).toMatchObject({ state: "voided", voided_at: expect.any(String) })
+    expect(voided.json.refunds[0]).toEqual((await refundsShown())[0])
+  })
 })

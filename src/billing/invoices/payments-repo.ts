@@ -111,13 +111,13 @@ const make = Effect.gen(function* () {
   })
   const insertRefund = SqlSchema.findOne({
     Request: NewRefund,
-    Result: Schema.Struct({ id: Schema.Number }),
+    Result: RefundRow,
     execute: (r) =>
       sql`insert into refunds (business_id, payment_id, invoice_id, payment_type_id, state, amount_cents, description, gateway_transaction_id,
             error_message, send_receipt, receipt_email, created_by_staff_member_id, created_at)
           values (${r.businessId}, ${r.paymentId}, ${r.invoiceId}, ${r.paymentTypeId}, ${r.state}, ${r.amountCents}, ${r.description},
             ${r.gatewayTransactionId}, ${r.errorMessage}, ${r.sendReceipt}, ${r.receiptEmail}, ${r.staffMemberId}, ${r.now})
-          returning id`
+          returning ${sql.literal(REFUND_COLUMNS)}`
   })
   const voidPayment = SqlSchema.void({
     Request: Schema.Struct({ ...ById.fields, now: Schema.Date }),

@@ -59,6 +59,7 @@ export const recordDeclined = (error: Declined) =>
 export const itemsToCancel = Effect.fn("Payments.itemsToCancel")(function* (invoiceId: number, ids: ReadonlyArray<number> | null | undefined, problems: Array<Message>) {
   const business = yield* CurrentBusiness
   const wanted = [...new Set(ids ?? [])]
+  if (wanted.length === 0) return wanted
   const existing = yield* (yield* PaymentsRepo).invoiceItemIds({ businessId: business.id, invoiceId })
   for (const id of wanted) if (!existing.has(id)) problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "invoice_item_ids_to_cancel", id }))
   return wanted

@@ -29,20 +29,23 @@ export const maximumRefund = (payment: PaymentRow, refunds: ReadonlyArray<Refund
 
 type Ref = { readonly id: number; readonly name: string; readonly email: string | null }
 
+/** A refund record as payments and refunds show it. */
+export const refundWireOf = (price: (cents: number) => string) => (r: RefundRow): RefundWire => ({
+  id: r.id,
+  amount_cents: r.amount_cents,
+  amount: price(r.amount_cents),
+  state: r.state,
+  payment_id: r.payment_id,
+  payment_type_id: r.payment_type_id,
+  description: r.description,
+  created_at: formatTimestamp(r.created_at),
+  voided_at: r.voided_at === null ? null : formatTimestamp(r.voided_at),
+  ...(r.error_message === null ? {} : { error_message: r.error_message })
+})
+
 /** A payment record as invoices and payments show it, from its refunds and the people who paid. */
 export const paymentWireOf = (refunds: ReadonlyArray<RefundRow>, people: ReadonlyArray<Ref>, price: (cents: number) => string) => {
-  const refundWire = (r: RefundRow): RefundWire => ({
-    id: r.id,
-    amount_cents: r.amount_cents,
-    amount: price(r.amount_cents),
-    state: r.state,
-    payment_id: r.payment_id,
-    payment_type_id: r.payment_type_id,
-    description: r.description,
-    created_at: formatTimestamp(r.created_at),
-    voided_at: r.voided_at === null ? null : formatTimestamp(r.voided_at),
-    ...(r.error_message === null ? {} : { error_message: r.error_message })
-  })
+  const refundWire = refundWireOf(price)
   return (p: PaymentRow): PaymentWire => {
     const max = maximumRefund(p, refunds)
     return {

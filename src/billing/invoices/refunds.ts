@@ -2,7 +2,6 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { gatewayUnavailable } from "../forms-of-payment/service.ts"
-import { InvoicesRepo } from "./repo.ts"
 import type { InvoiceRow } from "./rows.ts"
 import type { Caller } from "../../access/caller.ts"
 import { findInvoice } from "./service.ts"
@@ -15,7 +14,7 @@ import { RequestContext } from "../../shared/request-context.ts"
 import { PAYMENT_TYPE_IDS, type PaymentRow, type RefundInput, Refunds } from "./payments-model.ts"
 import { type NewRefund, PaymentsRepo } from "./payments-repo.ts"
 import { Declined, balanceOf, cancelItems, itemsToCancel, recordDeclined, scopeOf } from "./payments-service.ts"
-import { invoicePayments, maximumRefund } from "./payments-wire.ts"
+import { maximumRefund, refundWireOf } from "./payments-wire.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessMoney } from "../../access/tenant.ts"
 import { InvoiceRefusals } from "./refusals.ts"
@@ -71,7 +70,7 @@ const refundThroughGateway = Effect.fn("Payments.refundThroughGateway")(function
   return { ...record, gatewayTransactionId: result.transactionId }
 })
 
-/** One refund, inside the caller's transaction: credit to the ledger, items canceled, the receipt enqueued. Answers its id. */
+/** One refund, inside the caller's transaction: credit to the ledger, items canceled, the receipt enqueued. Answers its row as written. */
 const refund = Effect.fn("Payments.refundInTransaction")(function* (
   caller: Caller,
   invoiceId: number,
@@ -103,7 +102,7 @@ const refund = Effect.fn("Payments.refundInTransaction")(function* (
   const record = typeId === payment.payment_type_id && payment.gateway_transaction_id !== null
     ? yield* refundThroughGateway(caller, payment.gateway_transaction_id, base, idempotencyKey)
     : base
-  const { id } = yield* repo.insertRefund({ businessId: business.id, ...record })
+  const written = yield* repo.insertRefund({ businessId: business.id, ...record })
   if (typeId === PAYMENT_TYPE_IDS.credit) {
     yield* repo.lockPerson({ businessId: business.id, personId: payment.person_id })
     yield* repo.insertCredit({
@@ -112,7 +111,7 @@ const refund = Effect.fn("Payments.refundInTransaction")(function* (
       amountCents: cents,
       reason: "refund",
       paymentId: null,
-      refundId: id,
+      refundId: written.id,
       now: at
     })
   }
@@ -127,12 +126,14 @@ const refund = Effect.fn("Payments.refundInTransaction")(function* (
       businessId: business.id
     })
   }
-  return id
+  return written
 })
 
 export const createRefund = Effect.fn("Payments.refund")(function* (caller: Caller, invoiceId: number, paymentId: number, input: RefundInput, idempotencyKey: string | undefined) {
   const business = yield* CurrentBusiness
-  const write = Effect.flatMap(inTransaction(refund(caller, invoiceId, paymentId, input, idempotencyKey)), refundAnswer)
+  // Answered from the row as written: a refund's record is its own row, nothing else is read back.
+  const write = Effect.flatMap(inTransaction(refund(caller, invoiceId, paymentId, input, idempotencyKey)), (row) =>
+    Effect.map(businessMoney, (price) => ({ refunds: [refundWireOf(price)(row)] })))
   return yield* idempotent(
     {
       businessId: business.id,
@@ -146,13 +147,11 @@ export const createRefund = Effect.fn("Payments.refund")(function* (caller: Call
   ).pipe(Effect.catchTag("GatewayUnavailable", gatewayUnavailable), Effect.catchTag("Declined", recordDeclined))
 })
 
+/** A refund as it is now (after its void). */
 const refundAnswer = Effect.fn("Payments.refundAnswer")(function* (refundId: number) {
   const business = yield* CurrentBusiness
   const refund = (yield* (yield* PaymentsRepo).refund({ businessId: business.id, id: refundId }))!
-  const invoice = (yield* (yield* InvoicesRepo).find({ businessId: business.id, id: refund.invoice_id }))!
-  const byInvoice = yield* invoicePayments([invoice])
-  const all = byInvoice.get(invoice.id)!.payments.flatMap((p) => p.refunds)
-  return { refunds: all.filter((r) => r.id === refundId) }
+  return { refunds: [refundWireOf(yield* businessMoney)(refund)] }
 })
 
 /** Voids a settled refund: a card refund through the gateway's void, account credit taken back from the ledger. */
