@@ -16,7 +16,7 @@ import { vaultCard } from "../support/vaulting.ts"
 const LIMITS = {
   visitCreated: { roundTrips: 11 },
   visitStateEvent: { roundTrips: 6 },
-  punch: { roundTrips: 7 },
+  punch: { roundTrips: 6 },
   cardPayment: { roundTrips: 10 },
   refund: { roundTrips: 10 }
 }

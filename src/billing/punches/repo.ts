@@ -80,11 +80,11 @@ const punchWrites = (sql: SqlClient.SqlClient) => {
       createdBy: Schema.NullOr(Schema.Number),
       now: Schema.Date
     }),
-    Result: Schema.Struct({ id: Schema.Number, plan_name: Schema.String }),
+    Result: Schema.Struct({ ...PunchRow.fields, plan_name: Schema.String }),
     execute: ({ businessId, visitId, planId, personId, visitDate, createdBy, now }) =>
-      sql`insert into punches (business_id, visit_id, plan_id, person_id, visit_date, created_by_staff_member_id, created_at)
+      sql`insert into punches as pu (business_id, visit_id, plan_id, person_id, visit_date, created_by_staff_member_id, created_at)
           values (${businessId}, ${visitId}, ${planId}, ${personId}, ${visitDate}::date, ${createdBy}, ${now})
-          returning id, (select name from plans where business_id = ${businessId} and id = ${planId}) as plan_name`
+          returning ${sql.literal(PUNCH_COLUMNS)}, (select name from plans where business_id = ${businessId} and id = ${planId}) as plan_name`
   })
   const remove = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
@@ -94,9 +94,9 @@ const punchWrites = (sql: SqlClient.SqlClient) => {
   })
   const insertPunch = ({ now, ...punch }: Omit<Parameters<typeof insert>[0], "now"> & { readonly now: Date }) =>
     Effect.gen(function* () {
-      const { id, plan_name } = yield* insert({ ...punch, now })
-      yield* visitPaid.markPaid({ businessId: punch.businessId, id: punch.visitId, punchId: id, paidForBy: plan_name, now })
-      return id
+      const { plan_name, ...row } = yield* insert({ ...punch, now })
+      yield* visitPaid.markPaid({ businessId: punch.businessId, id: punch.visitId, punchId: row.id, paidForBy: plan_name, now })
+      return row
     })
   const deletePunches = ({ businessId, ids, now }: ByIds & { readonly now: Date }) =>
     Effect.gen(function* () {
@@ -106,7 +106,7 @@ const punchWrites = (sql: SqlClient.SqlClient) => {
       return [...new Set(removed.map((row) => row.plan_id))]
     })
   return {
-    /** Inserts the punch and mirrors it on the visit (punch_id, paid_for_by = the plan's name); answers its id. */
+    /** Inserts the punch and mirrors it on the visit (punch_id, paid_for_by = the plan's name); answers it as written. */
     insert: orDie(insertPunch),
     /** Deletes the punches (`ids`) and makes their visits unpaid; returns the plans they spent. */
     delete: orDie(deletePunches)

@@ -51,14 +51,10 @@ const spend = Effect.fn("Punches.spend")(function* (
 ) {
   const repo = yield* PunchesRepo
   const now = (yield* currentTime)
-  const id = yield* repo.insert({ businessId, visitId: visit.id, planId, personId: visit.person_id, visitDate: visit.visit_date, createdBy, now })
+  const punch = yield* repo.insert({ businessId, visitId: visit.id, planId, personId: visit.person_id, visitDate: visit.visit_date, createdBy, now })
   yield* (yield* PlansRepo).refreshExhausted({ businessId, ids: [planId], now })
-  yield* emitWebhookEvent(
-    businessId,
-    "punch.created",
-    repo.find({ businessId, id }).pipe(Effect.map((row) => ({ punches: row ? [toPunchWire(row)] : [] })))
-  )
-  return id
+  yield* emitWebhookEvent(businessId, "punch.created", Effect.succeed({ punches: [toPunchWire(punch)] }))
+  return punch
 })
 
 const withPerson = (visit: PunchVisit): visit is PunchVisit & { readonly person_id: number } => visit.person_id !== null
@@ -127,14 +123,14 @@ export const createPunch = Effect.fn("Punches.create")(function* (input: PunchCr
   const staff = yield* CurrentStaff
   const repo = yield* PunchesRepo
   const planId = input.plan_id ?? null
-  const id = yield* inTransaction(
+  const punch = yield* inTransaction(
     Effect.gen(function* () {
       const visit = yield* repo.visit({ businessId: business.id, id: input.visit_id, lock: true })
       if (!visit) return yield* PunchRefusals.visitNotFound.fail({ id: input.visit_id })
       if (!withPerson(visit)) return yield* PunchRefusals.punchVisitWithoutPerson.fail({ id: visit.id })
       const [existing] = visit.punch_id === null ? [] : yield* repo.ofVisits({ businessId: business.id, ids: [visit.id] })
       if (existing) {
-        if (planId !== null && existing.plan_id === planId) return existing.id
+        if (planId !== null && existing.plan_id === planId) return existing
         // Only a punch auto-pay made gives way, and only to a plan staff name.
         if (planId === null || existing.created_by_staff_member_id !== null) {
           return yield* PunchRefusals.punchVisitAlreadyPaid.fail({ id: visit.id })
@@ -165,7 +161,8 @@ export const createPunch = Effect.fn("Punches.create")(function* (input: PunchCr
       return yield* spend(business.id, visit, planId, staff.staffMemberId)
     })
   )
-  return { punches: [toPunchWire((yield* repo.find({ businessId: business.id, id }))!)] }
+  // The punch as written (or the one already there): nothing is read back.
+  return { punches: [toPunchWire(punch)] }
 })
 
 /** DELETE /desk/punches/:id: the visit becomes unpaid and the plan gets its visit back. */
