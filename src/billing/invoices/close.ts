@@ -6,6 +6,7 @@ import { commitmentEnd, expirationEnd } from "../plans/model.ts"
 import { enqueueSalePays } from "../staff-pay/service.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import type { InvoiceRow } from "./rows.ts"
+import type { SaleLine } from "./sale-lines.ts"
 import { InvoicesRepo } from "./repo.ts"
 import type { Caller } from "../../access/caller.ts"
 import { currentTime } from "../../shared/clock.ts"
@@ -17,12 +18,17 @@ import { businessToday } from "../../access/tenant.ts"
  * the payer when the product requires them), and a linked booking completes with its leases.
  * Payments close paid invoices through this same function.
  */
-export const closeInvoice = Effect.fn("Invoices.close")(function* (invoice: InvoiceRow, caller: Caller | null) {
+export const closeInvoice = Effect.fn("Invoices.close")(function* (
+  invoice: InvoiceRow,
+  caller: Caller | null,
+  /** What closing sells, when the caller read it with the invoice's lock (a payment's `findToPay`). */
+  saleLines?: ReadonlyArray<SaleLine>
+) {
   const business = yield* CurrentBusiness
   const at = yield* currentTime
   const today = yield* businessToday
   const sold: Array<{ readonly itemId: number; readonly personId: number; readonly planId: number }> = []
-  for (const line of yield* (yield* InvoiceItemsRepo).saleLines({ businessId: business.id, invoiceId: invoice.id })) {
+  for (const line of saleLines ?? (yield* (yield* InvoiceItemsRepo).saleLines({ businessId: business.id, invoiceId: invoice.id }))) {
     // A renewal invoice (src/billing-runs) names the plan it renews: paying it sells no new plan.
     if (line.recipient_plan_id !== null) continue
     const startDate = line.item_start_date ?? today

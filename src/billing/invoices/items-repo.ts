@@ -1,8 +1,9 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { orDie } from "../../shared/statements.ts"
-import { AdjustmentRow, ItemRow, ProductRow } from "./rows.ts"
+import { AdjustmentRow, ItemRow } from "./rows.ts"
 import { ITEM_COLUMNS, ItemInsert, itemWrites } from "./items-writes.ts"
+import { SaleLine, saleLinesSql } from "./sale-lines.ts"
 
 export { computedAdjustments, type ItemInsert } from "./items-writes.ts"
 
@@ -124,31 +125,8 @@ const make = Effect.gen(function* () {
   // order), the product, the item's terms, the plan a renewal names and the prorate's first count.
   const saleLines = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, invoiceId: Schema.Number }),
-    Result: Schema.Struct({
-      ...ProductRow.fields,
-      item_id: Schema.Number,
-      item_start_date: Schema.NullOr(Schema.String),
-      item_price_cents: Schema.Number,
-      item_staff_member_id: Schema.NullOr(Schema.Number),
-      recipient_id: Schema.Number,
-      recipient_plan_id: Schema.NullOr(Schema.Number),
-      initial_punchcard_count: Schema.NullOr(Schema.Number)
-    }),
-    execute: ({ businessId, invoiceId }) =>
-      sql`select pp.id, pp.kind, pp.name, pp.description, pp.price_cents, pp.signup_fee_cents, pp.staff_specific_pricing, pp.suspended,
-                 pp.count, pp.limit_period, pp.commitment_length, pp.commitment_unit, pp.consider_member, pp.terms,
-                 pp.terms_acceptance_required, pp.terms_acceptance_type,
-                 it.id as item_id, it.start_date::text as item_start_date, it.price_cents as item_price_cents,
-                 it.staff_member_id as item_staff_member_id, r.person_id as recipient_id, r.plan_id as recipient_plan_id,
-                 (select a.initial_punchcard_count from invoice_item_adjustments a
-                  where a.business_id = it.business_id and a.invoice_item_id = it.id and a.type = 'ProrateAdjustment' and a.source_type is null
-                  order by a.id limit 1) as initial_punchcard_count
-          from invoice_items it
-          join plan_products pp on pp.business_id = it.business_id and pp.id = it.plan_product_id and pp.deleted_at is null
-          join invoice_item_recipients r on r.business_id = it.business_id and r.invoice_item_id = it.id
-          join people p on p.business_id = r.business_id and p.id = r.person_id
-          where it.business_id = ${businessId} and it.invoice_id = ${invoiceId} and it.kind = 'plan' and it.canceled_at is null
-          order by it.id, r.position`
+    Result: SaleLine,
+    execute: ({ businessId, invoiceId }) => saleLinesSql(sql, businessId, sql`${invoiceId}`)
   })
   const setRecipientPlan = SqlSchema.void({
     Request: Schema.Struct({ businessId: Schema.Number, itemId: Schema.Number, personId: Schema.Number, planId: Schema.Number }),

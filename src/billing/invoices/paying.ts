@@ -190,7 +190,7 @@ const pay = Effect.fn("Payments.pay")(function* (caller: Caller, invoiceId: numb
       now: at
     })
   }
-  if (cents === outstanding) yield* closeInvoice(invoice, caller)
+  if (cents === outstanding) yield* closeInvoice(invoice, caller, invoice.sale_lines)
   return payment
 })
 

@@ -5,6 +5,7 @@ import { orDie, orUndefined } from "../../shared/statements.ts"
 import { INVOICE_STATES } from "./model.ts"
 import { INVOICE_COLUMNS, InvoiceRow } from "./rows.ts"
 import { createStatements } from "./create-statement.ts"
+import { SaleLine, saleLinesSql } from "./sale-lines.ts"
 import { invoiceInserts } from "./insert-statements.ts"
 
 /**
@@ -62,17 +63,24 @@ const make = Effect.gen(function* () {
       sql`select ${sql.literal(INVOICE_COLUMNS)} from invoices i where i.business_id = ${businessId} and i.id = ${id}
           ${lock ? sql`for update` : sql``}`
   })
-  // A payment's view of the invoice, locked: the row and what its settled payments and refunds
-  // add up to (the money rule's inputs, payments-wire.ts), in the read that takes the lock.
+  // A payment's view of the invoice, locked: the row, what its settled payments and refunds add up
+  // to (the money rule's inputs, payments-wire.ts) and what closing it would sell, in the read that takes the lock.
   const findToPay = SqlSchema.findOneOption({
     Request: ById,
-    Result: Schema.Struct({ ...InvoiceRow.fields, settled_payments_cents: Schema.Number, settled_refunds_cents: Schema.Number }),
+    Result: Schema.Struct({
+      ...InvoiceRow.fields,
+      settled_payments_cents: Schema.Number,
+      settled_refunds_cents: Schema.Number,
+      sale_lines: Schema.Array(SaleLine)
+    }),
     execute: ({ businessId, id }) =>
       sql`select ${sql.literal(INVOICE_COLUMNS)},
             (select coalesce(sum(p.amount_cents), 0)::int from payments p
              where p.business_id = i.business_id and p.invoice_id = i.id and p.state = 'settled') as settled_payments_cents,
             (select coalesce(sum(r.amount_cents), 0)::int from refunds r
-             where r.business_id = i.business_id and r.invoice_id = i.id and r.state = 'settled') as settled_refunds_cents
+             where r.business_id = i.business_id and r.invoice_id = i.id and r.state = 'settled') as settled_refunds_cents,
+            (select coalesce(json_agg(s order by s.item_id, s.recipient_position), '[]')
+             from (${saleLinesSql(sql, businessId, sql`i.id`)}) s) as sale_lines
           from invoices i where i.business_id = ${businessId} and i.id = ${id}
           for update of i`
   })
@@ -174,7 +182,7 @@ const make = Effect.gen(function* () {
     ...createStatements(sql),
     /** `lock`: for update. */
     find: orUndefined(find),
-    /** The invoice locked for a payment, with its settled payments and refunds summed. */
+    /** The invoice locked for a payment, with its settled payments and refunds summed and its sale lines. */
     findToPay: orUndefined(findToPay),
     list: orDie(list),
     setState: orDie(setState),
