@@ -46,6 +46,18 @@ describe("answers built from what was written", () => {
     expect(created.json).toEqual(shown.json)
   })
 
+  it("a product sold twice in one invoice has each item taxed once, as GET shows", async () => {
+    const once = (await desk("POST", "/invoices", { invoice: { payer_id: s.cleo.personId, plan_products: [{ id: taxed }] } })).json.invoices[0]
+    const created = await desk("POST", "/invoices", {
+      invoice: { payer_id: s.cleo.personId, plan_products: [{ id: taxed }, { id: withFee }, { id: taxed }] }
+    })
+    expect(created.status, created.text).toBe(201)
+    const invoice = created.json.invoices[0]
+    expect(invoice.invoice_items.map((item: { adjustments: Array<unknown> }) => item.adjustments.length)).toEqual([2, 1, 1, 2])
+    expect(invoice.invoice_items[3].total_cents).toBe(once.invoice_items[0].total_cents)
+    expect(created.json).toEqual((await desk("GET", `/invoices/${invoice.id}`)).json)
+  })
+
   it("a client create answers what the client's GET shows", async () => {
     const created = await front("POST", "/invoices", { invoice: { plan_products: [{ id: taxed, recipient_ids: [s.kid] }] } })
     expect(created.status, created.text).toBe(201)

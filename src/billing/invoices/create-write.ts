@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { businessToday, CurrentBusiness } from "../../access/tenant.ts"
 import { currentTime } from "../../shared/clock.ts"
-import { computedAdjustments, InvoiceItemsRepo, type ItemInsert, type TaxRow } from "./items-repo.ts"
+import { computedAdjustments, type ItemInsert, type TaxRow } from "./items-repo.ts"
 import { outstandingFrom } from "./payments-wire.ts"
 import { InvoicesRepo } from "./repo.ts"
 import type { AdjustmentRow } from "./rows.ts"
@@ -14,6 +14,8 @@ export interface PlannedItem {
   readonly plan: ItemInsert
   readonly signupFee: ItemInsert | null
   readonly recipientIds: ReadonlyArray<number>
+  /** The product's sales taxes at no location, read with the product. */
+  readonly taxes: ReadonlyArray<TaxRow>
 }
 
 /**
@@ -60,12 +62,12 @@ export const writeNew = Effect.fn("Invoices.writeNew")(function* (caller: Caller
 }) {
   const business = yield* CurrentBusiness
   const repo = yield* InvoicesRepo
-  const itemsRepo = yield* InvoiceItemsRepo
   const lines: ReadonlyArray<Line> = planned.flatMap((p) => [
     { item: p.plan, recipientIds: p.recipientIds, fee: false },
     ...(p.signupFee === null ? [] : [{ item: p.signupFee, recipientIds: p.recipientIds, fee: true }])
   ])
-  const taxes = yield* itemsRepo.taxes({ businessId: business.id, productIds: [...new Set(lines.map((l) => l.item.planProductId))], locationId: null })
+  // Each product's taxes once, however many items sell it (amountsOf picks them by product).
+  const taxes = [...new Map(planned.map((p) => [p.plan.planProductId, p.taxes])).values()].flat()
   const amounts = amountsOf(lines, taxes)
   const at = yield* currentTime
   const written = yield* repo.insertNew({

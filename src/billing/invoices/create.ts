@@ -86,7 +86,8 @@ export const planItem = Effect.fn("Invoices.planItem")(function* (
       product.signup_fee_cents !== null && product.signup_fee_cents > 0
         ? { ...item, kind: "signup_fee", parentItemId: null, name: `${product.name} (signup fee)`, priceCents: product.signup_fee_cents }
         : null,
-    recipientIds
+    recipientIds,
+    taxes: product.taxes
   } satisfies PlannedItem
 })
 

@@ -4,6 +4,7 @@ import { orDie } from "../../shared/statements.ts"
 import { AdjustmentRow, ItemRow } from "./rows.ts"
 import { ITEM_COLUMNS, ItemInsert, itemWrites } from "./items-writes.ts"
 import { SaleLine, saleLinesSql } from "./sale-lines.ts"
+import { TaxRow, taxLinesSql } from "./tax-lines.ts"
 
 export { computedAdjustments, type ItemInsert } from "./items-writes.ts"
 
@@ -18,15 +19,7 @@ export const STAFF_ADJUSTMENTS = ["Discount", "ProrateAdjustment", "PriceOverrid
 export type StaffAdjustment = (typeof STAFF_ADJUSTMENTS)[number]
 
 
-export const TaxRow = Schema.Struct({
-  plan_product_id: Schema.Number,
-  sales_tax_id: Schema.Number,
-  name: Schema.String,
-  rate: Schema.Number,
-  inclusive: Schema.Boolean
-})
-
-export type TaxRow = typeof TaxRow.Type
+export { TaxRow } from "./tax-lines.ts"
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -68,12 +61,7 @@ const make = Effect.gen(function* () {
     Request: Schema.Struct({ businessId: Schema.Number, productIds: Schema.Array(Schema.Number), locationId: Schema.NullOr(Schema.Number) }),
     Result: TaxRow,
     execute: ({ businessId, productIds, locationId }) =>
-      sql`select pt.plan_product_id, t.id as sales_tax_id, t.name, coalesce(tl.tax_rate, t.tax_rate)::float8 as rate, t.inclusive
-          from plan_product_sales_taxes pt
-          join sales_taxes t on t.business_id = pt.business_id and t.id = pt.sales_tax_id
-          left join sales_tax_locations tl on tl.business_id = t.business_id and tl.sales_tax_id = t.id and tl.location_id = ${locationId}
-          where pt.business_id = ${businessId} and pt.plan_product_id = any(${productIds}::bigint[])
-          order by pt.plan_product_id, t.id`
+      taxLinesSql(sql, businessId, sql`pt.plan_product_id = any(${productIds}::bigint[])`, locationId)
   })
   const insertItem = SqlSchema.findOne({
     Request: ItemInsert,

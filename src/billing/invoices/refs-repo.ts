@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { CouponRow, ProductRow } from "./rows.ts"
+import { TaxRow, taxLinesSql } from "./tax-lines.ts"
 
 /**
  * The reads of what an invoice refers to or names: coupons, plan products and staff prices, the
@@ -31,11 +32,13 @@ const make = Effect.gen(function* () {
   })
   const product = SqlSchema.findOneOption({
     Request: ById,
-    Result: ProductRow,
+    Result: Schema.Struct({ ...ProductRow.fields, taxes: Schema.Array(TaxRow) }),
     execute: ({ businessId, id }) =>
-      sql`select id, kind, name, description, price_cents, signup_fee_cents, staff_specific_pricing, suspended, count, limit_period,
-                 commitment_length, commitment_unit, consider_member, terms, terms_acceptance_required, terms_acceptance_type
-          from plan_products where business_id = ${businessId} and id = ${id} and deleted_at is null`
+      sql`select pp.id, pp.kind, pp.name, pp.description, pp.price_cents, pp.signup_fee_cents, pp.staff_specific_pricing, pp.suspended,
+                 pp.count, pp.limit_period, pp.commitment_length, pp.commitment_unit, pp.consider_member, pp.terms,
+                 pp.terms_acceptance_required, pp.terms_acceptance_type,
+                 (select coalesce(json_agg(tax order by tax.sales_tax_id), '[]') from (${taxLinesSql(sql, businessId, sql`pt.plan_product_id = pp.id`, null)}) tax) as taxes
+          from plan_products pp where pp.business_id = ${businessId} and pp.id = ${id} and pp.deleted_at is null`
   })
   const staffPrice = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, productId: Schema.Number, staffMemberId: Schema.Number }),
