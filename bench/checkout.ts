@@ -30,7 +30,8 @@ import { countersLines, startPgCounters } from "./support/pg-counters.ts"
  * table and the backends' wait events (bench/support/pg-counters.ts), printed under the two rows.
  *
  * Last lines: `ratio checkout_vs_sql`, `ratio checkout_vs_sql_large`, `ratio checkout_one_vs_ten_businesses`.
- * BENCH_ONE_VS_TEN_ONLY=1 runs only the one-against-ten rounds.
+ * BENCH_ONE_VS_TEN_ONLY=1 runs only the one-against-ten rounds; BENCH_ONE_VS_TEN_SQL=1 makes their checkouts
+ * the one-round-trip SQL ones (what one business shares in PostgreSQL, without the API).
  * BENCH_CHECKOUTS (per round, default 600), BENCH_CONCURRENCY (default 8), BENCH_PEOPLE (payers per business, default 200).
  */
 const CHECKOUTS = Number(process.env.BENCH_CHECKOUTS ?? 600)
@@ -38,6 +39,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8)
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 200)
 const LARGE_ENROLLMENTS = Number(process.env.BENCH_LARGE_ENROLLMENTS ?? 1_000_000)
 const ONE_VS_TEN_ONLY = process.env.BENCH_ONE_VS_TEN_ONLY === "1"
+const ONE_VS_TEN_SQL = process.env.BENCH_ONE_VS_TEN_SQL === "1"
 const PRICE_CENTS = 12000
 
 const run = benchRun("bench-checkout")
@@ -122,10 +124,11 @@ const main = async () => {
     const measured = await round(task)
     return { ...measured, counters: await finish(CHECKOUTS) }
   }
-  const one1 = await counted((i) => checkout(ten[0]!, i))
-  const spread1 = await counted((i) => checkout(ten[i % ten.length]!, i))
-  const one2 = await counted((i) => checkout(ten[0]!, i))
-  const spread2 = await counted((i) => checkout(ten[i % ten.length]!, i))
+  const oneVsTen = ONE_VS_TEN_SQL ? checkoutInSql : checkout
+  const one1 = await counted((i) => oneVsTen(ten[0]!, i))
+  const spread1 = await counted((i) => oneVsTen(ten[i % ten.length]!, i))
+  const one2 = await counted((i) => oneVsTen(ten[0]!, i))
+  const spread2 = await counted((i) => oneVsTen(ten[i % ten.length]!, i))
   const one = best(one1, one2)
   const spread = best(spread1, spread2)
   lines.push(
@@ -137,7 +140,7 @@ const main = async () => {
     ...countersLines("ten businesses, round 1", spread1.counters),
     ...countersLines("ten businesses, round 2", spread2.counters)
   )
-  ratios.push(`ratio checkout_one_vs_ten_businesses ${(one.perSecond / spread.perSecond).toFixed(3)}`)
+  ratios.push(`ratio checkout_one_vs_ten_businesses${ONE_VS_TEN_SQL ? "_sql" : ""} ${(one.perSecond / spread.perSecond).toFixed(3)}`)
 
   // Every checkout closed its invoice, sold its plan and balanced its payments.
   const { rows: [check] } = await pool.query(
