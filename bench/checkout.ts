@@ -9,6 +9,7 @@ import { benchRun, jsonPoster, log, root } from "./support/run.ts"
 import { BASE_DOMAIN, demoTenant, largeTenant, smallTenants, type Tenant } from "./support/tenants.ts"
 import { best, measureRound, roundLine } from "./support/write-measure.ts"
 import { createWriteBaselines } from "./support/write-baselines.ts"
+import { countersLines, startPgCounters } from "./support/pg-counters.ts"
 
 /**
  * `npm run bench:checkout`: one checkout is `POST /api/v2/desk/invoices` (a payer and one pack
@@ -25,13 +26,20 @@ import { createWriteBaselines } from "./support/write-baselines.ts"
  * (default 1,000,000). Then the same checkouts all in one business against spread over ten
  * (the invoice-number counter is one row per business).
  *
+ * Each of those four rounds also counts, per checkout, WAL, MultiXacts, the row locks written to WAL by
+ * table and the backends' wait events (bench/support/pg-counters.ts), printed under the two rows.
+ *
  * Last lines: `ratio checkout_vs_sql`, `ratio checkout_vs_sql_large`, `ratio checkout_one_vs_ten_businesses`.
+ * BENCH_ONE_VS_TEN_ONLY=1 runs only the one-against-ten rounds; BENCH_ONE_VS_TEN_SQL=1 makes their checkouts
+ * the one-round-trip SQL ones (what one business shares in PostgreSQL, without the API).
  * BENCH_CHECKOUTS (per round, default 600), BENCH_CONCURRENCY (default 8), BENCH_PEOPLE (payers per business, default 200).
  */
 const CHECKOUTS = Number(process.env.BENCH_CHECKOUTS ?? 600)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8)
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 200)
 const LARGE_ENROLLMENTS = Number(process.env.BENCH_LARGE_ENROLLMENTS ?? 1_000_000)
+const ONE_VS_TEN_ONLY = process.env.BENCH_ONE_VS_TEN_ONLY === "1"
+const ONE_VS_TEN_SQL = process.env.BENCH_ONE_VS_TEN_SQL === "1"
 const PRICE_CENTS = 12000
 
 const run = benchRun("bench-checkout")
@@ -63,7 +71,7 @@ const main = async () => {
   pool.on("error", () => {})
   await createWriteBaselines(pool)
   const tenants: Array<Tenant> = [await demoTenant(pool, seed)]
-  if (LARGE_ENROLLMENTS > 0) tenants.push(await largeTenant(databaseUrl, pool, LARGE_ENROLLMENTS))
+  if (LARGE_ENROLLMENTS > 0 && !ONE_VS_TEN_ONLY) tenants.push(await largeTenant(databaseUrl, pool, LARGE_ENROLLMENTS))
   const shops = await Promise.all(tenants.map((tenant) => shopOf(pool, tenant)))
   const ten = await Promise.all((await smallTenants(pool, 10)).map((tenant) => shopOf(pool, tenant)))
 
@@ -94,7 +102,7 @@ const main = async () => {
 
   const lines: Array<string> = []
   const ratios: Array<string> = []
-  for (const shop of shops) {
+  for (const shop of ONE_VS_TEN_ONLY ? [] : shops) {
     log(`${shop.tenant.label}: ${CHECKOUTS} checkouts per round, ${CONCURRENCY} at a time`)
     await round((i) => checkout(shop, i), 100)
     await round((i) => checkoutInSql(shop, i), 100)
@@ -111,14 +119,28 @@ const main = async () => {
 
   log(`one business against ten: ${CHECKOUTS} checkouts per round`)
   await round((i) => checkout(ten[i % ten.length]!, i), 100)
-  const one1 = await round((i) => checkout(ten[0]!, i))
-  const spread1 = await round((i) => checkout(ten[i % ten.length]!, i))
-  const one2 = await round((i) => checkout(ten[0]!, i))
-  const spread2 = await round((i) => checkout(ten[i % ten.length]!, i))
+  const counted = async (task: (i: number) => Promise<void>) => {
+    const finish = await startPgCounters(pool)
+    const measured = await round(task)
+    return { ...measured, counters: await finish(CHECKOUTS) }
+  }
+  const oneVsTen = ONE_VS_TEN_SQL ? checkoutInSql : checkout
+  const one1 = await counted((i) => oneVsTen(ten[0]!, i))
+  const spread1 = await counted((i) => oneVsTen(ten[i % ten.length]!, i))
+  const one2 = await counted((i) => oneVsTen(ten[0]!, i))
+  const spread2 = await counted((i) => oneVsTen(ten[i % ten.length]!, i))
   const one = best(one1, one2)
   const spread = best(spread1, spread2)
-  lines.push("one business against ten", roundLine("  all in one business", one), roundLine("  round-robin over ten businesses", spread))
-  ratios.push(`ratio checkout_one_vs_ten_businesses ${(one.perSecond / spread.perSecond).toFixed(3)}`)
+  lines.push(
+    "one business against ten",
+    roundLine("  all in one business", one),
+    roundLine("  round-robin over ten businesses", spread),
+    ...countersLines("one business, round 1", one1.counters),
+    ...countersLines("one business, round 2", one2.counters),
+    ...countersLines("ten businesses, round 1", spread1.counters),
+    ...countersLines("ten businesses, round 2", spread2.counters)
+  )
+  ratios.push(`ratio checkout_one_vs_ten_businesses${ONE_VS_TEN_SQL ? "_sql" : ""} ${(one.perSecond / spread.perSecond).toFixed(3)}`)
 
   // Every checkout closed its invoice, sold its plan and balanced its payments.
   const { rows: [check] } = await pool.query(
