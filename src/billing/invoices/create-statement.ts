@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
 import { orDie } from "../../shared/statements.ts"
+import { InvoiceHead } from "./insert-statements.ts"
 import { ITEM_COLUMNS } from "./items-writes.ts"
 import { INVOICE_COLUMNS, InvoiceRow, ItemRow } from "./rows.ts"
 
@@ -42,21 +43,14 @@ const NewLine = Schema.Struct({
 export type NewLine = typeof NewLine.Type
 
 const NewInvoice = Schema.Struct({
-  businessId: Schema.Number,
-  invoiceDate: Schema.String,
-  personId: Schema.Number,
-  currency: Schema.String,
-  bookingId: Schema.NullOr(Schema.Number),
-  createdByStaffMemberId: Schema.NullOr(Schema.Number),
-  createdByPersonId: Schema.NullOr(Schema.Number),
+  ...InvoiceHead,
   subtotalCents: Schema.Number,
   discountTotalCents: Schema.Number,
   adjustmentTotalCents: Schema.Number,
   includedTaxTotalCents: Schema.Number,
   additionalTaxTotalCents: Schema.Number,
   totalCents: Schema.Number,
-  lines: Schema.Array(NewLine),
-  now: Schema.Date
+  lines: Schema.Array(NewLine)
 })
 
 /** The invoice as written, its items (in line order) and the ids its adjustments were given. */

@@ -8,7 +8,8 @@ import { orDie } from "../../shared/statements.ts"
  */
 const Id = Schema.Struct({ id: Schema.Number })
 
-const InvoiceInsert = Schema.Struct({
+/** What every new invoice is written with, whichever way it is numbered (also create-statement.ts). */
+export const InvoiceHead = {
   businessId: Schema.Number,
   invoiceDate: Schema.String,
   personId: Schema.Number,
@@ -16,9 +17,9 @@ const InvoiceInsert = Schema.Struct({
   bookingId: Schema.NullOr(Schema.Number),
   createdByStaffMemberId: Schema.NullOr(Schema.Number),
   createdByPersonId: Schema.NullOr(Schema.Number),
-  now: Schema.Date,
-  invoiceNumber: Schema.String
-})
+  now: Schema.Date
+}
+const InvoiceInsert = Schema.Struct({ ...InvoiceHead, invoiceNumber: Schema.String })
 
 export const invoiceInserts = (sql: SqlClient.SqlClient) => {
   const nextNumber = SqlSchema.findOne({
