@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { businessToday, CurrentBusiness } from "../../access/tenant.ts"
 import { currentTime } from "../../shared/clock.ts"
+import type { NewLine } from "./create-statement.ts"
 import { computedAdjustments, type ItemInsert, type TaxRow } from "./items-repo.ts"
 import { outstandingFrom } from "./payments-wire.ts"
 import { InvoicesRepo } from "./repo.ts"
@@ -52,6 +53,30 @@ const amountsOf = (lines: ReadonlyArray<Line>, taxes: ReadonlyArray<TaxRow>) =>
     null
   )
 
+/** The lines as the create's statement writes them: each item's amounts and computed tax lines. */
+const newLines = (lines: ReadonlyArray<Line>, amounts: ReturnType<typeof amountsOf>): Array<NewLine> =>
+  lines.map((line, i) => {
+    const item = amounts.items[i]!
+    return {
+      fee: line.fee,
+      kind: line.item.kind,
+      plan_product_id: line.item.planProductId,
+      name: line.item.name,
+      description: line.item.description,
+      staff_member_id: line.item.staffMemberId,
+      event_id: line.item.eventId,
+      start_date: line.item.startDate,
+      price_cents: line.item.priceCents,
+      adjustment_total_cents: item.adjustmentTotalCents,
+      discount_total_cents: item.discountTotalCents,
+      included_tax_total_cents: item.includedTaxTotalCents,
+      additional_tax_total_cents: item.additionalTaxTotalCents,
+      total_cents: item.totalCents,
+      person_ids: line.recipientIds,
+      adjustments: computedAdjustments(item, null)
+    }
+  })
+
 export const writeNew = Effect.fn("Invoices.writeNew")(function* (caller: Caller, { payerId, planned, bookingId, people, staffPersonId }: {
   readonly payerId: number
   readonly planned: ReadonlyArray<PlannedItem>
@@ -84,27 +109,7 @@ export const writeNew = Effect.fn("Invoices.writeNew")(function* (caller: Caller
     includedTaxTotalCents: amounts.includedTaxTotalCents,
     additionalTaxTotalCents: amounts.additionalTaxTotalCents,
     totalCents: amounts.totalCents,
-    lines: lines.map((line, i) => {
-      const item = amounts.items[i]!
-      return {
-        fee: line.fee,
-        kind: line.item.kind,
-        plan_product_id: line.item.planProductId,
-        name: line.item.name,
-        description: line.item.description,
-        staff_member_id: line.item.staffMemberId,
-        event_id: line.item.eventId,
-        start_date: line.item.startDate,
-        price_cents: line.item.priceCents,
-        adjustment_total_cents: item.adjustmentTotalCents,
-        discount_total_cents: item.discountTotalCents,
-        included_tax_total_cents: item.includedTaxTotalCents,
-        additional_tax_total_cents: item.additionalTaxTotalCents,
-        total_cents: item.totalCents,
-        person_ids: line.recipientIds,
-        adjustments: computedAdjustments(item, null)
-      }
-    }),
+    lines: newLines(lines, amounts),
     now: at
   })
   const { items, adjustment_ids, ...invoice } = written
