@@ -53,7 +53,7 @@ const NewInvoice = Schema.Struct({
   lines: Schema.Array(NewLine)
 })
 
-/** The invoice as written, its items (in line order) and the ids its adjustments were given. */
+/** The invoice as written, its items (in line order: the i-th item is the i-th line) and the ids its adjustments were given. */
 const Written = Schema.Struct({
   ...InvoiceRow.fields,
   items: Schema.Array(ItemRow),
@@ -121,8 +121,10 @@ export const createStatements = (sql: SqlClient.SqlClient) => {
             order by p.ord, a.ord
             returning id, invoice_item_id, source_type, source_id)
           select ${sql.literal(INVOICE_COLUMNS)},
-            (select json_agg(row_to_json(written) order by written.id)
-             from (select ${sql.literal(ITEM_COLUMNS)} from it join plan_products pp on pp.business_id = it.business_id and pp.id = it.plan_product_id) written
+            (select json_agg(row_to_json(written)) from (
+               select ${sql.literal(ITEM_COLUMNS)}
+               from it join placed on placed.id = it.id join plan_products pp on pp.business_id = it.business_id and pp.id = it.plan_product_id
+               order by placed.ord) written
             ) as items,
             coalesce((select json_agg(json_build_object('id', a.id, 'invoice_item_id', a.invoice_item_id, 'source_type', a.source_type,
               'source_id', a.source_id) order by a.id) from adjustments a), '[]') as adjustment_ids

@@ -19,7 +19,6 @@ export const STAFF_ADJUSTMENTS = ["Discount", "ProrateAdjustment", "PriceOverrid
 export type StaffAdjustment = (typeof STAFF_ADJUSTMENTS)[number]
 
 
-export { TaxRow } from "./tax-lines.ts"
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
