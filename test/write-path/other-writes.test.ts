@@ -17,7 +17,7 @@ const LIMITS = {
   visitCreated: { roundTrips: 11 },
   visitStateEvent: { roundTrips: 6 },
   punch: { roundTrips: 6 },
-  cardPayment: { roundTrips: 9 },
+  cardPayment: { roundTrips: 7 },
   refund: { roundTrips: 10 }
 }
 

@@ -9,6 +9,7 @@ import type { InvoiceRow } from "./rows.ts"
 import type { SaleLine } from "./sale-lines.ts"
 import { InvoicesRepo } from "./repo.ts"
 import type { Caller } from "../../access/caller.ts"
+import type { NewPayment } from "./payment-insert.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { businessToday } from "../../access/tenant.ts"
 
@@ -16,19 +17,41 @@ import { businessToday } from "../../access/tenant.ts"
  * Closes an invoice (its row locked by the caller's transaction): each plan item creates a
  * person plan for each recipient (dates from the item's start date and the product; terms for
  * the payer when the product requires them), and a linked booking completes with its leases.
- * Payments close paid invoices through this same function.
+ * A payment that pays the invoice off closes it through `closePaidInvoice`, which writes the
+ * payment with the closing.
  */
-export const closeInvoice = Effect.fn("Invoices.close")(function* (
-  invoice: InvoiceRow,
-  caller: Caller | null,
-  /** What closing sells, when the caller read it with the invoice's lock (a payment's `findToPay`). */
-  saleLines?: ReadonlyArray<SaleLine>
-) {
+export const closeInvoice = Effect.fn("Invoices.close")(function* (invoice: InvoiceRow, caller: Caller | null) {
   const business = yield* CurrentBusiness
   const at = yield* currentTime
+  const sold = yield* sell(invoice, caller, yield* (yield* InvoiceItemsRepo).saleLines({ businessId: business.id, invoiceId: invoice.id }), at)
+  yield* (yield* InvoicesRepo).closeSold({ businessId: business.id, id: invoice.id, sold, now: at })
+  yield* afterClosing(invoice)
+})
+
+/**
+ * `closeInvoice` for the payment that leaves nothing outstanding: the payment, the plans' ties and the invoice's
+ * state are written by one statement. `saleLines`: what closing sells, read with the invoice's lock
+ * (the payment's `findToPay`). Answers the payment with its payer.
+ */
+export const closePaidInvoice = Effect.fn("Invoices.closePaid")(function* (
+  invoice: InvoiceRow,
+  caller: Caller,
+  saleLines: ReadonlyArray<SaleLine>,
+  payment: NewPayment
+) {
+  const business = yield* CurrentBusiness
+  const sold = yield* sell(invoice, caller, saleLines, payment.now)
+  const paid = yield* (yield* InvoicesRepo).closePaid({ businessId: business.id, id: invoice.id, sold, now: payment.now, payment: { businessId: business.id, ...payment } })
+  yield* afterClosing(invoice)
+  return paid
+})
+
+/** The person plans a closing sells (one per plan item and recipient), and the linked booking completed. */
+const sell = Effect.fn("Invoices.sell")(function* (invoice: InvoiceRow, caller: Caller | null, saleLines: ReadonlyArray<SaleLine>, at: Date) {
+  const business = yield* CurrentBusiness
   const today = yield* businessToday
   const sold: Array<{ readonly itemId: number; readonly personId: number; readonly planId: number }> = []
-  for (const line of saleLines ?? (yield* (yield* InvoiceItemsRepo).saleLines({ businessId: business.id, invoiceId: invoice.id }))) {
+  for (const line of saleLines) {
     // A renewal invoice (src/billing-runs) names the plan it renews: paying it sells no new plan.
     if (line.recipient_plan_id !== null) continue
     const startDate = line.item_start_date ?? today
@@ -61,7 +84,11 @@ export const closeInvoice = Effect.fn("Invoices.close")(function* (
     sold.push({ itemId: line.item_id, personId: line.recipient_id, planId })
   }
   if (invoice.booking_id !== null) yield* completeInvoicedBooking(business.id, invoice.booking_id)
-  yield* (yield* InvoicesRepo).closeSold({ businessId: business.id, id: invoice.id, sold, now: at })
-  // The commission recipient's pay, recorded by a job that commits with the closing.
+  return sold
+})
+
+/** The commission recipient's pay, recorded by a job that commits with the closing. */
+const afterClosing = Effect.fn("Invoices.afterClosing")(function* (invoice: InvoiceRow) {
+  const business = yield* CurrentBusiness
   if (invoice.commission_recipient_id !== null) yield* enqueueSalePays(business.id, invoice.id)
 })

@@ -7,7 +7,7 @@ import { idempotent } from "../../shared/idempotency.ts"
 import { isCalendarDate } from "../../shared/zoned-time.ts"
 import { InvoiceItemsRepo } from "./items-repo.ts"
 import { type InvoiceCreateInput, Invoices, type PlanProductInput } from "./model.ts"
-import { InvoiceRefsRepo } from "./refs-repo.ts"
+import { InvoiceRefsRepo, type SoldProduct } from "./refs-repo.ts"
 import { type Caller, householdOf, personOf } from "../../access/caller.ts"
 import { type PlannedItem, writeNew } from "./create-write.ts"
 import { wireOf } from "./wire.ts"
@@ -31,7 +31,8 @@ export const planItem = Effect.fn("Invoices.planItem")(function* (
   input: PlanProductInput,
   prefix: string,
   problems: Array<Message>,
-  known?: ReadonlySet<number>
+  /** What the caller has read already (the create reads all its people and products at once). */
+  known?: { readonly live: ReadonlySet<number>; readonly products: ReadonlyMap<number, SoldProduct> }
 ) {
   const business = yield* CurrentBusiness
   const refs = yield* InvoiceRefsRepo
@@ -39,7 +40,7 @@ export const planItem = Effect.fn("Invoices.planItem")(function* (
     problems.push(InvoiceRefusals.fieldRequired.message({ field: `${prefix}.id` }))
     return undefined
   }
-  const product = yield* refs.product({ businessId: business.id, id: input.id })
+  const product = known ? known.products.get(input.id) : yield* refs.product({ businessId: business.id, id: input.id })
   if (!product) {
     problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: `${prefix}.id`, id: input.id }))
     return undefined
@@ -48,8 +49,7 @@ export const planItem = Effect.fn("Invoices.planItem")(function* (
   if (product.suspended) problems.push(InvoiceRefusals.invoiceProductSuspended.message({ field: `${prefix}.id`, id: product.id }))
   const recipientIds = [...new Set(input.recipient_ids ?? [payerId])]
   if (recipientIds.length === 0) problems.push(InvoiceRefusals.fieldRequired.message({ field: `${prefix}.recipient_ids` }))
-  // `known`: the live people the caller has already read (the create reads them all at once).
-  const live = known ?? (yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: recipientIds.filter((id) => id > 0) }))
+  const live = known?.live ?? (yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: recipientIds.filter((id) => id > 0) }))
   for (const id of recipientIds) {
     const reachable = caller._tag === "Staff" ? live.has(id) : live.has(id) && householdOf(caller).includes(id)
     if (!reachable) problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: `${prefix}.recipient_ids`, id }))
@@ -120,10 +120,16 @@ const checkCreate = Effect.fn("Invoices.checkCreate")(function* (caller: Caller,
   const payerId = caller._tag === "Client" ? caller.personId : (input.payer_id ?? 0)
   // The staff member's own person names them in the answer (`created_by`).
   const staffPersonId = caller._tag === "Staff" ? Option.map(yield* Effect.serviceOption(CurrentStaff), (staff) => staff.personId) : Option.none()
-  // One read checks and names the payer and every recipient (they default to the payer), and the staff member.
+  // One read checks and names the payer and every recipient (they default to the payer), and the staff member, and
+  // reads the products sold.
   const wanted = [payerId, ...entries.flatMap((entry) => entry.recipient_ids ?? [payerId]), ...Option.toArray(staffPersonId)].filter((id) => id > 0)
-  const people = yield* (yield* InvoiceRefsRepo).namedPeople({ businessId: business.id, ids: [...new Set(wanted)] })
+  const { people, products } = yield* (yield* InvoiceRefsRepo).peopleAndProducts({
+    businessId: business.id,
+    personIds: [...new Set(wanted)],
+    productIds: [...new Set(entries.flatMap((entry) => (entry.id === undefined ? [] : [entry.id])))]
+  })
   const live = new Set(people.filter((person) => person.live).map((person) => person.id))
+  const known = { live, products: new Map(products.map((product) => [product.id, product])) }
   if (caller._tag === "Staff") {
     if (input.payer_id === undefined) problems.push(InvoiceRefusals.fieldRequired.message({ field: "payer_id" }))
     else if (!live.has(payerId)) problems.push(InvoiceRefusals.fieldIdNotFound.message({ field: "payer_id", id: payerId }))
@@ -131,7 +137,7 @@ const checkCreate = Effect.fn("Invoices.checkCreate")(function* (caller: Caller,
   if (entries.length === 0) problems.push(InvoiceRefusals.fieldRequired.message({ field: "plan_products" }))
   const planned: Array<PlannedItem> = []
   for (const [i, entry] of entries.entries()) {
-    const item = yield* planItem(caller, payerId, entry, `plan_products[${i}]`, problems, live)
+    const item = yield* planItem(caller, payerId, entry, `plan_products[${i}]`, problems, known)
     if (item) planned.push(item)
   }
   const bookingId = input.booking_id ?? null

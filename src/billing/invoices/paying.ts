@@ -1,18 +1,21 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentBusiness } from "../../access/tenant.ts"
 import { gatewayUnavailable } from "../forms-of-payment/service.ts"
-import { closeInvoice } from "./close.ts"
+import { closePaidInvoice } from "./close.ts"
 import { InvoiceRefsRepo } from "./refs-repo.ts"
 import type { InvoiceRow } from "./rows.ts"
 import { type Caller, pathModeOf } from "../../access/caller.ts"
 import { findInvoice } from "./service.ts"
+import { paymentConfigurationOf } from "../../catalog/payment-configuration/repo.ts"
+import type { PaymentConfigurationRow } from "../../catalog/payment-configuration/model.ts"
 import { PaymentGateway } from "../../platform/payments/gateway.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { idempotent } from "../../shared/idempotency.ts"
 import { CHECKOUT_STATES, type FormRow, PAYABLE_STATES, PAYMENT_TYPE_IDS, type PaymentInput, PaymentMethods, Payments } from "./payments-model.ts"
-import { type NewPayment, PaymentsRepo } from "./payments-repo.ts"
+import { PaymentsRepo } from "./payments-repo.ts"
+import type { NewPayment } from "./payment-insert.ts"
 import { Declined, acceptedKeys, balanceOf, cardDescription, paymentAnswer, recordDeclined, scopeOf } from "./payments-service.ts"
 import { undoPayment } from "./voids.ts"
 import { outstandingOf, paymentWireOf } from "./payments-wire.ts"
@@ -84,7 +87,7 @@ const checkPayment = Effect.fn("Payments.check")(function* (caller: Caller, invo
     return yield* InvoiceRefusals.invoiceNotPayable.fail({ id: invoice.id, state: invoice.state })
   }
   const outstanding = outstandingOf(invoice, invoice.settled_payments_cents, invoice.settled_refunds_cents)
-  const keys = yield* acceptedKeys(caller)
+  const keys = yield* acceptedKeys(caller, paymentConfigurationOf(Option.fromNullishOr(invoice.payment_configuration)))
   const problems: Array<Message> = []
   const method = input.payment_method?.trim() ?? ""
   if (method === "") problems.push(InvoiceRefusals.fieldRequired.message({ field: "payment_method" }))
@@ -140,7 +143,12 @@ const chargeCard = Effect.fn("Payments.chargeCard")(function* (
   return { ...record, gatewayTransactionId: result.transactionId }
 })
 
-type InvoiceToPay = InvoiceRow & { readonly settled_payments_cents: number; readonly settled_refunds_cents: number }
+type InvoiceToPay = InvoiceRow & {
+  readonly settled_payments_cents: number
+  readonly settled_refunds_cents: number
+  /** The business's own payment configuration, read with the invoice's lock (null: it has none). */
+  readonly payment_configuration: PaymentConfigurationRow | null
+}
 
 /** The invoice, locked, with what is settled on it, if the caller may see it (as `findInvoice`). */
 const findToPay = Effect.fn("Payments.findInvoice")(function* (caller: Caller, id: number) {
@@ -177,7 +185,10 @@ const pay = Effect.fn("Payments.pay")(function* (caller: Caller, invoiceId: numb
     if (balance < cents) return yield* InvoiceRefusals.accountCreditInsufficient.fail({ field: "amount_cents", balance })
   }
   const record = method === "creditcard" ? yield* chargeCard(caller, invoice, base, form!.gateway_token!, idempotencyKey) : base
-  const payment = yield* repo.insertPayment({ businessId: business.id, ...record })
+  // The payment that leaves nothing outstanding is written by the closing's own statement.
+  const payment = cents === outstanding
+    ? yield* closePaidInvoice(invoice, caller, invoice.sale_lines, record)
+    : yield* repo.insertPayment({ businessId: business.id, ...record })
   const id = payment.id
   if (method === "credit") {
     yield* repo.insertCredit({
@@ -190,7 +201,6 @@ const pay = Effect.fn("Payments.pay")(function* (caller: Caller, invoiceId: numb
       now: at
     })
   }
-  if (cents === outstanding) yield* closeInvoice(invoice, caller, invoice.sale_lines)
   return payment
 })
 

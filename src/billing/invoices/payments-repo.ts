@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { FormRow, PaymentRow, RefundRow } from "./payments-model.ts"
+import { NewPayment, PAYMENT_COLUMNS, PaymentWithPayer, paymentAnswerSql, paymentInsertSql } from "./payment-insert.ts"
 
 /**
  * The SQL of payments, refunds, account credit and the payer's forms as payments see them. Writes
@@ -10,28 +11,9 @@ import { FormRow, PaymentRow, RefundRow } from "./payments-model.ts"
 const Biz = { businessId: Schema.Number }
 const ById = Schema.Struct({ ...Biz, id: Schema.Number })
 const Ids = Schema.Struct({ ...Biz, ids: Schema.Array(Schema.Number) })
-const PAYMENT_COLUMNS = `id, invoice_id, person_id, payment_method, payment_type_id, form_of_payment_id, state, amount_cents, description,
-  gateway_transaction_id, error_message, created_at, voided_at`
 const REFUND_COLUMNS = `id, payment_id, invoice_id, payment_type_id, state, amount_cents, description, gateway_transaction_id, error_message,
   created_at, voided_at`
 const FORM_COLUMNS = `id, type, autobill, gateway_token, card_type, last_four, expire_month, expire_year, account_number_masked`
-
-const NewPayment = Schema.Struct({
-  ...Biz,
-  invoiceId: Schema.Number,
-  personId: Schema.Number,
-  paymentMethod: Schema.String,
-  paymentTypeId: Schema.Number,
-  formOfPaymentId: Schema.NullOr(Schema.Number),
-  state: Schema.String,
-  amountCents: Schema.Number,
-  description: Schema.String,
-  gatewayTransactionId: Schema.NullOr(Schema.String),
-  errorMessage: Schema.NullOr(Schema.String),
-  staffMemberId: Schema.NullOr(Schema.Number),
-  now: Schema.Date
-})
-export type NewPayment = Omit<typeof NewPayment.Type, "businessId">
 
 const NewRefund = Schema.Struct({
   ...Biz,
@@ -95,19 +77,10 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, id, lock }) =>
       sql`select ${sql.literal(REFUND_COLUMNS)} from refunds where business_id = ${businessId} and id = ${id} ${lock ? sql`for update` : sql``}`
   })
-  // Answers the payment as `payments` reads it, and its payer's name: the answer needs no read back.
   const insertPayment = SqlSchema.findOne({
     Request: NewPayment,
-    Result: Schema.Struct({ ...PaymentRow.fields, payer: Schema.Struct({ id: Schema.Number, name: Schema.String, email: Schema.NullOr(Schema.String) }) }),
-    execute: (r) =>
-      sql`with p as (
-            insert into payments (business_id, invoice_id, person_id, payment_method, payment_type_id, form_of_payment_id, state, amount_cents,
-              description, gateway_transaction_id, error_message, created_by_staff_member_id, created_at, updated_at)
-            values (${r.businessId}, ${r.invoiceId}, ${r.personId}, ${r.paymentMethod}, ${r.paymentTypeId}, ${r.formOfPaymentId}, ${r.state},
-              ${r.amountCents}, ${r.description}, ${r.gatewayTransactionId}, ${r.errorMessage}, ${r.staffMemberId}, ${r.now}, ${r.now})
-            returning ${sql.literal(PAYMENT_COLUMNS)})
-          select p.*, json_build_object('id', pe.id, 'name', concat_ws(' ', pe.first_name, pe.last_name), 'email', pe.email::text) as payer
-          from p join people pe on pe.business_id = ${r.businessId} and pe.id = p.person_id`
+    Result: PaymentWithPayer,
+    execute: (r) => sql`with p as (${paymentInsertSql(sql, r)}) ${paymentAnswerSql(sql, r.businessId)}`
   })
   const insertRefund = SqlSchema.findOne({
     Request: NewRefund,

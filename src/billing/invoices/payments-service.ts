@@ -3,6 +3,7 @@ import { CurrentBusiness } from "../../access/tenant.ts"
 import type { InvoiceRow } from "./rows.ts"
 import { type Caller, personOf } from "../../access/caller.ts"
 import { PaymentConfigurationRepo } from "../../catalog/payment-configuration/repo.ts"
+import type { PaymentConfigurationRow } from "../../catalog/payment-configuration/model.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { type Message } from "../../shared/errors.ts"
 import { localDateAt } from "../../shared/zoned-time.ts"
@@ -34,10 +35,13 @@ export const paymentAnswer = (invoice: InvoiceRow, paymentId: number) =>
 export const cardDescription = (form: FormRow) =>
   form.type === "ach" ? `ACH ${form.account_number_masked ?? ""}`.trim() : `${form.card_type ?? "card"} ending in ${form.last_four ?? ""}`
 
-/** Keys a caller may pay with: staff the configuration's types, credit and external methods; a client creditcard and credit. */
-export const acceptedKeys = Effect.fn("Payments.acceptedKeys")(function* (caller: Caller) {
+/**
+ * Keys a caller may pay with: staff the configuration's types, credit and external methods; a client creditcard and credit.
+ * `known`: the configuration as the caller read it already (a payment reads it with its invoice's lock).
+ */
+export const acceptedKeys = Effect.fn("Payments.acceptedKeys")(function* (caller: Caller, known?: PaymentConfigurationRow) {
   const business = yield* CurrentBusiness
-  const config = yield* (yield* PaymentConfigurationRepo).find({ businessId: business.id })
+  const config = known ?? (yield* (yield* PaymentConfigurationRepo).find({ businessId: business.id }))
   const keys = new Map<string, number>()
   for (const type of config.accepted_types) {
     const id = (PAYMENT_TYPE_IDS as Record<string, number>)[type]

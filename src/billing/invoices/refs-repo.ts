@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient, SqlSchema } from "effect/sql"
+import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { CouponRow, ProductRow } from "./rows.ts"
 import { TaxRow, taxLinesSql } from "./tax-lines.ts"
@@ -11,6 +11,9 @@ import { TaxRow, taxLinesSql } from "./tax-lines.ts"
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
 const Ids = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) })
 const Ref = Schema.Struct({ id: Schema.Number, name: Schema.String, email: Schema.NullOr(Schema.String) })
+const NamedPerson = Schema.Struct({ ...Ref.fields, live: Schema.Boolean })
+export const SoldProduct = Schema.Struct({ ...ProductRow.fields, taxes: Schema.Array(TaxRow) })
+export type SoldProduct = typeof SoldProduct.Type
 
 export const LOOKUP_TABLES = ["staff_members", "locations", "events", "bookings"] as const
 
@@ -30,15 +33,27 @@ const make = Effect.gen(function* () {
       sql`select id, code, name, description, discount_percent, discount_amount_cents, active from coupons
           where business_id = ${businessId} and id = ${id}`
   })
+  // A live plan product with its sales taxes (at no location): the product an invoice sells, as `productSql` reads it.
+  const productSql = (businessId: number, which: Statement.Fragment) =>
+    sql`select pp.id, pp.kind, pp.name, pp.description, pp.price_cents, pp.signup_fee_cents, pp.staff_specific_pricing, pp.suspended,
+               pp.count, pp.limit_period, pp.commitment_length, pp.commitment_unit, pp.consider_member, pp.terms,
+               pp.terms_acceptance_required, pp.terms_acceptance_type,
+               (select coalesce(json_agg(tax order by tax.sales_tax_id), '[]') from (${taxLinesSql(sql, businessId, sql`pt.plan_product_id = pp.id`, null)}) tax) as taxes
+        from plan_products pp where pp.business_id = ${businessId} and ${which} and pp.deleted_at is null`
+  const namedPeopleSql = (businessId: number, ids: ReadonlyArray<number>) =>
+    sql`select id, concat_ws(' ', first_name, last_name) as name, email::text as email, deleted_at is null as live from people
+        where business_id = ${businessId} and id = any(${ids}::bigint[])`
   const product = SqlSchema.findOneOption({
     Request: ById,
-    Result: Schema.Struct({ ...ProductRow.fields, taxes: Schema.Array(TaxRow) }),
-    execute: ({ businessId, id }) =>
-      sql`select pp.id, pp.kind, pp.name, pp.description, pp.price_cents, pp.signup_fee_cents, pp.staff_specific_pricing, pp.suspended,
-                 pp.count, pp.limit_period, pp.commitment_length, pp.commitment_unit, pp.consider_member, pp.terms,
-                 pp.terms_acceptance_required, pp.terms_acceptance_type,
-                 (select coalesce(json_agg(tax order by tax.sales_tax_id), '[]') from (${taxLinesSql(sql, businessId, sql`pt.plan_product_id = pp.id`, null)}) tax) as taxes
-          from plan_products pp where pp.business_id = ${businessId} and pp.id = ${id} and pp.deleted_at is null`
+    Result: SoldProduct,
+    execute: ({ businessId, id }) => productSql(businessId, sql`pp.id = ${id}`)
+  })
+  const peopleAndProducts = SqlSchema.findOne({
+    Request: Schema.Struct({ businessId: Schema.Number, personIds: Schema.Array(Schema.Number), productIds: Schema.Array(Schema.Number) }),
+    Result: Schema.Struct({ people: Schema.Array(NamedPerson), products: Schema.Array(SoldProduct) }),
+    execute: ({ businessId, personIds, productIds }) =>
+      sql`select (select coalesce(json_agg(x), '[]') from (${namedPeopleSql(businessId, personIds)}) x) as people,
+                 (select coalesce(json_agg(x), '[]') from (${productSql(businessId, sql`pp.id = any(${productIds}::bigint[])`)}) x) as products`
   })
   const staffPrice = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, productId: Schema.Number, staffMemberId: Schema.Number }),
@@ -62,10 +77,8 @@ const make = Effect.gen(function* () {
   })
   const namedPeople = SqlSchema.findAll({
     Request: Ids,
-    Result: Schema.Struct({ ...Ref.fields, live: Schema.Boolean }),
-    execute: ({ businessId, ids }) =>
-      sql`select id, concat_ws(' ', first_name, last_name) as name, email::text as email, deleted_at is null as live from people
-          where business_id = ${businessId} and id = any(${ids}::bigint[])`
+    Result: NamedPerson,
+    execute: ({ businessId, ids }) => namedPeopleSql(businessId, ids)
   })
   const staff = SqlSchema.findAll({
     Request: Ids,
@@ -103,6 +116,8 @@ const make = Effect.gen(function* () {
     people: orDie(peopleOf),
     /** People by id with whether each is live (not deleted): one read both checks and names them. */
     namedPeople: orDie(namedPeopleOf),
+    /** `namedPeople` and the live products among `productIds` (`product`), in one round trip: what a new invoice refers to. */
+    peopleAndProducts: orDie(peopleAndProducts),
     /** Staff members by id, named as their people (an empty list asks nothing). */
     staff: orDie(staffOf),
     location: orUndefined(location),

@@ -7,6 +7,9 @@ import { INVOICE_COLUMNS, InvoiceRow } from "./rows.ts"
 import { createStatements } from "./create-statement.ts"
 import { SaleLine, saleLinesSql } from "./sale-lines.ts"
 import { invoiceInserts } from "./insert-statements.ts"
+import { paymentConfigurationSql } from "../../catalog/payment-configuration/repo.ts"
+import { PaymentConfigurationRow } from "../../catalog/payment-configuration/model.ts"
+import { NewPayment, PaymentWithPayer, paymentAnswerSql, paymentInsertSql } from "./payment-insert.ts"
 
 /**
  * The SQL of invoices themselves: rows, the list, state and settings (numbers and inserts in
@@ -71,7 +74,8 @@ const make = Effect.gen(function* () {
       ...InvoiceRow.fields,
       settled_payments_cents: Schema.Number,
       settled_refunds_cents: Schema.Number,
-      sale_lines: Schema.Array(SaleLine)
+      sale_lines: Schema.Array(SaleLine),
+      payment_configuration: Schema.NullOr(PaymentConfigurationRow)
     }),
     execute: ({ businessId, id }) =>
       sql`select ${sql.literal(INVOICE_COLUMNS)},
@@ -80,7 +84,8 @@ const make = Effect.gen(function* () {
             (select coalesce(sum(r.amount_cents), 0)::int from refunds r
              where r.business_id = i.business_id and r.invoice_id = i.id and r.state = 'settled') as settled_refunds_cents,
             (select coalesce(json_agg(s order by s.item_id, s.recipient_position), '[]')
-             from (${saleLinesSql(sql, businessId, sql`i.id`)}) s) as sale_lines
+             from (${saleLinesSql(sql, businessId, sql`i.id`)}) s) as sale_lines,
+            (select row_to_json(c) from (${paymentConfigurationSql(sql, sql`i.business_id`)}) c) as payment_configuration
           from invoices i where i.business_id = ${businessId} and i.id = ${id}
           for update of i`
   })
@@ -105,20 +110,27 @@ const make = Effect.gen(function* () {
           where business_id = ${businessId} and id = ${id}`
   })
   // Closing records, in the one statement that closes, the plan sold to each recipient of each item.
-  const closeSold = SqlSchema.void({
-    Request: Schema.Struct({
-      ...ById.fields,
-      sold: Schema.Array(Schema.Struct({ itemId: Schema.Number, personId: Schema.Number, planId: Schema.Number })),
-      now: Schema.Date
-    }),
-    execute: ({ businessId, id, sold, now }) =>
-      sql`with tied as (
-            update invoice_item_recipients r set plan_id = t.plan_id
-            from unnest(${sold.map((s) => s.itemId)}::bigint[], ${sold.map((s) => s.personId)}::bigint[], ${sold.map((s) => s.planId)}::bigint[])
-              as t(item_id, person_id, plan_id)
-            where r.business_id = ${businessId} and r.invoice_item_id = t.item_id and r.person_id = t.person_id)
+  const Sold = Schema.Array(Schema.Struct({ itemId: Schema.Number, personId: Schema.Number, planId: Schema.Number }))
+  type Closing = { readonly businessId: number; readonly id: number; readonly sold: typeof Sold.Type; readonly now: Date }
+  // Each sold plan tied to its item's recipient, and the invoice closed: CTEs of the closing statement.
+  const closingSql = ({ businessId, id, sold, now }: Closing) =>
+    sql`tied as (
+          update invoice_item_recipients r set plan_id = t.plan_id
+          from unnest(${sold.map((s) => s.itemId)}::bigint[], ${sold.map((s) => s.personId)}::bigint[], ${sold.map((s) => s.planId)}::bigint[])
+            as t(item_id, person_id, plan_id)
+          where r.business_id = ${businessId} and r.invoice_item_id = t.item_id and r.person_id = t.person_id),
+        closed as (
           update invoices set state = 'closed', updated_at = ${now}, closed_at = ${now}
-          where business_id = ${businessId} and id = ${id}`
+          where business_id = ${businessId} and id = ${id})`
+  const closeSold = SqlSchema.void({
+    Request: Schema.Struct({ ...ById.fields, sold: Sold, now: Schema.Date }),
+    execute: (closing) => sql`with ${closingSql(closing)} select 1`
+  })
+  const closePaid = SqlSchema.findOne({
+    Request: Schema.Struct({ ...ById.fields, sold: Sold, now: Schema.Date, payment: NewPayment }),
+    Result: PaymentWithPayer,
+    execute: ({ payment, ...closing }) =>
+      sql`with p as (${paymentInsertSql(sql, payment)}), ${closingSql(closing)} ${paymentAnswerSql(sql, payment.businessId)}`
   })
   const setSettings = SqlSchema.void({
     Request: Settings,
@@ -189,6 +201,8 @@ const make = Effect.gen(function* () {
     setSettings: orDie(setSettings),
     /** Closes the invoice and ties each sold plan to its item's recipient. */
     closeSold: orDie(closeSold),
+    /** `closeSold` with the payment that pays the invoice off, inserted by the same statement; answers the payment. */
+    closePaid: orDie(closePaid),
     touch: orDie(touch),
     /** Cancels up to `limit` carts untouched since `before` (any business); answers which. */
     cancelAbandoned: orDie(abandoned)
