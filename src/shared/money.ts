@@ -12,23 +12,23 @@ export const FormattedMoney = Schema.String.annotate({
   examples: ["$19.99"]
 })
 
-const formatters = new Map<string, Intl.NumberFormat>()
+/** A formatter and its currency's minor-unit digits, made once per locale and currency (both are costly to make). */
+const formatters = new Map<string, { readonly format: Intl.NumberFormat; readonly digits: number }>()
 
 const formatterFor = (currency: string, locale: Locale) => {
   const key = `${locale}|${currency}`
   let formatter = formatters.get(key)
   if (!formatter) {
-    formatter = new Intl.NumberFormat(locale, { style: "currency", currency })
+    const format = new Intl.NumberFormat(locale, { style: "currency", currency })
+    formatter = { format, digits: format.resolvedOptions().maximumFractionDigits ?? 2 }
     formatters.set(key, formatter)
   }
   return formatter
 }
 
-export const minorUnits = (currency: string): number =>
-  new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2
+export const minorUnits = (currency: string): number => formatterFor(currency, "en").digits
 
 export const formatMoney = (cents: number, currency: string, locale: Locale): string => {
-  const formatter = formatterFor(currency, locale)
-  const digits = formatter.resolvedOptions().maximumFractionDigits ?? 2
-  return formatter.format(cents / 10 ** digits)
+  const { format, digits } = formatterFor(currency, locale)
+  return format.format(cents / 10 ** digits)
 }
