@@ -26,8 +26,6 @@ const formatterFor = (currency: string, locale: Locale) => {
   return formatter
 }
 
-export const minorUnits = (currency: string): number => formatterFor(currency, "en").digits
-
 export const formatMoney = (cents: number, currency: string, locale: Locale): string => {
   const { format, digits } = formatterFor(currency, locale)
   return format.format(cents / 10 ** digits)

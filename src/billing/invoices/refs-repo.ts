@@ -75,11 +75,6 @@ const make = Effect.gen(function* () {
       sql`select id, concat_ws(' ', first_name, last_name) as name, email::text as email from people
           where business_id = ${businessId} and id = any(${ids}::bigint[])`
   })
-  const namedPeople = SqlSchema.findAll({
-    Request: Ids,
-    Result: NamedPerson,
-    execute: ({ businessId, ids }) => namedPeopleSql(businessId, ids)
-  })
   const staff = SqlSchema.findAll({
     Request: Ids,
     Result: Ref,
@@ -99,7 +94,6 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, id }) => sql`select person_id from bookings where business_id = ${businessId} and id = ${id}`
   })
   const peopleOf = (request: typeof Ids.Type) => (request.ids.length === 0 ? Effect.succeed([]) : people(request))
-  const namedPeopleOf = (request: typeof Ids.Type) => (request.ids.length === 0 ? Effect.succeed([]) : namedPeople(request))
   const staffOf = (request: typeof Ids.Type) => (request.ids.length === 0 ? Effect.succeed([]) : staff(request))
 
   return {
@@ -114,9 +108,10 @@ const make = Effect.gen(function* () {
     exists: orDie(exists),
     /** People by id (an empty list asks nothing). */
     people: orDie(peopleOf),
-    /** People by id with whether each is live (not deleted): one read both checks and names them. */
-    namedPeople: orDie(namedPeopleOf),
-    /** `namedPeople` and the live products among `productIds` (`product`), in one round trip: what a new invoice refers to. */
+    /**
+     * People by id with whether each is live (not deleted), and the live products among `productIds` (as `product`
+     * reads one), in one round trip: what a new invoice refers to, checked and named by one read.
+     */
     peopleAndProducts: orDie(peopleAndProducts),
     /** Staff members by id, named as their people (an empty list asks nothing). */
     staff: orDie(staffOf),
