@@ -6,8 +6,8 @@ import type pg from "pg"
  * service's throughput is measured against it in the same run (bench/bookings.ts).
  *
  * `bench_book`: a staff booking of one event-occurrence lease, completed at once. It locks the
- * occurrence, refuses a second visit of the person and a full occurrence (holding visits:
- * reserved, registered, completed), and inserts the booking, its lease and its visit in their
+ * occurrence, refuses a second visit of the person and a full occurrence (the places taken, as
+ * the visits' triggers count them), and inserts the booking, its lease and its visit in their
  * final states.
  *
  * `bench_checkout`: a staff sale of one pack to a payer, paid in cash for the total: the
@@ -30,8 +30,8 @@ begin
   if exists (select 1 from visits where business_id = p_business and event_occurrence_id = p_occurrence and person_id = p_person) then
     raise exception 'already booked';
   end if;
-  select count(*) into taken from visits
-  where business_id = p_business and event_occurrence_id = p_occurrence and state in ('reserved', 'registered', 'completed');
+  select coalesce((select p.taken from event_occurrence_places p
+                    where p.business_id = p_business and p.event_occurrence_id = p_occurrence), 0) into taken;
   if o.capacity is not null and taken >= o.capacity then raise exception 'full'; end if;
   insert into bookings (business_id, state, created_by_staff_member_id, expires_at, completed_at)
   values (p_business, 'completed', p_staff, now() + interval '10 minutes', now()) returning id into booking;

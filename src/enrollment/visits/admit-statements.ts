@@ -3,14 +3,15 @@ import { type SqlClient, SqlSchema } from "effect/sql"
 import { OCCURRENCE_STATES } from "../../schedule/event-occurrences/model.ts"
 import { IdRow, InsertRecords, insertRows } from "../../shared/sql-rows.ts"
 import { orDie } from "../../shared/statements.ts"
-import { HOLDING_STATES, type VisitState } from "./model.ts"
+import type { VisitState } from "./model.ts"
 import { enrollVisitorsSql, Pairs } from "./waitlist-statements.ts"
 
 /**
  * The statements admitting visits rests on, spread into VisitsRepo. The capacity rule
  * (src/enrollment/visits/capacity.ts) is built on two of these: `lockForAdmission` (row locks in id order, then
- * holding visits read in a statement of its own, so its snapshot sees what the writers it waited for committed)
- * and `insertEnrolling`.
+ * the places taken read in a statement of its own, so its snapshot sees what the writers it waited for committed)
+ * and `insertEnrolling`. The places taken are counted by the visits' own triggers in event_occurrence_places
+ * (sql/migrations/0039_count_event_occurrence_places.sql), whoever writes the visits.
  */
 const LockedOccurrence = Schema.Struct({
   id: Schema.Number,
@@ -48,8 +49,6 @@ export interface VisitInsert {
   readonly updated_at: Date
 }
 
-const holding = HOLDING_STATES as ReadonlyArray<string>
-
 /** Per occurrence, the places its holding visits take (absent: none), and who among some people is on it. */
 export interface Occupancy {
   readonly taken: ReadonlyMap<number, number>
@@ -81,7 +80,7 @@ export const admitStatements = (sql: SqlClient.SqlClient) => {
     Result: Schema.Struct({ ...AdmittingOccurrence.fields, taken: Schema.Number, visitors: Schema.Array(Schema.Number) }),
     execute: ({ businessId, occurrenceIds, personIds }) =>
       sql`select id, service_id, event_id, state, capacity, start_at, end_at, location_id, staff_member_ids, local_date, taken, visitors
-          from lock_occurrences_for_admission(${businessId}, ${[...new Set(occurrenceIds)].sort((a, b) => a - b)}, ${personIds}, ${holding})`
+          from lock_occurrences_for_admission(${businessId}, ${[...new Set(occurrenceIds)].sort((a, b) => a - b)}, ${personIds})`
   })
   const lockOccurrenceOfVisit = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
@@ -96,9 +95,8 @@ export const admitStatements = (sql: SqlClient.SqlClient) => {
     Request: InBusiness,
     Result: Schema.Struct({ id: Schema.Number, count: Schema.Number }),
     execute: ({ businessId, ids }) =>
-      sql`select event_occurrence_id as id, count(*)::int as count from visits
-          where business_id = ${businessId} and event_occurrence_id = any(${ids}) and state = any(${holding})
-          group by event_occurrence_id`
+      sql`select event_occurrence_id as id, taken as count from event_occurrence_places
+          where business_id = ${businessId} and event_occurrence_id = any(${ids})`
   })
   const visitorsOf = SqlSchema.findAll({
     Request: Visitors,
@@ -145,7 +143,7 @@ export const admitStatements = (sql: SqlClient.SqlClient) => {
     lockOccurrenceOfVisit: orDie((request: { readonly businessId: number; readonly id: number }) =>
       lockOccurrenceOfVisit(request).pipe(Effect.map(Option.isSome))
     ),
-    /** Places taken in each occurrence: its visits in a holding state. Absent: none. */
+    /** Places taken in each occurrence: its visits in a holding state, as their triggers counted them. Absent: none. */
     placesTaken: orDie(({ businessId, ids }: InBusiness) =>
       ids.length === 0
         ? Effect.succeed(new Map<number, number>() as ReadonlyMap<number, number>)

@@ -14,9 +14,10 @@ import { VisitRefusals } from "./refusals.ts"
  *
  * Every writer that adds visits (POST visits in both modes, leases of bookings, the waitlist's
  * offer of a freed place) calls `admitVisits` inside its transaction. It locks the occurrences
- * (`for no key update`, in id order), counts their holding visits under the lock (both in one
- * round trip: `lockForAdmission`), refuses what does not fit, and inserts. A second writer on the same occurrence waits for the first
- * to commit and then counts its visits too, so whatever the interleaving, an occurrence never
+ * (`for no key update`, in id order), reads the places taken under the lock (both in one
+ * round trip: `lockForAdmission`; the count is kept by the visits' own triggers, whoever writes
+ * them), refuses what does not fit, and inserts. A second writer on the same occurrence waits for the first
+ * to commit and then reads the count with its visits in it, so whatever the interleaving, an occurrence never
  * holds more than its capacity. Locking in id order keeps multi-occurrence writers (a course
  * lease) from deadlocking each other.
  *
