@@ -281,6 +281,27 @@ describe("POST bookings rules", () => {
     expect(await visitStates(s.server, s.yoga("2026-11-16").id)).toEqual(["reserved"])
   })
 
+  it("concurrent repeats that introduce a new person: they wait on the token before writing anyone, and answer the one booking", async () => {
+    clock.set(NOW)
+    const occurrenceId = s.yoga("2026-11-17").id
+    const body = {
+      booking: {
+        idempotency_token: "desk-race",
+        complete_booking: true,
+        leases: [{ event_occurrence_id: occurrenceId, person: { first_name: "Rae", last_name: "Race", email: "rae.race@example.test" } }]
+      }
+    }
+    const responses = await Promise.all(Array.from({ length: 6 }, () => desk("POST", "/bookings", body)))
+    expect(responses.map((r) => r.status)).toEqual(Array(6).fill(201))
+    const ids = new Set(responses.map((r) => r.json.bookings[0].id))
+    expect(ids.size).toBe(1)
+    const people = await s.pool.query(`select id from people where business_id = $1 and email = 'rae.race@example.test'`, [s.business.id])
+    expect(people.rows).toHaveLength(1)
+    expect(await visitStates(s.server, occurrenceId)).toEqual(["registered"])
+    const bookings = await s.pool.query(`select count(*)::int as n from bookings where business_id = $1 and idempotency_token = 'desk-race'`, [s.business.id])
+    expect(bookings.rows[0].n).toBe(1)
+  })
+
   it("expires_at: default 10 minutes, at most 20, not in the past", async () => {
     clock.set(NOW)
     const max = await front("POST", "/bookings", { booking: { expires_at: "2026-11-02T16:20:00Z" } })

@@ -1,8 +1,8 @@
 import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
 import { SERVICE_TYPES } from "../../catalog/services/model.ts"
-import { InsertRecords, insertRows } from "../../shared/sql-rows.ts"
 import { orDie, orUndefined } from "../../shared/statements.ts"
+import { BookingInsert, insertBookingSql } from "./booking-insert.ts"
 import { LEASE_STATES, type LeaseInsert, LeaseRow } from "./model.ts"
 
 /** The SQL of leases, handed out by BookingsRepo (a lease never lives apart from its booking). */
@@ -113,11 +113,24 @@ export const leaseStatements = (sql: SqlClient.SqlClient) => {
           order by l.id`
   })
 
+  // The leases' rows travel as one JSON array (typed by the record's definition, so the statement
+  // is planned once whatever the count), each with its place `i`; their booking is an existing one
+  // or inserted by the same statement (no row then when a repeated idempotency token inserted none).
   const insertLeases = SqlSchema.findAll({
-    Request: InsertRecords,
+    Request: Schema.Struct({ businessId: Schema.Number, booking: Schema.Union([Schema.Number, BookingInsert]), leases: Schema.String }),
     Result: WrittenLease,
-    execute: (records) =>
-      sql`with l as (insert into leases ${sql.insert(records)} returning *)
+    execute: ({ businessId, booking, leases }) =>
+      sql`with booking as (${typeof booking === "number" ? sql`select ${booking}::bigint as id` : insertBookingSql(sql, businessId, booking)}),
+               l as (insert into leases (business_id, booking_id, kind, state, person_id, event_occurrence_id, event_id, service_id,
+                                         staff_member_id, location_id, start_at, recurring, created_at, updated_at)
+                     select ${businessId}, booking.id, r.kind, r.state, r.person_id, r.event_occurrence_id, r.event_id, r.service_id,
+                            r.staff_member_id, r.location_id, r.start_at, r.recurring, r.created_at, r.updated_at
+                     from booking, jsonb_to_recordset(${leases}::jsonb) as r(
+                       i integer, kind text, state text, person_id bigint, event_occurrence_id bigint, event_id bigint, service_id bigint,
+                       staff_member_id bigint, location_id bigint, start_at timestamptz, recurring boolean, created_at timestamptz,
+                       updated_at timestamptz)
+                     order by r.i
+                     returning *)
           select l.id, l.booking_id, l.kind, l.state, l.person_id,
                  case when p.id is null then null else concat_ws(' ', p.first_name, p.last_name) end as person_name,
                  l.event_occurrence_id, l.event_id, l.service_id, l.staff_member_id, l.location_id, l.start_at, l.recurring,
@@ -136,18 +149,21 @@ export const leaseStatements = (sql: SqlClient.SqlClient) => {
     /**
      * Inserts leases and answers them as written, in the order given, each with the occurrences
      * its visits will be on (`occurrenceIds`, by start): the booking's answer needs no re-read.
+     * `booking`: the id of the leases' booking, or a new booking inserted by the same statement;
+     * none answered: its idempotency token was taken, and nothing was written.
      */
-    insertLeases: orDie(({ businessId, leases, occurrenceIds }: {
+    insertLeases: orDie(({ businessId, booking, leases, occurrenceIds }: {
       readonly businessId: number
+      readonly booking: number | BookingInsert
       readonly leases: ReadonlyArray<LeaseInsert>
       readonly occurrenceIds: ReadonlyArray<ReadonlyArray<number>>
-    }) => {
-      const records = insertRows(leases.map((lease) => ({ business_id: businessId, ...lease })))
-      if (records === undefined) return Effect.succeed([] as ReadonlyArray<LeaseRow>)
-      return insertLeases(records).pipe(
-        Effect.map((rows): ReadonlyArray<LeaseRow> => rows.map((row, i) => ({ ...row, occurrence_ids: occurrenceIds[i] ?? [] })))
-      )
-    }),
+    }) =>
+      leases.length === 0
+        ? Effect.succeed([] as ReadonlyArray<LeaseRow>)
+        : insertLeases({ businessId, booking, leases: JSON.stringify(leases.map((lease, i) => ({ i, ...lease }))) }).pipe(
+          Effect.map((rows): ReadonlyArray<LeaseRow> => rows.map((row, i) => ({ ...row, occurrence_ids: occurrenceIds[i] ?? [] })))
+        )
+    ),
     setLeasesState: orDie((request: typeof LeasesState.Type) =>
       request.ids.length === 0 ? Effect.void : setLeasesState(request)
     ),

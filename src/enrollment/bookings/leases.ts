@@ -9,6 +9,7 @@ import { formatTimestamp } from "../../shared/schemas.ts"
 import { type Admission, admitVisits, placesFreed } from "../visits/capacity.ts"
 import { emitVisitEvents } from "../visits/events.ts"
 import { VisitsRepo } from "../visits/repo.ts"
+import type { BookingInsert } from "./booking-insert.ts"
 import type { LeaseRow } from "./model.ts"
 import { type Caller, isFrontCaller } from "../../access/caller.ts"
 import type { LeasePlan, PersonPlan } from "./lease-plan.ts"
@@ -45,11 +46,13 @@ export const personIdOf = Effect.fn("Leases.personId")(function* (businessId: nu
  * its final state (an update of a row inserted in the same transaction re-runs its FK checks).
  * Appointment leases first take their staff members' locks, then check the slot is still
  * free and create the appointment (`reserved`, or `active` with registered leases); every visit goes through `admitVisits` in one
- * call, so its occurrence locks are taken in one id order. Returns the leases as written and the visit ids.
+ * call, so its occurrence locks are taken in one id order. `booking`: the leases' booking, or a new one
+ * without an idempotency token, inserted by the leases' own statement. `plans` is not empty. Returns
+ * the booking's id, the leases as written and the visit ids.
  */
 export const writeLeases = Effect.fn("Leases.write")(function* (
   businessId: number,
-  bookingId: number,
+  booking: number | BookingInsert,
   plans: ReadonlyArray<LeasePlan>,
   caller: Caller,
   state: "reserved" | "registered" = "reserved"
@@ -94,9 +97,9 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
   })
   const leases = yield* repo.insertLeases({
     businessId,
+    booking,
     occurrenceIds,
     leases: plans.map((plan, i) => ({
-      booking_id: bookingId,
       kind: plan.kind,
       state,
       person_id: people[i]!,
@@ -111,6 +114,8 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
       updated_at: now
     }))
   })
+  const bookingId = leases[0]?.booking_id
+  if (bookingId === undefined || leases.length < plans.length) return yield* Effect.die(new Error("leases not written"))
   const admissions: Array<Admission> = plans.flatMap((_, i) =>
     occurrenceIds[i]!.map((occurrenceId) => ({
       occurrenceId,
@@ -124,7 +129,7 @@ export const writeLeases = Effect.fn("Leases.write")(function* (
   const visitIds = yield* admitVisits(businessId, admissions, { enforceCapacity: true, locked })
   // A hold is not a visit to webhook consumers; registered at once, its visits are created now.
   if (state === "registered") yield* emitVisitEvents(businessId, "visit.created", visitIds)
-  return { leases, visitIds }
+  return { bookingId, leases, visitIds }
 })
 
 /**

@@ -174,7 +174,6 @@ export const LeaseRow = Schema.Struct({
 export type LeaseRow = typeof LeaseRow.Type
 
 export interface LeaseInsert {
-  readonly booking_id: number
   readonly kind: LeaseKind
   readonly state: LeaseState
   readonly person_id: number | null

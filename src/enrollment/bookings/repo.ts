@@ -1,25 +1,12 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { orDie, orUndefined } from "../../shared/statements.ts"
+import { BOOKING_COLUMNS, BookingInsert, insertBookingSql } from "./booking-insert.ts"
 import { leaseStatements } from "./lease-statements.ts"
 import { BOOKING_STATES, BookingRow } from "./model.ts"
 
 /** The SQL of bookings (here) and their leases (lease-statements.ts). Their visits are read and written through src/visits. */
 const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
-const BookingInsert = Schema.Struct({
-  person_id: Schema.NullOr(Schema.Number),
-  created_by_staff_member_id: Schema.NullOr(Schema.Number),
-  idempotency_token: Schema.NullOr(Schema.String),
-  idempotency_scope: Schema.NullOr(Schema.String),
-  request_digest: Schema.NullOr(Schema.String),
-  expires_at: Schema.Date,
-  /** `completed` when the booking completes at once: written in its final state, never updated. */
-  state: Schema.Literals(["incomplete", "completed"]),
-  now: Schema.Date
-})
-
-const BOOKING_COLUMNS = `b.id, b.state, b.person_id, b.created_by_staff_member_id, b.idempotency_token, b.request_digest,
-  b.expires_at, b.completed_at, b.created_at, b.updated_at`
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -40,14 +27,7 @@ const make = Effect.gen(function* () {
   const insert = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, booking: BookingInsert }),
     Result: BookingRow,
-    execute: ({ businessId, booking }) =>
-      sql`insert into bookings as b (business_id, state, person_id, created_by_staff_member_id, idempotency_token, idempotency_scope,
-                                     request_digest, expires_at, completed_at, created_at, updated_at)
-          values (${businessId}, ${booking.state}, ${booking.person_id}, ${booking.created_by_staff_member_id}, ${booking.idempotency_token},
-                  ${booking.idempotency_scope}, ${booking.request_digest}, ${booking.expires_at},
-                  ${booking.state === "completed" ? booking.now : null}, ${booking.now}, ${booking.now})
-          on conflict (business_id, idempotency_scope, idempotency_token) where idempotency_token is not null do nothing
-          returning ${sql.literal(BOOKING_COLUMNS)}`
+    execute: ({ businessId, booking }) => insertBookingSql(sql, businessId, booking)
   })
   const setState = SqlSchema.void({
     Request: Schema.Struct({ ...ById.fields, state: Schema.Literals(BOOKING_STATES), now: Schema.Date }),

@@ -11,6 +11,7 @@ import { completeLeases, releaseLeases, writeLeases } from "./leases.ts"
 import { type Caller, personOf } from "../../access/caller.ts"
 import { bookingResponse, bookingWire, bookingsWire, findBooking, isExpired, resolveContext, resolveLeases } from "./lookup.ts"
 import { type BookingInput, type BookingRow, type LeaseRow, DEFAULT_HOLD_MS, MAX_HOLD_MS } from "./model.ts"
+import { type BookingInsert, insertedBooking } from "./booking-insert.ts"
 import { BookingsRepo } from "./repo.ts"
 import { BookingRefusals } from "./refusals.ts"
 
@@ -90,7 +91,7 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
 
       // Completing at once writes the booking, its leases and visits in their final state
       // (completed, registered): what completeLeases would do, without updating fresh rows.
-      const inserted = yield* repo.insert({ businessId: business.id, booking: {
+      const booking: BookingInsert = {
         person_id: personOf(caller),
         created_by_staff_member_id: caller._tag === "Staff" ? caller.staffMemberId : null,
         idempotency_token: token,
@@ -99,21 +100,30 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
         expires_at: expiresAt,
         state: complete ? "completed" : "incomplete",
         now: context.now
-      } })
-      if (Option.isNone(inserted)) {
-        const existing = yield* repo.byToken({ businessId: business.id, scope, token: token! })
-        if (!existing) return yield* Effect.die(new Error("idempotency conflict without a stored booking"))
-        return yield* replay(existing)
       }
-      const booking = inserted.value
-      const { leases } = yield* writeLeases(business.id, booking.id, plans, caller, complete ? "registered" : "reserved")
+      // A request with an idempotency token claims it first: a concurrent repeat waits on its
+      // unique index before writing anything (a new person, an appointment) and then answers the
+      // stored booking. Without a token, the leases' own statement inserts the booking too.
+      let claimed: number | undefined
+      if (token !== null || plans.length === 0) {
+        const inserted = yield* repo.insert({ businessId: business.id, booking })
+        if (Option.isNone(inserted)) {
+          const existing = yield* repo.byToken({ businessId: business.id, scope, token: token! })
+          if (!existing) return yield* Effect.die(new Error("idempotency conflict without a stored booking"))
+          return yield* replay(existing)
+        }
+        claimed = inserted.value.id
+      }
+      const { bookingId: id, leases } = plans.length === 0
+        ? { bookingId: claimed!, leases: [] as ReadonlyArray<LeaseRow> }
+        : yield* writeLeases(business.id, claimed ?? booking, plans, caller, complete ? "registered" : "reserved")
       if (!complete) {
-        yield* enqueueJob(ExpireBookingJob, { business_id: business.id, booking_id: booking.id }, {
+        yield* enqueueJob(ExpireBookingJob, { business_id: business.id, booking_id: id }, {
           runAt: expiresAt,
-          jobKey: expireJobKey(business.id, booking.id)
+          jobKey: expireJobKey(business.id, id)
         })
       }
-      return { replayed: false, booking, leases }
+      return { replayed: false, booking: insertedBooking(id, booking), leases }
     })
   )
   if (written.replayed) return yield* bookingResponse(written.booking.id)
