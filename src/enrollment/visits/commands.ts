@@ -13,7 +13,7 @@ import { parseLocale } from "../../shared/locale.ts"
 import { RequestContext } from "../../shared/request-context.ts"
 import { admitVisits, placesFreed } from "./capacity.ts"
 import { emitVisitEvents } from "./events.ts"
-import { visitsShown } from "./shown.ts"
+import { shownVisits } from "./shown.ts"
 import { HOLDING_STATES, VISIT_TRANSITIONS, type VisitCreateDeskInput, type VisitCreateFrontInput, type VisitRow, type VisitState, type VisitUpdateInput } from "./model.ts"
 import { type VisitChange, VisitsRepo } from "./repo.ts"
 import { findFrontVisit, notifyClient } from "./service.ts"
@@ -38,8 +38,7 @@ const businessLocale = Effect.gen(function* () {
 
 /** Create and update answer the visits as `:id` shows them. */
 const visitsOf = Effect.fn("Visits.wire")(function* (ids: ReadonlyArray<number>) {
-  const business = yield* CurrentBusiness
-  return yield* visitsShown(business.id, yield* (yield* VisitsRepo).byIds({ businessId: business.id, ids }))
+  return yield* shownVisits((yield* CurrentBusiness).id, ids)
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -181,7 +180,7 @@ export const createDeskVisit = Effect.fn("Visits.deskCreate")(function* (input: 
 export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: number, input: VisitUpdateInput) {
   const business = yield* CurrentBusiness
   const repo = yield* VisitsRepo
-  const written = yield* inTransaction(
+  yield* inTransaction(
     Effect.gen(function* () {
       // Occurrence first, then the visit: the order admitVisits takes its locks in.
       if (!(yield* repo.lockOccurrenceOfVisit({ businessId: business.id, id }))) return yield* VisitRefusals.visitNotFound.fail({ id })
@@ -225,7 +224,7 @@ export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: num
         }
       }
       if (problems.length > 0) return yield* fail(Unprocessable, ...problems)
-      if (Object.keys(change).length === 0) return row
+      if (Object.keys(change).length === 0) return
       yield* repo.update({ businessId: business.id, id, fields: change, now })
       if (isHolding(row.state) && !isHolding(state)) yield* placesFreed(business.id, [row.event_occurrence_id])
       // Auto-pay: a visit becoming registered or completed without a punch is paid by a suitable
@@ -233,11 +232,10 @@ export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: num
       const autoPaid = change.state === "registered" || change.state === "completed"
       if (autoPaid) yield* repo.payments.payVisits(business.id, [id])
       yield* emitVisitEvents(business.id, "visit.updated", [id])
-      // The row as written (the update set exactly these columns), unless auto-pay may have punched it.
-      return autoPaid ? undefined : { ...row, ...change, updated_at: now }
     })
   )
-  return written === undefined ? yield* visitsOf([id]) : yield* visitsShown(business.id, [written])
+  // Read after the commit, with its occurrence and person in one statement (auto-pay may have punched it).
+  return yield* visitsOf([id])
 })
 
 /**

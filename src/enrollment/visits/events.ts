@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { emitWebhookEvents } from "../../webhooks/emit.ts"
-import { VisitsRepo } from "./repo.ts"
-import { visitsShown } from "./shown.ts"
+import { shownVisits } from "./shown.ts"
 
 /**
  * visit.created and visit.updated, one event per visit, in the caller's transaction. The body is
@@ -13,10 +12,5 @@ export const emitVisitEvents = Effect.fn("Visits.emitEvents")(function* (
   topic: "visit.created" | "visit.updated",
   visitIds: ReadonlyArray<number>
 ) {
-  const repo = yield* VisitsRepo
-  yield* emitWebhookEvents(
-    businessId,
-    topic,
-    visitIds.map((id) => repo.byIds({ businessId, ids: [id] }).pipe(Effect.flatMap((rows) => visitsShown(businessId, rows))))
-  )
+  yield* emitWebhookEvents(businessId, topic, visitIds.map((id) => shownVisits(businessId, [id])))
 })

@@ -117,6 +117,23 @@ export const EmbeddedPersonRow = Schema.Struct({
 })
 export type EmbeddedPersonRow = typeof EmbeddedPersonRow.Type
 
+/** A visit read with what `:id` embeds: its occurrence (`o_`) and its person (`p_`, null without one). */
+export const ShownVisitRow = Schema.Struct({
+  ...VisitRow.fields,
+  o_event_id: Schema.NullOr(Schema.Number),
+  o_name: Schema.String,
+  o_service_id: Schema.Number,
+  o_location_id: Schema.NullOr(Schema.Number),
+  o_start_at: Schema.Date,
+  o_end_at: Schema.Date,
+  o_time_zone: Schema.String,
+  o_state: Schema.Literals(OCCURRENCE_STATES),
+  p_first_name: Schema.NullOr(Schema.String),
+  p_last_name: Schema.NullOr(Schema.String),
+  p_email: Schema.NullOr(Schema.String)
+})
+export type ShownVisitRow = typeof ShownVisitRow.Type
+
 export const toEmbeddedOccurrence = (row: EmbeddedOccurrenceRow): EmbeddedOccurrence => ({
   id: row.id,
   event_id: row.event_id,

@@ -5,7 +5,7 @@ import { orDie, orUndefined } from "../../shared/statements.ts"
 import { admitStatements, type VisitInsert } from "./admit-statements.ts"
 import { leaseVisitsQueries } from "./lease-visits-repo.ts"
 import { visitListQueries } from "./list-repo.ts"
-import { EmbeddedOccurrenceRow, EmbeddedPersonRow, HOLDING_STATES, VISIT_COLUMNS, VisitRow } from "./model.ts"
+import { EmbeddedOccurrenceRow, EmbeddedPersonRow, HOLDING_STATES, ShownVisitRow, VISIT_COLUMNS, VisitRow } from "./model.ts"
 import { VisitPayments } from "./payments.ts"
 import { waitlistStatements } from "./waitlist-statements.ts"
 
@@ -47,6 +47,22 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, ids }) =>
       sql`select p.id, p.first_name, p.last_name, p.email::text as email
           from people p where p.business_id = ${businessId} and p.id = any(${ids})`
+  })
+
+  // A visit as `:id` shows it, with its occurrence and person, in one statement.
+  const shown = SqlSchema.findAll({
+    Request: InBusiness,
+    Result: ShownVisitRow,
+    execute: ({ businessId, ids }) =>
+      sql`select ${sql.literal(VISIT_COLUMNS)},
+                 o.event_id as o_event_id, o.name as o_name, o.service_id as o_service_id, o.location_id as o_location_id,
+                 o.start_at as o_start_at, o.end_at as o_end_at, o.time_zone as o_time_zone, o.state as o_state,
+                 p.first_name as p_first_name, p.last_name as p_last_name, p.email::text as p_email
+          from visits v
+          join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
+          left join people p on p.business_id = v.business_id and p.id = v.person_id
+          where v.business_id = ${businessId} and v.id = any(${ids})
+          order by v.id`
   })
 
   const findForUpdate = SqlSchema.findOneOption({
@@ -103,6 +119,9 @@ const make = Effect.gen(function* () {
 
     /** Visits by id, in id order. */
     byIds: orDie((request: InBusiness) => (request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<VisitRow>) : byIds(request))),
+
+    /** Visits by id, in id order, each with its occurrence and person as `:id` embeds them (`o_`, `p_`). */
+    shown: orDie((request: InBusiness) => (request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<ShownVisitRow>) : shown(request))),
 
     // ---- Records embedded in visits and waitlist entries: one query for a whole page ----
 

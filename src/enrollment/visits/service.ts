@@ -12,7 +12,7 @@ import { formatTimestamp } from "../../shared/schemas.ts"
 import type { PersonTarget } from "../../shared/schemas.ts"
 import { type VisitListQuery, type VisitRow, type VisitSummary } from "./model.ts"
 import { VisitsRepo } from "./repo.ts"
-import { detailedVisits, visitsShown } from "./shown.ts"
+import { detailedVisits, shownVisits } from "./shown.ts"
 import { VisitRefusals } from "./refusals.ts"
 
 /**
@@ -50,8 +50,11 @@ export const findFrontVisit = Effect.fn("Visits.findFront")(function* (id: numbe
 })
 
 export const getFrontVisit = Effect.fn("Visits.frontGet")(function* (id: number) {
-  const { row } = yield* findFrontVisit(id)
-  return yield* visitsShown((yield* CurrentBusiness).id, [row])
+  const reach = yield* clientReach
+  const shown = yield* shownVisits((yield* CurrentBusiness).id, [id])
+  const personId = shown.visits[0]?.person_id ?? null
+  if (personId === null || !reach.personIds.includes(personId)) return yield* visitNotFound(id)
+  return shown
 })
 
 export const listFrontPersonVisits = Effect.fn("Visits.frontList")(function* (target: PersonTarget, query: VisitListQuery) {
@@ -64,15 +67,10 @@ export const listFrontPersonVisits = Effect.fn("Visits.frontList")(function* (ta
 // ---------------------------------------------------------------------------------------------
 // Staff mode
 
-export const findDeskVisit = Effect.fn("Visits.findDesk")(function* (id: number) {
-  const business = yield* CurrentBusiness
-  const [row] = yield* (yield* VisitsRepo).byIds({ businessId: business.id, ids: [id] })
-  if (!row) return yield* visitNotFound(id)
-  return row
-})
-
 export const getDeskVisit = Effect.fn("Visits.deskGet")(function* (id: number) {
-  return yield* visitsShown((yield* CurrentBusiness).id, [yield* findDeskVisit(id)])
+  const shown = yield* shownVisits((yield* CurrentBusiness).id, [id])
+  if (shown.visits.length === 0) return yield* visitNotFound(id)
+  return shown
 })
 
 /** A live person of the business (deleted people keep their visits, but are not listed by id). */

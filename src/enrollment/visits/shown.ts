@@ -1,10 +1,10 @@
 import { Effect } from "effect"
-import { type VisitDetail, type VisitOne, type VisitRow, toEmbeddedOccurrence, toEmbeddedPerson, toVisitWire } from "./model.ts"
+import { type ShownVisitRow, type VisitDetail, type VisitOne, type VisitRow, toEmbeddedOccurrence, toEmbeddedPerson, toVisitWire } from "./model.ts"
 import { VisitsRepo } from "./repo.ts"
 
 /**
- * Visits as their endpoints show them, and as visit.created/visit.updated carry them: `status`
- * and the occurrence embedded (one query for a whole page); `:id` also embeds the person.
+ * Visits as their lists show them: `status` and the occurrence embedded (one query for a whole
+ * page); `:id` also embeds the person (`shownVisits`).
  */
 export const detailedVisits = Effect.fn("Visits.detailed")(function* (businessId: number, rows: ReadonlyArray<VisitRow>) {
   const occurrences = yield* (yield* VisitsRepo).embeddedOccurrences({ businessId, ids: rows.map((row) => row.event_occurrence_id) })
@@ -15,18 +15,31 @@ export const detailedVisits = Effect.fn("Visits.detailed")(function* (businessId
   }))
 })
 
+const toShown = (row: ShownVisitRow): VisitOne => ({
+  ...toVisitWire(row),
+  status: row.state,
+  event_occurrence: toEmbeddedOccurrence({
+    id: row.event_occurrence_id,
+    event_id: row.o_event_id,
+    name: row.o_name,
+    service_id: row.o_service_id,
+    location_id: row.o_location_id,
+    start_at: row.o_start_at,
+    end_at: row.o_end_at,
+    time_zone: row.o_time_zone,
+    state: row.o_state
+  }),
+  person: row.person_id === null || row.p_first_name === null
+    ? null
+    : toEmbeddedPerson({ id: row.person_id, first_name: row.p_first_name, last_name: row.p_last_name ?? "", email: row.p_email })
+})
+
 /**
- * Visits as `:id` answers them: detailed, and their people embedded (null for a reserved place
- * without one). Also what create and update answer, and what the visit webhooks carry.
+ * Visits by id as `:id` answers them: detailed, and their people embedded (null for a reserved
+ * place without one), read in one statement with their occurrences and people. Also what create
+ * and update answer after their commit, and what the visit webhooks carry. A visit not found is absent.
  */
-export const visitsShown = Effect.fn("Visits.shown")(function* (businessId: number, rows: ReadonlyArray<VisitRow>) {
-  const visits = yield* detailedVisits(businessId, rows)
-  const personIds = rows.flatMap((row) => (row.person_id === null ? [] : [row.person_id]))
-  const people = yield* (yield* VisitsRepo).embeddedPeople({ businessId, ids: personIds })
-  return {
-    visits: visits.map((visit): VisitOne => {
-      const person = visit.person_id === null ? undefined : people.get(visit.person_id)
-      return { ...visit, person: person === undefined ? null : toEmbeddedPerson(person) }
-    })
-  }
+export const shownVisits = Effect.fn("Visits.shownById")(function* (businessId: number, ids: ReadonlyArray<number>) {
+  const rows = yield* (yield* VisitsRepo).shown({ businessId, ids })
+  return { visits: rows.map(toShown) }
 })
