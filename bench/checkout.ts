@@ -26,10 +26,15 @@ import { countersLines, startPgCounters } from "./support/pg-counters.ts"
  * (default 1,000,000). Then the same checkouts all in one business against spread over ten
  * (the invoice-number counter is one row per business).
  *
+ * The floor, in the same run in the demo business: the same checkouts through
+ * bench/support/floor-write.ts, two POSTs decoded with the service's schemas on the smallest
+ * Effect HttpApi server, the first calling `bench_checkout`, the second answering without a
+ * statement. The service cannot pass it: `checkout_floor_vs_sql` says where the target sits.
+ *
  * Each of those four rounds also counts, per checkout, WAL, MultiXacts, the row locks written to WAL by
  * table and the backends' wait events (bench/support/pg-counters.ts), printed under the two rows.
  *
- * Last lines: `ratio checkout_vs_sql`, `ratio checkout_vs_sql_large`, `ratio checkout_one_vs_ten_businesses`.
+ * Last lines: `ratio checkout_vs_sql`, `ratio checkout_floor_vs_sql`, `ratio checkout_vs_sql_large`, `ratio checkout_one_vs_ten_businesses`.
  * BENCH_ONE_VS_TEN_ONLY=1 runs only the one-against-ten rounds; BENCH_ONE_VS_TEN_SQL=1 makes their checkouts
  * the one-round-trip SQL ones (what one business shares in PostgreSQL, without the API).
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there.
@@ -83,8 +88,18 @@ const main = async () => {
     { DATABASE_URL: databaseUrl, PORT: String(servicePort), BASE_DOMAIN, DATA_DIR: benchDir },
     [...SERVER_NODE_FLAGS, ...cpuProfileFlags()]
   )
+  run.floor = await startChild("floor", path.join(root, "bench/support/floor-write.ts"), {
+    DATABASE_URL: databaseUrl,
+    PORT: String(await freePort(40000, 49999)),
+    BUSINESS_ID: String(shops[0]!.tenant.businessId),
+    STAFF_MEMBER_ID: String(shops[0]!.tenant.staffMemberId),
+    DATA_DIR: benchDir,
+    LOG_LEVEL: "none"
+  }, [...SERVER_NODE_FLAGS, ...cpuProfileFlags("floor")])
   const postmaster = postmasterPid(dataDir)
   const apiPid = run.service.process.pid
+  const floorPort = run.floor.port
+  const floorPid = run.floor.process.pid
 
   const checkout = async (shop: Shop, i: number) => {
     const payer = shop.payers[i % shop.payers.length]!
@@ -96,10 +111,20 @@ const main = async () => {
     })
     if (paid.status !== 201) throw new Error(`payment answered ${paid.status}: ${paid.text}`)
   }
+  const checkoutOnFloor = async (shop: Shop, i: number) => {
+    const payer = shop.payers[i % shop.payers.length]!
+    const created = await shop.post(floorPort, "", "/api/v2/desk/invoices", { invoice: { payer_id: payer, plan_products: [{ id: shop.productId }] } })
+    if (created.status !== 201) throw new Error(`the floor's invoice answered ${created.status}: ${created.text}`)
+    const invoice = JSON.parse(created.text).invoices[0] as { id: number; total_cents: number }
+    const paid = await shop.post(floorPort, "", `/api/v2/desk/invoices/${invoice.id}/payments`, {
+      payment: { payment_method: "cash", amount_cents: invoice.total_cents }
+    })
+    if (paid.status !== 201) throw new Error(`the floor's payment answered ${paid.status}: ${paid.text}`)
+  }
   const checkoutInSql = (shop: Shop, i: number) =>
     pool.query(`select bench_checkout($1, $2, $3)`, [shop.tenant.businessId, shop.payers[i % shop.payers.length], shop.productId]).then(() => {})
-  const round = (task: (i: number) => Promise<void>, count = CHECKOUTS) =>
-    measureRound({ pool, postmaster, apiPid, count, concurrency: CONCURRENCY, task })
+  const round = (task: (i: number) => Promise<void>, count = CHECKOUTS, pid = apiPid) =>
+    measureRound({ pool, postmaster, apiPid: pid, count, concurrency: CONCURRENCY, task })
 
   const lines: Array<string> = []
   const ratios: Array<string> = []
@@ -107,15 +132,26 @@ const main = async () => {
     log(`${shop.tenant.label}: ${CHECKOUTS} checkouts per round, ${CONCURRENCY} at a time`)
     await round((i) => checkout(shop, i), 100)
     await round((i) => checkoutInSql(shop, i), 100)
+    // The floor (demo business only) runs after each service round, against the same SQL rounds.
+    const onFloor = () => (shop === shops[0] ? round((i) => checkoutOnFloor(shop, i), CHECKOUTS, floorPid) : Promise.resolve(undefined))
+    if (shop === shops[0]) await round((i) => checkoutOnFloor(shop, i), 100, floorPid)
     const sql1 = await round((i) => checkoutInSql(shop, i))
     const api1 = await round((i) => checkout(shop, i))
+    const floor1 = await onFloor()
     const sql2 = await round((i) => checkoutInSql(shop, i))
     const api2 = await round((i) => checkout(shop, i))
+    const floor2 = await onFloor()
     const sql = best(sql1, sql2)
     const api = best(api1, api2)
     lines.push(shop.tenant.label, roundLine("  one-round-trip SQL checkout", sql), roundLine("  invoice + cash payment (2 POSTs)", api))
     lines.push(`  ratio ${(api.perSecond / sql.perSecond).toFixed(3)} (rounds: SQL ${sql1.perSecond.toFixed(0)}, ${sql2.perSecond.toFixed(0)}; API ${api1.perSecond.toFixed(0)}, ${api2.perSecond.toFixed(0)})`)
     ratios.push(`ratio ${shop === shops[0] ? "checkout_vs_sql" : "checkout_vs_sql_large"} ${(api.perSecond / sql.perSecond).toFixed(3)}`)
+    if (floor1 && floor2) {
+      const floor = best(floor1, floor2)
+      lines.push(roundLine("  floor: bench_checkout behind HttpApi", floor))
+      lines.push(`  floor ratio ${(floor.perSecond / sql.perSecond).toFixed(3)} (rounds: ${floor1.perSecond.toFixed(0)}, ${floor2.perSecond.toFixed(0)})`)
+      ratios.push(`ratio checkout_floor_vs_sql ${(floor.perSecond / sql.perSecond).toFixed(3)}`)
+    }
   }
 
   log(`one business against ten: ${CHECKOUTS} checkouts per round`)

@@ -6,7 +6,8 @@ import type { Child } from "./processes.ts"
 
 /**
  * What the write benchmarks (bookings, checkout) share: their folder under `.data`, one embedded
- * PostgreSQL and one service process that are stopped and removed on exit or Ctrl-C, and a
+ * PostgreSQL, one service process and the write floor's (bench/support/floor-write.ts), stopped
+ * and removed on exit or Ctrl-C, and a
  * keep-alive JSON POST to the service as the demo business's staff.
  */
 export const root = path.resolve(import.meta.dirname, "../..")
@@ -17,6 +18,7 @@ export interface BenchRun {
   readonly dataDir: string
   postgres: EmbeddedServer | undefined
   service: Child | undefined
+  floor: Child | undefined
   readonly cleanUp: () => Promise<void>
 }
 
@@ -27,9 +29,12 @@ export const benchRun = (name: string): BenchRun => {
     dataDir: path.join(benchDir, "postgres"),
     postgres: undefined,
     service: undefined,
+    floor: undefined,
     cleanUp: async () => {
       await run.service?.stop().catch(() => {})
+      await run.floor?.stop().catch(() => {})
       run.service = undefined
+      run.floor = undefined
       if (run.postgres) {
         const server = run.postgres
         run.postgres = undefined

@@ -1,0 +1,94 @@
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { Effect, Layer, Schema } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { SqlClient } from "effect/sql"
+import { createServer } from "node:http"
+import { DatabaseLive } from "../../src/app/layers.ts"
+import { InvoiceCreateInput } from "../../src/billing/invoices/model.ts"
+import { PaymentBody } from "../../src/billing/invoices/payments-model.ts"
+import { BookingsResponse, DeskBookingInput } from "../../src/enrollment/bookings/model.ts"
+import { AppConfig, readAppConfig } from "../../src/platform/config.ts"
+import { formatTimestamp } from "../../src/shared/schemas.ts"
+
+/**
+ * The write path's floor behind HTTP: what the booking and the checkout could reach if each
+ * command were nothing but its one-round-trip database function (bench/support/write-baselines.ts)
+ * behind the stack the service is built on. The service's own request bodies are decoded with
+ * its schemas (`POST /api/v2/desk/bookings`, `POST /api/v2/desk/invoices`, `POST
+ * /api/v2/desk/invoices/:id/payments`) on the smallest Effect HttpApi server and SQL client,
+ * without the request pipeline or access middleware: no token, tenancy, rate limit, locale,
+ * log or idempotency key. A booking calls `bench_book`; a checkout's invoice calls
+ * `bench_checkout` (the invoice, its item, payment and plan) and its payment answers without a
+ * statement. Answers are the fields a client reads next, not the service's whole documents.
+ * Anything the service does beyond this costs throughput, so the service cannot pass it: the
+ * benches print it beside the service to say where a ratio target sits against it.
+ * BUSINESS_ID and STAFF_MEMBER_ID (the booking's staff) are read once; prints `ready <port>`.
+ */
+const businessId = Number(process.env.BUSINESS_ID)
+const staffMemberId = Number(process.env.STAFF_MEMBER_ID)
+if (!Number.isSafeInteger(businessId) || !Number.isSafeInteger(staffMemberId)) throw new Error("BUSINESS_ID and STAFF_MEMBER_ID are required")
+
+const Created = Schema.Struct({ id: Schema.Int, total_cents: Schema.Int })
+
+const FloorApi = HttpApi.make("floor-write").add(
+  HttpApiGroup.make("writes")
+    .add(HttpApiEndpoint.post("book", "/api/v2/desk/bookings", {
+      payload: Schema.Struct({ booking: DeskBookingInput }),
+      success: BookingsResponse.pipe(HttpApiSchema.status(201))
+    }))
+    .add(HttpApiEndpoint.post("invoice", "/api/v2/desk/invoices", {
+      payload: Schema.Struct({ invoice: InvoiceCreateInput }),
+      success: Schema.Struct({ invoices: Schema.Array(Created) }).pipe(HttpApiSchema.status(201))
+    }))
+    .add(HttpApiEndpoint.post("pay", "/api/v2/desk/invoices/:invoice_id/payments", {
+      params: Schema.Struct({ invoice_id: Schema.String }),
+      payload: PaymentBody,
+      success: Schema.Struct({ payments: Schema.Array(Created) }).pipe(HttpApiSchema.status(201))
+    }))
+)
+
+const WritesLive = HttpApiBuilder.group(FloorApi, "writes", (handlers) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return handlers
+      .handle("book", ({ payload }) =>
+        Effect.gen(function* () {
+          const lease = payload.booking.leases![0]!
+          const person = (lease.person as { readonly id: number }).id
+          const [row] = yield* sql<{ id: number }>`select bench_book(${businessId}, ${lease.event_occurrence_id!}, ${person}, ${staffMemberId}) as id`
+          const now = formatTimestamp(new Date())
+          return {
+            bookings: [{
+              id: row!.id, state: "completed" as const, expires_at: now, completed_at: now, idempotency_token: null,
+              person_id: null, created_at: now, updated_at: now, leases: []
+            }]
+          }
+        }).pipe(Effect.orDie))
+      .handle("invoice", ({ payload }) =>
+        Effect.gen(function* () {
+          const [row] = yield* sql<{ id: number }>`select bench_checkout(${businessId}, ${payload.invoice.payer_id!}, ${payload.invoice.plan_products![0]!.id}) as id`
+          return { invoices: [{ id: row!.id, total_cents: 1 }] }
+        }).pipe(Effect.orDie))
+      .handle("pay", ({ params }) => Effect.succeed({ payments: [{ id: Number(params.invoice_id), total_cents: 1 }] }))
+  }))
+
+const ConfigLive = Layer.effect(AppConfig)(Effect.orDie(readAppConfig))
+
+const ServerLive = HttpRouter.serve(
+  HttpApiBuilder.layer(FloorApi).pipe(Layer.provide(WritesLive)),
+  { disableLogger: true, disableListenLog: true }
+).pipe(
+  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: Number(process.env.PORT ?? 0), host: "127.0.0.1" })),
+  Layer.provide(DatabaseLive),
+  Layer.provide(ConfigLive)
+)
+
+const program = Effect.gen(function* () {
+  const server = yield* HttpServer.HttpServer
+  process.stdout.write(`ready ${"port" in server.address ? server.address.port : 0}\n`)
+  return yield* Effect.never
+})
+
+NodeRuntime.runMain(Effect.provide(program, ServerLive))
