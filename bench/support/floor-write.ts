@@ -1,16 +1,11 @@
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect, Layer, Schema } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { SqlClient } from "effect/sql"
-import { createServer } from "node:http"
-import { DatabaseLive } from "../../src/app/layers.ts"
 import { InvoiceCreateInput } from "../../src/billing/invoices/model.ts"
 import { PaymentBody } from "../../src/billing/invoices/payments-model.ts"
 import { BookingsResponse, DeskBookingInput } from "../../src/enrollment/bookings/model.ts"
-import { AppConfig, readAppConfig } from "../../src/platform/config.ts"
 import { formatTimestamp } from "../../src/shared/schemas.ts"
+import { floorServer, runFloor } from "./floor-server.ts"
 
 /**
  * The write path's floor behind HTTP: what the booking and the checkout could reach if each
@@ -74,21 +69,4 @@ const WritesLive = HttpApiBuilder.group(FloorApi, "writes", (handlers) =>
       .handle("pay", ({ params }) => Effect.succeed({ payments: [{ id: Number(params.invoice_id), total_cents: 1 }] }))
   }))
 
-const ConfigLive = Layer.effect(AppConfig)(Effect.orDie(readAppConfig))
-
-const ServerLive = HttpRouter.serve(
-  HttpApiBuilder.layer(FloorApi).pipe(Layer.provide(WritesLive)),
-  { disableLogger: true, disableListenLog: true }
-).pipe(
-  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: Number(process.env.PORT ?? 0), host: "127.0.0.1" })),
-  Layer.provide(DatabaseLive),
-  Layer.provide(ConfigLive)
-)
-
-const program = Effect.gen(function* () {
-  const server = yield* HttpServer.HttpServer
-  process.stdout.write(`ready ${"port" in server.address ? server.address.port : 0}\n`)
-  return yield* Effect.never
-})
-
-NodeRuntime.runMain(Effect.provide(program, ServerLive))
+runFloor(floorServer(FloorApi, WritesLive, Layer.empty))

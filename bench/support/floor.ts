@@ -1,18 +1,13 @@
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect, Layer, Option, Schema } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { createServer } from "node:http"
 import { BusinessDirectory, BusinessDirectoryLive, CurrentBusiness } from "../../src/access/tenant.ts"
 import { CacheEventsLive } from "../../src/platform/cache-events.ts"
 import { LocationDesk } from "../../src/catalog/locations/model.ts"
 import { LocationsRepo } from "../../src/catalog/locations/repo.ts"
 import { listLocations } from "../../src/catalog/locations/service.ts"
-import { DatabaseLive } from "../../src/app/layers.ts"
-import { AppConfig, readAppConfig } from "../../src/platform/config.ts"
 import { PageFields, PageQuery } from "../../src/shared/pagination.ts"
 import { RequestContext } from "../../src/shared/request-context.ts"
+import { floorServer, runFloor } from "./floor-server.ts"
 
 /**
  * The stack's floor for `GET /api/v2/desk/locations`: the service's own contract (query and
@@ -58,22 +53,4 @@ const LocationsLive = HttpApiBuilder.group(FloorApi, "locations", (handlers) =>
       ))
   }))
 
-const ConfigLive = Layer.effect(AppConfig)(Effect.orDie(readAppConfig))
-
-const ServerLive = HttpRouter.serve(
-  HttpApiBuilder.layer(FloorApi).pipe(Layer.provide(LocationsLive)),
-  { disableLogger: true, disableListenLog: true }
-).pipe(
-  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: Number(process.env.PORT ?? 0), host: "127.0.0.1" })),
-  Layer.provide(Layer.mergeAll(LocationsRepo.layer, BusinessDirectoryLive.pipe(Layer.provide(CacheEventsLive)))),
-  Layer.provide(DatabaseLive),
-  Layer.provide(ConfigLive)
-)
-
-const program = Effect.gen(function* () {
-  const server = yield* HttpServer.HttpServer
-  process.stdout.write(`ready ${"port" in server.address ? server.address.port : 0}\n`)
-  return yield* Effect.never
-})
-
-NodeRuntime.runMain(Effect.provide(program, ServerLive))
+runFloor(floorServer(FloorApi, LocationsLive, Layer.mergeAll(LocationsRepo.layer, BusinessDirectoryLive.pipe(Layer.provide(CacheEventsLive)))))
