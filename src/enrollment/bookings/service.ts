@@ -79,16 +79,7 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
       else if (expiresAt.getTime() > nowMs + MAX_HOLD_MS) {
         messages.push(BookingRefusals.bookingExpiresAtTooFar.message({ field: "expires_at", max: MAX_HOLD_MS / 60_000 }))
       }
-      const inputs = input.leases ?? []
-      const plans = yield* resolveLeases(context, inputs, (i) => `leases[${i}]`, messages)
       const complete = input.complete_booking === true
-      if (complete) {
-        for (const [i, lease] of inputs.entries()) {
-          if (lease.person === undefined || lease.person === null) messages.push(BookingRefusals.fieldRequired.message({ field: `leases[${i}].person` }))
-        }
-      }
-      if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
-
       // Completing at once writes the booking, its leases and visits in their final state
       // (completed, registered): what completeLeases would do, without updating fresh rows.
       const booking: BookingInsert = {
@@ -101,17 +92,32 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
         state: complete ? "completed" : "incomplete",
         now: context.now
       }
-      // A request with an idempotency token claims it first: a concurrent repeat waits on its
-      // unique index before writing anything (a new person, an appointment) and then answers the
-      // stored booking. Without a token, the leases' own statement inserts the booking too.
+      // A request with an idempotency token claims it before it reads anything else: a concurrent
+      // repeat waits on the token's unique index until this one commits (then answers the stored
+      // booking) or rolls back (then runs itself), so it never judges the request against rows this
+      // one is writing (a new person's e-mail "already taken"). A body already refused for its
+      // expires_at claims nothing. Without a token, the leases' own statement inserts the booking.
       let claimed: number | undefined
-      if (token !== null || plans.length === 0) {
+      if (token !== null && messages.length === 0) {
         const inserted = yield* repo.insert({ businessId: business.id, booking })
         if (Option.isNone(inserted)) {
-          const existing = yield* repo.byToken({ businessId: business.id, scope, token: token! })
+          const existing = yield* repo.byToken({ businessId: business.id, scope, token })
           if (!existing) return yield* Effect.die(new Error("idempotency conflict without a stored booking"))
           return yield* replay(existing)
         }
+        claimed = inserted.value.id
+      }
+      const inputs = input.leases ?? []
+      const plans = yield* resolveLeases(context, inputs, (i) => `leases[${i}]`, messages)
+      if (complete) {
+        for (const [i, lease] of inputs.entries()) {
+          if (lease.person === undefined || lease.person === null) messages.push(BookingRefusals.fieldRequired.message({ field: `leases[${i}].person` }))
+        }
+      }
+      if (messages.length > 0) return yield* fail(Unprocessable, ...messages)
+      if (claimed === undefined && plans.length === 0) {
+        const inserted = yield* repo.insert({ businessId: business.id, booking })
+        if (Option.isNone(inserted)) return yield* Effect.die(new Error("a booking without a token was not inserted"))
         claimed = inserted.value.id
       }
       const { bookingId: id, leases } = plans.length === 0
