@@ -33,7 +33,8 @@ import { createWriteBaselines } from "./support/write-baselines.ts"
  * Capacity: bookings into an occurrence already holding 10 visits against one holding 1,000.
  *
  * Last lines: `ratio booking_vs_sql <demo business>`, `ratio booking_floor_vs_sql <the floor in
- * the demo business>`, `ratio booking_vs_sql_large <large business>`, `ratio capacity_1000_vs_10 <bookings/s into the full occurrence ÷ the small one>`.
+ * the demo business>`, `ratio booking_vs_sql_large <large business>`, `ratio capacity_1000_vs_10
+ * <bookings/s into the full occurrence ÷ the small one>`.
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there.
  * BENCH_BOOKINGS (per round, default 1000), BENCH_CONCURRENCY (default 16), BENCH_OCCURRENCES (default 200).
  */
