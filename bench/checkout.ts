@@ -101,26 +101,20 @@ const main = async () => {
   const floorPort = run.floor.port
   const floorPid = run.floor.process.pid
 
-  const checkout = async (shop: Shop, i: number) => {
+  // One checkout through a server: the service (the tenant's token) or the floor (no token).
+  const checkoutAt = (port: number, who: string) => async (shop: Shop, i: number) => {
+    const token = port === servicePort ? shop.tenant.token : ""
     const payer = shop.payers[i % shop.payers.length]!
-    const created = await shop.post(servicePort, shop.tenant.token, "/api/v2/desk/invoices", { invoice: { payer_id: payer, plan_products: [{ id: shop.productId }] } })
-    if (created.status !== 201) throw new Error(`invoice answered ${created.status}: ${created.text}`)
+    const created = await shop.post(port, token, "/api/v2/desk/invoices", { invoice: { payer_id: payer, plan_products: [{ id: shop.productId }] } })
+    if (created.status !== 201) throw new Error(`${who}'s invoice answered ${created.status}: ${created.text}`)
     const invoice = JSON.parse(created.text).invoices[0] as { id: number; total_cents: number }
-    const paid = await shop.post(servicePort, shop.tenant.token, `/api/v2/desk/invoices/${invoice.id}/payments`, {
+    const paid = await shop.post(port, token, `/api/v2/desk/invoices/${invoice.id}/payments`, {
       payment: { payment_method: "cash", amount_cents: invoice.total_cents }
     })
-    if (paid.status !== 201) throw new Error(`payment answered ${paid.status}: ${paid.text}`)
+    if (paid.status !== 201) throw new Error(`${who}'s payment answered ${paid.status}: ${paid.text}`)
   }
-  const checkoutOnFloor = async (shop: Shop, i: number) => {
-    const payer = shop.payers[i % shop.payers.length]!
-    const created = await shop.post(floorPort, "", "/api/v2/desk/invoices", { invoice: { payer_id: payer, plan_products: [{ id: shop.productId }] } })
-    if (created.status !== 201) throw new Error(`the floor's invoice answered ${created.status}: ${created.text}`)
-    const invoice = JSON.parse(created.text).invoices[0] as { id: number; total_cents: number }
-    const paid = await shop.post(floorPort, "", `/api/v2/desk/invoices/${invoice.id}/payments`, {
-      payment: { payment_method: "cash", amount_cents: invoice.total_cents }
-    })
-    if (paid.status !== 201) throw new Error(`the floor's payment answered ${paid.status}: ${paid.text}`)
-  }
+  const checkout = checkoutAt(servicePort, "the service")
+  const checkoutOnFloor = checkoutAt(floorPort, "the floor")
   const checkoutInSql = (shop: Shop, i: number) =>
     pool.query(`select bench_checkout($1, $2, $3)`, [shop.tenant.businessId, shop.payers[i % shop.payers.length], shop.productId]).then(() => {})
   const round = (task: (i: number) => Promise<void>, count = CHECKOUTS, pid = apiPid) =>
