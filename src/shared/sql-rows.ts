@@ -27,3 +27,12 @@ export const insertTenantRows = (sql: SqlClient.SqlClient, table: string, busine
   })
   return insert(records).pipe(Effect.map((ids): ReadonlyArray<number> => ids.map((row) => row.id)), Effect.orDie)
 }
+
+/**
+ * Ids bound as one `bigint[]` parameter: `id = any(${bigintArray(ids)})`. The SQL driver infers
+ * an array parameter's element type from its values (int4 for numbers within 32 bits, int8
+ * beyond) and refuses an array that mixes the two, so `[1, 2147483648]` bound as numbers fails
+ * before it reaches PostgreSQL. As bigints every id array is int8[], whatever its values. Every
+ * array of ids a statement binds goes through here (test/http/bad-input-sweep.test.ts).
+ */
+export const bigintArray = (ids: ReadonlyArray<number>): Array<bigint> => ids.map(BigInt)

@@ -3,6 +3,7 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { currentTraceparent } from "../platform/job-trace.ts"
 import { orDie, orUndefined } from "../shared/statements.ts"
 import { AttemptRow, DELIVERY_STATUSES, DeliveryRow, DeliveryWorkRow } from "./model.ts"
+import { bigintArray } from "../shared/sql-rows.ts"
 
 /** The SQL of webhook deliveries and their attempts: fan-out, claims, the log (part of `WebhooksRepo`, repo.ts). */
 const ByDelivery = Schema.Struct({ businessId: Schema.Number, deliveryId: Schema.Number })
@@ -128,7 +129,7 @@ export const makeDeliveriesRepo = Effect.gen(function* () {
       sql`
           select ${attemptColumns}
           from webhook_delivery_attempts
-          where business_id = ${businessId} and delivery_id = any(${deliveryIds})
+          where business_id = ${businessId} and delivery_id = any(${bigintArray(deliveryIds)})
           order by delivery_id, attempt`
   })
   const findDelivery = SqlSchema.findOneOption({

@@ -3,6 +3,7 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../../shared/pagination.ts"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { FormOfPaymentRow } from "./model.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 const COLUMNS = `id, person_id, type, first_name, last_name, autobill, gateway_token, card_type, expire_month, expire_year, last_four,
   account_name, account_type, account_holder_type, account_number_masked, routing_number_masked, created_at, updated_at`
@@ -153,7 +154,7 @@ const make = Effect.gen(function* () {
     Result: Schema.Struct({ person_id: Schema.Number }),
     execute: ({ businessId, personIds }) =>
       sql`select distinct person_id from forms_of_payment
-          where business_id = ${businessId} and person_id = any(${personIds}::bigint[]) and type = 'creditcard'`
+          where business_id = ${businessId} and person_id = any(${bigintArray(personIds)}::bigint[]) and type = 'creditcard'`
   })
   /** A page of the person's forms, oldest first, and the total. */
   const list = ({ page, ...key }: typeof PersonKey.Type & { readonly page: Page }) =>

@@ -5,6 +5,7 @@ import { AdjustmentRow, ItemRow } from "./rows.ts"
 import { ITEM_COLUMNS, ItemInsert, itemWrites } from "./items-writes.ts"
 import { SaleLine, saleLinesSql } from "./sale-lines.ts"
 import { TaxRow, taxLinesSql } from "./tax-lines.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 export { computedAdjustments, type ItemInsert } from "./items-writes.ts"
 
@@ -30,7 +31,7 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, invoiceIds }) =>
       sql`select ${sql.literal(ITEM_COLUMNS)}
           from invoice_items it join plan_products pp on pp.business_id = it.business_id and pp.id = it.plan_product_id
-          where it.business_id = ${businessId} and it.invoice_id = any(${invoiceIds}::bigint[]) and it.canceled_at is null
+          where it.business_id = ${businessId} and it.invoice_id = any(${bigintArray(invoiceIds)}::bigint[]) and it.canceled_at is null
           order by it.invoice_id, it.id`
   })
   const recipients = SqlSchema.findAll({
@@ -45,7 +46,7 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, ids }) =>
       sql`select r.invoice_item_id, p.id, concat_ws(' ', p.first_name, p.last_name) as name, p.email::text as email, r.plan_id
           from invoice_item_recipients r join people p on p.business_id = r.business_id and p.id = r.person_id
-          where r.business_id = ${businessId} and r.invoice_item_id = any(${ids}::bigint[]) order by r.invoice_item_id, r.position`
+          where r.business_id = ${businessId} and r.invoice_item_id = any(${bigintArray(ids)}::bigint[]) order by r.invoice_item_id, r.position`
   })
   const adjustments = SqlSchema.findAll({
     Request: ItemIds,
@@ -53,14 +54,14 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, ids }) =>
       sql`select id, invoice_item_id, type, name, requested_cents, amount_cents, percent::float8 as percent, inclusive, source_type,
                  source_id, initial_punchcard_count, created_at
-          from invoice_item_adjustments where business_id = ${businessId} and invoice_item_id = any(${ids}::bigint[])
+          from invoice_item_adjustments where business_id = ${businessId} and invoice_item_id = any(${bigintArray(ids)}::bigint[])
           order by invoice_item_id, id`
   })
   const taxes = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, productIds: Schema.Array(Schema.Number), locationId: Schema.NullOr(Schema.Number) }),
     Result: TaxRow,
     execute: ({ businessId, productIds, locationId }) =>
-      taxLinesSql(sql, businessId, sql`pt.plan_product_id = any(${productIds}::bigint[])`, locationId)
+      taxLinesSql(sql, businessId, sql`pt.plan_product_id = any(${bigintArray(productIds)}::bigint[])`, locationId)
   })
   const insertItem = SqlSchema.findOne({
     Request: ItemInsert,
@@ -76,7 +77,7 @@ const make = Effect.gen(function* () {
     Request: Schema.Struct({ businessId: Schema.Number, itemId: Schema.Number, personIds: Schema.Array(Schema.Number) }),
     execute: ({ businessId, itemId, personIds }) =>
       sql`insert into invoice_item_recipients (business_id, invoice_item_id, person_id, position)
-          select ${businessId}, ${itemId}, person_id, ord from unnest(${personIds}::bigint[]) with ordinality as u(person_id, ord)`
+          select ${businessId}, ${itemId}, person_id, ord from unnest(${bigintArray(personIds)}::bigint[]) with ordinality as u(person_id, ord)`
   })
   const deleteItem = SqlSchema.void({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),

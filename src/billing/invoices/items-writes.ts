@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { InvoiceAmounts, ItemAmounts } from "./totals.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * The writes of invoice items in their final state: a new item with its amounts, recipients and
@@ -65,7 +66,7 @@ export const itemWrites = (sql: SqlClient.SqlClient) => {
     Effect.gen(function* () {
       const ids = amounts.items.map((item) => item.id)
       if (ids.length > 0 && stored.some((a) => a.source_type !== null)) {
-        yield* sql`delete from invoice_item_adjustments where business_id = ${businessId} and invoice_item_id = any(${ids}::bigint[])
+        yield* sql`delete from invoice_item_adjustments where business_id = ${businessId} and invoice_item_id = any(${bigintArray(ids)}::bigint[])
                      and source_type is not null`
       }
       for (const item of amounts.items) {

@@ -3,6 +3,7 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { FormRow, PaymentRow, RefundRow } from "./payments-model.ts"
 import { NewPayment, PAYMENT_COLUMNS, PaymentWithPayer, paymentAnswerSql, paymentInsertSql } from "./payment-insert.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * The SQL of payments, refunds, account credit and the payer's forms as payments see them. Writes
@@ -56,7 +57,7 @@ const make = Effect.gen(function* () {
     Request: Ids,
     Result: PaymentRow,
     execute: ({ businessId, ids }) =>
-      sql`select ${sql.literal(PAYMENT_COLUMNS)} from payments where business_id = ${businessId} and invoice_id = any(${ids}::bigint[])
+      sql`select ${sql.literal(PAYMENT_COLUMNS)} from payments where business_id = ${businessId} and invoice_id = any(${bigintArray(ids)}::bigint[])
           order by id`
   })
   const payment = SqlSchema.findOneOption({
@@ -69,7 +70,7 @@ const make = Effect.gen(function* () {
     Request: Ids,
     Result: RefundRow,
     execute: ({ businessId, ids }) =>
-      sql`select ${sql.literal(REFUND_COLUMNS)} from refunds where business_id = ${businessId} and payment_id = any(${ids}::bigint[]) order by id`
+      sql`select ${sql.literal(REFUND_COLUMNS)} from refunds where business_id = ${businessId} and payment_id = any(${bigintArray(ids)}::bigint[]) order by id`
   })
   const refund = SqlSchema.findOneOption({
     Request: Schema.Struct({ ...ById.fields, lock: Schema.optional(Schema.Boolean) }),
@@ -111,7 +112,7 @@ const make = Effect.gen(function* () {
     Result: Schema.Struct({ person_id: Schema.Number, cents: Schema.Number }),
     execute: ({ businessId, ids }) =>
       sql`select person_id, coalesce(sum(amount_cents), 0)::int as cents from account_credit_entries
-          where business_id = ${businessId} and person_id = any(${ids}::bigint[]) group by person_id`
+          where business_id = ${businessId} and person_id = any(${bigintArray(ids)}::bigint[]) group by person_id`
   })
   const insertCredit = SqlSchema.void({
     Request: NewCredit,

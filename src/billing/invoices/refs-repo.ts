@@ -3,6 +3,7 @@ import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { CouponRow, ProductRow } from "./rows.ts"
 import { TaxRow, taxLinesSql } from "./tax-lines.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * The reads of what an invoice refers to or names: coupons, plan products and staff prices, the
@@ -42,7 +43,7 @@ const make = Effect.gen(function* () {
         from plan_products pp where pp.business_id = ${businessId} and ${which} and pp.deleted_at is null`
   const namedPeopleSql = (businessId: number, ids: ReadonlyArray<number>) =>
     sql`select id, concat_ws(' ', first_name, last_name) as name, email::text as email, deleted_at is null as live from people
-        where business_id = ${businessId} and id = any(${ids}::bigint[])`
+        where business_id = ${businessId} and id = any(${bigintArray(ids)}::bigint[])`
   const product = SqlSchema.findOneOption({
     Request: ById,
     Result: SoldProduct,
@@ -53,7 +54,7 @@ const make = Effect.gen(function* () {
     Result: Schema.Struct({ people: Schema.Array(NamedPerson), products: Schema.Array(SoldProduct) }),
     execute: ({ businessId, personIds, productIds }) =>
       sql`select (select coalesce(json_agg(x), '[]') from (${namedPeopleSql(businessId, personIds)}) x) as people,
-                 (select coalesce(json_agg(x), '[]') from (${productSql(businessId, sql`pp.id = any(${productIds}::bigint[])`)}) x) as products`
+                 (select coalesce(json_agg(x), '[]') from (${productSql(businessId, sql`pp.id = any(${bigintArray(productIds)}::bigint[])`)}) x) as products`
   })
   const staffPrice = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, productId: Schema.Number, staffMemberId: Schema.Number }),
@@ -73,7 +74,7 @@ const make = Effect.gen(function* () {
     Result: Ref,
     execute: ({ businessId, ids }) =>
       sql`select id, concat_ws(' ', first_name, last_name) as name, email::text as email from people
-          where business_id = ${businessId} and id = any(${ids}::bigint[])`
+          where business_id = ${businessId} and id = any(${bigintArray(ids)}::bigint[])`
   })
   const staff = SqlSchema.findAll({
     Request: Ids,
@@ -81,7 +82,7 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, ids }) =>
       sql`select s.id, concat_ws(' ', p.first_name, p.last_name) as name, p.email::text as email
           from staff_members s join people p on p.business_id = s.business_id and p.id = s.person_id
-          where s.business_id = ${businessId} and s.id = any(${ids}::bigint[])`
+          where s.business_id = ${businessId} and s.id = any(${bigintArray(ids)}::bigint[])`
   })
   const location = SqlSchema.findOneOption({
     Request: ById,

@@ -10,6 +10,7 @@ import { invoiceInserts } from "./insert-statements.ts"
 import { paymentConfigurationSql } from "../../catalog/payment-configuration/repo.ts"
 import { PaymentConfigurationRow } from "../../catalog/payment-configuration/model.ts"
 import { NewPayment, PaymentWithPayer, paymentAnswerSql, paymentInsertSql } from "./payment-insert.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * The SQL of invoices themselves: rows, the list, state and settings (numbers and inserts in
@@ -54,7 +55,7 @@ const make = Effect.gen(function* () {
     sql.and([
       sql`i.business_id = ${f.businessId}`,
       ...(f.states === null ? [] : [sql`i.state = any(${f.states}::text[])`]),
-      ...(f.personIds === null ? [] : [sql`i.person_id = any(${f.personIds}::bigint[])`]),
+      ...(f.personIds === null ? [] : [sql`i.person_id = any(${bigintArray(f.personIds)}::bigint[])`]),
       ...(f.createdSince === null ? [] : [sql`i.created_at >= ${f.createdSince}`]),
       ...(f.updatedSince === null ? [] : [sql`i.updated_at >= ${f.updatedSince}`])
     ])
@@ -116,7 +117,7 @@ const make = Effect.gen(function* () {
   const closingSql = ({ businessId, id, sold, now }: Closing) =>
     sql`tied as (
           update invoice_item_recipients r set plan_id = t.plan_id
-          from unnest(${sold.map((s) => s.itemId)}::bigint[], ${sold.map((s) => s.personId)}::bigint[], ${sold.map((s) => s.planId)}::bigint[])
+          from unnest(${bigintArray(sold.map((s) => s.itemId))}::bigint[], ${bigintArray(sold.map((s) => s.personId))}::bigint[], ${bigintArray(sold.map((s) => s.planId))}::bigint[])
             as t(item_id, person_id, plan_id)
           where r.business_id = ${businessId} and r.invoice_item_id = t.item_id and r.person_id = t.person_id),
         closed as (
@@ -173,7 +174,7 @@ const make = Effect.gen(function* () {
 
   const deleted = SqlSchema.void({
     Request: Ids,
-    execute: ({ businessId, ids }) => sql`delete from invoices where business_id = ${businessId} and id = any(${ids}::bigint[])`
+    execute: ({ businessId, ids }) => sql`delete from invoices where business_id = ${businessId} and id = any(${bigintArray(ids)}::bigint[])`
   })
   /** Deletes invoices with their items, adjustments and recipients (cascade); none, no round trip. */
   const deleteMany = (request: typeof Ids.Type) => (request.ids.length === 0 ? Effect.void : deleted(request))

@@ -2,6 +2,7 @@ import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
 import { orDie } from "../../shared/statements.ts"
 import { HoldRow } from "./model.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * The SQL of plan holds (pauses). Part of PlansRepo (repo.ts spreads these methods in), kept
@@ -16,7 +17,7 @@ export const holdsQueries = (sql: SqlClient.SqlClient) => {
     Result: HoldRow,
     execute: ({ businessId, planIds }) =>
       sql`select id, plan_id, start_date::text as start_date, end_date::text as end_date, created_at from plan_holds
-          where business_id = ${businessId} and plan_id = any(${planIds}) order by start_date, id`
+          where business_id = ${businessId} and plan_id = any(${bigintArray(planIds)}) order by start_date, id`
   })
   const overlapping = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, planId: Schema.Number, startDate: Schema.String, endDate: Schema.NullOr(Schema.String) }),

@@ -4,6 +4,7 @@ import { visitPaidStatements } from "../../enrollment/visits/paid-statements.ts"
 import { orDie } from "../../shared/statements.ts"
 import { BusinessRow } from "../../shared/request-context.ts"
 import { visitsLeft } from "../../shared/plan-rules.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * The SQL that writes person plans, the only writer of `plans` rows in billing: insert with
@@ -72,7 +73,7 @@ export const planWrites = (sql: SqlClient.SqlClient) => {
             returning business_id, id),
           people as (
             insert into plan_people (business_id, plan_id, person_id, is_primary)
-            select plan.business_id, plan.id, u.person_id, u.ord = 1 from plan, unnest(${r.personIds}::bigint[]) with ordinality as u(person_id, ord))
+            select plan.business_id, plan.id, u.person_id, u.ord = 1 from plan, unnest(${bigintArray(r.personIds)}::bigint[]) with ordinality as u(person_id, ord))
           select id from plan`
   })
   const insertTerms = SqlSchema.void({
@@ -132,7 +133,7 @@ export const planWrites = (sql: SqlClient.SqlClient) => {
             updated_at = ${now}
           where business_id = ${businessId} and id in (
             select plan_id from invoice_item_recipients where business_id = ${businessId} and plan_id is not null
-              and invoice_item_id = any(${ids}::bigint[]))`
+              and invoice_item_id = any(${bigintArray(ids)}::bigint[]))`
   })
   // A plan without a limit period is used up when none of its holders has a visit left; a
   // plan with one refreshes each period, so it is never marked (its period's count says it all).
@@ -145,7 +146,7 @@ export const planWrites = (sql: SqlClient.SqlClient) => {
                     and not exists (select 1 from plan_people pp where pp.business_id = p.business_id and pp.plan_id = p.id
                                       and ${visitsLeft(sql, "p", sql`pp.person_id`, sql`p.start_date`)} > 0)
                    then coalesce(p.exhausted_at, ${now}) end as value
-            from plans p where p.business_id = ${businessId} and p.id = any(${ids}))
+            from plans p where p.business_id = ${businessId} and p.id = any(${bigintArray(ids)}))
           update plans t set exhausted_at = s.value, updated_at = ${now} from s
           where t.business_id = s.business_id and t.id = s.id and t.exhausted_at is distinct from s.value`
   })

@@ -1,5 +1,6 @@
 import type { SqlClient, Statement } from "effect/sql"
 import { availableOn, type DateRef, type PersonRef, visitsLeft } from "../../shared/plan-rules.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * The automatic plan choice, written once: which of a person's plans may pay for a visit, and
@@ -39,7 +40,7 @@ export const covers = (sql: Sql, plan: string, target: Omit<Coverage, "date">): 
                           where ps.business_id = ${p}.business_id and ps.plan_product_id = ${p}.plan_product_id
                             and ps.service_id = ${target.serviceId}))
               and (${p}.location_id is null or ${p}.location_id = ${target.locationId})
-              and (${p}.staff_member_id is null or ${p}.staff_member_id = any(${[...target.staffMemberIds]}::bigint[])))`
+              and (${p}.staff_member_id is null or ${p}.staff_member_id = any(${bigintArray([...target.staffMemberIds])}::bigint[])))`
 }
 
 /** Plan `plan` may pay for the person's visit described by `target` (see above). */

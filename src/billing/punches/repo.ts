@@ -5,6 +5,7 @@ import { currentOn, memberOn, onHoldOn, visitsLeft } from "../../shared/plan-rul
 import { visitPaidStatements } from "../../enrollment/visits/paid-statements.ts"
 import { type Coverage, choiceOrder, suitableFor } from "./choice.ts"
 import { PlanStanding, PunchRow, PunchVisit } from "./model.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * The SQL of punches and of every question billing answers about plans for lower domains (the
@@ -36,7 +37,7 @@ const punchReads = (sql: SqlClient.SqlClient) => {
     Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
     Result: PunchRow,
     execute: ({ businessId, ids }) =>
-      sql`select ${sql.literal(PUNCH_COLUMNS)} from punches pu where pu.business_id = ${businessId} and pu.visit_id = any(${ids}) order by pu.id`
+      sql`select ${sql.literal(PUNCH_COLUMNS)} from punches pu where pu.business_id = ${businessId} and pu.visit_id = any(${bigintArray(ids)}) order by pu.id`
   })
   const visitRow = (lock: boolean) =>
     SqlSchema.findOneOption({
@@ -90,7 +91,7 @@ const punchWrites = (sql: SqlClient.SqlClient) => {
     Request: Schema.Struct({ businessId: Schema.Number, ids: Ids }),
     Result: Schema.Struct({ visit_id: Schema.Number, plan_id: Schema.Number }),
     execute: ({ businessId, ids }) =>
-      sql`delete from punches where business_id = ${businessId} and id = any(${ids}) returning visit_id, plan_id`
+      sql`delete from punches where business_id = ${businessId} and id = any(${bigintArray(ids)}) returning visit_id, plan_id`
   })
   const insertPunch = ({ now, ...punch }: Omit<Parameters<typeof insert>[0], "now"> & { readonly now: Date }) =>
     Effect.gen(function* () {
@@ -167,7 +168,7 @@ const portStatements = (sql: SqlClient.SqlClient) => {
     execute: ({ businessId, ids, coverage }) =>
       sql`select distinct pp.person_id as id from plan_people pp
           join plans p on p.business_id = pp.business_id and p.id = pp.plan_id
-          where pp.business_id = ${businessId} and pp.person_id = any(${ids})
+          where pp.business_id = ${businessId} and pp.person_id = any(${bigintArray(ids)})
             and ${suitableFor(sql, "p", sql`pp.person_id`, coverage)}`
   })
   const members = SqlSchema.findAll({
@@ -175,7 +176,7 @@ const portStatements = (sql: SqlClient.SqlClient) => {
     Result: Schema.Struct({ id: Schema.Number }),
     execute: ({ businessId, ids, date }) =>
       sql`select pe.id from people pe
-          where pe.business_id = ${businessId} and pe.id = any(${ids}) and ${memberOn(sql, businessId, sql`pe.id`, date)}`
+          where pe.business_id = ${businessId} and pe.id = any(${bigintArray(ids)}) and ${memberOn(sql, businessId, sql`pe.id`, date)}`
   })
   const localDate = SqlSchema.findOne({
     Request: Schema.Struct({ businessId: Schema.Number, at: Schema.Date }),

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { insertRows } from "../../shared/sql-rows.ts"
+import { bigintArray, insertRows } from "../../shared/sql-rows.ts"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { InvoiceForPay, OccurrenceForPay, PAY_PERIOD_KINDS, PayRate, PayRateTier, PayRow, type PayState } from "./model.ts"
 
@@ -52,7 +52,7 @@ const payInputs = (sql: SqlClient.SqlClient) => {
                         where es.business_id = o.business_id and es.event_occurrence_id = o.id), '{}') as staff_member_ids
         from event_occurrences o
         join services s on s.business_id = o.business_id and s.id = o.service_id
-       where o.business_id = ${businessId} and o.id = any(${ids})`
+       where o.business_id = ${businessId} and o.id = any(${bigintArray(ids)})`
   })
 
   const rates = SqlSchema.findAll({
@@ -87,7 +87,7 @@ const payInputs = (sql: SqlClient.SqlClient) => {
         from invoices i
         join businesses b on b.id = i.business_id
         left join locations l on l.business_id = i.business_id and l.id = i.location_id
-       where i.business_id = ${businessId} and i.id = any(${ids})`
+       where i.business_id = ${businessId} and i.id = any(${bigintArray(ids)})`
   })
 
   const commissionRates = SqlSchema.findAll({

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { orDie, orUndefined } from "../../shared/statements.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * The writes of pack products (plan_products rows of kind `pack`); reads go through
@@ -56,7 +57,7 @@ const make = Effect.gen(function* () {
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, serviceIds: Schema.Array(Schema.Number) }),
     execute: ({ businessId, id, serviceIds }) =>
       sql`insert into plan_product_services (business_id, plan_product_id, service_id)
-          select ${businessId}, ${id}, s.id from services s where s.business_id = ${businessId} and s.id = any(${serviceIds})
+          select ${businessId}, ${id}, s.id from services s where s.business_id = ${businessId} and s.id = any(${bigintArray(serviceIds)})
           on conflict do nothing`
   })
   const location = SqlSchema.findOneOption({

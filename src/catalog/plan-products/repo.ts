@@ -3,6 +3,7 @@ import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { memberOn } from "../../shared/plan-rules.ts"
 import { type Page, totalCount } from "../../shared/pagination.ts"
 import { orDie } from "../../shared/statements.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 import {
   type CatalogScope,
   PLAN_PRODUCT_KINDS,
@@ -57,7 +58,7 @@ const recordsOf = (sql: SqlClient.SqlClient) => {
     execute: ({ businessId, ids }) =>
       sql`select ps.plan_product_id, s.id, s.name from plan_product_services ps
           join services s on s.business_id = ps.business_id and s.id = ps.service_id
-          where ps.business_id = ${businessId} and ps.plan_product_id = any(${ids}) order by s.name, s.id`
+          where ps.business_id = ${businessId} and ps.plan_product_id = any(${bigintArray(ids)}) order by s.name, s.id`
   })
   const salesTaxes = SqlSchema.findAll({
     Request: IdsRequest,
@@ -65,14 +66,14 @@ const recordsOf = (sql: SqlClient.SqlClient) => {
     execute: ({ businessId, ids }) =>
       sql`select pt.plan_product_id, t.id, t.name, t.tax_rate::float8 as tax_rate, t.inclusive from plan_product_sales_taxes pt
           join sales_taxes t on t.business_id = pt.business_id and t.id = pt.sales_tax_id
-          where pt.business_id = ${businessId} and pt.plan_product_id = any(${ids}) order by t.name, t.id`
+          where pt.business_id = ${businessId} and pt.plan_product_id = any(${bigintArray(ids)}) order by t.name, t.id`
   })
   const staffPrices = SqlSchema.findAll({
     Request: IdsRequest,
     Result: ProductStaffPriceRow,
     execute: ({ businessId, ids }) =>
       sql`select plan_product_id, staff_member_id, price_cents from plan_product_staff_prices
-          where business_id = ${businessId} and plan_product_id = any(${ids}) order by staff_member_id`
+          where business_id = ${businessId} and plan_product_id = any(${bigintArray(ids)}) order by staff_member_id`
   })
 
   return (businessId: number, rows: ReadonlyArray<PlanProductRow>) =>
@@ -115,13 +116,13 @@ const make = Effect.gen(function* () {
       visibleSql(filter.businessId, filter.scope),
       ...(filter.kinds === undefined ? [] : [sql`p.kind = any(${filter.kinds})`]),
       // No location: usable anywhere; no services: usable with every service.
-      ...(filter.locationIds === undefined ? [] : [sql`(p.location_id is null or p.location_id = any(${filter.locationIds}))`]),
+      ...(filter.locationIds === undefined ? [] : [sql`(p.location_id is null or p.location_id = any(${bigintArray(filter.locationIds)}))`]),
       ...(filter.serviceIds === undefined
         ? []
         : [
           sql`(not exists (select 1 from plan_product_services s where s.business_id = p.business_id and s.plan_product_id = p.id)
                or exists (select 1 from plan_product_services s where s.business_id = p.business_id and s.plan_product_id = p.id
-                          and s.service_id = any(${filter.serviceIds})))`
+                          and s.service_id = any(${bigintArray(filter.serviceIds)})))`
         ])
     ])
 

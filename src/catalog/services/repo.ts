@@ -5,6 +5,7 @@ import { type Page, totalCount } from "../../shared/pagination.ts"
 import { memberOn } from "../../shared/plan-rules.ts"
 import { orDie } from "../../shared/statements.ts"
 import { CategoryRow, type ServiceInsert, ServiceRow } from "./model.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * The SQL of services and their categories. Every statement names `business_id`. What client
@@ -74,7 +75,7 @@ const serviceWrites = (sql: SqlClient.SqlClient) => {
     Request: Schema.Struct({ businessId: Schema.Number, serviceId: Schema.Number, staffMemberIds: Ids }),
     execute: ({ businessId, serviceId, staffMemberIds }) =>
       sql`insert into service_staff_members (business_id, service_id, staff_member_id)
-          select ${businessId}, ${serviceId}, m from unnest(${staffMemberIds}::bigint[]) as m`
+          select ${businessId}, ${serviceId}, m from unnest(${bigintArray(staffMemberIds)}::bigint[]) as m`
   })
 
   /** A new service; what `service` leaves out takes the defaults below (the import relies on them). */
@@ -167,7 +168,7 @@ const make = Effect.gen(function* () {
     Result: ServiceRow,
     execute: ({ businessId, ids, scope }) =>
       sql`select ${columns} from ${from}
-          where s.business_id = ${businessId} and s.id = any(${ids}) ${scoped(scope)}
+          where s.business_id = ${businessId} and s.id = any(${bigintArray(ids)}) ${scoped(scope)}
           order by s.id`
   })
 
@@ -176,7 +177,7 @@ const make = Effect.gen(function* () {
     Result: CategoryRow,
     execute: ({ businessId, ids }) =>
       sql`select id, name, position, description, description_short from service_categories
-          where business_id = ${businessId} and id = any(${ids})
+          where business_id = ${businessId} and id = any(${bigintArray(ids)})
           order by position, id`
   })
 

@@ -3,6 +3,7 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { type Page, totalCount } from "../../shared/pagination.ts"
 import { orDie } from "../../shared/statements.ts"
 import { StaffMemberRow, type WorkingHoursInsert } from "./model.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 const WorkingHours = Schema.Struct({
   staff_member_id: Schema.Number,
@@ -71,7 +72,7 @@ const make = Effect.gen(function* () {
     Result: StaffMemberRow,
     execute: ({ businessId, ids, scope }) =>
       sql`select ${columns} from ${from}
-          where s.business_id = ${businessId} and s.id = any(${ids}) ${visible(scope)}
+          where s.business_id = ${businessId} and s.id = any(${bigintArray(ids)}) ${visible(scope)}
           order by s.id`
   })
 

@@ -4,6 +4,7 @@ import { SERVICE_TYPES } from "../../catalog/services/model.ts"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { BookingInsert, insertBookingSql } from "./booking-insert.ts"
 import { LEASE_STATES, type LeaseInsert, LeaseRow } from "./model.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /** The SQL of leases, handed out by BookingsRepo (a lease never lives apart from its booking). */
 const EventInfo = Schema.Struct({ id: Schema.Number, service_id: Schema.Number, service_type: Schema.Literals(SERVICE_TYPES) })
@@ -37,7 +38,7 @@ export const leaseStatements = (sql: SqlClient.SqlClient) => {
                l.created_at, l.updated_at
         from leases l left join people p on p.business_id = l.business_id and p.id = l.person_id
         where l.business_id = ${businessId}
-          ${"ids" in by ? sql`and l.id = any(${by.ids})` : sql`and l.booking_id = any(${by.bookingIds})`}
+          ${"ids" in by ? sql`and l.id = any(${bigintArray(by.ids)})` : sql`and l.booking_id = any(${bigintArray(by.bookingIds)})`}
         order by l.booking_id, l.id`
   const leasesOf = SqlSchema.findAll({
     Request: InBusiness,
@@ -52,7 +53,7 @@ export const leaseStatements = (sql: SqlClient.SqlClient) => {
   const setLeasesState = SqlSchema.void({
     Request: LeasesState,
     execute: ({ businessId, ids, state, now }) =>
-      sql`update leases set state = ${state}, updated_at = ${now} where business_id = ${businessId} and id = any(${ids})`
+      sql`update leases set state = ${state}, updated_at = ${now} where business_id = ${businessId} and id = any(${bigintArray(ids)})`
   })
   const setLeasePerson = SqlSchema.void({
     Request: Schema.Struct({ ...ById.fields, personId: Schema.NullOr(Schema.Number), now: Schema.Date }),

@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { EligibilityPersonRow } from "./model.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /** The SQL eligibility reads: the people checked and an event's next session. */
 const InBusiness = Schema.Struct({ businessId: Schema.Number, ids: Schema.Array(Schema.Number) })
@@ -14,7 +15,7 @@ const make = Effect.gen(function* () {
     Result: EligibilityPersonRow,
     execute: ({ businessId, ids }) =>
       sql`select id from people
-          where business_id = ${businessId} and id = any(${ids}) and deleted_at is null order by id`
+          where business_id = ${businessId} and id = any(${bigintArray(ids)}) and deleted_at is null order by id`
   })
 
   const nextSession = SqlSchema.findOneOption({

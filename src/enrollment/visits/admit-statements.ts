@@ -1,7 +1,7 @@
 import { Effect, Option, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
 import { OCCURRENCE_STATES } from "../../schedule/event-occurrences/model.ts"
-import { IdRow, InsertRecords, insertRows } from "../../shared/sql-rows.ts"
+import { bigintArray, IdRow, InsertRecords, insertRows } from "../../shared/sql-rows.ts"
 import { orDie } from "../../shared/statements.ts"
 import type { VisitState } from "./model.ts"
 import { enrollVisitorsSql, Pairs } from "./waitlist-statements.ts"
@@ -72,7 +72,7 @@ export const admitStatements = (sql: SqlClient.SqlClient) => {
     Result: LockedOccurrence,
     execute: ({ businessId, ids }) =>
       sql`select id, service_id, event_id, state, capacity, start_at, end_at from event_occurrences
-          where business_id = ${businessId} and id = any(${[...new Set(ids)].sort((a, b) => a - b)})
+          where business_id = ${businessId} and id = any(${bigintArray([...new Set(ids)].sort((a, b) => a - b))})
           order by id for no key update`
   })
   const lockForAdmission = SqlSchema.findAll({
@@ -96,14 +96,14 @@ export const admitStatements = (sql: SqlClient.SqlClient) => {
     Result: Schema.Struct({ id: Schema.Number, count: Schema.Number }),
     execute: ({ businessId, ids }) =>
       sql`select event_occurrence_id as id, taken as count from event_occurrence_places
-          where business_id = ${businessId} and event_occurrence_id = any(${ids})`
+          where business_id = ${businessId} and event_occurrence_id = any(${bigintArray(ids)})`
   })
   const visitorsOf = SqlSchema.findAll({
     Request: Visitors,
     Result: Schema.Struct({ event_occurrence_id: Schema.Number, person_id: Schema.Number }),
     execute: ({ businessId, occurrenceIds, personIds }) =>
       sql`select event_occurrence_id, person_id from visits
-          where business_id = ${businessId} and event_occurrence_id = any(${occurrenceIds}) and person_id = any(${personIds})`
+          where business_id = ${businessId} and event_occurrence_id = any(${bigintArray(occurrenceIds)}) and person_id = any(${bigintArray(personIds)})`
   })
   const insertEnrolling = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, records: InsertRecords, pairs: Pairs, now: Schema.Date }),

@@ -4,6 +4,7 @@ import { Enrollments } from "../../schedule/event-occurrences/enrollments.ts"
 import type { PersonRef } from "../../schedule/event-occurrences/model.ts"
 import { HOLDING_STATES, VISIT_COLUMNS, VisitRow, toVisitWire } from "./model.ts"
 import { VisitsRepo } from "./repo.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * The `Enrollments` port of the schedule (capacity_remaining and `full`, the `full` and
@@ -41,7 +42,7 @@ const make = Effect.gen(function* () {
     Result: Id,
     execute: ({ businessId, occurrenceId, personIds }) =>
       sql`select distinct person_id as id from visits
-          where business_id = ${businessId} and event_occurrence_id = ${occurrenceId} and person_id = any(${personIds})`
+          where business_id = ${businessId} and event_occurrence_id = ${occurrenceId} and person_id = any(${bigintArray(personIds)})`
   })
 
   const enrolledInCourse = SqlSchema.findAll({
@@ -50,7 +51,7 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, eventId, personIds }) =>
       sql`select distinct v.person_id as id from visits v
           join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
-          where v.business_id = ${businessId} and o.event_id = ${eventId} and v.person_id = any(${personIds})`
+          where v.business_id = ${businessId} and o.event_id = ${eventId} and v.person_id = any(${bigintArray(personIds)})`
   })
 
   const attendees = SqlSchema.findAll({
@@ -59,7 +60,7 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, occurrenceIds }) =>
       sql`select v.event_occurrence_id, p.id, concat_ws(' ', p.first_name, p.last_name) as name, p.email::text as email
           from visits v join people p on p.business_id = v.business_id and p.id = v.person_id
-          where v.business_id = ${businessId} and v.event_occurrence_id = any(${occurrenceIds})
+          where v.business_id = ${businessId} and v.event_occurrence_id = any(${bigintArray(occurrenceIds)})
           order by v.event_occurrence_id, v.created_at, v.id`
   })
 
@@ -71,8 +72,8 @@ const make = Effect.gen(function* () {
           from visits v
           join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
           join people p on p.business_id = v.business_id and p.id = v.person_id and p.deleted_at is null
-          where v.business_id = ${businessId} and o.event_id = any(${eventIds})
-            ${personIds === null ? sql`` : sql`and v.person_id = any(${personIds})`}
+          where v.business_id = ${businessId} and o.event_id = any(${bigintArray(eventIds)})
+            ${personIds === null ? sql`` : sql`and v.person_id = any(${bigintArray(personIds)})`}
           group by o.event_id, p.id, p.first_name, p.last_name, p.email
           order by o.event_id, min(v.created_at), p.id`
   })
@@ -91,7 +92,7 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, occurrenceIds }) =>
       sql`select o.id from event_occurrences o
           join services s on s.business_id = o.business_id and s.id = o.service_id
-          where o.business_id = ${businessId} and o.id = any(${occurrenceIds}) and s.waitlist_capacity is not null
+          where o.business_id = ${businessId} and o.id = any(${bigintArray(occurrenceIds)}) and s.waitlist_capacity is not null
             and (select count(*) from waitlist_entries w
                  where w.business_id = o.business_id and w.event_occurrence_id = o.id and w.state in ('waiting', 'pending'))
                 >= s.waitlist_capacity`

@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
 import { orDie } from "../../shared/statements.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * The SQL of the visits a booking's leases make: what bookings read and write of their visits
@@ -30,7 +31,7 @@ export const leaseVisitsQueries = (sql: SqlClient.SqlClient) => {
     execute: ({ businessId, ids }) =>
       sql`select v.id, v.lease_id, v.event_occurrence_id, v.person_id, v.state from visits v
           join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
-          where v.business_id = ${businessId} and v.lease_id = any(${ids})
+          where v.business_id = ${businessId} and v.lease_id = any(${bigintArray(ids)})
           order by o.start_at, v.id`
   })
   const registerOfLeases = SqlSchema.findAll({
@@ -38,7 +39,7 @@ export const leaseVisitsQueries = (sql: SqlClient.SqlClient) => {
     Result: Schema.Struct({ id: Schema.Number }),
     execute: ({ businessId, ids, now }) =>
       sql`update visits set state = 'registered', registered_at = ${now}, updated_at = ${now}
-          where business_id = ${businessId} and lease_id = any(${ids}) and state = 'reserved'
+          where business_id = ${businessId} and lease_id = any(${bigintArray(ids)}) and state = 'reserved'
           returning id`
   })
   const setPersonOfLease = SqlSchema.void({
@@ -49,7 +50,7 @@ export const leaseVisitsQueries = (sql: SqlClient.SqlClient) => {
   })
   const removeByIds = SqlSchema.void({
     Request: InBusiness,
-    execute: ({ businessId, ids }) => sql`delete from visits where business_id = ${businessId} and id = any(${ids})`
+    execute: ({ businessId, ids }) => sql`delete from visits where business_id = ${businessId} and id = any(${bigintArray(ids)})`
   })
 
   return {

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
 import { orDie } from "../../shared/statements.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * A visit's paid mirror (`punch_id`, `paid_for_by`), declared here so the visits table has one
@@ -21,7 +22,7 @@ export const visitPaidStatements = (sql: SqlClient.SqlClient) => {
     Request: Schema.Struct({ businessId: Schema.Number, ids: Ids, now: Schema.Date }),
     execute: ({ businessId, ids, now }) =>
       sql`update visits set punch_id = null, paid_for_by = null, updated_at = ${now}
-          where business_id = ${businessId} and id = any(${ids})`
+          where business_id = ${businessId} and id = any(${bigintArray(ids)})`
   })
   return {
     /** The visit is paid by the punch; `paidForBy` is the plan's name (what the visit shows). */

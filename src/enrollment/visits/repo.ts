@@ -8,6 +8,7 @@ import { visitListQueries } from "./list-repo.ts"
 import { EmbeddedOccurrenceRow, EmbeddedPersonRow, HOLDING_STATES, ShownVisitRow, VISIT_COLUMNS, VisitRow } from "./model.ts"
 import { VisitPayments } from "./payments.ts"
 import { waitlistStatements } from "./waitlist-statements.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /** The SQL of visits; the capacity rule's statements are admit-statements.ts's, spread in. */
 
@@ -31,7 +32,7 @@ const make = Effect.gen(function* () {
     Request: InBusiness,
     Result: VisitRow,
     execute: ({ businessId, ids }) =>
-      sql`select ${sql.literal(VISIT_COLUMNS)} from visits v where v.business_id = ${businessId} and v.id = any(${ids}) order by v.id`
+      sql`select ${sql.literal(VISIT_COLUMNS)} from visits v where v.business_id = ${businessId} and v.id = any(${bigintArray(ids)}) order by v.id`
   })
 
   const embeddedOccurrences = SqlSchema.findAll({
@@ -39,14 +40,14 @@ const make = Effect.gen(function* () {
     Result: EmbeddedOccurrenceRow,
     execute: ({ businessId, ids }) =>
       sql`select o.id, o.event_id, o.name, o.service_id, o.location_id, o.start_at, o.end_at, o.time_zone, o.state
-          from event_occurrences o where o.business_id = ${businessId} and o.id = any(${ids})`
+          from event_occurrences o where o.business_id = ${businessId} and o.id = any(${bigintArray(ids)})`
   })
   const embeddedPeople = SqlSchema.findAll({
     Request: InBusiness,
     Result: EmbeddedPersonRow,
     execute: ({ businessId, ids }) =>
       sql`select p.id, p.first_name, p.last_name, p.email::text as email
-          from people p where p.business_id = ${businessId} and p.id = any(${ids})`
+          from people p where p.business_id = ${businessId} and p.id = any(${bigintArray(ids)})`
   })
 
   // A visit as `:id` shows it, with its occurrence and person, in one statement.
@@ -61,7 +62,7 @@ const make = Effect.gen(function* () {
           from visits v
           join event_occurrences o on o.business_id = v.business_id and o.id = v.event_occurrence_id
           left join people p on p.business_id = v.business_id and p.id = v.person_id
-          where v.business_id = ${businessId} and v.id = any(${ids})
+          where v.business_id = ${businessId} and v.id = any(${bigintArray(ids)})
           order by v.id`
   })
 

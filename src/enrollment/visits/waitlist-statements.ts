@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
 import { orDie } from "../../shared/statements.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * What admitting and freeing places ask of the waitlist. They live with visits,
@@ -21,7 +22,7 @@ export const enrollVisitorsSql = (
   { businessId, pairs, now }: { readonly businessId: number; readonly pairs: typeof Pairs.Type; readonly now: Date }
 ) =>
   sql`update waitlist_entries w set state = 'enrolled', enrolled_at = ${now}, updated_at = ${now}
-      from unnest(${pairs.map((pair) => pair.occurrenceId)}::bigint[], ${pairs.map((pair) => pair.personId)}::bigint[]) as p(o, q)
+      from unnest(${bigintArray(pairs.map((pair) => pair.occurrenceId))}::bigint[], ${bigintArray(pairs.map((pair) => pair.personId))}::bigint[]) as p(o, q)
       where w.business_id = ${businessId} and w.event_occurrence_id = p.o and w.person_id = p.q
         and w.state = any(${LIVE})`
 
@@ -31,7 +32,7 @@ export const waitlistStatements = (sql: SqlClient.SqlClient) => {
     Result: Schema.Struct({ id: Schema.Number }),
     execute: ({ businessId, occurrenceIds }) =>
       sql`select distinct event_occurrence_id as id from waitlist_entries
-          where business_id = ${businessId} and event_occurrence_id = any(${occurrenceIds}) and state = 'waiting'`
+          where business_id = ${businessId} and event_occurrence_id = any(${bigintArray(occurrenceIds)}) and state = 'waiting'`
   })
   return {
     /** Of the occurrences, those with someone waiting (whom a freed place is offered to). */

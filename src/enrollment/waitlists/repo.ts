@@ -5,6 +5,7 @@ import { type Page, totalCount } from "../../shared/pagination.ts"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { LIVE_STATES, WAITLIST_STATES, WaitlistEntryRow } from "./model.ts"
 import { recipientJoin } from "../../platform/mail/recipient.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /** The SQL of waitlist entries: lists, the live-entry facts of eligibility, and the offer queue. */
 const live = LIVE_STATES as ReadonlyArray<string>
@@ -45,7 +46,7 @@ const make = Effect.gen(function* () {
   const listWhere = (filters: typeof ListRequest.Encoded) =>
     sql.and([
       sql`w.business_id = ${filters.businessId}`,
-      ...(filters.personIds === undefined ? [] : [sql`w.person_id = any(${filters.personIds})`]),
+      ...(filters.personIds === undefined ? [] : [sql`w.person_id = any(${bigintArray(filters.personIds)})`]),
       ...(filters.occurrenceId === undefined ? [] : [sql`w.event_occurrence_id = ${filters.occurrenceId}`]),
       ...(filters.from === undefined ? [] : [sql`o.start_at >= ${filters.from}`]),
       ...(filters.to === undefined ? [] : [sql`o.start_at <= ${filters.to}`]),
@@ -93,7 +94,7 @@ const make = Effect.gen(function* () {
     Result: Schema.Struct({ person_id: Schema.Number }),
     execute: ({ businessId, occurrenceId, personIds }) =>
       sql`select person_id from waitlist_entries
-          where business_id = ${businessId} and event_occurrence_id = ${occurrenceId} and person_id = any(${personIds})
+          where business_id = ${businessId} and event_occurrence_id = ${occurrenceId} and person_id = any(${bigintArray(personIds)})
             and state = any(${live})`
   })
   const Insert = Schema.Struct({

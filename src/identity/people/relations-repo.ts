@@ -2,6 +2,7 @@ import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
 import { orDie } from "../../shared/statements.ts"
 import { CustomFieldDefinitionRow, CustomFieldValueRow, type CustomFieldValueWrite, RelationshipRow } from "./model.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * The SQL of what hangs off a person: relationships (providers and dependents) and custom field
@@ -36,7 +37,7 @@ export const relationsQueries = (sql: SqlClient.SqlClient) => {
                              and s.custom_field_id = v.custom_field_id), '[]') as options
           from person_custom_field_values v
           join custom_fields f on f.business_id = v.business_id and f.id = v.custom_field_id
-          where v.business_id = ${businessId} and v.person_id = any(${ids})
+          where v.business_id = ${businessId} and v.person_id = any(${bigintArray(ids)})
           ${includeHidden ? sql`` : sql`and not f.hidden_in_client_mode`}
           order by v.person_id, f.position, f.id`
   })
@@ -50,7 +51,7 @@ export const relationsQueries = (sql: SqlClient.SqlClient) => {
           from person_relationships r
           join people pp on pp.business_id = r.business_id and pp.id = r.provider_id and pp.deleted_at is null
           join people dp on dp.business_id = r.business_id and dp.id = r.dependent_id and dp.deleted_at is null
-          where r.business_id = ${businessId} and (r.provider_id = any(${ids}) or r.dependent_id = any(${ids}))
+          where r.business_id = ${businessId} and (r.provider_id = any(${bigintArray(ids)}) or r.dependent_id = any(${bigintArray(ids)}))
           order by r.provider_id, r.dependent_id`
   })
   const customFieldDefinitions = SqlSchema.findAll({
@@ -62,7 +63,7 @@ export const relationsQueries = (sql: SqlClient.SqlClient) => {
                            from custom_field_options o
                            where o.business_id = f.business_id and o.custom_field_id = f.id), '[]') as options
           from custom_fields f
-          where f.business_id = ${businessId} and f.id = any(${ids})`
+          where f.business_id = ${businessId} and f.id = any(${bigintArray(ids)})`
   })
   const removeOtherDependents = SqlSchema.findAll({
     Request: Schema.Struct({ ...InBusiness.fields, providerId: Schema.Number }),
@@ -70,8 +71,8 @@ export const relationsQueries = (sql: SqlClient.SqlClient) => {
     execute: ({ businessId, providerId, ids }) =>
       sql`delete from person_relationships
           where business_id = ${businessId}
-            and ((provider_id = ${providerId} and dependent_id <> all(${ids}::bigint[]))
-                 or (dependent_id = any(${ids}::bigint[]) and provider_id <> ${providerId}))
+            and ((provider_id = ${providerId} and dependent_id <> all(${bigintArray(ids)}::bigint[]))
+                 or (dependent_id = any(${bigintArray(ids)}::bigint[]) and provider_id <> ${providerId}))
           returning provider_id, dependent_id`
   })
   const addDependents = SqlSchema.findAll({
@@ -79,7 +80,7 @@ export const relationsQueries = (sql: SqlClient.SqlClient) => {
     Result: Id,
     execute: ({ businessId, providerId, ids }) =>
       sql`insert into person_relationships (business_id, provider_id, dependent_id)
-          select ${businessId}, ${providerId}, d from unnest(${ids}::bigint[]) as d
+          select ${businessId}, ${providerId}, d from unnest(${bigintArray(ids)}::bigint[]) as d
           on conflict do nothing
           returning dependent_id as id`
   })
@@ -135,7 +136,7 @@ export const relationsQueries = (sql: SqlClient.SqlClient) => {
     execute: ({ businessId, id, customFieldId, optionIds }) =>
       sql`delete from person_custom_field_selections
           where business_id = ${businessId} and person_id = ${id} and custom_field_id = ${customFieldId}
-            and custom_field_option_id <> all(${optionIds}::bigint[])
+            and custom_field_option_id <> all(${bigintArray(optionIds)}::bigint[])
           returning 1 as id`
   })
   const addSelections = SqlSchema.findAll({
@@ -143,7 +144,7 @@ export const relationsQueries = (sql: SqlClient.SqlClient) => {
     Result: Id,
     execute: ({ businessId, id, customFieldId, optionIds }) =>
       sql`insert into person_custom_field_selections (business_id, person_id, custom_field_id, custom_field_option_id)
-          select ${businessId}, ${id}, ${customFieldId}, o from unnest(${optionIds}::bigint[]) as o
+          select ${businessId}, ${id}, ${customFieldId}, o from unnest(${bigintArray(optionIds)}::bigint[]) as o
           on conflict do nothing
           returning 1 as id`
   })

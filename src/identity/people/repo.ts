@@ -5,6 +5,7 @@ import { listQueries } from "./list-repo.ts"
 import { relationsQueries } from "./relations-repo.ts"
 import { currentOn, onHoldOn, visitsLeft } from "../../shared/plan-rules.ts"
 import { orDie, orUndefined } from "../../shared/statements.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * The SQL of people (lists and search: list-repo.ts; relationships and custom field values:
@@ -24,14 +25,14 @@ const lookups = (sql: SqlClient.SqlClient, { columns, fromPeople }: { readonly c
     Result: PersonRow,
     execute: ({ businessId, ids, includeDeleted }) =>
       sql`select ${columns} from ${fromPeople}
-          where p.business_id = ${businessId} and p.id = any(${ids})
+          where p.business_id = ${businessId} and p.id = any(${bigintArray(ids)})
           ${includeDeleted ? sql`` : sql`and p.deleted_at is null`}
           order by p.id`
   })
   const existingIds = SqlSchema.findAll({
     Request: InBusiness,
     Result: Id,
-    execute: ({ businessId, ids }) => sql`select id from people where business_id = ${businessId} and id = any(${ids}) and deleted_at is null`
+    execute: ({ businessId, ids }) => sql`select id from people where business_id = ${businessId} and id = any(${bigintArray(ids)}) and deleted_at is null`
   })
   const personOfAccount = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, accountId: Schema.Number }),
@@ -112,7 +113,7 @@ const writes = (sql: SqlClient.SqlClient) => {
   })
   const touch = SqlSchema.void({
     Request: InBusiness,
-    execute: ({ businessId, ids }) => sql`update people set updated_at = now() where business_id = ${businessId} and id = any(${ids})`
+    execute: ({ businessId, ids }) => sql`update people set updated_at = now() where business_id = ${businessId} and id = any(${bigintArray(ids)})`
   })
   const restore = SqlSchema.void({
     Request: ById,
@@ -178,7 +179,7 @@ const standing = (sql: SqlClient.SqlClient) => {
       const today = sql`(${now}::timestamptz at time zone (select time_zone from businesses where id = ${businessId}))::date`
       return sql`select distinct on (mp.person_id) mp.person_id, m.name as membership
           from plan_people mp join plans m on m.business_id = mp.business_id and m.id = mp.plan_id
-          where mp.business_id = ${businessId} and mp.person_id = any(${ids}) and m.consider_member
+          where mp.business_id = ${businessId} and mp.person_id = any(${bigintArray(ids)}) and m.consider_member
             and ${currentOn(sql, "m", today)} and not ${onHoldOn(sql, "m", today)}
           order by mp.person_id, m.start_date desc, m.id desc`
     }

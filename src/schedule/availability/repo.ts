@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { orDie } from "../../shared/statements.ts"
 import { BusyRow, ProviderRow, WorkingHoursRow } from "./model.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /** The SQL availability reads: providers, their weekly hours, and their booked time. */
 const Ids = Schema.Array(Schema.Number)
@@ -20,7 +21,7 @@ const make = Effect.gen(function* () {
           join staff_members sm on sm.business_id = ss.business_id and sm.id = ss.staff_member_id
           where ss.business_id = ${businessId} and ss.service_id = ${serviceId} and sm.role <> 'demoted'
           ${clientMode ? sql`and not sm.hidden_in_client_mode` : sql``}
-          ${staffIds ? sql`and sm.id = any(${staffIds})` : sql``}
+          ${staffIds ? sql`and sm.id = any(${bigintArray(staffIds)})` : sql``}
           order by sm.id`
   })
 
@@ -31,9 +32,9 @@ const make = Effect.gen(function* () {
       sql`select h.staff_member_id, h.location_id, h.weekday, to_char(h.start_time, 'HH24:MI') as start_time,
                  to_char(h.end_time, 'HH24:MI') as end_time, l.time_zone
           from staff_working_hours h join locations l on l.business_id = h.business_id and l.id = h.location_id
-          where h.business_id = ${businessId} and h.staff_member_id = any(${staffIds})
+          where h.business_id = ${businessId} and h.staff_member_id = any(${bigintArray(staffIds)})
           ${clientMode ? sql`and l.show_in_client_mode` : sql``}
-          ${locationIds ? sql`and h.location_id = any(${locationIds})` : sql``}
+          ${locationIds ? sql`and h.location_id = any(${bigintArray(locationIds)})` : sql``}
           order by h.staff_member_id, h.location_id, h.weekday, h.start_time`
   })
 
@@ -44,7 +45,7 @@ const make = Effect.gen(function* () {
       sql`select os.staff_member_id, o.start_at, o.end_at
           from event_occurrences o
           join event_occurrence_staff_members os on os.business_id = o.business_id and os.event_occurrence_id = o.id
-          where o.business_id = ${businessId} and os.staff_member_id = any(${staffIds})
+          where o.business_id = ${businessId} and os.staff_member_id = any(${bigintArray(staffIds)})
             and o.state in ('active', 'reserved') and o.start_at < ${to} and o.end_at > ${from}
           order by o.start_at`
   })

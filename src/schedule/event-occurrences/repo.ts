@@ -8,6 +8,7 @@ import { ServiceScope, serviceCategoryJoinSql, serviceColumnsSql, serviceInScope
 import { clientVisibleStaffSql, staffRefsSql } from "../../catalog/staff-members/repo.ts"
 import { OCCURRENCE_STATES, OccurrenceRow } from "./model.ts"
 import { occurrenceWrites } from "./write-statements.ts"
+import { bigintArray } from "../../shared/sql-rows.ts"
 
 /**
  * The SQL of event occurrences: the lists and lookups of both modes and the checks that filter
@@ -55,17 +56,17 @@ const filterStatements = (sql: SqlClient.SqlClient) => {
     execute: ({ businessId, table, ids, scope }) => {
       switch (table) {
         case "staff_members":
-          return sql`select id from staff_members where business_id = ${businessId} and id = any(${ids})
+          return sql`select id from staff_members where business_id = ${businessId} and id = any(${bigintArray(ids)})
                      ${scope._tag !== "Staff" ? sql`and ${clientVisibleStaffSql(sql, "staff_members")}` : sql``}`
         case "locations":
-          return sql`select id from locations where business_id = ${businessId} and id = any(${ids})
+          return sql`select id from locations where business_id = ${businessId} and id = any(${bigintArray(ids)})
                      ${scope._tag !== "Staff" ? sql`and show_in_client_mode` : sql``}`
         case "services":
-          return sql`select s.id from services s where s.business_id = ${businessId} and s.id = any(${ids})
+          return sql`select s.id from services s where s.business_id = ${businessId} and s.id = any(${bigintArray(ids)})
                      ${scope._tag !== "Staff" ? sql`and ${viewableServiceSql(sql, "s", scope)}` : sql``}`
         case "events":
           return sql`select e.id from events e join services s on s.business_id = e.business_id and s.id = e.service_id
-                     where e.business_id = ${businessId} and e.id = any(${ids}) and e.deleted_at is null
+                     where e.business_id = ${businessId} and e.id = any(${bigintArray(ids)}) and e.deleted_at is null
                      ${scope._tag !== "Staff" ? sql`and ${viewableServiceSql(sql, "s", scope)}` : sql``}`
       }
     }
@@ -111,15 +112,15 @@ const make = Effect.gen(function* () {
             ${filters.to ? sql`and o.start_at <= ${filters.to}` : sql``}
             and o.state = any(${filters.states})
             ${scope._tag !== "Staff" ? sql`and ${clientVisible(scope)}` : sql``}
-            ${filters.ids ? sql`and o.id = any(${filters.ids})` : sql``}
-            ${filters.serviceIds ? sql`and o.service_id = any(${filters.serviceIds})` : sql``}
-            ${filters.eventIds ? sql`and o.event_id = any(${filters.eventIds})` : sql``}
-            ${filters.locationIds ? sql`and o.location_id = any(${filters.locationIds})` : sql``}
+            ${filters.ids ? sql`and o.id = any(${bigintArray(filters.ids)})` : sql``}
+            ${filters.serviceIds ? sql`and o.service_id = any(${bigintArray(filters.serviceIds)})` : sql``}
+            ${filters.eventIds ? sql`and o.event_id = any(${bigintArray(filters.eventIds)})` : sql``}
+            ${filters.locationIds ? sql`and o.location_id = any(${bigintArray(filters.locationIds)})` : sql``}
             ${filters.serviceTypes ? sql`and s.type = any(${filters.serviceTypes})` : sql``}
             ${filters.staffMemberIds
               ? sql`and exists (select 1 from event_occurrence_staff_members f
                                 where f.business_id = o.business_id and f.event_occurrence_id = o.id
-                                  and f.staff_member_id = any(${filters.staffMemberIds}))`
+                                  and f.staff_member_id = any(${bigintArray(filters.staffMemberIds)}))`
               : sql``}
           order by o.start_at, o.id`
   })

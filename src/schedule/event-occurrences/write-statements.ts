@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
-import { insertRows } from "../../shared/sql-rows.ts"
+import { bigintArray, insertRows } from "../../shared/sql-rows.ts"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { OCCURRENCE_STATES, type OccurrenceInsert } from "./model.ts"
 
@@ -75,7 +75,7 @@ export const occurrenceWrites = (sql: SqlClient.SqlClient) => {
       sql`update event_occurrences set state = ${state}, updated_at = ${at},
             canceled_at = case when ${state}::text = 'canceled' then ${at}::timestamptz else canceled_at end,
             deleted_at = case when ${state}::text = 'deleted' then ${at}::timestamptz else deleted_at end
-          where business_id = ${businessId} and id = any(${ids}) returning id`
+          where business_id = ${businessId} and id = any(${bigintArray(ids)}) returning id`
   })
   const attendanceCompleted = SqlSchema.findAll({
     Request: Attendance,

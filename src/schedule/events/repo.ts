@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { insertRows } from "../../shared/sql-rows.ts"
+import { bigintArray, insertRows } from "../../shared/sql-rows.ts"
 import { orDie, orUndefined } from "../../shared/statements.ts"
 import { CallerView } from "../../access/caller.ts"
 import { viewableServiceSql } from "../../catalog/services/repo.ts"
@@ -142,8 +142,8 @@ const make = Effect.gen(function* () {
     execute: ({ businessId, ids, serviceIds, scope }) =>
       sql`select ${columns} from ${from}
           where e.business_id = ${businessId} and e.deleted_at is null ${scoped(scope)}
-          ${ids ? sql`and e.id = any(${ids})` : sql``}
-          ${serviceIds ? sql`and e.service_id = any(${serviceIds})` : sql``}
+          ${ids ? sql`and e.id = any(${bigintArray(ids)})` : sql``}
+          ${serviceIds ? sql`and e.service_id = any(${bigintArray(serviceIds)})` : sql``}
           order by e.id`
   })
 

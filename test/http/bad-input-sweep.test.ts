@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeSettableClock } from "../support/clock.ts"
+import type { TestResponse } from "../support/http.ts"
+import { NOW, type Studio, setUpStudio } from "../support/studio.ts"
+
+/**
+ * Bad input, every documented operation: each path, query parameter and body field of the
+ * served OpenAPI document is sent values of the wrong kind (strings for ids, ids past 32 and 53
+ * bits, lists mixing small and large ids, impossible dates, nesting, empty and huge strings,
+ * broken JSON and broken form encoding), as the studio's owner on desk paths and its client on
+ * front paths, half of them in French and half in an unknown locale. Every answer must be below
+ * 500, and every refusal the error model's `{"errors": [strings]}` (or `{"error": string}` of the
+ * authentication refusals). New endpoints are swept as soon as the document names them.
+ */
+const clock = makeSettableClock(NOW)
+let s: Studio
+beforeAll(async () => {
+  s = await setUpStudio(clock, { capacity: 50 })
+}, 120_000)
+afterAll(async () => s?.server.close())
+
+const BIG = "2147483648" // one past int4: an id list mixing it with small ids once failed in the SQL driver
+const BODY_VALUES = [
+  `"x"`, `""`, `-1`, `0`, `1.5`, `1e300`, BIG, `-2147483649`, `9007199254740993`, `9223372036854775808`, `"${BIG}"`,
+  `[]`, `{}`, `null`, `true`, `[{}]`, `[null]`, `[1.5]`, `[1, ${BIG}]`, `[${BIG}, 1]`, `[{"id":1},{"id":${BIG}}]`, `{"id":${BIG}}`,
+  `{"a":{"b":{"c":[[[]]]}}}`, `"\\u0000"`, JSON.stringify("a".repeat(5000)),
+  `"2026-02-30T25:00:00Z"`, `"9999-12-31T23:59:59Z"`, `"0001-01-01T00:00:00Z"`, `"275760-09-13"`, `"+002026-01-01T00:00:00Z"`
+]
+const PATH_VALUES = ["abc", "-1", "0", "1.5", "1e3", "%20", "%ZZ", BIG, "-2147483649", "9007199254740993", "99999999999999999999"]
+const QUERY_VALUES = [
+  "abc", "", "-1", "0", "true", "1e309", BIG, "9223372036854775808", `1,${BIG}`, `${BIG},1,2`, "-2147483649,1", "1,2,x",
+  "2026-13-45", "9999-12-31", "0001-01-01T00:00:00Z", "275760-09-13", "a".repeat(3000), "[", "%ZZ"
+]
+const EXTRA_QUERIES = ["page=-1", "per_page=0", "page=99999999999999999999", "per_page=abc", "sort=%ZZ", "include=%00", "a[b][c]=1", "x=%E0%A4%A"]
+const RAW_BODIES = ["{", "[]", "null", `"x"`, "123", "{}"]
+
+interface Probe {
+  readonly method: string
+  readonly path: string
+  readonly body?: string
+  readonly contentType?: string
+  readonly front: boolean
+}
+
+type Schema = { $ref?: string; type?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: ReadonlyArray<Schema> }
+interface Operation {
+  readonly parameters?: ReadonlyArray<{ readonly name: string; readonly in: string }>
+  readonly requestBody?: { readonly content?: Record<string, { readonly schema?: Schema }> }
+}
+
+/** Every probe of one operation: its path parameters, query parameters and body fields, one at a time. */
+const probesOf = (path: string, method: string, operation: Operation, deref: (schema: Schema | undefined) => Schema | undefined) => {
+  const probes: Array<Probe> = []
+  const front = path.includes("/front/")
+  const hasBody = method !== "get" && method !== "delete"
+  const emptyBody = hasBody ? "{}" : undefined
+  const add = (probe: Omit<Probe, "method" | "front">) => probes.push({ method: method.toUpperCase(), front, ...probe })
+  const parameters = operation.parameters ?? []
+  const withPath = (value: string, name?: string) => path.replace(/\{([^}]+)\}/g, (_, param) => (name === undefined || name === param ? value : "1"))
+  for (const param of parameters.filter((p) => p.in === "path")) {
+    for (const value of PATH_VALUES) add({ path: withPath(value, param.name), ...(emptyBody ? { body: emptyBody } : {}) })
+  }
+  const base = withPath("1")
+  const query = (text: string) => add({ path: `${base}?${text}`, ...(emptyBody ? { body: emptyBody } : {}) })
+  for (const param of parameters.filter((p) => p.in === "query")) {
+    for (const value of QUERY_VALUES) query(`${encodeURIComponent(param.name)}=${value.startsWith("%") ? value : encodeURIComponent(value)}`)
+  }
+  for (const text of EXTRA_QUERIES) query(text)
+  const schema = deref(operation.requestBody?.content?.["application/json"]?.schema)
+  if (operation.requestBody === undefined) return probes
+  const json = (body: string) => add({ path: base, body })
+  const form = (body: string) => add({ path: base, body, contentType: "application/x-www-form-urlencoded" })
+  for (const raw of RAW_BODIES) json(raw)
+  for (const [wrapper, wrapped] of Object.entries(schema?.properties ?? {})) {
+    for (const value of [`null`, `"x"`, `[]`, `1`]) json(`{"${wrapper}":${value}}`)
+    const fields = deref(wrapped)?.properties ?? {}
+    for (const [field, fieldSchema] of Object.entries(fields)) {
+      for (const value of BODY_VALUES) json(`{"${wrapper}":{"${field}":${value}}}`)
+      // One level further: the fields of a list of objects, or of an object.
+      const declared = deref(fieldSchema)
+      const member = (type: string) => (declared?.type === type ? declared : deref(declared?.anyOf?.find((option) => deref(option)?.type === type)))
+      for (const sub of Object.keys(deref(member("array")?.items)?.properties ?? {})) {
+        for (const value of BODY_VALUES) json(`{"${wrapper}":{"${field}":[{"${sub}":${value}}]}}`)
+      }
+      for (const sub of Object.keys(member("object")?.properties ?? {})) {
+        for (const value of BODY_VALUES) json(`{"${wrapper}":{"${field}":{"${sub}":${value}}}}`)
+      }
+      for (const text of ["x", "%ZZ", "-1", `${BIG}`]) form(`${wrapper}[${field}]=${text}`)
+      for (const text of [`${wrapper}[${field}][]=x`, `${wrapper}[${field}][]=`, `${wrapper}[${field}][0][a]=x`, `${wrapper}[${field}][a][b][c][d]=1`, `${wrapper}=x&${wrapper}[${field}]=1`]) form(text)
+    }
+    const names = Object.keys(fields)
+    json(JSON.stringify({ [wrapper]: Object.fromEntries(names.map((name) => [name, 1])) }))
+    json(JSON.stringify({ [wrapper]: Object.fromEntries(names.map((name) => [name, "1"])) }))
+  }
+  return probes
+}
+
+/** A refusal in the error model, or an answer that is not one (below 400). */
+const wellFormed = (response: TestResponse) =>
+  response.status < 400 ||
+  (Array.isArray(response.json?.errors) && response.json.errors.length > 0 && response.json.errors.every((e: unknown) => typeof e === "string")) ||
+  typeof response.json?.error === "string"
+
+describe("bad input across the OpenAPI document", () => {
+  it("never answers 5xx, and refuses in the error model", async () => {
+    const document = (await s.server.request("GET", "/api/openapi.json")).json
+    const deref = (schema: Schema | undefined): Schema | undefined =>
+      schema?.$ref === undefined ? schema : deref(document.components.schemas[schema.$ref.split("/").pop()!])
+    const probes: Array<Probe> = []
+    let operations = 0
+    for (const [path, methods] of Object.entries<Record<string, Operation>>(document.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        operations++
+        probes.push(...probesOf(path, method, operation, deref))
+      }
+    }
+    const failures: Array<string> = []
+    const statuses = new Map<number, number>()
+    let next = 0
+    const send = async (probe: Probe, index: number) => {
+      const headers = { "x-fd-locale": index % 2 === 0 ? "fr" : "xx-YY", ...(probe.body === undefined ? {} : { "content-type": probe.contentType ?? "application/json" }) }
+      const response = await s.server.request(probe.method, probe.path, { token: probe.front ? s.cleo.token : s.owner.token, headers, ...(probe.body === undefined ? {} : { body: probe.body }) })
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
+      if (response.status >= 500 || !wellFormed(response)) {
+        failures.push(`${probe.method} ${probe.path} ${probe.body?.slice(0, 200) ?? ""} -> ${response.status} ${response.text.slice(0, 300)}`)
+      }
+    }
+    await Promise.all(Array.from({ length: 6 }, async () => {
+      while (next < probes.length) {
+        const index = next++
+        await send(probes[index]!, index)
+      }
+    }))
+    expect(failures, failures.slice(0, 20).join("\n")).toEqual([])
+    // The sweep reached the whole document and the handlers' own rules, not only the decoders.
+    expect(operations).toBeGreaterThan(150)
+    expect(probes.length).toBeGreaterThan(10_000)
+    for (const status of [400, 404, 422]) expect(statuses.get(status) ?? 0).toBeGreaterThan(100)
+  }, 600_000)
+})
+
+describe("id lists mixing ids on both sides of 32 bits", () => {
+  it("answer as if the large id matched nothing", async () => {
+    const occurrence = s.yoga("2026-11-05").id
+    const listed = await s.server.request("GET", `/api/v2/desk/event_occurrences?ids=${occurrence},${BIG}`, { token: s.owner.token })
+    expect(listed.status, listed.text).toBe(200)
+    expect(listed.json.event_occurrences.map((o: { id: number }) => o.id)).toEqual([occurrence])
+
+    const invoices = await s.server.request("GET", `/api/v2/desk/invoices?person_ids=${s.cleo.personId},${BIG}`, { token: s.owner.token })
+    expect(invoices.status, invoices.text).toBe(200)
+
+    const invoice = await s.server.request("POST", "/api/v2/desk/invoices", { token: s.owner.token, body: { invoice: { payer_id: Number(BIG) } } })
+    expect(invoice.status, invoice.text).toBe(422)
+    expect(invoice.json.errors).toContain(`payer_id ${BIG} does not exist`)
+  })
+})
