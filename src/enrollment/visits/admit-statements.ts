@@ -80,7 +80,7 @@ export const admitStatements = (sql: SqlClient.SqlClient) => {
     Result: Schema.Struct({ ...AdmittingOccurrence.fields, taken: Schema.Number, visitors: Schema.Array(Schema.Number) }),
     execute: ({ businessId, occurrenceIds, personIds }) =>
       sql`select id, service_id, event_id, state, capacity, start_at, end_at, location_id, staff_member_ids, local_date, taken, visitors
-          from lock_occurrences_for_admission(${businessId}, ${[...new Set(occurrenceIds)].sort((a, b) => a - b)}, ${personIds})`
+          from lock_occurrences_for_admission(${businessId}, ${bigintArray([...new Set(occurrenceIds)].sort((a, b) => a - b))}, ${bigintArray(personIds)})`
   })
   const lockOccurrenceOfVisit = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
