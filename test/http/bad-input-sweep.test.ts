@@ -11,6 +11,8 @@ import { NOW, type Studio, setUpStudio } from "../support/studio.ts"
  * front paths, half of them in French and half in an unknown locale. Every answer must be below
  * 500, and every refusal the error model's `{"errors": [strings]}` (or `{"error": string}` of the
  * authentication refusals). New endpoints are swept as soon as the document names them.
+ * Then every write operation again, one request at a time, with PostgreSQL counting the rows
+ * each committed: a refusal must have changed none.
  */
 const clock = makeSettableClock(NOW)
 let s: Studio
@@ -153,4 +155,66 @@ describe("id lists mixing ids on both sides of 32 bits", () => {
     expect(invoice.status, invoice.text).toBe(422)
     expect(invoice.json.errors).toContain(`payer_id ${BIG} does not exist`)
   })
+})
+
+/**
+ * Every row a committed statement changes, counted by a row trigger on each table of the test
+ * database; `rate_limit_budgets` is left out, since every request may renew its budget there.
+ */
+const countCommittedRows = async (studio: Studio) => {
+  await studio.pool.query(`
+    create table sweep_rows (changed bigint not null, last_table text);
+    insert into sweep_rows values (0, null);
+    create function sweep_row_changed() returns trigger language plpgsql as $$
+    begin update sweep_rows set changed = changed + 1, last_table = tg_table_name; return null; end $$`)
+  const { rows } = await studio.pool.query(
+    `select tablename from pg_tables where schemaname = 'public' and tablename not in ('sweep_rows', 'rate_limit_budgets')`
+  )
+  for (const { tablename } of rows) {
+    await studio.pool.query(`create trigger sweep_row_changed after insert or update or delete on "${tablename}" for each row execute function sweep_row_changed()`)
+  }
+  return async () => (await studio.pool.query("select changed, last_table from sweep_rows")).rows[0] as { changed: string; last_table: string | null }
+}
+
+const WRITE_VALUES = [`"x"`, `""`, `-1`, `0`, `1`, `2`, `3`, `1.5`, BIG, `[]`, `{}`, `null`, `true`, `[1]`, `[1, ${BIG}]`, `[{"id":1}]`,
+  `"2026-11-10T10:00:00Z"`, `"2026-11-10"`, `"9999-12-31T23:59:59Z"`, JSON.stringify("a".repeat(300))]
+
+describe("refused writes", () => {
+  it("change no row", async () => {
+    const committed = await countCommittedRows(s)
+    const document = (await s.server.request("GET", "/api/openapi.json")).json
+    const deref = (schema: Schema | undefined): Schema | undefined =>
+      schema?.$ref === undefined ? schema : deref(document.components.schemas[schema.$ref.split("/").pop()!])
+    // Each field alone, then every field of the body at once with the same value (past the decoder, into the rules).
+    const probes: Array<Probe> = []
+    for (const [path, methods] of Object.entries<Record<string, Operation>>(document.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        if (method === "get") continue
+        const probe = { method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, "1"), front: path.includes("/front/") }
+        const schema = deref(operation.requestBody?.content?.["application/json"]?.schema)
+        if (schema === undefined) probes.push(probe)
+        for (const [wrapper, wrapped] of Object.entries(schema?.properties ?? {})) {
+          const fields = Object.keys(deref(wrapped)?.properties ?? {})
+          for (const field of fields) for (const value of WRITE_VALUES) probes.push({ ...probe, body: `{"${wrapper}":{"${field}":${value}}}` })
+          for (const value of WRITE_VALUES) probes.push({ ...probe, body: `{"${wrapper}":{${fields.map((field) => `"${field}":${value}`).join(",")}}}` })
+        }
+      }
+    }
+    const partial: Array<string> = []
+    let refusedByRules = 0
+    for (const probe of probes) {
+      const before = await committed()
+      const headers: Record<string, string> = probe.body === undefined ? {} : { "content-type": "application/json" }
+      const response = await s.server.request(probe.method, probe.path, { token: probe.front ? s.cleo.token : s.owner.token, headers, ...(probe.body === undefined ? {} : { body: probe.body }) })
+      if (response.status < 400) continue
+      if (response.status === 422) refusedByRules++
+      const after = await committed()
+      if (after.changed !== before.changed) {
+        partial.push(`${probe.method} ${probe.path} ${probe.body?.slice(0, 160) ?? ""} -> ${response.status}, ${Number(after.changed) - Number(before.changed)} rows (last in ${after.last_table})`)
+      }
+    }
+    expect(partial, partial.slice(0, 20).join("\n")).toEqual([])
+    expect(probes.length).toBeGreaterThan(4_000)
+    expect(refusedByRules).toBeGreaterThan(300)
+  }, 600_000)
 })
