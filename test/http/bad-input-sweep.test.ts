@@ -50,6 +50,16 @@ interface Operation {
   readonly requestBody?: { readonly content?: Record<string, { readonly schema?: Schema }> }
 }
 
+/** A path parameter naming a record that exists: id 1, or the enrollments report. */
+const existingParam = (param: string) => (param === "resource" ? "enrollments" : "1")
+const existingPath = (path: string) => path.replace(/\{([^}]+)\}/g, (_, param) => existingParam(param))
+
+/** An operation's JSON body: the JSON:API endpoints (reports, webhooks v3) take their own media type. */
+const jsonBodyOf = (operation: Operation, deref: (schema: Schema | undefined) => Schema | undefined) => {
+  const jsonType = operation.requestBody?.content?.["application/json"] ? "application/json" : "application/vnd.api+json"
+  return { jsonType, schema: deref(operation.requestBody?.content?.[jsonType]?.schema) }
+}
+
 /** Every probe of one operation: its path parameters, query parameters and body fields, one at a time. */
 const probesOf = (path: string, method: string, operation: Operation, deref: (schema: Schema | undefined) => Schema | undefined) => {
   const probes: Array<Probe> = []
@@ -58,19 +68,19 @@ const probesOf = (path: string, method: string, operation: Operation, deref: (sc
   const emptyBody = hasBody ? "{}" : undefined
   const add = (probe: Omit<Probe, "method" | "front">) => probes.push({ method: method.toUpperCase(), front, ...probe })
   const parameters = operation.parameters ?? []
-  const withPath = (value: string, name?: string) => path.replace(/\{([^}]+)\}/g, (_, param) => (name === undefined || name === param ? value : "1"))
+  const withPath = (value: string, name: string) => path.replace(/\{([^}]+)\}/g, (_, param) => (name === param ? value : existingParam(param)))
   for (const param of parameters.filter((p) => p.in === "path")) {
     for (const value of PATH_VALUES) add({ path: withPath(value, param.name), ...(emptyBody ? { body: emptyBody } : {}) })
   }
-  const base = withPath("1")
+  const base = existingPath(path)
   const query = (text: string) => add({ path: `${base}?${text}`, ...(emptyBody ? { body: emptyBody } : {}) })
   for (const param of parameters.filter((p) => p.in === "query")) {
     for (const value of QUERY_VALUES) query(`${encodeURIComponent(param.name)}=${value.startsWith("%") ? value : encodeURIComponent(value)}`)
   }
   for (const text of EXTRA_QUERIES) query(text)
-  const schema = deref(operation.requestBody?.content?.["application/json"]?.schema)
   if (operation.requestBody === undefined) return probes
-  const json = (body: string) => add({ path: base, body })
+  const { jsonType, schema } = jsonBodyOf(operation, deref)
+  const json = (body: string) => add({ path: base, body, contentType: jsonType })
   const form = (body: string) => add({ path: base, body, contentType: "application/x-www-form-urlencoded" })
   for (const raw of RAW_BODIES) json(raw)
   for (const [wrapper, wrapped] of Object.entries(schema?.properties ?? {})) {
@@ -190,13 +200,14 @@ describe("refused writes", () => {
     for (const [path, methods] of Object.entries<Record<string, Operation>>(document.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
         if (method === "get") continue
-        const probe = { method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, "1"), front: path.includes("/front/") }
-        const schema = deref(operation.requestBody?.content?.["application/json"]?.schema)
+        const probe = { method: method.toUpperCase(), path: existingPath(path), front: path.includes("/front/") }
+        const { jsonType, schema } = jsonBodyOf(operation, deref)
         if (schema === undefined) probes.push(probe)
         for (const [wrapper, wrapped] of Object.entries(schema?.properties ?? {})) {
           const fields = Object.keys(deref(wrapped)?.properties ?? {})
-          for (const field of fields) for (const value of WRITE_VALUES) probes.push({ ...probe, body: `{"${wrapper}":{"${field}":${value}}}` })
-          for (const value of WRITE_VALUES) probes.push({ ...probe, body: `{"${wrapper}":{${fields.map((field) => `"${field}":${value}`).join(",")}}}` })
+          const typed = { ...probe, contentType: jsonType }
+          for (const field of fields) for (const value of WRITE_VALUES) probes.push({ ...typed, body: `{"${wrapper}":{"${field}":${value}}}` })
+          for (const value of WRITE_VALUES) probes.push({ ...typed, body: `{"${wrapper}":{${fields.map((field) => `"${field}":${value}`).join(",")}}}` })
         }
       }
     }
@@ -204,7 +215,7 @@ describe("refused writes", () => {
     let refusedByRules = 0
     for (const probe of probes) {
       const before = await committed()
-      const headers: Record<string, string> = probe.body === undefined ? {} : { "content-type": "application/json" }
+      const headers: Record<string, string> = probe.body === undefined ? {} : { "content-type": probe.contentType ?? "application/json" }
       const response = await s.server.request(probe.method, probe.path, { token: probe.front ? s.cleo.token : s.owner.token, headers, ...(probe.body === undefined ? {} : { body: probe.body }) })
       if (response.status < 400) continue
       if (response.status === 422) refusedByRules++
