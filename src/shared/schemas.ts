@@ -25,6 +25,9 @@ export const positiveIntParam = (description: string) =>
 /** A record id in a path or query. */
 export const IdFromString = positiveIntParam("Record id")
 
+/** Integer columns are 32-bit: a larger number is a 422 naming its field, not a database error. */
+export const MAX_INT = 2_147_483_647
+
 /** An integer given as a JSON number or a string of digits (form bodies, lenient clients). */
 export const IntInput = Schema.Union([
   Schema.Int,

@@ -170,6 +170,10 @@ describe("giving a pack", () => {
       [{ person_ids: [alice], start_date: "2026-12-10", end_date: "2026-12-01" }, ["end_date must be on or after the start date (2026-12-10)"]],
       [{ person_ids: [alice], count: 0, price_cents: -1 }, ["count must be greater than or equal to 1", "price_cents must be greater than or equal to 0"]],
       [
+        { person_ids: [alice], count: 2147483648, price_cents: 2147483648 },
+        ["count must be less than or equal to 2147483647", "price_cents must be less than or equal to 2147483647"]
+      ],
+      [
         { person_ids: [alice], staff_member_id: 999999, location_id: 999999 },
         ["staff_member_id 999999 does not exist", "location_id 999999 does not exist"]
       ],

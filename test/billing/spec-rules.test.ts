@@ -199,6 +199,9 @@ describe("invoice item details", () => {
     expect(prorated.status, prorated.text).toBe(201)
     const line = prorated.json.invoices[0].invoice_items.find((item: { id: number }) => item.id === limitedItem.id)
     expect(line.detail.initial_punchcard_count_description).toBe("Visits in the first period: 4")
+    const tooMany = await desk("POST", `/invoices/${invoice.id}/invoice_items/${limitedItem.id}/prorates`, { prorate: { initial_punchcard_count: 2147483648 } })
+    expect(tooMany.status, tooMany.text).toBe(422)
+    expect(tooMany.json.errors).toEqual(["initial_punchcard_count must be less than or equal to 2147483647"])
 
     // In the client's language, in client mode too.
     const french = await s.server.request("GET", `/api/v2/front/invoices/${invoice.id}`, { token: s.cleo.token, headers: { "x-fd-locale": "fr" } })

@@ -194,6 +194,9 @@ describe("appointment leases", () => {
     const night = await front("POST", "/bookings", { booking: { leases: [{ ...base, start_at: "2026-11-03T06:00:00Z" }] } })
     expect(night.status).toBe(422)
     expect(night.json).toEqual({ errors: ["leases[0].start_at: the appointment time 2026-11-03T06:00:00Z is not available"] })
+    // A staff member id past 32 bits is no one's schedule (its lock key once overflowed: a 500).
+    const nobody = await front("POST", "/bookings", { booking: { leases: [{ ...base, staff_member_id: 2147483648, start_at: "2026-11-03T18:00:00Z" }] } })
+    expect(nobody.json).toEqual({ errors: ["leases[0].start_at: the appointment time 2026-11-03T18:00:00Z is not available"] })
     const missing = await front("POST", "/bookings", { booking: { leases: [{ service_id: s.services.private }] } })
     expect(missing.json).toEqual({
       errors: ["leases[0].staff_member_id can't be blank", "leases[0].location_id can't be blank", "leases[0].start_at can't be blank"]

@@ -12,6 +12,7 @@ import type { Caller } from "../../access/caller.ts"
 import { findInvoice, invoiceAnswer, recompute, requireEditable, requireManagerOutOfCheckout } from "./service.ts"
 import { adjustmentWire } from "./wire.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { MAX_INT } from "../../shared/schemas.ts"
 import { InvoiceRefusals } from "./refusals.ts"
 
 /**
@@ -97,6 +98,7 @@ export const prorateItem = (caller: Caller, invoiceId: number, itemId: number, i
       }
       if (input.initial_punchcard_count !== undefined) {
         if (input.initial_punchcard_count < 0) problems.push(InvoiceRefusals.fieldMustBeAtLeast.message({ field: "initial_punchcard_count", min: 0 }))
+        else if (input.initial_punchcard_count > MAX_INT) problems.push(InvoiceRefusals.fieldMustBeAtMost.message({ field: "initial_punchcard_count", max: MAX_INT }))
         else if (item.product_kind === "membership") {
           const row = yield* (yield* InvoiceRefsRepo).product({ businessId: business.id, id: item.plan_product_id })
           if (!row || row.count === null) problems.push(InvoiceRefusals.invoiceProrateCountUnlimited.message({ field: "initial_punchcard_count" }))

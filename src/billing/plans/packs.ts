@@ -12,6 +12,7 @@ import { PlansRepo } from "./repo.ts"
 import { type PlanInsert } from "./writes-repo.ts"
 import { findPlan, packWire, planPayload } from "./service.ts"
 import { currentTime } from "../../shared/clock.ts"
+import { MAX_INT } from "../../shared/schemas.ts"
 import { businessToday } from "../../access/tenant.ts"
 import { businessMoney } from "../../access/tenant.ts"
 import { PlanRefusals } from "./refusals.ts"
@@ -52,8 +53,10 @@ const packFields = Effect.fn("Packs.fields")(function* (productId: number, input
 
   const count = input.count ?? product.count
   if (count < 1) problems.push(PlanRefusals.fieldMustBeAtLeast.message({ field: "count", min: 1 }))
+  else if (count > MAX_INT) problems.push(PlanRefusals.fieldMustBeAtMost.message({ field: "count", max: MAX_INT }))
   const priceCents = input.price_cents ?? product.price_cents
   if (priceCents < 0) problems.push(PlanRefusals.fieldMustBeAtLeast.message({ field: "price_cents", min: 0 }))
+  else if (priceCents > MAX_INT) problems.push(PlanRefusals.fieldMustBeAtMost.message({ field: "price_cents", max: MAX_INT }))
 
   const staffMemberId = input.staff_member_id ?? null
   if (staffMemberId !== null && !(yield* repo.exists({ businessId: business.id, table: "staff_members", id: staffMemberId })).found) {

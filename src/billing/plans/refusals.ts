@@ -5,6 +5,7 @@ import { refusal } from "../../shared/refusals.ts"
 export const PlanRefusals = {
   fieldIdNotFound: refusal(Unprocessable, "field_id_not_found"),
   fieldMustBeAtLeast: refusal(Unprocessable, "field_must_be_at_least"),
+  fieldMustBeAtMost: refusal(Unprocessable, "field_must_be_at_most"),
   fieldMustBeDate: refusal(Unprocessable, "field_must_be_date"),
   fieldRequired: refusal(Unprocessable, "field_required"),
   packNotFound: refusal(NotFound, "pack_not_found"),

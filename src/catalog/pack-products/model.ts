@@ -15,8 +15,7 @@ export const MAX_NAME = 200
 export const MAX_DESCRIPTION = 5000
 export const MAX_DESCRIPTION_LONG = 50000
 export const MAX_TERMS = 100000
-/** Integer columns are 32-bit: larger numbers are a 422, not a database error. */
-export const MAX_INT = 2_147_483_647
+export { MAX_INT } from "../../shared/schemas.ts"
 
 export const PackProductProductWire = Schema.Struct({
   id: Schema.Int.annotate({ description: "The product's id: the same as the pack product's (and the plan product's)" }),

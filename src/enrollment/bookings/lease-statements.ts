@@ -66,7 +66,7 @@ export const leaseStatements = (sql: SqlClient.SqlClient) => {
   })
   const lockStaffSchedule = SqlSchema.void({
     Request: Schema.Struct({ businessId: Schema.Number, staffId: Schema.Number }),
-    execute: ({ businessId, staffId }) => sql`select pg_advisory_xact_lock(hashtext(${`appointment:${businessId}`}), ${staffId}::int)`
+    execute: ({ businessId, staffId }) => sql`select pg_advisory_xact_lock(hashtextextended(${`appointment:${businessId}:${staffId}`}, 0))`
   })
   const event = SqlSchema.findOneOption({
     Request: ById,
