@@ -1,4 +1,5 @@
 import * as http from "node:http"
+import { FUZZ_LOG, replayOutOfRange } from "./fuzz.ts"
 
 export interface TestResponse {
   readonly status: number
@@ -34,9 +35,21 @@ export const readResponse = (response: http.IncomingMessage, done: (answer: Test
 
 /**
  * An HTTP request over a real socket to the test server, with any Host header (fetch forbids
- * setting Host, and tenancy is by host).
+ * setting Host, and tenancy is by host). With FUZZ_LOG set, a JSON body is first replayed with
+ * its numbers and dates out of range (support/fuzz.ts).
  */
-export const makeRequester =
+export const makeRequester = (port: number, defaultHost: string) => {
+  const send = sender(port, defaultHost)
+  return async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
+    if (FUZZ_LOG !== undefined && method !== "GET" && options.body !== null && typeof options.body === "object") {
+      const headers = { ...options.headers, "content-type": options.headers?.["content-type"] ?? "application/json" }
+      await replayOutOfRange(method, path, options.body, (payload) => send(method, path, { ...options, headers, body: payload }))
+    }
+    return send(method, path, options)
+  }
+}
+
+const sender =
   (port: number, defaultHost: string) =>
   (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> =>
     new Promise((resolve, reject) => {

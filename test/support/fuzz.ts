@@ -1,0 +1,55 @@
+import * as fs from "node:fs"
+
+/**
+ * Out-of-range replay, a tool rather than a test: with `FUZZ_LOG=<file>`, every request a test
+ * sends with a JSON body is first sent again in variants, each with one number pushed past 32
+ * (and 53) bits or one date pushed to the calendar's edges, and every variant answered 5xx is
+ * appended to the file as a JSON line. The test's own request goes out afterwards, unchanged.
+ *
+ *   FUZZ_LOG=/tmp/fuzz.jsonl npx vitest run; cat /tmp/fuzz.jsonl
+ *
+ * The variants may write (a refused one never does), so some tests fail in such a run; what
+ * counts is the file. It reaches what test/http/bad-input-sweep.test.ts cannot: fields past the
+ * decoders and the rules, in bodies the tests made valid.
+ */
+export const FUZZ_LOG = process.env.FUZZ_LOG
+
+const NUMBERS: ReadonlyArray<number> = [2147483648, -2147483649, 9007199254740991, 99999999999]
+const DATES: ReadonlyArray<string> = ["275760-09-13T00:00:00Z", "0001-01-01T00:00:00Z", "9999-12-31", "1000-01-01"]
+const MAX_VARIANTS = 200
+
+/** The body with one number (or digits string) or one date replaced, for each such leaf. */
+export const outOfRangeVariants = (body: unknown): Array<unknown> => {
+  const variants: Array<unknown> = []
+  const walk = (node: unknown, replace: (value: unknown) => unknown, depth: number): void => {
+    if (depth > 6) return
+    if (Array.isArray(node)) {
+      if (node.length <= 50) node.forEach((item, i) => walk(item, (value) => replace(node.map((x, j) => (j === i ? value : x))), depth + 1))
+    } else if (node !== null && typeof node === "object") {
+      for (const [key, child] of Object.entries(node)) walk(child, (value) => replace({ ...node, [key]: value }), depth + 1)
+    } else if (typeof node === "number" || (typeof node === "string" && /^\d+$/.test(node))) {
+      for (const value of NUMBERS) variants.push(replace(value))
+    } else if (typeof node === "string" && /^\d{4}-\d\d-\d\d/.test(node)) {
+      for (const value of DATES) variants.push(replace(value))
+    }
+  }
+  walk(body, (value) => value, 0)
+  return variants.slice(0, MAX_VARIANTS)
+}
+
+/** Sends each variant through `send` and logs the 5xx answers to FUZZ_LOG. */
+export const replayOutOfRange = async (
+  method: string,
+  path: string,
+  body: unknown,
+  send: (payload: string) => Promise<{ readonly status: number; readonly text: string }>
+) => {
+  if (FUZZ_LOG === undefined) return
+  for (const variant of outOfRangeVariants(body)) {
+    const payload = JSON.stringify(variant)
+    const answer = await send(payload).catch((error: unknown) => ({ status: 599, text: String(error) }))
+    if (answer.status >= 500) {
+      fs.appendFileSync(FUZZ_LOG, JSON.stringify({ method, path, body: payload.slice(0, 2000), status: answer.status, text: answer.text.slice(0, 400) }) + "\n")
+    }
+  }
+}
