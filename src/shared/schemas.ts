@@ -1,7 +1,7 @@
 import { Effect, Option, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import type { MessageKey } from "./i18n.ts"
 import { RequestContext } from "./request-context.ts"
-import { instantOf } from "./zoned-time.ts"
+import { instantOf, utcMillis } from "./zoned-time.ts"
 
 /**
  * Field schemas shared by every endpoint. Each carries a `messageKey` annotation: the
@@ -82,7 +82,7 @@ export const parseTimestampParts = (value: string): TimestampParts | undefined =
     number, number, number, number, number, number
   ]
   if (hour > 23 || minute > 59 || second > 59 || month < 1 || month > 12 || day < 1) return undefined
-  const calendar = new Date(Date.UTC(year, month - 1, day))
+  const calendar = new Date(utcMillis(year, month - 1, day))
   if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return undefined
   const fraction = Math.floor(Number(`0.${match[7] ?? "0"}`) * 1000)
   const millis = ((hour * 60 + minute) * 60 + second) * 1000 + fraction

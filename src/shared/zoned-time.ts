@@ -70,6 +70,16 @@ const intlOffsetAt = (instant: number, timeZone: string): number => {
 const DAY_MS = 86_400_000
 
 /**
+ * `Date.UTC(year, monthIndex, day) + minutes`, without Date.UTC's rule that reads years 0–99 as
+ * 1900–1999 (`0001-01-03` stays year 1). Months and days past their end roll over as in Date.UTC.
+ */
+export const utcMillis = (year: number, monthIndex: number, day: number, minutes = 0): number => {
+  const date = new Date(0)
+  date.setUTCFullYear(year, monthIndex, day)
+  return date.getTime() + minutes * 60_000
+}
+
+/**
  * Offsets by zone and UTC day, for days whose offset is the same at their first and last second
  * (a zone changes its offset a few times a year at most, never twice in a day): a report page
  * formats a hundred instants, and Intl takes microseconds for each.
@@ -170,14 +180,14 @@ export const timeOf = (minutes: number): string => `${pad(Math.floor(minutes / 6
  */
 export const instantOf = (date: string, minutes: number, timeZone: string): number => {
   const { y, m, d } = parseDate(date)
-  const wall = Date.UTC(y, m - 1, d, 0, minutes)
+  const wall = utcMillis(y, m - 1, d, minutes)
   const before = offsetAt(wall - DAY_MS, timeZone)
   const after = offsetAt(wall + DAY_MS, timeZone)
   const earlier = wall - before
   const later = wall - after
   const fits = (candidate: number) => {
     const local = localAt(candidate, timeZone)
-    return Date.UTC(...dateParts(local.date), 0, local.minutes) === wall
+    return utcMillis(...dateParts(local.date), local.minutes) === wall
   }
   const candidates = [Math.min(earlier, later), Math.max(earlier, later)].filter(fits)
   if (candidates.length > 0) return candidates[0]!
@@ -198,19 +208,19 @@ export const endOfDay = (date: string, timeZone: string): number => startOfDay(a
 
 /** Calendar arithmetic on `YYYY-MM-DD` dates. */
 export const addDays = (date: string, days: number): string =>
-  new Date(Date.UTC(...dateParts(date)) + days * DAY_MS).toISOString().slice(0, 10)
+  new Date(utcMillis(...dateParts(date)) + days * DAY_MS).toISOString().slice(0, 10)
 
 /** Whole days from `from` to `to` (negative when `to` is earlier). */
 export const daysBetween = (from: string, to: string): number =>
-  Math.round((Date.UTC(...dateParts(to)) - Date.UTC(...dateParts(from))) / DAY_MS)
+  Math.round((utcMillis(...dateParts(to)) - utcMillis(...dateParts(from))) / DAY_MS)
 
 /** 0 = Sunday .. 6 = Saturday, as PostgreSQL's `extract(dow ...)`. */
-export const weekdayOf = (date: string): number => new Date(Date.UTC(...dateParts(date))).getUTCDay()
+export const weekdayOf = (date: string): number => new Date(utcMillis(...dateParts(date))).getUTCDay()
 
 /** The last day of the date's month. */
 export const endOfMonth = (date: string): string => {
   const { y, m } = parseDate(date)
-  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10)
+  return new Date(utcMillis(y, m, 0)).toISOString().slice(0, 10)
 }
 
 /** Whether a `YYYY-MM-DD` string names a real calendar date. */

@@ -167,6 +167,41 @@ describe("id lists mixing ids on both sides of 32 bits", () => {
   })
 })
 
+describe("the calendar's edges", () => {
+  const desk = (method: string, path: string, body?: unknown) =>
+    s.server.request(method, `/api/v2/desk${path}`, { token: s.owner.token, ...(body === undefined ? {} : { body }) })
+
+  it("a year below 100 stays that year (Date.UTC would read 0001 as 1901)", async () => {
+    const lease = { service_id: s.services.private, staff_member_id: s.ines.staffMemberId, location_id: s.main, person: { id: s.cleo.personId } }
+    const early = await desk("POST", "/bookings", { booking: { leases: [{ ...lease, start_at: "0001-01-03T18:00:00Z" }] } })
+    expect(early.json).toEqual({ errors: ["leases[0].start_at: the appointment time 0001-01-03T18:00:00Z is not available"] })
+  })
+
+  it("appointment times up to 9999-12-31 answer, the last days without slots", async () => {
+    const slots = await desk("GET", `/appointments/${s.services.private}/available_slots?date=9999-12-31`)
+    expect(slots.status, slots.text).toBe(200)
+    expect(slots.json).toEqual({ available_slots: [] })
+    const summary = await desk("GET", `/appointments/${s.services.private}/available_slots/summary?from=9999-12-29&to=9999-12-31`)
+    expect(summary.status, summary.text).toBe(200)
+    expect(Object.keys(summary.json)).toEqual(["9999-12-29", "9999-12-30", "9999-12-31"])
+  })
+
+  it("a pack's commitment is at most a hundred years, and one that would end after 9999 is refused", async () => {
+    const product = { name: "Century", price_cents: 100, count: 5, commitment_unit: "month", visibility: "everyone" }
+    const endless = await desk("POST", "/pack_products", { pack_product: { ...product, commitment_length: 2147483647 } })
+    expect(endless.status, endless.text).toBe(422)
+    expect(endless.json.errors).toEqual(["commitment_length must be less than or equal to 1200"])
+    const century = await desk("POST", "/pack_products", { pack_product: { ...product, commitment_length: 1200 } })
+    expect(century.status, century.text).toBe(201)
+    const id = century.json.pack_products[0].id
+    const late = await desk("POST", `/pack_products/${id}/packs`, { pack: { person_ids: [s.cleo.personId], start_date: "9999-12-31" } })
+    expect(late.status, late.text).toBe(422)
+    const early = await desk("POST", `/pack_products/${id}/packs`, { pack: { person_ids: [s.cleo.personId], start_date: "0001-01-01" } })
+    expect(early.status, early.text).toBe(201)
+    expect(early.json.packs[0]).toMatchObject({ start_date: "0001-01-01", end_date: "0101-01-01" })
+  })
+})
+
 /**
  * Every row a committed statement changes, counted by a row trigger on each table of the test
  * database; `rate_limit_budgets` is left out, since every request may renew its budget there.

@@ -2,9 +2,10 @@ import * as fs from "node:fs"
 
 /**
  * Out-of-range replay, a tool rather than a test: with `FUZZ_LOG=<file>`, every request a test
- * sends with a JSON body is first sent again in variants, each with one number pushed past 32
- * (and 53) bits or one date pushed to the calendar's edges, and every variant answered 5xx is
- * appended to the file as a JSON line. The test's own request goes out afterwards, unchanged.
+ * sends with a JSON body (or a GET with a query) is first sent again in variants, each with one
+ * number pushed past 32 (and 53) bits or one date pushed to the calendar's edges, and every
+ * variant answered 5xx is appended to the file as a JSON line. The test's own request goes out
+ * afterwards, unchanged.
  *
  *   FUZZ_LOG=/tmp/fuzz.jsonl npx vitest run; cat /tmp/fuzz.jsonl
  *
@@ -37,19 +38,40 @@ export const outOfRangeVariants = (body: unknown): Array<unknown> => {
   return variants.slice(0, MAX_VARIANTS)
 }
 
-/** Sends each variant through `send` and logs the 5xx answers to FUZZ_LOG. */
-export const replayOutOfRange = async (
-  method: string,
-  path: string,
-  body: unknown,
-  send: (payload: string) => Promise<{ readonly status: number; readonly text: string }>
-) => {
+/** The path with one query value (digits, a list of them, or a date) replaced, for each such value. */
+export const outOfRangeQueries = (path: string): Array<string> => {
+  const [base, search] = path.split("?", 2)
+  if (search === undefined) return []
+  const params = [...new URLSearchParams(search)]
+  const variants: Array<string> = []
+  params.forEach(([, value], i) => {
+    const replacements = /^\d+(,\d+)*$/.test(value) ? NUMBERS.map(String) : /^\d{4}-\d\d-\d\d/.test(value) ? DATES : []
+    for (const replacement of replacements) {
+      const query = new URLSearchParams(params.map(([key, v], j): [string, string] => [key, j === i ? replacement : v]))
+      variants.push(`${base}?${query.toString()}`)
+    }
+  })
+  return variants.slice(0, MAX_VARIANTS)
+}
+
+type Answer = { readonly status: number; readonly text: string }
+
+const logged = async (method: string, path: string, body: string | undefined, answer: Promise<Answer>) => {
+  const { status, text } = await answer.catch((error: unknown) => ({ status: 599, text: String(error) }))
+  if (status >= 500) fs.appendFileSync(FUZZ_LOG!, JSON.stringify({ method, path, body: body?.slice(0, 2000), status, text: text.slice(0, 400) }) + "\n")
+}
+
+/** Sends each body variant through `send` and logs the 5xx answers to FUZZ_LOG. */
+export const replayOutOfRange = async (method: string, path: string, body: unknown, send: (payload: string) => Promise<Answer>) => {
   if (FUZZ_LOG === undefined) return
   for (const variant of outOfRangeVariants(body)) {
     const payload = JSON.stringify(variant)
-    const answer = await send(payload).catch((error: unknown) => ({ status: 599, text: String(error) }))
-    if (answer.status >= 500) {
-      fs.appendFileSync(FUZZ_LOG, JSON.stringify({ method, path, body: payload.slice(0, 2000), status: answer.status, text: answer.text.slice(0, 400) }) + "\n")
-    }
+    await logged(method, path, payload, send(payload))
   }
+}
+
+/** Sends each query variant of a read through `send` and logs the 5xx answers to FUZZ_LOG. */
+export const replayOutOfRangeQuery = async (path: string, send: (path: string) => Promise<Answer>) => {
+  if (FUZZ_LOG === undefined) return
+  for (const variant of outOfRangeQueries(path)) await logged("GET", variant, undefined, send(variant))
 }

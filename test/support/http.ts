@@ -1,5 +1,5 @@
 import * as http from "node:http"
-import { FUZZ_LOG, replayOutOfRange } from "./fuzz.ts"
+import { FUZZ_LOG, replayOutOfRange, replayOutOfRangeQuery } from "./fuzz.ts"
 
 export interface TestResponse {
   readonly status: number
@@ -45,6 +45,7 @@ export const makeRequester = (port: number, defaultHost: string) => {
       const headers = { ...options.headers, "content-type": options.headers?.["content-type"] ?? "application/json" }
       await replayOutOfRange(method, path, options.body, (payload) => send(method, path, { ...options, headers, body: payload }))
     }
+    if (FUZZ_LOG !== undefined && method === "GET") await replayOutOfRangeQuery(path, (variant) => send(method, variant, options))
     return send(method, path, options)
   }
 }

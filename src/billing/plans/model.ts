@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { Cents, FormattedMoney } from "../../shared/money.ts"
 import { PageFields, PageQuery } from "../../shared/pagination.ts"
 import { BooleanInput, DateString, IntInput, Timestamp } from "../../shared/schemas.ts"
+import { utcMillis } from "../../shared/zoned-time.ts"
 
 /**
  * Person plans (spec: Plans and person plans) and packs (spec: Pack). A pack is a plan of type
@@ -182,7 +183,8 @@ export const Holds = Schema.Struct({ holds: Schema.Array(HoldWire) })
 // ---------------------------------------------------------------------------------------------
 // Dates
 
-const pad = (n: number) => String(n).padStart(2, "0")
+/** `YYYY-MM-DD`, or `+YYYYYY-MM-DD` past year 9999, which no date field accepts (a 422, not a crash). */
+const isoDate = (date: Date) => date.toISOString().replace(/T.*$/, "")
 
 /**
  * The last valid day of a plan starting on `start` for `length` `unit`s: the day before the same
@@ -198,20 +200,20 @@ export const expirationEnd = (start: string, length: number | null, unit: PackPr
   const last = commitmentEnd(start, length, unit)
   if (last === null) return null
   const [y, m, d] = last.split("-").map(Number) as [number, number, number]
-  const end = new Date(Date.UTC(y, m - 1, d + 1))
-  return `${end.getUTCFullYear()}-${pad(end.getUTCMonth() + 1)}-${pad(end.getUTCDate())}`
+  const end = new Date(utcMillis(y, m - 1, d + 1))
+  return isoDate(end)
 }
 
 export const commitmentEnd = (start: string, length: number | null, unit: PackProductRow["commitment_unit"]): string | null => {
   if (length === null || unit === null || length <= 0) return null
   const [y, m, d] = start.split("-").map(Number) as [number, number, number]
   let end: Date
-  if (unit === "day" || unit === "week") end = new Date(Date.UTC(y, m - 1, d + length * (unit === "week" ? 7 : 1)))
+  if (unit === "day" || unit === "week") end = new Date(utcMillis(y, m - 1, d + length * (unit === "week" ? 7 : 1)))
   else {
     const months = unit === "year" ? length * 12 : length
-    const lastDay = new Date(Date.UTC(y, m - 1 + months + 1, 0)).getUTCDate()
-    end = new Date(Date.UTC(y, m - 1 + months, Math.min(d, lastDay)))
+    const lastDay = new Date(utcMillis(y, m - 1 + months + 1, 0)).getUTCDate()
+    end = new Date(utcMillis(y, m - 1 + months, Math.min(d, lastDay)))
   }
   end.setUTCDate(end.getUTCDate() - 1)
-  return `${end.getUTCFullYear()}-${pad(end.getUTCMonth() + 1)}-${pad(end.getUTCDate())}`
+  return isoDate(end)
 }

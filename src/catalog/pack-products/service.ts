@@ -14,6 +14,9 @@ import { PackProductsRepo } from "./repo.ts"
 import { currentTime } from "../../shared/clock.ts"
 import { PackProductRefusals } from "./refusals.ts"
 
+/** The longest commitment in each unit: a hundred years. */
+const MAX_COMMITMENT = { day: 36_500, week: 5_200, month: 1_200 } as const
+
 /**
  * Pack products (spec: Packs and pack products; staff mode, owners and managers only). Every
  * rule failure is a 422 naming the field, checked in full before anything is written; writes
@@ -139,6 +142,11 @@ const merge = (input: PackProductInput, current: PackProductFields | undefined) 
   }
   const visibility = literal("visibility", VISIBILITIES, productValue(input, "visibility"), current?.visibility)
   const commitment_unit = literal("commitment_unit", PACK_COMMITMENT_UNITS, input.commitment_unit, current?.commitment_unit)
+  // At most a hundred years, so a pack sold today has an end date (one of 2^31 months has none).
+  const longest = commitment_unit === undefined ? undefined : MAX_COMMITMENT[commitment_unit]
+  if (longest !== undefined && commitment_length > longest && commitment_length <= MAX_INT) {
+    problems.push(PackProductRefusals.fieldMustBeAtMost.message({ field: "commitment_length", max: longest }))
+  }
   const terms_acceptance_type = literal(
     "terms_acceptance_type",
     TERMS_ACCEPTANCE_TYPES,

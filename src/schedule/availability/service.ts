@@ -37,19 +37,24 @@ const appointmentService = Effect.fn("Availability.service")(function* (serviceI
  * nothing on their schedule. Past slots never show; client mode also hides slots past the
  * online deadline (inside the blackout window) and those not bookable yet (booking window).
  */
+/** The last date with slots: a date's slots read the two days after it, and dates are written with four-digit years. */
+const LAST_SLOT_DATE = "9999-12-29"
+
 const computeSlots = Effect.fn("Availability.compute")(function* (
   service: ServiceRow,
   fromDate: string,
-  toDate: string,
+  untilDate: string,
   filters: Filters,
   clientMode: boolean
 ) {
+  const byDate = new Map<string, Array<AvailableSlot>>()
+  if (fromDate > LAST_SLOT_DATE) return byDate
+  const toDate = untilDate > LAST_SLOT_DATE ? LAST_SLOT_DATE : untilDate
   const business = yield* CurrentBusiness
   const repo = yield* AvailabilityRepo
   const nowMs = yield* Clock.currentTimeMillis
   const staffIds = yield* repo.providers({ businessId: business.id, serviceId: service.id, clientMode, staffIds: filters.staff_member_ids })
   const hours = yield* repo.workingHours({ businessId: business.id, staffIds, clientMode, locationIds: filters.location_ids })
-  const byDate = new Map<string, Array<AvailableSlot>>()
   if (hours.length === 0) return byDate
   // A day either side covers every location's dates whatever its offset.
   const busy = yield* repo.busy({
