@@ -3,9 +3,9 @@ import * as fs from "node:fs"
 /**
  * Out-of-range replay, a tool rather than a test: with `FUZZ_LOG=<file>`, every request a test
  * sends with a JSON body (or a GET with a query) is first sent again in variants, each with one
- * number pushed past 32 (and 53) bits or one date pushed to the calendar's edges, and every
- * variant answered 5xx is appended to the file as a JSON line. The test's own request goes out
- * afterwards, unchanged.
+ * number pushed past 32 (and 53) bits, one date pushed to the calendar's edges or one text made
+ * empty, blank or longer than any column allows, and every variant answered 5xx is appended to
+ * the file as a JSON line. The test's own request goes out afterwards, unchanged.
  *
  *   FUZZ_LOG=/tmp/fuzz.jsonl npx vitest run; cat /tmp/fuzz.jsonl
  *
@@ -17,9 +17,11 @@ export const FUZZ_LOG = process.env.FUZZ_LOG
 
 const NUMBERS: ReadonlyArray<number> = [2147483648, -2147483649, 9007199254740991, 99999999999]
 const DATES: ReadonlyArray<string> = ["275760-09-13T00:00:00Z", "0001-01-01T00:00:00Z", "9999-12-31", "1000-01-01"]
+/** Text past every column's length check (the longest, a note's, is 10,000), blank, and empty. */
+const STRINGS: ReadonlyArray<string> = ["", " ", "a".repeat(10_001)]
 const MAX_VARIANTS = 200
 
-/** The body with one number (or digits string) or one date replaced, for each such leaf. */
+/** The body with one number (or digits string), one date or one text replaced, for each such leaf. */
 export const outOfRangeVariants = (body: unknown): Array<unknown> => {
   const variants: Array<unknown> = []
   const walk = (node: unknown, replace: (value: unknown) => unknown, depth: number): void => {
@@ -32,6 +34,8 @@ export const outOfRangeVariants = (body: unknown): Array<unknown> => {
       for (const value of NUMBERS) variants.push(replace(value))
     } else if (typeof node === "string" && /^\d{4}-\d\d-\d\d/.test(node)) {
       for (const value of DATES) variants.push(replace(value))
+    } else if (typeof node === "string") {
+      for (const value of STRINGS) variants.push(replace(value))
     }
   }
   walk(body, (value) => value, 0)
