@@ -31,15 +31,15 @@ const appointmentService = Effect.fn("Availability.service")(function* (serviceI
   return service
 })
 
+/** The last date with slots: a date's slots read the two days after it, and dates are written with four-digit years. */
+const LAST_SLOT_DATE = "9999-12-29"
+
 /**
- * The free slots of `fromDate`..`toDate` (each location's own dates), by local date of the
+ * The free slots of `fromDate`..`untilDate` (each location's own dates), by local date of the
  * slot's location, in time order. A slot fits inside a staff member's hours and overlaps
  * nothing on their schedule. Past slots never show; client mode also hides slots past the
  * online deadline (inside the blackout window) and those not bookable yet (booking window).
  */
-/** The last date with slots: a date's slots read the two days after it, and dates are written with four-digit years. */
-const LAST_SLOT_DATE = "9999-12-29"
-
 const computeSlots = Effect.fn("Availability.compute")(function* (
   service: ServiceRow,
   fromDate: string,
