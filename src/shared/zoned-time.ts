@@ -61,10 +61,8 @@ const floorSecond = (instant: number) => instant - (((instant % 1000) + 1000) % 
 
 const intlOffsetAt = (instant: number, timeZone: string): number => {
   const f = intlFieldsAt(instant, timeZone)
-  // Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear takes them as they are.
-  const wall = new Date(Date.UTC(2000, 0, 1, f.hour, f.minute, f.second))
-  wall.setUTCFullYear(f.year, f.month - 1, f.day)
-  return wall.getTime() - floorSecond(instant)
+  const wall = utcMillis(f.year, f.month - 1, f.day, f.hour * 60 + f.minute) + f.second * 1000
+  return wall - floorSecond(instant)
 }
 
 const DAY_MS = 86_400_000
