@@ -14,6 +14,14 @@ import * as fs from "node:fs"
  * decoders and the rules, in bodies the tests made valid.
  */
 export const FUZZ_LOG = process.env.FUZZ_LOG
+/**
+ * `FUZZ_MODE=race` replays differently: each write (POST, PUT, PATCH, DELETE) goes out
+ * `RACE_COPIES` times at once, together with the test's own request, as a client that
+ * double-submits or retries does; every 5xx among the copies is logged. Only the test's own
+ * answer reaches the test.
+ */
+export const FUZZ_MODE = process.env.FUZZ_MODE === "race" ? "race" : "range"
+const RACE_COPIES = 3
 
 const NUMBERS: ReadonlyArray<number> = [2147483648, -2147483649, 9007199254740991, 99999999999]
 const DATES: ReadonlyArray<string> = ["275760-09-13T00:00:00Z", "0001-01-01T00:00:00Z", "9999-12-31", "1000-01-01"]
@@ -73,6 +81,11 @@ export const replayOutOfRange = async (method: string, path: string, body: unkno
     const payload = JSON.stringify(variant)
     await logged(method, path, payload, send(payload))
   }
+}
+
+/** The test's own write, sent together with RACE_COPIES copies of it; the copies' 5xx answers go to FUZZ_LOG. */
+export const raceCopies = async (method: string, path: string, body: string | undefined, send: () => Promise<Answer>): Promise<void> => {
+  await Promise.all(Array.from({ length: RACE_COPIES }, () => logged(method, path, body, send())))
 }
 
 /** Sends each query variant of a read through `send` and logs the 5xx answers to FUZZ_LOG. */

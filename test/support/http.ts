@@ -1,5 +1,5 @@
 import * as http from "node:http"
-import { FUZZ_LOG, replayOutOfRange, replayOutOfRangeQuery } from "./fuzz.ts"
+import { FUZZ_LOG, FUZZ_MODE, raceCopies, replayOutOfRange, replayOutOfRangeQuery } from "./fuzz.ts"
 
 export interface TestResponse {
   readonly status: number
@@ -41,11 +41,17 @@ export const readResponse = (response: http.IncomingMessage, done: (answer: Test
 export const makeRequester = (port: number, defaultHost: string) => {
   const send = sender(port, defaultHost)
   return async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
-    if (FUZZ_LOG !== undefined && method !== "GET" && options.body !== null && typeof options.body === "object") {
+    if (FUZZ_LOG !== undefined && FUZZ_MODE === "race" && method !== "GET" && method !== "HEAD") {
+      const own = send(method, path, options)
+      const body = typeof options.body === "string" ? options.body : options.body === undefined ? undefined : JSON.stringify(options.body)
+      await raceCopies(method, path, body, () => send(method, path, options))
+      return own
+    }
+    if (FUZZ_LOG !== undefined && FUZZ_MODE === "range" && method !== "GET" && options.body !== null && typeof options.body === "object") {
       const headers = { ...options.headers, "content-type": options.headers?.["content-type"] ?? "application/json" }
       await replayOutOfRange(method, path, options.body, (payload) => send(method, path, { ...options, headers, body: payload }))
     }
-    if (FUZZ_LOG !== undefined && method === "GET") await replayOutOfRangeQuery(path, (variant) => send(method, variant, options))
+    if (FUZZ_LOG !== undefined && FUZZ_MODE === "range" && method === "GET") await replayOutOfRangeQuery(path, (variant) => send(method, variant, options))
     return send(method, path, options)
   }
 }
