@@ -31,7 +31,7 @@ export const insertBookingSql = (sql: SqlClient.SqlClient, businessId: number, b
       values (${businessId}, ${booking.state}, ${booking.person_id}, ${booking.created_by_staff_member_id}, ${booking.idempotency_token},
               ${booking.idempotency_scope}, ${booking.request_digest}, ${booking.expires_at},
               ${booking.state === "completed" ? booking.now : null}, ${booking.now}, ${booking.now})
-      on conflict (business_id, idempotency_scope, idempotency_token) where idempotency_token is not null do nothing
+      ${booking.idempotency_token === null ? sql`` : sql`on conflict (business_id, idempotency_scope, idempotency_token) where idempotency_token is not null do nothing`}
       returning ${sql.literal(BOOKING_COLUMNS)}`
 
 /** The booking as its insert wrote it (its id from the insert): the answer needs no re-read. */
