@@ -26,14 +26,17 @@ import { createWriteBaselines } from "./support/write-baselines.ts"
  * The floor, in the same run: the same bookings through bench/support/floor-write.ts, `bench_book`
  * behind the smallest Effect HttpApi server with the service's request schema, alternating with
  * the other two in the demo business. The service cannot pass it; where a ratio target sits above
- * `booking_floor_vs_sql`, no design of the write path reaches it on this machine.
+ * `booking_floor_vs_sql`, no design of the write path reaches it on this machine. A second floor
+ * server books through `bench_book_rules` (the service's reads and rules for this booking in one
+ * function): `booking_rules_floor_vs_sql` is what a rewrite of the rules into one database function
+ * could reach, before the service's own request pipeline.
  *
  * Businesses: the bench's `demo` and, unless BENCH_LARGE_ENROLLMENTS=0, a business of
  * BENCH_LARGE_ENROLLMENTS enrollments (default 1,000,000; `studio seed scale`).
  * Capacity: bookings into an occurrence already holding 10 visits against one holding 1,000.
  *
  * Last lines: `ratio booking_vs_sql <demo business>`, `ratio booking_floor_vs_sql <the floor in
- * the demo business>`, `ratio booking_vs_sql_large <large business>`, `ratio capacity_1000_vs_10
+ * the demo business>`, `ratio booking_rules_floor_vs_sql <the same, with the rules>`, `ratio booking_vs_sql_large <large business>`, `ratio capacity_1000_vs_10
  * <bookings/s into the full occurrence ÷ the small one>`.
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there.
  * BENCH_BOOKINGS (per round, default 1000), BENCH_CONCURRENCY (default 16), BENCH_OCCURRENCES (default 200).
@@ -73,10 +76,21 @@ const main = async () => {
     DATA_DIR: benchDir,
     LOG_LEVEL: "none"
   }, [...SERVER_NODE_FLAGS, ...cpuProfileFlags("floor")])
+  run.rulesFloor = await startChild("rules-floor", path.join(root, "bench/support/floor-write.ts"), {
+    DATABASE_URL: databaseUrl,
+    PORT: String(await freePort(40000, 49999)),
+    BUSINESS_ID: String(tenants[0]!.businessId),
+    STAFF_MEMBER_ID: String(tenants[0]!.staffMemberId),
+    BOOK_FUNCTION: "bench_book_rules",
+    DATA_DIR: benchDir,
+    LOG_LEVEL: "none"
+  }, SERVER_NODE_FLAGS)
   const postmaster = postmasterPid(dataDir)
   const apiPid = run.service.process.pid
   const floorPort = run.floor.port
   const floorPid = run.floor.process.pid
+  const rulesFloorPort = run.rulesFloor.port
+  const rulesFloorPid = run.rulesFloor.process.pid
 
   const posters = new Map(tenants.map((tenant) => [tenant, jsonPoster(CONCURRENCY, tenant.host)]))
   const book = (tenant: Tenant, occurrenceId: number, personId: number) =>
@@ -86,12 +100,14 @@ const main = async () => {
       if (response.status !== 201) throw new Error(`booking answered ${response.status}: ${response.text}`)
     })
   const floorPoster = jsonPoster(CONCURRENCY, tenants[0]!.host)
-  const bookOnFloor = (occurrenceId: number, personId: number) =>
-    floorPoster(floorPort, "", "/api/v2/desk/bookings", {
+  const bookOn = (port: number) => (occurrenceId: number, personId: number) =>
+    floorPoster(port, "", "/api/v2/desk/bookings", {
       booking: { complete_booking: true, leases: [{ event_occurrence_id: occurrenceId, person: { id: personId } }] }
     }).then((response) => {
       if (response.status !== 201) throw new Error(`the floor's booking answered ${response.status}: ${response.text}`)
     })
+  const bookOnFloor = bookOn(floorPort)
+  const bookOnRulesFloor = bookOn(rulesFloorPort)
   const bookInSql = (tenant: Tenant, occurrenceId: number, personId: number) =>
     pool.query(`select bench_book($1, $2, $3, $4)`, [tenant.businessId, occurrenceId, personId, tenant.staffMemberId]).then(() => {})
   const round = (task: (i: number) => Promise<void>, count = BOOKINGS, pid = apiPid) =>
@@ -112,13 +128,20 @@ const main = async () => {
     await round(spread(await occurrences(), (o, p) => bookInSql(tenant, o, p)), 100)
     // The floor (demo business only) runs after each service round, against the same SQL rounds.
     const onFloor = async () => (tenant === tenants[0] ? round(spread(await occurrences(), bookOnFloor), BOOKINGS, floorPid) : undefined)
-    if (tenant === tenants[0]) await round(spread(await occurrences(), bookOnFloor), 100, floorPid)
+    const onRulesFloor = async () =>
+      tenant === tenants[0] ? round(spread(await occurrences(), bookOnRulesFloor), BOOKINGS, rulesFloorPid) : undefined
+    if (tenant === tenants[0]) {
+      await round(spread(await occurrences(), bookOnFloor), 100, floorPid)
+      await round(spread(await occurrences(), bookOnRulesFloor), 100, rulesFloorPid)
+    }
     const sql1 = await round(spread(await occurrences(), (o, p) => bookInSql(tenant, o, p)))
     const api1 = await round(spread(await occurrences(), (o, p) => book(tenant, o, p)))
     const floor1 = await onFloor()
+    const rules1 = await onRulesFloor()
     const sql2 = await round(spread(await occurrences(), (o, p) => bookInSql(tenant, o, p)))
     const api2 = await round(spread(await occurrences(), (o, p) => book(tenant, o, p)))
     const floor2 = await onFloor()
+    const rules2 = await onRulesFloor()
     const sql = best(sql1, sql2)
     const api = best(api1, api2)
     lines.push(`${tenant.label}`, roundLine("  one-round-trip SQL booking", sql), roundLine("  POST /api/v2/desk/bookings", api))
@@ -129,6 +152,12 @@ const main = async () => {
       lines.push(roundLine("  floor: bench_book behind HttpApi", floor))
       lines.push(`  floor ratio ${(floor.perSecond / sql.perSecond).toFixed(3)} (rounds: ${floor1.perSecond.toFixed(0)}, ${floor2.perSecond.toFixed(0)})`)
       ratios.push(`ratio booking_floor_vs_sql ${(floor.perSecond / sql.perSecond).toFixed(3)}`)
+    }
+    if (rules1 && rules2) {
+      const rules = best(rules1, rules2)
+      lines.push(roundLine("  the rules too: bench_book_rules", rules))
+      lines.push(`  rules floor ratio ${(rules.perSecond / sql.perSecond).toFixed(3)} (rounds: ${rules1.perSecond.toFixed(0)}, ${rules2.perSecond.toFixed(0)})`)
+      ratios.push(`ratio booking_rules_floor_vs_sql ${(rules.perSecond / sql.perSecond).toFixed(3)}`)
     }
   }
 

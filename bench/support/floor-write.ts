@@ -19,10 +19,13 @@ import { floorServer, runFloor } from "./floor-server.ts"
  * statement. Answers are the fields a client reads next, not the service's whole documents.
  * Anything the service does beyond this costs throughput, so the service cannot pass it: the
  * benches print it beside the service to say where a ratio target sits against it.
- * BUSINESS_ID and STAFF_MEMBER_ID (the booking's staff) are read once; prints `ready <port>`.
+ * BUSINESS_ID and STAFF_MEMBER_ID (the booking's staff) are read once; BOOK_FUNCTION names the
+ * booking's function (`bench_book`, or `bench_book_rules` for the floor with the service's rules);
+ * prints `ready <port>`.
  */
 const businessId = Number(process.env.BUSINESS_ID)
 const staffMemberId = Number(process.env.STAFF_MEMBER_ID)
+const bookFunction = process.env.BOOK_FUNCTION === "bench_book_rules" ? "bench_book_rules" : "bench_book"
 if (!Number.isSafeInteger(businessId) || !Number.isSafeInteger(staffMemberId)) throw new Error("BUSINESS_ID and STAFF_MEMBER_ID are required")
 
 const Created = Schema.Struct({ id: Schema.Int, total_cents: Schema.Int })
@@ -52,7 +55,7 @@ const WritesLive = HttpApiBuilder.group(FloorApi, "writes", (handlers) =>
         Effect.gen(function* () {
           const lease = payload.booking.leases![0]!
           const person = (lease.person as { readonly id: number }).id
-          const [row] = yield* sql<{ id: number }>`select bench_book(${businessId}, ${lease.event_occurrence_id!}, ${person}, ${staffMemberId}) as id`
+          const [row] = yield* sql<{ id: number }>`select ${sql.literal(bookFunction)}(${businessId}, ${lease.event_occurrence_id!}, ${person}, ${staffMemberId}) as id`
           const now = formatTimestamp(new Date())
           return {
             bookings: [{

@@ -6,7 +6,7 @@ import type { Child } from "./processes.ts"
 
 /**
  * What the write benchmarks (bookings, checkout) share: their folder under `.data`, one embedded
- * PostgreSQL, one service process and the write floor's (bench/support/floor-write.ts), stopped
+ * PostgreSQL, one service process and the write floors' (bench/support/floor-write.ts), stopped
  * and removed on exit or Ctrl-C, and a
  * keep-alive JSON POST to the service as the demo business's staff.
  */
@@ -19,6 +19,8 @@ export interface BenchRun {
   postgres: EmbeddedServer | undefined
   service: Child | undefined
   floor: Child | undefined
+  /** The booking's second floor, with the rules (bench:bookings only). */
+  rulesFloor: Child | undefined
   readonly cleanUp: () => Promise<void>
 }
 
@@ -30,11 +32,14 @@ export const benchRun = (name: string): BenchRun => {
     postgres: undefined,
     service: undefined,
     floor: undefined,
+    rulesFloor: undefined,
     cleanUp: async () => {
       await run.service?.stop().catch(() => {})
       await run.floor?.stop().catch(() => {})
+      await run.rulesFloor?.stop().catch(() => {})
       run.service = undefined
       run.floor = undefined
+      run.rulesFloor = undefined
       if (run.postgres) {
         const server = run.postgres
         run.postgres = undefined

@@ -6,7 +6,8 @@ import { processTreeCpuMs, postgresCpuMs } from "./cpu.ts"
  * what each cost, from the operating system (CPU of PostgreSQL's processes and of the API's)
  * and from PostgreSQL's own statistics (pg_stat_statements, loaded by bench clusters with
  * nested statements tracked): top-level statements (round trips; transaction control is not
- * counted) and foreign-key checks per operation.
+ * counted) and foreign-key checks per operation. With BENCH_STATEMENTS=1 each round also prints
+ * its costliest statements per operation (execution time, lock waits included) to stderr.
  */
 export interface Round {
   readonly perSecond: number
@@ -46,6 +47,17 @@ export const measureRound = async (options: {
      from pg_stat_statements where dbid = $1 and query not like '%pg_stat_statements%' and query not like '%pg_database%'`,
     [database.oid]
   )
+  if (process.env.BENCH_STATEMENTS === "1") {
+    const { rows } = await pool.query(
+      `select toplevel, calls::float8 as calls, total_exec_time as exec_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as query
+       from pg_stat_statements where dbid = $1 and query not like '%pg_stat_statements%' and query not like '%pg_database%'
+       order by total_exec_time desc limit 12`,
+      [database.oid]
+    )
+    for (const row of rows as Array<{ toplevel: boolean; calls: number; exec_ms: number; query: string }>) {
+      process.stderr.write(`    ${row.toplevel ? "top" : "   "} ${(row.calls / count).toFixed(2)}× ${(row.exec_ms / count).toFixed(3)} ms  ${row.query}\n`)
+    }
+  }
   return {
     perSecond: count / seconds,
     roundTrips: counted.round_trips / count,
