@@ -386,6 +386,18 @@ describe("PUT /api/v2/desk/people/:id", () => {
     expect(rows).toEqual([{ email: "late@example.test" }])
   })
 
+  it("link one account when the same address arrives in ten concurrent updates (a double submit)", async () => {
+    const created = (await post({ person: { first_name: "Twice", last_name: "Sent" } })).json.people[0]
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => put(created.id, { person: { email: "twice@example.test", send_invite: true } }))
+    )
+    expect(answers.map((answer) => answer.status), answers.map((answer) => answer.text).join("\n")).toEqual(Array(10).fill(200))
+    const { rows } = await server.pool.query(`select a.email::text from people p join accounts a on a.id = p.account_id where p.id = $1`, [
+      created.id
+    ])
+    expect(rows).toEqual([{ email: "twice@example.test" }])
+  })
+
   it("replace the dependents with dependent_ids, taking a dependent from another provider", async () => {
     const parent = (await post({ person: { first_name: "Pa", last_name: "Rent", dependents: [{ first_name: "Old", last_name: "Kid" }] } })).json.people[0]
     const other = (await post({ person: { first_name: "Other", last_name: "Parent", dependents: [{ first_name: "Moved", last_name: "Kid" }] } }))
@@ -533,6 +545,35 @@ describe("PUT /api/v2/desk/people/:id/undelete", () => {
     expect(taken.status).toBe(422)
     expect(taken.json.errors[0]).toContain("email")
     expect((await get(created.id)).json.people[0].deleted_at).not.toBeNull()
+    await receiver.close()
+  })
+
+  it("delete and restore once each when the request arrives ten times at once: one success, one event", async () => {
+    await server.pool.query("update businesses set webhooks_enabled = true where id = $1", [business.id])
+    const receiver = await startReceiver()
+    for (const topic of ["person.deleted", "person.undeleted"]) {
+      const subscribed = await server.request("POST", "/api/v3/webhooks", {
+        token: ownerToken,
+        headers: { "content-type": "application/vnd.api+json" },
+        body: JSON.stringify({ data: { type: "webhooks", attributes: { target: receiver.url(`/${topic}`), topic } } })
+      })
+      expect(subscribed.status, subscribed.text).toBe(201)
+    }
+    const created = (await post({ person: { first_name: "Echo", last_name: "Twice" } })).json.people[0]
+    const tenTimes = (method: string, path: string) =>
+      Promise.all(Array.from({ length: 10 }, () => server.request(method, path, { token: managerToken })))
+    const eventsOf = async (topic: string) =>
+      (await server.pool.query(
+        "select count(*)::int as n from webhook_events where business_id = $1 and topic = $2 and (payload::jsonb -> 'people' -> 0 ->> 'id')::int = $3",
+        [business.id, topic, created.id]
+      )).rows[0].n
+
+    const deleted = await tenTimes("DELETE", `/api/v2/desk/people/${created.id}`)
+    expect(deleted.map((answer) => answer.status).sort()).toEqual([204, ...Array(9).fill(404)])
+    expect(await eventsOf("person.deleted")).toBe(1)
+    const restored = await tenTimes("PUT", `/api/v2/desk/people/${created.id}/undelete`)
+    expect(restored.map((answer) => answer.status).sort()).toEqual([200, ...Array(9).fill(422)])
+    expect(await eventsOf("person.undeleted")).toBe(1)
     await receiver.close()
   })
 })

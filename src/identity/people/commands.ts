@@ -35,8 +35,13 @@ const personAnswer = Effect.fn("People.answer")(function* (request: { readonly b
 })
 
 /** The person (deleted ones too with `includeDeleted`), or the 404 every command answers without one. */
-const existingPerson = Effect.fn("People.existing")(function* (request: { readonly businessId: number; readonly id: number; readonly includeDeleted: boolean }) {
-  const [row] = yield* (yield* PeopleRepo).find({ businessId: request.businessId, ids: [request.id], includeDeleted: request.includeDeleted })
+/**
+ * The person a write changes, its row locked until the commit: two writes of one person (a client
+ * that sends its update twice) run one after the other, the second reading what the first wrote,
+ * rather than both deciding from the same row (two account links deadlocking, two person.deleted).
+ */
+const lockedPerson = Effect.fn("People.locked")(function* (request: { readonly businessId: number; readonly id: number; readonly includeDeleted: boolean }) {
+  const [row] = yield* (yield* PeopleRepo).find({ businessId: request.businessId, ids: [request.id], includeDeleted: request.includeDeleted, lock: true })
   if (row === undefined) return yield* PeopleRefusals.personNotFound.fail({ id: request.id })
   return row
 })
@@ -166,7 +171,7 @@ export const updatePerson = Effect.fn("People.update")(function* (id: number, in
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      const existing = yield* existingPerson({ businessId: business.id, id, includeDeleted: false })
+      const existing = yield* lockedPerson({ businessId: business.id, id, includeDeleted: false })
       const messages: Array<Message> = []
       const prepared = yield* prepareAttributes(business.id, input, { prefix: "", existing, claimedEmails: new Set() }, messages)
 
@@ -229,7 +234,7 @@ export const deletePerson = Effect.fn("People.delete")(function* (id: number) {
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      yield* existingPerson({ businessId: business.id, id, includeDeleted: false })
+      yield* lockedPerson({ businessId: business.id, id, includeDeleted: false })
       const now = yield* Clock.currentTimeMillis
       const blockers = yield* repo.deleteBlockers({ businessId: business.id, id, today: localDateAt(now, business.time_zone) })
       const messages: Array<Message> = []
@@ -267,7 +272,7 @@ export const undeletePerson = Effect.fn("People.undelete")(function* (id: number
   const sql = yield* SqlClient.SqlClient
   yield* sql.withTransaction(
     Effect.gen(function* () {
-      const existing = yield* existingPerson({ businessId: business.id, id, includeDeleted: true })
+      const existing = yield* lockedPerson({ businessId: business.id, id, includeDeleted: true })
       if (existing.deleted_at === null) return yield* PeopleRefusals.personNotDeleted.fail({ id })
       yield* repo.restore({ businessId: business.id, id })
       yield* emitPersonEvents("person.undeleted", [id])

@@ -21,13 +21,14 @@ const ById = Schema.Struct({ businessId: Schema.Number, id: Schema.Number })
 /** Who is who: people by id, and the lookups their references and e-mail addresses are checked by. */
 const lookups = (sql: SqlClient.SqlClient, { columns, fromPeople }: { readonly columns: Statement.Fragment; readonly fromPeople: Statement.Fragment }) => {
   const find = SqlSchema.findAll({
-    Request: Schema.Struct({ ...InBusiness.fields, includeDeleted: Schema.Boolean }),
+    Request: Schema.Struct({ ...InBusiness.fields, includeDeleted: Schema.Boolean, lock: Schema.optional(Schema.Boolean) }),
     Result: PersonRow,
-    execute: ({ businessId, ids, includeDeleted }) =>
+    execute: ({ businessId, ids, includeDeleted, lock }) =>
       sql`select ${columns} from ${fromPeople}
           where p.business_id = ${businessId} and p.id = any(${bigintArray(ids)})
           ${includeDeleted ? sql`` : sql`and p.deleted_at is null`}
-          order by p.id`
+          order by p.id
+          ${lock === true ? sql`for no key update of p` : sql``}`
   })
   const existingIds = SqlSchema.findAll({
     Request: InBusiness,
@@ -62,7 +63,10 @@ const lookups = (sql: SqlClient.SqlClient, { columns, fromPeople }: { readonly c
       sql`select id from people where business_id = ${businessId} and lower(email::text) = lower(${email}) and deleted_at is null
           order by id limit 1`
   })
-  /** People by id, in id order; `includeDeleted` also finds soft-deleted ones. */
+  /**
+   * People by id, in id order; `includeDeleted` also finds soft-deleted ones. `lock` (in a
+   * transaction): their rows are locked for update, and read as the writer before committed them.
+   */
   const findMany = (request: Parameters<typeof find>[0]) =>
     request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<PersonRow>) : find(request)
   /** Live people among `ids` (to check references). */
