@@ -16,12 +16,13 @@ import * as fs from "node:fs"
 export const FUZZ_LOG = process.env.FUZZ_LOG
 /**
  * `FUZZ_MODE=race` replays differently: each write (POST, PUT, PATCH, DELETE) goes out
- * `RACE_COPIES` times at once, together with the test's own request, as a client that
- * double-submits or retries does; every 5xx among the copies is logged. Only the test's own
- * answer reaches the test.
+ * `RACE_COPIES` more times at once, together with the test's own request, as a client that
+ * double-submits or retries does; every 5xx among the copies is logged, and every DELETE that
+ * more than one of them reports done. Only the test's own answer reaches the test.
  */
 export const FUZZ_MODE = process.env.FUZZ_MODE === "race" ? "race" : "range"
-const RACE_COPIES = 3
+/** Copies sent beside the test's own request (FUZZ_RACE_COPIES, default 3: four at once). */
+const RACE_COPIES = Math.max(1, Number(process.env.FUZZ_RACE_COPIES ?? 3) || 3)
 
 const NUMBERS: ReadonlyArray<number> = [2147483648, -2147483649, 9007199254740991, 99999999999]
 const DATES: ReadonlyArray<string> = ["275760-09-13T00:00:00Z", "0001-01-01T00:00:00Z", "9999-12-31", "1000-01-01"]
@@ -72,6 +73,7 @@ const logged = async (method: string, path: string, body: string | undefined, an
   const { status, text } = await answer.catch((error: unknown) => ({ status: 599, text: String(error) }))
   // 503 is an answer of its own (reports still being prepared, a database away), not a failure.
   if (status >= 500 && status !== 503) fs.appendFileSync(FUZZ_LOG!, JSON.stringify({ method, path, body: body?.slice(0, 2000), status, text: text.slice(0, 400) }) + "\n")
+  return status
 }
 
 /** Sends each body variant through `send` and logs the 5xx answers to FUZZ_LOG. */
@@ -83,9 +85,18 @@ export const replayOutOfRange = async (method: string, path: string, body: unkno
   }
 }
 
-/** The test's own write, sent together with RACE_COPIES copies of it; the copies' 5xx answers go to FUZZ_LOG. */
-export const raceCopies = async (method: string, path: string, body: string | undefined, send: () => Promise<Answer>): Promise<void> => {
-  await Promise.all(Array.from({ length: RACE_COPIES }, () => logged(method, path, body, send())))
+/**
+ * The test's own write (`own`), sent together with RACE_COPIES copies of it; the copies' 5xx
+ * answers go to FUZZ_LOG, and so does a DELETE that more than one of them reports done (a
+ * repeat after it answers 404: at once, the repeats must not each delete, and announce, again).
+ */
+export const raceCopies = async (method: string, path: string, body: string | undefined, own: Promise<Answer>, send: () => Promise<Answer>) => {
+  const statuses = await Promise.all([
+    own.then((answer) => answer.status, () => 599),
+    ...Array.from({ length: RACE_COPIES }, () => logged(method, path, body, send()))
+  ])
+  const done = statuses.filter((status) => status >= 200 && status < 300).length
+  if (method === "DELETE" && done > 1) fs.appendFileSync(FUZZ_LOG!, JSON.stringify({ method, path, status: statuses, text: `${done} deleted` }) + "\n")
 }
 
 /** Sends each query variant of a read through `send` and logs the 5xx answers to FUZZ_LOG. */

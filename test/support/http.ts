@@ -44,7 +44,7 @@ export const makeRequester = (port: number, defaultHost: string) => {
     if (FUZZ_LOG !== undefined && FUZZ_MODE === "race" && method !== "GET" && method !== "HEAD") {
       const own = send(method, path, options)
       const body = typeof options.body === "string" ? options.body : options.body === undefined ? undefined : JSON.stringify(options.body)
-      await raceCopies(method, path, body, () => send(method, path, options))
+      await raceCopies(method, path, body, own, () => send(method, path, options))
       return own
     }
     if (FUZZ_LOG !== undefined && FUZZ_MODE === "range" && method !== "GET" && options.body !== null && typeof options.body === "object") {
