@@ -247,6 +247,12 @@ describe("delete", () => {
     const kept = await server.pool.query(`select p.id, pp.deleted_at is not null as deleted from plans p join plan_products pp on pp.business_id = p.business_id and pp.id = p.plan_product_id where p.business_id = $1 and p.id = $2`, [businessId, plan.id])
     expect(kept.rows).toEqual([{ id: String(plan.id), deleted: true }])
   })
+
+  it("deletes once when the request arrives ten times at once: one 204, the repeats 404 as after it", async () => {
+    const path = `/api/v2/desk/pack_products/${(await create()).id}`
+    const answers = await Promise.all(Array.from({ length: 10 }, () => request("DELETE", path, tokens.owner)))
+    expect(answers.map((answer) => answer.status).sort()).toEqual([204, ...Array(9).fill(404)])
+  })
 })
 
 describe("list and access", () => {

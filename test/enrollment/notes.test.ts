@@ -217,6 +217,14 @@ describe("deleting", () => {
     expect((await request("DELETE", `/api/v2/desk/event_occurrences/${classId}/notes/${occurrenceNote.id}`, tokens.author)).status).toBe(204)
     expect((await request("DELETE", `${path}/999999`, tokens.owner)).status).toBe(404)
   })
+
+  it("deletes once when the request arrives ten times at once: one 204, the repeats 404 as after it", async () => {
+    for (const path of [`/api/v2/desk/people/${otherPersonId}/notes`, `/api/v2/desk/event_occurrences/${classId}/notes`]) {
+      const note = await addNote(path, { note: "sent twice" })
+      const answers = await Promise.all(Array.from({ length: 10 }, () => request("DELETE", `${path}/${note.id}`, tokens.owner)))
+      expect(answers.map((answer) => answer.status).sort()).toEqual([204, ...Array(9).fill(404)])
+    }
+  })
 })
 
 describe("notifications", () => {

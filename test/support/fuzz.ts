@@ -89,6 +89,8 @@ export const replayOutOfRange = async (method: string, path: string, body: unkno
  * The test's own write (`own`), sent together with RACE_COPIES copies of it; the copies' 5xx
  * answers go to FUZZ_LOG, and so does a DELETE that more than one of them reports done (a
  * repeat after it answers 404: at once, the repeats must not each delete, and announce, again).
+ * A DELETE that is idempotent by design is logged too: staff removing a waitlist entry answer
+ * 204 again (a removed entry stays removed and visible to staff).
  */
 export const raceCopies = async (method: string, path: string, body: string | undefined, own: Promise<Answer>, send: () => Promise<Answer>) => {
   const statuses = await Promise.all([

@@ -42,11 +42,13 @@ const make = Effect.gen(function* () {
       sql`update plan_products set ${sql.update({ ...fields, updated_at: now })}
           where business_id = ${businessId} and id = ${id} and kind = 'pack' and deleted_at is null`
   })
-  const softDelete = SqlSchema.void({
+  const softDelete = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number, now: Schema.Date }),
+    Result: Schema.Struct({ id: Schema.Number }),
     execute: ({ businessId, id, now }) =>
       sql`update plan_products set deleted_at = ${now}, updated_at = ${now}
-          where business_id = ${businessId} and id = ${id} and kind = 'pack' and deleted_at is null`
+          where business_id = ${businessId} and id = ${id} and kind = 'pack' and deleted_at is null
+          returning id`
   })
   const clearServices = SqlSchema.void({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
@@ -77,7 +79,8 @@ const make = Effect.gen(function* () {
     insert: orDie(insert),
     update: orDie(update),
     /** Gone from the catalog; packs sold from it keep their copy of what they need. */
-    softDelete: orDie(softDelete),
+    /** Undefined when the product was deleted already (a concurrent delete got there first). */
+    softDelete: orUndefined(softDelete),
     replaceServices: orDie(replaceServices),
     /** The location, when the business has it. */
     location: orUndefined(location)

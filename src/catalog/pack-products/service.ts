@@ -271,5 +271,8 @@ export const deletePackProduct = Effect.fn("PackProducts.delete")(function* (id:
   const business = yield* CurrentBusiness
   const now = (yield* currentTime)
   yield* findRecord(id)
-  yield* (yield* PackProductsRepo).softDelete({ businessId: business.id, id, now })
+  // The write decides: of two deletes at once, the second changes nothing and answers 404, as it would after.
+  if ((yield* (yield* PackProductsRepo).softDelete({ businessId: business.id, id, now })) === undefined) {
+    return yield* PackProductRefusals.packProductNotFound.fail({ id })
+  }
 })

@@ -52,9 +52,10 @@ const make = Effect.gen(function* () {
       sql`update notes set note = ${note}, public = ${isPublic}, pinned = ${pinned}, updated_at = ${now}
           where business_id = ${businessId} and id = ${id}`
   })
-  const remove = SqlSchema.void({
+  const remove = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, id: Schema.Number }),
-    execute: ({ businessId, id }) => sql`delete from notes where business_id = ${businessId} and id = ${id}`
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, id }) => sql`delete from notes where business_id = ${businessId} and id = ${id} returning id`
   })
   const OfTarget = Schema.Struct({ businessId: Schema.Number, target: Target })
   const recipients = SqlSchema.findAll({
@@ -93,7 +94,8 @@ const make = Effect.gen(function* () {
     /** Inserts a note; returns its id. */
     insert: orDie((request: typeof Insert.Type) => insert(request).pipe(Effect.map((row) => row.id))),
     update: orDie(update),
-    delete: orDie(remove),
+    /** Deletes a note; undefined when it was gone already (a concurrent delete got there first). */
+    delete: orUndefined(remove),
     /**
      * Who hears of a public note: the person (with an e-mail address), or everyone holding a
      * place on the occurrence (reserved, registered or completed visits).

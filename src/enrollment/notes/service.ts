@@ -141,5 +141,6 @@ export const deleteNote = Effect.fn("Notes.delete")(function* (target: NoteTarge
   yield* requireDeskTarget(target)
   const row = yield* findNote(target, id, false)
   yield* requireAuthorOrManager(row.created_by_id)
-  yield* (yield* NotesRepo).delete({ businessId: business.id, id })
+  // The delete itself decides: of two at once, the second finds nothing and answers 404, as it would after.
+  if ((yield* (yield* NotesRepo).delete({ businessId: business.id, id })) === undefined) return yield* NoteRefusals.noteNotFound.fail({ id })
 })
