@@ -177,6 +177,26 @@ describe("Idempotency-Key on payments", () => {
     const other = await desk("POST", `/invoices/${id}/payments`, { payment: { ...body.payment, amount_cents: 5 } }, { headers: { "idempotency-key": `pay-${id}` } })
     expect(other.status).toBe(422)
   })
+
+  it("without a key, payments at once never take more than is outstanding, a card's included", async () => {
+    const { id } = await newInvoice()
+    const cash = await Promise.all(
+      Array.from({ length: 10 }, () => desk("POST", `/invoices/${id}/payments`, { payment: { payment_method: "cash", amount_cents: 4000 } }))
+    )
+    for (const response of cash) expect([201, 422], response.text).toContain(response.status)
+    expect(cash.filter((response) => response.status === 201)).toHaveLength(2)
+    expect(await invoice(id)).toMatchObject({ state: "cart", outstanding_amount_cents: 2000 })
+
+    // 60.00 on a card, ten times at once, on 100.00: one fits, one charge.
+    const second = await newInvoice()
+    const before = await charges()
+    const body = { payment: { payment_method: "creditcard", amount_cents: 6000, form_of_payment_id: goodCard } }
+    const cards = await Promise.all(Array.from({ length: 10 }, () => desk("POST", `/invoices/${second.id}/payments`, body)))
+    for (const response of cards) expect([201, 422], response.text).toContain(response.status)
+    expect(cards.filter((response) => response.status === 201)).toHaveLength(1)
+    expect(await charges()).toBe(before + 1)
+    expect(await invoice(second.id)).toMatchObject({ state: "cart", outstanding_amount_cents: 4000 })
+  })
 })
 
 describe("refunds and voids", () => {

@@ -17,8 +17,9 @@ export const FUZZ_LOG = process.env.FUZZ_LOG
 /**
  * `FUZZ_MODE=race` replays differently: each write (POST, PUT, PATCH, DELETE) goes out
  * `RACE_COPIES` more times at once, together with the test's own request, as a client that
- * double-submits or retries does; every 5xx among the copies is logged, and every DELETE that
- * more than one of them reports done. Only the test's own answer reaches the test.
+ * double-submits or retries does; every 5xx among the copies is logged, and every write that
+ * more than one of them did while a repeat after them is refused. Only the test's own answer
+ * reaches the test.
  */
 export const FUZZ_MODE = process.env.FUZZ_MODE === "race" ? "race" : "range"
 /** Copies sent beside the test's own request (FUZZ_RACE_COPIES, default 3: four at once). */
@@ -87,10 +88,10 @@ export const replayOutOfRange = async (method: string, path: string, body: unkno
 
 /**
  * The test's own write (`own`), sent together with RACE_COPIES copies of it; the copies' 5xx
- * answers go to FUZZ_LOG, and so does a DELETE that more than one of them reports done (a
- * repeat after it answers 404: at once, the repeats must not each delete, and announce, again).
- * A DELETE that is idempotent by design is logged too: staff removing a waitlist entry answer
- * 204 again (a removed entry stays removed and visible to staff).
+ * answers go to FUZZ_LOG. Then one more copy goes out alone, after them: when it is refused
+ * (4xx, a repeat after the fact: the visit is already no-showed, the note already gone) while
+ * more than one copy at once succeeded, the repeats at once did what a repeat after does not
+ * (each deleted, changed state or announced again), and that goes to FUZZ_LOG too.
  */
 export const raceCopies = async (method: string, path: string, body: string | undefined, own: Promise<Answer>, send: () => Promise<Answer>) => {
   const statuses = await Promise.all([
@@ -98,7 +99,10 @@ export const raceCopies = async (method: string, path: string, body: string | un
     ...Array.from({ length: RACE_COPIES }, () => logged(method, path, body, send()))
   ])
   const done = statuses.filter((status) => status >= 200 && status < 300).length
-  if (method === "DELETE" && done > 1) fs.appendFileSync(FUZZ_LOG!, JSON.stringify({ method, path, status: statuses, text: `${done} deleted` }) + "\n")
+  const after = await logged(method, path, body, send())
+  if (done > 1 && after >= 400 && after < 500) {
+    fs.appendFileSync(FUZZ_LOG!, JSON.stringify({ method, path, body: body?.slice(0, 2000), status: statuses, text: `${done} done at once, a repeat after answered ${after}` }) + "\n")
+  }
 }
 
 /** Sends each query variant of a read through `send` and logs the 5xx answers to FUZZ_LOG. */

@@ -17,7 +17,8 @@ const LIMITS = {
   visitCreated: { roundTrips: 9 },
   visitStateEvent: { roundTrips: 5 },
   punch: { roundTrips: 6 },
-  cardPayment: { roundTrips: 7 },
+  // 7 until the invoice's lock and the read after it became two statements (statement-counts.test.ts).
+  cardPayment: { roundTrips: 8 },
   refund: { roundTrips: 10 }
 }
 

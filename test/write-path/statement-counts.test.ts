@@ -9,10 +9,15 @@ import { NOW, type Studio, setUpStudio, studioCallers } from "../support/studio.
  * completed at once) and a checkout (an invoice for one pack, then its cash payment). A change
  * that adds statements to either fails here; one that removes some lowers the bound with it.
  */
-/** Today's counts: lower them when the write path gets cheaper, never raise them to pass. */
+/**
+ * Today's counts: lower them when the write path gets cheaper, never raise them to pass. The
+ * checkout's went from 5 to 6 once, for correctness: the payment's invoice lock and the read of
+ * what is settled on it had been one statement, whose snapshot predates the lock, so payments at
+ * once each saw the whole amount outstanding (decisions: "a read after a lock is its own statement").
+ */
 const LIMITS = {
   booking: { roundTrips: 6, foreignKeyChecks: 12 },
-  checkout: { roundTrips: 5, foreignKeyChecks: 13 }
+  checkout: { roundTrips: 6, foreignKeyChecks: 13 }
 }
 
 const clock = makeSettableClock(NOW)

@@ -67,9 +67,21 @@ const make = Effect.gen(function* () {
       sql`select ${sql.literal(INVOICE_COLUMNS)} from invoices i where i.business_id = ${businessId} and i.id = ${id}
           ${lock ? sql`for update` : sql``}`
   })
-  // A payment's view of the invoice, locked: the row, what its settled payments and refunds add up
-  // to (the money rule's inputs, payments-wire.ts) and what closing it would sell, in the read that takes the lock.
-  const findToPay = SqlSchema.findOneOption({
+  // An invoice's row lock, alone. A read that must see what the lock's earlier holder wrote (a payment it
+  // inserted, an item) runs as a statement of its own after it: under READ COMMITTED a statement reads
+  // the snapshot it started with, so sums in the locking statement itself would miss what was committed
+  // while it waited for the lock (two payments at once would each see the whole amount outstanding).
+  const lockInvoices = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.NullOr(Schema.Number), bookingId: Schema.NullOr(Schema.Number) }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, id, bookingId }) =>
+      sql`select i.id from invoices i
+          where i.business_id = ${businessId} and ${id === null ? sql`i.booking_id = ${bookingId}` : sql`i.id = ${id}`}
+          order by i.id for update of i`
+  })
+  // A payment's view of the invoice, read after its lock: the row, what its settled payments and refunds add up
+  // to (the money rule's inputs, payments-wire.ts) and what closing it would sell.
+  const readToPay = SqlSchema.findOneOption({
     Request: ById,
     Result: Schema.Struct({
       ...InvoiceRow.fields,
@@ -87,8 +99,7 @@ const make = Effect.gen(function* () {
             (select coalesce(json_agg(s order by s.item_id, s.recipient_position), '[]')
              from (${saleLinesSql(sql, businessId, sql`i.id`)}) s) as sale_lines,
             (select row_to_json(c) from (${paymentConfigurationSql(sql, sql`i.business_id`)}) c) as payment_configuration
-          from invoices i where i.business_id = ${businessId} and i.id = ${id}
-          for update of i`
+          from invoices i where i.business_id = ${businessId} and i.id = ${id}`
   })
   const listed = SqlSchema.findAll({
     Request: Schema.Struct({ ...ListFilter.fields, limit: Schema.Number, offset: Schema.Number }),
@@ -155,9 +166,9 @@ const make = Effect.gen(function* () {
             order by updated_at limit ${limit} for update skip locked)
           returning business_id, id`
   })
-  // The invoices tied to a booking, locked (payments lock the invoice row first), whether a
+  // The invoices tied to a booking (read after their locks: payments lock the invoice row first), whether a
   // record of money or pay refers to them, and the plans their items sold.
-  const ofBooking = SqlSchema.findAll({
+  const readOfBooking = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, bookingId: Schema.Number }),
     Result: Schema.Struct({ id: Schema.Number, kept: Schema.Boolean, plan_ids: Schema.Array(Schema.Number) }),
     execute: ({ businessId, bookingId }) =>
@@ -169,7 +180,7 @@ const make = Effect.gen(function* () {
                        join invoice_item_recipients r on r.business_id = it.business_id and r.invoice_item_id = it.id
                        where it.business_id = i.business_id and it.invoice_id = i.id and r.plan_id is not null) as plan_ids
           from invoices i where i.business_id = ${businessId} and i.booking_id = ${bookingId}
-          order by i.id for update of i`
+          order by i.id`
   })
 
   const deleted = SqlSchema.void({
@@ -188,15 +199,17 @@ const make = Effect.gen(function* () {
     })
 
   return {
-    /** The invoices tied to a booking (locked), each with `kept` (money or pay refers to it) and the plans it sold. */
-    ofBooking: orDie(ofBooking),
+    /** The invoices tied to a booking, locked, then each read with `kept` (money or pay refers to it) and the plans it sold. */
+    ofBooking: orDie((request: { readonly businessId: number; readonly bookingId: number }) =>
+      Effect.andThen(lockInvoices({ businessId: request.businessId, id: null, bookingId: request.bookingId }), readOfBooking(request))),
     deleteMany: orDie(deleteMany),
     ...invoiceInserts(sql),
     ...createStatements(sql),
     /** `lock`: for update. */
     find: orUndefined(find),
-    /** The invoice locked for a payment, with its settled payments and refunds summed and its sale lines. */
-    findToPay: orUndefined(findToPay),
+    /** The invoice locked for a payment, then read with its settled payments and refunds summed and its sale lines. */
+    findToPay: orUndefined((request: typeof ById.Type) =>
+      Effect.andThen(lockInvoices({ ...request, bookingId: null }), readToPay(request))),
     list: orDie(list),
     setState: orDie(setState),
     setSettings: orDie(setSettings),

@@ -147,13 +147,19 @@ const make = Effect.gen(function* () {
           order by e.id`
   })
 
-  const lockForMaterialize = SqlSchema.findOneOption({
+  // The lock alone, then the event read by a statement of its own: a read in the locking statement
+  // keeps its older snapshot, so its staff (a subquery) would miss an update committed while it waited.
+  const lockEvent = SqlSchema.findAll({
+    Request: InEvent,
+    Result: Id,
+    execute: ({ businessId, id }) => sql`select e.id from events e where e.business_id = ${businessId} and e.id = ${id} for update of e`
+  })
+  const eventForMaterialize = SqlSchema.findOneOption({
     Request: InEvent,
     Result: EventRow,
     execute: ({ businessId, id }) =>
       sql`select ${columns} from ${from}
-          where e.business_id = ${businessId} and e.id = ${id}
-          for update of e`
+          where e.business_id = ${businessId} and e.id = ${id}`
   })
 
   const setMaterializedThrough = SqlSchema.void({
@@ -176,7 +182,7 @@ const make = Effect.gen(function* () {
     /** Live events in scope (`ids`, `serviceIds` narrow them), by id. */
     list: orDie(list),
     /** An event, deleted or not, locked until the transaction ends (one materialization at a time). */
-    lockForMaterialize: orUndefined(lockForMaterialize),
+    lockForMaterialize: orUndefined((request: typeof InEvent.Type) => Effect.andThen(lockEvent(request), eventForMaterialize(request))),
     setMaterializedThrough: orDie(setMaterializedThrough),
     /** Live events of every business whose occurrences stop before `date`: the daily extension's work. */
     materializedBefore: orDie(materializedBefore)
