@@ -478,3 +478,14 @@ describe("expiry", () => {
     }
   })
 })
+
+// Last: it leaves a removed entry on `later`, which the lists above count.
+describe("leaving twice at once", () => {
+  it("leaves once when the request arrives ten times at once: one 204, the repeats 404 as after it", async () => {
+    const created = await request("POST", "/api/v2/front/waitlist_entries", clientToken, { waitlist_entry: { event_occurrence_id: occ.later } })
+    expect(created.status, created.text).toBe(201)
+    const id = created.json.waitlist_entries[0].id
+    const answers = await Promise.all(Array.from({ length: 10 }, () => request("DELETE", `/api/v2/front/waitlist_entries/${id}`, clientToken)))
+    expect(answers.map((answer) => answer.status).sort()).toEqual([204, ...Array(9).fill(404)])
+  })
+})

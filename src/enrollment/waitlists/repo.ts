@@ -120,6 +120,13 @@ const make = Effect.gen(function* () {
             enrolled_at = case when ${state} = 'enrolled' then ${now} else enrolled_at end
           where business_id = ${businessId} and id = ${id}`
   })
+  const remove = SqlSchema.findOneOption({
+    Request: Schema.Struct({ ...ById.fields, now: Schema.Date }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, id, now }) =>
+      sql`update waitlist_entries set state = 'removed', updated_at = ${now}
+          where business_id = ${businessId} and id = ${id} and state <> 'removed' returning id`
+  })
   const oldestWaiting = SqlSchema.findOneOption({
     Request: OfOccurrence,
     Result: WaitlistEntryRow,
@@ -190,6 +197,8 @@ const make = Effect.gen(function* () {
     /** A new waiting entry's id; undefined when a live one already exists (the unique index decided). */
     insert: orDie((request: typeof Insert.Type) => insert(request).pipe(Effect.map((row) => Option.getOrUndefined(row)?.id))),
     setState: orDie(setState),
+    /** Marks the entry removed; undefined when it was removed already (by a request at the same time, say). */
+    remove: orUndefined(remove),
     /** The oldest waiting entry of the occurrence, locked (the offer job takes it or skips it). */
     oldestWaiting: orUndefined(oldestWaiting),
     /**

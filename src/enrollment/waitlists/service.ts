@@ -265,19 +265,24 @@ export const updateDeskEntry = Effect.fn("Waitlists.deskUpdate")(function* (id: 
   return { waitlist_entries: yield* deskEntries([(yield* repo.find({ businessId: business.id, id }))!]) }
 })
 
-/** Deleting marks the entry `removed` (history for staff and reports); a removed entry stays removed. */
+/**
+ * Deleting marks the entry `removed` (history for staff and reports); a removed entry stays removed.
+ * Answers whether this request removed it: the update decides, so of two at once one did.
+ */
 const removeEntry = Effect.fn("Waitlists.remove")(function* (row: WaitlistEntryRow) {
   const business = yield* CurrentBusiness
-  if (row.state === "removed") return
+  if (row.state === "removed") return false
   const now = (yield* currentTime)
-  yield* (yield* WaitlistsRepo).setState({ businessId: business.id, id: row.id, state: "removed", now })
+  return (yield* (yield* WaitlistsRepo).remove({ businessId: business.id, id: row.id, now })) !== undefined
 })
 
+/** A client's entry is gone for them once removed: a second delete, even at the same time, is a 404. */
 export const deleteFrontEntry = Effect.fn("Waitlists.frontDelete")(function* (id: number) {
   yield* privateResponse
-  yield* removeEntry(yield* findEntry(id, yield* clientReach))
+  if (!(yield* removeEntry(yield* findEntry(id, yield* clientReach)))) return yield* WaitlistRefusals.waitlistEntryNotFound.fail({ id })
 })
 
+/** Staff still see a removed entry: deleting it again changes nothing and answers 204. */
 export const deleteDeskEntry = Effect.fn("Waitlists.deskDelete")(function* (id: number) {
   yield* removeEntry(yield* findEntry(id, null))
 })
