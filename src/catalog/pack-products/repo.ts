@@ -78,8 +78,10 @@ const make = Effect.gen(function* () {
   return {
     insert: orDie(insert),
     update: orDie(update),
-    /** Gone from the catalog; packs sold from it keep their copy of what they need. */
-    /** Undefined when the product was deleted already (a concurrent delete got there first). */
+    /**
+     * Gone from the catalog; packs sold from it keep their copy of what they need. Undefined when
+     * the product was deleted already (a concurrent delete got there first).
+     */
     softDelete: orUndefined(softDelete),
     replaceServices: orDie(replaceServices),
     /** The location, when the business has it. */

@@ -34,8 +34,8 @@ const personAnswer = Effect.fn("People.answer")(function* (request: { readonly b
   return { people: yield* deskPeople(rows, { relationships: true, balances: false }) }
 })
 
-/** The person (deleted ones too with `includeDeleted`), or the 404 every command answers without one. */
 /**
+ * The person (deleted ones too with `includeDeleted`), or the 404 every command answers without one.
  * The person a write changes, its row locked until the commit: two writes of one person (a client
  * that sends its update twice) run one after the other, the second reading what the first wrote,
  * rather than both deciding from the same row (two account links deadlocking, two person.deleted).
