@@ -67,18 +67,10 @@ const make = Effect.gen(function* () {
       sql`select ${sql.literal(INVOICE_COLUMNS)} from invoices i where i.business_id = ${businessId} and i.id = ${id}
           ${lock ? sql`for update` : sql``}`
   })
-  // An invoice's row lock, alone. A read that must see what the lock's earlier holder wrote (a payment it
-  // inserted, an item) runs as a statement of its own after it: under READ COMMITTED a statement reads
-  // the snapshot it started with, so sums in the locking statement itself would miss what was committed
-  // while it waited for the lock (two payments at once would each see the whole amount outstanding).
-  const lockInvoices = SqlSchema.findAll({
-    Request: Schema.Struct({ businessId: Schema.Number, id: Schema.NullOr(Schema.Number), bookingId: Schema.NullOr(Schema.Number) }),
-    Result: Schema.Struct({ id: Schema.Number }),
-    execute: ({ businessId, id, bookingId }) =>
-      sql`select i.id from invoices i
-          where i.business_id = ${businessId} and ${id === null ? sql`i.booking_id = ${bookingId}` : sql`i.id = ${id}`}
-          order by i.id for update of i`
-  })
+  // Reads that must see what an invoice lock's earlier holder wrote (a payment it inserted, an item) run
+  // as statements of their own after the lock (`find` with `lock`, `lockOfBooking`): under READ COMMITTED
+  // a statement reads the snapshot it started with, so sums in the locking statement itself would miss
+  // what was committed while it waited (two payments at once would each see the whole amount outstanding).
   // A payment's view of the invoice, read after its lock: the row, what its settled payments and refunds add up
   // to (the money rule's inputs, payments-wire.ts) and what closing it would sell.
   const readToPay = SqlSchema.findOneOption({
@@ -166,6 +158,12 @@ const make = Effect.gen(function* () {
             order by updated_at limit ${limit} for update skip locked)
           returning business_id, id`
   })
+  const lockOfBooking = SqlSchema.findAll({
+    Request: Schema.Struct({ businessId: Schema.Number, bookingId: Schema.Number }),
+    Result: Schema.Struct({ id: Schema.Number }),
+    execute: ({ businessId, bookingId }) =>
+      sql`select i.id from invoices i where i.business_id = ${businessId} and i.booking_id = ${bookingId} order by i.id for update of i`
+  })
   // The invoices tied to a booking (read after their locks: payments lock the invoice row first), whether a
   // record of money or pay refers to them, and the plans their items sold.
   const readOfBooking = SqlSchema.findAll({
@@ -201,15 +199,14 @@ const make = Effect.gen(function* () {
   return {
     /** The invoices tied to a booking, locked, then each read with `kept` (money or pay refers to it) and the plans it sold. */
     ofBooking: orDie((request: { readonly businessId: number; readonly bookingId: number }) =>
-      Effect.andThen(lockInvoices({ businessId: request.businessId, id: null, bookingId: request.bookingId }), readOfBooking(request))),
+      Effect.andThen(lockOfBooking(request), readOfBooking(request))),
     deleteMany: orDie(deleteMany),
     ...invoiceInserts(sql),
     ...createStatements(sql),
     /** `lock`: for update. */
     find: orUndefined(find),
     /** The invoice locked for a payment, then read with its settled payments and refunds summed and its sale lines. */
-    findToPay: orUndefined((request: typeof ById.Type) =>
-      Effect.andThen(lockInvoices({ ...request, bookingId: null }), readToPay(request))),
+    findToPay: orUndefined((request: typeof ById.Type) => Effect.andThen(find({ ...request, lock: true }), readToPay(request))),
     list: orDie(list),
     setState: orDie(setState),
     setSettings: orDie(setSettings),
