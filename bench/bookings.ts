@@ -68,23 +68,19 @@ const main = async () => {
     BASE_DOMAIN,
     DATA_DIR: benchDir
   }, [...SERVER_NODE_FLAGS, ...cpuProfileFlags()])
-  run.floor = await startChild("floor", path.join(root, "bench/support/floor-write.ts"), {
-    DATABASE_URL: databaseUrl,
-    PORT: String(await freePort(40000, 49999)),
-    BUSINESS_ID: String(tenants[0]!.businessId),
-    STAFF_MEMBER_ID: String(tenants[0]!.staffMemberId),
-    DATA_DIR: benchDir,
-    LOG_LEVEL: "none"
-  }, [...SERVER_NODE_FLAGS, ...cpuProfileFlags("floor")])
-  run.rulesFloor = await startChild("rules-floor", path.join(root, "bench/support/floor-write.ts"), {
-    DATABASE_URL: databaseUrl,
-    PORT: String(await freePort(40000, 49999)),
-    BUSINESS_ID: String(tenants[0]!.businessId),
-    STAFF_MEMBER_ID: String(tenants[0]!.staffMemberId),
-    BOOK_FUNCTION: "bench_book_rules",
-    DATA_DIR: benchDir,
-    LOG_LEVEL: "none"
-  }, SERVER_NODE_FLAGS)
+  // The floors book in the demo business through one database function each (bench/support/floor-write.ts).
+  const startFloor = async (name: string, bookFunction: string, flags: ReadonlyArray<string>) =>
+    startChild(name, path.join(root, "bench/support/floor-write.ts"), {
+      DATABASE_URL: databaseUrl,
+      PORT: String(await freePort(40000, 49999)),
+      BUSINESS_ID: String(tenants[0]!.businessId),
+      STAFF_MEMBER_ID: String(tenants[0]!.staffMemberId),
+      BOOK_FUNCTION: bookFunction,
+      DATA_DIR: benchDir,
+      LOG_LEVEL: "none"
+    }, [...flags])
+  run.floor = await startFloor("floor", "bench_book", [...SERVER_NODE_FLAGS, ...cpuProfileFlags("floor")])
+  run.rulesFloor = await startFloor("rules-floor", "bench_book_rules", SERVER_NODE_FLAGS)
   const postmaster = postmasterPid(dataDir)
   const apiPid = run.service.process.pid
   const floorPort = run.floor.port

@@ -1,4 +1,5 @@
 import type pg from "pg"
+import { topStatements } from "./write-measure.ts"
 
 /**
  * What one round of writes cost PostgreSQL beyond CPU, from its own statistics: WAL (pg_stat_wal,
@@ -98,14 +99,7 @@ export const startPgCounters = async (pool: pg.Pool) => {
        from pg_get_wal_stats($1, $2, true) where count > 0 order by count desc`,
       [before.lsn, end]
     )
-    const { rows: statements } = process.env.BENCH_STATEMENTS === "1"
-      ? await pool.query(
-        `select left(regexp_replace(query, '\\s+', ' ', 'g'), 70) as query, calls::float8 as calls, total_exec_time as exec_ms
-         from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
-           and query not like '%pg_stat%' and query not like '%pg_get_wal%'
-         order by total_exec_time desc limit 14`
-      )
-      : { rows: [] }
+    const statements = process.env.BENCH_STATEMENTS === "1" ? await topStatements(pool, count) : []
     const slru = Object.fromEntries(Object.entries(after.slru).map(([name, a]) => {
       const b = before.slru[name]!
       return [name, { zeroed: (a.zeroed - b.zeroed) / count, hit: (a.hit - b.hit) / count, written: (a.written - b.written) / count }]
@@ -121,8 +115,7 @@ export const startPgCounters = async (pool: pg.Pool) => {
       slru,
       lockedTables,
       walKinds: (kinds as Array<{ kind: string; records: number }>).map((k) => ({ kind: k.kind, records: k.records / count })),
-      statements: (statements as Array<{ query: string; calls: number; exec_ms: number }>)
-        .map((q) => ({ query: q.query, calls: q.calls / count, execMs: q.exec_ms / count })),
+      statements,
       waits
     }
   }

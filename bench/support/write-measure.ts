@@ -48,14 +48,8 @@ export const measureRound = async (options: {
     [database.oid]
   )
   if (process.env.BENCH_STATEMENTS === "1") {
-    const { rows } = await pool.query(
-      `select toplevel, calls::float8 as calls, total_exec_time as exec_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as query
-       from pg_stat_statements where dbid = $1 and query not like '%pg_stat_statements%' and query not like '%pg_database%'
-       order by total_exec_time desc limit 12`,
-      [database.oid]
-    )
-    for (const row of rows as Array<{ toplevel: boolean; calls: number; exec_ms: number; query: string }>) {
-      process.stderr.write(`    ${row.toplevel ? "top" : "   "} ${(row.calls / count).toFixed(2)}× ${(row.exec_ms / count).toFixed(3)} ms  ${row.query}\n`)
+    for (const row of await topStatements(pool, count)) {
+      process.stderr.write(`    ${row.toplevel ? "top" : "   "} ${row.calls.toFixed(2)}× ${row.execMs.toFixed(3)} ms  ${row.query}\n`)
     }
   }
   return {
@@ -65,6 +59,21 @@ export const measureRound = async (options: {
     postgresCpuMs: (after.postgres - before.postgres) / count,
     apiCpuMs: (after.api - before.api) / count
   }
+}
+
+/**
+ * The statements that took most execution time since pg_stat_statements was last reset in this
+ * database (lock waits included), per operation of `count`; the counting queries left out.
+ */
+export const topStatements = async (pool: pg.Pool, count: number) => {
+  const { rows } = await pool.query(
+    `select toplevel, calls::float8 as calls, total_exec_time as exec_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as query
+     from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+       and query not like '%pg_stat%' and query not like '%pg_database%' and query not like '%pg_get_wal%'
+     order by total_exec_time desc limit 14`
+  )
+  return (rows as Array<{ toplevel: boolean; calls: number; exec_ms: number; query: string }>)
+    .map((row) => ({ toplevel: row.toplevel, query: row.query, calls: row.calls / count, execMs: row.exec_ms / count }))
 }
 
 /** The better of two rounds by throughput (rounds alternate so a drift of the machine hits both sides). */
