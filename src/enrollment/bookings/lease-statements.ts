@@ -117,6 +117,8 @@ export const leaseStatements = (sql: SqlClient.SqlClient) => {
   // The leases' rows travel as one JSON array (typed by the record's definition, so the statement
   // is planned once whatever the count), each with its place `i`; their booking is an existing one
   // or inserted by the same statement (no row then when a repeated idempotency token inserted none).
+  // Each person's name is a lookup by key: the generic plan guesses 100 rows from the record set, for
+  // which a join would hash every business's people (a scan growing with the whole table).
   const insertLeases = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, booking: Schema.Union([Schema.Number, BookingInsert]), leases: Schema.String }),
     Result: WrittenLease,
@@ -133,10 +135,11 @@ export const leaseStatements = (sql: SqlClient.SqlClient) => {
                      order by r.i
                      returning *)
           select l.id, l.booking_id, l.kind, l.state, l.person_id,
-                 case when p.id is null then null else concat_ws(' ', p.first_name, p.last_name) end as person_name,
+                 (select concat_ws(' ', p.first_name, p.last_name) from people p
+                  where p.business_id = l.business_id and p.id = l.person_id) as person_name,
                  l.event_occurrence_id, l.event_id, l.service_id, l.staff_member_id, l.location_id, l.start_at, l.recurring,
                  l.created_at, l.updated_at
-          from l left join people p on p.business_id = l.business_id and p.id = l.person_id
+          from l
           order by l.id`
   })
   return {
