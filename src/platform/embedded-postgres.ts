@@ -139,7 +139,7 @@ const takeLease = async (port: number): Promise<pg.Client> => {
  * foreign-key check is counted): the write path's round trips are measured from PostgreSQL's
  * own statistics (test/write-path/statement-counts.test.ts, bench/bookings.ts).
  */
-export const STATEMENT_STATISTICS = ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"]
+export const STATEMENT_STATISTICS = ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all", "-c", "pg_stat_statements.max=20000"]
 
 export const startEmbeddedPostgres = async (options: {
   readonly dataDir: string

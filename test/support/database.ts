@@ -15,11 +15,12 @@ export const createTestDatabase = async (options: { readonly icuLocale?: string 
   const admin = new pg.Client({ connectionString: serverUrl })
   await admin.connect()
   // Cloning needs the template to have no other connections; files may clone at the same time.
+  // A template holding a bulk business (TEST_BULK_ENROLLMENTS) is copied as files, not through the WAL.
   for (let attempt = 0; ; attempt++) {
     try {
       await admin.query(
         options.icuLocale === undefined
-          ? `create database ${name} template ${TEMPLATE_DATABASE}`
+          ? `create database ${name} template ${TEMPLATE_DATABASE}${process.env.TEST_BULK_ENROLLMENTS ? " strategy file_copy" : ""}`
           : `create database ${name} template template0 locale_provider icu icu_locale '${options.icuLocale.replace(/[^\w-]/g, "")}'`
       )
       break

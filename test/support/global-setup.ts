@@ -1,4 +1,5 @@
 import type { TestProject } from "vitest/node"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import pg from "pg"
@@ -77,8 +78,67 @@ export default async function setup(project: TestProject) {
   await admin.query(`create database ${TEMPLATE_DATABASE}`)
   await admin.end()
   await migrate(server.url(TEMPLATE_DATABASE))
+  const bulk = Number(process.env.TEST_BULK_ENROLLMENTS ?? 0)
+  if (bulk > 0) seedBulk(server.url(TEMPLATE_DATABASE), bulk)
   project.provide("postgresServerUrl", server.url("postgres"))
   return async () => {
+    if (bulk > 0) await reportBulkReads(server.url("postgres"), server.url(TEMPLATE_DATABASE))
     await server.stop()
+  }
+}
+
+/**
+ * TEST_BULK_ENROLLMENTS=<n> (a sweep, not part of CI): the template also holds a business of n
+ * enrollments (`studio seed scale`: people, visits, plans, punches, invoices, payments), so every
+ * test file runs beside large tables of another tenant. A statement that reads by key reads as
+ * many buffers as before; one that scans a table grows with the bulk. The run ends by writing the
+ * statements that read the most buffers per call to TEST_BULK_LOG (default: the console). Tests
+ * that count rows across businesses may fail in such a run; the list is the result.
+ */
+const seedBulk = (databaseUrl: string, enrollments: number) => {
+  const seeded = spawnSync(process.execPath, ["src/cli.ts", "seed", "scale", "--enrollments", String(enrollments), "--businesses", "1"], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "error" },
+    encoding: "utf8",
+    maxBuffer: 10_000_000
+  })
+  if (seeded.status !== 0) throw new Error(`seed scale failed:\n${seeded.stderr}`)
+}
+
+const reportBulkReads = async (postgresUrl: string, templateUrl: string) => {
+  const admin = new pg.Client({ connectionString: postgresUrl })
+  const template = new pg.Client({ connectionString: templateUrl })
+  await admin.connect()
+  await template.connect()
+  try {
+    await admin.query("create extension if not exists pg_stat_statements")
+    // Test files' databases are dropped by now; their statements stay counted under their old oids.
+    const { rows } = await admin.query<{ calls: string; buffers: string; query: string }>(
+      `select sum(calls) as calls, round(sum(shared_blks_hit + shared_blks_read)::numeric / sum(calls)) as buffers, query
+       from pg_stat_statements
+       where toplevel and dbid not in (select oid from pg_database)
+         and query !~* '^\\s*(create|drop|alter|truncate|copy|analyze|vacuum|begin|commit|rollback|savepoint|release|set|show|listen|unlisten|notify)\\M'
+       group by query order by 2 desc limit 300`
+    )
+    // What the generic plan of each scans in the template, whose tables hold the bulk.
+    const { rows: large } = await template.query<{ relname: string }>(
+      "select relname from pg_class where relkind = 'r' and relnamespace = 'public'::regnamespace and reltuples > 10000"
+    )
+    const bulky = new Set(large.map((row) => row.relname))
+    const lines: Array<string> = []
+    for (const row of rows) {
+      const scans = await template.query<{ "QUERY PLAN": string }>(`explain (generic_plan) ${row.query}`).then(
+        (plan) => [...new Set(plan.rows.flatMap((line) => [...line["QUERY PLAN"].matchAll(/Seq Scan on (\w+)/g)].map((m) => m[1]!)))].filter((t) => bulky.has(t)),
+        () => []
+      )
+      const text = row.query.replace(/\s+/g, " ").slice(0, 300)
+      lines.push(`${scans.length > 0 ? `SCANS ${scans.join(",")}` : ""}\t${row.buffers} buffers/call\t${row.calls} calls\t${text}`)
+    }
+    lines.sort((a, b) => Number(b.startsWith("SCANS")) - Number(a.startsWith("SCANS")))
+    const report = `Statements by buffers read per call beside a ${process.env.TEST_BULK_ENROLLMENTS}-enrollment business; SCANS: its generic plan scans a table of more than 10,000 rows\n${lines.join("\n")}\n`
+    if (process.env.TEST_BULK_LOG) fs.writeFileSync(process.env.TEST_BULK_LOG, report)
+    else console.log(report)
+  } finally {
+    await template.end()
+    await admin.end()
   }
 }
