@@ -38,7 +38,11 @@ it("every reference to a table the service deletes rows of is indexed on the ref
             exists (select 1 from pg_index i
                     where i.indrelid = c.conrelid
                       and (i.indkey::int2[])[0:array_length(c.conkey, 1) - 1] @> c.conkey
-                      and (i.indkey::int2[])[0:array_length(c.conkey, 1) - 1] <@ c.conkey) as indexed
+                      and (i.indkey::int2[])[0:array_length(c.conkey, 1) - 1] <@ c.conkey
+                      -- a partial index serves the lookup only when the key's equality implies its predicate
+                      and (i.indpred is null or pg_get_expr(i.indpred, i.indrelid) in (
+                            select '(' || a.attname || ' IS NOT NULL)' from pg_attribute a
+                            where a.attrelid = c.conrelid and a.attnum = any(c.conkey)))) as indexed
      from pg_constraint c
      where c.contype = 'f' and c.connamespace = 'public'::regnamespace`
   )
