@@ -1,5 +1,5 @@
 import type pg from "pg"
-import { topStatements } from "./write-measure.ts"
+import { topStatements, waitSampler } from "./write-measure.ts"
 
 /**
  * What one round of writes cost PostgreSQL beyond CPU, from its own statistics: WAL (pg_stat_wal,
@@ -40,32 +40,6 @@ const snapshot = async (pool: pg.Pool) => {
              from pg_stat_slru where name like 'multixact%') as slru`
   )
   return row as { lsn: string; wal_records: number; wal_bytes: number; slru: Record<string, { zeroed: number; hit: number; written: number }> }
-}
-
-/** Samples the active client backends' wait events until stopped. */
-const waitSampler = (pool: pg.Pool) => {
-  const counts = new Map<string, number>()
-  let running = true
-  const loop = (async () => {
-    while (running) {
-      const { rows } = await pool.query(
-        `select coalesce(wait_event_type || ':' || wait_event, 'CPU')
-                  || case when wait_event_type = 'Lock' then ' (' || left(regexp_replace(query, '\\s+', ' ', 'g'), 48) || ')' else '' end as wait,
-                count(*)::int as n
-         from pg_stat_activity
-         where backend_type = 'client backend' and state = 'active' and pid <> pg_backend_pid()
-         group by 1`
-      )
-      for (const { wait, n } of rows as Array<{ wait: string; n: number }>) counts.set(wait, (counts.get(wait) ?? 0) + n)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-  })()
-  return async () => {
-    running = false
-    await loop
-    const total = [...counts.values()].reduce((a, b) => a + b, 0) || 1
-    return [...counts].map(([wait, n]) => ({ wait, share: n / total })).sort((a, b) => b.share - a.share)
-  }
 }
 
 /** Starts counting; `finish(count)` answers the counters per operation over what ran in between. */

@@ -7,7 +7,8 @@ import { processTreeCpuMs, postgresCpuMs } from "./cpu.ts"
  * and from PostgreSQL's own statistics (pg_stat_statements, loaded by bench clusters with
  * nested statements tracked): top-level statements (round trips; transaction control is not
  * counted) and foreign-key checks per operation. With BENCH_STATEMENTS=1 each round also prints
- * its costliest statements per operation (execution time, lock waits included) to stderr.
+ * its costliest statements per operation (execution time, lock waits included) and what its
+ * backends waited on (sampled every 50 ms; CPU: not waiting) to stderr.
  */
 export interface Round {
   readonly perSecond: number
@@ -33,6 +34,8 @@ export const measureRound = async (options: {
     postgres: options.postmaster ? postgresCpuMs(options.postmaster) : 0,
     api: options.apiPid ? processTreeCpuMs(options.apiPid) : 0
   })
+  const statements = process.env.BENCH_STATEMENTS === "1"
+  const stopSampling = statements ? waitSampler(pool) : undefined
   const before = cpu()
   let next = 0
   const started = performance.now()
@@ -47,10 +50,12 @@ export const measureRound = async (options: {
      from pg_stat_statements where dbid = $1 and query not like '%pg_stat_statements%' and query not like '%pg_database%'`,
     [database.oid]
   )
-  if (process.env.BENCH_STATEMENTS === "1") {
+  if (stopSampling) {
     for (const row of await topStatements(pool, count)) {
       process.stderr.write(`    ${row.toplevel ? "top" : "   "} ${row.calls.toFixed(2)}× ${row.execMs.toFixed(3)} ms  ${row.query}\n`)
     }
+    const waits = (await stopSampling()).slice(0, 6).map(({ wait, share }) => `${wait} ${(100 * share).toFixed(0)} %`)
+    process.stderr.write(`    waits: ${waits.join(", ")}\n`)
   }
   return {
     perSecond: count / seconds,
@@ -83,3 +88,29 @@ export const roundLine = (label: string, round: Round) =>
   `${label.padEnd(34)} ${round.perSecond.toFixed(0).padStart(7)}/s  ${round.roundTrips.toFixed(1).padStart(5)} stmts  ${
     round.foreignKeyChecks.toFixed(1).padStart(5)
   } FK  ${round.postgresCpuMs.toFixed(2).padStart(6)} ms PG  ${round.apiCpuMs.toFixed(2).padStart(6)} ms API`
+
+/** Samples the active client backends' wait events until stopped; answers each wait's share of the samples. */
+export const waitSampler = (pool: pg.Pool) => {
+  const counts = new Map<string, number>()
+  let running = true
+  const loop = (async () => {
+    while (running) {
+      const { rows } = await pool.query(
+        `select coalesce(wait_event_type || ':' || wait_event, 'CPU')
+                  || case when wait_event_type = 'Lock' then ' (' || left(regexp_replace(query, '\\s+', ' ', 'g'), 48) || ')' else '' end as wait,
+                count(*)::int as n
+         from pg_stat_activity
+         where backend_type = 'client backend' and state = 'active' and pid <> pg_backend_pid()
+         group by 1`
+      )
+      for (const { wait, n } of rows as Array<{ wait: string; n: number }>) counts.set(wait, (counts.get(wait) ?? 0) + n)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  })()
+  return async () => {
+    running = false
+    await loop
+    const total = [...counts.values()].reduce((a, b) => a + b, 0) || 1
+    return [...counts].map(([wait, n]) => ({ wait, share: n / total })).sort((a, b) => b.share - a.share)
+  }
+}
