@@ -35,6 +35,10 @@ export const seedScaleBusiness = (databaseUrl: string, enrollments: number) => {
 /** The scale business (seeded by seedScaleBusiness) as a tenant. */
 export const largeTenant = async (databaseUrl: string, pool: pg.Pool, enrollments: number): Promise<Tenant> => {
   seedScaleBusiness(databaseUrl, enrollments)
+  // The seed leaves what autovacuum clears in a live database within minutes: dead versions of the
+  // visits its punches updated and tuples without hint bits. Measured straight after it, the large
+  // business's first writes paid for that cleanup (103 buffers per visit insert against 54 later).
+  await pool.query("vacuum (analyze)")
   const { rows: [business] } = await pool.query(
     `select b.id, b.subdomain, s.id as staff_member_id, p.account_id
      from businesses b join staff_members s on s.business_id = b.id and s.role = 'primary_owner'
