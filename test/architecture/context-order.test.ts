@@ -1,6 +1,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { filesUnder, root } from "../support/source-files.ts"
 
 /**
  * The house by context (docs/architecture.md): src/ is a handful of contexts stacked in one
@@ -8,7 +9,6 @@ import { describe, expect, it } from "vitest"
  * other way (the schedule calling money, the platform reading reports) must go through a port
  * the lower context declares and the higher one answers, provided in src/app/layers.ts.
  */
-const root = path.resolve(import.meta.dirname, "../..")
 
 /** Lowest first. Contexts on one rank know nothing of each other. */
 const RANKS: ReadonlyArray<ReadonlyArray<string>> = [
@@ -36,12 +36,7 @@ const contextOf = (file: string): string | undefined => {
   return second
 }
 
-const sources = (dir: string): Array<string> =>
-  fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const relative = path.join(dir, entry.name)
-    if (entry.isDirectory()) return sources(relative)
-    return /\.(ts|js)$/.test(entry.name) ? [relative] : []
-  })
+const sources = (dir: string) => filesUnder(dir, /\.(ts|js)$/)
 
 const SPECIFIER = /(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g
 

@@ -1,21 +1,16 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { filesUnder, root } from "../support/source-files.ts"
 
 /**
  * Comments and docs point readers at files ("answered by src/billing/punches/ports-live.ts"); a
  * move that forgets them leaves a newcomer at a dead end. Every repository path they name must
  * exist. docs/decisions.md is left out: it records history, including files since merged.
  */
-const root = path.resolve(import.meta.dirname, "../..")
 const PATH = /(?<![\w/.])((?:src|reports|workers|test|bench|sql|docs|deploy)\/[A-Za-z0-9_./-]+\.(?:ts|sql|md|js|json|yml))\b/g
 
-const files = (dir: string): Array<string> =>
-  fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const relative = path.join(dir, entry.name)
-    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : files(relative)
-    return /\.(ts|md)$/.test(entry.name) ? [relative] : []
-  })
+const files = (dir: string) => filesUnder(dir, /\.(ts|md)$/)
 
 describe("file references", () => {
   it("every file a source comment or a doc names exists", () => {

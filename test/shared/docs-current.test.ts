@@ -1,6 +1,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { filesUnder, root } from "../support/source-files.ts"
 
 /**
  * Issue 30: the README, docs/decisions.md and code comments said "not yet" about things newer
@@ -8,13 +9,7 @@ import { describe, expect, it } from "vitest"
  * bookings tied to invoices, the demo's billing). Each of those statements, as it was written,
  * must not come back.
  */
-const root = path.resolve(import.meta.dirname, "../..")
-
-const filesUnder = (dir: string): Array<string> =>
-  fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const relative = path.join(dir, entry.name)
-    return entry.isDirectory() ? filesUnder(relative) : entry.name.endsWith(".ts") || entry.name.endsWith(".md") ? [relative] : []
-  })
+const TEXTS = /\.(ts|md)$/
 
 const STALE: ReadonlyArray<string> = [
   "No invoices or pays yet",
@@ -37,7 +32,7 @@ const STALE: ReadonlyArray<string> = [
 
 describe("what the docs say is not done yet", () => {
   it("holds none of the statements newer code contradicts", () => {
-    const files = ["README.md", ...filesUnder("docs"), ...filesUnder("src"), ...filesUnder("reports"), ...filesUnder("workers")]
+    const files = ["README.md", ...filesUnder("docs", TEXTS), ...filesUnder("src", TEXTS), ...filesUnder("reports", TEXTS), ...filesUnder("workers", TEXTS)]
     const found = files.flatMap((file) => {
       const text = fs.readFileSync(path.join(root, file), "utf8")
       return STALE.filter((phrase) => text.includes(phrase)).map((phrase) => `${file}: ${phrase}`)

@@ -1,5 +1,4 @@
 import type { TestProject } from "vitest/node"
-import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import pg from "pg"
@@ -79,7 +78,7 @@ export default async function setup(project: TestProject) {
   await admin.end()
   await migrate(server.url(TEMPLATE_DATABASE))
   const bulk = Number(process.env.TEST_BULK_ENROLLMENTS ?? 0)
-  if (bulk > 0) seedBulk(server.url(TEMPLATE_DATABASE), bulk)
+  if (bulk > 0) (await import("../../bench/support/tenants.ts")).seedScaleBusiness(server.url(TEMPLATE_DATABASE), bulk)
   project.provide("postgresServerUrl", server.url("postgres"))
   return async () => {
     if (bulk > 0) await reportBulkReads(server.url("postgres"), server.url(TEMPLATE_DATABASE))
@@ -95,15 +94,6 @@ export default async function setup(project: TestProject) {
  * statements that read the most buffers per call to TEST_BULK_LOG (default: the console). Tests
  * that count rows across businesses may fail in such a run; the list is the result.
  */
-const seedBulk = (databaseUrl: string, enrollments: number) => {
-  const seeded = spawnSync(process.execPath, ["src/cli.ts", "seed", "scale", "--enrollments", String(enrollments), "--businesses", "1"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "error" },
-    encoding: "utf8",
-    maxBuffer: 10_000_000
-  })
-  if (seeded.status !== 0) throw new Error(`seed scale failed:\n${seeded.stderr}`)
-}
-
 const reportBulkReads = async (postgresUrl: string, templateUrl: string) => {
   const admin = new pg.Client({ connectionString: postgresUrl })
   const template = new pg.Client({ connectionString: templateUrl })

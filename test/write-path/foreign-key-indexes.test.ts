@@ -2,6 +2,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { createTestDatabase } from "../support/database.ts"
+import { filesUnder, root } from "../support/source-files.ts"
 
 /**
  * Deleting a row makes PostgreSQL look up the rows that refer to it, by the referring table's key
@@ -16,15 +17,10 @@ beforeAll(async () => {
 })
 afterAll(async () => db?.drop())
 
-const sourceFiles = (dir: string): Array<string> =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(path.join(dir, entry.name)) : entry.name.endsWith(".ts") ? [path.join(dir, entry.name)] : []
-  )
-
 const deletedBySource = () => {
   const tables = new Set<string>()
-  for (const file of sourceFiles("src")) {
-    for (const match of fs.readFileSync(file, "utf8").matchAll(/delete from (\w+)/gi)) tables.add(match[1]!.toLowerCase())
+  for (const file of filesUnder("src", /\.ts$/)) {
+    for (const match of fs.readFileSync(path.join(root, file), "utf8").matchAll(/delete from (\w+)/gi)) tables.add(match[1]!.toLowerCase())
   }
   return tables
 }

@@ -117,7 +117,7 @@ export const leaseStatements = (sql: SqlClient.SqlClient) => {
   // The leases' rows travel as one JSON array (typed by the record's definition, so the statement
   // is planned once whatever the count), each with its place `i`; their booking is an existing one
   // or inserted by the same statement (no row then when a repeated idempotency token inserted none).
-  // Each person's name is a lookup by key: the generic plan guesses 100 rows from the record set, for
+  // Each person's name is a lookup by key: the planner guesses 100 rows from the record set, for
   // which a join would hash every business's people (a scan growing with the whole table).
   const insertLeases = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, booking: Schema.Union([Schema.Number, BookingInsert]), leases: Schema.String }),
