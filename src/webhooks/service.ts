@@ -107,7 +107,8 @@ export const createWebhook = Effect.fn("Webhooks.create")(function* (document: W
   const key = yield* repo.secretsKey
   const row = yield* sql.withTransaction(
     Effect.gen(function* () {
-      // Holds the business row: a concurrent switch-off waits, then removes this one too.
+      // Holds the business row: a concurrent switch-off waits, then removes this one too, and a
+      // concurrent creation counts after this one commits (the cap holds).
       yield* requireFeature(business.id, { lock: true })
       if ((yield* repo.countSubscriptions({ businessId: business.id })).n >= MAX_SUBSCRIPTIONS_PER_BUSINESS) {
         return yield* WebhookRefusals.webhookLimitReached.fail({ max: MAX_SUBSCRIPTIONS_PER_BUSINESS })

@@ -65,7 +65,7 @@ export const makeSubscriptionsRepo = Effect.gen(function* () {
     Request: Schema.Struct({ businessId: Schema.Number, lock: Schema.Boolean }),
     Result: Flag,
     execute: ({ businessId, lock }) =>
-      sql`select webhooks_enabled as value from businesses where id = ${businessId} ${lock ? sql`for share` : sql``}`
+      sql`select webhooks_enabled as value from businesses where id = ${businessId} ${lock ? sql`for no key update` : sql``}`
   })
   const setFeature = SqlSchema.findAll({
     Request: Schema.Struct({ businessId: Schema.Number, enabled: Schema.Boolean }),
@@ -186,8 +186,10 @@ export const makeSubscriptionsRepo = Effect.gen(function* () {
     ),
 
     /**
-     * Whether the business has the webhooks feature; `lock` holds its row (FOR SHARE) until the
-     * transaction ends, so a concurrent switch-off waits and then removes what was just made.
+     * Whether the business has the webhooks feature; `lock` holds its row (FOR NO KEY UPDATE) until
+     * the transaction ends, so a concurrent switch-off waits and then removes what was just made, and
+     * two creations count the business's subscriptions one after the other (a shared lock let both
+     * count 99 and both insert). Other tables' foreign keys to the business do not wait on it.
      */
     featureEnabled: orDie(flagOf(featureEnabled)),
     /** Turns the feature on or off; off deletes every subscription (trigger). Returns whether it changed. */

@@ -161,6 +161,9 @@ export const releaseLeases = Effect.fn("Leases.release")(function* (businessId: 
   if (leases.length === 0) return
   const repo = yield* VisitsRepo
   const visits = yield* repo.ofLeases({ businessId, leaseIds: leases.map((lease) => lease.id) })
+  // Their occurrences' locks first, as a visit's deletion takes them (visits/commands.ts, lockVisit):
+  // a waitlist join deciding "full" meanwhile has committed before the freed places look for it.
+  yield* repo.lockOccurrences({ businessId, ids: visits.map((visit) => visit.event_occurrence_id) })
   // A held visit a staff member punched gives its plan the visit back.
   yield* repo.payments.unpayVisits(businessId, visits.map((visit) => visit.id))
   yield* repo.deleteByIds({ businessId, ids: visits.map((visit) => visit.id) })

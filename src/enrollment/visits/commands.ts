@@ -105,10 +105,18 @@ export const deleteFrontVisit = Effect.fn("Visits.frontDelete")(function* (id: n
 // Staff mode
 
 /** The visit, locked until the commit; a visit of another business is not found. */
+/**
+ * A visit about to change or go, locked after its occurrence: the order admitVisits takes its
+ * locks in, and the lock a waitlist join decides "full" under. A place freed without it could
+ * be freed while a join that counted it taken has not committed yet: the freeing would find
+ * nobody waiting, and the joiner would wait beside a free place with no offer coming.
+ */
 const lockVisit = (id: number) =>
   Effect.gen(function* () {
     const business = yield* CurrentBusiness
-    const row = yield* (yield* VisitsRepo).findForUpdate({ businessId: business.id, id })
+    const repo = yield* VisitsRepo
+    if (!(yield* repo.lockOccurrenceOfVisit({ businessId: business.id, id }))) return yield* VisitRefusals.visitNotFound.fail({ id })
+    const row = yield* repo.findForUpdate({ businessId: business.id, id })
     if (!row) return yield* VisitRefusals.visitNotFound.fail({ id })
     return row
   })
@@ -182,8 +190,6 @@ export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: num
   const repo = yield* VisitsRepo
   yield* inTransaction(
     Effect.gen(function* () {
-      // Occurrence first, then the visit: the order admitVisits takes its locks in.
-      if (!(yield* repo.lockOccurrenceOfVisit({ businessId: business.id, id }))) return yield* VisitRefusals.visitNotFound.fail({ id })
       const row = yield* lockVisit(id)
       if (input.person_id !== undefined && row.person_id === null) yield* requireLivePerson(input.person_id)
       const now = (yield* currentTime)

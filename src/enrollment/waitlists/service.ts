@@ -199,8 +199,10 @@ const createEntry = Effect.fn("Waitlists.create")(function* (
   const now = (yield* currentTime)
   const id = yield* inTransaction(
     Effect.gen(function* () {
-      const occurrence = yield* findOccurrence(occurrenceId, scope)
-      yield* (yield* VisitsRepo).lockOccurrences({ businessId: business.id, ids: [occurrence.id] })
+      const found = yield* findOccurrence(occurrenceId, scope)
+      // Judged on the locked row: its state, capacity and start as they are now, not as first read.
+      const [locked] = yield* (yield* VisitsRepo).lockOccurrences({ businessId: business.id, ids: [found.id] })
+      const occurrence = locked === undefined ? found : { ...found, ...locked }
       const [verdict] = yield* restrictionsOf(occurrence, [personId])
       if (verdict!.codes.length > 0) {
         return yield* fail(Unprocessable, ...verdict!.codes.map((code) => RESTRICTION_REFUSALS[code].message()))

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeSettableClock } from "../support/clock.ts"
+import { createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
+import type { TestResponse } from "../support/http.ts"
+import { type TestServer, startTestServer } from "../support/server.ts"
+import { pendingJobs } from "../people/fixtures.ts"
+import { createService, occurrencesOf, scheduleEvent } from "../schedule/fixtures.ts"
+
+/**
+ * Decisions that rest on a lock serializing their writers (docs/decisions.md, "A read after a
+ * lock is its own statement"), raced over HTTP. Each race is made certain rather than likely:
+ * the test holds a row lock that one request's insert has to wait for (its foreign-key check), as
+ * any slow transaction might, so the other request runs inside the first one's transaction.
+ * - The cap of webhooks per business is counted under the business row's FOR SHARE lock, which
+ *   two creators hold at once: both count 99, both insert.
+ * - A waitlist join decides "full" under the occurrence's lock, but deleting a visit (or a booking
+ *   holding one) freed the place without that lock and looked for waiting people before the join
+ *   committed: the joiner was left waiting beside a free place, and no offer job was queued.
+ */
+const clock = makeSettableClock("2026-11-02T10:00:00Z")
+let server: TestServer
+let businessId: number
+let ownerToken: string
+let owner: Awaited<ReturnType<typeof createPerson>>
+let location: number
+
+/** Holds a row lock (the statement's) on a connection of its own until `release`. */
+const hold = async (statement: string, params: ReadonlyArray<unknown>) => {
+  const client = await server.pool.connect()
+  await client.query("begin")
+  await client.query(statement, [...params])
+  return {
+    release: async () => {
+      await client.query("rollback")
+      client.release()
+    }
+  }
+}
+
+/** Backends of this database waiting on a lock. */
+const lockWaiters = async () =>
+  (await server.pool.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0].n as number
+
+/** Waits until `done` answers true (polling every 10 ms, at most 10 s). */
+const until = async (done: () => Promise<boolean> | boolean) => {
+  for (let i = 0; i < 1000; i++) {
+    if (await done()) return
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  throw new Error("timed out waiting for the interleaving")
+}
+
+/** A request whose completion can be looked at without waiting for it. */
+const tracked = (response: Promise<TestResponse>) => {
+  const state = { done: false, response }
+  void response.then(() => void (state.done = true), () => void (state.done = true))
+  return state
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ clock: clock.clock })
+  businessId = (await createBusiness(server.pool, { subdomain: "demo" })).id
+  await server.pool.query("update businesses set webhooks_enabled = true where id = $1", [businessId])
+  location = (await createLocation(server.pool, businessId, { name: "Main" })).id
+  owner = await createPerson(server.pool, businessId, { role: "owner" })
+  ownerToken = await createToken(server.pool, owner.accountId, businessId)
+}, 120_000)
+
+afterAll(async () => {
+  await server?.close()
+})
+
+describe("the webhook cap under concurrent creation", () => {
+  it("two creations at once for the last free slot: one is created, the other refused, the business keeps 100", async () => {
+    await server.pool.query(
+      `insert into webhook_subscriptions (business_id, created_by_staff_member_id, created_by_account_id, topic, target, secret_encrypted)
+       select $1, $2, $3, 'person.created', 'http://127.0.0.1:9/', '\\x00' from generate_series(1, 99)`,
+      [businessId, owner.staffMemberId, owner.accountId]
+    )
+    const body = JSON.stringify({ data: { type: "webhooks", attributes: { target: "http://127.0.0.1:9/hooks", topic: "person.created" } } })
+    const create = () => server.request("POST", "/api/v3/webhooks", { token: ownerToken, body, headers: { "content-type": "application/vnd.api+json" } })
+    // The creator's staff row locked: each insert's foreign-key check waits here, after its count.
+    const gate = await hold(`select 1 from staff_members where business_id = $1 and id = $2 for update`, [businessId, owner.staffMemberId])
+    const requests = [create(), create()]
+    await until(async () => (await lockWaiters()) >= 2)
+    await gate.release()
+    const statuses = (await Promise.all(requests)).map((r) => r.status).sort()
+    const { rows } = await server.pool.query("select count(*)::int as n from webhook_subscriptions where business_id = $1", [businessId])
+    expect({ statuses, subscriptions: rows[0].n }).toEqual({ statuses: [201, 422], subscriptions: 100 })
+  }, 30_000)
+})
+
+/** A one-place session (tomorrow's class) and a person to join its waitlist. */
+const fullSession = async (name: string) => {
+  const service = await createService(server.pool, businessId, { type: "GroupClass", name, maximum_clients: 1 })
+  const eventId = await scheduleEvent(server, businessId, {
+    service_id: service,
+    location_id: location,
+    name,
+    frequency: "once",
+    weekdays: [],
+    start_date: "2026-11-05",
+    start_time: "10:00",
+    end_time: "11:00",
+    capacity: 1,
+    staff_member_ids: []
+  })
+  const [session] = await occurrencesOf(server.pool, businessId, eventId)
+  const holder = await createPerson(server.pool, businessId, { first_name: "Holder" })
+  const joiner = await createPerson(server.pool, businessId, { first_name: "Joiner" })
+  return { sessionId: session!.id, holder: holder.personId, joiner: joiner.personId }
+}
+
+/**
+ * The joiner's person row locked, so the join counts the place taken (full) and then waits at its
+ * insert; `free` gives the place back meanwhile (or waits for the join, if it takes the
+ * occurrence's lock). Answers what the occurrence ends with.
+ */
+const joinWhileFreeing = async (sessionId: number, joiner: number, free: () => Promise<TestResponse>) => {
+  const gate = await hold(`select 1 from people where business_id = $1 and id = $2 for update`, [businessId, joiner])
+  const join = server.request("POST", "/api/v2/desk/waitlist_entries", {
+    token: ownerToken,
+    body: { waitlist_entry: { person_id: joiner, event_occurrence_id: sessionId } }
+  })
+  await until(async () => (await lockWaiters()) >= 1)
+  const freeing = tracked(free())
+  await until(async () => freeing.done || (await lockWaiters()) >= 2)
+  await gate.release()
+  const [joined, freed] = await Promise.all([join, freeing.response])
+  expect(freed.status, freed.text).toBe(204)
+  expect(joined.status, joined.text).toBe(201)
+  const { rows: [places] } = await server.pool.query(
+    `select coalesce((select taken from event_occurrence_places where business_id = $1 and event_occurrence_id = $2), 0) as taken`,
+    [businessId, sessionId]
+  )
+  const offers = ((await pendingJobs(server.pool, "offer_waitlist_places")) as Array<{ event_occurrence_id: number }>)
+    .filter((job) => job.event_occurrence_id === sessionId)
+  return { taken: places.taken, entry: joined.json.waitlist_entries[0].state, offers: offers.length }
+}
+
+describe("a place freed while someone joins the full occurrence's waitlist", () => {
+  it("a deleted visit: the joiner left waiting beside the free place has an offer job queued", async () => {
+    const { sessionId, holder, joiner } = await fullSession("Tiny")
+    const { rows: [visit] } = await server.pool.query(
+      `insert into visits (business_id, event_occurrence_id, person_id, state, registered_at) values ($1, $2, $3, 'registered', now()) returning id`,
+      [businessId, sessionId, holder]
+    )
+    const outcome = await joinWhileFreeing(sessionId, joiner, () => server.request("DELETE", `/api/v2/desk/visits/${visit.id}`, { token: ownerToken }))
+    // Waiting, a place free, and an offer on its way.
+    expect(outcome).toEqual({ taken: 0, entry: "waiting", offers: 1 })
+  }, 30_000)
+
+  it("a deleted booking's held place: the same", async () => {
+    const { sessionId, holder, joiner } = await fullSession("Tinier")
+    const booked = await server.request("POST", "/api/v2/desk/bookings", {
+      token: ownerToken,
+      body: { booking: { leases: [{ event_occurrence_id: sessionId, person: { id: holder } }] } }
+    })
+    expect(booked.status, booked.text).toBe(201)
+    const bookingId = booked.json.bookings[0].id as number
+    const outcome = await joinWhileFreeing(sessionId, joiner, () => server.request("DELETE", `/api/v2/desk/bookings/${bookingId}`, { token: ownerToken }))
+    expect(outcome).toEqual({ taken: 0, entry: "waiting", offers: 1 })
+  }, 30_000)
+})
