@@ -118,7 +118,9 @@ export const memoryOf = (pid: number): { peakMiB: number; currentMiB: number } |
  */
 export const startBenchDatabase = async (dataDir: string, onStarted: (server: EmbeddedServer) => void) => {
   const port = await freePort(56000, 59999)
-  const server = await startEmbeddedPostgres({ dataDir, port, ephemeral: true })
+  // BENCH_STATEMENTS=1 lists each round's statements with their planning time too (bench/support/write-measure.ts).
+  const settings = process.env.BENCH_STATEMENTS === "1" ? ["pg_stat_statements.track_planning=on"] : []
+  const server = await startEmbeddedPostgres({ dataDir, port, ephemeral: true, settings })
   onStarted(server)
   const databaseUrl = server.url("studio_bench")
   await ensureDatabase(databaseUrl)

@@ -52,7 +52,7 @@ export const measureRound = async (options: {
   )
   if (stopSampling) {
     for (const row of await topStatements(pool, count)) {
-      process.stderr.write(`    ${row.toplevel ? "top" : "   "} ${row.calls.toFixed(2)}× ${row.execMs.toFixed(3)} ms  ${row.query}\n`)
+      process.stderr.write(`    ${row.toplevel ? "top" : "   "} ${row.calls.toFixed(2)}× ${row.execMs.toFixed(3)} ms, planning ${row.planMs.toFixed(3)} ms  ${row.query}\n`)
     }
     const waits = (await stopSampling()).slice(0, 6).map(({ wait, share }) => `${wait} ${(100 * share).toFixed(0)} %`)
     process.stderr.write(`    waits: ${waits.join(", ")}\n`)
@@ -68,17 +68,18 @@ export const measureRound = async (options: {
 
 /**
  * The statements that took most execution time since pg_stat_statements was last reset in this
- * database (lock waits included), per operation of `count`; the counting queries left out.
+ * database (lock waits included), per operation of `count`, with their planning time (0 unless
+ * the cluster tracks it: bench clusters do with BENCH_STATEMENTS=1); the counting queries left out.
  */
 export const topStatements = async (pool: pg.Pool, count: number) => {
   const { rows } = await pool.query(
-    `select toplevel, calls::float8 as calls, total_exec_time as exec_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as query
+    `select toplevel, calls::float8 as calls, total_exec_time as exec_ms, total_plan_time as plan_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as query
      from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
        and query not like '%pg_stat%' and query not like '%pg_database%' and query not like '%pg_get_wal%'
      order by total_exec_time desc limit 14`
   )
-  return (rows as Array<{ toplevel: boolean; calls: number; exec_ms: number; query: string }>)
-    .map((row) => ({ toplevel: row.toplevel, query: row.query, calls: row.calls / count, execMs: row.exec_ms / count }))
+  return (rows as Array<{ toplevel: boolean; calls: number; exec_ms: number; plan_ms: number; query: string }>)
+    .map((row) => ({ toplevel: row.toplevel, query: row.query, calls: row.calls / count, execMs: row.exec_ms / count, planMs: row.plan_ms / count }))
 }
 
 /** The better of two rounds by throughput (rounds alternate so a drift of the machine hits both sides). */

@@ -146,6 +146,8 @@ export const startEmbeddedPostgres = async (options: {
   readonly port: number
   /** Test runs trade durability for speed, and own their cluster (never shared, stopped with the process). */
   readonly ephemeral?: boolean
+  /** More server settings (`-c name=value` pairs), after the defaults: a benchmark's own. */
+  readonly settings?: ReadonlyArray<string>
 }): Promise<EmbeddedServer> => {
   const user = postgresUser()
   const clusterDir = clusterFolder(options.dataDir, user)
@@ -156,6 +158,7 @@ export const startEmbeddedPostgres = async (options: {
     "-c", "max_connections=200"
   ]
   if (options.ephemeral) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", ...STATEMENT_STATISTICS)
+  for (const setting of options.settings ?? []) flags.push("-c", setting)
   const logFile = `${path.resolve(options.dataDir)}.log`
   const lockFile = path.join(path.dirname(clusterDir), `${path.basename(clusterDir)}.starting`)
   let binaries: Binaries | undefined
