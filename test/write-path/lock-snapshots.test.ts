@@ -11,8 +11,11 @@ import { createService, occurrencesOf, scheduleEvent } from "../schedule/fixture
  * lock is its own statement"), raced over HTTP. Each race is made certain rather than likely:
  * the test holds a row lock that one request's insert has to wait for (its foreign-key check), as
  * any slow transaction might, so the other request runs inside the first one's transaction.
- * - The cap of webhooks per business is counted under the business row's FOR SHARE lock, which
- *   two creators hold at once: both count 99, both insert.
+ * Each case failed before its fix:
+ * - The cap of webhooks per business was counted under the business row's FOR SHARE lock, which
+ *   two creators hold at once: both counted 99, both inserted.
+ * - Completing an occurrence's attendance checked it active before its update, which a
+ *   cancellation could commit in between: a canceled occurrence got its attendance and pays.
  * - A waitlist join decides "full" under the occurrence's lock, but deleting a visit (or a booking
  *   holding one) freed the place without that lock and looked for waiting people before the join
  *   committed: the joiner was left waiting beside a free place, and no offer job was queued.
@@ -160,5 +163,25 @@ describe("a place freed while someone joins the full occurrence's waitlist", () 
     const bookingId = booked.json.bookings[0].id as number
     const outcome = await joinWhileFreeing(sessionId, joiner, () => server.request("DELETE", `/api/v2/desk/bookings/${bookingId}`, { token: ownerToken }))
     expect(outcome).toEqual({ taken: 0, entry: "waiting", offers: 1 })
+  }, 30_000)
+})
+
+describe("attendance completed while the occurrence is cancelled", () => {
+  it("a cancellation committed after the request's check: attendance stays open and no service pays are enqueued", async () => {
+    const { sessionId } = await fullSession("Closing")
+    // The occurrence row held: the request checks it active (a plain read), then its update waits here.
+    const client = await server.pool.connect()
+    await client.query("begin")
+    await client.query(`select 1 from event_occurrences where business_id = $1 and id = $2 for update`, [businessId, sessionId])
+    const completing = server.request("PUT", `/api/v2/desk/event_occurrences/${sessionId}`, { token: ownerToken, body: { attendance_complete: true } })
+    await until(async () => (await lockWaiters()) >= 1)
+    await client.query(`update event_occurrences set state = 'canceled', canceled_at = now() where business_id = $1 and id = $2`, [businessId, sessionId])
+    await client.query("commit")
+    client.release()
+    await completing
+    const { rows: [row] } = await server.pool.query(`select state, attendance_complete from event_occurrences where business_id = $1 and id = $2`, [businessId, sessionId])
+    const pays = ((await pendingJobs(server.pool, "create_service_pays")) as Array<{ event_occurrence_id: number }>)
+      .filter((job) => job.event_occurrence_id === sessionId)
+    expect({ ...row, pays: pays.length }).toEqual({ state: "canceled", attendance_complete: false, pays: 0 })
   }, 30_000)
 })

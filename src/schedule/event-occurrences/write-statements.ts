@@ -77,12 +77,14 @@ export const occurrenceWrites = (sql: SqlClient.SqlClient) => {
             deleted_at = case when ${state}::text = 'deleted' then ${at}::timestamptz else deleted_at end
           where business_id = ${businessId} and id = any(${bigintArray(ids)}) returning id`
   })
+  // Active is checked again here: the request's check read the occurrence before this statement, and
+  // a cancellation committed in between must not get its attendance completed (and its pays enqueued).
   const attendanceCompleted = SqlSchema.findAll({
     Request: Attendance,
     Result: Id,
     execute: ({ businessId, id, at }) => sql`
       update event_occurrences set attendance_complete = true, updated_at = ${at}
-       where business_id = ${businessId} and id = ${id} and not attendance_complete returning id`
+       where business_id = ${businessId} and id = ${id} and not attendance_complete and state = 'active' returning id`
   })
   const clearStaff = SqlSchema.void({
     Request: ById,
