@@ -7,6 +7,7 @@ import { makeSettableClock } from "../support/clock.ts"
 import { createPerson } from "../support/factories.ts"
 import { createService, materialize, occurrencesOf, scheduleEvent } from "../schedule/fixtures.ts"
 import { NOW, type Studio, setUpStudio } from "../support/studio.ts"
+import { lockWaiters, until } from "../support/waiting.ts"
 
 /**
  * Ongoing (recurring) leases follow the schedule: sessions materialized after the lease was
@@ -303,17 +304,8 @@ describe("a lease made while its event is being materialized", () => {
       body: { booking: { complete_booking: true, leases: [ongoing(eventId, sundays[0]!.start_at, s.kid)] } }
     })
     expect(kid.status, kid.text).toBe(201)
-    const waiting = async (count: number) => {
-      // Polls until `count` sessions wait on a lock (a bound, not a timing: it only avoids hanging).
-      for (let attempt = 0; attempt < 1000; attempt++) {
-        const { rows } = await s.pool.query(
-          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`
-        )
-        if (rows[0].n >= count) return
-        await new Promise((resolve) => setTimeout(resolve, 20))
-      }
-      throw new Error(`expected ${count} transactions waiting on a lock`)
-    }
+    const waiting = (count: number) =>
+      until(async () => (await lockWaiters(s.pool)) >= count, `${count} transactions waiting on a lock`, { everyMs: 20, attempts: 1000 })
     // Pause the materialization after it has locked the event and inserted the new sessions:
     // it waits for the share lock of the Kid's booking, held here.
     const holder = await s.pool.connect()

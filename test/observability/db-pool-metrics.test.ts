@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createBusiness, createLocation, createPerson, createToken } from "../support/factories.ts"
 import { sample, samples, scrape } from "../support/metrics.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
+import { until } from "../support/waiting.ts"
 
 /**
  * The API's SQL pool (20 connections) seen from /metrics: callers waiting for one of its
@@ -13,12 +14,6 @@ let token: string
 
 const waitingNow = async () => sample(samples((await scrape(server.metricsPort!)).body), "studio_db_pool_waiting_clients", {})
 
-const until = async (probe: () => Promise<boolean>, what: string) => {
-  for (let attempt = 0; !(await probe()); attempt++) {
-    if (attempt > 300) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
 
 beforeAll(async () => {
   server = await startTestServer({ metrics: true })
@@ -40,14 +35,14 @@ describe("the SQL pool's waiting callers", () => {
       await locker.query("lock table locations in access exclusive mode")
       answers = Array.from({ length: 30 }, () => server.request("GET", "/api/v2/desk/locations", { token }))
       let waiting = 0
-      await until(async () => (waiting = await waitingNow()) >= 10, "10 callers waiting for a connection")
+      await until(async () => (waiting = await waitingNow()) >= 10, "10 callers waiting for a connection", { everyMs: 100, attempts: 300 })
       expect(waiting).toBeGreaterThanOrEqual(10)
     } finally {
       await locker.query("rollback")
       locker.release()
     }
     for (const answer of await Promise.all(answers)) expect(answer.status).toBe(200)
-    await until(async () => (await waitingNow()) === 0, "no caller waiting")
+    await until(async () => (await waitingNow()) === 0, "no caller waiting", { everyMs: 100, attempts: 300 })
     expect(await waitingNow()).toBe(0)
   }, 120_000)
 })

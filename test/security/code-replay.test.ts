@@ -5,6 +5,7 @@ import { hashToken } from "../../src/access/tokens.ts"
 import { createBusiness, createPerson } from "../support/factories.ts"
 import { type TestResponse } from "../support/http.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
+import { lockWaiters, until } from "../support/waiting.ts"
 
 /**
  * Issue 29: a replayed authorization code revokes every token the code gave, also when the
@@ -56,25 +57,6 @@ const exchange = (code: string) =>
 
 const apiStatus = async (token: string) => (await server.request("GET", "/api/v2/desk/business", { token })).status
 
-/** Backends of this database waiting for a lock, running a statement that matches `like`. */
-const waitingOn = async (like: string) =>
-  Number(
-    (
-      await server.pool.query(
-        `select count(*) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike $1`,
-        [like]
-      )
-    ).rows[0].count
-  )
-
-const until = async (check: () => Promise<boolean>) => {
-  for (let i = 0; i < 2000; i++) {
-    if (await check()) return
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  throw new Error("the expected state was never reached")
-}
-
 /** Exactly one of the two answers carries a token; the other is the replay's invalid_grant. */
 const tokenOfPair = (answers: ReadonlyArray<TestResponse>) => {
   const issued = answers.filter((answer) => answer.status === 200)
@@ -95,12 +77,12 @@ describe("a replayed authorization code", () => {
       await holder.query("begin")
       await holder.query("select id from accounts where id = $1 for update", [accountId])
       const first = exchange(code)
-      await until(async () => (await waitingOn("%insert into access_tokens%")) === 1)
+      await until(async () => (await lockWaiters(server.pool, "%insert into access_tokens%")) === 1, "the exchange waiting at its token insert")
       const replay = exchange(code)
       let replayDone = false
       void replay.then(() => (replayDone = true))
       // Either the replay answers at once, or it waits for the first exchange's transaction.
-      await until(async () => replayDone || (await waitingOn("%oauth_authorization_codes%")) === 1)
+      await until(async () => replayDone || (await lockWaiters(server.pool, "%oauth_authorization_codes%")) === 1, "the replay done or waiting on the code")
       await holder.query("commit")
       const token = tokenOfPair(await Promise.all([first, replay]))
       expect(await apiStatus(token)).toBe(401)

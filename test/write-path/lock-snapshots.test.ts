@@ -4,6 +4,7 @@ import { createBusiness, createLocation, createPerson, createToken } from "../su
 import type { TestResponse } from "../support/http.ts"
 import { type TestServer, startTestServer } from "../support/server.ts"
 import { pendingJobs } from "../people/fixtures.ts"
+import { lockWaiters, until } from "../support/waiting.ts"
 import { createService, occurrencesOf, scheduleEvent } from "../schedule/fixtures.ts"
 
 /**
@@ -40,19 +41,6 @@ const hold = async (statement: string, params: ReadonlyArray<unknown>) => {
   }
 }
 
-/** Backends of this database waiting on a lock. */
-const lockWaiters = async () =>
-  (await server.pool.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0].n as number
-
-/** Waits until `done` answers true (polling every 10 ms, at most 10 s). */
-const until = async (done: () => Promise<boolean> | boolean) => {
-  for (let i = 0; i < 1000; i++) {
-    if (await done()) return
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  throw new Error("timed out waiting for the interleaving")
-}
-
 /** A request whose completion can be looked at without waiting for it. */
 const tracked = (response: Promise<TestResponse>) => {
   const state = { done: false, response }
@@ -85,7 +73,7 @@ describe("the webhook cap under concurrent creation", () => {
     // The creator's staff row locked: each insert's foreign-key check waits here, after its count.
     const gate = await hold(`select 1 from staff_members where business_id = $1 and id = $2 for update`, [businessId, owner.staffMemberId])
     const requests = [create(), create()]
-    await until(async () => (await lockWaiters()) >= 2)
+    await until(async () => (await lockWaiters(server.pool)) >= 2, "both creations waiting on the gate")
     await gate.release()
     const statuses = (await Promise.all(requests)).map((r) => r.status).sort()
     const { rows } = await server.pool.query("select count(*)::int as n from webhook_subscriptions where business_id = $1", [businessId])
@@ -125,9 +113,9 @@ const joinWhileFreeing = async (sessionId: number, joiner: number, free: () => P
     token: ownerToken,
     body: { waitlist_entry: { person_id: joiner, event_occurrence_id: sessionId } }
   })
-  await until(async () => (await lockWaiters()) >= 1)
+  await until(async () => (await lockWaiters(server.pool)) >= 1, "the join waiting on the gate")
   const freeing = tracked(free())
-  await until(async () => freeing.done || (await lockWaiters()) >= 2)
+  await until(async () => freeing.done || (await lockWaiters(server.pool)) >= 2, "the freeing done or waiting")
   await gate.release()
   const [joined, freed] = await Promise.all([join, freeing.response])
   expect(freed.status, freed.text).toBe(204)
@@ -174,7 +162,7 @@ describe("attendance completed while the occurrence is cancelled", () => {
     await client.query("begin")
     await client.query(`select 1 from event_occurrences where business_id = $1 and id = $2 for update`, [businessId, sessionId])
     const completing = server.request("PUT", `/api/v2/desk/event_occurrences/${sessionId}`, { token: ownerToken, body: { attendance_complete: true } })
-    await until(async () => (await lockWaiters()) >= 1)
+    await until(async () => (await lockWaiters(server.pool)) >= 1, "the attendance update waiting on the occurrence")
     await client.query(`update event_occurrences set state = 'canceled', canceled_at = now() where business_id = $1 and id = $2`, [businessId, sessionId])
     await client.query("commit")
     client.release()
