@@ -43,6 +43,13 @@ const CPU_PROF_DIR = process.env.BENCH_CPU_PROF
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined
 const BASE_DOMAIN = "localhost"
 const PATH = "/api/v2/desk/locations"
+/**
+ * The service runs three times (plain, metrics, tracing) on one database, with one token from one
+ * address: they share those keys' rate-limit budgets as the processes of one deployment do, so
+ * each is told it is one of three (WEB_CONCURRENCY), or each leases slices sized for a process
+ * alone and near a window's end the budget runs dry on leases nobody spends (seen: 429s).
+ */
+const SERVICE_PROCESSES = 3
 const TARGETS = ["baseline", "floor", "service", "metrics", "tracing"] as const
 /** The most throughput metrics and tracing may cost against the service with both off. */
 const TARGET_METRICS_COST = 0.05
@@ -109,6 +116,10 @@ const mean = (results: ReadonlyArray<Measured>): Measured => {
     p99Ms: avg((r) => r.p99Ms),
     errors: sum((r) => r.errors),
     non2xx: sum((r) => r.non2xx),
+    non2xxStatuses: results.reduce<Record<string, number>>((all, r) => {
+      for (const [status, count] of Object.entries(r.non2xxStatuses)) all[status] = (all[status] ?? 0) + count
+      return all
+    }, {}),
     total: sum((r) => r.total),
     cpuUs: {
       server: avg((r) => r.cpuUs.server),
@@ -136,7 +147,7 @@ const main = async () => {
   const service = await startChild(
     "service",
     path.join(root, "bench/support/serve.ts"),
-    { DATABASE_URL: databaseUrl, PORT: String(servicePort), BASE_DOMAIN, LOG_LEVEL: "none" },
+    { DATABASE_URL: databaseUrl, PORT: String(servicePort), BASE_DOMAIN, LOG_LEVEL: "none", WEB_CONCURRENCY: String(SERVICE_PROCESSES) },
     [...SERVER_NODE_FLAGS, ...(CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [])]
   )
   children.push(service)
@@ -153,7 +164,7 @@ const main = async () => {
     [...SERVER_NODE_FLAGS, ...(CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR, "floor")}`] : [])]
   )
   children.push(floor)
-  const observed = await startObservedServices(root, databaseUrl, BASE_DOMAIN, SERVER_NODE_FLAGS, TRACE_SAMPLE_RATIO)
+  const observed = await startObservedServices(root, databaseUrl, BASE_DOMAIN, SERVER_NODE_FLAGS, TRACE_SAMPLE_RATIO, SERVICE_PROCESSES)
   children.push(...observed.children)
   log(
     `service pid ${service.process.pid} on :${service.port}, baseline pid ${baseline.process.pid} on :${baseline.port}, ` +
@@ -267,6 +278,9 @@ const main = async () => {
       row("service", s),
       row("metrics", m),
       row("tracing", tr),
+      ...Object.entries({ baseline: b, floor: f, service: s, metrics: m, tracing: tr })
+        .filter(([, r]) => r.non2xx > 0)
+        .map(([name, r]) => `non-2xx answers of ${name}, by status: ${JSON.stringify(r.non2xxStatuses)}`),
       "",
       `metrics: the service with METRICS_PORT set, /metrics scraped every ${SCRAPE_INTERVAL_MS / 1000} s (${observed.scrapes()} scrapes, ` +
         `${observed.failedScrapes()} failed); tracing: OTLP/HTTP export of ${TRACE_SAMPLE_RATIO * 100} % of traces to a discarding receiver (${exported.requests} export requests, ` +

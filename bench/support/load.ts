@@ -20,6 +20,7 @@ interface AutocannonResult {
   readonly timeouts: number
   readonly non2xx: number
   readonly duration: number
+  readonly statusCodeStats?: Record<string, { readonly count: number }>
 }
 const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => Promise<AutocannonResult>
 
@@ -30,6 +31,8 @@ export interface LoadResult {
   /** Socket errors and timeouts. */
   readonly errors: number
   readonly non2xx: number
+  /** The answers that were not 2xx, by status (`503: 12`), so a failing round says what it got. */
+  readonly non2xxStatuses: Record<string, number>
   readonly total: number
 }
 
@@ -60,6 +63,9 @@ export const runLoad = async (
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    non2xxStatuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).filter(([status]) => !status.startsWith("2")).map(([status, { count }]) => [status, count])
+    ),
     total: result.requests.total
   }
 }

@@ -14,10 +14,12 @@ export const startObservedServices = async (
   databaseUrl: string,
   baseDomain: string,
   nodeFlags: ReadonlyArray<string>,
-  traceSampleRatio: number
+  traceSampleRatio: number,
+  /** How many service processes share the database's rate-limit budgets (WEB_CONCURRENCY of each). */
+  sharingProcesses: number
 ) => {
   const serve = path.join(root, "bench/support/serve.ts")
-  const common = { DATABASE_URL: databaseUrl, BASE_DOMAIN: baseDomain, LOG_LEVEL: "none" }
+  const common = { DATABASE_URL: databaseUrl, BASE_DOMAIN: baseDomain, LOG_LEVEL: "none", WEB_CONCURRENCY: String(sharingProcesses) }
   const sink = await startChild("otlp-sink", path.join(root, "bench/support/otlp-sink.ts"), {})
   const metricsPort = await freePort(50000, 58999)
   const [metrics, tracing] = await Promise.all([
