@@ -38,7 +38,8 @@ import { createWriteBaselines } from "./support/write-baselines.ts"
  * Last lines: `ratio booking_vs_sql <demo business>`, `ratio booking_floor_vs_sql <the floor in
  * the demo business>`, `ratio booking_rules_floor_vs_sql <the same, with the rules>`, `ratio booking_vs_sql_large <large business>`, `ratio capacity_1000_vs_10
  * <bookings/s into the full occurrence ÷ the small one>`.
- * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there.
+ * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there. BENCH_STATEMENTS=1 prints after each round
+ * its costliest statements per operation (execution, lock waits included, and planning) and what the backends waited on.
  * BENCH_BOOKINGS (per round, default 1000), BENCH_CONCURRENCY (default 16), BENCH_OCCURRENCES (default 200).
  */
 const BOOKINGS = Number(process.env.BENCH_BOOKINGS ?? 1000)

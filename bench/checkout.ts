@@ -37,7 +37,8 @@ import { countersLines, startPgCounters } from "./support/pg-counters.ts"
  * Last lines: `ratio checkout_vs_sql`, `ratio checkout_floor_vs_sql`, `ratio checkout_vs_sql_large`, `ratio checkout_one_vs_ten_businesses`.
  * BENCH_ONE_VS_TEN_ONLY=1 runs only the one-against-ten rounds; BENCH_ONE_VS_TEN_SQL=1 makes their checkouts
  * the one-round-trip SQL ones (what one business shares in PostgreSQL, without the API).
- * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there.
+ * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there. BENCH_STATEMENTS=1 prints after each round
+ * its costliest statements per operation (execution, lock waits included, and planning) and what the backends waited on.
  * BENCH_CHECKOUTS (per round, default 600), BENCH_CONCURRENCY (default 8), BENCH_PEOPLE (payers per business, default 200).
  */
 const CHECKOUTS = Number(process.env.BENCH_CHECKOUTS ?? 600)
