@@ -13,7 +13,8 @@ import { makeMemoryRateLimitStore, MemoryRateLimiterLive, type RateLimitDecision
  * PostgreSQL only hands out what is left of the window's budget, so all processes together
  * never allow more than the limit; a slice left unspent at the window's end is lost. Once the
  * database answered that nothing is left, the process refuses the key until the window ends
- * without asking again.
+ * without asking again, except in the window's last WINDOW_END_GRACE_MS, where a request waits
+ * for the next window instead.
  *
  * `RateLimit-Remaining` is what the window had not leased at this process's last lease, plus
  * what this process still holds: exact with one process, and with several it leaves out what the
@@ -25,6 +26,14 @@ import { makeMemoryRateLimitStore, MemoryRateLimiterLive, type RateLimitDecision
  * The key hashed with its limit and window: a changed limit (or the Reporting API's stricter one
  * on the same token) counts in a budget of its own.
  */
+
+/**
+ * A refusal this close to the window's end waits for the next window instead. A process's window
+ * ends up to a lease's round trip before the database's (counted from before the lease), so a
+ * lease asked for in that gap lands in the ending window; with every slice of it leased it gets
+ * nothing, and the process would refuse requests the next window has room for.
+ */
+export const WINDOW_END_GRACE_MS = 100
 
 /** Slices of a quarter of a process's fair share: small enough that an idle process strands little. */
 export const sliceSize = (limit: number, processes: number) =>
@@ -125,7 +134,15 @@ export const makePostgresRateLimitStore = (processes: number) =>
       return Effect.logWarning("rate limits counted per process: PostgreSQL did not answer the lease", cause)
     }
 
-    const hit = (key: string, limit: number, windowSeconds: number): Effect.Effect<RateLimitDecision> =>
+    // A refusal in the window's last moments: the next window is asked once it has begun (a few times at
+    // most: the database's window may end a round trip after this process's).
+    const refuseOrWait = (decision: RateLimitDecision, budget: LocalBudget, key: string, limit: number, windowSeconds: number, waits: number) => {
+      const left = budget.windowEndsAt - Date.now()
+      if (decision.allowed || left > WINDOW_END_GRACE_MS || waits >= 5) return Effect.succeed(decision)
+      return Effect.andThen(Effect.sleep(Math.max(1, Math.ceil(left) + 1)), hit(key, limit, windowSeconds, waits + 1))
+    }
+
+    const hit = (key: string, limit: number, windowSeconds: number, waits = 0): Effect.Effect<RateLimitDecision> =>
       Effect.suspend(() => {
         const now = Date.now()
         let budget = budgets.get(key)
@@ -139,11 +156,11 @@ export const makePostgresRateLimitStore = (processes: number) =>
         const current = budget
         const live = current.windowEndsAt > now
         // Spend what this process holds; refuse without asking when the window has nothing left.
-        if (live && (current.held > 0 || current.unleased === 0)) return Effect.succeed(decide(current, limit, now))
-        if (current.pending !== undefined) return Effect.flatMap(Deferred.await(current.pending), () => hit(key, limit, windowSeconds))
+        if (live && (current.held > 0 || current.unleased === 0)) return refuseOrWait(decide(current, limit, now), current, key, limit, windowSeconds, waits)
+        if (current.pending !== undefined) return Effect.flatMap(Deferred.await(current.pending), () => hit(key, limit, windowSeconds, waits))
         return Effect.flatMap(refill(key, current, limit, windowSeconds), (leased) =>
           leased
-            ? Effect.succeed(decide(current, limit, Date.now()))
+            ? refuseOrWait(decide(current, limit, Date.now()), current, key, limit, windowSeconds, waits)
             : fallback.hit(key, Math.max(1, Math.floor(limit / Math.max(1, processes))), windowSeconds))
       })
 
