@@ -104,12 +104,12 @@ export const deleteFrontVisit = Effect.fn("Visits.frontDelete")(function* (id: n
 // ---------------------------------------------------------------------------------------------
 // Staff mode
 
-/** The visit, locked until the commit; a visit of another business is not found. */
 /**
- * A visit about to change or go, locked after its occurrence: the order admitVisits takes its
- * locks in, and the lock a waitlist join decides "full" under. A place freed without it could
- * be freed while a join that counted it taken has not committed yet: the freeing would find
- * nobody waiting, and the joiner would wait beside a free place with no offer coming.
+ * The visit, locked until the commit (a visit of another business is not found), after its
+ * occurrence: the order admitVisits takes its locks in, and the lock a waitlist join decides
+ * "full" under. A place freed without it could be freed while a join that counted it taken has
+ * not committed yet: the freeing would find nobody waiting, and the joiner would wait beside a
+ * free place with no offer coming.
  */
 const lockVisit = (id: number) =>
   Effect.gen(function* () {
