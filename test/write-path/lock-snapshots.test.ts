@@ -17,6 +17,9 @@ import { createService, occurrencesOf, scheduleEvent } from "../schedule/fixture
  *   two creators hold at once: both counted 99, both inserted.
  * - Completing an occurrence's attendance checked it active before its update, which a
  *   cancellation could commit in between: a canceled occurrence got its attendance and pays.
+ * - A person's deletion (which refuses while future visits exist) and an admission of the person
+ *   did not exclude each other: a booking that checked the person before the deletion committed
+ *   inserted its visit after it.
  * - A waitlist join decides "full" under the occurrence's lock, but deleting a visit (or a booking
  *   holding one) freed the place without that lock and looked for waiting people before the join
  *   committed: the joiner was left waiting beside a free place, and no offer job was queued.
@@ -171,5 +174,31 @@ describe("attendance completed while the occurrence is cancelled", () => {
     const pays = ((await pendingJobs(server.pool, "create_service_pays")) as Array<{ event_occurrence_id: number }>)
       .filter((job) => job.event_occurrence_id === sessionId)
     expect({ ...row, pays: pays.length }).toEqual({ state: "canceled", attendance_complete: false, pays: 0 })
+  }, 30_000)
+})
+
+describe("a person deleted while a booking admits them", () => {
+  it("the booking that checked the person before the deletion committed is refused, and no visit outlives the person", async () => {
+    const { sessionId, joiner: personId } = await fullSession("Last call")
+    // The occurrence row held: the booking checks its person (live), then waits at the admission lock.
+    const client = await server.pool.connect()
+    await client.query("begin")
+    await client.query(`select 1 from event_occurrences where business_id = $1 and id = $2 for update`, [businessId, sessionId])
+    const booking = server.request("POST", "/api/v2/desk/bookings", {
+      token: ownerToken,
+      body: { booking: { complete_booking: true, leases: [{ event_occurrence_id: sessionId, person: { id: personId } }] } }
+    })
+    await until(async () => (await lockWaiters(server.pool)) >= 1, "the booking waiting at the admission lock")
+    // No future visit yet: the deletion goes through meanwhile.
+    const removed = await server.request("DELETE", `/api/v2/desk/people/${personId}`, { token: ownerToken })
+    expect(removed.status, removed.text).toBe(204)
+    await client.query("rollback")
+    client.release()
+    const booked = await booking
+    const { rows: [visits] } = await server.pool.query(
+      `select count(*)::int as n from visits where business_id = $1 and person_id = $2`,
+      [businessId, personId]
+    )
+    expect({ status: booked.status, visits: visits.n }).toEqual({ status: 404, visits: 0 })
   }, 30_000)
 })

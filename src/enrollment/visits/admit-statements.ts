@@ -59,6 +59,8 @@ export interface Occupancy {
 export interface AdmissionLock {
   readonly occurrences: ReadonlyArray<AdmittingOccurrence>
   readonly occupancy: Occupancy
+  /** Of the people asked about, those unknown or deleted once their rows were locked (FOR SHARE). */
+  readonly gonePeople: ReadonlySet<number>
 }
 
 const Ids = Schema.Array(Schema.Number)
@@ -77,9 +79,14 @@ export const admitStatements = (sql: SqlClient.SqlClient) => {
   })
   const lockForAdmission = SqlSchema.findAll({
     Request: Visitors,
-    Result: Schema.Struct({ ...AdmittingOccurrence.fields, taken: Schema.Number, visitors: Schema.Array(Schema.Number) }),
+    Result: Schema.Struct({
+      ...AdmittingOccurrence.fields,
+      taken: Schema.Number,
+      visitors: Schema.Array(Schema.Number),
+      gone_people: Schema.Array(Schema.Number)
+    }),
     execute: ({ businessId, occurrenceIds, personIds }) =>
-      sql`select id, service_id, event_id, state, capacity, start_at, end_at, location_id, staff_member_ids, local_date, taken, visitors
+      sql`select id, service_id, event_id, state, capacity, start_at, end_at, location_id, staff_member_ids, local_date, taken, visitors, gone_people
           from lock_occurrences_for_admission(${businessId}, ${bigintArray([...new Set(occurrenceIds)].sort((a, b) => a - b))}, ${bigintArray(personIds)})`
   })
   const lockOccurrenceOfVisit = SqlSchema.findOneOption({
@@ -126,17 +133,20 @@ export const admitStatements = (sql: SqlClient.SqlClient) => {
     ),
     /**
      * `lockOccurrences` and `occupancy` in one round trip (the database function
-     * lock_occurrences_for_admission takes the locks, then reads in a statement of its own).
+     * lock_occurrences_for_admission takes the locks, then reads in a statement of its own), and the
+     * people's locks (FOR SHARE: a person's deletion waits for the admission, or the admission finds
+     * the person gone).
      */
     lockForAdmission: orDie((request: typeof Visitors.Type) =>
       request.occurrenceIds.length === 0
-        ? Effect.succeed<AdmissionLock>({ occurrences: [], occupancy: { taken: new Map(), visitors: [] } })
+        ? Effect.succeed<AdmissionLock>({ occurrences: [], occupancy: { taken: new Map(), visitors: [] }, gonePeople: new Set() })
         : lockForAdmission(request).pipe(Effect.map((rows): AdmissionLock => ({
-          occurrences: rows.map(({ taken: _taken, visitors: _visitors, ...occurrence }) => occurrence),
+          occurrences: rows.map(({ taken: _taken, visitors: _visitors, gone_people: _gone, ...occurrence }) => occurrence),
           occupancy: {
             taken: new Map(rows.map((row) => [row.id, row.taken])),
             visitors: rows.flatMap((row) => row.visitors.map((personId) => ({ occurrenceId: row.id, personId })))
-          }
+          },
+          gonePeople: new Set(rows[0]?.gone_people ?? [])
         })))
     ),
     /** Locks the occurrence of a visit as `lockOccurrences` does; false: no such visit. */

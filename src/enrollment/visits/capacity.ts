@@ -70,11 +70,14 @@ export const admitVisits = Effect.fn("Visits.admit")(function* (
   const repo = yield* VisitsRepo
   const occurrenceIds = [...new Set(admissions.map((admission) => admission.occurrenceId))]
   const personIds = [...new Set(admissions.flatMap((admission) => (admission.personId === null ? [] : [admission.personId])))]
-  const { occurrences: locked, occupancy: { taken, visitors } } = options.locked ??
+  const { occurrences: locked, occupancy: { taken, visitors }, gonePeople } = options.locked ??
     (yield* repo.lockForAdmission({ businessId, occurrenceIds, personIds }))
   const byId = new Map(locked.map((row) => [row.id, row]))
   const missing = occurrenceIds.filter((id) => !byId.has(id))
   if (missing.length > 0) return yield* Effect.die(new Error(`Event occurrences ${missing.join(", ")} not found in business ${businessId}`))
+  // Deleted since the caller looked them up: a visit would outlive its person's deletion.
+  const gone = personIds.find((id) => gonePeople.has(id))
+  if (gone !== undefined) return yield* VisitRefusals.personNotFound.fail({ id: gone })
 
   const problems: Array<Message> = [...(options.refusals ?? [])]
   const refuse = (message: Message) => {
