@@ -11,8 +11,13 @@ import * as path from "node:path"
  * from their environment) unless the setup's environment names a DATABASE_URL.
  */
 
-/** A port nobody listens on, tried at random in `[from, to]`. */
-export const freePort = async (from = 40000, to = 49999): Promise<number> => {
+/**
+ * A port nobody listens on, tried at random in `[from, to]`. The default range lies below Linux's
+ * ephemeral ports (32768–60999), which the kernel hands out as the source ports of outgoing
+ * connections: a port chosen there and listened on later (a webhook target that comes back, a
+ * restarted cluster) could meanwhile be the source port of some connection (EADDRINUSE).
+ */
+export const freePort = async (from = 20000, to = 29999): Promise<number> => {
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = from + Math.floor(Math.random() * (to - from + 1))
     const free = await new Promise<boolean>((resolve) => {
