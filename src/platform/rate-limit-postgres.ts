@@ -134,12 +134,12 @@ export const makePostgresRateLimitStore = (processes: number) =>
       return Effect.logWarning("rate limits counted per process: PostgreSQL did not answer the lease", cause)
     }
 
-    // A refusal in the window's last moments: the next window is asked once it has begun (a few times at
-    // most: the database's window may end a round trip after this process's).
-    const refuseOrWait = (decision: RateLimitDecision, budget: LocalBudget, key: string, limit: number, windowSeconds: number, waits: number) => {
+    // A refusal in the window's last moments: `again` once the window has ended (a few times at most:
+    // the database's window may end a round trip after this process's).
+    const refuseOrWait = (decision: RateLimitDecision, budget: LocalBudget, waits: number, again: () => Effect.Effect<RateLimitDecision>) => {
       const left = budget.windowEndsAt - Date.now()
       if (decision.allowed || left > WINDOW_END_GRACE_MS || waits >= 5) return Effect.succeed(decision)
-      return Effect.andThen(Effect.sleep(Math.max(1, Math.ceil(left) + 1)), hit(key, limit, windowSeconds, waits + 1))
+      return Effect.andThen(Effect.sleep(Math.max(1, Math.ceil(left) + 1)), Effect.suspend(again))
     }
 
     const hit = (key: string, limit: number, windowSeconds: number, waits = 0): Effect.Effect<RateLimitDecision> =>
@@ -155,12 +155,13 @@ export const makePostgresRateLimitStore = (processes: number) =>
         }
         const current = budget
         const live = current.windowEndsAt > now
+        const decided = (decision: RateLimitDecision) => refuseOrWait(decision, current, waits, () => hit(key, limit, windowSeconds, waits + 1))
         // Spend what this process holds; refuse without asking when the window has nothing left.
-        if (live && (current.held > 0 || current.unleased === 0)) return refuseOrWait(decide(current, limit, now), current, key, limit, windowSeconds, waits)
+        if (live && (current.held > 0 || current.unleased === 0)) return decided(decide(current, limit, now))
         if (current.pending !== undefined) return Effect.flatMap(Deferred.await(current.pending), () => hit(key, limit, windowSeconds, waits))
         return Effect.flatMap(refill(key, current, limit, windowSeconds), (leased) =>
           leased
-            ? refuseOrWait(decide(current, limit, Date.now()), current, key, limit, windowSeconds, waits)
+            ? decided(decide(current, limit, Date.now()))
             : fallback.hit(key, Math.max(1, Math.floor(limit / Math.max(1, processes))), windowSeconds))
       })
 

@@ -31,18 +31,28 @@ let ownerToken: string
 let owner: Awaited<ReturnType<typeof createPerson>>
 let location: number
 
-/** Holds a row lock (the statement's) on a connection of its own until `release`. */
+/**
+ * Holds a row lock (the statement's) in a transaction on a connection of its own: `release` rolls
+ * it back, `commit` commits what `query` wrote in it meanwhile.
+ */
 const hold = async (statement: string, params: ReadonlyArray<unknown>) => {
   const client = await server.pool.connect()
   await client.query("begin")
   await client.query(statement, [...params])
+  const end = (command: "rollback" | "commit") => async () => {
+    await client.query(command)
+    client.release()
+  }
   return {
-    release: async () => {
-      await client.query("rollback")
-      client.release()
-    }
+    query: (text: string, values: ReadonlyArray<unknown>) => client.query(text, [...values]),
+    release: end("rollback"),
+    commit: end("commit")
   }
 }
+
+/** The occurrence's row held, as a slow writer of it would. */
+const holdOccurrence = (sessionId: number) =>
+  hold(`select 1 from event_occurrences where business_id = $1 and id = $2 for update`, [businessId, sessionId])
 
 /** A request whose completion can be looked at without waiting for it. */
 const tracked = (response: Promise<TestResponse>) => {
@@ -161,14 +171,11 @@ describe("attendance completed while the occurrence is cancelled", () => {
   it("a cancellation committed after the request's check: attendance stays open and no service pays are enqueued", async () => {
     const { sessionId } = await fullSession("Closing")
     // The occurrence row held: the request checks it active (a plain read), then its update waits here.
-    const client = await server.pool.connect()
-    await client.query("begin")
-    await client.query(`select 1 from event_occurrences where business_id = $1 and id = $2 for update`, [businessId, sessionId])
+    const gate = await holdOccurrence(sessionId)
     const completing = server.request("PUT", `/api/v2/desk/event_occurrences/${sessionId}`, { token: ownerToken, body: { attendance_complete: true } })
     await until(async () => (await lockWaiters(server.pool)) >= 1, "the attendance update waiting on the occurrence")
-    await client.query(`update event_occurrences set state = 'canceled', canceled_at = now() where business_id = $1 and id = $2`, [businessId, sessionId])
-    await client.query("commit")
-    client.release()
+    await gate.query(`update event_occurrences set state = 'canceled', canceled_at = now() where business_id = $1 and id = $2`, [businessId, sessionId])
+    await gate.commit()
     await completing
     const { rows: [row] } = await server.pool.query(`select state, attendance_complete from event_occurrences where business_id = $1 and id = $2`, [businessId, sessionId])
     const pays = ((await pendingJobs(server.pool, "create_service_pays")) as Array<{ event_occurrence_id: number }>)
@@ -181,9 +188,7 @@ describe("a person deleted while a booking admits them", () => {
   it("the booking that checked the person before the deletion committed is refused, and no visit outlives the person", async () => {
     const { sessionId, joiner: personId } = await fullSession("Last call")
     // The occurrence row held: the booking checks its person (live), then waits at the admission lock.
-    const client = await server.pool.connect()
-    await client.query("begin")
-    await client.query(`select 1 from event_occurrences where business_id = $1 and id = $2 for update`, [businessId, sessionId])
+    const gate = await holdOccurrence(sessionId)
     const booking = server.request("POST", "/api/v2/desk/bookings", {
       token: ownerToken,
       body: { booking: { complete_booking: true, leases: [{ event_occurrence_id: sessionId, person: { id: personId } }] } }
@@ -192,8 +197,7 @@ describe("a person deleted while a booking admits them", () => {
     // No future visit yet: the deletion goes through meanwhile.
     const removed = await server.request("DELETE", `/api/v2/desk/people/${personId}`, { token: ownerToken })
     expect(removed.status, removed.text).toBe(204)
-    await client.query("rollback")
-    client.release()
+    await gate.release()
     const booked = await booking
     const { rows: [visits] } = await server.pool.query(
       `select count(*)::int as n from visits where business_id = $1 and person_id = $2`,
