@@ -20,6 +20,8 @@ import { createService, occurrencesOf, scheduleEvent } from "../schedule/fixture
  * - A person's deletion (which refuses while future visits exist) and an admission of the person
  *   did not exclude each other: a booking that checked the person before the deletion committed
  *   inserted its visit after it.
+ * - Filling a visit's person (PUT visits) or changing a lease's person read the person live and
+ *   then attached them; the deletion's count of future visits ran in between and missed the visit.
  * - A waitlist join decides "full" under the occurrence's lock, but deleting a visit (or a booking
  *   holding one) freed the place without that lock and looked for waiting people before the join
  *   committed: the joiner was left waiting beside a free place, and no offer job was queued.
@@ -204,5 +206,68 @@ describe("a person deleted while a booking admits them", () => {
       [businessId, personId]
     )
     expect({ status: booked.status, visits: visits.n }).toEqual({ status: 404, visits: 0 })
+  }, 30_000)
+})
+
+/**
+ * The deletion paused after its count of future visits: its person.deleted event waits at its
+ * key check of the business row, held here. Meanwhile the attaching write runs (it waits for the
+ * deletion's commit once it locks the person; before that lock it read the person live and its
+ * key check of the person did not wait). Answers both statuses and the visits left with a
+ * deleted person.
+ */
+const deleteWhileAttaching = async (personId: number, attach: () => Promise<TestResponse>) => {
+  const { rows: [subscription] } = await server.pool.query(
+    `insert into webhook_subscriptions (business_id, created_by_staff_member_id, created_by_account_id, topic, target, secret_encrypted)
+     select business_id, created_by_staff_member_id, created_by_account_id, 'person.deleted', target, secret_encrypted
+     from webhook_subscriptions where business_id = $1 limit 1 returning id`,
+    [businessId]
+  )
+  const gate = await hold(`select 1 from businesses where id = $1 for update`, [businessId])
+  const deleting = server.request("DELETE", `/api/v2/desk/people/${personId}`, { token: ownerToken })
+  await until(async () => (await lockWaiters(server.pool)) >= 1, "the deletion waiting at its event")
+  const attaching = tracked(attach())
+  await until(async () => attaching.done || (await lockWaiters(server.pool)) >= 2, "the attaching write done or waiting")
+  await gate.release()
+  const [attached, deleted] = await Promise.all([attaching.response, deleting])
+  await server.pool.query(`delete from webhook_subscriptions where id = $1`, [subscription.id])
+  const { rows: [orphans] } = await server.pool.query(
+    `select count(*)::int as n from visits v join people p on p.business_id = v.business_id and p.id = v.person_id
+     where v.business_id = $1 and v.person_id = $2 and p.deleted_at is not null`,
+    [businessId, personId]
+  )
+  return { attached: attached.status, deleted: deleted.status, orphanVisits: orphans.n }
+}
+
+describe("a person deleted while a visit or a lease takes them", () => {
+  it("PUT visits person_id: the filling waits for the deletion and finds the person gone, no visit outlives the person", async () => {
+    const { sessionId, joiner: personId } = await fullSession("Open seat")
+    const reserved = await server.request("POST", "/api/v2/desk/visits", {
+      token: ownerToken,
+      body: { visit: { event_occurrence_id: sessionId, state: "reserved" } }
+    })
+    expect(reserved.status, reserved.text).toBe(201)
+    const visitId = reserved.json.visits[0].id as number
+    const outcome = await deleteWhileAttaching(personId, () =>
+      server.request("PUT", `/api/v2/desk/visits/${visitId}`, { token: ownerToken, body: { visit: { person_id: personId } } })
+    )
+    expect(outcome).toEqual({ attached: 404, deleted: 204, orphanVisits: 0 })
+  }, 30_000)
+
+  it("PUT a lease's person: the same", async () => {
+    const { sessionId, holder, joiner: personId } = await fullSession("Swap")
+    const booked = await server.request("POST", "/api/v2/desk/bookings", {
+      token: ownerToken,
+      body: { booking: { leases: [{ event_occurrence_id: sessionId, person: { id: holder } }] } }
+    })
+    expect(booked.status, booked.text).toBe(201)
+    const booking = booked.json.bookings[0] as { id: number; leases: Array<{ id: number }> }
+    const outcome = await deleteWhileAttaching(personId, () =>
+      server.request("PUT", `/api/v2/desk/bookings/${booking.id}/leases/${booking.leases[0]!.id}`, {
+        token: ownerToken,
+        body: { lease: { person: { id: personId } } }
+      })
+    )
+    expect(outcome).toEqual({ attached: 404, deleted: 204, orphanVisits: 0 })
   }, 30_000)
 })

@@ -42,3 +42,17 @@ export const requireLivePerson = Effect.fn("People.requireLive")(function* (pers
   const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: [personId] })
   if (!live.has(personId)) return yield* PeopleRefusals.personNotFound.fail({ id: personId })
 })
+
+/**
+ * Staff mode, in a transaction that attaches the person to something a deletion checks (a visit,
+ * a lease): a live person, held FOR SHARE until the commit. A person's deletion takes the row
+ * FOR NO KEY UPDATE and then counts the person's future visits; the foreign-key check of the
+ * attaching write takes only FOR KEY SHARE, which does not wait for it. Holding the row makes one
+ * of the two wait for the other: the deletion then counts the new visit, or this finds the
+ * person gone (not found).
+ */
+export const lockLivePerson = Effect.fn("People.lockLive")(function* (personId: number) {
+  const business = yield* CurrentBusiness
+  const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: [personId], lock: true })
+  if (!live.has(personId)) return yield* PeopleRefusals.personNotFound.fail({ id: personId })
+})

@@ -31,9 +31,11 @@ const lookups = (sql: SqlClient.SqlClient, { columns, fromPeople }: { readonly c
           ${lock === true ? sql`for no key update of p` : sql``}`
   })
   const existingIds = SqlSchema.findAll({
-    Request: InBusiness,
+    Request: Schema.Struct({ ...InBusiness.fields, lock: Schema.optional(Schema.Boolean) }),
     Result: Id,
-    execute: ({ businessId, ids }) => sql`select id from people where business_id = ${businessId} and id = any(${bigintArray(ids)}) and deleted_at is null`
+    execute: ({ businessId, ids, lock }) =>
+      sql`select id from people where business_id = ${businessId} and id = any(${bigintArray(ids)}) and deleted_at is null
+          ${lock === true ? sql`order by id for share` : sql``}`
   })
   const personOfAccount = SqlSchema.findOneOption({
     Request: Schema.Struct({ businessId: Schema.Number, accountId: Schema.Number }),
@@ -69,8 +71,12 @@ const lookups = (sql: SqlClient.SqlClient, { columns, fromPeople }: { readonly c
    */
   const findMany = (request: Parameters<typeof find>[0]) =>
     request.ids.length === 0 ? Effect.succeed([] as ReadonlyArray<PersonRow>) : find(request)
-  /** Live people among `ids` (to check references). */
-  const liveIds = (request: typeof InBusiness.Type) =>
+  /**
+   * Live people among `ids` (to check references). `lock` (in a transaction): their rows are held
+   * FOR SHARE, so a deletion (which counts what refers to the person) waits for this transaction,
+   * and a deletion committed meanwhile leaves the person out.
+   */
+  const liveIds = (request: Parameters<typeof existingIds>[0]) =>
     request.ids.length === 0
       ? Effect.succeed(new Set<number>())
       : existingIds(request).pipe(Effect.map((rows) => new Set(rows.map((row) => row.id))))
