@@ -222,7 +222,7 @@ const SOCKET_PATH_MAX = 107
 /**
  * Where the cluster's Unix socket goes: its own folder, written by postgres alone, when the
  * socket's path fits and the folder needs no quoting in the setting's list; else none (TCP only).
- * A round trip over the socket costs the client and PostgreSQL about a fifth less CPU than over
+ * A round trip over the socket costs the client and PostgreSQL about a quarter less CPU than over
  * loopback TCP (docs/decisions.md, "The embedded cluster is reached over its Unix socket").
  */
 const socketFolder = (clusterDir: string, port: number): string | undefined =>
