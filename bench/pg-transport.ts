@@ -1,11 +1,9 @@
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import * as fs from "node:fs"
-import * as path from "node:path"
 import { postgresCpuMs, postmasterPid } from "./support/cpu.ts"
 import { startBenchDatabase } from "./support/processes.ts"
-import { log, root } from "./support/run.ts"
+import { benchRun, log } from "./support/run.ts"
 
 /**
  * `npm run bench:pg-transport`: what one round trip costs over the embedded cluster's Unix socket
@@ -19,8 +17,7 @@ import { log, root } from "./support/run.ts"
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 20_000)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8)
 
-const benchDir = path.join(root, ".data", "bench-pg-transport")
-const dataDir = path.join(benchDir, "postgres")
+const run = benchRun("bench-pg-transport")
 
 interface Round {
   readonly perSecond: number
@@ -52,36 +49,35 @@ const round = (url: string, postmaster: number): Promise<Round> =>
   )
 
 const main = async () => {
-  fs.rmSync(benchDir, { recursive: true, force: true })
-  let server: { stop: () => Promise<void> } | undefined
-  try {
-    const { databaseUrl } = await startBenchDatabase(dataDir, (started) => (server = started))
-    const overSocket = new URL(databaseUrl)
-    if (!overSocket.searchParams.has("host")) throw new Error(`the cluster has no socket (its folder's path is too long?): ${dataDir}`)
-    const overTcp = new URL(databaseUrl)
-    overTcp.searchParams.delete("host")
-    const postmaster = postmasterPid(dataDir)
-    if (postmaster === undefined) throw new Error("no postmaster.pid")
-    const rounds: Record<"tcp" | "socket", Array<Round>> = { tcp: [], socket: [] }
-    for (let i = 0; i < 3; i++) {
-      for (const [name, url] of [["tcp", overTcp], ["socket", overSocket]] as const) {
-        const measured = await round(url.toString(), postmaster)
-        rounds[name].push(measured)
-        log(`  ${name.padEnd(6)} ${measured.perSecond.toFixed(0).padStart(6)}/s  client ${measured.clientUs.toFixed(1)} µs  PostgreSQL ${measured.postgresUs.toFixed(1)} µs per statement`)
-      }
+  const { databaseUrl } = await startBenchDatabase(run.dataDir, (started) => (run.postgres = started))
+  const overSocket = new URL(databaseUrl)
+  if (!overSocket.searchParams.has("host")) throw new Error(`the cluster has no socket (its folder's path is too long?): ${run.dataDir}`)
+  const overTcp = new URL(databaseUrl)
+  overTcp.searchParams.delete("host")
+  const postmaster = postmasterPid(run.dataDir)
+  if (postmaster === undefined) throw new Error("no postmaster.pid")
+  const rounds: Record<"tcp" | "socket", Array<Round>> = { tcp: [], socket: [] }
+  for (let i = 0; i < 3; i++) {
+    for (const [name, url] of [["tcp", overTcp], ["socket", overSocket]] as const) {
+      const measured = await round(url.toString(), postmaster)
+      rounds[name].push(measured)
+      log(`  ${name.padEnd(6)} ${measured.perSecond.toFixed(0).padStart(6)}/s  client ${measured.clientUs.toFixed(1)} µs  PostgreSQL ${measured.postgresUs.toFixed(1)} µs per statement`)
     }
-    const best = (name: "tcp" | "socket") => rounds[name].reduce((a, b) => (b.perSecond > a.perSecond ? b : a))
-    const tcp = best("tcp")
-    const socket = best("socket")
-    console.log(`bench:pg-transport — ${QUERIES} statements per round, ${CONCURRENCY} at a time, the best of three rounds`)
-    for (const [name, r] of [["loopback TCP", tcp], ["Unix socket", socket]] as const) {
-      console.log(`  ${name.padEnd(12)} ${r.perSecond.toFixed(0).padStart(6)}/s  client ${r.clientUs.toFixed(1)} µs  PostgreSQL ${r.postgresUs.toFixed(1)} µs per statement`)
-    }
-    console.log(`ratio socket_vs_tcp ${(socket.perSecond / tcp.perSecond).toFixed(3)}`)
-  } finally {
-    await server?.stop()
-    fs.rmSync(benchDir, { recursive: true, force: true })
   }
+  const best = (name: "tcp" | "socket") => rounds[name].reduce((a, b) => (b.perSecond > a.perSecond ? b : a))
+  const tcp = best("tcp")
+  const socket = best("socket")
+  console.log(`bench:pg-transport — ${QUERIES} statements per round, ${CONCURRENCY} at a time, the best of three rounds`)
+  for (const [name, r] of [["loopback TCP", tcp], ["Unix socket", socket]] as const) {
+    console.log(`  ${name.padEnd(12)} ${r.perSecond.toFixed(0).padStart(6)}/s  client ${r.clientUs.toFixed(1)} µs  PostgreSQL ${r.postgresUs.toFixed(1)} µs per statement`)
+  }
+  console.log(`ratio socket_vs_tcp ${(socket.perSecond / tcp.perSecond).toFixed(3)}`)
 }
 
-await main()
+main()
+  .then(run.cleanUp)
+  .catch(async (error) => {
+    log(String(error instanceof Error ? error.stack : error))
+    await run.cleanUp()
+    process.exit(1)
+  })

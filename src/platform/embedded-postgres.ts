@@ -234,8 +234,8 @@ const socketFolder = (clusterDir: string, port: number): string | undefined =>
  * whose folder this user cannot look into, is reached over TCP.
  */
 const serve = (clusterDir: string, port: number, lease: pg.Client, started: boolean): EmbeddedServer => {
-  const socket = socketFolder(clusterDir, port) !== undefined && fs.existsSync(path.join(clusterDir, `.s.PGSQL.${port}`))
-  const overSocket = socket ? `?host=${encodeURIComponent(clusterDir)}` : ""
+  const hasSocket = socketFolder(clusterDir, port) !== undefined && fs.existsSync(path.join(clusterDir, `.s.PGSQL.${port}`))
+  const overSocket = hasSocket ? `?host=${encodeURIComponent(clusterDir)}` : ""
   let stopping: Promise<void> | undefined
   const release = async () => {
     try {

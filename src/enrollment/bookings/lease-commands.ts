@@ -6,7 +6,7 @@ import { type Message, Unprocessable, fail } from "../../shared/errors.ts"
 import { VisitsRepo } from "../visits/repo.ts"
 import { personIdOf, releaseLeases, writeLeases } from "./leases.ts"
 import type { Caller } from "../../access/caller.ts"
-import { lockLivePerson } from "../../identity/people/client-reach.ts"
+import { requireLivePerson } from "../../identity/people/client-reach.ts"
 import { resolvePerson } from "./lease-plan.ts"
 import { findBooking, findLease, leaseResponse, leaseWire, requireOpen, resolveContext, resolveLeases } from "./lookup.ts"
 import type { LeaseInput, LeaseRow } from "./model.ts"
@@ -93,7 +93,7 @@ export const updateLease = Effect.fn("Bookings.updateLease")(function* (caller: 
       if (personId !== null && personId !== lease.person_id) {
         // After the occurrences, as admitVisits: the person held until the commit, so their deletion
         // counts these visits or this finds them gone.
-        yield* lockLivePerson(personId)
+        yield* requireLivePerson(personId, { hold: true })
         const enrolled = yield* visits.visitorsOf({ businessId: business.id, occurrenceIds, personIds: [personId] })
         if (enrolled.length > 0) return yield* VisitRefusals.eligibilityAlreadyEnrolled.fail()
       }

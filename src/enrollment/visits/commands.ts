@@ -4,7 +4,7 @@ import { CurrentBusiness } from "../../access/tenant.ts"
 import { EligibilityRepo } from "../eligibility/repo.ts"
 import { occurrenceEligibility } from "../eligibility/service.ts"
 import { findOccurrence } from "../../schedule/event-occurrences/service.ts"
-import { clientReach, lockLivePerson, requireInReach, requireLivePerson } from "../../identity/people/client-reach.ts"
+import { clientReach, requireInReach, requireLivePerson } from "../../identity/people/client-reach.ts"
 import { inTransaction } from "../../platform/transactions.ts"
 import { frontCaller } from "../../catalog/services/callers.ts"
 import { findService } from "../../catalog/services/service.ts"
@@ -192,7 +192,7 @@ export const updateDeskVisit = Effect.fn("Visits.deskUpdate")(function* (id: num
     Effect.gen(function* () {
       const row = yield* lockVisit(id)
       // Held until the commit, so the person's deletion counts this visit or this finds them gone.
-      if (input.person_id !== undefined && row.person_id === null) yield* lockLivePerson(input.person_id)
+      if (input.person_id !== undefined && row.person_id === null) yield* requireLivePerson(input.person_id, { hold: true })
       const now = (yield* currentTime)
       const problems: Array<Message> = []
       const change: { -readonly [K in keyof VisitChange]: VisitChange[K] } = {}

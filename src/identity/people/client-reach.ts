@@ -36,23 +36,16 @@ export const clientReach = Effect.gen(function* () {
 export const requireInReach = (reach: ClientReach, personId: number) =>
   reach.personIds.includes(personId) ? Effect.void : PeopleRefusals.personNotFound.fail({ id: personId })
 
-/** Staff mode: a live person of the business; anyone else (deleted, another business's) is not found. */
-export const requireLivePerson = Effect.fn("People.requireLive")(function* (personId: number) {
-  const business = yield* CurrentBusiness
-  const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: [personId] })
-  if (!live.has(personId)) return yield* PeopleRefusals.personNotFound.fail({ id: personId })
-})
-
 /**
- * Staff mode, in a transaction that attaches the person to something a deletion checks (a visit,
- * a lease): a live person, held FOR SHARE until the commit. A person's deletion takes the row
- * FOR NO KEY UPDATE and then counts the person's future visits; the foreign-key check of the
- * attaching write takes only FOR KEY SHARE, which does not wait for it. Holding the row makes one
- * of the two wait for the other: the deletion then counts the new visit, or this finds the
- * person gone (not found).
+ * Staff mode: a live person of the business; anyone else (deleted, another business's) is not found.
+ * `hold`, in a transaction that attaches the person to something their deletion checks (a visit, a
+ * lease): the person's row is held FOR SHARE until the commit. A deletion locks the person FOR NO
+ * KEY UPDATE and then counts their future visits, and the attaching write's foreign-key check
+ * (FOR KEY SHARE) does not wait for that lock; holding the row makes one wait for the other, so the
+ * deletion counts the new visit, or this finds the person gone.
  */
-export const lockLivePerson = Effect.fn("People.lockLive")(function* (personId: number) {
+export const requireLivePerson = Effect.fn("People.requireLive")(function* (personId: number, options: { readonly hold?: boolean } = {}) {
   const business = yield* CurrentBusiness
-  const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: [personId], lock: true })
+  const live = yield* (yield* PeopleRepo).existingIds({ businessId: business.id, ids: [personId], lock: options.hold === true })
   if (!live.has(personId)) return yield* PeopleRefusals.personNotFound.fail({ id: personId })
 })
