@@ -119,7 +119,9 @@ export const run = (setup: Setup, args: ReadonlyArray<string>, timeoutMs = 120_0
 /** GET over HTTP with any Host header (fetch forbids setting it). */
 export const get = (port: number, urlPath: string, headers: Record<string, string>) =>
   new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const request = http.get({ host: "127.0.0.1", port, path: urlPath, headers }, (response) => {
+    // A connection of its own, as test/support/http.ts and metrics.ts: Node's global agent keeps sockets
+    // alive, and one the server closes as the next request goes out answers ECONNRESET.
+    const request = http.get({ host: "127.0.0.1", port, path: urlPath, headers, agent: false }, (response) => {
       let body = ""
       response.on("data", (chunk) => (body += String(chunk)))
       response.on("end", () => resolve({ status: response.statusCode ?? 0, body }))
