@@ -58,7 +58,8 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
   const repo = yield* BookingsRepo
   const token = input.idempotency_token ?? null
   const scope = idempotencyScope(caller)
-  const digest = requestDigest(input)
+  // Only a token's repeats are compared, so a booking without one skips the hash.
+  const digest = token === null ? null : requestDigest(input)
   // A repeat answers the stored booking as it is now; a new booking is answered as written.
   const replay = (existing: BookingRow) =>
     existing.request_digest === digest
@@ -87,7 +88,7 @@ export const createBooking = Effect.fn("Bookings.create")(function* (caller: Cal
         created_by_staff_member_id: caller._tag === "Staff" ? caller.staffMemberId : null,
         idempotency_token: token,
         idempotency_scope: token === null ? null : scope,
-        request_digest: token === null ? null : digest,
+        request_digest: digest,
         expires_at: expiresAt,
         state: complete ? "completed" : "incomplete",
         now: context.now
