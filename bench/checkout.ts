@@ -29,12 +29,16 @@ import { countersLines, startPgCounters } from "./support/pg-counters.ts"
  * The floor, in the same run in the demo business: the same checkouts through
  * bench/support/floor-write.ts, two POSTs decoded with the service's schemas on the smallest
  * Effect HttpApi server, the first calling `bench_checkout`, the second answering without a
- * statement. The service cannot pass it: `checkout_floor_vs_sql` says where the target sits.
+ * statement. The service cannot pass it: `checkout_floor_vs_sql` says where the target sits. A second floor
+ * server makes the same two requests with the service's reads and rules, one database function per request
+ * (`bench_invoice_rules`, `bench_pay_rules`): `checkout_rules_floor_vs_sql` is what a rewrite of the checkout's
+ * rules into the database could reach.
  *
  * Each of those four rounds also counts, per checkout, WAL, MultiXacts, the row locks written to WAL by
  * table and the backends' wait events (bench/support/pg-counters.ts), printed under the two rows.
  *
- * Last lines: `ratio checkout_vs_sql`, `ratio checkout_floor_vs_sql`, `ratio checkout_vs_sql_large`, `ratio checkout_one_vs_ten_businesses`.
+ * Last lines: `ratio checkout_vs_sql`, `ratio checkout_floor_vs_sql`, `ratio checkout_rules_floor_vs_sql`, `ratio checkout_vs_sql_large`,
+ * `ratio checkout_one_vs_ten_businesses`.
  * BENCH_ONE_VS_TEN_ONLY=1 runs only the one-against-ten rounds; BENCH_ONE_VS_TEN_SQL=1 makes their checkouts
  * the one-round-trip SQL ones (what one business shares in PostgreSQL, without the API).
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there. BENCH_STATEMENTS=1 prints after each round
@@ -89,18 +93,24 @@ const main = async () => {
     { DATABASE_URL: databaseUrl, PORT: String(servicePort), BASE_DOMAIN, DATA_DIR: benchDir },
     [...SERVER_NODE_FLAGS, ...cpuProfileFlags()]
   )
-  run.floor = await startChild("floor", path.join(root, "bench/support/floor-write.ts"), {
-    DATABASE_URL: databaseUrl,
-    PORT: String(await freePort(40000, 49999)),
-    BUSINESS_ID: String(shops[0]!.tenant.businessId),
-    STAFF_MEMBER_ID: String(shops[0]!.tenant.staffMemberId),
-    DATA_DIR: benchDir,
-    LOG_LEVEL: "none"
-  }, [...SERVER_NODE_FLAGS, ...cpuProfileFlags("floor")])
+  const startFloor = async (name: string, functions: string, flags: ReadonlyArray<string>) =>
+    startChild(name, path.join(root, "bench/support/floor-write.ts"), {
+      DATABASE_URL: databaseUrl,
+      PORT: String(await freePort(40000, 49999)),
+      BUSINESS_ID: String(shops[0]!.tenant.businessId),
+      STAFF_MEMBER_ID: String(shops[0]!.tenant.staffMemberId),
+      CHECKOUT_FUNCTIONS: functions,
+      DATA_DIR: benchDir,
+      LOG_LEVEL: "none"
+    }, flags)
+  run.floor = await startFloor("floor", "one", [...SERVER_NODE_FLAGS, ...cpuProfileFlags("floor")])
+  run.rulesFloor = await startFloor("rules-floor", "rules", SERVER_NODE_FLAGS)
   const postmaster = postmasterPid(dataDir)
   const apiPid = run.service.process.pid
   const floorPort = run.floor.port
   const floorPid = run.floor.process.pid
+  const rulesFloorPort = run.rulesFloor.port
+  const rulesFloorPid = run.rulesFloor.process.pid
 
   // One checkout through a server: the service (the tenant's token) or the floor (no token).
   const checkoutAt = (port: number, who: string) => async (shop: Shop, i: number) => {
@@ -116,6 +126,7 @@ const main = async () => {
   }
   const checkout = checkoutAt(servicePort, "the service")
   const checkoutOnFloor = checkoutAt(floorPort, "the floor")
+  const checkoutOnRulesFloor = checkoutAt(rulesFloorPort, "the floor with the rules")
   const checkoutInSql = (shop: Shop, i: number) =>
     pool.query(`select bench_checkout($1, $2, $3)`, [shop.tenant.businessId, shop.payers[i % shop.payers.length], shop.productId]).then(() => {})
   const round = (task: (i: number) => Promise<void>, count = CHECKOUTS, pid = apiPid) =>
@@ -127,15 +138,22 @@ const main = async () => {
     log(`${shop.tenant.label}: ${CHECKOUTS} checkouts per round, ${CONCURRENCY} at a time`)
     await round((i) => checkout(shop, i), 100)
     await round((i) => checkoutInSql(shop, i), 100)
-    // The floor (demo business only) runs after each service round, against the same SQL rounds.
+    // The floors (demo business only) run after each service round, against the same SQL rounds.
     const onFloor = () => (shop === shops[0] ? round((i) => checkoutOnFloor(shop, i), CHECKOUTS, floorPid) : Promise.resolve(undefined))
-    if (shop === shops[0]) await round((i) => checkoutOnFloor(shop, i), 100, floorPid)
+    const onRulesFloor = () =>
+      shop === shops[0] ? round((i) => checkoutOnRulesFloor(shop, i), CHECKOUTS, rulesFloorPid) : Promise.resolve(undefined)
+    if (shop === shops[0]) {
+      await round((i) => checkoutOnFloor(shop, i), 100, floorPid)
+      await round((i) => checkoutOnRulesFloor(shop, i), 100, rulesFloorPid)
+    }
     const sql1 = await round((i) => checkoutInSql(shop, i))
     const api1 = await round((i) => checkout(shop, i))
     const floor1 = await onFloor()
+    const rules1 = await onRulesFloor()
     const sql2 = await round((i) => checkoutInSql(shop, i))
     const api2 = await round((i) => checkout(shop, i))
     const floor2 = await onFloor()
+    const rules2 = await onRulesFloor()
     const sql = best(sql1, sql2)
     const api = best(api1, api2)
     lines.push(shop.tenant.label, roundLine("  one-round-trip SQL checkout", sql), roundLine("  invoice + cash payment (2 POSTs)", api))
@@ -146,6 +164,12 @@ const main = async () => {
       lines.push(roundLine("  floor: bench_checkout behind HttpApi", floor))
       lines.push(`  floor ratio ${(floor.perSecond / sql.perSecond).toFixed(3)} (rounds: ${floor1.perSecond.toFixed(0)}, ${floor2.perSecond.toFixed(0)})`)
       ratios.push(`ratio checkout_floor_vs_sql ${(floor.perSecond / sql.perSecond).toFixed(3)}`)
+    }
+    if (rules1 && rules2) {
+      const rules = best(rules1, rules2)
+      lines.push(roundLine("  the rules too: bench_invoice_rules, bench_pay_rules", rules))
+      lines.push(`  rules floor ratio ${(rules.perSecond / sql.perSecond).toFixed(3)} (rounds: ${rules1.perSecond.toFixed(0)}, ${rules2.perSecond.toFixed(0)})`)
+      ratios.push(`ratio checkout_rules_floor_vs_sql ${(rules.perSecond / sql.perSecond).toFixed(3)}`)
     }
   }
 

@@ -16,7 +16,8 @@ import { floorServer, runFloor } from "./floor-server.ts"
  * without the request pipeline or access middleware: no token, tenancy, rate limit, locale,
  * log or idempotency key. A booking calls `bench_book`; a checkout's invoice calls
  * `bench_checkout` (the invoice, its item, payment and plan) and its payment answers without a
- * statement. Answers are the fields a client reads next, not the service's whole documents.
+ * statement; with CHECKOUT_FUNCTIONS=rules the invoice calls `bench_invoice_rules` and the payment
+ * `bench_pay_rules` (the checkout with the service's reads and rules, one call per request). Answers are the fields a client reads next, not the service's whole documents.
  * Anything the service does beyond this costs throughput, so the service cannot pass it: the
  * benches print it beside the service to say where a ratio target sits against it.
  * BUSINESS_ID and STAFF_MEMBER_ID (the booking's staff) are read once; BOOK_FUNCTION names the
@@ -26,6 +27,7 @@ import { floorServer, runFloor } from "./floor-server.ts"
 const businessId = Number(process.env.BUSINESS_ID)
 const staffMemberId = Number(process.env.STAFF_MEMBER_ID)
 const bookFunction = process.env.BOOK_FUNCTION === "bench_book_rules" ? "bench_book_rules" : "bench_book"
+const checkoutRules = process.env.CHECKOUT_FUNCTIONS === "rules"
 if (!Number.isSafeInteger(businessId) || !Number.isSafeInteger(staffMemberId)) throw new Error("BUSINESS_ID and STAFF_MEMBER_ID are required")
 
 const Created = Schema.Struct({ id: Schema.Int, total_cents: Schema.Int })
@@ -50,6 +52,8 @@ const FloorApi = HttpApi.make("floor-write").add(
 const WritesLive = HttpApiBuilder.group(FloorApi, "writes", (handlers) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // The staff member's own person, which the service knows from the token (the invoice's `created_by`).
+    const [staff] = yield* sql<{ person_id: number }>`select person_id from staff_members where business_id = ${businessId} and id = ${staffMemberId}`.pipe(Effect.orDie)
     return handlers
       .handle("book", ({ payload }) =>
         Effect.gen(function* () {
@@ -66,10 +70,23 @@ const WritesLive = HttpApiBuilder.group(FloorApi, "writes", (handlers) =>
         }).pipe(Effect.orDie))
       .handle("invoice", ({ payload }) =>
         Effect.gen(function* () {
-          const [row] = yield* sql<{ id: number }>`select bench_checkout(${businessId}, ${payload.invoice.payer_id!}, ${payload.invoice.plan_products![0]!.id}) as id`
+          const payer = payload.invoice.payer_id!
+          const product = payload.invoice.plan_products![0]!.id!
+          if (checkoutRules) {
+            const [row] = yield* sql<{ id: number; total_cents: number }>`select * from bench_invoice_rules(${businessId}, ${payer}, ${product}, ${staff!.person_id})`
+            return { invoices: [{ id: row!.id, total_cents: row!.total_cents }] }
+          }
+          const [row] = yield* sql<{ id: number }>`select bench_checkout(${businessId}, ${payer}, ${product}) as id`
           return { invoices: [{ id: row!.id, total_cents: 1 }] }
         }).pipe(Effect.orDie))
-      .handle("pay", ({ params }) => Effect.succeed({ payments: [{ id: Number(params.invoice_id), total_cents: 1 }] }))
+      .handle("pay", ({ params, payload }) =>
+        checkoutRules
+          ? Effect.gen(function* () {
+            const amount = (payload.payment ?? payload).amount_cents!
+            const [row] = yield* sql<{ id: number }>`select bench_pay_rules(${businessId}, ${Number(params.invoice_id)}, ${amount}, ${staffMemberId}) as id`
+            return { payments: [{ id: row!.id, total_cents: amount }] }
+          }).pipe(Effect.orDie)
+          : Effect.succeed({ payments: [{ id: Number(params.invoice_id), total_cents: 1 }] }))
   }))
 
 runFloor(floorServer(FloorApi, WritesLive, Layer.empty))

@@ -19,7 +19,7 @@ export interface BenchRun {
   postgres: EmbeddedServer | undefined
   service: Child | undefined
   floor: Child | undefined
-  /** The booking's second floor, with the rules (bench:bookings only). */
+  /** The second floor, with the rules (bench:bookings and bench:checkout). */
   rulesFloor: Child | undefined
   readonly cleanUp: () => Promise<void>
 }

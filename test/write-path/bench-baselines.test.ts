@@ -63,4 +63,28 @@ describe("the write benches' baselines", () => {
     )
     expect(invoice).toEqual({ state: "closed", total_cents: 5000, paid: 5000, plans: 1 })
   })
+
+  it("bench_invoice_rules and bench_pay_rules sell a pack in two calls, part payments first, and keep the money rule", async () => {
+    const pack = (await createPlanProduct(s.pool, s.business.id, { kind: "pack", count: 5, price_cents: 5000 })).id
+    const staffPerson = s.owner.personId
+    const { rows: [created] } = await s.pool.query(`select * from bench_invoice_rules($1, $2, $3, $4)`, [s.business.id, s.otto.personId, pack, staffPerson])
+    expect(created.total_cents).toBe(5000)
+    const pay = (amount: number) =>
+      s.pool.query(`select bench_pay_rules($1, $2, $3, $4) as id`, [s.business.id, created.id, amount, s.owner.staffMemberId])
+    await expect(pay(6000)).rejects.toThrow(/more than outstanding/)
+    await pay(2000)
+    const state = async () =>
+      (await s.pool.query(
+        `select i.state, (select sum(amount_cents)::int from payments p where p.invoice_id = i.id) as paid,
+                (select count(*)::int from invoice_item_recipients r join plan_people h on h.plan_id = r.plan_id and h.person_id = r.person_id
+                 join invoice_items it on it.id = r.invoice_item_id where it.invoice_id = i.id) as plans_tied
+         from invoices i where i.id = $1`,
+        [created.id]
+      )).rows[0]
+    expect(await state()).toEqual({ state: "cart", paid: 2000, plans_tied: 0 })
+    await pay(3000)
+    expect(await state()).toEqual({ state: "closed", paid: 5000, plans_tied: 1 })
+    await expect(pay(1)).rejects.toThrow(/invoice closed/)
+    await expect(s.pool.query(`select * from bench_invoice_rules($1, $2, $3, $4)`, [s.business.id, 999_999, pack, staffPerson])).rejects.toThrow(/no such payer/)
+  })
 })
