@@ -17,7 +17,8 @@ import { floorServer, runFloor } from "./floor-server.ts"
  * log or idempotency key. A booking calls `bench_book`; a checkout's invoice calls
  * `bench_checkout` (the invoice, its item, payment and plan) and its payment answers without a
  * statement; with CHECKOUT_FUNCTIONS=rules the invoice calls `bench_invoice_rules` and the payment
- * `bench_pay_rules` (the checkout with the service's reads and rules, one call per request). Answers are the fields a client reads next, not the service's whole documents.
+ * `bench_pay_rules` (the checkout with the service's reads and rules, one call per request).
+ * Answers are the fields a client reads next, not the service's whole documents.
  * Anything the service does beyond this costs throughput, so the service cannot pass it: the
  * benches print it beside the service to say where a ratio target sits against it.
  * BUSINESS_ID and STAFF_MEMBER_ID (the booking's staff) are read once; BOOK_FUNCTION names the
