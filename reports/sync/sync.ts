@@ -1,7 +1,7 @@
 import * as fs from "node:fs"
 import type { SyncSummary } from "./summary.ts"
 import * as path from "node:path"
-import pg from "pg"
+import { connectClient } from "../../src/platform/pg-client.ts"
 import { fullRebuild } from "./full-rebuild.ts"
 import { readCurrent } from "./generations.ts"
 import { incrementalRefresh } from "./incremental-refresh.ts"
@@ -39,11 +39,7 @@ export interface SyncOptions {
 export const syncReports = async (options: SyncOptions): Promise<SyncSummary> => {
   const started = performance.now()
   fs.mkdirSync(options.dir, { recursive: true })
-  const connect = async () => {
-    const client = new pg.Client({ connectionString: options.databaseUrl, application_name: "studio-report-sync" })
-    await client.connect()
-    return client
-  }
+  const connect = () => connectClient({ connectionString: options.databaseUrl, application_name: "studio-report-sync" })
   const client = await connect()
   try {
     await client.query("select pg_advisory_lock(hashtext('studio:report_sync'))")

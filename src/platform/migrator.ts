@@ -2,6 +2,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
+import { connectClient } from "./pg-client.ts"
 import { Logger as WorkerLogger, runMigrations as runWorkerMigrations } from "graphile-worker"
 
 export const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../sql/migrations")
@@ -26,8 +27,7 @@ export const migrate = async (
   connectionString: string,
   log: (message: string) => void = () => {}
 ): Promise<ReadonlyArray<string>> => {
-  const client = new pg.Client({ connectionString })
-  await client.connect()
+  const client = await connectClient({ connectionString })
   const applied: Array<string> = []
   try {
     await client.query("select pg_advisory_lock(hashtext('studio:migrate'))")
@@ -74,8 +74,7 @@ export const ensureDatabase = async (connectionString: string): Promise<void> =>
   const url = new URL(connectionString)
   const database = decodeURIComponent(url.pathname.slice(1))
   url.pathname = "/postgres"
-  const client = new pg.Client({ connectionString: url.toString() })
-  await client.connect()
+  const client = await connectClient({ connectionString: url.toString() })
   try {
     const exists = await client.query("select 1 from pg_database where datname = $1", [database])
     if (exists.rowCount === 0) {

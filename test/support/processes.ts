@@ -126,7 +126,7 @@ export const get = (port: number, urlPath: string, headers: Record<string, strin
       response.on("data", (chunk) => (body += String(chunk)))
       response.on("end", () => resolve({ status: response.statusCode ?? 0, body }))
     })
-    request.once("error", reject)
+    request.once("error", (error) => reject(new Error(`GET 127.0.0.1:${port}${urlPath}: ${error.message}`, { cause: error })))
   })
 
 /** The postmaster pid of the cluster in `dataDir` while its `postmaster.pid` exists. */

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import pg from "pg"
+import { connectClient } from "../pg-client.ts"
 
 /**
  * The shape of the public schema as PostgreSQL's catalogs describe it: tables (ordinary and
@@ -109,8 +109,7 @@ export const readCatalog = async (query: (sql: string) => Promise<ReadonlyArray<
 
 /** Reads the catalog of the database at `url` on a connection of its own. */
 export const readCatalogAt = async (url: string): Promise<Catalog> => {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
+  const client = await connectClient({ connectionString: url })
   try {
     return await readCatalog(async (sql) => (await client.query(sql)).rows)
   } finally {
