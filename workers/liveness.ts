@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto"
-import pg from "pg"
+import type pg from "pg"
+import { connectClient } from "../src/platform/pg-client.ts"
 
 /**
  * Releasing the jobs of dead workers. graphile-worker leaves a job locked by a worker that
@@ -46,9 +47,7 @@ export const startLiveness = async (
   const lockConnection = async (key: number | undefined): Promise<number> => {
     for (;;) {
       const candidate = key ?? randomInt(1, 2 ** 31 - 1)
-      const next = new pg.Client({ connectionString, application_name: `studio-worker:${candidate}` })
-      next.on("error", () => {})
-      await next.connect()
+      const next = await connectClient({ connectionString, application_name: `studio-worker:${candidate}` })
       const { rows } = await next.query("select pg_try_advisory_lock($1, $2) as ok", [LOCK_CLASS, candidate])
       if (rows[0]?.ok === true) {
         client = next

@@ -119,8 +119,7 @@ export const run = (setup: Setup, args: ReadonlyArray<string>, timeoutMs = 120_0
 /** GET over HTTP with any Host header (fetch forbids setting it). */
 export const get = (port: number, urlPath: string, headers: Record<string, string>) =>
   new Promise<{ status: number; body: string }>((resolve, reject) => {
-    // A connection of its own, as test/support/http.ts and metrics.ts: Node's global agent keeps sockets
-    // alive, and one the server closes as the next request goes out answers ECONNRESET.
+    // A connection of its own, as test/support/http.ts and metrics.ts do.
     const request = http.get({ host: "127.0.0.1", port, path: urlPath, headers, agent: false }, (response) => {
       let body = ""
       response.on("data", (chunk) => (body += String(chunk)))
