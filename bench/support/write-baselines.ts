@@ -224,7 +224,6 @@ begin
             from invoice_items it
             join plan_products pp on pp.business_id = it.business_id and pp.id = it.plan_product_id and pp.deleted_at is null
             join invoice_item_recipients r on r.business_id = it.business_id and r.invoice_item_id = it.id
-            join people pe on pe.business_id = r.business_id and pe.id = r.person_id
             where it.business_id = i.business_id and it.invoice_id = i.id and it.kind = 'plan' and it.canceled_at is null) s) as sale_lines,
          (select row_to_json(c) from (select accepted_types, external_methods from payment_configurations
                                       where business_id = i.business_id) c) as configuration
@@ -260,11 +259,12 @@ begin
     tied as (
       update invoice_item_recipients r set plan_id = t.plan_id
       from unnest(items, holders, sold) as t(item_id, person_id, plan_id)
-      where r.business_id = p_business and r.invoice_item_id = t.item_id and r.person_id = t.person_id),
+      where r.business_id = p_business and r.invoice_item_id = any(items) and r.invoice_item_id = t.item_id and r.person_id = t.person_id),
     closed as (update invoices set state = 'closed', updated_at = now(), closed_at = now() where business_id = p_business and id = p_invoice)
-    select p.id, json_build_object('id', pe.id, 'name', concat_ws(' ', pe.first_name, pe.last_name), 'email', pe.email::text)
+    select p.id, (select json_build_object('id', pe.id, 'name', concat_ws(' ', pe.first_name, pe.last_name), 'email', pe.email::text)
+                  from people pe where pe.business_id = p_business and pe.id = p.person_id)
       into payment, payer
-      from p join people pe on pe.business_id = p_business and pe.id = p.person_id;
+      from p;
   else
     insert into payments (business_id, invoice_id, person_id, payment_method, payment_type_id, state, amount_cents, description,
       created_by_staff_member_id, created_at, updated_at)

@@ -40,7 +40,9 @@ export const paymentInsertSql = (sql: SqlClient.SqlClient, r: typeof NewPayment.
         ${r.amountCents}, ${r.description}, ${r.gatewayTransactionId}, ${r.errorMessage}, ${r.staffMemberId}, ${r.now}, ${r.now})
       returning ${sql.literal(PAYMENT_COLUMNS)}`
 
-/** The inserted payment (CTE `p`) with its payer. */
+/** The inserted payment (CTE `p`) with its payer, looked up by key (a join may be planned as a walk of the business's people). */
 export const paymentAnswerSql = (sql: SqlClient.SqlClient, businessId: number) =>
-  sql`select p.*, json_build_object('id', pe.id, 'name', concat_ws(' ', pe.first_name, pe.last_name), 'email', pe.email::text) as payer
-      from p join people pe on pe.business_id = ${businessId} and pe.id = p.person_id`
+  sql`select p.*,
+        (select json_build_object('id', pe.id, 'name', concat_ws(' ', pe.first_name, pe.last_name), 'email', pe.email::text)
+         from people pe where pe.business_id = ${businessId} and pe.id = p.person_id) as payer
+      from p`

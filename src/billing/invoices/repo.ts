@@ -116,13 +116,15 @@ const make = Effect.gen(function* () {
   // Closing records, in the one statement that closes, the plan sold to each recipient of each item.
   const Sold = Schema.Array(Schema.Struct({ itemId: Schema.Number, personId: Schema.Number, planId: Schema.Number }))
   type Closing = { readonly businessId: number; readonly id: number; readonly sold: typeof Sold.Type; readonly now: Date }
-  // Each sold plan tied to its item's recipient, and the invoice closed: CTEs of the closing statement.
+  // Each sold plan tied to its item's recipient, and the invoice closed: CTEs of the closing statement. The
+  // recipients are found by the sold items' keys (`= any`), so no plan joins all of the business's recipients.
   const closingSql = ({ businessId, id, sold, now }: Closing) =>
     sql`tied as (
           update invoice_item_recipients r set plan_id = t.plan_id
           from unnest(${bigintArray(sold.map((s) => s.itemId))}::bigint[], ${bigintArray(sold.map((s) => s.personId))}::bigint[], ${bigintArray(sold.map((s) => s.planId))}::bigint[])
             as t(item_id, person_id, plan_id)
-          where r.business_id = ${businessId} and r.invoice_item_id = t.item_id and r.person_id = t.person_id),
+          where r.business_id = ${businessId} and r.invoice_item_id = any(${bigintArray(sold.map((s) => s.itemId))}::bigint[])
+            and r.invoice_item_id = t.item_id and r.person_id = t.person_id),
         closed as (
           update invoices set state = 'closed', updated_at = ${now}, closed_at = ${now}
           where business_id = ${businessId} and id = ${id})`

@@ -21,7 +21,11 @@ export const SaleLine = Schema.Struct({
 })
 export type SaleLine = typeof SaleLine.Type
 
-/** The sale lines of the invoice `invoiceId` names (a value, or a column of an enclosing query). */
+/**
+ * The sale lines of the invoice `invoiceId` names (a value, or a column of an enclosing query). Reached
+ * from the invoice's items only: a recipient's person exists by its foreign key, and a join to `people`
+ * let the planner start from all of the business's people when its statistics took them for few.
+ */
 export const saleLinesSql = (sql: SqlClient.SqlClient, businessId: number, invoiceId: Statement.Fragment) =>
   sql`select pp.id, pp.kind, pp.name, pp.description, pp.price_cents, pp.signup_fee_cents, pp.staff_specific_pricing, pp.suspended,
              pp.count, pp.limit_period, pp.commitment_length, pp.commitment_unit, pp.consider_member, pp.terms,
@@ -35,6 +39,5 @@ export const saleLinesSql = (sql: SqlClient.SqlClient, businessId: number, invoi
       from invoice_items it
       join plan_products pp on pp.business_id = it.business_id and pp.id = it.plan_product_id and pp.deleted_at is null
       join invoice_item_recipients r on r.business_id = it.business_id and r.invoice_item_id = it.id
-      join people p on p.business_id = r.business_id and p.id = r.person_id
       where it.business_id = ${businessId} and it.invoice_id = ${invoiceId} and it.kind = 'plan' and it.canceled_at is null
       order by it.id, r.position`
