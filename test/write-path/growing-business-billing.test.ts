@@ -20,7 +20,7 @@ import { NOW, type Studio, setUpStudio, studioCallers } from "../support/studio.
  * keeps out (the sale lines from all the business's people and recipients, the sold plans tied by a
  * join, the payer joined), which doubled the growth.
  */
-const GROWTH = 3000
+const GROWTH = 3000 // people added; the enrollment writes' counterpart is growing-business-enrollment.test.ts
 
 const clock = makeSettableClock(NOW)
 let s: Studio
