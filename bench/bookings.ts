@@ -40,6 +40,9 @@ import { createWriteBaselines } from "./support/write-baselines.ts"
  * <bookings/s into the full occurrence ÷ the small one>`.
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there. BENCH_STATEMENTS=1 prints after each round
  * its costliest statements per operation (execution, lock waits included, and planning) and what the backends waited on.
+ * BENCH_ANALYZE=1 runs `vacuum (analyze)` after the warm-up rounds, as a live database's autovacuum would: the tables are
+ * small then and grow through the run, so the plans the database functions keep after five calls depend on it (docs/benchmarks.md,
+ * "the floors and the statistics").
  * BENCH_BOOKINGS (per round, default 1000), BENCH_CONCURRENCY (default 16), BENCH_OCCURRENCES (default 200).
  */
 const BOOKINGS = Number(process.env.BENCH_BOOKINGS ?? 1000)
@@ -131,6 +134,7 @@ const main = async () => {
       await round(spread(await occurrences(), bookOnFloor), 100, floorPid)
       await round(spread(await occurrences(), bookOnRulesFloor), 100, rulesFloorPid)
     }
+    if (process.env.BENCH_ANALYZE === "1") await pool.query("vacuum (analyze)")
     const sql1 = await round(spread(await occurrences(), (o, p) => bookInSql(tenant, o, p)))
     const api1 = await round(spread(await occurrences(), (o, p) => book(tenant, o, p)))
     const floor1 = await onFloor()

@@ -43,6 +43,9 @@ import { countersLines, startPgCounters } from "./support/pg-counters.ts"
  * the one-round-trip SQL ones (what one business shares in PostgreSQL, without the API).
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there. BENCH_STATEMENTS=1 prints after each round
  * its costliest statements per operation (execution, lock waits included, and planning) and what the backends waited on.
+ * BENCH_ANALYZE=1 runs `vacuum (analyze)` after the warm-up rounds, as a live database's autovacuum would: the tables are
+ * small then and grow through the run, so the plans the database functions keep after five calls depend on it (docs/benchmarks.md,
+ * "the floors and the statistics").
  * BENCH_CHECKOUTS (per round, default 600), BENCH_CONCURRENCY (default 8), BENCH_PEOPLE (payers per business, default 200).
  */
 const CHECKOUTS = Number(process.env.BENCH_CHECKOUTS ?? 600)
@@ -146,6 +149,7 @@ const main = async () => {
       await round((i) => checkoutOnFloor(shop, i), 100, floorPid)
       await round((i) => checkoutOnRulesFloor(shop, i), 100, rulesFloorPid)
     }
+    if (process.env.BENCH_ANALYZE === "1") await pool.query("vacuum (analyze)")
     const sql1 = await round((i) => checkoutInSql(shop, i))
     const api1 = await round((i) => checkout(shop, i))
     const floor1 = await onFloor()
@@ -175,6 +179,7 @@ const main = async () => {
 
   log(`one business against ten: ${CHECKOUTS} checkouts per round`)
   await round((i) => checkout(ten[i % ten.length]!, i), 100)
+  if (process.env.BENCH_ANALYZE === "1") await pool.query("vacuum (analyze)")
   const counted = async (task: (i: number) => Promise<void>) => {
     const finish = await startPgCounters(pool)
     const measured = await round(task)
