@@ -117,7 +117,7 @@ const make = Effect.gen(function* () {
   const Sold = Schema.Array(Schema.Struct({ itemId: Schema.Number, personId: Schema.Number, planId: Schema.Number }))
   type Closing = { readonly businessId: number; readonly id: number; readonly sold: typeof Sold.Type; readonly now: Date }
   // Each sold plan tied to its item's recipient, and the invoice closed: CTEs of the closing statement. The
-  // recipients are found by the sold items' keys (`= any`), so no plan joins all of the business's recipients.
+  // recipients are found by the sold items' keys (`= any`), so no plan can start from all of the business's recipients.
   const closingSql = ({ businessId, id, sold, now }: Closing) =>
     sql`tied as (
           update invoice_item_recipients r set plan_id = t.plan_id
