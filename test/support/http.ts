@@ -1,4 +1,5 @@
 import * as http from "node:http"
+import { expect } from "vitest"
 import { FUZZ_LOG, FUZZ_MODE, raceCopies, replayOutOfRange, replayOutOfRangeQuery } from "./fuzz.ts"
 
 export interface TestResponse {
@@ -104,4 +105,10 @@ export const followLink = (request: Requester, url: string, method = "GET", body
     host: parsed.host,
     ...(body === undefined ? {} : { body, headers: { "content-type": "application/x-www-form-urlencoded" } })
   })
+}
+
+/** The response, once it answered `status` (its body in the failure message otherwise). */
+export const ok = <R extends { readonly status: number; readonly text: string }>(response: R, status: number) => {
+  expect(response.status, response.text).toBe(status)
+  return response
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createBusiness } from "../support/factories.ts"
+import { ok } from "../support/http.ts"
 import { countStatements } from "../support/statements.ts"
 import { NOW, type Studio, setUpStudio, studioCallers } from "../support/studio.ts"
 import { vaultCard } from "../support/vaulting.ts"
@@ -38,10 +39,6 @@ beforeAll(async () => {
 })
 afterAll(async () => s?.server.close())
 
-const ok = <R extends { readonly status: number; readonly text: string }>(response: R, status: number) => {
-  expect(response.status, response.text).toBe(status)
-  return response
-}
 /** A new open invoice for the pack, paid by Otto (cash) or Cleo (her card). */
 const invoiceFor = async (payer: number) =>
   ok(await desk("POST", "/invoices", { invoice: { payer_id: payer, plan_products: [{ id: pack }] } }), 201).json.invoices[0] as { id: number; total_cents: number }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createPlan, createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createPerson } from "../support/factories.ts"
+import { ok } from "../support/http.ts"
 import { countStatements } from "../support/statements.ts"
 import { NOW, type Studio, setUpStudio, studioCallers } from "../support/studio.ts"
 
@@ -31,10 +32,6 @@ beforeAll(async () => {
 })
 afterAll(async () => s?.server.close())
 
-const ok = <R extends { readonly status: number; readonly text: string }>(response: R, status: number) => {
-  expect(response.status, response.text).toBe(status)
-  return response
-}
 const person = async () => (await createPerson(s.pool, s.business.id, {})).personId
 // A different yoga session each time (2026-11-04 … 2026-11-17), so no one is booked twice.
 let sessions = 0

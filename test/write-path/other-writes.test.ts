@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createPlan, createPlanProduct } from "../support/billing-factories.ts"
 import { makeSettableClock } from "../support/clock.ts"
 import { createPerson } from "../support/factories.ts"
+import { ok } from "../support/http.ts"
 import { countStatements } from "../support/statements.ts"
 import { NOW, type Studio, setUpStudio, studioCallers } from "../support/studio.ts"
 import { vaultCard } from "../support/vaulting.ts"
@@ -29,10 +30,6 @@ let card = 0
 const { desk } = studioCallers(() => s)
 
 const person = async () => (await createPerson(s.pool, s.business.id, {})).personId
-const ok = <R extends { readonly status: number; readonly text: string }>(response: R, status: number) => {
-  expect(response.status, response.text).toBe(status)
-  return response
-}
 
 beforeAll(async () => {
   s = await setUpStudio(clock, { capacity: 50 })

@@ -118,16 +118,18 @@ const make = Effect.gen(function* () {
   type Closing = { readonly businessId: number; readonly id: number; readonly sold: typeof Sold.Type; readonly now: Date }
   // Each sold plan tied to its item's recipient, and the invoice closed: CTEs of the closing statement. The
   // recipients are found by the sold items' keys (`= any`), so no plan can start from all of the business's recipients.
-  const closingSql = ({ businessId, id, sold, now }: Closing) =>
-    sql`tied as (
+  const closingSql = ({ businessId, id, sold, now }: Closing) => {
+    const itemIds = bigintArray(sold.map((s) => s.itemId))
+    return sql`tied as (
           update invoice_item_recipients r set plan_id = t.plan_id
-          from unnest(${bigintArray(sold.map((s) => s.itemId))}::bigint[], ${bigintArray(sold.map((s) => s.personId))}::bigint[], ${bigintArray(sold.map((s) => s.planId))}::bigint[])
+          from unnest(${itemIds}::bigint[], ${bigintArray(sold.map((s) => s.personId))}::bigint[], ${bigintArray(sold.map((s) => s.planId))}::bigint[])
             as t(item_id, person_id, plan_id)
-          where r.business_id = ${businessId} and r.invoice_item_id = any(${bigintArray(sold.map((s) => s.itemId))}::bigint[])
+          where r.business_id = ${businessId} and r.invoice_item_id = any(${itemIds}::bigint[])
             and r.invoice_item_id = t.item_id and r.person_id = t.person_id),
         closed as (
           update invoices set state = 'closed', updated_at = ${now}, closed_at = ${now}
           where business_id = ${businessId} and id = ${id})`
+  }
   const closeSold = SqlSchema.void({
     Request: Schema.Struct({ ...ById.fields, sold: Sold, now: Schema.Date }),
     execute: (closing) => sql`with ${closingSql(closing)} select 1`
