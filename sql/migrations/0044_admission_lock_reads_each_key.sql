@@ -49,7 +49,7 @@ begin
            to_char((o.start_at at time zone b.time_zone)::date, 'YYYY-MM-DD'),
            coalesce((select p.taken from event_occurrence_places p
                      where p.business_id = o.business_id and p.event_occurrence_id = o.id), 0),
-           coalesce((select array_agg(g.id::int) from unnest(p_person_ids) as g(id)
+           coalesce((select array_agg(g.id::int) from (select distinct g from unnest(p_person_ids) as g) as g(id)
                      cross join lateral (
                        select from visits v
                        where v.business_id = o.business_id and v.event_occurrence_id = o.id and v.person_id = g.id
