@@ -53,7 +53,7 @@ const discardingScans = (planTexts: ReadonlyArray<string>) =>
   })
 
 describe("the admission lock's plans", () => {
-  it("read only the asked-for rows after the business grew past the statistics they were made with", async () => {
+  it("read only the asked-for rows when they are made on visits the statistics do not know", async () => {
     const occurrence = s.yoga("2026-11-10").id
     await fill(occurrence, 1000)
     const { rows: [someone] } = await s.pool.query(
