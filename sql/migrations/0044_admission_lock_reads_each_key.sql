@@ -30,16 +30,16 @@ create or replace function lock_occurrences_for_admission(
 declare
   live bigint[];
 begin
-  perform 1 from unnest(p_occurrence_ids) as q(id)
+  perform 1 from unnest(p_occurrence_ids) as asked(id)
   cross join lateral (
-    select from event_occurrences o where o.business_id = p_business_id and o.id = q.id for no key update
+    select from event_occurrences o where o.business_id = p_business_id and o.id = asked.id for no key update
   ) locked;
 
   -- A row a deletion changed while this waited is checked again as it is now (deleted_at set).
   select coalesce(array_agg(locked.id), '{}') into live
-  from (select distinct g from unnest(p_person_ids) as g order by g) as q(id)
+  from (select distinct person from unnest(p_person_ids) as person order by person) as asked(id)
   cross join lateral (
-    select p.id from people p where p.business_id = p_business_id and p.id = q.id and p.deleted_at is null for share
+    select p.id from people p where p.business_id = p_business_id and p.id = asked.id and p.deleted_at is null for share
   ) locked;
 
   return query
@@ -49,16 +49,16 @@ begin
            to_char((o.start_at at time zone b.time_zone)::date, 'YYYY-MM-DD'),
            coalesce((select p.taken from event_occurrence_places p
                      where p.business_id = o.business_id and p.event_occurrence_id = o.id), 0),
-           coalesce((select array_agg(g.id::int) from (select distinct g from unnest(p_person_ids) as g) as g(id)
+           coalesce((select array_agg(asked.id::int) from (select distinct person from unnest(p_person_ids) as person) as asked(id)
                      cross join lateral (
                        select from visits v
-                       where v.business_id = o.business_id and v.event_occurrence_id = o.id and v.person_id = g.id
+                       where v.business_id = o.business_id and v.event_occurrence_id = o.id and v.person_id = asked.id
                        limit 1
                      ) visit), '{}'),
            coalesce((select array_agg(g) from unnest(p_person_ids) g where g <> all(live)), '{}')
-    from unnest(p_occurrence_ids) as q(id)
+    from unnest(p_occurrence_ids) as asked(id)
     cross join lateral (
-      select * from event_occurrences o where o.business_id = p_business_id and o.id = q.id limit 1
+      select * from event_occurrences o where o.business_id = p_business_id and o.id = asked.id limit 1
     ) o
     join businesses b on b.id = o.business_id
     order by o.id;
