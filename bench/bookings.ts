@@ -40,6 +40,7 @@ import { createWriteBaselines } from "./support/write-baselines.ts"
  * <bookings/s into the full occurrence ÷ the small one>`.
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there. BENCH_STATEMENTS=1 prints after each round
  * its costliest statements per operation (execution, lock waits included, and planning) and what the backends waited on.
+ * BENCH_PG_SETTINGS="name=value ..." starts the bench's PostgreSQL with those settings (an experiment's).
  * BENCH_ANALYZE=1 runs `vacuum (analyze)` after the warm-up rounds, as a live database's autovacuum would: the tables are
  * small then and grow through the run, so the plans the database functions keep after five calls depend on it (docs/benchmarks.md,
  * "the floors and the statistics").

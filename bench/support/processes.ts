@@ -118,8 +118,12 @@ export const memoryOf = (pid: number): { peakMiB: number; currentMiB: number } |
  */
 export const startBenchDatabase = async (dataDir: string, onStarted: (server: EmbeddedServer) => void) => {
   const port = await freePort(56000, 59999)
-  // BENCH_STATEMENTS=1 lists each round's statements with their planning time too (bench/support/write-measure.ts).
-  const settings = process.env.BENCH_STATEMENTS === "1" ? ["pg_stat_statements.track_planning=on"] : []
+  // BENCH_STATEMENTS=1 lists each round's statements with their planning time too (bench/support/write-measure.ts);
+  // BENCH_PG_SETTINGS="name=value ..." runs the cluster with those settings (an experiment's, e.g. plan_cache_mode).
+  const settings = [
+    ...(process.env.BENCH_STATEMENTS === "1" ? ["pg_stat_statements.track_planning=on"] : []),
+    ...(process.env.BENCH_PG_SETTINGS ? process.env.BENCH_PG_SETTINGS.split(" ") : [])
+  ]
   const server = await startEmbeddedPostgres({ dataDir, port, ephemeral: true, settings })
   onStarted(server)
   const databaseUrl = server.url("studio_bench")
