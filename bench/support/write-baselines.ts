@@ -30,6 +30,9 @@ import type pg from "pg"
  * holder; the payment, the plan tied to the recipient and the invoice closed; answered with its
  * payer). They measure what a rewrite of the checkout's rules into one database function per
  * request could reach (the floor server's CHECKOUT_FUNCTIONS=rules).
+ *
+ * The three functions with the rules plan their statements generically, as the service's write
+ * transactions do (src/platform/transactions.ts); the two baselines keep PostgreSQL's default.
  */
 const BOOK = `
 create or replace function bench_book(p_business bigint, p_occurrence bigint, p_person bigint, p_staff bigint) returns bigint
@@ -62,7 +65,7 @@ end $$`
 
 const BOOK_RULES = `
 create or replace function bench_book_rules(p_business bigint, p_occurrence bigint, p_person bigint, p_staff bigint) returns bigint
-language plpgsql as $$
+language plpgsql set plan_cache_mode = force_generic_plan as $$
 declare
   o record;
   svc record;
@@ -146,7 +149,7 @@ end $$`
 
 const CHECKOUT_RULES = `
 create or replace function bench_invoice_rules(p_business bigint, p_payer bigint, p_product bigint, p_staff_person bigint) returns table (id bigint, total_cents int)
-language plpgsql as $$
+language plpgsql set plan_cache_mode = force_generic_plan as $$
 declare
   people_read json;
   products_read json;
@@ -195,7 +198,7 @@ begin
 end $$;
 
 create or replace function bench_pay_rules(p_business bigint, p_invoice bigint, p_amount int, p_staff bigint) returns bigint
-language plpgsql as $$
+language plpgsql set plan_cache_mode = force_generic_plan as $$
 declare
   inv record;
   line record;

@@ -72,4 +72,28 @@ describe("inTransaction", () => {
     expect(exit).toEqual(Exit.fail("refused"))
     expect(attempts).toBe(1)
   })
+
+  it("plans a write's statements generically, once per connection, and leaves reads outside it as they were", async () => {
+    const plans = await server.runtime.runPromise(
+      inTransaction(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`select n from lock_race where id = ${1}`
+          // The same connection: the client's prepared statements are this session's.
+          return yield* sql<{ generic_plans: number; custom_plans: number; mode: string }>`
+            select generic_plans::int, custom_plans::int, current_setting('plan_cache_mode') as mode
+            from pg_prepared_statements where statement = 'select n from lock_race where id = $1'`
+        })
+      )
+    )
+    // Without it, PostgreSQL plans a statement's first five runs for their values (custom plans).
+    expect(plans).toEqual([{ generic_plans: 1, custom_plans: 0, mode: "force_generic_plan" }])
+    const outside = await server.runtime.runPromise(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        return yield* sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`
+      })
+    )
+    expect(outside).toEqual([{ mode: "auto" }])
+  })
 })

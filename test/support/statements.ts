@@ -3,8 +3,8 @@ import type pg from "pg"
 /**
  * What PostgreSQL itself counted while `action` ran, in this test file's database
  * (pg_stat_statements, loaded by the test cluster with nested statements tracked):
- * - `roundTrips`: statements the service sent (top level: each one a round trip; BEGIN and
- *   COMMIT are not among them, pg_stat_statements does not count transaction control);
+ * - `roundTrips`: statements the service sent (top level: each one a round trip; BEGIN, COMMIT and
+ *   a write transaction's `set local` are not among them: pg_stat_statements does not list them);
  * - `foreignKeyChecks`: the referential-integrity checks PostgreSQL ran for them;
  * - `statements`: the text and calls of each top-level statement, to read when a count changes;
  * - `buffers`: the shared buffers the top-level statements touched (hit or read; a statement's count

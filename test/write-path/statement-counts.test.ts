@@ -14,6 +14,8 @@ import { NOW, type Studio, setUpStudio, studioCallers } from "../support/studio.
  * checkout's went from 5 to 6 once, for correctness: the payment's invoice lock and the read of
  * what is settled on it had been one statement, whose snapshot predates the lock, so payments at
  * once each saw the whole amount outstanding (decisions: "a read after a lock is its own statement").
+ * Not counted here, as pg_stat_statements lists none of them: each write transaction's BEGIN, its
+ * `set local plan_cache_mode` (decisions: "a write's statements are planned once") and COMMIT.
  */
 const LIMITS = {
   booking: { roundTrips: 6, foreignKeyChecks: 12 },

@@ -137,18 +137,19 @@ export const planWrites = (sql: SqlClient.SqlClient) => {
   })
   // A plan without a limit period is used up when none of its holders has a visit left; a
   // plan with one refreshes each period, so it is never marked (its period's count says it all).
+  // One table, each plan found by its key: joined to a subquery of its own rows, a plan made for
+  // an average business (a write's plans are generic: src/platform/transactions.ts) hashed every
+  // plan of the business to update a few.
   const refreshExhausted = SqlSchema.void({
     Request: PlanIds,
-    execute: ({ businessId, ids, now }) =>
-      sql`with s as (
-            select p.business_id, p.id,
-              case when p.count is not null and p.limit_period is null
-                    and not exists (select 1 from plan_people pp where pp.business_id = p.business_id and pp.plan_id = p.id
-                                      and ${visitsLeft(sql, "p", sql`pp.person_id`, sql`p.start_date`)} > 0)
-                   then coalesce(p.exhausted_at, ${now}) end as value
-            from plans p where p.business_id = ${businessId} and p.id = any(${bigintArray(ids)}))
-          update plans t set exhausted_at = s.value, updated_at = ${now} from s
-          where t.business_id = s.business_id and t.id = s.id and t.exhausted_at is distinct from s.value`
+    execute: ({ businessId, ids, now }) => {
+      const value = sql`case when t.count is not null and t.limit_period is null
+                               and not exists (select 1 from plan_people pp where pp.business_id = t.business_id and pp.plan_id = t.id
+                                                 and ${visitsLeft(sql, "t", sql`pp.person_id`, sql`t.start_date`)} > 0)
+                             then coalesce(t.exhausted_at, ${now}) end`
+      return sql`update plans t set exhausted_at = ${value}, updated_at = ${now}
+                 where t.business_id = ${businessId} and t.id = any(${bigintArray(ids)}) and t.exhausted_at is distinct from ${value}`
+    }
   })
 
   const dueBusinesses = SqlSchema.findAll({
