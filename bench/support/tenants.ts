@@ -39,7 +39,7 @@ export const seedScaleBusiness = (databaseUrl: string, enrollments: number) => {
  * would also size the ones the seed leaves empty (bookings, leases) at zero rows, and a plan a
  * connection caches on such a table (a foreign-key check's included) is a sequential scan that grows
  * with every row the rounds add, until the next analyze: a cost a live database does not pay
- * (docs/benchmarks.md, "plans made on empty tables").
+ * (docs/benchmarks.md, "plans made for a business's values").
  */
 export const settleAsAutovacuumWould = async (pool: pg.Pool) => {
   const { rows } = await pool.query<{ name: string; vacuum: boolean; analyze: boolean }>(
