@@ -21,7 +21,8 @@ const isLockConflict = (cause: Cause.Cause<unknown>): boolean => {
   return SqlError.isSqlError(error) && (error.reason._tag === "DeadlockError" || error.reason._tag === "SerializationError")
 }
 
-const planGenerically = (sql: SqlClient.SqlClient) => Effect.orDie(sql`set local plan_cache_mode = force_generic_plan`)
+// Its failure is an SQL error like any other: a defect, below.
+const planGenerically = (sql: SqlClient.SqlClient) => sql`set local plan_cache_mode = force_generic_plan`
 
 class LockConflict extends Data.TaggedError("LockConflict")<{ readonly conflict: Cause.Cause<unknown> }> {}
 
